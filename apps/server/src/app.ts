@@ -1,0 +1,118 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type PgBoss from 'pg-boss';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { Keys } from './lib/keys.ts';
+import type { Mailer } from './lib/mailer.ts';
+import { createMailer } from './lib/mailer.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    keys: Keys;
+    mailer: Mailer;
+    boss: PgBoss | undefined;
+  }
+}
+
+export const API_PREFIX = '/api/v1';
+
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  keys: Keys;
+  /** the job queue, started by the caller; undefined where a test needs none */
+  boss?: PgBoss;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+};
+
+/** Builds the Fastify instance; starting it (listen, signals) is server.ts's job, so tests use app.inject. */
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.config.BODY_LIMIT,
+    genReqId: () => crypto.randomUUID(),
+    trustProxy: false,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', deps.config);
+  app.decorate('database', deps.database);
+  app.decorate('keys', deps.keys);
+  app.decorate('boss', deps.boss);
+  app.decorate(
+    'mailer',
+    deps.mailer ?? createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log }),
+  );
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandler(app);
+  await app.register(fastifyCookie);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Partner Dashboard API', version: '1.0.0', description: 'The API behind the partner portal.' },
+      servers: [],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      // feature modules register here
+      api.get('/', { schema: { hide: true } }, async () => ({ name: 'Partner Dashboard API', version: 'v1' }));
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await registerPortal(app, deps.config.webDist);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** Serves the built portal from / with a history fallback, so that a reload on /transactions works. */
+async function registerPortal(app: App, webDist: string) {
+  const index = path.join(webDist, 'index.html');
+  if (!fs.existsSync(index)) {
+    app.log.warn({ webDist }, 'the portal is not built: run npm run build');
+    return;
+  }
+  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  const html = fs.readFileSync(index);
+  const isApi = (url: string) => url.startsWith('/api/') || url === '/api' || url === '/healthz' || url === '/readyz';
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html));
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const looksLikeFile = path.extname(url) !== '';
+    if (isApi(url) || looksLikeFile) {
+      return reply.callNotFound();
+    }
+    return reply.type('text/html').header('cache-control', 'no-cache').send(html);
+  });
+}

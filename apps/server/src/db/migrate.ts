@@ -1,0 +1,30 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the migrator works on any schema */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as core from './migrations/0001-core.ts';
+
+/** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-core': core,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations() {
+    return MIGRATIONS;
+  }
+}
+
+export function migrator(db: Kysely<any>) {
+  return new Migrator({ db, provider: new StaticProvider() });
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function migrationStatus(db: Kysely<any>): Promise<{ applied: number; pending: number }> {
+  const all = await migrator(db).getMigrations();
+  const applied = all.filter((m) => m.executedAt !== undefined).length;
+  return { applied, pending: all.length - applied };
+}

@@ -1,0 +1,178 @@
+import type { Kysely } from 'kysely';
+import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductType, type Role, type UserStatus } from '@portal/contract/domain';
+import type { DB } from '../schema.ts';
+import { encrypt } from '../../lib/keys.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+
+export const DEMO_PASSWORD = 'Portal-demo-2026!';
+export const DEMO_TEMP_PASSWORD = 'Temp-pass-2026!';
+
+type DemoPartner = {
+  id: string;
+  name: string;
+  abbreviation: string;
+  productType: ProductType;
+  whitelisted: boolean;
+  fiatWalletsEnabled: boolean;
+  flags: FeatureFlags;
+  lowBalanceLimit: string | null;
+  balances: Record<string, string>;
+};
+
+export const DEMO_PARTNERS = {
+  acme: {
+    id: '0a5e0000-0000-4000-8000-00000000ac3e',
+    name: 'Acme Remit',
+    abbreviation: 'ACME',
+    productType: 'B2B',
+    whitelisted: false,
+    fiatWalletsEnabled: true,
+    flags: ALL_FEATURE_FLAGS,
+    lowBalanceLimit: '1000',
+    balances: { USD: '25000.00', NGN: '12500000.00', KES: '850000.00' },
+  },
+  kora: {
+    id: '0a5e0000-0000-4000-8000-00000000c02a',
+    name: 'Kora Trade',
+    abbreviation: 'KORA',
+    productType: 'COMMERCIAL',
+    whitelisted: true,
+    fiatWalletsEnabled: false,
+    flags: { ...NO_FEATURE_FLAGS, paymentsViewEnabled: true, walletManagementEnabled: true },
+    lowBalanceLimit: null,
+    balances: { USD: '5000.00' },
+  },
+  baobab: {
+    id: '0a5e0000-0000-4000-8000-0000000ba0ba',
+    name: 'Baobab OTC',
+    abbreviation: 'BAOBAB',
+    productType: 'COMMERCIAL',
+    whitelisted: false,
+    fiatWalletsEnabled: false,
+    flags: NO_FEATURE_FLAGS,
+    lowBalanceLimit: null,
+    balances: {},
+  },
+  lean: {
+    id: '0a5e0000-0000-4000-8000-0000000001ea',
+    name: 'Lean Pay',
+    abbreviation: 'LEAN',
+    productType: 'B2B',
+    whitelisted: false,
+    fiatWalletsEnabled: false,
+    flags: NO_FEATURE_FLAGS,
+    lowBalanceLimit: null,
+    balances: { USD: '400.00' },
+  },
+} satisfies Record<string, DemoPartner>;
+
+type DemoUser = {
+  id: string;
+  email: string;
+  name: string;
+  partner: keyof typeof DEMO_PARTNERS;
+  role: Role;
+  status: UserStatus;
+  totpSecret: string | null;
+  note: string;
+};
+
+export const DEMO_USERS: DemoUser[] = [
+  { id: '0a5e0001-0000-4000-8000-000000000001', email: 'admin@acme.test', name: 'Ada Mensah', partner: 'acme', role: 'admin', status: 'active', totpSecret: 'BPQYTYLSBWY2M6TIWWORONCT33ILZDWS', note: 'B2B, every feature flag on, fiat wallets on, low balance limit 1000' },
+  { id: '0a5e0001-0000-4000-8000-000000000002', email: 'admin2@acme.test', name: 'Kwame Boateng', partner: 'acme', role: 'admin', status: 'active', totpSecret: 'ROT35LOQ3NI2YO2QWAZSXUSH6XZQLLQ7', note: '' },
+  { id: '0a5e0001-0000-4000-8000-000000000003', email: 'treasury@acme.test', name: 'Thandi Nkosi', partner: 'acme', role: 'treasury', status: 'active', totpSecret: 'YTDLDHNSDTMRK5X66MPBBKSJISJKKWPG', note: '' },
+  { id: '0a5e0001-0000-4000-8000-000000000004', email: 'viewer@acme.test', name: 'Femi Adeyemi', partner: 'acme', role: 'view', status: 'active', totpSecret: 'CIPWDNAADDSM4NZYOELNZ3ABUHMSACE5', note: '' },
+  { id: '0a5e0001-0000-4000-8000-000000000005', email: 'admin@kora.test', name: 'Wanjiru Kamau', partner: 'kora', role: 'admin', status: 'active', totpSecret: '6UD4DOF23PPMUIGKE53N4DXPBYX32HFC', note: 'COMMERCIAL, whitelisted, payments view on, wallet management on' },
+  { id: '0a5e0001-0000-4000-8000-000000000006', email: 'admin@baobab.test', name: 'Moussa Diop', partner: 'baobab', role: 'admin', status: 'active', totpSecret: '7YFDFQSND76ZSXODJEZJJK7FV3QHJKUP', note: 'COMMERCIAL, not whitelisted' },
+  { id: '0a5e0001-0000-4000-8000-000000000007', email: 'admin@lean.test', name: 'Zanele Dube', partner: 'lean', role: 'admin', status: 'active', totpSecret: '3QL2XLSQMUJCIISK6WM7P2CV36HDSC4Z', note: 'B2B, every feature flag off, no fiat wallets' },
+  { id: '0a5e0001-0000-4000-8000-000000000008', email: 'invited@acme.test', name: 'Chidi Okafor', partner: 'acme', role: 'view', status: 'invited', totpSecret: null, note: `invited: temporary password ${DEMO_TEMP_PASSWORD}, no authenticator yet` },
+  { id: '0a5e0001-0000-4000-8000-000000000009', email: 'inactive@acme.test', name: 'Amara Sow', partner: 'acme', role: 'view', status: 'inactive', totpSecret: 'CIPWDNAADDSM4NZYOELNZ3ABUHMSACE5', note: 'account inactive' },
+];
+
+/** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
+const PARTNER_OWNED_TABLES = ['ledger_entries', 'audit_events', 'users', 'currency_accounts'] as const;
+
+const demoPartnerIds = () => Object.values(DEMO_PARTNERS).map((p) => p.id);
+
+export async function hasDemoData(db: Kysely<DB>): Promise<boolean> {
+  const row = await db.selectFrom('partners').select('id').where('id', 'in', demoPartnerIds()).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function resetDemoData(db: Kysely<DB>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const table of PARTNER_OWNED_TABLES) {
+      await trx.deleteFrom(table).where('partner_id', 'in', demoPartnerIds()).execute();
+    }
+    await trx.deleteFrom('partners').where('id', 'in', demoPartnerIds()).execute();
+  });
+}
+
+/** Creates the demo partners, users and balances; a second run changes nothing. */
+export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer): Promise<{ created: boolean }> {
+  if (await hasDemoData(db)) return { created: false };
+  // hashes are computed before the transaction: argon2 is slow on purpose and must not hold the database
+  const [passwordHash, tempHash] = await Promise.all([hashPassword(DEMO_PASSWORD), hashPassword(DEMO_TEMP_PASSWORD)]);
+  await db.transaction().execute(async (trx) => {
+    for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) {
+      await trx
+        .insertInto('partners')
+        .values({
+          id: p.id,
+          name: p.name,
+          abbreviation: p.abbreviation,
+          product_types: [p.productType],
+          whitelisted: p.whitelisted,
+          fiat_wallets_enabled: p.fiatWalletsEnabled,
+          feature_flags: JSON.stringify(p.flags),
+          low_balance_limit: p.lowBalanceLimit,
+          wallet_address: null,
+          withdrawal_address: null,
+          settlement_threshold: null,
+          payout_frequency: null,
+        })
+        .execute();
+      const currencies = Object.keys(p.balances).length > 0 ? Object.keys(p.balances) : ['USD'];
+      await trx.insertInto('currency_accounts').values(currencies.map((currency) => ({ partner_id: p.id, currency }))).execute();
+      for (const [currency, amount] of Object.entries(p.balances)) {
+        await trx
+          .insertInto('ledger_entries')
+          .values({ partner_id: p.id, currency, amount, kind: 'opening_balance', reference: `demo-opening-${currency}` })
+          .execute();
+      }
+    }
+    await trx
+      .insertInto('users')
+      .values(
+        DEMO_USERS.map((u) => ({
+          partner_id: DEMO_PARTNERS[u.partner].id,
+          id: u.id,
+          name: u.name,
+          email: u.email,
+          role: u.role,
+          status: u.status,
+          password_hash: u.status === 'invited' ? null : passwordHash,
+          temp_password_hash: u.status === 'invited' ? tempHash : null,
+          totp_secret_enc: u.totpSecret ? encrypt(encryptionKey, u.totpSecret) : null,
+          totp_last_step: null,
+          locked_until: null,
+        })),
+      )
+      .execute();
+  });
+  return { created: true };
+}
+
+/** The table `npm start` prints and the README lists. */
+export function demoTable(): string {
+  const rows = DEMO_USERS.map((u) => [u.email, DEMO_PARTNERS[u.partner].name, u.role, u.totpSecret ?? '(set up at first sign-in)', u.note]);
+  const header = ['e-mail', 'partner', 'role', 'TOTP secret', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [
+    `Demo accounts (password for all: ${DEMO_PASSWORD})`,
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+  ].join('\n');
+}

@@ -1,0 +1,58 @@
+import type { Kysely, Transaction } from 'kysely';
+import { FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductType } from '@portal/contract/domain';
+import { partnerKind, type Partner } from '@portal/contract/partner';
+import type { DB, PartnerRow } from '../../db/schema.ts';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export function toFeatureFlags(stored: Record<string, boolean>): FeatureFlags {
+  const flags = { ...NO_FEATURE_FLAGS };
+  for (const f of FEATURE_FLAGS) flags[f] = stored[f] === true;
+  return flags;
+}
+
+export function toPartner(row: PartnerRow): Partner {
+  const productTypes = row.product_types as ProductType[];
+  return {
+    id: row.id,
+    name: row.name,
+    abbreviation: row.abbreviation,
+    walletAddress: row.wallet_address,
+    withdrawalAddress: row.withdrawal_address,
+    settlementThreshold: row.settlement_threshold,
+    lowBalanceLimit: row.low_balance_limit,
+    payoutType: row.payout_type as Partner['payoutType'],
+    payoutFrequency: row.payout_frequency as Partner['payoutFrequency'],
+    productTypes,
+    fiatWalletsEnabled: row.fiat_wallets_enabled,
+    whitelisted: row.whitelisted,
+    ...partnerKind(productTypes, row.whitelisted),
+  };
+}
+
+export function findPartner(db: Executor, partnerId: string) {
+  return db.selectFrom('partners').selectAll().where('id', '=', partnerId).executeTakeFirst();
+}
+
+export function findPartnerByAbbreviation(db: Executor, abbreviation: string) {
+  return db
+    .selectFrom('partners')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['abbreviation']), '=', abbreviation.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/** The available amount of each currency account: the sum of its ledger entries, as a decimal string. */
+export function accountBalances(db: Executor, partnerId: string) {
+  return db
+    .selectFrom('currency_accounts as a')
+    .leftJoin('ledger_entries as e', (j) => j.onRef('e.partner_id', '=', 'a.partner_id').onRef('e.currency', '=', 'a.currency'))
+    .where('a.partner_id', '=', partnerId)
+    .groupBy('a.currency')
+    .select((eb) => [
+      'a.currency',
+      eb.fn.coalesce(eb.fn.sum<string>('e.amount'), eb.val('0')).$castTo<string>().as('available'),
+    ])
+    .orderBy('a.currency')
+    .execute();
+}
