@@ -1,0 +1,44 @@
+import type { FeatureFlag } from '@portal/contract/domain';
+
+/**
+ * The route table of portal-core §2 with what the navigation guard needs to know of each route.
+ * access: public (no sign-in), partial (signed in, not yet verified), protected (a verified user).
+ * area: which partner kinds may open it (shared screens pass for every kind).
+ */
+export type RouteAccess = 'public' | 'partial' | 'protected';
+export type RouteArea = 'shared' | 'b2b' | 'trades' | 'payments';
+
+export type RouteMeta = {
+  path: string;
+  access: RouteAccess;
+  area: RouteArea;
+  adminOnly?: boolean;
+  walletManagement?: boolean;
+  featureFlag?: FeatureFlag;
+};
+
+export const ROUTES = {
+  home: { path: '/', access: 'protected', area: 'shared' },
+  about: { path: '/about', access: 'public', area: 'shared' },
+  passwordChanged: { path: '/password-changed', access: 'public', area: 'shared' },
+  accountInactive: { path: '/account-inactive', access: 'public', area: 'shared' },
+  login: { path: '/login', access: 'public', area: 'shared' },
+  resetPassword: { path: '/reset-password', access: 'partial', area: 'shared' },
+  twoFactor: { path: '/two-factor-authentication', access: 'partial', area: 'shared' },
+  requestedPasswordReset: { path: '/requested-password-reset', access: 'public', area: 'shared' },
+  transactions: { path: '/transactions', access: 'protected', area: 'b2b' },
+  balance: { path: '/balance', access: 'protected', area: 'shared' },
+  fiatWallet: { path: '/balance/fiat-wallet/:currency', access: 'protected', area: 'shared' },
+  fiatWallets: { path: '/balance/fiat-wallets', access: 'protected', area: 'shared' },
+  coverage: { path: '/coverage', access: 'protected', area: 'b2b', featureFlag: 'channelsCoverageEnabled' },
+  apiKeys: { path: '/api-keys', access: 'protected', area: 'b2b', adminOnly: true, featureFlag: 'apiKeysManagementEnabled' },
+  settings: { path: '/settings', access: 'protected', area: 'shared' },
+  wallets: { path: '/wallets', access: 'protected', area: 'shared', walletManagement: true, featureFlag: 'walletManagementEnabled' },
+  countries: { path: '/countries', access: 'protected', area: 'b2b', featureFlag: 'enabledCountriesEnabled' },
+  trades: { path: '/trades', access: 'protected', area: 'trades' },
+  payments: { path: '/payments/:id?', access: 'protected', area: 'payments', featureFlag: 'paymentsViewEnabled' },
+  webhooks: { path: '/webhooks', access: 'protected', area: 'b2b' },
+  dataDownload: { path: '/data-download', access: 'protected', area: 'b2b', featureFlag: 'reportDownloadsEnabled' },
+} as const satisfies Record<string, RouteMeta>;
+
+export type RouteName = keyof typeof ROUTES;

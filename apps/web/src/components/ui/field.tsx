@@ -1,0 +1,42 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { cn } from './cn.ts';
+
+export const inputClass =
+  'block h-10 w-full rounded-lg border border-line bg-white px-3 text-sm text-ink placeholder:text-muted/70 ' +
+  'focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20 disabled:bg-canvas disabled:text-muted ' +
+  'aria-[invalid=true]:border-danger';
+
+export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  trailing?: ReactNode;
+};
+
+/** A labelled input with its hint and error wired for assistive technology. */
+export function TextField({ label, error, hint, trailing, id, className, ...rest }: TextFieldProps) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  const describedBy = [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={cn('space-y-1.5', className)}>
+      <div className="flex items-center justify-between">
+        <label htmlFor={inputId} className="text-sm font-medium text-ink">
+          {label}
+        </label>
+        {trailing}
+      </div>
+      <input id={inputId} className={inputClass} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />
+      {hint && !error && (
+        <p id={`${inputId}-hint`} className="text-xs text-muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${inputId}-error`} className="text-xs text-danger" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

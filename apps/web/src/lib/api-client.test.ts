@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, api, setAuthHooks } from './api-client.ts';
+
+type Call = { url: string; init: RequestInit };
+
+function reply(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+describe('api client', () => {
+  let calls: Call[];
+  let replies: Response[];
+
+  beforeEach(() => {
+    calls = [];
+    replies = [];
+    document.body.innerHTML = '';
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      const next = replies.shift();
+      if (!next) throw new TypeError('no reply queued');
+      return next;
+    });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    setAuthHooks(undefined);
+  });
+
+  const headers = (c: Call) => c.init.headers as Record<string, string>;
+
+  it('sends JSON with the device id, language and token, and parses the reply', async () => {
+    setAuthHooks({ token: () => 'tok', refresh: async () => true, onSessionLost: () => {} });
+    replies.push(reply(200, { ok: 1 }));
+    expect(await api.get('partner/profile')).toEqual({ ok: 1 });
+    expect(calls[0]!.url).toBe('/api/v1/partner/profile');
+    expect(headers(calls[0]!).authorization).toBe('Bearer tok');
+    expect(headers(calls[0]!)['x-device-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(headers(calls[0]!)['accept-language']).toBe('en');
+  });
+
+  it('fetches the request-forgery token once, keeps it in the hidden _csrf input and sends it', async () => {
+    replies.push(reply(200, { csrf: 'c1' }), reply(200, {}), reply(200, {}));
+    await api.post('users/login', { email: 'a' });
+    await api.post('users/login', { email: 'b' });
+    expect(calls.map((c) => c.url)).toEqual(['/api/v1/security/csrf', '/api/v1/users/login', '/api/v1/users/login']);
+    expect(headers(calls[1]!)['x-csrf-token']).toBe('c1');
+    expect(headers(calls[2]!)['x-csrf-token']).toBe('c1');
+    const input = document.getElementById('_csrf') as HTMLInputElement;
+    expect(input.name).toBe('_csrf');
+    expect(input.value).toBe('c1');
+  });
+
+  it('turns the error shape into a typed error', async () => {
+    replies.push(reply(404, { code: 'NotFound', message: 'No route', requestId: 'r1' }));
+    const err = await api.get('nope').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 404, code: 'NotFound', message: 'No route', requestId: 'r1' });
+  });
+
+  it('on a 401 refreshes once and retries once', async () => {
+    let token = 'old';
+    const refresh = vi.fn(async () => {
+      token = 'new';
+      return true;
+    });
+    const lost = vi.fn();
+    setAuthHooks({ token: () => token, refresh, onSessionLost: lost });
+    replies.push(reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' }), reply(200, { v: 2 }));
+    expect(await api.get('partner/accounts')).toEqual({ v: 2 });
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(headers(calls[1]!).authorization).toBe('Bearer new');
+    expect(lost).not.toHaveBeenCalled();
+  });
+
+  it('loses the session when the refresh fails', async () => {
+    const lost = vi.fn();
+    setAuthHooks({ token: () => 't', refresh: async () => false, onSessionLost: lost });
+    replies.push(reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' }));
+    await expect(api.get('partner/accounts')).rejects.toBeInstanceOf(ApiError);
+    expect(lost).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows InvalidLogin as it is, with no refresh', async () => {
+    const refresh = vi.fn(async () => true);
+    setAuthHooks({ token: () => undefined, refresh, onSessionLost: () => {} });
+    document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="c">';
+    replies.push(reply(401, { code: 'InvalidLogin', message: 'Incorrect username or password.', requestId: 'r' }));
+    await expect(api.post('users/login', {})).rejects.toMatchObject({ code: 'InvalidLogin', message: 'Incorrect username or password.' });
+    expect(refresh).not.toHaveBeenCalled();
+  });
+
+  it('reports an unreachable server as a network error', async () => {
+    await expect(api.get('partner/profile')).rejects.toMatchObject({ code: 'NetworkError' });
+  });
+});

@@ -1,0 +1,166 @@
+import type { z } from 'zod';
+import { ErrorBody, type ErrorCode } from '@portal/contract/errors';
+import { deviceId } from './device-id.ts';
+import { i18n } from './i18n.ts';
+
+export const API_BASE = '/api/v1';
+
+/** A failed call: the server's code and message, or NetworkError when no reply came. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | 'NetworkError',
+    message: string,
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type AuthHooks = {
+  /** the current access token, if signed in */
+  token(): string | undefined;
+  /** refreshes the access token; resolves false when the session cannot go on */
+  refresh(): Promise<boolean>;
+  /** called when a refresh failed: log out, clear the session, go to /login */
+  onSessionLost(): void;
+};
+
+let hooks: AuthHooks | undefined;
+export function setAuthHooks(next: AuthHooks | undefined) {
+  hooks = next;
+}
+
+// ---- request-forgery token (transaction-data §7): kept in a hidden input named _csrf on the page body
+const CSRF_INPUT = '_csrf';
+
+function readCsrfInput(): string {
+  const el = document.getElementById(CSRF_INPUT) as HTMLInputElement | null;
+  return el?.value ?? '';
+}
+
+function writeCsrfInput(token: string) {
+  let el = document.getElementById(CSRF_INPUT) as HTMLInputElement | null;
+  if (!el) {
+    el = document.createElement('input');
+    el.type = 'hidden';
+    el.id = CSRF_INPUT;
+    el.name = CSRF_INPUT;
+    document.body.appendChild(el);
+  }
+  el.value = token;
+}
+
+let csrfInFlight: Promise<string> | undefined;
+
+/** The token from the hidden input, or fetched and stored there. On failure: logged, empty token. */
+export async function csrfToken(forceNew = false): Promise<string> {
+  if (!forceNew) {
+    const existing = readCsrfInput();
+    if (existing) return existing;
+  }
+  csrfInFlight ??= (async () => {
+    try {
+      const res = await fetch(`${API_BASE}/security/csrf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-device-id': deviceId() },
+        body: '{}',
+        credentials: 'same-origin',
+      });
+      if (!res.ok) throw new Error(`csrf endpoint answered ${res.status}`);
+      const { csrf } = (await res.json()) as { csrf: string };
+      writeCsrfInput(csrf);
+      return csrf;
+    } catch (err) {
+      console.error('could not fetch the request-forgery token', err);
+      return '';
+    } finally {
+      csrfInFlight = undefined;
+    }
+  })();
+  return csrfInFlight;
+}
+
+export type RequestOptions<T> = {
+  body?: unknown;
+  /** zod schema the reply is parsed with */
+  schema?: z.ZodType<T>;
+  /** send the access token (default true) */
+  auth?: boolean;
+  signal?: AbortSignal;
+};
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+async function send(method: string, path: string, options: RequestOptions<unknown>, csrfFresh: boolean): Promise<Response> {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'accept-language': i18n.language || 'en',
+    'x-device-id': deviceId(),
+  };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const token = options.auth === false ? undefined : hooks?.token();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (MUTATING.has(method)) headers['x-csrf-token'] = await csrfToken(csrfFresh);
+  try {
+    return await fetch(`${API_BASE}/${path.replace(/^\//, '')}`, {
+      method,
+      headers,
+      body: options.body === undefined ? (MUTATING.has(method) ? '{}' : undefined) : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'NetworkError', 'The server could not be reached. Check your connection and try again.');
+  }
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  try {
+    const parsed = ErrorBody.safeParse(await res.json());
+    if (parsed.success) return new ApiError(res.status, parsed.data.code, parsed.data.message, parsed.data.requestId);
+  } catch {
+    // not JSON: fall through
+  }
+  return new ApiError(res.status, res.status >= 500 ? 'InternalError' : 'BadRequest', `Request failed (${res.status})`);
+}
+
+/**
+ * One call to the portal API. A 401 other than InvalidLogin refreshes the token once and retries once; if that
+ * fails the session is lost (portal-core §8). A refused request-forgery token is fetched anew and retried once.
+ */
+export async function apiRequest<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
+  let res = await send(method, path, options, false);
+  if (res.status === 403 && MUTATING.has(method)) {
+    const err = await toError(res.clone());
+    if (err.code === 'CsrfTokenInvalid') res = await send(method, path, options, true);
+  }
+  if (res.status === 401 && options.auth !== false && hooks) {
+    const err = await toError(res.clone());
+    if (err.code !== 'InvalidLogin') {
+      const refreshed = await hooks.refresh().catch(() => false);
+      if (!refreshed) {
+        hooks.onSessionLost();
+        throw err;
+      }
+      res = await send(method, path, options, false);
+      if (res.status === 401) {
+        hooks.onSessionLost();
+        throw await toError(res);
+      }
+    }
+  }
+  if (!res.ok) throw await toError(res);
+  if (res.status === 204) return undefined as T;
+  const data: unknown = await res.json();
+  return options.schema ? options.schema.parse(data) : (data as T);
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions<T>) => apiRequest<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions<T>) => apiRequest<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions<T>) => apiRequest<T>('PUT', path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions<T>) => apiRequest<T>('DELETE', path, options),
+};
