@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -20,6 +21,10 @@ import type { Mailer } from './lib/mailer.ts';
 import { createMailer } from './lib/mailer.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { partnerRoutes } from './modules/partners/partners.routes.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerCsrf } from './plugins/csrf.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,10 +33,13 @@ declare module 'fastify' {
     keys: Keys;
     mailer: Mailer;
     boss: PgBoss | undefined;
+    /** milliseconds since the epoch; tests move it */
+    clock: () => number;
   }
 }
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX } from './lib/constants.ts';
+import { API_PREFIX } from './lib/constants.ts';
 
 export type AppDeps = {
   config: Config;
@@ -41,6 +49,7 @@ export type AppDeps = {
   boss?: PgBoss;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  clock?: () => number;
 };
 
 /** Builds the Fastify instance; starting it (listen, signals) is server.ts's job, so tests use app.inject. */
@@ -60,6 +69,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('database', deps.database);
   app.decorate('keys', deps.keys);
   app.decorate('boss', deps.boss);
+  app.decorate('clock', deps.clock ?? Date.now);
   app.decorate(
     'mailer',
     deps.mailer ?? createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log }),
@@ -71,6 +81,9 @@ export async function buildApp(deps: AppDeps) {
 
   registerErrorHandler(app);
   await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  registerAuth(app);
+  registerCsrf(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -84,8 +97,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes);
   await app.register(
     async (api) => {
-      // feature modules register here
       api.get('/', { schema: { hide: true } }, async () => ({ name: 'Partner Dashboard API', version: 'v1' }));
+      await api.register(authRoutes);
+      await api.register(partnerRoutes);
     },
     { prefix: API_PREFIX },
   );

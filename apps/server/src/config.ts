@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   /** Seconds of inactivity before the portal warns, and before it logs out after the warning (portal-core §9). */
   IDLE_WARNING_SECONDS: z.coerce.number().int().positive().default(300),
   IDLE_LOGOUT_SECONDS: z.coerce.number().int().positive().default(10),
+  /** Sign-in attempts (login, codes, password calls) per IP and route per minute. */
+  LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

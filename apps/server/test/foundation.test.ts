@@ -5,8 +5,8 @@ import { ErrorBody } from '@portal/contract/errors';
 import { accountBalances, findPartner } from '../src/modules/partners/partners.repository.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../src/db/seed/demo.ts';
 import { decrypt } from '../src/lib/keys.ts';
-import { migrationStatus } from '../src/db/migrate.ts';
-import { DATABASES, setup, type TestContext } from './harness.ts';
+import { MIGRATION_COUNT, migrationStatus } from '../src/db/migrate.ts';
+import { DATABASES, browser, setup, type TestContext } from './harness.ts';
 
 describe.each(DATABASES)('foundation on %s', (kind) => {
   let t: TestContext;
@@ -38,7 +38,7 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
     expect(health.json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', database: kind, migrations: { applied: 1, pending: 0 } });
+    expect(ready.json()).toEqual({ status: 'ready', database: kind, migrations: { applied: MIGRATION_COUNT, pending: 0 } });
   });
 
   it('serves the OpenAPI document at /api/docs', async () => {
@@ -60,30 +60,27 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
   });
 
   it('refuses malformed JSON with 400 MalformedJson', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/_echo', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    const res = await browser(t.app).post('/api/v1/_echo', '{"a":', { headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(400);
     expectErrorShape(res.body, 'MalformedJson');
   });
 
   it('refuses a wrong content type with 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/_echo', headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
+    const res = await browser(t.app).post('/api/v1/_echo', '<a/>', { headers: { 'content-type': 'text/xml' } });
     expect(res.statusCode).toBe(415);
     expectErrorShape(res.body, 'UnsupportedMediaType');
   });
 
   it('refuses an oversized body with 413', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/_echo',
+    const res = await browser(t.app).post('/api/v1/_echo', JSON.stringify({ blob: 'x'.repeat(1_100_000) }), {
       headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ blob: 'x'.repeat(1_100_000) }),
     });
     expect(res.statusCode).toBe(413);
     expectErrorShape(res.body, 'PayloadTooLarge');
   });
 
   it('refuses a body that fails its schema with 400 naming the field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/_echo', payload: { amount: 12 } });
+    const res = await browser(t.app).post('/api/v1/_echo', { amount: 12 });
     expect(res.statusCode).toBe(400);
     const body = expectErrorShape(res.body, 'ValidationFailed');
     expect(body.message).toContain('body.amount');
@@ -129,6 +126,6 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
   });
 
   it('reports no pending migrations after migrating', async () => {
-    expect(await migrationStatus(t.database.db)).toEqual({ applied: 1, pending: 0 });
+    expect(await migrationStatus(t.database.db)).toEqual({ applied: MIGRATION_COUNT, pending: 0 });
   });
 });

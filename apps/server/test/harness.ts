@@ -51,6 +51,8 @@ export function memoryMailer(): Mailer & { sent: Mail[] } {
 
 export type TestContext = {
   app: App;
+  /** the app's clock, in ms; tests move it */
+  clock: { now: number };
   database: Database;
   keys: Keys;
   mailer: ReturnType<typeof memoryMailer>;
@@ -67,11 +69,13 @@ export async function setup(
   const keys = testKeys();
   if (options.seed !== false) await seedDemo(database.db, keys.encryptionKey);
   const mailer = memoryMailer();
-  const app = await buildApp({ config: testConfig(options.config), database, keys, mailer });
+  const clock = { now: Date.now() };
+  const app = await buildApp({ config: testConfig(options.config), database, keys, mailer, clock: () => clock.now });
   options.extend?.(app);
   await app.ready();
   return {
     app,
+    clock,
     database,
     keys,
     mailer,
@@ -80,4 +84,70 @@ export async function setup(
       await database.close();
     },
   };
+}
+
+type InjectOptions = { headers?: Record<string, string>; payload?: unknown; token?: string; ip?: string };
+
+/**
+ * A browser-like caller: keeps its cookies, fetches the request-forgery token once and sends it on every mutating
+ * call, and sends a bearer token when given.
+ */
+export function browser(app: App) {
+  const jar = new Map<string, string>();
+  let csrf: string | undefined;
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const keep = (res: { cookies: { name: string; value: string; maxAge?: number; expires?: Date }[] }) => {
+    for (const c of res.cookies) {
+      if (c.value === '' || c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now())) jar.delete(c.name);
+      else jar.set(c.name, c.value);
+    }
+  };
+  async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: InjectOptions = {}) {
+    if (method !== 'GET' && !csrf) {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/security/csrf', headers: { cookie: cookieHeader() } });
+      keep(res);
+      csrf = res.json<{ csrf: string }>().csrf;
+    }
+    const headers: Record<string, string> = { cookie: cookieHeader(), ...(options.headers ?? {}) };
+    if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const res = await app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: options.ip ?? '127.0.0.1',
+      ...(options.payload !== undefined ? { payload: options.payload as string } : {}),
+    });
+    keep(res);
+    return res;
+  }
+  return {
+    jar,
+    get: (url: string, options?: InjectOptions) => call('GET', url, options),
+    post: (url: string, payload?: unknown, options?: InjectOptions) => call('POST', url, { ...options, payload: payload ?? {} }),
+    put: (url: string, payload?: unknown, options?: InjectOptions) => call('PUT', url, { ...options, payload: payload ?? {} }),
+    delete: (url: string, options?: InjectOptions) => call('DELETE', url, options),
+  };
+}
+export type Browser = ReturnType<typeof browser>;
+
+/** Signs a demo user in with password and a code from its secret; moves the clock a step so codes never repeat. */
+export async function signIn(t: TestContext, email: string, as: Browser = browser(t.app)) {
+  const { DEMO_PASSWORD, DEMO_USERS } = await import('../src/db/seed/demo.ts');
+  const { totpCode, currentStep, TOTP_PERIOD } = await import('../src/lib/totp.ts');
+  const secret = DEMO_USERS.find((u) => u.email === email)?.totpSecret;
+  if (!secret) throw new Error(`${email} has no demo authenticator`);
+  t.clock.now += TOTP_PERIOD * 1000;
+  const login = await as.post('/api/v1/users/login', { email, password: DEMO_PASSWORD });
+  if (login.statusCode !== 200) throw new Error(`login ${email}: ${login.body}`);
+  const { session } = login.json<{ session: string }>();
+  const res = await as.post('/api/v1/users/challenge-response', {
+    session,
+    challengeName: 'SOFTWARE_TOKEN_MFA',
+    username: email,
+    userCode: totpCode(secret, currentStep(t.clock.now)),
+  });
+  if (res.statusCode !== 200) throw new Error(`challenge ${email}: ${res.body}`);
+  const body = res.json<{ accessToken: string; refreshToken: string; user: { id: string; partnerId: string } }>();
+  return { ...body, browser: as };
 }

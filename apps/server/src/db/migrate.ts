@@ -1,10 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the migrator works on any schema */
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as core from './migrations/0001-core.ts';
+import * as auth from './migrations/0002-auth.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
+  '0002-auth': auth,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -28,3 +30,5 @@ export async function migrationStatus(db: Kysely<any>): Promise<{ applied: numbe
   const applied = all.filter((m) => m.executedAt !== undefined).length;
   return { applied, pending: all.length - applied };
 }
+
+export const MIGRATION_COUNT = Object.keys(MIGRATIONS).length;

@@ -84,7 +84,53 @@ export type MailOutboxTable = {
   sent_at: Timestamp | null;
 };
 
+export type AuthChallengesTable = {
+  partner_id: string;
+  id: Generated<string>;
+  user_id: string;
+  session_hash: string;
+  challenge_name: string;
+  mfa_secret_enc: string | null;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+};
+
+export type RefreshTokensTable = {
+  partner_id: string;
+  id: string;
+  user_id: string;
+  family_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+export type RecoveryCodesTable = {
+  partner_id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+export type PasswordResetCodesTable = {
+  partner_id: string;
+  user_id: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
 export type DB = {
+  auth_challenges: AuthChallengesTable;
+  refresh_tokens: RefreshTokensTable;
+  recovery_codes: RecoveryCodesTable;
+  password_reset_codes: PasswordResetCodesTable;
   partners: PartnersTable;
   users: UsersTable;
   currency_accounts: CurrencyAccountsTable;

@@ -90,7 +90,16 @@ export const DEMO_USERS: DemoUser[] = [
 ];
 
 /** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
-const PARTNER_OWNED_TABLES = ['ledger_entries', 'audit_events', 'users', 'currency_accounts'] as const;
+const PARTNER_OWNED_TABLES = [
+  'auth_challenges',
+  'refresh_tokens',
+  'recovery_codes',
+  'password_reset_codes',
+  'ledger_entries',
+  'audit_events',
+  'users',
+  'currency_accounts',
+] as const;
 
 const demoPartnerIds = () => Object.values(DEMO_PARTNERS).map((p) => p.id);
 

@@ -1,0 +1,141 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AUTH_MESSAGES,
+  AuthResult,
+  ChallengeResponseRequest,
+  ConfirmPasswordResetRequest,
+  CsrfResponse,
+  ForgotPasswordRequest,
+  LoginRequest,
+  LoginResponse,
+  MessageResponse,
+  RefreshRequest,
+  RefreshResponse,
+  SetPasswordRequest,
+  VerifyTokenRequest,
+} from '@portal/contract/auth';
+import { ErrorBody } from '@portal/contract/errors';
+import { AppError } from '../../lib/errors.ts';
+import { CSRF_COOKIE, issueCsrf } from '../../plugins/csrf.ts';
+import { REFRESH_TOKEN_HOURS, createAuthService } from './auth.service.ts';
+
+export const REFRESH_COOKIE = 'portal_refresh';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 423: ErrorBody, 429: ErrorBody };
+
+/** Sign-in, two-factor, sessions and password resets (portal-core §4, §7). */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createAuthService({
+    db: app.database.db,
+    keys: app.keys,
+    mailer: app.mailer,
+    now: app.clock,
+    publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
+  });
+  const secure = app.config.NODE_ENV === 'production';
+  const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });
+  const limited = (max: number) => ({
+    rateLimit: {
+      max,
+      timeWindow: '1 minute',
+      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', AUTH_MESSAGES.tooManyLogins),
+    },
+  });
+
+  const setRefreshCookie = (reply: FastifyReply, token: string) =>
+    reply.setCookie(REFRESH_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      path: '/api/v1/users',
+      maxAge: REFRESH_TOKEN_HOURS * 3600,
+    });
+
+  app.post(
+    '/security/csrf',
+    { schema: { operationId: 'csrf', tags: ['auth'], summary: 'A request-forgery token (also set as a cookie)', response: { 200: CsrfResponse } } },
+    async (request, reply) => ({ csrf: issueCsrf(reply, request.cookies[CSRF_COOKIE], secure) }),
+  );
+
+  app.post(
+    '/users/login',
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: { operationId: 'login', tags: ['auth'], summary: 'Check e-mail and password; answers the next challenge', body: LoginRequest, response: { 200: LoginResponse, ...errors } },
+    },
+    async (request) => service.login(request.body, ctx(request)),
+  );
+
+  app.post(
+    '/users/verify-token',
+    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'verifyToken', tags: ['auth'], summary: 'Finish authenticator setup (MFA_SETUP)', body: VerifyTokenRequest, response: { 200: AuthResult, ...errors } } },
+    async (request, reply) => {
+      const result = await service.verifyToken(request.body, ctx(request));
+      setRefreshCookie(reply, result.refreshToken);
+      return result;
+    },
+  );
+
+  app.post(
+    '/users/challenge-response',
+    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'challengeResponse', tags: ['auth'], summary: 'Answer SOFTWARE_TOKEN_MFA with a code or a recovery code', body: ChallengeResponseRequest, response: { 200: AuthResult, ...errors } } },
+    async (request, reply) => {
+      const result = await service.challengeResponse(request.body, ctx(request));
+      setRefreshCookie(reply, result.refreshToken);
+      return result;
+    },
+  );
+
+  app.post(
+    '/users/refresh',
+    { schema: { operationId: 'refresh', tags: ['auth'], summary: 'A new access token; the refresh token rotates', body: RefreshRequest, response: { 200: RefreshResponse, ...errors } } },
+    async (request, reply) => {
+      try {
+        const result = await service.refresh(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request));
+        setRefreshCookie(reply, result.refreshToken);
+        return result;
+      } catch (err) {
+        reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
+        throw err;
+      }
+    },
+  );
+
+  app.post(
+    '/users/logout',
+    { schema: { operationId: 'logout', tags: ['auth'], summary: 'End the session (revokes the refresh token family)', body: RefreshRequest, response: { 200: MessageResponse, ...errors } } },
+    async (request, reply) => {
+      await service.logout(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request));
+      reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
+      return { message: 'Signed out' };
+    },
+  );
+
+  app.put(
+    '/users/password',
+    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'setPassword', tags: ['auth'], summary: 'An invited user sets a first password', body: SetPasswordRequest, response: { 200: MessageResponse, ...errors } } },
+    async (request) => {
+      await service.setPassword(request.body, ctx(request));
+      return { message: 'Password set. Sign in with your new password.' };
+    },
+  );
+
+  app.post(
+    '/users/forgot-password',
+    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'forgotPassword', tags: ['auth'], summary: 'E-mail a six-digit reset code (same answer for any e-mail)', body: ForgotPasswordRequest, response: { 200: MessageResponse, ...errors } } },
+    async (request) => {
+      await service.forgotPassword(request.body.email, ctx(request));
+      return { message: AUTH_MESSAGES.forgotPasswordSent };
+    },
+  );
+
+  app.post(
+    '/users/confirm-password-reset',
+    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'confirmPasswordReset', tags: ['auth'], summary: 'Set a new password with the e-mailed code', body: ConfirmPasswordResetRequest, response: { 200: MessageResponse, ...errors } } },
+    async (request) => {
+      await service.confirmPasswordReset(request.body, ctx(request));
+      return { message: 'Your password has been changed. Sign in with your new password.' };
+    },
+  );
+};

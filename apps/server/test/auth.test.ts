@@ -1,0 +1,384 @@
+import { SignJWT, base64url } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '@portal/contract/auth';
+import { DEMO_PARTNERS, DEMO_PASSWORD, DEMO_TEMP_PASSWORD, DEMO_USERS } from '../src/db/seed/demo.ts';
+import { signAccessToken } from '../src/lib/tokens.ts';
+import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
+import { decrypt } from '../src/lib/keys.ts';
+import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
+
+const secretOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.totpSecret!;
+
+describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const code = (email: string, offsetSteps = 0) => totpCode(secretOf(email), currentStep(t.clock.now) + offsetSteps);
+  const nextStep = () => (t.clock.now += TOTP_PERIOD * 1000);
+  const auditActions = async (email: string) =>
+    (await t.database.db.selectFrom('audit_events').select('action').where('actor', '=', email).execute()).map((r) => r.action);
+
+  async function startChallenge(email: string, as = browser(t.app)) {
+    nextStep();
+    const res = await as.post('/api/v1/users/login', { email, password: DEMO_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    return { as, session: res.json<{ session: string }>().session };
+  }
+
+  it('refuses a wrong password and an unknown e-mail with the same 401 InvalidLogin', async () => {
+    const a = await browser(t.app).post('/api/v1/users/login', { email: 'viewer@acme.test', password: 'wrong-password-1' });
+    const b = await browser(t.app).post('/api/v1/users/login', { email: 'nobody@nowhere.test', password: 'wrong-password-1' });
+    for (const res of [a, b]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'InvalidLogin', message: AUTH_MESSAGES.invalidLogin });
+    }
+  });
+
+  it('answers SOFTWARE_TOKEN_MFA for an enrolled user, without the secret', async () => {
+    const res = await browser(t.app).post('/api/v1/users/login', { email: 'Admin@Acme.test', password: DEMO_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<Record<string, unknown>>();
+    expect(body).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'admin@acme.test' });
+    expect(body.session).toEqual(expect.any(String));
+    expect(body.mfaSecret).toBeUndefined();
+  });
+
+  it('signs in with a code: the user, a 15-minute token and the refresh token in an httpOnly strict cookie', async () => {
+    const { as, session } = await startChallenge('admin@acme.test');
+    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@acme.test', userCode: code('admin@acme.test') });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ user: Record<string, unknown>; accessToken: string; expiresIn: number }>();
+    expect(body.user).toMatchObject({ email: 'admin@acme.test', role: 'admin', partnerId: DEMO_PARTNERS.acme.id, status: 'active' });
+    expect(body.expiresIn).toBe(900);
+    const claims = JSON.parse(new TextDecoder().decode(base64url.decode(body.accessToken.split('.')[1]!))) as Record<string, unknown>;
+    expect(claims).toMatchObject({ sub: body.user.id, pid: DEMO_PARTNERS.acme.id, role: 'admin' });
+    expect((claims.exp as number) - (claims.iat as number)).toBe(900);
+    const cookie = res.cookies.find((c) => c.name === 'portal_refresh')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1/users' });
+    expect(await auditActions('admin@acme.test')).toContain('login.succeeded');
+  });
+
+  it('refuses a wrong code with Invalid OTP and ends the challenge at the fifth', async () => {
+    const { as, session } = await startChallenge('admin2@acme.test');
+    const wrong = String((Number(code('admin2@acme.test')) + 1) % 1_000_000).padStart(6, '0');
+    for (let i = 1; i <= 4; i++) {
+      const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: wrong });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'InvalidOtp', message: 'Invalid OTP' });
+    }
+    const fifth = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: wrong });
+    expect(fifth.statusCode).toBe(401);
+    expect(fifth.json()).toMatchObject({ code: 'ChallengeExpired', message: AUTH_MESSAGES.tooManyOtp });
+    const right = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: code('admin2@acme.test') });
+    expect(right.json()).toMatchObject({ code: 'ChallengeExpired' });
+  });
+
+  it('refuses a code that is not six digits with the spec message', async () => {
+    const { as, session } = await startChallenge('admin2@acme.test');
+    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: '12ab' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toContain('Invalid OTP');
+  });
+
+  it('accepts a code once only: the same code in a second sign-in is refused', async () => {
+    const first = await startChallenge('treasury@acme.test');
+    const used = code('treasury@acme.test');
+    const ok = await first.as.post('/api/v1/users/challenge-response', { session: first.session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'treasury@acme.test', userCode: used });
+    expect(ok.statusCode).toBe(200);
+    const again = await browser(t.app).post('/api/v1/users/login', { email: 'treasury@acme.test', password: DEMO_PASSWORD });
+    const replay = await browser(t.app).post('/api/v1/users/challenge-response', { session: again.json<{ session: string }>().session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'treasury@acme.test', userCode: used });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json()).toMatchObject({ code: 'InvalidOtp' });
+  });
+
+  it('allows one step of clock drift either side, not two', async () => {
+    for (const [offset, expected] of [[-1, 200], [1, 200], [-2, 400], [2, 400]] as const) {
+      nextStep();
+      nextStep();
+      nextStep();
+      const { as, session } = await startChallenge('viewer@acme.test');
+      const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'viewer@acme.test', userCode: code('viewer@acme.test', offset) });
+      expect(res.statusCode, `offset ${offset}`).toBe(expected);
+    }
+  });
+
+  it('expires a challenge after 3 minutes', async () => {
+    const { as, session } = await startChallenge('admin@lean.test');
+    t.clock.now += 181_000;
+    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@lean.test', userCode: code('admin@lean.test') });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'ChallengeExpired', message: AUTH_MESSAGES.challengeExpired });
+  });
+
+  it('does not let a challenge of one user serve another', async () => {
+    const { as, session } = await startChallenge('admin@lean.test');
+    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@acme.test', userCode: code('admin@acme.test') });
+    expect(res.json()).toMatchObject({ code: 'ChallengeExpired' });
+  });
+
+  it('sends an inactive user to account-inactive with the catalogue text', async () => {
+    const res = await browser(t.app).post('/api/v1/users/login', { email: 'inactive@acme.test', password: DEMO_PASSWORD });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'AccountInactive', message: AUTH_MESSAGES.accountInactive });
+  });
+
+  it('takes an invited user through a new password, authenticator setup and recovery codes', async () => {
+    const email = 'invited@acme.test';
+    const login = await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_TEMP_PASSWORD });
+    expect(login.json()).toEqual({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: email });
+
+    const weak: [string, string][] = [
+      ['Short-1a', 'Use at least 12 characters.'],
+      ['invited-Secret-2026', 'The password must not contain your e-mail address.'],
+      ['password1234', 'This password is too common. Choose one that is harder to guess.'],
+      ['alllowercaseletters', 'Mix at least three of: lower-case letters, capitals, digits and symbols.'],
+    ];
+    for (const [password, message] of weak) {
+      const res = await browser(t.app).put('/api/v1/users/password', { email, password, tempPassword: DEMO_TEMP_PASSWORD });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'InvalidPassword', message });
+    }
+    const wrongTemp = await browser(t.app).put('/api/v1/users/password', { email, password: 'Baobab-Sunrise-2026', tempPassword: 'not-it' });
+    expect(wrongTemp.json()).toMatchObject({ code: 'InvalidLogin' });
+    const set = await browser(t.app).put('/api/v1/users/password', { email, password: 'Baobab-Sunrise-2026', tempPassword: DEMO_TEMP_PASSWORD });
+    expect(set.statusCode).toBe(200);
+
+    const again = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
+    const setup = again.json<{ challengeName: string; session: string; mfaSecret: string; otpauthUri: string }>();
+    expect(setup.challengeName).toBe('MFA_SETUP');
+    expect(setup.mfaSecret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(setup.otpauthUri).toContain(`secret=${setup.mfaSecret}`);
+    const badSetup = await browser(t.app).post('/api/v1/users/verify-token', { session: setup.session, username: email, userCode: '000000' === totpCode(setup.mfaSecret, currentStep(t.clock.now)) ? '111111' : '000000' });
+    expect(badSetup.json()).toMatchObject({ code: 'InvalidOtp' });
+    const verified = await browser(t.app).post('/api/v1/users/verify-token', { session: setup.session, username: email, userCode: totpCode(setup.mfaSecret, currentStep(t.clock.now)) });
+    expect(verified.statusCode).toBe(200);
+    const { recoveryCodes, user } = verified.json<{ recoveryCodes: string[]; user: { status: string } }>();
+    expect(user.status).toBe('active');
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+
+    // the secret is stored encrypted, and only the hashes of the recovery codes are kept
+    const row = await t.database.db.selectFrom('users').select('totp_secret_enc').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(row.totp_secret_enc).not.toContain(setup.mfaSecret);
+    expect(decrypt(t.keys.encryptionKey, row.totp_secret_enc!)).toBe(setup.mfaSecret);
+    const hashes = await t.database.db.selectFrom('recovery_codes').select('code_hash').execute();
+    expect(hashes.map((h) => h.code_hash)).not.toContain(recoveryCodes[0]);
+
+    // a recovery code signs in instead of a code, once
+    nextStep();
+    const withCode = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
+    expect(withCode.json()).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA' });
+    const useRecovery = (session: string) =>
+      browser(t.app).post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: email, userCode: recoveryCodes[0]!.toUpperCase() });
+    expect((await useRecovery(withCode.json<{ session: string }>().session)).statusCode).toBe(200);
+    const second = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
+    const reuse = await useRecovery(second.json<{ session: string }>().session);
+    expect(reuse.json()).toMatchObject({ code: 'InvalidOtp' });
+    expect(await auditActions(email)).toEqual(expect.arrayContaining(['password.changed', 'mfa.enrolled', 'mfa.recovery_code_used', 'login.succeeded']));
+  });
+
+  it('locks the account for 15 minutes after 5 wrong passwords, and says so', async () => {
+    const email = 'admin@baobab.test';
+    for (let i = 1; i <= 4; i++) {
+      const res = await browser(t.app).post('/api/v1/users/login', { email, password: `wrong-${i}` });
+      expect(res.json()).toMatchObject({ code: 'InvalidLogin' });
+    }
+    const fifth = await browser(t.app).post('/api/v1/users/login', { email, password: 'wrong-5' });
+    expect(fifth.statusCode).toBe(423);
+    expect(fifth.json()).toMatchObject({ code: 'AccountLocked', message: AUTH_MESSAGES.accountLocked });
+    const right = await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD });
+    expect(right.json()).toMatchObject({ code: 'AccountLocked' });
+    t.clock.now += 14 * 60_000;
+    expect((await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })).statusCode).toBe(423);
+    t.clock.now += 61_000;
+    const after = await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD });
+    expect(after.json()).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA' });
+    expect(await auditActions(email)).toEqual(expect.arrayContaining(['login.failed', 'user.locked']));
+  });
+
+  it('rotates the refresh token on every use and ends the family when an old one comes back', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const first = s.refreshToken;
+    const r1 = await s.browser.post('/api/v1/users/refresh');
+    expect(r1.statusCode).toBe(200);
+    const r1body = r1.json<{ accessToken: string; refreshToken: string; expiresIn: number }>();
+    expect(r1body.refreshToken).not.toBe(first);
+    expect(s.browser.jar.get('portal_refresh')).toBe(r1body.refreshToken);
+    const profile = await s.browser.get('/api/v1/partner/profile', { token: r1body.accessToken });
+    expect(profile.statusCode).toBe(200);
+
+    // the body form, for non-browser clients: the stolen first token comes back
+    const stolen = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: first });
+    expect(stolen.statusCode).toBe(401);
+    expect(stolen.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+    const legit = await s.browser.post('/api/v1/users/refresh');
+    expect(legit.statusCode).toBe(401);
+    expect(await t.database.db.selectFrom('audit_events').select('action').where('action', '=', 'session.refresh_token_reused').execute()).toHaveLength(1);
+  });
+
+  it('ends the session at logout', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const out = await s.browser.post('/api/v1/users/logout');
+    expect(out.statusCode).toBe(200);
+    const after = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });
+    expect(after.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+  });
+
+  it('refuses a mutating call without a matching request-forgery token', async () => {
+    const none = await t.app.inject({ method: 'POST', url: '/api/v1/users/login', payload: { email: 'admin@acme.test', password: DEMO_PASSWORD } });
+    expect(none.statusCode).toBe(403);
+    expect(none.json()).toMatchObject({ code: 'CsrfTokenInvalid', message: AUTH_MESSAGES.csrf });
+    const issued = await t.app.inject({ method: 'POST', url: '/api/v1/security/csrf', headers: { 'x-device-id': 'd1' } });
+    const { csrf } = issued.json<{ csrf: string }>();
+    const cookie = issued.cookies.find((c) => c.name === 'portal_csrf')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    const mismatched = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/login',
+      headers: { cookie: `portal_csrf=${cookie.value}`, 'x-csrf-token': `${csrf.slice(0, -1)}x` },
+      payload: { email: 'admin@acme.test', password: DEMO_PASSWORD },
+    });
+    expect(mismatched.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
+    const headerOnly = await t.app.inject({ method: 'POST', url: '/api/v1/users/login', headers: { 'x-csrf-token': csrf }, payload: { email: 'a@b.c', password: 'x' } });
+    expect(headerOnly.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
+    const matching = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/login',
+      headers: { cookie: `portal_csrf=${cookie.value}`, 'x-csrf-token': csrf },
+      payload: { email: 'admin@acme.test', password: DEMO_PASSWORD },
+    });
+    expect(matching.statusCode).toBe(200);
+  });
+
+  describe('access tokens', () => {
+    const acmeViewer = DEMO_USERS.find((u) => u.email === 'viewer@acme.test')!;
+    const claims = { sub: acmeViewer.id, pid: DEMO_PARTNERS.acme.id, role: 'view' as const, email: acmeViewer.email, name: acmeViewer.name };
+    const profile = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${token}` } });
+
+    it('accepts a valid token and reads the partner from it', async () => {
+      const res = await profile(await signAccessToken(t.keys.jwtSecret, claims));
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ partner: { id: string } }>().partner.id).toBe(DEMO_PARTNERS.acme.id);
+    });
+
+    it('refuses no token, a wrong signature, alg none and an expired token with 401', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/profile' })).statusCode).toBe(401);
+      const forged = await signAccessToken(Buffer.alloc(32, 7), claims);
+      expect((await profile(forged)).json()).toMatchObject({ code: 'InvalidToken' });
+      const enc = (o: object) => base64url.encode(JSON.stringify(o));
+      const none = `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ ...claims, iss: 'partner-dashboard', exp: Math.floor(Date.now() / 1000) + 600 })}.`;
+      expect((await profile(none)).json()).toMatchObject({ code: 'InvalidToken' });
+      const expired = await new SignJWT({ pid: claims.pid, role: claims.role, email: claims.email, name: claims.name })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(claims.sub)
+        .setIssuer('partner-dashboard')
+        .setIssuedAt(Math.floor(Date.now() / 1000) - 1000)
+        .setExpirationTime(Math.floor(Date.now() / 1000) - 100)
+        .sign(t.keys.jwtSecret);
+      const res = await profile(expired);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'TokenExpired' });
+    });
+
+    it('refuses the token of a user made inactive or deleted', async () => {
+      const inactive = DEMO_USERS.find((u) => u.email === 'inactive@acme.test')!;
+      const token = await signAccessToken(t.keys.jwtSecret, { ...claims, sub: inactive.id, email: inactive.email });
+      expect((await profile(token)).json()).toMatchObject({ code: 'InvalidToken' });
+      const ghost = await signAccessToken(t.keys.jwtSecret, { ...claims, sub: crypto.randomUUID() });
+      expect((await profile(ghost)).statusCode).toBe(401);
+    });
+
+    it('takes the partner from the token, not from the request', async () => {
+      const token = await signAccessToken(t.keys.jwtSecret, claims);
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/partner/profile?partnerId=${DEMO_PARTNERS.kora.id}`, headers: { authorization: `Bearer ${token}` } });
+      expect(res.json<{ partner: { id: string } }>().partner.id).toBe(DEMO_PARTNERS.acme.id);
+      const lean = await signIn(t, 'admin@lean.test');
+      const other = await t.app.inject({ method: 'GET', url: '/api/v1/partner/accounts', headers: { authorization: `Bearer ${lean.accessToken}` } });
+      expect(other.json<{ partner: { id: string } }>().partner.id).toBe(DEMO_PARTNERS.lean.id);
+      expect(JSON.stringify(other.json())).not.toContain('25000');
+    });
+  });
+
+  describe('password reset', () => {
+    const email = 'admin2@acme.test';
+    const lastCode = () => /code to reset your password is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
+
+    it('answers the same for any e-mail and mails a code only to a user', async () => {
+      const before = t.mailer.sent.length;
+      const unknown = await browser(t.app).post('/api/v1/users/forgot-password', { email: 'ghost@acme.test' });
+      const known = await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      expect(unknown.json()).toEqual(known.json());
+      expect(known.json()).toEqual({ message: AUTH_MESSAGES.forgotPasswordSent });
+      expect(t.mailer.sent.length).toBe(before + 1);
+      expect(t.mailer.sent.at(-1)!.to).toBe(email);
+    });
+
+    it('refuses a wrong code, and every code after five tries', async () => {
+      await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      const code = lastCode();
+      const wrong = code === '000000' ? '000001' : '000000';
+      for (let i = 1; i <= 4; i++) {
+        const res = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Kilimanjaro-Peak-77', confirmationCode: wrong });
+        expect(res.json()).toMatchObject({ code: 'InvalidResetCode', message: AUTH_MESSAGES.invalidResetCode });
+      }
+      const fifth = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Kilimanjaro-Peak-77', confirmationCode: wrong });
+      expect(fifth.json()).toMatchObject({ message: AUTH_MESSAGES.tooManyResetTries });
+      const right = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Kilimanjaro-Peak-77', confirmationCode: code });
+      expect(right.json()).toMatchObject({ code: 'InvalidResetCode' });
+    });
+
+    it('refuses a code after 15 minutes', async () => {
+      await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      const code = lastCode();
+      t.clock.now += 15 * 60_000 + 1000;
+      const res = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Kilimanjaro-Peak-77', confirmationCode: code });
+      expect(res.json()).toMatchObject({ code: 'InvalidResetCode' });
+    });
+
+    it('changes the password once with a right code and ends existing sessions', async () => {
+      const s = await signIn(t, email);
+      await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      const code = lastCode();
+      const weak = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'short', confirmationCode: code });
+      expect(weak.json()).toMatchObject({ code: 'InvalidPassword', message: 'Use at least 12 characters.' });
+      const ok = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Kilimanjaro-Peak-77', confirmationCode: code });
+      expect(ok.statusCode).toBe(200);
+      const reuse = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Serengeti-Plains-88', confirmationCode: code });
+      expect(reuse.json()).toMatchObject({ code: 'InvalidResetCode' });
+      expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(401);
+      expect((await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })).json()).toMatchObject({ code: 'InvalidLogin' });
+      expect((await browser(t.app).post('/api/v1/users/login', { email, password: 'Kilimanjaro-Peak-77' })).json()).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA' });
+      expect(await auditActions(email)).toEqual(expect.arrayContaining(['password.reset_requested', 'password.changed']));
+    });
+
+    it('answers PASSWORD_RESET_REQUESTED when an admin reset the password', async () => {
+      await t.database.db.updateTable('users').set({ password_reset_requested: true }).where('email', '=', 'treasury@acme.test').execute();
+      const res = await browser(t.app).post('/api/v1/users/login', { email: 'treasury@acme.test', password: DEMO_PASSWORD });
+      expect(res.json()).toEqual({ challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'treasury@acme.test' });
+    });
+  });
+});
+
+describe.each(DATABASES)('sign-in rate limit on %s', (kind) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '3' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('limits sign-in attempts per IP', async () => {
+    const attempt = (ip: string) => browser(t.app).post('/api/v1/users/login', { email: 'nobody@x.test', password: 'whatever-123' }, { ip });
+    for (let i = 0; i < 3; i++) expect((await attempt('127.0.0.2')).statusCode).toBe(401);
+    const limited = await attempt('127.0.0.2');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'TooManyRequests', message: AUTH_MESSAGES.tooManyLogins });
+    expect((await attempt('127.0.0.3')).statusCode).toBe(401);
+  });
+});
