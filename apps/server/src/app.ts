@@ -104,21 +104,34 @@ export async function buildApp(deps: AppDeps) {
     { prefix: API_PREFIX },
   );
 
-  await registerPortal(app, deps.config.webDist);
+  await registerPortal(app, deps.config);
   return app;
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
 
 /** Serves the built portal from / with a history fallback, so that a reload on /transactions works. */
-async function registerPortal(app: App, webDist: string) {
+async function registerPortal(app: App, config: Config) {
+  const webDist = config.webDist;
   const index = path.join(webDist, 'index.html');
   if (!fs.existsSync(index)) {
     app.log.warn({ webDist }, 'the portal is not built: run npm run build');
     return;
   }
-  await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
-  const html = fs.readFileSync(index);
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    index: false,
+    setHeaders: (res, file) => {
+      // hashed file names never change content: cache them for a year
+      if (file.includes(`${path.sep}assets${path.sep}`)) void res.header('cache-control', 'public, max-age=31536000, immutable');
+    },
+  });
+  // settings the portal reads at start (lib/portal-config.ts)
+  const portalConfig = JSON.stringify({ idleWarningSeconds: config.IDLE_WARNING_SECONDS, idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS });
+  const html = fs
+    .readFileSync(index, 'utf8')
+    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n  </head>`);
   const isApi = (url: string) => url.startsWith('/api/') || url === '/api' || url === '/healthz' || url === '/readyz';
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html));
   app.get('/*', { schema: { hide: true } }, (request, reply) => {

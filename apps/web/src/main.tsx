@@ -1,11 +1,15 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { Providers } from './app/providers.tsx';
+import { Providers, queryClient } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
+import { installAuthHooks, onLogout, setNavigator } from './features/session/session.ts';
 import './index.css';
 
 const router = createRouter();
+setNavigator((to) => void router.navigate(to, { replace: true }));
+installAuthHooks();
+onLogout(() => queryClient.clear());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

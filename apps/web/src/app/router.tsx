@@ -1,21 +1,33 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { Guarded, HomeRedirect } from './guarded.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
 import { PublicLayout } from './layout/public-layout.tsx';
 import { NotFound } from './not-found.tsx';
 import { RouteError } from './route-error.tsx';
-import { ROUTES } from './routes.ts';
+import { ROUTES, type RouteMeta } from './routes.ts';
 
-const placeholder = (name: string) => async () => {
-  const screens = (await import('../features/placeholder/screens.tsx')) as unknown as Record<string, () => React.JSX.Element>;
-  return { Component: screens[name] };
+type Screen = () => React.JSX.Element;
+type Loader = () => Promise<Record<string, unknown>>;
+
+/** A route that loads its screen on demand (portal-core §2) behind the navigation guard. */
+function screen(meta: RouteMeta, load: Loader, name: string): RouteObject {
+  return {
+    path: meta.path,
+    element: <Guarded meta={meta} />,
+    children: [{ index: true, lazy: async () => ({ Component: (await load())[name] as Screen }) }],
+  };
+}
+
+const auth = {
+  login: () => import('../features/auth/routes/login.tsx'),
+  twoFactor: () => import('../features/auth/routes/two-factor.tsx'),
+  resetPassword: () => import('../features/auth/routes/reset-password.tsx'),
+  requested: () => import('../features/auth/routes/requested-password-reset.tsx'),
+  changed: () => import('../features/auth/routes/password-changed.tsx'),
+  inactive: () => import('../features/auth/routes/account-inactive.tsx'),
 };
+const placeholders = () => import('../features/placeholder/screens.tsx');
 
-const auth = (name: string) => async () => {
-  const mod = (await import(`../features/auth/routes/login.tsx`)) as unknown as Record<string, () => React.JSX.Element>;
-  return { Component: mod[name] };
-};
-
-/** Every screen loads on demand (portal-core §2). */
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
@@ -23,29 +35,38 @@ export const routes: RouteObject[] = [
       {
         Component: PublicLayout,
         children: [
-          { path: ROUTES.login.path, lazy: auth('LoginScreen') },
-          { path: ROUTES.about.path, lazy: placeholder('AboutScreen') },
+          screen(ROUTES.login, auth.login, 'LoginScreen'),
+          screen(ROUTES.twoFactor, auth.twoFactor, 'TwoFactorScreen'),
+          screen(ROUTES.resetPassword, auth.resetPassword, 'ResetPasswordScreen'),
+          screen(ROUTES.requestedPasswordReset, auth.requested, 'RequestedPasswordResetScreen'),
+          screen(ROUTES.passwordChanged, auth.changed, 'PasswordChangedScreen'),
+          screen(ROUTES.accountInactive, auth.inactive, 'AccountInactiveScreen'),
           { path: '*', Component: NotFound },
         ],
       },
       {
-        path: ROUTES.home.path,
-        Component: AppLayout,
+        element: <Guarded meta={ROUTES.home} />,
         children: [
-          { index: true, element: <Navigate to={ROUTES.transactions.path} replace /> },
-          { path: ROUTES.transactions.path, lazy: placeholder('TransactionsScreen') },
-          { path: ROUTES.balance.path, lazy: placeholder('BalanceScreen') },
-          { path: ROUTES.fiatWallet.path, lazy: placeholder('FiatWalletScreen') },
-          { path: ROUTES.fiatWallets.path, lazy: placeholder('FiatWalletsScreen') },
-          { path: ROUTES.coverage.path, lazy: placeholder('CoverageScreen') },
-          { path: ROUTES.apiKeys.path, lazy: placeholder('ApiKeysScreen') },
-          { path: ROUTES.settings.path, lazy: placeholder('SettingsScreen') },
-          { path: ROUTES.wallets.path, lazy: placeholder('WalletsScreen') },
-          { path: ROUTES.countries.path, lazy: placeholder('CountriesScreen') },
-          { path: ROUTES.trades.path, lazy: placeholder('TradesScreen') },
-          { path: ROUTES.payments.path, lazy: placeholder('PaymentsScreen') },
-          { path: ROUTES.webhooks.path, lazy: placeholder('WebhooksScreen') },
-          { path: ROUTES.dataDownload.path, lazy: placeholder('DataDownloadScreen') },
+          {
+            Component: AppLayout,
+            children: [
+              { index: true, path: '/', Component: HomeRedirect },
+              screen(ROUTES.about, placeholders, 'AboutScreen'),
+              screen(ROUTES.transactions, placeholders, 'TransactionsScreen'),
+              screen(ROUTES.balance, placeholders, 'BalanceScreen'),
+              screen(ROUTES.fiatWallet, placeholders, 'FiatWalletScreen'),
+              screen(ROUTES.fiatWallets, placeholders, 'FiatWalletsScreen'),
+              screen(ROUTES.coverage, placeholders, 'CoverageScreen'),
+              screen(ROUTES.apiKeys, placeholders, 'ApiKeysScreen'),
+              screen(ROUTES.settings, placeholders, 'SettingsScreen'),
+              screen(ROUTES.wallets, placeholders, 'WalletsScreen'),
+              screen(ROUTES.countries, placeholders, 'CountriesScreen'),
+              screen(ROUTES.trades, placeholders, 'TradesScreen'),
+              screen(ROUTES.payments, placeholders, 'PaymentsScreen'),
+              screen(ROUTES.webhooks, placeholders, 'WebhooksScreen'),
+              screen(ROUTES.dataDownload, placeholders, 'DataDownloadScreen'),
+            ],
+          },
         ],
       },
     ],

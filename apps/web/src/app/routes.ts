@@ -19,7 +19,7 @@ export type RouteMeta = {
 
 export const ROUTES = {
   home: { path: '/', access: 'protected', area: 'shared' },
-  about: { path: '/about', access: 'public', area: 'shared' },
+  about: { path: '/about', access: 'protected', area: 'shared' },
   passwordChanged: { path: '/password-changed', access: 'public', area: 'shared' },
   accountInactive: { path: '/account-inactive', access: 'public', area: 'shared' },
   login: { path: '/login', access: 'public', area: 'shared' },

@@ -1,16 +1,93 @@
-import { Outlet } from 'react-router';
+import { ChevronDown, LogOut, Menu } from 'lucide-react';
+import { useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { useProfile } from '../../features/partner/api/profile.ts';
+import { logout } from '../../features/session/session.ts';
+import { useSession } from '../../features/session/session-store.ts';
+import { isActive, navGroups } from './nav.ts';
+import { SessionWatch } from './session-watch.tsx';
 
-/** The signed-in frame: side navigation and the page. The full navigation comes with the layout change. */
+/** The signed-in frame: side navigation (an accordion on small screens) and the page. */
 export function AppLayout() {
+  const { pathname } = useLocation();
+  const user = useSession((s) => s.user);
+  const profile = useProfile();
+  const [open, setOpen] = useState(false);
+  const partner = profile.data?.partner;
+  const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
+
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
-      <aside className="border-b border-line bg-brand-900 px-5 py-4 text-white md:w-64 md:border-b-0 md:border-r">
-        <Logo className="inline-flex items-center gap-2" />
+      <aside className="bg-brand-900 text-white md:sticky md:top-0 md:flex md:h-dvh md:w-64 md:shrink-0 md:flex-col">
+        <div className="flex items-center justify-between px-5 py-4">
+          <Logo className="inline-flex items-center gap-2" />
+          <button
+            type="button"
+            className="rounded-md p-2 hover:bg-white/10 md:hidden"
+            aria-expanded={open}
+            aria-controls="side-nav"
+            aria-label={open ? 'Close menu' : 'Open menu'}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? <ChevronDown className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
+          </button>
+        </div>
+        {partner && (
+          <div className="mx-5 mb-2 rounded-lg bg-white/5 px-3 py-2">
+            <p className="truncate text-sm font-semibold" data-testid="partner-name">
+              {partner.name}
+            </p>
+            <p className="truncate font-mono text-[11px] text-brand-200/80" title={partner.id}>
+              ID {partner.id}
+            </p>
+          </div>
+        )}
+        <nav id="side-nav" aria-label="Main" className={cn('flex-1 overflow-y-auto px-3 pb-4', open ? 'block' : 'hidden md:block')}>
+          {groups.map((g) => (
+            <div key={g.title} className="mt-4">
+              <p className="px-2 text-[11px] font-semibold uppercase tracking-wider text-brand-200/70">{g.title}</p>
+              <ul className="mt-1 space-y-0.5">
+                {g.items.map((item) => (
+                  <li key={item.to}>
+                    <NavLink
+                      to={item.to}
+                      onClick={() => setOpen(false)}
+                      className={cn(
+                        'block rounded-md px-2 py-2 text-sm',
+                        isActive(pathname, item.to) ? 'bg-white/15 font-medium text-white' : 'text-brand-100/90 hover:bg-white/10',
+                      )}
+                    >
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ))}
+                {g.title === 'Your account' && (
+                  <li>
+                    <button type="button" onClick={() => logout()} className="flex w-full items-center gap-2 rounded-md px-2 py-2 text-left text-sm text-brand-100/90 hover:bg-white/10">
+                      <LogOut className="size-4" aria-hidden="true" />
+                      Log out
+                    </button>
+                  </li>
+                )}
+              </ul>
+            </div>
+          ))}
+        </nav>
+        {user && (
+          <div className={cn('border-t border-white/10 px-5 py-3 text-xs text-brand-100/80', open ? 'block' : 'hidden md:block')}>
+            <p className="truncate font-medium text-white">{user.name}</p>
+            <p className="truncate">
+              {user.email} · {user.role}
+            </p>
+          </div>
+        )}
       </aside>
-      <main className="flex-1 px-4 py-6 md:px-10 md:py-8">
+      <main className="min-w-0 flex-1 px-4 py-6 md:px-10 md:py-8">
         <Outlet />
       </main>
+      <SessionWatch />
     </div>
   );
 }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type Role } from '@portal/contract/domain';
+import { guard, homePath, type GuardInput } from './guard.ts';
+import { ROUTES, type RouteName } from './routes.ts';
+
+const kind = (b2b: boolean, commercial: boolean, whitelisted: boolean) => ({ isB2B: b2b, isCommercial: commercial, isWhitelistedCommercial: commercial && whitelisted });
+const persona = (role: Role, partner: GuardInput['partner'], featureFlags: FeatureFlags): GuardInput => ({ isLoggedIn: true, verified: true, role, partner, featureFlags });
+
+const ACME = kind(true, false, false);
+const KORA_FLAGS = { ...NO_FEATURE_FLAGS, paymentsViewEnabled: true, walletManagementEnabled: true };
+
+/** The demo personas of the README, as the guard sees them. */
+const PERSONAS: Record<string, GuardInput> = {
+  'admin@acme.test': persona('admin', ACME, ALL_FEATURE_FLAGS),
+  'admin2@acme.test': persona('admin', ACME, ALL_FEATURE_FLAGS),
+  'treasury@acme.test': persona('treasury', ACME, ALL_FEATURE_FLAGS),
+  'viewer@acme.test': persona('view', ACME, ALL_FEATURE_FLAGS),
+  'admin@kora.test': persona('admin', kind(false, true, true), KORA_FLAGS),
+  'admin@baobab.test': persona('admin', kind(false, true, false), NO_FEATURE_FLAGS),
+  'admin@lean.test': persona('admin', ACME, NO_FEATURE_FLAGS),
+  'signed out': { isLoggedIn: false, verified: false },
+  'password ok, code not yet given': { isLoggedIn: true, verified: false },
+};
+
+const ALL: RouteName[] = Object.keys(ROUTES) as RouteName[];
+const PUBLIC: RouteName[] = ['passwordChanged', 'accountInactive', 'login', 'requestedPasswordReset'];
+const PARTIAL: RouteName[] = ['resetPassword', 'twoFactor'];
+
+/** Expected outcome of every route for every persona; null: the route opens. */
+const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
+  'admin@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
+  'admin2@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
+  'treasury@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
+  'viewer@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: '/', countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
+  'admin@kora.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: null, countries: '/trades', trades: null, payments: null, webhooks: '/trades', dataDownload: '/trades', home: null },
+  'admin@baobab.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: '/', countries: '/trades', trades: null, payments: '/trades', webhooks: '/trades', dataDownload: '/trades', home: null },
+  'admin@lean.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: '/', apiKeys: '/', settings: null, wallets: '/', countries: '/', trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: '/', home: null },
+};
+
+describe('navigation guard', () => {
+  for (const [who, input] of Object.entries(PERSONAS)) {
+    describe(who, () => {
+      for (const name of ALL) {
+        const verified = input.isLoggedIn && input.verified;
+        let expected: string | null | undefined;
+        if (PUBLIC.includes(name)) expected = verified ? '/' : null;
+        else if (PARTIAL.includes(name)) expected = !input.isLoggedIn ? '/login' : verified ? '/' : null;
+        else if (!verified) expected = '/login';
+        else expected = EXPECTED[who]![name];
+        it(`${ROUTES[name].path} → ${expected ?? 'opens'}`, () => {
+          expect(expected).not.toBeUndefined();
+          expect(guard(ROUTES[name], input)).toBe(expected);
+        });
+      }
+    });
+  }
+
+  it('checks admin-only before partner type (a commercial viewer opening API keys goes to /)', () => {
+    expect(guard(ROUTES.apiKeys, persona('view', kind(false, true, true), ALL_FEATURE_FLAGS))).toBe('/');
+  });
+
+  it('checks the wallet role before the feature flag', () => {
+    expect(guard(ROUTES.wallets, persona('view', ACME, NO_FEATURE_FLAGS))).toBe('/');
+    expect(guard(ROUTES.wallets, persona('treasury', ACME, NO_FEATURE_FLAGS))).toBe('/');
+    expect(guard(ROUTES.wallets, persona('treasury', ACME, ALL_FEATURE_FLAGS))).toBeNull();
+  });
+
+  it('sends home to transactions for B2B and to trades otherwise', () => {
+    expect(homePath(ACME)).toBe('/transactions');
+    expect(homePath(kind(false, true, true))).toBe('/trades');
+    expect(homePath(kind(false, true, false))).toBe('/trades');
+  });
+});

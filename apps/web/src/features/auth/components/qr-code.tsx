@@ -1,0 +1,22 @@
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'react';
+
+/** A QR code of `value` as an image, drawn locally (the secret never leaves the page). */
+export function QrCode({ value, size = 184, label }: { value: string; size?: number; label: string }) {
+  const [src, setSrc] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    QRCode.toDataURL(value, { margin: 1, width: size * 2, errorCorrectionLevel: 'M' }).then(
+      (url) => live && setSrc(url),
+      () => live && setSrc(undefined),
+    );
+    return () => {
+      live = false;
+    };
+  }, [value, size]);
+  return (
+    <div className="flex items-center justify-center rounded-lg border border-line bg-white p-2" style={{ width: size + 18, height: size + 18 }}>
+      {src ? <img src={src} alt={label} width={size} height={size} /> : <span className="text-xs text-muted">Loading...</span>}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import type { AuthResult } from '@portal/contract/auth';
+import { Check, Copy } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { OtpInput } from '../../../components/ui/otp-input.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useSession } from '../../session/session-store.ts';
+import { authApi } from '../api/auth.ts';
+import { AuthCard, StepIndicator } from '../components/auth-card.tsx';
+import { QrCode } from '../components/qr-code.tsx';
+
+const SIX_DIGITS = /^\d{6}$/;
+const RECOVERY = /^[a-z0-9]{5}-[a-z0-9]{5}$/i;
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setDone(true);
+          setTimeout(() => setDone(false), 2000);
+        });
+      }}
+    >
+      {done ? <Check className="size-4" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
+      {done ? 'Copied' : label}
+    </Button>
+  );
+}
+
+function useCodeSubmit(run: (code: string) => Promise<void>, pattern: (code: string) => boolean) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [expired, setExpired] = useState(false);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(undefined);
+    if (!pattern(code)) {
+      setError('Invalid OTP');
+      return;
+    }
+    setBusy(true);
+    try {
+      await run(code);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'ChallengeExpired') setExpired(true);
+      setError(err instanceof ApiError ? err.message : `Encountered error verifying token : ${String(err)}`);
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { code, setCode, error, expired, busy, submit };
+}
+
+function ExpiredNotice({ message }: { message: string }) {
+  const reset = useSession((s) => s.reset);
+  return (
+    <div className="space-y-4">
+      <Alert tone="danger">{message}</Alert>
+      <Link to="/login" onClick={reset} className="inline-block text-sm font-medium text-brand-700 hover:underline">
+        Back to sign in
+      </Link>
+    </div>
+  );
+}
+
+function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone(): void }) {
+  const codes = result.recoveryCodes ?? [];
+  const [saved, setSaved] = useState(false);
+  return (
+    <AuthCard title="Save your recovery codes" subtitle="If you lose your phone, each of these codes signs you in once instead of an authenticator code. They are shown only now.">
+      <ol className="grid grid-cols-2 gap-2 rounded-lg border border-line bg-canvas p-4 font-mono text-sm" aria-label="Recovery codes">
+        {codes.map((c) => (
+          <li key={c} className="text-center">
+            {c}
+          </li>
+        ))}
+      </ol>
+      <div className="mt-3 flex justify-end">
+        <CopyButton text={codes.join('\n')} label="Copy codes" />
+      </div>
+      <label className="mt-5 flex items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
+        I have saved these codes somewhere safe.
+      </label>
+      <Button className="mt-5" block size="lg" disabled={!saved} onClick={onDone}>
+        Continue to the dashboard
+      </Button>
+    </AuthCard>
+  );
+}
+
+function MfaSetup() {
+  const navigate = useNavigate();
+  const { sessionToken, mfaSecret, otpauthUri, username, currentStep, totalSteps } = useSession();
+  const applyAuthResult = useSession((s) => s.applyAuthResult);
+  const [result, setResult] = useState<AuthResult>();
+  const form = useCodeSubmit(async (userCode) => {
+    if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
+    setResult(await authApi.verifyToken({ session: sessionToken, userCode, username }));
+  }, (c) => SIX_DIGITS.test(c));
+
+  if (result) {
+    return (
+      <RecoveryCodes
+        result={result}
+        onDone={() => {
+          applyAuthResult({ ...result, recoveryCodes: undefined });
+          void navigate('/', { replace: true });
+        }}
+      />
+    );
+  }
+  if (!sessionToken || !mfaSecret) return <ExpiredNotice message="cannot continue with mfa setup without session token and secret" />;
+  const uri = otpauthUri ?? `otpauth://totp/Partner%20Dashboard:${encodeURIComponent(username ?? '')}?secret=${mfaSecret}&issuer=Partner%20Dashboard`;
+  return (
+    <AuthCard title="Set up your authenticator app" subtitle="Scan the code with an authenticator app (Google Authenticator, 1Password, Authy...), then enter the six-digit code it shows.">
+      <StepIndicator current={currentStep} total={totalSteps} />
+      {form.expired ? (
+        <ExpiredNotice message={form.error ?? ''} />
+      ) : (
+        <form onSubmit={(e) => void form.submit(e)} className="space-y-5" noValidate>
+          <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
+            <QrCode value={uri} label="QR code for your authenticator app" />
+            <div className="min-w-0 flex-1 space-y-2 text-sm">
+              <p className="text-muted">Can&apos;t scan? Enter this key in the app:</p>
+              <code data-testid="mfa-secret" className="block break-all rounded-md bg-canvas px-2 py-1.5 font-mono text-sm tracking-wider">
+                {mfaSecret.match(/.{1,4}/g)?.join(' ')}
+              </code>
+              <CopyButton text={mfaSecret} label="Copy key" />
+            </div>
+          </div>
+          <OtpInput value={form.code} onChange={form.setCode} error={form.error} />
+          <Button type="submit" block size="lg" loading={form.busy}>
+            Verify and continue
+          </Button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}
+
+function CodePrompt() {
+  const navigate = useNavigate();
+  const { sessionToken, username } = useSession();
+  const applyAuthResult = useSession((s) => s.applyAuthResult);
+  const [recovery, setRecovery] = useState(false);
+  const form = useCodeSubmit(async (userCode) => {
+    if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
+    const res = await authApi.challengeResponse({ session: sessionToken, challengeName: 'SOFTWARE_TOKEN_MFA', username, userCode });
+    applyAuthResult(res);
+    void navigate('/', { replace: true });
+  }, (c) => (recovery ? RECOVERY.test(c) : SIX_DIGITS.test(c)));
+
+  return (
+    <AuthCard
+      title="Two-factor authentication"
+      subtitle={recovery ? 'Enter one of the recovery codes you saved when you set up your authenticator.' : 'Enter the six-digit code from your authenticator app.'}
+      footer={
+        <button
+          type="button"
+          className="font-medium text-brand-700 hover:underline"
+          onClick={() => {
+            setRecovery(!recovery);
+            form.setCode('');
+          }}
+        >
+          {recovery ? 'Use your authenticator app instead' : 'Lost your phone? Use a recovery code'}
+        </button>
+      }
+    >
+      {form.expired ? (
+        <ExpiredNotice message={form.error ?? ''} />
+      ) : (
+        <form onSubmit={(e) => void form.submit(e)} className="space-y-5" noValidate>
+          <OtpInput value={form.code} onChange={form.setCode} error={form.error} autoFocus allowRecovery={recovery} label={recovery ? 'Recovery code' : 'Authentication code'} />
+          <Button type="submit" block size="lg" loading={form.busy}>
+            Verify
+          </Button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}
+
+export function TwoFactorScreen() {
+  const challenge = useSession((s) => s.challenge);
+  if (challenge === 'MFA_SETUP') return <MfaSetup />;
+  if (challenge === 'SOFTWARE_TOKEN_MFA') return <CodePrompt />;
+  return <ExpiredNotice message="Your sign-in session has expired. Sign in again." />;
+}

@@ -1,0 +1,23 @@
+import type { LoginResponse } from '@portal/contract/auth';
+import { useSession } from '../session/session-store.ts';
+
+/** Where each sign-in challenge continues (portal-core §4). */
+export function nextPathFor(res: LoginResponse): string {
+  switch (res.challengeName) {
+    case 'NEW_PASSWORD_REQUIRED':
+      return '/reset-password';
+    case 'MFA_SETUP':
+    case 'SOFTWARE_TOKEN_MFA':
+      return '/two-factor-authentication';
+    case 'PASSWORD_RESET_REQUESTED':
+      return '/requested-password-reset?reason=admin';
+    default:
+      throw new Error('challenge not implemented');
+  }
+}
+
+/** Stores the challenge and answers the path to go to. */
+export function continueSignIn(res: LoginResponse, credentials: { email: string; password: string }): string {
+  useSession.getState().applyChallenge(res, credentials);
+  return nextPathFor(res);
+}

@@ -1,0 +1,124 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { AuthResult, LoginResponse, SessionUser } from '@portal/contract/auth';
+import type { ChallengeName } from '@portal/contract/domain';
+
+/** Token margin: the token is refreshed this many seconds before it expires (portal-core §9). */
+export const TOKEN_EXPIRY_MARGIN_SECONDS = 100;
+
+export type User = SessionUser & { token: string; challengeName?: ChallengeName };
+
+/** Auth state of portal-core §3. */
+export type AuthState = {
+  user: User | undefined;
+  temporaryLogin: { email: string; challengeName: ChallengeName } | undefined;
+  /** the refresh token is an httpOnly cookie; the page never holds it */
+  refreshToken: undefined;
+  currentStep: number;
+  totalSteps: number;
+  isLoggedIn: boolean;
+  verified: boolean;
+  sessionToken: string | undefined;
+  username: string | undefined;
+  mfaSecret: string | undefined;
+  otpauthUri: string | undefined;
+  challenge: ChallengeName | undefined;
+  /** kept in memory only, never in session storage */
+  tempPassword: string | undefined;
+  /** shown once after authenticator setup; memory only */
+  recoveryCodes: string[] | undefined;
+  /** ms since the epoch at which the token should be refreshed (its expiry minus the margin) */
+  refreshAt: number | undefined;
+};
+
+type Actions = {
+  /** stores what each sign-in challenge needs (portal-core §4); throws for an unknown challenge */
+  applyChallenge(res: LoginResponse, credentials: { email: string; password: string }): void;
+  applyAuthResult(res: AuthResult): void;
+  setToken(accessToken: string, expiresIn: number): void;
+  clearRecoveryCodes(): void;
+  reset(): void;
+};
+
+const EMPTY: AuthState = {
+  user: undefined,
+  temporaryLogin: undefined,
+  refreshToken: undefined,
+  currentStep: 0,
+  totalSteps: 0,
+  isLoggedIn: false,
+  verified: false,
+  sessionToken: undefined,
+  username: undefined,
+  mfaSecret: undefined,
+  otpauthUri: undefined,
+  challenge: undefined,
+  tempPassword: undefined,
+  recoveryCodes: undefined,
+  refreshAt: undefined,
+};
+
+export const refreshTime = (expiresIn: number, now = Date.now()) => now + (expiresIn - TOKEN_EXPIRY_MARGIN_SECONDS) * 1000;
+
+export const useSession = create<AuthState & Actions>()(
+  persist(
+    (set, get) => ({
+      ...EMPTY,
+      applyChallenge(res, { email, password }) {
+        const base = { isLoggedIn: true, verified: false, challenge: res.challengeName, username: res.userName };
+        switch (res.challengeName) {
+          case 'NEW_PASSWORD_REQUIRED':
+            set({ ...base, temporaryLogin: { email, challengeName: res.challengeName }, tempPassword: password, currentStep: 1, totalSteps: 3 });
+            return;
+          case 'MFA_SETUP':
+            if (!res.session || !res.mfaSecret) throw new Error('cannot continue with mfa setup without session token and secret');
+            set({ ...base, temporaryLogin: { email, challengeName: res.challengeName }, sessionToken: res.session, mfaSecret: res.mfaSecret, otpauthUri: res.otpauthUri, currentStep: get().totalSteps === 3 ? 2 : 1, totalSteps: get().totalSteps === 3 ? 3 : 2 });
+            return;
+          case 'SOFTWARE_TOKEN_MFA':
+            set({ ...base, temporaryLogin: { email, challengeName: res.challengeName }, ...(res.session ? { sessionToken: res.session } : {}), currentStep: 1, totalSteps: 1 });
+            return;
+          case 'PASSWORD_RESET_REQUESTED':
+            set({ challenge: res.challengeName, temporaryLogin: { email, challengeName: res.challengeName } });
+            return;
+          default:
+            throw new Error('challenge not implemented');
+        }
+      },
+      applyAuthResult(res) {
+        if (!res.user) throw new Error('user undefined in verify token response');
+        set({
+          user: { ...res.user, token: res.accessToken },
+          isLoggedIn: true,
+          verified: true,
+          sessionToken: undefined,
+          mfaSecret: undefined,
+          otpauthUri: undefined,
+          challenge: undefined,
+          tempPassword: undefined,
+          temporaryLogin: undefined,
+          recoveryCodes: res.recoveryCodes,
+          refreshAt: refreshTime(res.expiresIn),
+        });
+      },
+      setToken(accessToken, expiresIn) {
+        const user = get().user;
+        if (!user) throw new Error('cannot retrieve token if user is undefined');
+        set({ user: { ...user, token: accessToken }, refreshAt: refreshTime(expiresIn) });
+      },
+      clearRecoveryCodes() {
+        set({ recoveryCodes: undefined });
+      },
+      reset() {
+        set({ ...EMPTY });
+      },
+    }),
+    {
+      name: 'portal-session',
+      storage: createJSONStorage(() => sessionStorage),
+      partialize: (s) => {
+        const { tempPassword: _t, recoveryCodes: _r, ...kept } = s;
+        return kept;
+      },
+    },
+  ),
+);

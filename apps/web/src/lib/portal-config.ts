@@ -1,0 +1,14 @@
+/** Settings the server writes into the page (meta portal-config), with the spec's defaults. */
+export type PortalConfig = { idleWarningSeconds: number; idleLogoutSeconds: number };
+
+const DEFAULTS: PortalConfig = { idleWarningSeconds: 300, idleLogoutSeconds: 10 };
+
+export function portalConfig(): PortalConfig {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="portal-config"]');
+  if (!meta?.content) return DEFAULTS;
+  try {
+    return { ...DEFAULTS, ...(JSON.parse(meta.content) as Partial<PortalConfig>) };
+  } catch {
+    return DEFAULTS;
+  }
+}
