@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { DecimalString, FeatureFlags, ProductType } from './domain.ts';
+import { PAYOUT_FREQUENCIES, PAYOUT_TYPES } from './payout.ts';
 
-export const PAYOUT_TYPES = ['MANUAL', 'AUTOMATED'] as const;
 export const PayoutType = z.enum(PAYOUT_TYPES);
-export const PAYOUT_FREQUENCIES = ['Daily', 'Weekly', 'Monthly', 'Yearly'] as const;
 export const PayoutFrequency = z.enum(PAYOUT_FREQUENCIES);
 
 /** Partner fields of portal-core §3, plus the derived kind flags. */
@@ -35,3 +34,23 @@ export function partnerKind(productTypes: readonly ProductType[], whitelisted: b
   const isCommercial = productTypes.includes('COMMERCIAL');
   return { isB2B, isCommercial, isWhitelistedCommercial: isCommercial && whitelisted };
 }
+
+export const PartnerAccounts = z.object({
+  partner: z.object({ id: z.string().uuid(), name: z.string() }),
+  accounts: z.array(z.object({ currency: z.string(), available: DecimalString })),
+});
+export type PartnerAccounts = z.infer<typeof PartnerAccounts>;
+
+/** A deposit (top-up) address shown to the partner (portal-core §3, "Wallet address"). */
+export const DepositAddress = z.object({
+  id: z.string().uuid(),
+  currencyNetwork: z.string(),
+  cryptocurrency: z.string(),
+  network: z.string(),
+  address: z.string(),
+  status: z.enum(['active', 'disabled']),
+  tag: z.string().nullable(),
+});
+export type DepositAddress = z.infer<typeof DepositAddress>;
+export const DepositAddressResponse = z.object({ address: DepositAddress });
+export const DepositAddressesResponse = z.object({ addresses: z.array(DepositAddress) });

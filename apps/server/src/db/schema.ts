@@ -126,7 +126,28 @@ export type PasswordResetCodesTable = {
   created_at: Timestamp;
 };
 
+export type PayoutConfigsTable = {
+  partner_id: string;
+  config: Json<Record<string, unknown>>;
+  updated_by: string | null;
+  updated_at: Timestamp;
+};
+
+export type DepositAddressesTable = {
+  partner_id: string;
+  id: Generated<string>;
+  currency_network: string;
+  cryptocurrency: string;
+  network: string;
+  address: string;
+  tag: string | null;
+  status: Generated<string>;
+  created_at: Timestamp;
+};
+
 export type DB = {
+  payout_configs: PayoutConfigsTable;
+  deposit_addresses: DepositAddressesTable;
   auth_challenges: AuthChallengesTable;
   refresh_tokens: RefreshTokensTable;
   recovery_codes: RecoveryCodesTable;

@@ -3,6 +3,8 @@ import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductTyp
 import type { DB } from '../schema.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { assignDepositAddress } from '../../modules/partners/partner-settings.service.ts';
+import type { CurrencyNetworkId } from '@portal/contract/domain';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026!';
 export const DEMO_TEMP_PASSWORD = 'Temp-pass-2026!';
@@ -17,6 +19,7 @@ type DemoPartner = {
   flags: FeatureFlags;
   lowBalanceLimit: string | null;
   balances: Record<string, string>;
+  depositNetworks: CurrencyNetworkId[];
 };
 
 export const DEMO_PARTNERS = {
@@ -30,6 +33,7 @@ export const DEMO_PARTNERS = {
     flags: ALL_FEATURE_FLAGS,
     lowBalanceLimit: '1000',
     balances: { USD: '25000.00', NGN: '12500000.00', KES: '850000.00' },
+    depositNetworks: ['usdt-trc20', 'usdt-erc20', 'usdc-erc20', 'usdc-polygon', 'usdc-xlm', 'usdt-sol', 'usdc-sol', 'usdc-base', 'usdt-celo', 'btc-btc'],
   },
   kora: {
     id: '0a5e0000-0000-4000-8000-00000000c02a',
@@ -41,6 +45,7 @@ export const DEMO_PARTNERS = {
     flags: { ...NO_FEATURE_FLAGS, paymentsViewEnabled: true, walletManagementEnabled: true },
     lowBalanceLimit: null,
     balances: { USD: '5000.00' },
+    depositNetworks: ['usdt-trc20', 'usdc-erc20'],
   },
   baobab: {
     id: '0a5e0000-0000-4000-8000-0000000ba0ba',
@@ -52,6 +57,7 @@ export const DEMO_PARTNERS = {
     flags: NO_FEATURE_FLAGS,
     lowBalanceLimit: null,
     balances: {},
+    depositNetworks: [],
   },
   lean: {
     id: '0a5e0000-0000-4000-8000-0000000001ea',
@@ -63,6 +69,7 @@ export const DEMO_PARTNERS = {
     flags: NO_FEATURE_FLAGS,
     lowBalanceLimit: null,
     balances: { USD: '400.00' },
+    depositNetworks: [],
   },
 } satisfies Record<string, DemoPartner>;
 
@@ -91,6 +98,8 @@ export const DEMO_USERS: DemoUser[] = [
 
 /** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
 const PARTNER_OWNED_TABLES = [
+  'payout_configs',
+  'deposit_addresses',
   'auth_challenges',
   'refresh_tokens',
   'recovery_codes',
@@ -135,10 +144,11 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer): Promise<{
           fiat_wallets_enabled: p.fiatWalletsEnabled,
           feature_flags: JSON.stringify(p.flags),
           low_balance_limit: p.lowBalanceLimit,
+          payout_type: p === DEMO_PARTNERS.acme ? 'AUTOMATED' : 'MANUAL',
+          payout_frequency: p === DEMO_PARTNERS.acme ? 'Weekly' : null,
           wallet_address: null,
           withdrawal_address: null,
           settlement_threshold: null,
-          payout_frequency: null,
         })
         .execute();
       const currencies = Object.keys(p.balances).length > 0 ? Object.keys(p.balances) : ['USD'];
@@ -169,6 +179,18 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer): Promise<{
       )
       .execute();
   });
+  // deposit addresses are random and valid for their network; the demo payout schedule shows an automated one
+  for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) {
+    for (const cn of p.depositNetworks) await assignDepositAddress(db, p.id, cn);
+  }
+  await db
+    .insertInto('payout_configs')
+    .values({
+      partner_id: DEMO_PARTNERS.acme.id,
+      config: JSON.stringify({ type: 'AUTOMATED', frequency: 'Weekly', repeatFrequency: 1, weeklyDays: ['Monday', 'Thursday'], monthlyDate: null, yearlyDate: null, endPayout: 'Never', endPayoutAfter: null, endPayoutDate: null }),
+      updated_by: null,
+    })
+    .execute();
   return { created: true };
 }
 

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { MANUAL_PAYOUT, endSummary, nextPayoutDate, normalisePayoutConfig, payoutConfigProblem, repeatSummary, type PayoutConfig } from './payout.ts';
+
+const auto = (over: Partial<PayoutConfig>): PayoutConfig => ({ ...MANUAL_PAYOUT, type: 'AUTOMATED', frequency: 'Daily', endPayout: 'Never', ...over });
+
+describe('payout rules', () => {
+  it('allow manual and a complete daily schedule', () => {
+    expect(payoutConfigProblem(MANUAL_PAYOUT)).toBeUndefined();
+    expect(payoutConfigProblem(auto({}))).toBeUndefined();
+  });
+  it('name the broken rule', () => {
+    expect(payoutConfigProblem(auto({ frequency: null }))).toBe('Choose how often payouts happen.');
+    expect(payoutConfigProblem(auto({ frequency: 'Weekly' }))).toBe('A weekly schedule needs at least one day.');
+    expect(payoutConfigProblem(auto({ frequency: 'Monthly' }))).toBe('A monthly schedule needs a date of the month.');
+    expect(payoutConfigProblem(auto({ frequency: 'Yearly' }))).toBe('A yearly schedule needs a month and a day.');
+    expect(payoutConfigProblem(auto({ frequency: 'Yearly', yearlyDate: { month: 4, day: 31 } }))).toBe('April has no day 31.');
+    expect(payoutConfigProblem(auto({ endPayout: null }))).toBe('Choose when payouts end.');
+    expect(payoutConfigProblem(auto({ endPayout: 'After Payouts' }))).toBe('Say after how many payouts the schedule ends.');
+    expect(payoutConfigProblem(auto({ endPayout: 'On' }))).toBe('Choose the date on which payouts end.');
+    expect(payoutConfigProblem(auto({ frequency: 'Weekly', weeklyDays: ['Monday'], endPayout: 'After Payouts', endPayoutAfter: 3 }))).toBeUndefined();
+  });
+  it('clear every schedule field for a manual type, and fields that do not apply', () => {
+    expect(normalisePayoutConfig({ ...auto({ frequency: 'Weekly', weeklyDays: ['Friday'] }), type: 'MANUAL' })).toEqual(MANUAL_PAYOUT);
+    const n = normalisePayoutConfig(auto({ frequency: 'Monthly', monthlyDate: 5, weeklyDays: ['Friday'], endPayout: 'Never', endPayoutAfter: 4 }));
+    expect(n.weeklyDays).toEqual([]);
+    expect(n.endPayoutAfter).toBeNull();
+    expect(normalisePayoutConfig(auto({ frequency: 'Weekly', weeklyDays: ['Friday', 'Monday'] })).weeklyDays).toEqual(['Monday', 'Friday']);
+  });
+});
+
+describe('payout summaries', () => {
+  it('repeat: daily nothing, weekly days, monthly date, yearly month then day', () => {
+    expect(repeatSummary(auto({}))).toBe('');
+    expect(repeatSummary(auto({ frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'] }))).toBe('Monday, Thursday');
+    expect(repeatSummary(auto({ frequency: 'Monthly', monthlyDate: 15 }))).toBe('15');
+    expect(repeatSummary(auto({ frequency: 'Yearly', yearlyDate: { month: 3, day: 9 } }))).toBe('March 9');
+  });
+  it("end: 'After N Payouts', 'never', 'On {date}'", () => {
+    expect(endSummary(auto({ endPayout: 'After Payouts', endPayoutAfter: 6 }))).toBe('After 6 Payouts');
+    expect(endSummary(auto({ endPayout: 'Never' }))).toBe('never');
+    expect(endSummary(auto({ endPayout: 'On', endPayoutDate: '2027-01-31' }))).toBe('On 2027-01-31');
+  });
+});
+
+describe('next payout date', () => {
+  const from = new Date('2026-01-30T15:00:00Z'); // a Friday
+  it('daily: tomorrow; weekly: the next chosen weekday', () => {
+    expect(nextPayoutDate(auto({}), from)).toBe('2026-01-31');
+    expect(nextPayoutDate(auto({ frequency: 'Weekly', weeklyDays: ['Monday'] }), from)).toBe('2026-02-02');
+    expect(nextPayoutDate(auto({ frequency: 'Weekly', weeklyDays: ['Friday'] }), from)).toBe('2026-02-06');
+  });
+  it('monthly 29-31 fall back to the last day of a shorter month', () => {
+    expect(nextPayoutDate(auto({ frequency: 'Monthly', monthlyDate: 31 }), from)).toBe('2026-01-31');
+    expect(nextPayoutDate(auto({ frequency: 'Monthly', monthlyDate: 30 }), from)).toBe('2026-02-28');
+    expect(nextPayoutDate(auto({ frequency: 'Monthly', monthlyDate: 29 }), new Date('2028-02-01T00:00:00Z'))).toBe('2028-02-29');
+    expect(nextPayoutDate(auto({ frequency: 'Monthly', monthlyDate: 31 }), new Date('2026-04-02T00:00:00Z'))).toBe('2026-04-30');
+  });
+  it('yearly, 29 February waiting for a leap year, and none past an end date or for manual', () => {
+    expect(nextPayoutDate(auto({ frequency: 'Yearly', yearlyDate: { month: 1, day: 15 } }), from)).toBe('2027-01-15');
+    expect(nextPayoutDate(auto({ frequency: 'Yearly', yearlyDate: { month: 2, day: 29 } }), from)).toBe('2028-02-29');
+    expect(nextPayoutDate(auto({ endPayout: 'On', endPayoutDate: '2026-01-30' }), from)).toBeNull();
+    expect(nextPayoutDate(MANUAL_PAYOUT, from)).toBeNull();
+  });
+});
