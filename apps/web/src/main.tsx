@@ -4,12 +4,14 @@ import { RouterProvider } from 'react-router';
 import { Providers, queryClient } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
 import { installAuthHooks, onLogout, setNavigator } from './features/session/session.ts';
+import { useBanners } from './features/banners/low-balance.ts';
 import './index.css';
 
 const router = createRouter();
 setNavigator((to) => void router.navigate(to, { replace: true }));
 installAuthHooks();
 onLogout(() => queryClient.clear());
+onLogout(() => useBanners.getState().reset());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

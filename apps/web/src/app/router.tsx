@@ -27,6 +27,8 @@ const auth = {
   inactive: () => import('../features/auth/routes/account-inactive.tsx'),
 };
 const placeholders = () => import('../features/placeholder/screens.tsx');
+const balance = () => import('../features/balance/routes/balance.tsx');
+const settings = () => import('../features/settings/routes/settings.tsx');
 
 export const routes: RouteObject[] = [
   {
@@ -53,12 +55,12 @@ export const routes: RouteObject[] = [
               { index: true, path: '/', Component: HomeRedirect },
               screen(ROUTES.about, placeholders, 'AboutScreen'),
               screen(ROUTES.transactions, placeholders, 'TransactionsScreen'),
-              screen(ROUTES.balance, placeholders, 'BalanceScreen'),
+              screen(ROUTES.balance, balance, 'BalanceScreen'),
               screen(ROUTES.fiatWallet, placeholders, 'FiatWalletScreen'),
               screen(ROUTES.fiatWallets, placeholders, 'FiatWalletsScreen'),
               screen(ROUTES.coverage, placeholders, 'CoverageScreen'),
               screen(ROUTES.apiKeys, placeholders, 'ApiKeysScreen'),
-              screen(ROUTES.settings, placeholders, 'SettingsScreen'),
+              screen(ROUTES.settings, settings, 'SettingsScreen'),
               screen(ROUTES.wallets, placeholders, 'WalletsScreen'),
               screen(ROUTES.countries, placeholders, 'CountriesScreen'),
               screen(ROUTES.trades, placeholders, 'TradesScreen'),

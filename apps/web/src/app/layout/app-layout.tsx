@@ -1,5 +1,6 @@
 import { ChevronDown, LogOut, Menu } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
 import { cn } from '../../components/ui/cn.ts';
@@ -8,6 +9,12 @@ import { logout } from '../../features/session/session.ts';
 import { useSession } from '../../features/session/session-store.ts';
 import { isActive, navGroups } from './nav.ts';
 import { SessionWatch } from './session-watch.tsx';
+import { Toaster } from '../../components/ui/toaster.tsx';
+import { BannerArea } from '../../features/banners/banner-area.tsx';
+import { everyHourOnTheHour } from '../../lib/hourly.ts';
+
+/** Toasts last 3000 ms in the layout (portal-core §9). */
+const LAYOUT_TOAST_MS = 3000;
 
 /** The signed-in frame: side navigation (an accordion on small screens) and the page. */
 export function AppLayout() {
@@ -15,12 +22,16 @@ export function AppLayout() {
   const user = useSession((s) => s.user);
   const profile = useProfile();
   const [open, setOpen] = useState(false);
+  const queryClient = useQueryClient();
+  // the shared data (partner, accounts) loads at start, at the next hour boundary and hourly after
+  useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
   const partner = profile.data?.partner;
   const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
-      <aside className="bg-brand-900 text-white md:sticky md:top-0 md:flex md:h-dvh md:w-64 md:shrink-0 md:flex-col">
+      <aside className="bg-brand-900 text-white md:w-64 md:shrink-0">
+        <div className="md:sticky md:top-0 md:flex md:h-dvh md:flex-col">
         <div className="flex items-center justify-between px-5 py-4">
           <Logo className="inline-flex items-center gap-2" />
           <button
@@ -83,11 +94,14 @@ export function AppLayout() {
             </p>
           </div>
         )}
+        </div>
       </aside>
       <main className="min-w-0 flex-1 px-4 py-6 md:px-10 md:py-8">
+        <BannerArea />
         <Outlet />
       </main>
       <SessionWatch />
+      <Toaster duration={LAYOUT_TOAST_MS} />
     </div>
   );
 }

@@ -3,12 +3,10 @@ import { ComingSoon } from './coming-soon.tsx';
 /** Placeholders for screens that later changes build; each is its own lazily loaded module entry. */
 export const AboutScreen = () => <ComingSoon title="About" />;
 export const TransactionsScreen = () => <ComingSoon title="Transactions" />;
-export const BalanceScreen = () => <ComingSoon title="Balance" />;
 export const FiatWalletScreen = () => <ComingSoon title="Fiat wallet" />;
 export const FiatWalletsScreen = () => <ComingSoon title="Fiat wallets" />;
 export const CoverageScreen = () => <ComingSoon title="Coverage" />;
 export const ApiKeysScreen = () => <ComingSoon title="API Keys" />;
-export const SettingsScreen = () => <ComingSoon title="Settings" />;
 export const WalletsScreen = () => <ComingSoon title="Wallet Management" />;
 export const CountriesScreen = () => <ComingSoon title="Enabled Countries" />;
 export const TradesScreen = () => <ComingSoon title="Trades" />;

@@ -1,0 +1,90 @@
+import { Copy } from 'lucide-react';
+import { useState } from 'react';
+import type { Coin, Network } from '@portal/contract/domain';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+import { QrCode } from '../../auth/components/qr-code.tsx';
+import { useDepositAddress } from '../api/deposit-address.ts';
+import { chooseCoin, coins, currencyNetworkOf, networksFor, storeSelection, storedSelection, type TopUpSelection } from '../top-up.ts';
+
+function CopyRow({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div>
+      <p className="text-xs font-medium uppercase tracking-wide text-muted">{label}</p>
+      <div className="mt-1 flex items-center gap-2 rounded-lg border border-line bg-canvas px-3 py-2">
+        <code data-testid={testId} className="min-w-0 flex-1 break-all font-mono text-sm">
+          {value}
+        </code>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={`Copy ${label.toLowerCase()}`}
+          onClick={() => void navigator.clipboard?.writeText(value).then(() => toast.show(`${label} copied`))}
+        >
+          <Copy className="size-4" aria-hidden="true" />
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Top-up: the deposit address for the chosen coin and network, as text and QR code (portal-core §2, §4). */
+export function TopUpDialog({ open, onOpenChange, b2b }: { open: boolean; onOpenChange(open: boolean): void; b2b: boolean }) {
+  const [selection, setSelection] = useState<TopUpSelection>(() => storedSelection());
+  const currencyNetwork = currencyNetworkOf(selection) ?? 'usdt-trc20';
+  const address = useDepositAddress(currencyNetwork);
+  const { coin, network } = selection;
+  const update = (next: TopUpSelection) => {
+    setSelection(next);
+    storeSelection(next);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Top up balance" width={500}>
+      <p className="text-sm">
+        Only send {coin} ( {network} ) to this wallet using its native blockchain to top up your balance
+      </p>
+      <div className="mt-4 grid grid-cols-2 gap-3">
+        <div>
+          <p className="mb-1 text-xs font-medium text-muted">Coin</p>
+          <SearchableSelect label="Coin" variant={b2b ? 'b2b' : 'default'} options={coins().map((c) => ({ value: c, label: c }))} value={coin} onChange={(c) => update(chooseCoin(selection, c as Coin))} />
+        </div>
+        <div>
+          <p className="mb-1 text-xs font-medium text-muted">Network</p>
+          <SearchableSelect label="Network" variant={b2b ? 'b2b' : 'default'} options={networksFor(coin).map((n) => ({ value: n, label: n }))} value={network} onChange={(n) => update({ coin, network: n as Network })} />
+        </div>
+      </div>
+      <div className="mt-5 flex justify-center">
+        {address.data ? (
+          <QrCode value={address.data.address} size={180} label={`QR code of the ${coin} ${network} deposit address`} />
+        ) : (
+          <div className="flex items-center justify-center rounded-lg border border-dashed border-line text-xs text-muted" style={{ width: 198, height: 198 }}>
+            {address.isPending ? 'Loading...' : 'Address not found'}
+          </div>
+        )}
+      </div>
+      <div className="mt-5 space-y-3">
+        {address.isPending ? (
+          <p className="text-sm text-muted">Loading...</p>
+        ) : address.data ? (
+          <>
+            <CopyRow label="Wallet address" value={address.data.address} testId="deposit-address" />
+            {address.data.tag && <CopyRow label="Tag" value={address.data.tag} testId="deposit-tag" />}
+          </>
+        ) : (
+          <p className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm text-muted">Address not found</p>
+        )}
+      </div>
+      <div className="mt-5 rounded-lg border border-warning/20 bg-warning-soft px-3 py-2.5 text-xs text-warning">
+        <p className="font-semibold">
+          Only send {coin} ( {network} ) to this address
+        </p>
+        <p className="mt-0.5">
+          Sending any other digital asset through the {coin} ( {network} ) will result in permanent loss
+        </p>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,60 @@
+import { ArrowDownToLine, Wallet } from 'lucide-react';
+import { useState } from 'react';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { formatMoney } from '../../../lib/format.ts';
+import { useProfile } from '../../partner/api/profile.ts';
+import { useAccounts, usdAvailable } from '../api/accounts.ts';
+import { TopUpDialog } from '../components/top-up-dialog.tsx';
+
+export function BalanceScreen() {
+  const accounts = useAccounts();
+  const profile = useProfile();
+  const [topUp, setTopUp] = useState(false);
+  const others = accounts.data?.accounts.filter((a) => a.currency !== 'USD') ?? [];
+
+  return (
+    <div>
+      <PageHeader
+        title="Balance"
+        description="Your available funds. Top up with stablecoins sent to your deposit address."
+        actions={
+          <Button onClick={() => setTopUp(true)}>
+            <ArrowDownToLine className="size-4" aria-hidden="true" />
+            Top up
+          </Button>
+        }
+      />
+      {accounts.isError && <Alert tone="danger">{accounts.error.message || 'cannot retrieve account data'}</Alert>}
+      <Card className="p-6">
+        <p className="text-sm font-medium text-muted">Available balance</p>
+        <p className="mt-2 text-4xl font-semibold tracking-tight tabular-nums" data-testid="usd-available">
+          {accounts.isPending ? <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label="Loading..." /> : formatMoney(usdAvailable(accounts.data?.accounts), 'USD')}
+        </p>
+        <p className="mt-1 text-xs text-muted">USD account</p>
+      </Card>
+
+      <h2 className="mb-3 mt-8 text-base font-semibold">Other currency accounts</h2>
+      {accounts.isPending ? (
+        <Card className="h-24 animate-pulse" />
+      ) : others.length === 0 ? (
+        <Card className="flex items-center gap-3 px-6 py-8 text-sm text-muted">
+          <Wallet className="size-5" aria-hidden="true" />
+          No other currency accounts.
+        </Card>
+      ) : (
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {others.map((a) => (
+            <Card key={a.currency} className="p-5">
+              <p className="text-xs font-medium uppercase tracking-wide text-muted">{a.currency}</p>
+              <p className="mt-1 text-xl font-semibold tabular-nums">{formatMoney(a.available)}</p>
+            </Card>
+          ))}
+        </div>
+      )}
+      {topUp && <TopUpDialog open={topUp} onOpenChange={setTopUp} b2b={profile.data?.partner.isB2B ?? false} />}
+    </div>
+  );
+}
