@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch } from './support/browser.ts';
-import { DEMO_PASSWORD, SECRETS, screenshots, signInAs, submitLogin, totp } from './support/portal.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserMissing } from './support/browser.ts';
+import { DEMO_PASSWORD, screenshots, signInAs, submitLogin, totp } from './support/portal.ts';
+import { serverAndBrowser } from './support/server.ts';
 
 /** Where each persona lands, and a sample of routes it may not open with where the guard sends it. */
 const PERSONAS: { email: string; home: string; forbidden: [string, string][]; nav: string[] }[] = [
@@ -18,64 +18,55 @@ const PERSONAS: { email: string; home: string; forbidden: [string, string][]; na
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 describe.skipIf(browserMissing)('sign-in in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ LOGIN_RATE_LIMIT: '1000' }), launch()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it('sends a signed-out visitor to /login', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/transactions`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.server.url}/transactions`);
     await page.waitForURL('**/login');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await screenshots(page, 'login');
-    await page.goto(`${server.url}/two-factor-authentication`);
+    await page.goto(`${env.server.url}/two-factor-authentication`);
     await page.waitForURL('**/login');
     await page.close();
   });
 
   it('shows the server message for a wrong password', async () => {
-    const page = await browser.newPage();
-    await submitLogin(page, server.url, 'admin@acme.test', 'not-the-password');
+    const page = await env.browser.newPage();
+    await submitLogin(page, env.server.url, 'admin@acme.test', 'not-the-password');
     await page.getByText('Incorrect email or password.').waitFor();
     await page.close();
   });
 
   for (const persona of PERSONAS) {
     it(`${persona.email} signs in, lands on ${persona.home}, sees its navigation and is kept out of forbidden routes`, async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await signInAs(page, server.url, persona.email);
+      const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await signInAs(page, env.server.url, persona.email);
       await page.waitForURL(`**${persona.home}`);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link').first().waitFor();
       const links = await nav.getByRole('link').allTextContents();
       for (const label of persona.nav) expect(links, persona.email).toContain(label);
       for (const [route, expected] of persona.forbidden) {
-        await page.goto(`${server.url}${route}`);
+        await page.goto(`${env.server.url}${route}`);
         await page.waitForURL(`**${expected}`);
         expect(pathOf(page), `${persona.email} ${route}`).toBe(expected);
       }
       // a verified user opening the sign-in screen goes home; a reload keeps the session
-      await page.goto(`${server.url}/login`);
+      await page.goto(`${env.server.url}/login`);
       await page.waitForURL(`**${persona.home}`);
       if (persona.email === 'admin@acme.test') await screenshots(page, 'layout-acme-admin');
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL('**/login');
-      await page.goto(`${server.url}${persona.home}`);
+      await page.goto(`${env.server.url}${persona.home}`);
       await page.waitForURL('**/login');
       await page.close();
     });
   }
 
   it('takes the invited user through a new password, authenticator setup and recovery codes to home', async () => {
-    const page = await browser.newPage();
-    await submitLogin(page, server.url, 'invited@acme.test', 'Temp-pass-2026!');
+    const page = await env.browser.newPage();
+    await submitLogin(page, env.server.url, 'invited@acme.test', 'Temp-pass-2026!');
     await page.waitForURL('**/reset-password');
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Confirm new password').fill('short');
@@ -108,8 +99,8 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
   });
 
   it('sends the inactive user to /account-inactive', async () => {
-    const page = await browser.newPage();
-    await submitLogin(page, server.url, 'inactive@acme.test', DEMO_PASSWORD);
+    const page = await env.browser.newPage();
+    await submitLogin(page, env.server.url, 'inactive@acme.test', DEMO_PASSWORD);
     await page.waitForURL('**/account-inactive');
     await page.getByText("You don't have access to this dashboard currently. Contact your administrator if this is an error.").waitFor();
     await screenshots(page, 'account-inactive');
@@ -117,8 +108,8 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
   });
 
   it('offers the forgotten-password flow from the sign-in screen', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/login`);
+    const page = await env.browser.newPage();
+    await page.goto(`${env.server.url}/login`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/requested-password-reset');
     await page.getByLabel('E-mail').fill('admin2@acme.test');
@@ -129,8 +120,8 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
   });
 
   it('shows the code prompt with a recovery-code option', async () => {
-    const page = await browser.newPage();
-    await submitLogin(page, server.url, 'admin@acme.test', DEMO_PASSWORD);
+    const page = await env.browser.newPage();
+    await submitLogin(page, env.server.url, 'admin@acme.test', DEMO_PASSWORD);
     await page.waitForURL('**/two-factor-authentication');
     await page.getByLabel('Authentication code').fill('abc');
     expect(await page.getByLabel('Authentication code').inputValue()).toBe('');
@@ -142,19 +133,11 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
 });
 
 describe.skipIf(browserMissing)('inactivity in Chromium (timings shortened)', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ IDLE_WARNING_SECONDS: '2', IDLE_LOGOUT_SECONDS: '2' }), launch()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = serverAndBrowser({ IDLE_WARNING_SECONDS: '2', IDLE_LOGOUT_SECONDS: '2' });
 
   it('warns after the idle time, and logs out when nothing happens', async () => {
-    const page = await browser.newPage();
-    await signInAs(page, server.url, 'admin@lean.test');
+    const page = await env.browser.newPage();
+    await signInAs(page, env.server.url, 'admin@lean.test');
     await page.waitForURL('**/transactions');
     await page.getByRole('dialog', { name: 'Are you still there?' }).waitFor({ timeout: 10_000 });
     await screenshots(page, 'idle-warning');
@@ -164,8 +147,8 @@ describe.skipIf(browserMissing)('inactivity in Chromium (timings shortened)', ()
   });
 
   it('keeps the session when the warning is closed', async () => {
-    const page = await browser.newPage();
-    await signInAs(page, server.url, 'admin@acme.test');
+    const page = await env.browser.newPage();
+    await signInAs(page, env.server.url, 'admin@acme.test');
     await page.getByRole('dialog', { name: 'Are you still there?' }).waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Stay signed in' }).click();
     await new Promise((r) => setTimeout(r, 2500));
@@ -174,4 +157,3 @@ describe.skipIf(browserMissing)('inactivity in Chromium (timings shortened)', ()
   });
 });
 
-export { SECRETS };

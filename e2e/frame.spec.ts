@@ -1,10 +1,10 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserMissing } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { serverAndBrowser } from './support/server.ts';
 
 async function decodeQr(page: Page, name: RegExp): Promise<string | undefined> {
   const png = PNG.sync.read(await page.getByRole('img', { name }).screenshot());
@@ -15,20 +15,11 @@ async function decodeQr(page: Page, name: RegExp): Promise<string | undefined> {
 const nextCodeStep = () => new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 300));
 
 describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ LOGIN_RATE_LIMIT: '1000' }), launch()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it("Acme's admin sees no low-balance banner; the balance, top-up dialog and settings", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, server.url, 'admin@acme.test');
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signInAs(page, env.server.url, 'admin@acme.test');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Balance' }).click();
     await page.waitForURL('**/balance');
     await expect.poll(() => page.getByTestId('usd-available').textContent()).toBe('USD 25,000.00');
@@ -66,7 +57,7 @@ describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chro
     await page.getByRole('dialog').getByRole('button', { name: 'Network: XLM' }).waitFor();
     await page.keyboard.press('Escape');
 
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${env.server.url}/settings`);
     await page.getByRole('heading', { name: 'Payout settings' }).waitFor();
     await expect.poll(() => page.getByTestId('repeat-summary').textContent()).toBe('Weekly: Monday, Thursday');
     expect(await page.getByTestId('end-summary').textContent()).toBe('never');
@@ -89,8 +80,8 @@ describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chro
   });
 
   it("Lean Pay's admin sees the low-balance banner until it dismisses it, and again at the next sign-in", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, server.url, 'admin@lean.test');
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signInAs(page, env.server.url, 'admin@lean.test');
     const banner = page.getByTestId('low-balance-banner');
     await banner.waitFor();
     expect(await banner.textContent()).toContain('USD 400.00');
@@ -110,15 +101,15 @@ describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chro
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/login');
     await nextCodeStep();
-    await signInAs(page, server.url, 'admin@lean.test');
+    await signInAs(page, env.server.url, 'admin@lean.test');
     await banner.waitFor();
     await page.close();
   });
 
   it('a viewer sees the settings read-only', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, server.url, 'viewer@acme.test');
-    await page.goto(`${server.url}/settings`);
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signInAs(page, env.server.url, 'viewer@acme.test');
+    await page.goto(`${env.server.url}/settings`);
     await page.getByText('You do not have edit access because you are not an admin').waitFor();
     expect(await page.getByRole('button', { name: 'Save payout settings' }).count()).toBe(0);
     expect(await page.getByLabel('Limit (USD)').isDisabled()).toBe(true);

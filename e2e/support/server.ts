@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launch } from './browser.ts';
 // @ts-expect-error -- a plain .mjs helper shared with npm start
 import { ensureWebBuild } from '../../scripts/web-build.mjs';
 
@@ -58,4 +61,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * For a describe block: a real server (with these settings) and Chromium, started before its tests and stopped
+ * after. Read them from the returned object inside the tests.
+ */
+export function serverAndBrowser(env: Record<string, string> = {}) {
+  const ctx = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    [ctx.server, ctx.browser] = await Promise.all([startServer(env), launch()]);
+  });
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.server?.stop();
+  });
+  return ctx;
 }

@@ -52,6 +52,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       maxAge: REFRESH_TOKEN_HOURS * 3600,
     });
 
+  /** A signed-in (or refreshed) session: the refresh token also goes out as the httpOnly cookie. */
+  const withRefreshCookie = <T extends { refreshToken: string }>(reply: FastifyReply, result: T): T => {
+    setRefreshCookie(reply, result.refreshToken);
+    return result;
+  };
+
   app.post(
     '/security/csrf',
     { schema: { operationId: 'csrf', tags: ['auth'], summary: 'A request-forgery token (also set as a cookie)', response: { 200: CsrfResponse } } },
@@ -70,21 +76,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/users/verify-token',
     { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'verifyToken', tags: ['auth'], summary: 'Finish authenticator setup (MFA_SETUP)', body: VerifyTokenRequest, response: { 200: AuthResult, ...errors } } },
-    async (request, reply) => {
-      const result = await service.verifyToken(request.body, ctx(request));
-      setRefreshCookie(reply, result.refreshToken);
-      return result;
-    },
+    async (request, reply) => withRefreshCookie(reply, await service.verifyToken(request.body, ctx(request))),
   );
 
   app.post(
     '/users/challenge-response',
     { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'challengeResponse', tags: ['auth'], summary: 'Answer SOFTWARE_TOKEN_MFA with a code or a recovery code', body: ChallengeResponseRequest, response: { 200: AuthResult, ...errors } } },
-    async (request, reply) => {
-      const result = await service.challengeResponse(request.body, ctx(request));
-      setRefreshCookie(reply, result.refreshToken);
-      return result;
-    },
+    async (request, reply) => withRefreshCookie(reply, await service.challengeResponse(request.body, ctx(request))),
   );
 
   app.post(
@@ -92,9 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'refresh', tags: ['auth'], summary: 'A new access token; the refresh token rotates', body: RefreshRequest, response: { 200: RefreshResponse, ...errors } } },
     async (request, reply) => {
       try {
-        const result = await service.refresh(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request));
-        setRefreshCookie(reply, result.refreshToken);
-        return result;
+        return withRefreshCookie(reply, await service.refresh(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request)));
       } catch (err) {
         reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
         throw err;
