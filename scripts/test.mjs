@@ -35,10 +35,11 @@ const vitest = (project) => {
 };
 
 const databases = process.env.TEST_DATABASE_URL ? 'embedded PGlite and PostgreSQL' : 'embedded PGlite only (set TEST_DATABASE_URL for PostgreSQL)';
-step('typecheck', 'npx', ['tsc', '-p', 'packages/contract'], null);
-step('typecheck', 'npx', ['tsc', '-p', 'apps/server'], null);
-step('typecheck', 'npx', ['tsc', '-p', 'apps/web'], null);
-step('typecheck', 'npx', ['tsc', '-p', 'e2e'], null);
+step('typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract'], null);
+step('typecheck: server', 'npx', ['tsc', '-p', 'apps/server'], null);
+step('typecheck: web', 'npx', ['tsc', '-p', 'apps/web'], null);
+step('typecheck: e2e', 'npx', ['tsc', '-p', 'e2e'], null);
+step('typecheck: bench', 'npx', ['tsc', '-p', 'bench'], null);
 step('lint', 'npx', ['eslint', '.', '--max-warnings=0'], null);
 step('unit: contract', ...vitest('contract'));
 step('unit: web', ...vitest('web'));

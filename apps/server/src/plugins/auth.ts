@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AUTH_MESSAGES } from '@portal/contract/auth';
+import { AUTH_MESSAGES, type AccessClaims } from '@portal/contract/auth';
 import type { Role } from '@portal/contract/domain';
 import type { App } from '../app.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { verifyAccessToken } from '../lib/tokens.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 
 /** Who is calling, from the verified token and the user's current row: never from the request body. */
 export type Auth = { userId: string; partnerId: string; role: Role; email: string; name: string };
@@ -14,23 +15,41 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** users by "partnerId:userId", for authenticate; delete an entry when that user's role or status changes */
+    userCache: TtlCache<unknown>;
   }
 }
 
+/** How long a user's row (role, status) is reused between requests; a change elsewhere shows within this time. */
+export const AUTH_CACHE_MS = 5_000;
+
+type CachedUser = { id: string; partner_id: string; role: string; status: string; email: string; name: string } | undefined;
+
 export function registerAuth(app: App) {
   app.decorateRequest('auth', undefined);
+  const users = new TtlCache<CachedUser>(AUTH_CACHE_MS);
+  // a token whose signature was checked is not checked again for a few seconds (never past its expiry)
+  const verified = new TtlCache<AccessClaims>(AUTH_CACHE_MS);
+  app.decorate('userCache', users);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     const match = header ? /^Bearer (\S+)$/i.exec(header) : null;
     if (!match?.[1]) throw unauthorized('Sign in to continue.', 'Unauthorized');
-    const claims = await verifyAccessToken(app.keys.jwtSecret, match[1]);
+    const token = match[1];
+    let claims = await verified.get(token, () => verifyAccessToken(app.keys.jwtSecret, token));
+    if (claims.exp * 1000 <= Date.now()) {
+      verified.delete(token);
+      claims = await verifyAccessToken(app.keys.jwtSecret, token); // throws TokenExpired
+    }
     // the user must still exist and be active: a deleted or deactivated user's token stops working at once
-    const user = await app.database.db
-      .selectFrom('users')
-      .select(['id', 'partner_id', 'role', 'status', 'email', 'name'])
-      .where('partner_id', '=', claims.pid)
-      .where('id', '=', claims.sub)
-      .executeTakeFirst();
+    const user = await users.get(`${claims.pid}:${claims.sub}`, () =>
+      app.database.db
+        .selectFrom('users')
+        .select(['id', 'partner_id', 'role', 'status', 'email', 'name'])
+        .where('partner_id', '=', claims.pid)
+        .where('id', '=', claims.sub)
+        .executeTakeFirst(),
+    );
     if (!user || user.status !== 'active') throw unauthorized(AUTH_MESSAGES.invalidToken, 'InvalidToken');
     request.auth = { userId: user.id, partnerId: user.partner_id, role: user.role as Role, email: user.email, name: user.name };
   });

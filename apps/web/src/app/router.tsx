@@ -1,6 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { Guarded, HomeRedirect } from './guarded.tsx';
-import { AppLayout } from './layout/app-layout.tsx';
 import { PublicLayout } from './layout/public-layout.tsx';
 import { NotFound } from './not-found.tsx';
 import { RouteError } from './route-error.tsx';
@@ -50,7 +49,8 @@ export const routes: RouteObject[] = [
         element: <Guarded meta={ROUTES.home} />,
         children: [
           {
-            Component: AppLayout,
+            // the signed-in frame loads on demand too: the sign-in page does not carry it
+            lazy: async () => ({ Component: (await import('./layout/app-layout.tsx')).AppLayout }),
             children: [
               { index: true, path: '/', Component: HomeRedirect },
               screen(ROUTES.about, placeholders, 'AboutScreen'),

@@ -5,7 +5,9 @@ import { ErrorBody } from '@portal/contract/errors';
 import { DepositAddressResponse, DepositAddressesResponse, PartnerAccounts, PartnerProfile } from '@portal/contract/partner';
 import { LowBalanceLimitRequest, PayoutConfig, PayoutConfigResponse } from '@portal/contract/payout';
 import { notFound } from '../../lib/errors.ts';
-import { authOf } from '../../plugins/auth.ts';
+import { AUTH_CACHE_MS, authOf } from '../../plugins/auth.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
+import type { PartnerRow } from '../../db/schema.ts';
 import { createPartnerSettingsService } from './partner-settings.service.ts';
 import { accountBalances, findPartner, toFeatureFlags, toPartner } from './partners.repository.ts';
 
@@ -15,11 +17,16 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 export const partnerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const settings = createPartnerSettingsService({ db: app.database.db, now: app.clock });
+  // the partner row is read on most requests; changes made here drop it at once, others show within 5 s
+  const partners = new TtlCache<PartnerRow | undefined>(AUTH_CACHE_MS);
   const ownPartner = async (partnerId: string) => {
-    const row = await findPartner(app.database.db, partnerId);
+    const row = await partners.get(partnerId, () => findPartner(app.database.db, partnerId));
     if (!row) throw notFound('No such partner');
     return row;
   };
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.auth) partners.delete(request.auth.partnerId);
+  });
 
   app.get(
     '/partner/profile',

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createMailer } from '../src/lib/mailer.ts';
+import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { DATABASES, browser, setup, type TestContext } from './harness.ts';
+
+/** An SMTP server in this process: what it receives is what a real mail server would. */
+async function smtpSink() {
+  const received: { to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe.each(DATABASES)('operator set-up on %s', (kind) => {
+  let t: TestContext;
+  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  beforeAll(async () => {
+    [t, smtp] = await Promise.all([setup(kind, { seed: false }), smtpSink()]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('creates a partner, sets its flags and invites its first admin by SMTP, who can then sign in', async () => {
+    const mailer = createMailer({ db: t.database.db, smtpUrl: smtp.url, from: 'Portal <no-reply@portal.test>', log: pino({ level: 'silent' }) });
+    const operator = createOperatorService({ db: t.database.db, mailer, publicUrl: 'https://portal.example' });
+    const partner = await operator.createPartner({ name: 'Savanna Pay', abbreviation: 'svp', productType: 'B2B', featureFlags: ['reportDownloadsEnabled'] });
+    expect(partner).toMatchObject({ name: 'Savanna Pay', abbreviation: 'SVP', isB2B: true, fiatWalletsEnabled: false });
+    await expect(operator.createPartner({ name: 'Other', abbreviation: 'SVP', productType: 'B2B' })).rejects.toThrow(/exists already/);
+    await expect(operator.createPartner({ name: '', abbreviation: 'x', productType: 'B2B' })).rejects.toThrow();
+
+    const flags = await operator.setFeatureFlags(partner.id, { webhooksManagementEnabled: true, reportDownloadsEnabled: false });
+    expect(flags).toMatchObject({ webhooksManagementEnabled: true, reportDownloadsEnabled: false, apiKeysManagementEnabled: false });
+
+    const invited = await operator.inviteUser({ partnerId: partner.id, name: 'Jo Admin', email: 'Jo@Savanna.example', role: 'admin' });
+    expect(invited.email).toBe('jo@savanna.example');
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]!.to).toEqual(['jo@savanna.example']);
+    // the body may be quoted-printable: undo its soft line breaks before reading it
+    expect(smtp.received[0]!.raw.replace(/=\r\n/g, '')).toContain(`Temporary password: ${invited.tempPassword}`);
+    const outbox = await t.database.db.selectFrom('mail_outbox').select(['status', 'to_address']).execute();
+    expect(outbox).toEqual([{ status: 'sent', to_address: 'jo@savanna.example' }]);
+    await expect(operator.inviteUser({ partnerId: partner.id, name: 'Again', email: 'jo@savanna.example', role: 'view' })).rejects.toThrow(/exists already/);
+
+    const login = await browser(t.app).post('/api/v1/users/login', { email: 'jo@savanna.example', password: invited.tempPassword });
+    expect(login.json()).toEqual({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'jo@savanna.example' });
+    const actions = await t.database.db.selectFrom('audit_events').select('action').where('partner_id', '=', partner.id).execute();
+    expect(actions.map((a) => a.action)).toEqual(expect.arrayContaining(['partner.created', 'partner.flags_changed', 'user.invited']));
+  });
+
+  it('keeps a failed delivery in the outbox as failed', async () => {
+    const mailer = createMailer({ db: t.database.db, smtpUrl: 'smtp://127.0.0.1:1', from: 'x@portal.test', log: pino({ level: 'silent' }) });
+    await expect(mailer.send({ to: 'nobody@portal.test', subject: 's', text: 't' })).rejects.toThrow();
+    const row = await t.database.db.selectFrom('mail_outbox').select(['status', 'error']).where('to_address', '=', 'nobody@portal.test').executeTakeFirstOrThrow();
+    expect(row.status).toBe('failed');
+    expect(row.error).toBeTruthy();
+  });
+});
