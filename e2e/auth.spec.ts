@@ -7,9 +7,9 @@ import { serverAndBrowser } from './support/server.ts';
 /** Where each persona lands, and a sample of routes it may not open with where the guard sends it. */
 const PERSONAS: { email: string; home: string; forbidden: [string, string][]; nav: string[] }[] = [
   { email: 'admin@acme.test', home: '/transactions', forbidden: [['/trades', '/transactions'], ['/payments', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'API Keys', 'Webhooks', 'Wallet Management', 'Request Data Download', 'Settings'] },
-  { email: 'admin2@acme.test', home: '/transactions', forbidden: [['/trades', '/transactions']], nav: ['Transactions', 'API Keys', 'Settings'] },
-  { email: 'treasury@acme.test', home: '/transactions', forbidden: [['/api-keys', '/transactions'], ['/payments', '/transactions']], nav: ['Transactions', 'Webhooks', 'Settings'] },
-  { email: 'viewer@acme.test', home: '/transactions', forbidden: [['/api-keys', '/transactions'], ['/wallets', '/transactions']], nav: ['Transactions', 'Balance', 'Settings'] },
+  { email: 'admin2@acme.test', home: '/transactions', forbidden: [['/trades', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'API Keys', 'Webhooks', 'Wallet Management', 'Request Data Download', 'Settings'] },
+  { email: 'treasury@acme.test', home: '/transactions', forbidden: [['/api-keys', '/transactions'], ['/payments', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'Webhooks', 'Request Data Download', 'Settings'] },
+  { email: 'viewer@acme.test', home: '/transactions', forbidden: [['/api-keys', '/transactions'], ['/wallets', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'Webhooks', 'Request Data Download', 'Settings'] },
   { email: 'admin@kora.test', home: '/trades', forbidden: [['/transactions', '/trades'], ['/api-keys', '/trades'], ['/countries', '/trades']], nav: ['Trades', 'Initiate payments', 'Balance', 'Wallet Management', 'Settings'] },
   { email: 'admin@baobab.test', home: '/trades', forbidden: [['/payments', '/trades'], ['/transactions', '/trades'], ['/wallets', '/trades']], nav: ['Trades', 'Settings'] },
   { email: 'admin@lean.test', home: '/transactions', forbidden: [['/countries', '/transactions'], ['/api-keys', '/transactions'], ['/data-download', '/transactions'], ['/coverage', '/transactions']], nav: ['Transactions', 'Balance', 'Settings'] },
@@ -46,7 +46,9 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link').first().waitFor();
       const links = await nav.getByRole('link').allTextContents();
-      for (const label of persona.nav) expect(links, persona.email).toContain(label);
+      // exactly the spec's items for this partner kind, flags and role, in order
+      expect(links, persona.email).toEqual(persona.nav);
+      expect(await nav.getByRole('button', { name: 'Log out' }).count()).toBe(1);
       for (const [route, expected] of persona.forbidden) {
         await page.goto(`${env.server.url}${route}`);
         await page.waitForURL(`**${expected}`);
