@@ -23,6 +23,7 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { partnerRoutes } from './modules/partners/partners.routes.ts';
+import { transactionRoutes } from './modules/transactions/transactions.routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps) {
       api.get('/', { schema: { hide: true } }, async () => ({ name: 'Partner Dashboard API', version: 'v1' }));
       await api.register(authRoutes);
       await api.register(partnerRoutes);
+      await api.register(transactionRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { FEATURE_FLAGS, type FeatureFlag } from '@portal/contract/domain';
 import { ConfigError, loadConfig } from './config.ts';
-import { demoTable, resetDemoData, seedDemo } from './db/seed/demo.ts';
+import { demoTable, resetDemoData, seedDemo, seedManyTransactions } from './db/seed/demo.ts';
 import { createMailer } from './lib/mailer.ts';
 import { findPartner, findPartnerByAbbreviation } from './modules/partners/partners.repository.ts';
 import { createOperatorService } from './modules/partners/partners.service.ts';
@@ -12,7 +12,9 @@ const USAGE = `Usage: npm run portal -- <command> [options]
 
 Commands:
   migrate                         apply pending database migrations
-  seed [--reset]                  create the demo data (idempotent); --reset deletes and recreates it
+  seed [--reset] [--transactions N]
+                                  create the demo data (idempotent); --reset deletes and recreates it;
+                                  --transactions N fills each demo partner's transaction tables to N rows
   create-partner --name N --abbreviation A --type B2B|COMMERCIAL
                  [--whitelisted] [--fiat-wallets] [--flag F ...] [--low-balance-limit AMOUNT]
   set-flags --partner ID|ABBR [--on F ...] [--off F ...]
@@ -40,6 +42,7 @@ async function main() {
     args: rest,
     options: {
       reset: { type: 'boolean' },
+      transactions: { type: 'string' },
       name: { type: 'string' },
       abbreviation: { type: 'string' },
       type: { type: 'string' },
@@ -77,6 +80,13 @@ async function main() {
         if (values.reset) await resetDemoData(db);
         const { created } = await seedDemo(db, keys.encryptionKey);
         console.log(created ? 'Demo data created.' : 'Demo data present already; nothing changed (use --reset to start over).');
+        if (values.transactions) {
+          const n = Number(values.transactions);
+          if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`--transactions takes a whole number of rows\n\n${USAGE}`);
+          const started = performance.now();
+          await seedManyTransactions(db, n);
+          console.log(`Generated up to ${n} rows per transaction table per demo partner in ${Math.round(performance.now() - started)} ms.`);
+        }
         console.log(`\n${demoTable()}`);
         break;
       }

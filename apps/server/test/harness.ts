@@ -62,12 +62,13 @@ export type TestContext = {
 /** A migrated database with the demo data and an app over it. */
 export async function setup(
   kind: DatabaseKind,
-  options: { seed?: boolean; config?: Record<string, string>; extend?: (app: App) => void } = {},
+  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: App) => void } = {},
 ): Promise<TestContext> {
   const database = await freshDatabase(kind);
   await migrateToLatest(database.db);
   const keys = testKeys();
-  if (options.seed !== false) await seedDemo(database.db, keys.encryptionKey);
+  // the demo transactions cost seconds: only the files that read them ask for them
+  if (options.seed !== false) await seedDemo(database.db, keys.encryptionKey, { transactions: options.transactions ?? false });
   const mailer = memoryMailer();
   const clock = { now: Date.now() };
   const app = await buildApp({ config: testConfig(options.config), database, keys, mailer, clock: () => clock.now });

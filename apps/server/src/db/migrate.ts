@@ -3,12 +3,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as core from './migrations/0001-core.ts';
 import * as auth from './migrations/0002-auth.ts';
 import * as partnerSettings from './migrations/0003-partner-settings.ts';
+import * as transactions from './migrations/0004-transactions.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-core': core,
   '0002-auth': auth,
   '0003-partner-settings': partnerSettings,
+  '0004-transactions': transactions,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -145,7 +145,109 @@ export type DepositAddressesTable = {
   created_at: Timestamp;
 };
 
+type Money = ColumnType<string, string, string>;
+
+/** collections and payments share their columns (transaction-data §3: a payment is a collection's mirror). */
+export type CollectionsTable = {
+  partner_id: string;
+  id: string;
+  created_at: Timestamp;
+  status: string;
+  country: string;
+  currency: string;
+  amount: Money;
+  converted_amount: Money;
+  rate: Money;
+  payment_method: string;
+  request_source: string;
+  fiat_wallet: string | null;
+  sequence_id: string;
+  session_id: string | null;
+  account_number: string;
+  account_type: string;
+  counterparty_name: string;
+};
+
+export type SettlementsTable = {
+  partner_id: string;
+  id: string;
+  created_at: Timestamp;
+  status: string;
+  type: string;
+  transaction_hash: string | null;
+  internal_wallet_address: string;
+  external_wallet_address: string;
+  crypto_currency: string;
+  crypto_amount: Money;
+  network: string;
+  crypto_rate: Money;
+  fiat_amount_usd: Money;
+  wallet_balance_usd: Money;
+  fiat_amount: Money | null;
+  fiat_rate: Money | null;
+  fiat_wallet: string | null;
+  sequence_id: string;
+};
+
+export type FeesTable = {
+  partner_id: string;
+  id: string;
+  created_at: Timestamp;
+  transaction_id: string;
+  transaction_type: string;
+  payment_method: string;
+  amount_usd: Money;
+  fiat_wallet: string | null;
+};
+
+export type TradesTable = {
+  partner_id: string;
+  id: string;
+  created_at: Timestamp;
+  trade_id: string;
+  trade_locked_date: Timestamp;
+  status: string;
+  country: string;
+  fiat_currency: string;
+  crypto_currency: string;
+  network: string;
+  trade_type: string;
+  crypto_transaction_type: string;
+  effective_rate: Money;
+  quoted_rate: Money;
+  fee: Money;
+  crypto_amount: Money;
+  fiat_amount: Money;
+  crypto_bought: Money;
+  crypto_sold: Money;
+  fiat_sold: Money;
+  fiat_bought: Money;
+  fiat_wallet: string | null;
+};
+
+export type InitiatedPaymentsTable = {
+  partner_id: string;
+  id: string;
+  created_at: Timestamp;
+  status: string;
+  country: string;
+  local_currency: string;
+  amount: Money;
+  amount_usd: Money;
+  payment_method: string;
+  recipient_name: string;
+  account_number: string;
+  reference: string;
+  fiat_wallet: string | null;
+};
+
 export type DB = {
+  collections: CollectionsTable;
+  payments: CollectionsTable;
+  settlements: SettlementsTable;
+  fees: FeesTable;
+  trades: TradesTable;
+  initiated_payments: InitiatedPaymentsTable;
   payout_configs: PayoutConfigsTable;
   deposit_addresses: DepositAddressesTable;
   auth_challenges: AuthChallengesTable;

@@ -3,6 +3,7 @@ import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductTyp
 import type { DB } from '../schema.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { generateTransactions, type TransactionTable } from './transactions.ts';
 import { assignDepositAddress } from '../../modules/partners/partner-settings.service.ts';
 import type { CurrencyNetworkId } from '@portal/contract/domain';
 
@@ -20,6 +21,8 @@ type DemoPartner = {
   lowBalanceLimit: string | null;
   balances: Record<string, string>;
   depositNetworks: CurrencyNetworkId[];
+  /** demo rows per transaction table */
+  transactions: Partial<Record<TransactionTable, number>>;
 };
 
 export const DEMO_PARTNERS = {
@@ -34,6 +37,7 @@ export const DEMO_PARTNERS = {
     lowBalanceLimit: '1000',
     balances: { USD: '25000.00', NGN: '12500000.00', KES: '850000.00' },
     depositNetworks: ['usdt-trc20', 'usdt-erc20', 'usdc-erc20', 'usdc-polygon', 'usdc-xlm', 'usdt-sol', 'usdc-sol', 'usdc-base', 'usdt-celo', 'btc-btc'],
+    transactions: { payments: 1200, collections: 1500, settlements: 300, fees: 1500 },
   },
   kora: {
     id: '0a5e0000-0000-4000-8000-00000000c02a',
@@ -46,6 +50,7 @@ export const DEMO_PARTNERS = {
     lowBalanceLimit: null,
     balances: { USD: '5000.00' },
     depositNetworks: ['usdt-trc20', 'usdc-erc20'],
+    transactions: { trades: 400, initiated_payments: 250 },
   },
   baobab: {
     id: '0a5e0000-0000-4000-8000-0000000ba0ba',
@@ -58,6 +63,7 @@ export const DEMO_PARTNERS = {
     lowBalanceLimit: null,
     balances: {},
     depositNetworks: [],
+    transactions: { trades: 150 },
   },
   lean: {
     id: '0a5e0000-0000-4000-8000-0000000001ea',
@@ -70,6 +76,7 @@ export const DEMO_PARTNERS = {
     lowBalanceLimit: null,
     balances: { USD: '400.00' },
     depositNetworks: [],
+    transactions: { payments: 25, collections: 30, settlements: 4, fees: 30 },
   },
 } satisfies Record<string, DemoPartner>;
 
@@ -98,6 +105,12 @@ export const DEMO_USERS: DemoUser[] = [
 
 /** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
 const PARTNER_OWNED_TABLES = [
+  'collections',
+  'payments',
+  'settlements',
+  'fees',
+  'trades',
+  'initiated_payments',
   'payout_configs',
   'deposit_addresses',
   'auth_challenges',
@@ -127,7 +140,7 @@ export async function resetDemoData(db: Kysely<DB>): Promise<void> {
 }
 
 /** Creates the demo partners, users and balances; a second run changes nothing. */
-export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer): Promise<{ created: boolean }> {
+export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: { transactions?: boolean } = {}): Promise<{ created: boolean }> {
   if (await hasDemoData(db)) return { created: false };
   // hashes are computed before the transaction: argon2 is slow on purpose and must not hold the database
   const [passwordHash, tempHash] = await Promise.all([hashPassword(DEMO_PASSWORD), hashPassword(DEMO_TEMP_PASSWORD)]);
@@ -182,6 +195,7 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer): Promise<{
   // deposit addresses are random and valid for their network; the demo payout schedule shows an automated one
   for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) {
     for (const cn of p.depositNetworks) await assignDepositAddress(db, p.id, cn);
+    if (options.transactions !== false) await seedTransactions(db, p, null);
   }
   await db
     .insertInto('payout_configs')
@@ -192,6 +206,24 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer): Promise<{
     })
     .execute();
   return { created: true };
+}
+
+/** The demo partner's transactions: its own counts, or `rowsPerTable` in each of its tables when given. */
+async function seedTransactions(db: Kysely<DB>, p: DemoPartner, rowsPerTable: number | null) {
+  for (const [table, count] of Object.entries(p.transactions) as [TransactionTable, number][]) {
+    await generateTransactions(db, {
+      partnerId: p.id,
+      rows: rowsPerTable ?? count,
+      seed: `${p.abbreviation.toLowerCase()}-${table}`,
+      fiatWallets: p.fiatWalletsEnabled ? ['USD', 'NGN', 'KES'] : null,
+      tables: [table],
+    });
+  }
+}
+
+/** `npm run seed -- --transactions N`: N rows in each transaction table of each demo partner (existing ids are kept). */
+export async function seedManyTransactions(db: Kysely<DB>, rowsPerTable: number): Promise<void> {
+  for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) await seedTransactions(db, p, rowsPerTable);
 }
 
 /** The table `npm start` prints and the README lists. */

@@ -1,0 +1,111 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../schema.ts';
+
+/**
+ * Realistic transactions, generated inside the database by one INSERT ... SELECT per table, so that a million rows
+ * load in seconds. Every value comes from md5(seed, row, column): the same seed gives the same rows (dates are
+ * spread over the 18 months before the day of generation).
+ */
+
+export const TRANSACTION_TABLES = ['collections', 'payments', 'settlements', 'fees', 'trades', 'initiated_payments'] as const;
+export type TransactionTable = (typeof TRANSACTION_TABLES)[number];
+
+const COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW', 'CM', 'SN', 'CI', 'ZM', 'MW'];
+const CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR', 'UGX', 'TZS', 'RWF', 'XAF', 'XOF', 'XOF', 'ZMW', 'MWK'];
+const USD_RATES = [1550, 129, 15.2, 18.1, 3700, 2650, 1420, 605, 605, 605, 26.5, 1730];
+// mostly complete, then the other states of transaction-data §4 in smaller numbers
+const STATUSES = [
+  ...Array(14).fill('complete'), 'pending', 'pending', 'processing', 'processing', 'failed', 'failed', 'expired', 'created',
+  'pending_approval', 'pending_kyc', 'process', 'pending_refund', 'pending_liquidity', 'refund_processing', 'denied', 'refunded',
+  'cancelled', 'refund_failed', 'pending_settlement', 'pending_confirmation',
+];
+const SETTLEMENT_STATUSES = [...Array(8).fill('complete'), 'pending', 'processing', 'failed'];
+const PAYMENT_METHODS = ['bank_transfer', 'bank_transfer', 'mobile_money'];
+const SOURCES = ['api', 'api', 'api', 'widget', 'portal'];
+const COINS = ['USDT', 'USDT', 'USDC', 'USDC', 'PYUSD'];
+const NETWORKS = ['TRC20', 'TRC20', 'ERC20', 'POLYGON', 'SOL', 'BASE', 'CELO'];
+const NAMES = ['Adaeze Okafor', 'Kofi Mensah', 'Wanjiku Njoroge', 'Thabo Nkosi', 'Aisha Bello', 'Musa Kato', 'Fatou Diallo', 'Chipo Banda', 'Yaw Boateng', 'Zainab Musa', 'Tendai Moyo', 'Amina Juma'];
+
+const arr = (values: readonly (string | number)[]) => sql.raw(`array[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v}'`)).join(',')}]`);
+
+export type GenerateOptions = {
+  partnerId: string;
+  rows: number;
+  seed: string;
+  /** fiat wallet currencies for partners with fiat wallets; null for none */
+  fiatWallets: string[] | null;
+  tables: readonly TransactionTable[];
+};
+
+export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): Promise<void> {
+  if (o.rows <= 0) return;
+  // h(k): a non-negative int from the seed, the row number and a column key
+  const h = (k: string) => sql.raw(`(('x' || substr(md5(${`'${o.seed.replace(/'/g, "''")}'`} || ':' || g.i || ':${k}'), 1, 8))::bit(32)::int & 2147483647)`);
+  const pick = (values: readonly (string | number)[], k: string) => sql`(${arr(values)})[1 + ${h(k)} % ${sql.lit(values.length)}]`;
+  const id = (table: string) => sql.raw(`md5('${o.seed.replace(/'/g, "''")}:${table}:' || g.i)::uuid`);
+  const created = sql`(date_trunc('hour', now()) - make_interval(secs => ${h('t')} % (548 * 86400)))`;
+  const country = sql`(1 + ${h('c')} % ${sql.lit(COUNTRIES.length)})`;
+  const usd = sql`(((${h('a')} % 2000000) + 500)::numeric / 100)`; // 5.00 to 20,004.99 USD
+  const wallet = o.fiatWallets && o.fiatWallets.length > 0 ? sql`case when ${h('w')} % 3 = 0 then null else ${pick(o.fiatWallets, 'w2')} end` : sql`null`;
+  const series = sql`generate_series(1, ${sql.lit(o.rows)}) as g(i)`;
+  const p = o.partnerId;
+
+  for (const table of o.tables) {
+    if (table === 'collections' || table === 'payments') {
+      await sql`
+        insert into ${sql.table(table)} (partner_id, id, created_at, status, country, currency, amount, converted_amount, rate, payment_method,
+          request_source, fiat_wallet, sequence_id, session_id, account_number, account_type, counterparty_name)
+        select ${p}, ${id(table)}, ${created}, ${pick(STATUSES, 's')},
+          (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}],
+          round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), (${arr(USD_RATES)})[${country}],
+          ${pick(PAYMENT_METHODS, 'm')}, ${pick(SOURCES, 'r')}, ${wallet},
+          'SEQ-' || lpad((${h('q')} % 100000000)::text, 8, '0'), md5(g.i::text || ${table}),
+          lpad((${h('n')} % 1000000000)::text, 10, '0'), case when ${h('m')} % 3 = 2 then 'phone' else 'bank' end,
+          ${pick(NAMES, 'p')}
+        from ${series}
+        on conflict do nothing`.execute(db);
+    } else if (table === 'settlements') {
+      await sql`
+        insert into settlements (partner_id, id, created_at, status, type, transaction_hash, internal_wallet_address, external_wallet_address,
+          crypto_currency, crypto_amount, network, crypto_rate, fiat_amount_usd, wallet_balance_usd, fiat_amount, fiat_rate, fiat_wallet, sequence_id)
+        select ${p}, ${id(table)}, ${created}, ${pick(SETTLEMENT_STATUSES, 's')}, case when ${h('y')} % 3 = 0 then 'topup' else 'payout' end,
+          md5(g.i::text || 'tx') || md5(g.i::text || 'hash'), 'T' || substr(md5(g.i::text || 'in'), 1, 33), '0x' || md5(g.i::text || 'ext') || substr(md5(g.i::text), 1, 8),
+          ${pick(COINS, 'k')}, round(${usd} / 0.9995, 8), ${pick(NETWORKS, 'n')}, 0.9995, round(${usd}, 2), round(${usd} * 3, 2),
+          round(${usd} * (${arr(USD_RATES)})[${country}], 2), (${arr(USD_RATES)})[${country}], ${wallet},
+          'SET-' || lpad((${h('q')} % 100000000)::text, 8, '0')
+        from ${series}
+        on conflict do nothing`.execute(db);
+    } else if (table === 'fees') {
+      await sql`
+        insert into fees (partner_id, id, created_at, transaction_id, transaction_type, payment_method, amount_usd, fiat_wallet)
+        select ${p}, ${id(table)}, ${created}, ${id('payments')}, case when ${h('y')} % 2 = 0 then 'payout' else 'topup' end,
+          ${pick(PAYMENT_METHODS, 'm')}, round(${usd} * 0.008 + 0.25, 2), ${wallet}
+        from ${series}
+        on conflict do nothing`.execute(db);
+    } else if (table === 'trades') {
+      await sql`
+        insert into trades (partner_id, id, created_at, trade_id, trade_locked_date, status, country, fiat_currency, crypto_currency, network,
+          trade_type, crypto_transaction_type, effective_rate, quoted_rate, fee, crypto_amount, fiat_amount, crypto_bought, crypto_sold,
+          fiat_sold, fiat_bought, fiat_wallet)
+        select ${p}, ${id(table)}, ${created}, 'TRD-' || upper(substr(md5(g.i::text || 'trade'), 1, 10)), ${created} - interval '3 minutes',
+          ${pick(SETTLEMENT_STATUSES, 's')}, (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}], ${pick(COINS, 'k')}, ${pick(NETWORKS, 'n')},
+          case when ${h('y')} % 2 = 0 then 'sell' else 'buy' end, 'transfer',
+          (${arr(USD_RATES)})[${country}] * 0.99, (${arr(USD_RATES)})[${country}], round(${usd} * 0.01, 2),
+          round(${usd}, 8), round(${usd} * (${arr(USD_RATES)})[${country}], 2),
+          case when ${h('y')} % 2 = 0 then 0 else round(${usd}, 8) end, case when ${h('y')} % 2 = 0 then round(${usd}, 8) else 0 end,
+          case when ${h('y')} % 2 = 0 then 0 else round(${usd} * (${arr(USD_RATES)})[${country}], 2) end,
+          case when ${h('y')} % 2 = 0 then round(${usd} * (${arr(USD_RATES)})[${country}] * 0.99, 2) else 0 end, ${wallet}
+        from ${series}
+        on conflict do nothing`.execute(db);
+    } else {
+      await sql`
+        insert into initiated_payments (partner_id, id, created_at, status, country, local_currency, amount, amount_usd, payment_method,
+          recipient_name, account_number, reference, fiat_wallet)
+        select ${p}, ${id(table)}, ${created}, ${pick(STATUSES, 's')}, (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}],
+          round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), ${pick(PAYMENT_METHODS, 'm')}, ${pick(NAMES, 'p')},
+          lpad((${h('n')} % 1000000000)::text, 10, '0'), 'INV-' || lpad(g.i::text, 6, '0'), ${wallet}
+        from ${series}
+        on conflict do nothing`.execute(db);
+    }
+  }
+}

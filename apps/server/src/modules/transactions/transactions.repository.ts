@@ -1,0 +1,107 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import {
+  LOWERCASED_FILTERS,
+  MAX_RESULT_WINDOW,
+  TABLE_FILTERS,
+  idMatch,
+  type FilterKey,
+  type SearchQuery,
+  type SearchTable,
+} from '@portal/contract/transactions';
+import type { DB } from '../../db/schema.ts';
+
+/** The database table behind each search table. */
+const TABLE_NAME: Record<SearchTable, string> = {
+  payments: 'payments',
+  collections: 'collections',
+  settlements: 'settlements',
+  fees: 'fees',
+  trades: 'trades',
+  'initiate-payments': 'initiated_payments',
+};
+
+/** The column each filter compares, where the table has it. */
+const FILTER_COLUMN: Partial<Record<SearchTable, Partial<Record<FilterKey, string>>>> = {
+  trades: { country: 'country', cryptoCurrency: 'crypto_currency', fiatCurrency: 'fiat_currency' },
+  payments: { status: 'status', country: 'country' },
+  collections: { status: 'status', country: 'country', requestSource: 'request_source' },
+  settlements: { status: 'status' },
+  fees: { paymentMethod: 'payment_method', transactionType: 'transaction_type' },
+  'initiate-payments': { localCurrency: 'local_currency', status: 'status' },
+};
+
+const uuidBound = (hex32: string) => `${hex32.slice(0, 8)}-${hex32.slice(8, 12)}-${hex32.slice(12, 16)}-${hex32.slice(16, 20)}-${hex32.slice(20)}`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The WHERE conditions of a search (transaction-data §5, §7), always starting with the caller's partner. An id
+ * search is a range on the id's B-tree (no text cast); it ignores the date range, as the earlier system did.
+ */
+export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknown>[] {
+  const where: RawBuilder<unknown>[] = [sql`partner_id = ${partnerId}`];
+  const columns = FILTER_COLUMN[q.table] ?? {};
+  for (const key of TABLE_FILTERS[q.table]) {
+    const raw = q.filters[key]?.trim();
+    const column = columns[key];
+    if (!raw || !column) continue; // an empty filter adds nothing
+    let value = raw;
+    if (LOWERCASED_FILTERS.includes(key)) value = raw.toLowerCase();
+    else if (key === 'localCurrency') value = raw.toUpperCase(); // case-insensitive: stored as upper-case codes
+    where.push(sql`${sql.ref(column)} = ${value}`);
+  }
+  if (q.fiatWallet && q.fiatWallet !== 'all') where.push(sql`fiat_wallet = ${q.fiatWallet}`);
+
+  const id = idMatch(q.idFilter);
+  if (id.kind === 'exact') {
+    // a malformed 36-character text matches nothing rather than failing the cast
+    where.push(UUID.test(id.id) ? sql`id = ${id.id}::uuid` : sql`false`);
+  } else if (id.kind === 'prefix') {
+    where.push(sql`id between ${uuidBound(id.prefix.padEnd(32, '0'))}::uuid and ${uuidBound(id.prefix.padEnd(32, 'f'))}::uuid`);
+  } else if (q.range.startDate && q.range.endDate) {
+    // start of the first day to the end of the last, in UTC
+    where.push(sql`created_at >= ${q.range.startDate}::date::timestamp at time zone 'UTC'`);
+    where.push(sql`created_at < (${q.range.endDate}::date + 1)::timestamp at time zone 'UTC'`);
+  }
+  return where;
+}
+
+export const tableRef = (table: SearchTable) => sql.table(TABLE_NAME[table]);
+
+export async function searchPage(db: Kysely<DB>, partnerId: string, q: SearchQuery, startIndex: number, size: number) {
+  const where = sql.join(conditions(partnerId, q), sql` and `);
+  const rows = await sql<Record<string, unknown>>`
+    select * from ${tableRef(q.table)} where ${where}
+    order by created_at desc, id desc
+    limit ${size} offset ${startIndex}`.execute(db);
+  // the total is exact up to 10,000; beyond, "at least 10,000" (counting every row is what makes big searches slow)
+  const counted = await sql<{ n: number }>`
+    select count(*)::int as n from (select 1 from ${tableRef(q.table)} where ${where} limit ${MAX_RESULT_WINDOW + 1}) capped`.execute(db);
+  const n = Number(counted.rows[0]?.n ?? 0);
+  return { rows: rows.rows, total: Math.min(n, MAX_RESULT_WINDOW), totalRelation: n > MAX_RESULT_WINDOW ? ('gte' as const) : ('eq' as const) };
+}
+
+/** The next batch after a (created_at, id) cursor, newest first: a keyset page, whatever the depth. */
+export async function scrollBatch(
+  db: Kysely<DB>,
+  partnerId: string,
+  q: SearchQuery,
+  after: { createdAt: string; id: string } | undefined,
+  size: number,
+) {
+  const where = conditions(partnerId, q);
+  if (after) where.push(sql`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
+  const rows = await sql<Record<string, unknown>>`
+    select * from ${tableRef(q.table)} where ${sql.join(where, sql` and `)}
+    order by created_at desc, id desc
+    limit ${size}`.execute(db);
+  return rows.rows;
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** A row as the portal reads it: camelCase keys, ISO dates, money as the decimal strings the database gave. */
+export function toDocument(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[camel(k)] = v instanceof Date ? v.toISOString() : v;
+  return out;
+}
