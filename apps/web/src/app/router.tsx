@@ -27,6 +27,8 @@ const auth = {
 };
 const placeholders = () => import('../features/placeholder/screens.tsx');
 const balance = () => import('../features/balance/routes/balance.tsx');
+const transactions = () => import('../features/transactions/routes/transactions.tsx');
+const trades = () => import('../features/transactions/routes/trades.tsx');
 const settings = () => import('../features/settings/routes/settings.tsx');
 
 export const routes: RouteObject[] = [
@@ -54,7 +56,7 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, path: '/', Component: HomeRedirect },
               screen(ROUTES.about, placeholders, 'AboutScreen'),
-              screen(ROUTES.transactions, placeholders, 'TransactionsScreen'),
+              screen(ROUTES.transactions, transactions, 'TransactionsScreen'),
               screen(ROUTES.balance, balance, 'BalanceScreen'),
               screen(ROUTES.fiatWallet, placeholders, 'FiatWalletScreen'),
               screen(ROUTES.fiatWallets, placeholders, 'FiatWalletsScreen'),
@@ -63,8 +65,8 @@ export const routes: RouteObject[] = [
               screen(ROUTES.settings, settings, 'SettingsScreen'),
               screen(ROUTES.wallets, placeholders, 'WalletsScreen'),
               screen(ROUTES.countries, placeholders, 'CountriesScreen'),
-              screen(ROUTES.trades, placeholders, 'TradesScreen'),
-              screen(ROUTES.payments, placeholders, 'PaymentsScreen'),
+              screen(ROUTES.trades, trades, 'TradesScreen'),
+              screen(ROUTES.payments, trades, 'PaymentsScreen'),
               screen(ROUTES.webhooks, placeholders, 'WebhooksScreen'),
               screen(ROUTES.dataDownload, placeholders, 'DataDownloadScreen'),
             ],

@@ -96,7 +96,7 @@ export function AppLayout() {
         )}
         </div>
       </aside>
-      <main className="min-w-0 flex-1 px-4 py-6 md:px-10 md:py-8">
+      <main className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">
         <BannerArea />
         <Outlet />
       </main>

@@ -2,14 +2,11 @@ import { ComingSoon } from './coming-soon.tsx';
 
 /** Placeholders for screens that later changes build; each is its own lazily loaded module entry. */
 export const AboutScreen = () => <ComingSoon title="About" />;
-export const TransactionsScreen = () => <ComingSoon title="Transactions" />;
 export const FiatWalletScreen = () => <ComingSoon title="Fiat wallet" />;
 export const FiatWalletsScreen = () => <ComingSoon title="Fiat wallets" />;
 export const CoverageScreen = () => <ComingSoon title="Coverage" />;
 export const ApiKeysScreen = () => <ComingSoon title="API Keys" />;
 export const WalletsScreen = () => <ComingSoon title="Wallet Management" />;
 export const CountriesScreen = () => <ComingSoon title="Enabled Countries" />;
-export const TradesScreen = () => <ComingSoon title="Trades" />;
-export const PaymentsScreen = () => <ComingSoon title="Initiate payments" />;
 export const WebhooksScreen = () => <ComingSoon title="Webhooks" />;
 export const DataDownloadScreen = () => <ComingSoon title="Request Data Download" />;

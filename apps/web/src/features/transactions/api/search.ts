@@ -1,0 +1,44 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { MAX_EXPORT_ROWS, MAX_PAGE_SIZE, MAX_SCROLL_SIZE, ScrollResponse, SearchResponse, type SearchQuery } from '@portal/contract/transactions';
+import { api } from '../../../lib/api-client.ts';
+import type { Row } from '../tables.ts';
+
+export const PAGE_SIZE = 10;
+
+export function useTransactionPage(query: SearchQuery, startIndex: number) {
+  return useQuery({
+    queryKey: ['transactions', query, startIndex],
+    queryFn: () => api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE }, { schema: SearchResponse }),
+    // the previous page stays on screen while the next loads: no layout shift
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+}
+
+/**
+ * Every row of the query for an export (transaction-data §7): one request when the total is 6,000 or fewer, else
+ * scroll batches of 2,500 while hits come and fewer than 10,000 are collected.
+ */
+export async function fetchAll(query: SearchQuery, total: number, onProgress: (loaded: number, of: number) => void): Promise<Row[]> {
+  try {
+    const target = Math.min(total, MAX_EXPORT_ROWS);
+    if (total <= MAX_PAGE_SIZE) {
+      if (total === 0) return [];
+      const res = await api.post('transactions/search', { ...query, startIndex: 0, size: total }, { schema: SearchResponse });
+      onProgress(res.data.length, target);
+      return res.data as Row[];
+    }
+    const rows: Row[] = [];
+    let res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE }, { schema: ScrollResponse });
+    for (;;) {
+      rows.push(...(res.hits as Row[]));
+      onProgress(rows.length, target);
+      if (!res.scrollId || res.hits.length === 0 || rows.length >= MAX_EXPORT_ROWS) break;
+      res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId }, { schema: ScrollResponse });
+    }
+    return rows.slice(0, MAX_EXPORT_ROWS);
+  } catch (err) {
+    console.error('encountered error retrieving all data', err);
+    throw new Error('encountered error retrieving all data');
+  }
+}

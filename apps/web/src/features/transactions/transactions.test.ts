@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { buildCsv, exportColumns } from './export.ts';
+import { TABS, emptyState, growOptions, settlementAmount, tabByIndex } from './tables.ts';
+
+describe('tabs', () => {
+  it('are addressed by display index, payments = 1, unknown falls back to payments', () => {
+    expect(TABS.map((t) => [t.index, t.key])).toEqual([[1, 'payments'], [2, 'collections'], [3, 'settlements'], [4, 'fees']]);
+    expect(tabByIndex(3).key).toBe('settlements');
+    expect(tabByIndex(9).key).toBe('payments');
+    expect(tabByIndex('x').key).toBe('payments');
+  });
+  it("carry the spec's headers, with the wallet variants", () => {
+    const headers = (i: number, w = false) => tabByIndex(i).columns(w).map((c) => c.header);
+    expect(headers(1)).toEqual(['ID', 'Date', 'Country', 'Amount', 'Status', 'Payment Method']);
+    expect(headers(2)).toEqual(['ID', 'Date', 'Country', 'Amount', 'Status', 'Payment Method', 'Request Source']);
+    expect(headers(3)).toEqual(['ID', 'Date', 'Transaction type', 'Amount', 'Status']);
+    expect(headers(4)).toEqual(['ID', 'Date', 'Amount', 'Transaction Type', 'Payment Method']);
+    expect(headers(1, true)).toEqual(['ID', 'Date', 'Country', 'Wallet', 'Amount', 'Status', 'Payment Method']);
+    expect(headers(3, true)).toEqual(['ID', 'Date', 'Wallet', 'Transaction type', 'Amount', 'Status']);
+  });
+});
+
+describe('empty states', () => {
+  const base = { rows: 0, idFilter: '', anyFilter: false, hasDate: false };
+  it('are mutually exclusive and cleared when rows exist', () => {
+    expect(emptyState(base)).toBe('noData');
+    expect(emptyState({ ...base, idFilter: 'ab12' })).toBe('noDataForId');
+    expect(emptyState({ ...base, anyFilter: true })).toBe('noDataForFilter');
+    expect(emptyState({ ...base, hasDate: true })).toBe('noDataForDate');
+    expect(emptyState({ ...base, hasDate: true, idFilter: 'ab', anyFilter: true })).toBe('noDataForDate');
+    expect(emptyState({ ...base, idFilter: 'ab', anyFilter: true })).toBe('noDataForId');
+    expect(emptyState({ ...base, rows: 3, hasDate: true })).toBeNull();
+  });
+});
+
+describe('filter options', () => {
+  it('grow from loaded rows without duplicates, for payment method and transaction type only', () => {
+    const cats = tabByIndex(4).filters();
+    const grown = growOptions(cats, [{ transactionType: 'payout', paymentMethod: 'bank_transfer' }, { transactionType: 'topup' }, { transactionType: 'payout' }]);
+    expect(grown.find((c) => c.key === 'transactionType')!.options).toEqual(['payout', 'topup']);
+    expect(grown.find((c) => c.key === 'paymentMethod')!.options).toEqual(['BANK_TRANSFER', 'MOBILE_MONEY']);
+    expect(growOptions(grown, [{ transactionType: 'payout' }])).toEqual(grown);
+  });
+});
+
+describe('settlement amount', () => {
+  it('shows the wallet currency with the fiat amount for a non-USD wallet, else the crypto amount', () => {
+    expect(settlementAmount({ fiatWallet: 'NGN', fiatAmount: '1500000', cryptoAmount: '1000', cryptoCurrency: 'USDT' })).toBe('NGN 1,500,000.00');
+    expect(settlementAmount({ fiatWallet: 'NGN' })).toBe('NGN 0.00');
+    expect(settlementAmount({ fiatWallet: 'USD', cryptoAmount: '12.3456789', cryptoCurrency: 'USDC' })).toBe('USDC 12.3456789');
+    expect(settlementAmount({ cryptoAmount: '5', cryptoCurrency: 'USDT' })).toBe('USDT 5.00');
+  });
+});
+
+describe('export', () => {
+  it('writes RFC 4180 CSV with a BOM, raw dates and amounts, quoting what needs it', () => {
+    const cols = exportColumns(1, false);
+    const csv = buildCsv(cols, [{ id: 'a', createdAt: '2026-01-02T03:04:05.000Z', country: 'NG', amount: '1500.50', currency: 'NGN', status: 'complete', paymentMethod: 'bank_transfer' }, { id: 'b"c', country: 'K,E', status: 'failed' }]);
+    expect(csv.startsWith('\uFEFFID,Date,Country,Amount,Status,Payment Method\r\n')).toBe(true);
+    expect(csv).toContain('a,2026-01-02T03:04:05.000Z,NG,1500.50,Complete,Bank\r\n');
+    expect(csv).toContain('"b""c",,"K,E",,Failed,\r\n');
+  });
+  it("refuses an unknown tab with 'case for display index : {n} not implemented'", () => {
+    expect(() => exportColumns(7, false)).toThrow('case for display index : 7 not implemented');
+  });
+});
