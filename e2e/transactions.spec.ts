@@ -64,6 +64,24 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await page.close();
   });
 
+  it('requests a report job, watches it build and downloads its file', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    await signInAs(page, env.server.url, 'viewer@acme.test');
+    await page.goto(`${env.server.url}/data-download`);
+    await page.getByText('No reports yet').waitFor();
+    await page.getByRole('button', { name: 'Request report' }).click();
+    const row = page.getByTestId('report-row').first();
+    await row.getByRole('button', { name: 'Download' }).waitFor({ timeout: 30_000 });
+    await screenshots(page, 'data-download');
+    const rows = Number((await row.locator('td').nth(4).textContent())!.replace(/,/g, ''));
+    expect(rows).toBeGreaterThan(0);
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    expect(csv.slice(1).trim().split('\r\n').length - 1).toBe(rows);
+    await page.close();
+  });
+
   it("shows Kora Trade's trades", async () => {
     const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signInAs(page, env.server.url, 'admin@kora.test');

@@ -24,6 +24,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { partnerRoutes } from './modules/partners/partners.routes.ts';
 import { transactionRoutes } from './modules/transactions/transactions.routes.ts';
+import { reportRoutes } from './modules/reports/reports.routes.ts';
+import { diskStorage, type FileStorage } from './lib/file-storage.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 
@@ -34,6 +36,7 @@ declare module 'fastify' {
     keys: Keys;
     mailer: Mailer;
     boss: PgBoss | undefined;
+    storage: FileStorage;
     /** milliseconds since the epoch; tests move it */
     clock: () => number;
   }
@@ -49,6 +52,7 @@ export type AppDeps = {
   /** the job queue, started by the caller; undefined where a test needs none */
   boss?: PgBoss;
   mailer?: Mailer;
+  storage?: FileStorage;
   logger?: FastifyServerOptions['logger'];
   clock?: () => number;
 };
@@ -71,6 +75,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('keys', deps.keys);
   app.decorate('boss', deps.boss);
   app.decorate('clock', deps.clock ?? Date.now);
+  app.decorate('storage', deps.storage ?? diskStorage(deps.config.dataDir));
   app.decorate(
     'mailer',
     deps.mailer ?? createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log }),
@@ -102,6 +107,7 @@ export async function buildApp(deps: AppDeps) {
       await api.register(authRoutes);
       await api.register(partnerRoutes);
       await api.register(transactionRoutes);
+      await api.register(reportRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, seedDemo } from './db/seed/demo.ts';
 import { createBoss } from './jobs/boss.ts';
 import { openRuntime } from './runtime.ts';
+import { startReportWorker } from './jobs/report-worker.ts';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -39,6 +40,8 @@ async function main() {
     await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     await database.close();
   });
+
+  await startReportWorker({ boss, db: database.db, storage: app.storage, log: app.log });
 
   if (config.demo) {
     const { created } = await seedDemo(database.db, keys.encryptionKey);

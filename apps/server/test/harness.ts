@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { buildApp, type App } from '../src/app.ts';
+import { createBoss } from '../src/jobs/boss.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -40,7 +44,8 @@ export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
 export const testKeys = (): Keys => ({ jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) });
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', DATA_DIR: '/nonexistent-test-data', WEB_DIST: '/nonexistent-web-dist', LOG_LEVEL: 'silent', ...overrides });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+  return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST: '/nonexistent-web-dist', LOG_LEVEL: 'silent', ...overrides });
 }
 
 /** Collects mail instead of sending it, for tests that read what was sent. */
@@ -62,7 +67,7 @@ export type TestContext = {
 /** A migrated database with the demo data and an app over it. */
 export async function setup(
   kind: DatabaseKind,
-  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: App) => void } = {},
+  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: App) => void; jobs?: boolean } = {},
 ): Promise<TestContext> {
   const database = await freshDatabase(kind);
   await migrateToLatest(database.db);
@@ -71,7 +76,10 @@ export async function setup(
   if (options.seed !== false) await seedDemo(database.db, keys.encryptionKey, { transactions: options.transactions ?? false });
   const mailer = memoryMailer();
   const clock = { now: Date.now() };
-  const app = await buildApp({ config: testConfig(options.config), database, keys, mailer, clock: () => clock.now });
+  // the job queue, for the files that need background work; started before the app so its routes can enqueue
+  const boss = options.jobs ? createBoss(database) : undefined;
+  await boss?.start();
+  const app = await buildApp({ config: testConfig(options.config), database, keys, mailer, boss, clock: () => clock.now });
   options.extend?.(app);
   await app.ready();
   return {
@@ -82,6 +90,7 @@ export async function setup(
     mailer,
     async close() {
       await app.close();
+      await boss?.stop({ graceful: false, wait: true });
       await database.close();
     },
   };

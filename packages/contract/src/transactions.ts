@@ -79,3 +79,41 @@ export function idMatch(text: string): { kind: 'none' } | { kind: 'prefix'; pref
   const head = cleaned.length < 9 ? cleaned : cleaned.slice(0, 8);
   return { kind: 'prefix', prefix: head.replace(/-/g, '') };
 }
+
+export const REPORT_STATUSES = ['requested', 'in_progress', 'data_downloaded', 'complete', 'expired', 'failed'] as const;
+export const ReportStatus = z.enum(REPORT_STATUSES);
+/** A report may span up to a year. */
+export const MAX_REPORT_DAYS = 366;
+
+export const CreateReportRequest = z
+  .object({
+    dataSource: SearchTable,
+    startDate: Day,
+    endDate: Day,
+    filters: z.record(z.string(), z.string().max(100)).default({}),
+    fiatWallet: z.string().max(20).default('all'),
+  })
+  .strict();
+
+/** The report job entity of transaction-data §3. */
+export const ReportJob = z.object({
+  id: z.string().uuid(),
+  partnerId: z.string().uuid(),
+  status: ReportStatus,
+  requestedByEmail: z.string(),
+  requestedById: z.string().uuid(),
+  startDate: z.string(),
+  endDate: z.string(),
+  dataSource: SearchTable,
+  filters: z.record(z.string(), z.string()),
+  expiresAt: z.string().nullable(),
+  downloadURL: z.string().nullable(),
+  totalPages: z.number().int(),
+  processedPages: z.number().int(),
+  rowCount: z.number().int().nullable(),
+  createdAt: z.string(),
+});
+export type ReportJob = z.infer<typeof ReportJob>;
+export const ReportJobResponse = z.object({ job: ReportJob });
+export const ListReportsRequest = z.object({ startIndex: z.number().int().min(0).default(0), size: z.number().int().min(1).max(100).default(20) }).strict();
+export const ListReportsResponse = z.object({ jobs: z.array(ReportJob), total: z.number().int() });

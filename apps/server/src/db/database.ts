@@ -8,6 +8,8 @@ import { PGliteDialect, SessionLock, pgliteExecute } from './pglite-dialect.ts';
 
 // int8 (counts, sums of integers) as a JS number on both drivers; numeric (money) stays a string on both.
 pg.types.setTypeParser(20, (v) => Number(v));
+// date (no time) as its 'YYYY-MM-DD' text on both drivers: a calendar day has no time zone to shift it
+pg.types.setTypeParser(1082, (v) => v);
 
 export type SqlExecutor = (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
 
@@ -39,7 +41,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.dataDir) await fs.mkdir(path.dirname(options.dataDir), { recursive: true });
-  const pglite = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
+  const parsers = { 1082: (v: string) => v };
+  const pglite = await PGlite.create(options.dataDir ? { dataDir: options.dataDir, parsers } : { parsers });
   const lock = new SessionLock();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, lock) });
   return {

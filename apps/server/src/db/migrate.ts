@@ -4,6 +4,8 @@ import * as core from './migrations/0001-core.ts';
 import * as auth from './migrations/0002-auth.ts';
 import * as partnerSettings from './migrations/0003-partner-settings.ts';
 import * as transactions from './migrations/0004-transactions.ts';
+import * as reportJobs from './migrations/0005-report-jobs.ts';
+import * as searchIndexes from './migrations/0006-search-indexes.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +13,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-auth': auth,
   '0003-partner-settings': partnerSettings,
   '0004-transactions': transactions,
+  '0005-report-jobs': reportJobs,
+  '0006-search-indexes': searchIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -241,7 +241,29 @@ export type InitiatedPaymentsTable = {
   fiat_wallet: string | null;
 };
 
+export type ReportJobsTable = {
+  partner_id: string;
+  id: string;
+  status: string;
+  requested_by_id: string;
+  requested_by_email: string;
+  data_source: string;
+  start_date: ColumnType<string, string, string>;
+  end_date: ColumnType<string, string, string>;
+  filters: Json<Record<string, string>>;
+  fiat_wallet: string;
+  total_pages: Generated<number>;
+  processed_pages: Generated<number>;
+  row_count: number | null;
+  file_key: string | null;
+  error: string | null;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
 export type DB = {
+  report_jobs: ReportJobsTable;
   collections: CollectionsTable;
   payments: CollectionsTable;
   settlements: SettlementsTable;

@@ -29,6 +29,7 @@ const placeholders = () => import('../features/placeholder/screens.tsx');
 const balance = () => import('../features/balance/routes/balance.tsx');
 const transactions = () => import('../features/transactions/routes/transactions.tsx');
 const trades = () => import('../features/transactions/routes/trades.tsx');
+const reports = () => import('../features/reports/routes/data-download.tsx');
 const settings = () => import('../features/settings/routes/settings.tsx');
 
 export const routes: RouteObject[] = [
@@ -68,7 +69,7 @@ export const routes: RouteObject[] = [
               screen(ROUTES.trades, trades, 'TradesScreen'),
               screen(ROUTES.payments, trades, 'PaymentsScreen'),
               screen(ROUTES.webhooks, placeholders, 'WebhooksScreen'),
-              screen(ROUTES.dataDownload, placeholders, 'DataDownloadScreen'),
+              screen(ROUTES.dataDownload, reports, 'DataDownloadScreen'),
             ],
           },
         ],

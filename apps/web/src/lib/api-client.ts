@@ -158,6 +158,14 @@ export async function apiRequest<T = unknown>(method: string, path: string, opti
   return options.schema ? options.schema.parse(data) : (data as T);
 }
 
+/** A file from the API (with the token and the same 401 handling), as a Blob. */
+export async function apiDownload(path: string): Promise<Blob> {
+  let res = await send('GET', path, {}, false);
+  if (res.status === 401 && hooks && (await hooks.refresh().catch(() => false))) res = await send('GET', path, {}, false);
+  if (!res.ok) throw await toError(res);
+  return res.blob();
+}
+
 export const api = {
   get: <T>(path: string, options?: RequestOptions<T>) => apiRequest<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions<T>) => apiRequest<T>('POST', path, { ...options, body }),

@@ -105,6 +105,7 @@ export const DEMO_USERS: DemoUser[] = [
 
 /** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
 const PARTNER_OWNED_TABLES = [
+  'report_jobs',
   'collections',
   'payments',
   'settlements',

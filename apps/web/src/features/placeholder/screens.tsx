@@ -9,4 +9,3 @@ export const ApiKeysScreen = () => <ComingSoon title="API Keys" />;
 export const WalletsScreen = () => <ComingSoon title="Wallet Management" />;
 export const CountriesScreen = () => <ComingSoon title="Enabled Countries" />;
 export const WebhooksScreen = () => <ComingSoon title="Webhooks" />;
-export const DataDownloadScreen = () => <ComingSoon title="Request Data Download" />;

@@ -1,0 +1,159 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Download, FileText } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { ListReportsResponse, ReportJobResponse, type ReportJob, type SearchTable } from '@portal/contract/transactions';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { cn } from '../../../components/ui/cn.ts';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
+import { LoadingBlock } from '../../../components/ui/spinner.tsx';
+import { Table, Td, Th } from '../../../components/ui/table.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+import { api, apiDownload } from '../../../lib/api-client.ts';
+import { formatDate, titleCase } from '../../../lib/format.ts';
+
+const SOURCES: { value: SearchTable; label: string }[] = [
+  { value: 'payments', label: 'Payments' },
+  { value: 'collections', label: 'Collections' },
+  { value: 'settlements', label: 'Settlements' },
+  { value: 'fees', label: 'Fees' },
+];
+const ACTIVE = ['requested', 'in_progress', 'data_downloaded'];
+const TONE: Record<string, string> = {
+  complete: 'bg-success-soft text-success',
+  failed: 'bg-danger-soft text-danger',
+  expired: 'bg-canvas text-muted',
+};
+
+const isoDay = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
+
+async function save(job: ReportJob) {
+  const blob = await apiDownload(job.downloadURL!.replace(/^\/api\/v1\//, ''));
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${job.dataSource}-${job.startDate}-to-${job.endDate}.csv`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function DataDownloadScreen() {
+  const qc = useQueryClient();
+  const [dataSource, setDataSource] = useState<SearchTable>('payments');
+  const [startDate, setStartDate] = useState(isoDay(-30));
+  const [endDate, setEndDate] = useState(isoDay(0));
+  const [error, setError] = useState<string>();
+  const jobs = useQuery({
+    queryKey: ['report-jobs'],
+    queryFn: () => api.post('report-jobs', { startIndex: 0, size: 50 }, { schema: ListReportsResponse }),
+    // while a report is being built, its progress updates by itself
+    refetchInterval: (q) => (q.state.data?.jobs.some((j) => ACTIVE.includes(j.status)) ? 1500 : false),
+  });
+  const create = useMutation({
+    mutationFn: () => api.post('report-jobs/create', { dataSource, startDate, endDate }, { schema: ReportJobResponse }),
+    onSuccess: () => {
+      toast.show('Report requested. It will be ready to download shortly.');
+      void qc.invalidateQueries({ queryKey: ['report-jobs'] });
+    },
+    onError: (err) => setError(err.message),
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    create.mutate();
+  };
+
+  return (
+    <div>
+      <PageHeader title="Request Data Download" description="Reports of up to a year of transactions, built in the background and kept for 24 hours." />
+      <Card className="mb-6 p-5">
+        <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
+          <div className="sm:w-48">
+            <p className="mb-1 text-xs font-medium text-muted">Data</p>
+            <SearchableSelect label="Data" options={SOURCES} value={dataSource} onChange={(v) => setDataSource(v as SearchTable)} />
+          </div>
+          <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+            From
+            <input type="date" className={cn(inputClass, 'sm:w-44')} value={startDate} onChange={(e) => setStartDate(e.target.value)} />
+          </label>
+          <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+            To
+            <input type="date" className={cn(inputClass, 'sm:w-44')} value={endDate} onChange={(e) => setEndDate(e.target.value)} />
+          </label>
+          <Button type="submit" loading={create.isPending}>
+            Request report
+          </Button>
+        </form>
+        {error && (
+          <Alert tone="danger" className="mt-3">
+            {error}
+          </Alert>
+        )}
+      </Card>
+      <Card>
+        {jobs.isPending ? (
+          <LoadingBlock label="Loading..." />
+        ) : !jobs.data?.jobs.length ? (
+          <div className="flex flex-col items-center gap-2 px-6 py-14 text-center">
+            <FileText className="size-8 text-brand-700" aria-hidden="true" />
+            <p className="font-semibold">No reports yet</p>
+            <p className="text-sm text-muted">Request one above; it appears here with its progress.</p>
+          </div>
+        ) : (
+          <Table>
+            <thead>
+              <tr>
+                <Th>Requested</Th>
+                <Th>Data</Th>
+                <Th>Period</Th>
+                <Th>Status</Th>
+                <Th>Rows</Th>
+                <Th>
+                  <span className="sr-only">Download</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {jobs.data.jobs.map((j) => (
+                <tr key={j.id} data-testid="report-row">
+                  <Td>{formatDate(j.createdAt)}</Td>
+                  <Td>{titleCase(j.dataSource)}</Td>
+                  <Td>
+                    {j.startDate} to {j.endDate}
+                  </Td>
+                  <Td>
+                    {ACTIVE.includes(j.status) ? (
+                      <div className="w-36" role="status" aria-label={`${titleCase(j.status)}: ${j.processedPages} of ${j.totalPages} pages`}>
+                        <p className="mb-1 text-xs text-muted">{titleCase(j.status)}</p>
+                        <div className="h-1.5 overflow-hidden rounded bg-canvas">
+                          <div className="h-full bg-brand-600 transition-all" style={{ width: `${j.totalPages ? (j.processedPages / j.totalPages) * 100 : 5}%` }} />
+                        </div>
+                      </div>
+                    ) : (
+                      <span className={cn('rounded-full px-2 py-0.5 text-xs font-medium', TONE[j.status] ?? 'bg-canvas')}>{j.status === 'expired' ? 'Expired' : titleCase(j.status)}</span>
+                    )}
+                  </Td>
+                  <Td>{j.rowCount?.toLocaleString('en-US') ?? '—'}</Td>
+                  <Td>
+                    {j.status === 'complete' && (
+                      <Button variant="secondary" size="sm" onClick={() => void save(j).catch((err: Error) => toast.show(err.message))}>
+                        <Download className="size-4" aria-hidden="true" />
+                        Download
+                      </Button>
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+    </div>
+  );
+}
