@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
 import { MAX_REPORT_DAYS, type ReportJob, type SearchQuery, type SearchTable } from '@portal/contract/transactions';
+import { CSV_BOM, csvLine } from '@portal/contract/csv';
 import type { DB } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
@@ -13,11 +14,6 @@ import { conditions, scrollBatch, tableRef, toDocument } from '../transactions/t
 export const REPORT_QUEUE = 'report-build';
 export const REPORT_PAGE_ROWS = 5_000;
 export const REPORT_TTL_HOURS = 24;
-
-const quote = (value: unknown) => {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | undefined; storage: FileStorage; now: () => number }) {
   const { db } = deps;
@@ -143,9 +139,9 @@ export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | unde
           const docs = rows.map(toDocument);
           if (!header) {
             header = Object.keys(docs[0] ?? {}).filter((k) => k !== 'partnerId');
-            await file.write(`\uFEFF${header.join(',')}\r\n`);
+            await file.write(CSV_BOM + csvLine(header));
           }
-          if (docs.length) await file.write(`${docs.map((d) => header!.map((h) => quote(d[h])).join(',')).join('\r\n')}\r\n`);
+          if (docs.length) await file.write(docs.map((d) => csvLine(header!.map((h) => d[h]))).join(''));
           written += docs.length;
           await update({ processed_pages: Math.min(pageNo, totalPages) });
           const last = rows.at(-1);

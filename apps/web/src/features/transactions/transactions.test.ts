@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCsv, exportColumns } from './export.ts';
+import { buildCsv, cleanRows, exportColumns, exportColumnsFor } from './export.ts';
 import { TABS, emptyState, growOptions, settlementAmount, tabByIndex } from './tables.ts';
 
 describe('tabs', () => {
@@ -62,5 +62,16 @@ describe('export', () => {
   });
   it("refuses an unknown tab with 'case for display index : {n} not implemented'", () => {
     expect(() => exportColumns(7, false)).toThrow('case for display index : 7 not implemented');
+  });
+});
+
+describe('transaction-data §8 errors', () => {
+  it("refuse an unknown table in cleaning and in export building", () => {
+    expect(() => cleanRows('loans', [])).toThrow('cannot perform data cleaning for table : loans');
+    expect(() => exportColumnsFor('loans', false)).toThrow('Unsupported transaction type loans');
+    expect(exportColumnsFor('trades', false).map((c) => c.header)[0]).toBe('date');
+  });
+  it('shows a missing request source as API', () => {
+    expect(cleanRows('collections', [{ id: 'a' }, { id: 'b', requestSource: 'widget' }]).map((r) => r.requestSource)).toEqual(['api', 'widget']);
   });
 });

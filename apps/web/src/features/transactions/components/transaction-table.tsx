@@ -11,7 +11,7 @@ import { Table, Td, Th } from '../../../components/ui/table.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { paymentMethodLabel, titleCase } from '../../../lib/format.ts';
 import { PAGE_SIZE, fetchAll, useTransactionPage } from '../api/search.ts';
-import { buildCsv } from '../export.ts';
+import { buildCsv, cleanRows, exportColumnsFor } from '../export.ts';
 import { emptyState, growOptions, type FilterCategory, type Row, type TabDef } from '../tables.ts';
 import { EmptyState } from './empty-state.tsx';
 
@@ -51,7 +51,7 @@ export function TransactionTable({ def, walletMode, wallets }: { def: Omit<TabDe
     [def.key, categories, idFilter, range, fiatWallet],
   );
   const page = useTransactionPage(query, startIndex);
-  const loaded = page.data?.data as Row[] | undefined;
+  const loaded = useMemo(() => (page.data ? cleanRows(def.key, page.data.data as Row[]) : undefined), [page.data, def.key]);
   const rows = useMemo(() => loaded ?? [], [loaded]);
   // filter options grow with each loaded page (adjusting state while rendering, as React advises over an effect)
   const [grownFrom, setGrownFrom] = useState<Row[] | undefined>();
@@ -77,7 +77,7 @@ export function TransactionTable({ def, walletMode, wallets }: { def: Omit<TabDe
     setExporting({ loaded: 0, of: Math.min(total, 10_000) });
     try {
       const all = await fetchAll(query, total, (loaded, of) => setExporting({ loaded, of }));
-      download(`${def.key}-${new Date().toISOString().slice(0, 10)}.csv`, buildCsv(columns, all));
+      download(`${def.key}-${new Date().toISOString().slice(0, 10)}.csv`, buildCsv(exportColumnsFor(def.key, walletMode), cleanRows(def.key, all)));
     } catch (err) {
       toast.show(err instanceof Error ? err.message : 'encountered error retrieving all data');
     } finally {
