@@ -21,7 +21,10 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     const firstIds = await page.locator('tbody tr td:first-child').allTextContents();
     await page.getByRole('button', { name: 'Next' }).click();
     await expect.poll(() => summary.textContent()).toBe('11–20 of 1,200');
+    // the previous rows stay (dimmed) until the next page arrives
+    await expect.poll(async () => (await page.locator('tbody tr td:first-child').allTextContents())[0]).not.toBe(firstIds[0]);
     const secondIds = await page.locator('tbody tr td:first-child').allTextContents();
+    expect(secondIds).toHaveLength(10);
     expect(secondIds.filter((id) => firstIds.includes(id))).toEqual([]);
 
     // filter by status: every row shows it

@@ -17,7 +17,8 @@ const USD_RATES = [1550, 129, 15.2, 18.1, 3700, 2650, 1420, 605, 605, 605, 26.5,
 const STATUSES = [
   ...Array(14).fill('complete'), 'pending', 'pending', 'processing', 'processing', 'failed', 'failed', 'expired', 'created',
   'pending_approval', 'pending_kyc', 'process', 'pending_refund', 'pending_liquidity', 'refund_processing', 'denied', 'refunded',
-  'cancelled', 'refund_failed', 'pending_settlement', 'pending_confirmation',
+  'cancelled', 'refund_failed', 'pending_settlement', 'pending_confirmation', 'pending_hash_confirmation',
+  'hash_confirmation_received', 'settlement_pending', 'settlement_processing', 'settlement_complete', 'settlement_failed',
 ];
 const SETTLEMENT_STATUSES = [...Array(8).fill('complete'), 'pending', 'processing', 'failed'];
 const PAYMENT_METHODS = ['bank_transfer', 'bank_transfer', 'mobile_money'];
@@ -76,11 +77,18 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
         from ${series}
         on conflict do nothing`.execute(db);
     } else if (table === 'fees') {
+      // a fee for each of the partner's newest payments (pay out) and collections (top up): the same moment,
+      // method and wallet, 0.8% of the USD amount plus 0.25
       await sql`
         insert into fees (partner_id, id, created_at, transaction_id, transaction_type, payment_method, amount_usd, fiat_wallet)
-        select ${p}, ${id(table)}, ${created}, ${id('payments')}, case when ${h('y')} % 2 = 0 then 'payout' else 'topup' end,
-          ${pick(PAYMENT_METHODS, 'm')}, round(${usd} * 0.008 + 0.25, 2), ${wallet}
-        from ${series}
+        select ${p}, md5(${o.seed} || ':fee:' || t.id)::uuid, t.created_at, t.id, t.kind, t.payment_method, round(t.converted_amount * 0.008 + 0.25, 2), t.fiat_wallet
+        from (
+          select id, created_at, payment_method, converted_amount, fiat_wallet, 'payout' as kind from payments where partner_id = ${p}
+          union all
+          select id, created_at, payment_method, converted_amount, fiat_wallet, 'topup' as kind from collections where partner_id = ${p}
+        ) t
+        order by t.created_at desc
+        limit ${sql.lit(o.rows)}
         on conflict do nothing`.execute(db);
     } else if (table === 'trades') {
       await sql`

@@ -215,9 +215,9 @@ export function TransactionTable({ def, walletMode, wallets }: { def: Omit<TabDe
           </Button>
         </div>
       </div>
-      <Dialog open={!!viewing} onOpenChange={(o) => !o && setViewing(undefined)} title="Transaction details" width={560}>
+      <Dialog open={!!viewing} onOpenChange={(o) => !o && setViewing(undefined)} title="Transaction details" width={480} side>
         {viewing && (
-          <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+          <dl className="grid grid-cols-1 gap-y-3 text-sm">
             {Object.entries(viewing)
               .filter(([k]) => k !== 'partnerId')
               .map(([k, v]) => (
