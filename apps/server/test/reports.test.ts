@@ -19,7 +19,7 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     // more than 10,000 rows in the last 18 months: a report is not capped like an export
     await generateTransactions(t.database.db, { partnerId: ACME, rows: 17_000, seed: 'acme-report', fiatWallets: null, tables: ['payments'] });
     await startReportWorker({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, log: t.app.log });
-    for (const email of ['admin@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
+    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {
     await t?.close();
@@ -71,6 +71,12 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     expect(kora.total).toBe(0);
     expect((await call('admin@kora.test', 'get', `/api/v1/report-jobs/${list.jobs[1]!.id}`)).statusCode).toBe(404);
     expect((await call('admin@kora.test', 'get', `/api/v1/report-jobs/${list.jobs[1]!.id}/download`)).statusCode).toBe(403);
+  });
+
+  it('lets a treasury user request one too', async () => {
+    const res = await call('treasury@acme.test', 'post', '/api/v1/report-jobs/create', { dataSource: 'settlements', startDate: day(-5), endDate: day(0) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ job: Job & { requestedByEmail: string } }>().job.requestedByEmail).toBe('treasury@acme.test');
   });
 
   it('needs the report-downloads flag, and a range of at most a year', async () => {

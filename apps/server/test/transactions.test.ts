@@ -21,7 +21,7 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     await generateTransactions(db, { partnerId: DEMO_PARTNERS.kora.id, rows: 200, seed: 'kora-test', fiatWallets: null, tables: TRANSACTION_TABLES });
     // more than 10,000 payments for Lean Pay, for the capped total
     await generateTransactions(db, { partnerId: LEAN, rows: 10_050, seed: 'lean-test', fiatWallets: null, tables: ['payments'] });
-    for (const email of ['admin@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
+    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {
     await t?.close();
@@ -46,6 +46,17 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     const dates = body.data.map((r) => r.createdAt!);
     expect([...dates].sort().reverse()).toEqual(dates);
     expect(body.data[0]!.amount).toMatch(/^\d+\.\d+$/);
+  });
+
+  it('lets every role read its partner\'s tables (the spec sets no role difference inside them)', async () => {
+    const totals = [];
+    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test']) {
+      const { status, body } = await search(email, { table: 'fees' });
+      expect(status, email).toBe(200);
+      totals.push(body.total);
+    }
+    expect(new Set(totals).size).toBe(1);
+    expect(totals[0]).toBeGreaterThan(0);
   });
 
   it('refuses a forged partnerId and never shows another partner a row', async () => {
