@@ -2,17 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateSync } from 'otplib';
 import type { Page } from 'playwright-core';
+import { DEMO_PASSWORD, DEMO_USERS } from '../../apps/server/src/db/seed/demo.ts';
 
-export const DEMO_PASSWORD = 'Portal-demo-2026!';
-export const SECRETS: Record<string, string> = {
-  'admin@acme.test': 'BPQYTYLSBWY2M6TIWWORONCT33ILZDWS',
-  'admin2@acme.test': 'ROT35LOQ3NI2YO2QWAZSXUSH6XZQLLQ7',
-  'treasury@acme.test': 'YTDLDHNSDTMRK5X66MPBBKSJISJKKWPG',
-  'viewer@acme.test': 'CIPWDNAADDSM4NZYOELNZ3ABUHMSACE5',
-  'admin@kora.test': '6UD4DOF23PPMUIGKE53N4DXPBYX32HFC',
-  'admin@baobab.test': '7YFDFQSND76ZSXODJEZJJK7FV3QHJKUP',
-  'admin@lean.test': '3QL2XLSQMUJCIISK6WM7P2CV36HDSC4Z',
-};
+export { DEMO_PASSWORD };
+
+/** Authenticator secrets of the demo users that have one, from the seed itself. */
+export const SECRETS: Record<string, string> = Object.fromEntries(DEMO_USERS.filter((u) => u.totpSecret && u.status === 'active').map((u) => [u.email, u.totpSecret!]));
 
 /** The authenticator code an app would show now for this secret. */
 export const totp = (secret: string) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) });

@@ -128,10 +128,11 @@ async function toError(res: Response): Promise<ApiError> {
 }
 
 /**
- * One call to the portal API. A 401 other than InvalidLogin refreshes the token once and retries once; if that
- * fails the session is lost (portal-core §8). A refused request-forgery token is fetched anew and retried once.
+ * One call to the portal API, answered with its successful Response. A 401 other than InvalidLogin refreshes the
+ * token once and retries once; if that fails the session is lost (portal-core §8). A refused request-forgery token
+ * is fetched anew and retried once.
  */
-export async function apiRequest<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
+async function call(method: string, path: string, options: RequestOptions<unknown>): Promise<Response> {
   let res = await send(method, path, options, false);
   if (res.status === 403 && MUTATING.has(method)) {
     const err = await toError(res.clone());
@@ -153,17 +154,20 @@ export async function apiRequest<T = unknown>(method: string, path: string, opti
     }
   }
   if (!res.ok) throw await toError(res);
+  return res;
+}
+
+/** A JSON call, its reply parsed with the schema when one is given. */
+export async function apiRequest<T = unknown>(method: string, path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const res = await call(method, path, options);
   if (res.status === 204) return undefined as T;
   const data: unknown = await res.json();
   return options.schema ? options.schema.parse(data) : (data as T);
 }
 
-/** A file from the API (with the token and the same 401 handling), as a Blob. */
+/** A file from the API (with the token and the same refresh and session handling), as a Blob. */
 export async function apiDownload(path: string): Promise<Blob> {
-  let res = await send('GET', path, {}, false);
-  if (res.status === 401 && hooks && (await hooks.refresh().catch(() => false))) res = await send('GET', path, {}, false);
-  if (!res.ok) throw await toError(res);
-  return res.blob();
+  return (await call('GET', path, {})).blob();
 }
 
 export const api = {

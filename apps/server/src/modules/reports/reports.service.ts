@@ -43,6 +43,12 @@ export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | unde
 
   const find = (partnerId: string, id: string) => db.selectFrom('report_jobs').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
 
+  /** Requesting and downloading reports need the partner's report-downloads flag. */
+  async function requireReportDownloads(partnerId: string) {
+    const partner = await findPartner(db, partnerId);
+    if (!partner || !toFeatureFlags(partner.feature_flags).reportDownloadsEnabled) throw forbidden('Report downloads are not enabled for your account.');
+  }
+
   async function enqueue(partnerId: string, id: string) {
     if (!deps.boss) return;
     await deps.boss.send(REPORT_QUEUE, { partnerId, id }, { singletonKey: id, retryLimit: 2, retryDelay: 5 });
@@ -50,8 +56,7 @@ export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | unde
 
   return {
     async create(auth: Auth, input: { dataSource: SearchTable; startDate: string; endDate: string; filters: Record<string, string>; fiatWallet: string }) {
-      const partner = await findPartner(db, auth.partnerId);
-      if (!partner || !toFeatureFlags(partner.feature_flags).reportDownloadsEnabled) throw forbidden('Report downloads are not enabled for your account.');
+      await requireReportDownloads(auth.partnerId);
       const days = (Date.parse(input.endDate) - Date.parse(input.startDate)) / 86400_000 + 1;
       if (!(days >= 1)) throw badRequest('The end date must be on or after the start date.', 'ValidationFailed');
       if (days > MAX_REPORT_DAYS) throw badRequest('A report can span a year at most.', 'ValidationFailed');
@@ -96,8 +101,7 @@ export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | unde
 
     /** The file of the partner's own, complete, unexpired job. */
     async download(partnerId: string, id: string) {
-      const partner = await findPartner(db, partnerId);
-      if (!partner || !toFeatureFlags(partner.feature_flags).reportDownloadsEnabled) throw forbidden('Report downloads are not enabled for your account.');
+      await requireReportDownloads(partnerId);
       const row = await find(partnerId, id);
       if (!row) throw notFound('No such report');
       const job = toJob(row as unknown as Record<string, unknown>);

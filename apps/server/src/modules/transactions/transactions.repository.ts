@@ -69,15 +69,18 @@ export const tableRef = (table: SearchTable) => sql.table(TABLE_NAME[table]);
 
 export async function searchPage(db: Kysely<DB>, partnerId: string, q: SearchQuery, startIndex: number, size: number) {
   const where = sql.join(conditions(partnerId, q), sql` and `);
-  // the page's keys first (an index-only scan skips the offset without reading rows), then only those rows
-  const rows = await sql<Record<string, unknown>>`
-    select t.* from ${tableRef(q.table)} t
-    join (select id from ${tableRef(q.table)} where ${where} order by created_at desc, id desc limit ${size} offset ${startIndex}) page
-      on t.partner_id = ${partnerId} and t.id = page.id
-    order by t.created_at desc, t.id desc`.execute(db);
-  // the total is exact up to 10,000; beyond, "at least 10,000" (counting every row is what makes big searches slow)
-  const counted = await sql<{ n: number }>`
-    select count(*)::int as n from (select 1 from ${tableRef(q.table)} where ${where} limit ${MAX_RESULT_WINDOW + 1}) capped`.execute(db);
+  // the page and the capped total are independent: on a pool they run side by side
+  const [rows, counted] = await Promise.all([
+    // the page's keys first (an index-only scan skips the offset without reading rows), then only those rows
+    sql<Record<string, unknown>>`
+      select t.* from ${tableRef(q.table)} t
+      join (select id from ${tableRef(q.table)} where ${where} order by created_at desc, id desc limit ${size} offset ${startIndex}) page
+        on t.partner_id = ${partnerId} and t.id = page.id
+      order by t.created_at desc, t.id desc`.execute(db),
+    // the total is exact up to 10,000; beyond, "at least 10,000" (counting every row is what makes big searches slow)
+    sql<{ n: number }>`
+      select count(*)::int as n from (select 1 from ${tableRef(q.table)} where ${where} limit ${MAX_RESULT_WINDOW + 1}) capped`.execute(db),
+  ]);
   const n = Number(counted.rows[0]?.n ?? 0);
   return { rows: rows.rows, total: Math.min(n, MAX_RESULT_WINDOW), totalRelation: n > MAX_RESULT_WINDOW ? ('gte' as const) : ('eq' as const) };
 }
