@@ -1,7 +1,19 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const WEB = 'apps/web/src';
+/** Every folder under the portal's features/ is a feature: a new one is fenced in without editing this file. */
+const FEATURES = readdirSync(`${import.meta.dirname}/${WEB}/features`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+
+const TSCONFIGS = ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'];
+// import-x's TypeScript preset (extensions, parsers), with the resolver of eslint-import-resolver-typescript 4
+const importSettings = { ...importX.flatConfigs.typescript.settings };
+delete importSettings['import-x/resolver'];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', 'coverage/**'] },
@@ -22,6 +34,42 @@ export default tseslint.config(
     },
   },
   {
+    // no import cycles anywhere (type-only imports are erased and do not count)
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importSettings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: TSCONFIGS, noWarnOnMultipleProjects: true })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // the portal's boundaries, as bulletproof-react draws them: app -> features -> shared (components, lib), never back
+    files: [`${WEB}/**/*.{ts,tsx}`],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            ...FEATURES.map((f) => ({
+              target: `${WEB}/features/${f}`,
+              from: `${WEB}/features`,
+              except: [`./${f}`],
+              message: 'a feature does not import another feature: move what both need to src/lib or src/components',
+            })),
+            { target: `${WEB}/features`, from: `${WEB}/app`, message: 'features do not import from src/app' },
+            {
+              target: [`${WEB}/components`, `${WEB}/lib`],
+              from: [`${WEB}/features`, `${WEB}/app`],
+              message: 'shared code (src/components, src/lib) imports no feature and nothing of src/app',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}', 'packages/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/server/**', '@portal/server', '@portal/server/**'], message: 'the portal and contract never import server code' }] }],
@@ -31,6 +79,31 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // SQL lives in repositories (and in the database layer: connection, migrations, seed); services, routes, jobs and
+    // plugins call repositories. Type-only imports of Kysely (a transaction passed through) are allowed.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.repository.ts', 'apps/server/src/db/**', 'apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'kysely', allowTypeImports: true, message: 'SQL lives in *.repository.ts files' },
+            { name: 'pg', message: 'database connections live in src/db' },
+            { name: '@electric-sql/pglite', message: 'database connections live in src/db' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|executeQuery)$/]",
+          message: 'SQL lives in *.repository.ts files: call a repository function',
+        },
+      ],
+    },
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -13,7 +13,7 @@ import { openDatabase } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { loadKeys } from '../apps/server/src/lib/keys.ts';
-import { signAccessToken } from '../apps/server/src/lib/tokens.ts';
+import { adminToken } from './support.ts';
 // @ts-expect-error -- plain .mjs helper
 import { ensureWebBuild } from '../scripts/web-build.mjs';
 
@@ -41,7 +41,7 @@ async function throughput() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const admin = DEMO_USERS[0]!;
-  const token = await signAccessToken(keys.jwtSecret, { sub: admin.id, pid: DEMO_PARTNERS.acme.id, role: 'admin', email: admin.email, name: admin.name });
+  const token = await adminToken(database.db, keys.jwtSecret, DEMO_PARTNERS.acme.id, admin);
 
   const bare = await rps(helloUrl);
   const profile = await rps(`http://127.0.0.1:${port}/api/v1/partner/profile`, { authorization: `Bearer ${token}` });

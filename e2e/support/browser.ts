@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
 
@@ -8,10 +8,38 @@ export const chromiumPath = CANDIDATES.find((p) => fs.existsSync(p));
 /** In CI a missing Chromium is a failure; elsewhere the browser tests are skipped with a reason. */
 export const browserMissing = !chromiumPath && process.env.CI !== 'true';
 
-export function launch(): Promise<Browser> {
+const CSP_MARK = '[csp-violation]';
+
+/**
+ * Records every Content-Security-Policy violation of a page: the document's `securitypolicyviolation` events (what
+ * was blocked, by which directive, from where) and Chromium's own console errors about the policy.
+ */
+export async function watchCsp(page: Page, into: string[]): Promise<void> {
+  page.on('console', (message) => {
+    const text = message.text();
+    if (text.startsWith(CSP_MARK)) into.push(`${page.url()}: ${text.slice(CSP_MARK.length + 1)}`);
+    else if (message.type() === 'error' && /Content Security Policy/i.test(text)) into.push(`${page.url()}: ${text}`);
+  });
+  await page.addInitScript((mark) => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.log(`${mark} ${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  }, CSP_MARK);
+}
+
+/** Chromium; every page opened with browser.newPage() has its CSP violations recorded in `cspViolations`. */
+export async function launch(): Promise<Browser & { cspViolations: string[] }> {
   if (!chromiumPath) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)');
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
   });
+  const cspViolations: string[] = [];
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    await watchCsp(page, cspViolations);
+    return page;
+  };
+  return Object.assign(browser, { cspViolations });
 }

@@ -40,3 +40,37 @@ export async function screenshots(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}-mobile.png`), fullPage: true });
   await page.setViewportSize(size);
 }
+
+/**
+ * A signed-in API caller without a browser, as the portal calls the API: cookies kept, the request-forgery token
+ * on every POST, the access token from a sign-in with the persona's authenticator code.
+ */
+export async function apiSignIn(baseUrl: string, email: string) {
+  const jar = new Map<string, string>();
+  let csrf = '';
+  let token = '';
+  const call = async (method: 'GET' | 'POST', url: string, body?: unknown): Promise<Response> => {
+    const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method === 'POST' && csrf) headers['x-csrf-token'] = csrf;
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${baseUrl}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';');
+      const at = pair.indexOf('=');
+      jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return res;
+  };
+  csrf = ((await (await call('POST', '/api/v1/security/csrf')).json()) as { csrf: string }).csrf;
+  const login = (await (await call('POST', '/api/v1/users/login', { email, password: DEMO_PASSWORD })).json()) as { session: string };
+  const answer = await call('POST', '/api/v1/users/challenge-response', {
+    session: login.session,
+    challengeName: 'SOFTWARE_TOKEN_MFA',
+    username: email,
+    userCode: totp(SECRETS[email]!),
+  });
+  if (answer.status !== 200) throw new Error(`sign-in of ${email} failed: ${answer.status} ${await answer.text()}`);
+  token = ((await answer.json()) as { accessToken: string }).accessToken;
+  return { get: (url: string) => call('GET', url), post: (url: string, body: unknown = {}) => call('POST', url, body) };
+}

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launch } from './browser.ts';
 // @ts-expect-error -- a plain .mjs helper shared with npm start
 import { ensureWebBuild } from '../../scripts/web-build.mjs';
@@ -31,7 +31,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', MAIL_CATCHER: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -65,12 +65,17 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 
 /**
  * For a describe block: a real server (with these settings) and Chromium, started before its tests and stopped
- * after. Read them from the returned object inside the tests.
+ * after. Read them from the returned object inside the tests. Every test also fails on any Content-Security-Policy
+ * violation in the pages it opened (the server's policy must never block the portal).
  */
 export function serverAndBrowser(env: Record<string, string> = {}) {
-  const ctx = {} as { server: RunningServer; browser: Browser };
+  const ctx = {} as { server: RunningServer; browser: Browser & { cspViolations: string[] } };
   beforeAll(async () => {
     [ctx.server, ctx.browser] = await Promise.all([startServer(env), launch()]);
+  });
+  afterEach(() => {
+    const violations = ctx.browser ? ctx.browser.cspViolations.splice(0) : [];
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
   });
   afterAll(async () => {
     await ctx.browser?.close();

@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -19,15 +17,31 @@ import type { Database } from './db/database.ts';
 import type { Keys } from './lib/keys.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { createMailer } from './lib/mailer.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { partnerRoutes } from './modules/partners/partners.routes.ts';
 import { transactionRoutes } from './modules/transactions/transactions.routes.ts';
 import { reportRoutes } from './modules/reports/reports.routes.ts';
+import { otpRoutes } from './modules/otp/otp.routes.ts';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { API_DESCRIPTION, SECURITY_SCHEMES, docsTransform } from './modules/api-keys/api-docs.ts';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { walletRoutes } from './modules/wallets/wallets.routes.ts';
+import { settlementRoutes } from './modules/settlements/settlements.routes.ts';
+import { fiatWalletRoutes } from './modules/fiat-wallets/fiat-wallets.routes.ts';
+import { teamRoutes } from './modules/team/team.routes.ts';
+import { rateRoutes } from './modules/rates/rates.routes.ts';
+import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { diskStorage, type FileStorage } from './lib/file-storage.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerCsrf } from './plugins/csrf.ts';
+import { registerApiKeyAuth } from './plugins/api-key-auth.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
+import { cookieSecret, registerCsrf } from './plugins/csrf.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { DOCS_CSP, portalCsp, registerSecurityHeaders } from './plugins/security-headers.ts';
+import { createCacheBus, type CacheBus } from './lib/cache-bus.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,6 +51,8 @@ declare module 'fastify' {
     mailer: Mailer;
     boss: PgBoss | undefined;
     storage: FileStorage;
+    /** keeps in-process caches coherent across server instances (lib/cache-bus.ts) */
+    cacheBus: CacheBus;
     /** milliseconds since the epoch; tests move it */
     clock: () => number;
   }
@@ -63,8 +79,10 @@ export async function buildApp(deps: AppDeps) {
     logger: deps.logger ?? false,
     bodyLimit: deps.config.BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
-    trustProxy: false,
+    // the client address comes from X-Forwarded-For only when the nearest sender is a configured proxy (TRUST_PROXY)
+    trustProxy: trustProxyOption(deps.config.TRUST_PROXY),
     return503OnClosing: true,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -78,27 +96,40 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('storage', deps.storage ?? diskStorage(deps.config.dataDir));
   app.decorate(
     'mailer',
-    deps.mailer ?? createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log }),
+    deps.mailer ?? createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log, logBodies: deps.config.demo }),
   );
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
 
+  const cacheBus = createCacheBus({ database: deps.database, onError: (err) => app.log.warn({ err }, 'cache notifications interrupted') });
+  app.decorate('cacheBus', cacheBus);
+  app.addHook('onReady', async () => {
+    // an instance that cannot hear the others yet would serve stale users and sessions: wait (briefly) until it can
+    await Promise.race([cacheBus.ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  });
+  app.addHook('onClose', async () => cacheBus.close());
+
   registerErrorHandler(app);
-  await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  await registerSecurityHeaders(app, { production: deps.config.NODE_ENV === 'production' });
+  registerMetrics(app, { token: deps.config.METRICS_TOKEN });
+  await app.register(fastifyCookie, { secret: cookieSecret(deps.keys.jwtSecret) });
+  await registerRateLimit(app);
   registerAuth(app);
-  registerCsrf(app);
+  registerApiKeyAuth(app);
+  await registerCsrf(app);
+  registerIdempotency(app);
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Partner Dashboard API', version: '1.0.0', description: 'The API behind the partner portal.' },
+      info: { title: 'Partner Dashboard API', version: '1.0.0', description: API_DESCRIPTION },
       servers: [],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform: docsTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', transformStaticCSP: () => DOCS_CSP });
 
   await app.register(healthRoutes);
   await app.register(
@@ -108,6 +139,15 @@ export async function buildApp(deps: AppDeps) {
       await api.register(partnerRoutes);
       await api.register(transactionRoutes);
       await api.register(reportRoutes);
+      await api.register(otpRoutes);
+      await api.register(apiKeyRoutes);
+      await api.register(webhookRoutes);
+      await api.register(walletRoutes);
+      await api.register(settlementRoutes);
+      await api.register(fiatWalletRoutes);
+      await api.register(teamRoutes);
+      await api.register(rateRoutes);
+      await api.register(coverageRoutes);
     },
     { prefix: API_PREFIX },
   );
@@ -117,6 +157,13 @@ export async function buildApp(deps: AppDeps) {
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** TRUST_PROXY for Fastify: the proxies' addresses, or a number of hops (the nearest n senders are proxies). */
+function trustProxyOption(trusted: string[] | number | undefined): string[] | boolean | ((address: string, hop: number) => boolean) {
+  if (trusted === undefined) return false;
+  if (typeof trusted === 'number') return (_address, hop) => hop < trusted;
+  return trusted;
+}
 
 /** Serves the built portal from / with a history fallback, so that a reload on /transactions works. */
 async function registerPortal(app: App, config: Config) {
@@ -135,19 +182,28 @@ async function registerPortal(app: App, config: Config) {
       if (file.includes(`${path.sep}assets${path.sep}`)) void res.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });
-  // settings the portal reads at start (lib/portal-config.ts)
+  // settings the portal reads at start (lib/portal-config.ts), and the page's CSP nonce (lib/csp.ts), fresh per reply
   const portalConfig = JSON.stringify({ idleWarningSeconds: config.IDLE_WARNING_SECONDS, idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS });
+  const NONCE = '%CSP_NONCE%';
   const html = fs
     .readFileSync(index, 'utf8')
-    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n  </head>`);
-  const isApi = (url: string) => url.startsWith('/api/') || url === '/api' || url === '/healthz' || url === '/readyz';
-  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html));
+    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n    <meta name="csp-nonce" nonce="${NONCE}" />\n  </head>`);
+  const sendPage = (reply: FastifyReply) => {
+    const csp = portalCsp();
+    return reply
+      .type('text/html')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', csp.header)
+      .send(html.replace(NONCE, csp.nonce));
+  };
+  const isApi = (url: string) => url.startsWith('/api/') || url === '/api' || url === '/healthz' || url === '/readyz' || url === '/metrics';
+  app.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(reply));
   app.get('/*', { schema: { hide: true } }, (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const looksLikeFile = path.extname(url) !== '';
     if (isApi(url) || looksLikeFile) {
       return reply.callNotFound();
     }
-    return reply.type('text/html').header('cache-control', 'no-cache').send(html);
+    return sendPage(reply);
   });
 }

@@ -1,11 +1,22 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { FEATURE_FLAGS, type FeatureFlag } from '@portal/contract/domain';
+import { COINS, FEATURE_FLAGS, NETWORKS, type Coin, type FeatureFlag, type Network } from '@portal/contract/domain';
+import { currencyNetworkFor } from '@portal/contract/partner';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, resetDemoData, seedDemo, seedManyTransactions } from './db/seed/demo.ts';
+import { deriveAddress, xpubFamilyOf } from './lib/deposit-addresses.ts';
+import { createCacheBus } from './lib/cache-bus.ts';
+import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
+import { configuredKeys } from './modules/partners/deposit-address-sources.ts';
+import { PARTNER_CACHE } from './modules/partners/partner-cache.ts';
+import { ImportRefused, createDepositAddressService } from './modules/partners/deposit-addresses.service.ts';
 import { findPartner, findPartnerByAbbreviation } from './modules/partners/partners.repository.ts';
 import { createOperatorService } from './modules/partners/partners.service.ts';
+import { createFiatWalletsRepository } from './modules/fiat-wallets/fiat-wallets.repository.ts';
+import { createFiatWalletsService } from './modules/fiat-wallets/fiat-wallets.service.ts';
+import { KeyMismatchError } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
 
 const USAGE = `Usage: npm run portal -- <command> [options]
@@ -20,8 +31,34 @@ Commands:
   set-flags --partner ID|ABBR [--on F ...] [--off F ...]
   invite-admin --partner ID|ABBR --name N --email E
                                   create the partner's first admin and e-mail a temporary password
+  add-fiat-wallet --partner ID|ABBR --currency C --country CC
+                                  give a partner with fiat wallets a wallet in a local currency (e.g. NGN, NG);
+                                  the default USD wallet needs none
+  import-addresses --network N --file F
+                                  add deposit addresses to the pool, one a line (Stellar: the address, then its
+                                  memo id); every line is checked, and a file with a bad line imports nothing
+  assign-address --partner ID|ABBR --currency C --network N
+                                  give the partner its deposit address for a coin on a network
+  address-sources [--preview N]   where each network's deposit addresses come from; --preview N prints the first
+                                  N addresses of each configured key, to compare with the operator's wallet
 
-Feature flags: ${FEATURE_FLAGS.join(', ')}`;
+Feature flags: ${FEATURE_FLAGS.join(', ')}
+Networks: ${NETWORKS.join(', ')} (also SOLANA, STELLAR, TRON, ETHEREUM, BITCOIN); coins: ${COINS.join(', ')}`;
+
+const NETWORK_ALIASES: Record<string, Network> = { SOLANA: 'SOL', STELLAR: 'XLM', TRON: 'TRC20', ETHEREUM: 'ERC20', ETH: 'ERC20', BITCOIN: 'BTC', MATIC: 'POLYGON' };
+
+function networkOf(value: string | undefined): Network {
+  const upper = (value ?? '').trim().toUpperCase();
+  const network = NETWORK_ALIASES[upper] ?? (NETWORKS as readonly string[]).find((n) => n === upper);
+  if (!network) throw new ConfigError(`--network must be one of ${NETWORKS.join(', ')}${value ? ` (not ${value})` : ''}\n\n${USAGE}`);
+  return network as Network;
+}
+
+function coinOf(value: string | undefined): Coin {
+  const upper = (value ?? '').trim().toUpperCase();
+  if (!(COINS as readonly string[]).includes(upper)) throw new ConfigError(`--currency must be one of ${COINS.join(', ')}${value ? ` (not ${value})` : ''}\n\n${USAGE}`);
+  return upper as Coin;
+}
 
 function flagList(values: string[] | undefined): FeatureFlag[] {
   const out: FeatureFlag[] = [];
@@ -54,6 +91,11 @@ async function main() {
       'low-balance-limit': { type: 'string' },
       partner: { type: 'string' },
       email: { type: 'string' },
+      network: { type: 'string' },
+      currency: { type: 'string' },
+      file: { type: 'string' },
+      preview: { type: 'string' },
+      country: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -62,9 +104,19 @@ async function main() {
   const db = database.db;
   const operator = createOperatorService({
     db,
-    mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log }),
+    mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    // running servers drop their cached row of the partner at once (NOTIFY on a PostgreSQL server)
+    invalidatePartner: async (partnerId) => {
+      const bus = createCacheBus({ database });
+      try {
+        await bus.invalidate(PARTNER_CACHE, partnerId);
+      } finally {
+        await bus.close();
+      }
+    },
   });
+  const addresses = createDepositAddressService({ db, config, now: Date.now });
   const partnerOf = async (ref: string | undefined) => {
     if (!ref) throw new ConfigError(`--partner is required\n\n${USAGE}`);
     const row = /^[0-9a-f-]{36}$/i.test(ref) ? await findPartner(db, ref) : await findPartnerByAbbreviation(db, ref);
@@ -101,6 +153,14 @@ async function main() {
           lowBalanceLimit: values['low-balance-limit'],
         });
         console.log(`Created partner ${partner.name} (${partner.abbreviation}) with id ${partner.id}`);
+        // a partner starts with the default USDT on TRC20 deposit address (portal-core §7), where one can be given
+        try {
+          const { address } = await addresses.assignForOperator(partner.id, 'usdt-trc20');
+          console.log(`Deposit address USDT (TRC20): ${address.address}${address.demo ? ' (demo address: do not send funds)' : ''}`);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          console.log(`No deposit address yet: ${err.message}\nSet DEPOSIT_XPUB_TRON or import TRC20 addresses, then run assign-address.`);
+        }
         break;
       }
       case 'set-flags': {
@@ -120,6 +180,56 @@ async function main() {
         console.log(`Invited ${user.email} as admin of ${partner.name}; the temporary password was e-mailed.`);
         break;
       }
+      case 'add-fiat-wallet': {
+        const partner = await partnerOf(values.partner);
+        if (!values.currency || !values.country) throw new ConfigError(`--currency and --country are required\n\n${USAGE}`);
+        const wallets = createFiatWalletsService({ repo: createFiatWalletsRepository(db), now: Date.now });
+        const wallet = await wallets.addForOperator(partner.id, { currency: values.currency, country: values.country });
+        console.log(`Added the ${wallet.currency} (${wallet.country}) fiat wallet of ${partner.name} with id ${wallet.id}.`);
+        if (!partner.fiat_wallets_enabled) console.log('Note: the partner does not have fiat wallets enabled (create-partner --fiat-wallets): it does not see them yet.');
+        break;
+      }
+      case 'import-addresses': {
+        const network = networkOf(values.network);
+        if (!values.file) throw new ConfigError(`--file is required\n\n${USAGE}`);
+        const text = fs.readFileSync(values.file, 'utf8');
+        try {
+          const { added, skipped } = await addresses.importPool(network, text);
+          const free = (await addresses.provider.describe(db)).find((d) => d.network === network);
+          console.log(`Imported ${added} ${network} address(es); ${skipped} already known, skipped.`);
+          if (xpubFamilyOf(network) && configuredKeys(config).some((k) => k.family === xpubFamilyOf(network))) {
+            console.log(`Note: ${network} addresses come from the configured key first; the pool serves only without it.`);
+          }
+          if (free) console.log(`${network}: ${free.source}`);
+        } catch (err) {
+          if (!(err instanceof ImportRefused)) throw err;
+          for (const p of err.problems) console.error(`line ${p.line}: ${p.problem}: ${p.text}`);
+          throw new ConfigError(`${values.file}: ${err.message}.`);
+        }
+        break;
+      }
+      case 'assign-address': {
+        const partner = await partnerOf(values.partner);
+        const currency = coinOf(values.currency);
+        const network = networkOf(values.network);
+        const cn = currencyNetworkFor(currency, network);
+        if (!cn) throw new ConfigError(`${currency} is not offered on ${network}`);
+        const { address, created } = await addresses.assignForOperator(partner.id, cn);
+        console.log(`${created ? 'Assigned' : 'Already assigned'}: ${partner.name} ${currency} (${network}) ${address.address}${address.tag ? ` memo ${address.tag}` : ''}${address.demo ? ' (demo address: do not send funds)' : ''}`);
+        break;
+      }
+      case 'address-sources': {
+        for (const d of await addresses.provider.describe(db)) console.log(`${d.network.padEnd(8)} ${d.source}`);
+        const preview = values.preview === undefined ? 0 : Number(values.preview);
+        if (!Number.isInteger(preview) || preview < 0 || preview > 1000) throw new ConfigError(`--preview takes a whole number up to 1000\n\n${USAGE}`);
+        for (const key of configuredKeys(config)) {
+          if (preview === 0) break;
+          const network = NETWORKS.find((n) => xpubFamilyOf(n) === key.family)!;
+          console.log(`\n${key.family} key ${key.fingerprint}, <key>/0/i:`);
+          for (let i = 0; i < preview; i++) console.log(`  ${i}  ${deriveAddress(key, network, i)}`);
+        }
+        break;
+      }
       default:
         throw new ConfigError(`Unknown command: ${command}\n\n${USAGE}`);
     }
@@ -129,7 +239,12 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(err.message);
+  // keys that are not the database's: the server's exit code for a configuration it cannot run with
+  if (err instanceof KeyMismatchError) {
+    console.error(err.message);
+    process.exit(78);
+  }
+  if (err instanceof ConfigError || err instanceof AppError) console.error(err.message);
   else if (err && typeof err === 'object' && 'issues' in err) {
     console.error(`Invalid input: ${(err as { issues: { path: PropertyKey[]; message: string }[] }).issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   } else console.error(err instanceof Error ? err.message : err);

@@ -1,9 +1,26 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseIpAddress } from '@portal/contract/ip-address';
+import { ExtendedKeyError, parseExtendedPublicKey, type XpubFamily } from './lib/deposit-addresses.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** An operator's account-level extended public key for a family of chains; a private key is refused. */
+const xpub = (family: XpubFamily) =>
+  z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      try {
+        parseExtendedPublicKey(family, value);
+      } catch (err) {
+        if (!(err instanceof ExtendedKeyError)) throw err;
+        ctx.addIssue({ code: 'custom', message: err.message });
+      }
+    })
+    .optional();
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -19,6 +36,13 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().default('Partner Dashboard <no-reply@portal.local>'),
+  /**
+   * A development mail catcher (SMTP plus a web inbox a person opens) that takes the mail when SMTP_URL is unset:
+   * on by default with NODE_ENV=development, never in production.
+   */
+  MAIL_CATCHER: bool.optional(),
+  MAIL_CATCHER_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(1025),
+  MAIL_CATCHER_WEB_PORT: z.coerce.number().int().min(0).max(65535).default(1080),
   PUBLIC_URL: z.string().url().optional(),
   /** HMAC key for access tokens, base64 of at least 32 bytes. Generated into DATA_DIR when absent (not in production). */
   JWT_SECRET: z.string().min(44, 'must be base64 of at least 32 bytes').optional(),
@@ -37,14 +61,108 @@ const EnvSchema = z.object({
   IDLE_LOGOUT_SECONDS: z.coerce.number().int().positive().default(10),
   /** Sign-in attempts (login, codes, password calls) per IP and route per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /**
+   * Deposit addresses outside the demo: the operator's account-level extended public keys, one per chain family.
+   * Addresses are derived from them (`<key>/0/<index>`); networks without one take addresses from the imported pool.
+   */
+  DEPOSIT_XPUB_EVM: xpub('EVM'),
+  DEPOSIT_XPUB_TRON: xpub('TRON'),
+  DEPOSIT_XPUB_BTC: xpub('BTC'),
+  /** Reports each server builds at the same time. */
+  REPORT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Reports a partner may have queued or being built at once; one more is refused with 429. */
+  REPORT_ACTIVE_LIMIT: z.coerce.number().int().positive().default(5),
+  /**
+   * The waits between a webhook delivery's attempts after the first one fails (network error, timeout, 408, 429,
+   * 5xx): durations with a unit (s, m, h; a bare number is seconds), comma separated. The default spreads seven
+   * retries over about 27 hours; then the delivery is failed and the endpoint marked failing.
+   */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5s,5m,30m,2h,5h,10h,10h')
+    .transform((value, ctx) => {
+      const steps = value.split(',').map((part) => parseDuration(part.trim()));
+      if (steps.length === 0 || steps.length > 50 || steps.some((s) => s === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'must be durations like 5s,5m,2h (at most 50), comma separated' });
+        return z.NEVER;
+      }
+      return steps as number[];
+    }),
+  /** Webhook attempts each server makes at the same time. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  /** Seconds between a wallet's approval and its screening (the screening job's delay). */
+  WALLET_SCREENING_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
+  /** Addresses that fail screening (comma or space separated), on top of the screener's own list. */
+  WALLET_SCREENING_BLOCKLIST: z.string().optional(),
+  /** Seconds a withdrawal stays pending before it is sent (pending → processing). */
+  SETTLEMENT_PROCESSING_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Seconds a sent withdrawal takes to settle (processing → complete or failed). */
+  SETTLEMENT_COMPLETION_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** The largest single withdrawal, in USD. */
+  WITHDRAWAL_MAX_USD: z
+    .string()
+    .regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be an amount in USD such as 250000.00')
+    .default('250000.00'),
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics is open. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (Fastify's trustProxy): addresses or CIDR ranges (and
+   * proxy-addr's names loopback, linklocal, uniquelocal), comma-separated, or a number of hops. Unset: none, the
+   * client address is the socket's. The allowed IP addresses of API keys are checked against that address.
+   */
+  TRUST_PROXY: z.string().trim().transform(trustedProxies).optional(),
 });
 
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustedProxies(text: string, ctx: z.RefinementCtx): string[] | number {
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops >= 1 && hops <= 10) return hops;
+    ctx.addIssue({ code: 'custom', message: 'a number of proxy hops is 1 to 10' });
+    return z.NEVER;
+  }
+  if (/^(true|\*|all|0\.0\.0\.0\/0|::\/0)$/i.test(text)) {
+    ctx.addIssue({ code: 'custom', message: "name the proxies' addresses (or a hop count): trusting every sender would let any client choose its address" });
+    return z.NEVER;
+  }
+  const entries = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (PROXY_NAMES.includes(entry)) {
+      out.push(entry);
+      continue;
+    }
+    const parsed = parseIpAddress(entry);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: `${entry} is not an address, a CIDR range, loopback, linklocal or uniquelocal` });
+      return z.NEVER;
+    }
+    out.push(parsed.value.canonical);
+  }
+  if (out.length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'name at least one proxy address' });
+    return z.NEVER;
+  }
+  return out;
+}
+
 export type Env = z.infer<typeof EnvSchema>;
+
+/** Seconds in "5s", "5m", "2h" or "30" (seconds); undefined when it is none of these. */
+function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(s|m|h)?$/.exec(text);
+  if (!match) return undefined;
+  const seconds = Number(match[1]) * { s: 1, m: 60, h: 3600 }[(match[2] ?? 's') as 's' | 'm' | 'h'];
+  return seconds > 0 && seconds <= 7 * 86400 ? seconds : undefined;
+}
 
 export type Config = Env & {
   dataDir: string;
   webDist: string;
   demo: boolean;
+  /** start the development mail catcher and send the mail there */
+  mailCatcher: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -59,12 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production') {
-    const missing = (['JWT_SECRET', 'ENCRYPTION_KEY'] as const).filter((k) => !e[k]);
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `Invalid configuration:\n${missing.map((k) => `  ${k}: required when NODE_ENV=production`).join('\n')}`,
-      );
-    }
+    // without SMTP, invitations and codes would go nowhere; without the keys, every restart would lose sessions and secrets
+    const missing = (['JWT_SECRET', 'ENCRYPTION_KEY', 'SMTP_URL'] as const).filter((k) => !e[k]);
+    const problems = missing.map((k) => `  ${k}: required when NODE_ENV=production`);
+    if (e.MAIL_CATCHER) problems.push('  MAIL_CATCHER: the development mail catcher cannot run when NODE_ENV=production');
+    if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const repoRoot = path.resolve(import.meta.dirname, '../../..');
   return {
@@ -72,5 +189,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
+    mailCatcher: e.MAIL_CATCHER ?? (e.NODE_ENV === 'development' && !e.SMTP_URL),
   };
 }

@@ -2,9 +2,14 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { verifyKeys } from './lib/key-check.ts';
 import { loadKeys, type Keys } from './lib/keys.ts';
 
-/** Opens the configured database (PostgreSQL when DATABASE_URL is set, else embedded under DATA_DIR) and migrates it. */
+/**
+ * Opens the configured database (PostgreSQL when DATABASE_URL is set, else embedded under DATA_DIR), migrates it,
+ * and checks that the keys are the ones it was created with (writing their check values on its first start).
+ * A key that does not match throws KeyMismatchError (a ConfigError naming the variable).
+ */
 export async function openRuntime(config: Config): Promise<{ database: Database; keys: Keys; migrated: string[] }> {
   const keys = await loadKeys(config);
   const database = await openDatabase(
@@ -14,6 +19,11 @@ export async function openRuntime(config: Config): Promise<{ database: Database;
   );
   try {
     const migrated = await migrateToLatest(database.db);
+    const keysFile = path.join(config.dataDir, 'keys.json');
+    await verifyKeys(database.db, keys, {
+      JWT_SECRET: config.JWT_SECRET ? 'the environment' : keysFile,
+      ENCRYPTION_KEY: config.ENCRYPTION_KEY ? 'the environment' : keysFile,
+    });
     return { database, keys, migrated };
   } catch (err) {
     await database.close();

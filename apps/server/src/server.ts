@@ -4,14 +4,20 @@ import { demoTable, seedDemo } from './db/seed/demo.ts';
 import { createBoss } from './jobs/boss.ts';
 import { openRuntime } from './runtime.ts';
 import { startReportWorker } from './jobs/report-worker.ts';
+import { startCleanupJob } from './jobs/cleanup.ts';
+import { startWebhookDelivery } from './jobs/webhook-delivery.ts';
+import { startSettlementWorker } from './jobs/settlement-processing.ts';
+import { blocklistScreener, startWalletScreeningWorker } from './jobs/wallet-screening.ts';
+import { simulatedPayer } from './modules/settlements/payer.ts';
+import { walletServiceOf } from './modules/wallets/wallets.routes.ts';
+import { startMailCatcher, type MailCatcher } from './lib/mail-catcher.ts';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
-async function main() {
-  const started = performance.now();
-  let config;
+/** A configuration the server cannot run with (a bad variable, keys that are not the database's): exit 78. */
+async function orExitOnConfigError<T>(step: () => T | Promise<T>): Promise<T> {
   try {
-    config = loadConfig();
+    return await step();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -19,7 +25,22 @@ async function main() {
     }
     throw err;
   }
-  const { database, keys } = await openRuntime(config);
+}
+
+async function main() {
+  const started = performance.now();
+  let config = await orExitOnConfigError(() => loadConfig());
+  // outside production without SMTP_URL, mail goes over SMTP to a catcher with a web inbox (never to the log)
+  let catcher: MailCatcher | undefined;
+  if (config.mailCatcher) {
+    try {
+      catcher = await startMailCatcher({ smtpPort: config.MAIL_CATCHER_SMTP_PORT, webPort: config.MAIL_CATCHER_WEB_PORT });
+      config = { ...config, SMTP_URL: catcher.smtpUrl };
+    } catch (err) {
+      console.warn(`The development mail catcher could not start (${err instanceof Error ? err.message : String(err)}); mail goes to the outbox table only.`);
+    }
+  }
+  const { database, keys } = await orExitOnConfigError(() => openRuntime(config));
   const boss = createBoss(database);
   boss.on('error', (err) => app.log.error({ err }, 'job queue error'));
   await boss.start();
@@ -36,12 +57,36 @@ async function main() {
         : {}),
     },
   });
+  // webhook delivery starts after the app; it stops (its attempts finishing) before the queue does
+  const running: { webhooks?: { stop(): Promise<void> } } = {};
   app.addHook('onClose', async () => {
+    await running.webhooks?.stop();
     await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     await database.close();
+    await catcher?.stop();
   });
 
-  await startReportWorker({ boss, db: database.db, storage: app.storage, log: app.log });
+  await startReportWorker({ boss, db: database.db, storage: app.storage, log: app.log, concurrency: config.REPORT_CONCURRENCY });
+  await startCleanupJob({ boss, db: database.db, storage: app.storage, log: app.log, now: Date.now });
+  running.webhooks = await startWebhookDelivery({
+    boss,
+    database,
+    encryptionKey: keys.encryptionKey,
+    mailer: app.mailer,
+    log: app.log,
+    schedule: config.WEBHOOK_RETRY_SCHEDULE,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    allowPrivateTargets: config.NODE_ENV !== 'production',
+    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+  });
+  await startWalletScreeningWorker({ boss, service: walletServiceOf(app), screener: blocklistScreener(config.WALLET_SCREENING_BLOCKLIST), log: app.log });
+  await startSettlementWorker({
+    boss,
+    db: database.db,
+    payer: simulatedPayer,
+    timings: { processingSeconds: config.SETTLEMENT_PROCESSING_SECONDS, completionSeconds: config.SETTLEMENT_COMPLETION_SECONDS },
+    log: app.log,
+  });
 
   if (config.demo) {
     const { created } = await seedDemo(database.db, keys.encryptionKey);
@@ -51,6 +96,7 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const url = `http://${config.HOST === '127.0.0.1' || config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT}`;
   if (config.demo) console.log(`\n${demoTable()}\n`);
+  if (catcher) console.log(`Mail (invitations, one-time codes) is caught by the development mail catcher: ${catcher.webUrl}\n`);
   console.log(
     `Partner Dashboard ready at ${url} (${database.kind === 'pglite' ? 'embedded database' : 'PostgreSQL'}, ` +
       `${Math.round(performance.now() - started)} ms)\n`,

@@ -5,6 +5,7 @@ import { DEMO_PARTNERS, DEMO_PASSWORD, DEMO_TEMP_PASSWORD, DEMO_USERS } from '..
 import { signAccessToken } from '../src/lib/tokens.ts';
 import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
 import { decrypt } from '../src/lib/keys.ts';
+import { throttleKey } from '../src/modules/auth/sign-in.service.ts';
 import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
 
 const secretOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.totpSecret!;
@@ -22,6 +23,9 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   const nextStep = () => (t.clock.now += TOTP_PERIOD * 1000);
   const auditActions = async (email: string) =>
     (await t.database.db.selectFrom('audit_events').select('action').where('actor', '=', email).execute()).map((r) => r.action);
+
+  const profileWith = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${token}` } });
+  const sessionOf = (accessToken: string) => (JSON.parse(new TextDecoder().decode(base64url.decode(accessToken.split('.')[1]!))) as { sid: string }).sid;
 
   async function startChallenge(email: string, as = browser(t.app)) {
     nextStep();
@@ -63,19 +67,115 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(await auditActions('admin@acme.test')).toContain('login.succeeded');
   });
 
-  it('refuses a wrong code with Invalid OTP and ends the challenge at the fifth', async () => {
-    const { as, session } = await startChallenge('admin2@acme.test');
-    const wrong = String((Number(code('admin2@acme.test')) + 1) % 1_000_000).padStart(6, '0');
+  const wrongCode = (email: string) => String((Number(code(email)) + 1) % 1_000_000).padStart(6, '0');
+  const respond = (as: ReturnType<typeof browser>, session: string, email: string, userCode: string) =>
+    as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: email, userCode });
+  /** Lets any lock run out, so that a test starts clean whatever the one before it left. */
+  const afterLock = () => (t.clock.now += 16 * 60_000);
+
+  it('refuses a wrong code with Invalid OTP, and the fifth wrong code locks the account', async () => {
+    afterLock();
+    const email = 'admin2@acme.test';
+    const { as, session } = await startChallenge(email);
     for (let i = 1; i <= 4; i++) {
-      const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: wrong });
+      const res = await respond(as, session, email, wrongCode(email));
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'InvalidOtp', message: 'Invalid OTP' });
     }
-    const fifth = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: wrong });
-    expect(fifth.statusCode).toBe(401);
-    expect(fifth.json()).toMatchObject({ code: 'ChallengeExpired', message: AUTH_MESSAGES.tooManyOtp });
-    const right = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: code('admin2@acme.test') });
-    expect(right.json()).toMatchObject({ code: 'ChallengeExpired' });
+    const fifth = await respond(as, session, email, wrongCode(email));
+    expect(fifth.statusCode).toBe(423);
+    expect(fifth.json()).toMatchObject({ code: 'AccountLocked', message: AUTH_MESSAGES.accountLocked });
+    expect((await respond(as, session, email, code(email))).statusCode).not.toBe(200);
+    afterLock();
+  });
+
+  it('ends a challenge after five codes even when the account is not locked by them', async () => {
+    const email = 'admin2@acme.test';
+    const { as, session } = await startChallenge(email);
+    await t.database.db.updateTable('auth_challenges').set({ attempts: 5 }).execute();
+    const res = await respond(as, session, email, code(email));
+    expect(res.json()).toMatchObject({ code: 'ChallengeExpired', message: AUTH_MESSAGES.tooManyOtp });
+  });
+
+  it('counts parallel wrong codes on one challenge one by one: the right code after them is refused', async () => {
+    afterLock();
+    const email = 'admin2@acme.test';
+    const { as, session } = await startChallenge(email);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => respond(as, session, email, wrongCode(email))));
+    // five attempts pass the challenge's count and the user's; the one that is fifth on the user's count locks, and
+    // the one that is fifth on the challenge's ends it (they may be different requests): three or four 'Invalid OTP'
+    const invalid = burst.filter((r) => r.statusCode === 400).length;
+    expect(invalid).toBeGreaterThanOrEqual(3);
+    expect(invalid).toBeLessThanOrEqual(4);
+    expect(burst.filter((r) => r.statusCode === 423).length).toBeGreaterThanOrEqual(1);
+    expect(burst.every((r) => r.statusCode !== 200)).toBe(true);
+    const failures = await t.database.db.selectFrom('sign_in_throttle').select('failures').where('key', '=', throttleKey(email)).executeTakeFirstOrThrow();
+    expect(failures.failures).toBe(5);
+    expect((await respond(as, session, email, code(email))).statusCode).not.toBe(200);
+    afterLock();
+  });
+
+  it('counts wrong codes per user across challenges: four wrong codes on each of six challenges lock the account', async () => {
+    afterLock();
+    const email = 'admin2@acme.test';
+    const answers: number[] = [];
+    for (let c = 0; c < 6; c++) {
+      const login = await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD });
+      if (login.statusCode !== 200) {
+        answers.push(login.statusCode);
+        continue;
+      }
+      const session = login.json<{ session: string }>().session;
+      for (let i = 0; i < 4; i++) answers.push((await respond(browser(t.app), session, email, wrongCode(email))).statusCode);
+    }
+    expect(answers.filter((s) => s === 400)).toHaveLength(4);
+    expect(answers).toContain(423);
+    expect((await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })).statusCode).toBe(423);
+    afterLock();
+  });
+
+  it('counts parallel wrong passwords one by one: eight at once, then the right password, is locked', async () => {
+    afterLock();
+    const email = 'admin@kora.test';
+    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => browser(t.app).post('/api/v1/users/login', { email, password: `wrong-guess-${i}` })));
+    expect(burst.filter((r) => r.statusCode === 401)).toHaveLength(4);
+    expect(burst.filter((r) => r.statusCode === 423)).toHaveLength(4);
+    const right = await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD });
+    expect(right.statusCode).toBe(423);
+    // three more bursts during the lock never get a password checked
+    for (let b = 0; b < 3; b++) {
+      const more = await Promise.all(Array.from({ length: 7 }, () => browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })));
+      expect(more.every((r) => r.statusCode === 423)).toBe(true);
+    }
+    afterLock();
+    expect((await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('answers an unknown e-mail exactly as a known one, locked included', async () => {
+    afterLock();
+    const known = 'admin@lean.test';
+    const unknown = 'nobody-here@lean.test';
+    for (let i = 1; i <= 5; i++) {
+      const [a, b] = await Promise.all([known, unknown].map((email) => browser(t.app).post('/api/v1/users/login', { email, password: `wrong-${i}` })));
+      expect(a!.statusCode).toBe(b!.statusCode);
+      expect(a!.json<{ code: string; message: string }>()).toMatchObject({ code: b!.json<{ code: string }>().code, message: b!.json<{ message: string }>().message });
+    }
+    const [a, b] = await Promise.all([known, unknown].map((email) => browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })));
+    expect(a!.statusCode).toBe(423);
+    expect(b!.statusCode).toBe(423);
+    expect(a!.json()).toMatchObject({ code: 'AccountLocked', message: b!.json<{ message: string }>().message });
+    afterLock();
+  });
+
+  it('clears the count after a good sign-in: four wrong, a sign-in, four wrong again is not locked', async () => {
+    afterLock();
+    const email = 'admin@lean.test';
+    const wrong = () => browser(t.app).post('/api/v1/users/login', { email, password: 'not-the-password' });
+    for (let i = 0; i < 4; i++) expect((await wrong()).statusCode).toBe(401);
+    await signIn(t, email);
+    for (let i = 0; i < 4; i++) expect((await wrong()).statusCode).toBe(401);
+    expect((await wrong()).statusCode).toBe(423);
+    afterLock();
   });
 
   it('refuses a code that is not six digits with the spec message', async () => {
@@ -212,7 +312,8 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const profile = await s.browser.get('/api/v1/partner/profile', { token: r1body.accessToken });
     expect(profile.statusCode).toBe(200);
 
-    // the body form, for non-browser clients: the stolen first token comes back
+    // the body form, for non-browser clients: the stolen first token comes back after the reuse window
+    t.clock.now += 11_000;
     const stolen = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: first });
     expect(stolen.statusCode).toBe(401);
     expect(stolen.json()).toMatchObject({ code: 'InvalidRefreshToken' });
@@ -227,6 +328,127 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(out.statusCode).toBe(200);
     const after = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });
     expect(after.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+  });
+
+  it('gives two refreshes a few milliseconds apart the same new token (two tabs), and both keep working', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const [a, b] = await Promise.all([
+      browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }),
+      browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }),
+    ]);
+    expect(a!.statusCode).toBe(200);
+    expect(b!.statusCode).toBe(200);
+    const next = a!.json<{ refreshToken: string }>().refreshToken;
+    expect(b!.json<{ refreshToken: string }>().refreshToken).toBe(next);
+    const again = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: next });
+    expect(again.statusCode).toBe(200);
+    expect(await t.database.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', sessionOf(s.accessToken)).execute()).toHaveLength(3);
+  });
+
+  it('ends the session when a rotated token comes back after the reuse window', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(200);
+    t.clock.now += 10_000;
+    expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(200);
+    t.clock.now += 1_500;
+    const late = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });
+    expect(late.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+    expect((await profileWith(s.accessToken)).json()).toMatchObject({ code: 'InvalidToken' });
+  });
+
+  it('refuses a refresh token after its 12 hours, and the refresh of a user made inactive', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    t.clock.now += 12 * 3600_000 + 1000;
+    expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).json()).toMatchObject({ code: 'InvalidRefreshToken' });
+    const v = await signIn(t, 'viewer@acme.test');
+    await t.database.db.updateTable('users').set({ status: 'inactive' }).where('email', '=', 'viewer@acme.test').execute();
+    const refused = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: v.refreshToken });
+    await t.database.db.updateTable('users').set({ status: 'active' }).where('email', '=', 'viewer@acme.test').execute();
+    expect(refused.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+  });
+
+  it('ends the access token at logout, at once', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    expect((await profileWith(s.accessToken)).statusCode).toBe(200);
+    expect((await s.browser.post('/api/v1/users/logout')).statusCode).toBe(200);
+    const after = await profileWith(s.accessToken);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toMatchObject({ code: 'InvalidToken' });
+  });
+
+  it('ends every access token of a user whose password was reset', async () => {
+    const email = 'admin@baobab.test';
+    const s = await signIn(t, email);
+    expect((await profileWith(s.accessToken)).statusCode).toBe(200);
+    await browser(t.app).post('/api/v1/users/forgot-password', { email });
+    const resetCode = /code to reset your password is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
+    const ok = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Okavango-Delta-2031', confirmationCode: resetCode });
+    expect(ok.statusCode).toBe(200);
+    expect((await profileWith(s.accessToken)).json()).toMatchObject({ code: 'InvalidToken' });
+  });
+
+  it('spends reset-code tries before comparing: parallel guesses get five comparisons in all', async () => {
+    const email = 'admin@lean.test';
+    await browser(t.app).post('/api/v1/users/forgot-password', { email });
+    const right = /code to reset your password is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
+    const wrong = Array.from({ length: 12 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
+    const burst = await Promise.all(
+      wrong.map((confirmationCode) => browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Zambezi-Falls-2031', confirmationCode })),
+    );
+    expect(burst.every((r) => r.statusCode === 400)).toBe(true);
+    const late = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Zambezi-Falls-2031', confirmationCode: right });
+    expect(late.json()).toMatchObject({ code: 'InvalidResetCode', message: AUTH_MESSAGES.tooManyResetTries });
+  });
+
+  it('refuses a token without an expiry or without a session', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const claims = JSON.parse(new TextDecoder().decode(base64url.decode(s.accessToken.split('.')[1]!))) as Record<string, unknown>;
+    const noExp = await new SignJWT({ pid: claims.pid, role: claims.role, email: claims.email, name: claims.name, sid: claims.sid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub as string)
+      .setIssuer('partner-dashboard')
+      .setIssuedAt()
+      .sign(t.keys.jwtSecret);
+    expect((await profileWith(noExp)).json()).toMatchObject({ code: 'InvalidToken' });
+    const noSid = await new SignJWT({ pid: claims.pid, role: claims.role, email: claims.email, name: claims.name })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub as string)
+      .setIssuer('partner-dashboard')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(t.keys.jwtSecret);
+    expect((await profileWith(noSid)).json()).toMatchObject({ code: 'InvalidToken' });
+  });
+
+  it('checks the request-forgery token on every state-changing route, whatever the spelling of its path', async () => {
+    const s = await signIn(t, 'admin@acme.test');
+    // each of these spellings reaches the route (the first three were let through before the check moved onto the route)
+    for (const url of ['/api/v1/partner/low-balance-limit', '/%61pi/v1/partner/low-balance-limit', '/api/v1/partner/%6cow-balance-limit', '/%61%70%69/v1/partner/low-balance-limit']) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${s.accessToken}` }, payload: { lowBalanceLimit: 1 } });
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json(), url).toMatchObject({ code: 'CsrfTokenInvalid' });
+    }
+  });
+
+  it('accepts only a token the server issued: the same made-up value in cookie and header is refused', async () => {
+    const made = 'a'.repeat(43);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/login',
+      headers: { cookie: `portal_csrf=${made}`, 'x-csrf-token': made },
+      payload: { email: 'admin@acme.test', password: DEMO_PASSWORD },
+    });
+    expect(res.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
+    // a token from one browser does not serve another browser's cookie
+    const one = await t.app.inject({ method: 'POST', url: '/api/v1/security/csrf' });
+    const two = await t.app.inject({ method: 'POST', url: '/api/v1/security/csrf' });
+    const crossed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/login',
+      headers: { cookie: `portal_csrf=${two.cookies.find((c) => c.name === 'portal_csrf')!.value}`, 'x-csrf-token': one.json<{ csrf: string }>().csrf },
+      payload: { email: 'admin@acme.test', password: DEMO_PASSWORD },
+    });
+    expect(crossed.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
   });
 
   it('refuses a mutating call without a matching request-forgery token', async () => {
@@ -259,16 +481,22 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const acmeViewer = DEMO_USERS.find((u) => u.email === 'viewer@acme.test')!;
     const claims = { sub: acmeViewer.id, pid: DEMO_PARTNERS.acme.id, role: 'view' as const, email: acmeViewer.email, name: acmeViewer.name };
     const profile = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${token}` } });
+    /** A token of an open session of the user (a session row, as a sign-in makes), signed with `secret`. */
+    async function tokenOf(c: typeof claims, secret = t.keys.jwtSecret) {
+      const sid = crypto.randomUUID();
+      await t.database.db.insertInto('auth_sessions').values({ partner_id: c.pid, id: sid, user_id: c.sub, expires_at: new Date(Date.now() + 3600_000) }).execute();
+      return signAccessToken(secret, { ...c, sid });
+    }
 
     it('accepts a valid token and reads the partner from it', async () => {
-      const res = await profile(await signAccessToken(t.keys.jwtSecret, claims));
+      const res = await profile(await tokenOf(claims));
       expect(res.statusCode).toBe(200);
       expect(res.json<{ partner: { id: string } }>().partner.id).toBe(DEMO_PARTNERS.acme.id);
     });
 
     it('refuses no token, a wrong signature, alg none and an expired token with 401', async () => {
       expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/profile' })).statusCode).toBe(401);
-      const forged = await signAccessToken(Buffer.alloc(32, 7), claims);
+      const forged = await tokenOf(claims, Buffer.alloc(32, 7));
       expect((await profile(forged)).json()).toMatchObject({ code: 'InvalidToken' });
       const enc = (o: object) => base64url.encode(JSON.stringify(o));
       const none = `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ ...claims, iss: 'partner-dashboard', exp: Math.floor(Date.now() / 1000) + 600 })}.`;
@@ -287,14 +515,14 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
     it('refuses the token of a user made inactive or deleted', async () => {
       const inactive = DEMO_USERS.find((u) => u.email === 'inactive@acme.test')!;
-      const token = await signAccessToken(t.keys.jwtSecret, { ...claims, sub: inactive.id, email: inactive.email });
+      const token = await tokenOf({ ...claims, sub: inactive.id, email: inactive.email });
       expect((await profile(token)).json()).toMatchObject({ code: 'InvalidToken' });
-      const ghost = await signAccessToken(t.keys.jwtSecret, { ...claims, sub: crypto.randomUUID() });
+      const ghost = await signAccessToken(t.keys.jwtSecret, { ...claims, sub: crypto.randomUUID(), sid: crypto.randomUUID() });
       expect((await profile(ghost)).statusCode).toBe(401);
     });
 
     it('takes the partner from the token, not from the request', async () => {
-      const token = await signAccessToken(t.keys.jwtSecret, claims);
+      const token = await tokenOf(claims);
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/partner/profile?partnerId=${DEMO_PARTNERS.kora.id}`, headers: { authorization: `Bearer ${token}` } });
       expect(res.json<{ partner: { id: string } }>().partner.id).toBe(DEMO_PARTNERS.acme.id);
       const lean = await signIn(t, 'admin@lean.test');
@@ -380,5 +608,11 @@ describe.each(DATABASES)('sign-in rate limit on %s', (kind) => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ code: 'TooManyRequests', message: AUTH_MESSAGES.tooManyLogins });
     expect((await attempt('127.0.0.3')).statusCode).toBe(401);
+  });
+
+  it('limits refreshes per IP like the other sign-in calls', async () => {
+    const refresh = () => browser(t.app).post('/api/v1/users/refresh', { refreshToken: 'not-a-token' }, { ip: '127.0.0.4' });
+    for (let i = 0; i < 3; i++) expect((await refresh()).statusCode).toBe(401);
+    expect((await refresh()).statusCode).toBe(429);
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import type PgBoss from 'pg-boss';
 import { buildApp, type App } from '../src/app.ts';
 import { createBoss } from '../src/jobs/boss.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -10,33 +11,40 @@ import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
 import type { Keys } from '../src/lib/keys.ts';
-import type { Mail, Mailer } from '../src/lib/mailer.ts';
+import { createMailer, type Mail, type Mailer } from '../src/lib/mailer.ts';
+import pino from 'pino';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
 /** Integration tests run on the embedded database always and on a real PostgreSQL server when TEST_DATABASE_URL is set. */
 export const DATABASES: DatabaseKind[] = ['pglite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
+/** A new, empty database on the test server (TEST_DATABASE_URL), and how to drop it. */
+export async function serverDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 /** A fresh, empty database: in-memory PGlite, or a new database on the test server that is dropped on close. */
 export async function freshDatabase(kind: DatabaseKind): Promise<Database> {
   if (kind === 'pglite') return openDatabase({ kind: 'pglite' });
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 4 });
+  const { url, drop } = await serverDatabase();
+  const database = await openDatabase({ kind: 'postgres', url, max: 4 });
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await drop();
     },
   };
 }
@@ -67,7 +75,7 @@ export type TestContext = {
 /** A migrated database with the demo data and an app over it. */
 export async function setup(
   kind: DatabaseKind,
-  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: App) => void; jobs?: boolean } = {},
+  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: App) => void; jobs?: boolean; smtpUrl?: string } = {},
 ): Promise<TestContext> {
   const database = await freshDatabase(kind);
   await migrateToLatest(database.db);
@@ -79,19 +87,24 @@ export async function setup(
   // the job queue, for the files that need background work; started before the app so its routes can enqueue
   const boss = options.jobs ? createBoss(database) : undefined;
   await boss?.start();
-  const app = await buildApp({ config: testConfig(options.config), database, keys, mailer, boss, clock: () => clock.now });
+  const config = testConfig(options.config);
+  // with smtpUrl, mail goes over SMTP to a server the test runs (and reads), as in production
+  const smtpMailer = options.smtpUrl ? createMailer({ db: database.db, smtpUrl: options.smtpUrl, from: config.MAIL_FROM, log: pino({ level: 'silent' }) }) : undefined;
+  const app = await buildApp({ config, database, keys, mailer: smtpMailer ?? mailer, boss, clock: () => clock.now });
   options.extend?.(app);
   await app.ready();
+  return testContext({ app, clock, database, keys, mailer, boss });
+}
+
+/** What a test holds of one running app; closing it stops the app, its job queue and its database. */
+function testContext(parts: Omit<TestContext, 'close'> & { boss: PgBoss | undefined }): TestContext {
+  const { boss, ...context } = parts;
   return {
-    app,
-    clock,
-    database,
-    keys,
-    mailer,
+    ...context,
     async close() {
-      await app.close();
+      await context.app.close();
       await boss?.stop({ graceful: false, wait: true });
-      await database.close();
+      await context.database.close();
     },
   };
 }
@@ -160,4 +173,41 @@ export async function signIn(t: TestContext, email: string, as: Browser = browse
   if (res.statusCode !== 200) throw new Error(`challenge ${email}: ${res.body}`);
   const body = res.json<{ accessToken: string; refreshToken: string; user: { id: string; partnerId: string } }>();
   return { ...body, browser: as };
+}
+
+/**
+ * Two server instances on one fresh PostgreSQL database, as behind a load balancer: each has its own connection pool,
+ * caches, cache-bus listener and (with `jobs`) job queue; they share the keys, the clock and the data directory (report
+ * files), as the architecture document asks of instances behind a load balancer. The demo data is seeded, then
+ * `prepare` runs once.
+ */
+export async function twoInstances(options: { config?: Record<string, string>; jobs?: boolean; prepare?: (database: Database) => Promise<void> } = {}) {
+  const { url, drop } = await serverDatabase();
+  const keys = testKeys();
+  const clock = { now: Date.now() };
+  const config = testConfig(options.config);
+  const instances: TestContext[] = [];
+  for (let i = 0; i < 2; i++) {
+    const database = await openDatabase({ kind: 'postgres', url, max: 4 });
+    if (i === 0) {
+      await migrateToLatest(database.db);
+      await seedDemo(database.db, keys.encryptionKey, { transactions: false });
+      await options.prepare?.(database);
+    }
+    const boss = options.jobs ? createBoss(database) : undefined;
+    await boss?.start();
+    const mailer = memoryMailer();
+    const app = await buildApp({ config, database, keys, mailer, boss, clock: () => clock.now });
+    await app.ready();
+    instances.push(testContext({ app, clock, database, keys, mailer, boss }));
+  }
+  const [a, b] = instances as [TestContext, TestContext];
+  return {
+    a,
+    b,
+    async close() {
+      for (const instance of instances) await instance.close();
+      await drop();
+    },
+  };
 }

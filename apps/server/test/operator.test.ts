@@ -1,30 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createMailer } from '../src/lib/mailer.ts';
 import { createOperatorService } from '../src/modules/partners/partners.service.ts';
 import { DATABASES, browser, setup, type TestContext } from './harness.ts';
-
-/** An SMTP server in this process: what it receives is what a real mail server would. */
-async function smtpSink() {
-  const received: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { smtpSink } from './smtp-sink.ts';
 
 describe.each(DATABASES)('operator set-up on %s', (kind) => {
   let t: TestContext;
@@ -66,7 +45,7 @@ describe.each(DATABASES)('operator set-up on %s', (kind) => {
 
   it('keeps a failed delivery in the outbox as failed', async () => {
     const mailer = createMailer({ db: t.database.db, smtpUrl: 'smtp://127.0.0.1:1', from: 'x@portal.test', log: pino({ level: 'silent' }) });
-    await expect(mailer.send({ to: 'nobody@portal.test', subject: 's', text: 't' })).rejects.toThrow();
+    await expect(mailer.send({ to: 'nobody@portal.test', subject: 's', text: 't' })).rejects.toMatchObject({ statusCode: 503, code: 'MailUnavailable' });
     const row = await t.database.db.selectFrom('mail_outbox').select(['status', 'error']).where('to_address', '=', 'nobody@portal.test').executeTakeFirstOrThrow();
     expect(row.status).toBe('failed');
     expect(row.error).toBeTruthy();

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NETWORKS, type Network } from '@portal/contract/domain';
+import { CURRENCY_NETWORK_IDS, NETWORKS, type Network } from '@portal/contract/domain';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
+import { createCacheBus } from '../src/lib/cache-bus.ts';
 import { validateAddress } from '../src/lib/deposit-addresses.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
+import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { DATABASES, browser, memoryMailer, setup, signIn, twoInstances, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 
@@ -122,40 +125,98 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     });
   });
 
-  describe('deposit addresses', () => {
-    type Addr = { currencyNetwork: string; network: string; cryptocurrency: string; address: string; tag: string | null; status: string };
+  describe('deposit addresses (DEMO on)', () => {
+    type Addr = { currencyNetwork: string; network: string; cryptocurrency: string; address: string; tag: string | null; status: string; demo: boolean };
+    type List = { addresses: Addr[]; assignable: string[] };
+    const counts = async () => {
+      const db = t.database.db;
+      const n = async (table: 'deposit_addresses' | 'deposit_derivation_counters' | 'deposit_address_pool' | 'audit_events') =>
+        Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      return [await n('deposit_addresses'), await n('deposit_derivation_counters'), await n('deposit_address_pool'), await n('audit_events')];
+    };
 
-    it('assigns the default USDT on TRC20 address, active, to a partner without any', async () => {
-      const res = await as('admin@lean.test').get('/api/v1/partner/addresses');
-      const { addresses } = res.json<{ addresses: Addr[] }>();
-      expect(addresses).toHaveLength(1);
-      expect(addresses[0]).toMatchObject({ currencyNetwork: 'usdt-trc20', cryptocurrency: 'USDT', network: 'TRC20', status: 'active', tag: null });
-      expect(validateAddress('TRC20', addresses[0]!.address)).toBe(true);
-      const again = (await as('admin@lean.test').get('/api/v1/partner/address?currencyNetwork=usdt-trc20')).json<{ address: Addr }>();
-      expect(again.address.address).toBe(addresses[0]!.address);
+    it('never writes on a GET: a partner without addresses gets none, and a 404 for the default one', async () => {
+      const before = await counts();
+      for (const email of ['admin@lean.test', 'admin@acme.test', 'viewer@acme.test', 'admin@kora.test']) {
+        expect((await as(email).get('/api/v1/partner/addresses')).statusCode, email).toBe(200);
+        for (const cn of ['usdt-trc20', 'usdt-sol', 'usdc-xlm', 'btc-btc']) await as(email).get(`/api/v1/partner/address?currencyNetwork=${cn}`);
+      }
+      const lean = (await as('admin@lean.test').get('/api/v1/partner/addresses')).json<List>();
+      expect(lean.addresses).toEqual([]);
+      const missing = await as('admin@lean.test').get('/api/v1/partner/address');
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ code: 'NotFound', message: 'Address not found' });
+      expect(await counts()).toEqual(before);
     });
 
-    it('answers a valid address per network, an XLM memo tag, and 404 where the partner has none', async () => {
-      const { addresses } = (await as('treasury@acme.test').get('/api/v1/partner/addresses')).json<{ addresses: Addr[] }>();
+    it('shows the demo addresses made at seed time, valid for their network and marked demo', async () => {
+      const { addresses } = (await as('treasury@acme.test').get('/api/v1/partner/addresses')).json<List>();
       expect(addresses.length).toBeGreaterThanOrEqual(8);
       for (const a of addresses) {
         expect(NETWORKS).toContain(a.network);
         expect(validateAddress(a.network as Network, a.address), `${a.currencyNetwork} ${a.address}`).toBe(true);
         expect(a.tag === null).toBe(a.network !== 'XLM');
+        expect(a.demo).toBe(true);
       }
+      const trc20 = (await as('viewer@acme.test').get('/api/v1/partner/address')).json<{ address: Addr }>();
+      expect(trc20.address).toMatchObject({ currencyNetwork: 'usdt-trc20', status: 'active', demo: true });
       const xlm = (await as('treasury@acme.test').get('/api/v1/partner/address?currencyNetwork=usdc-xlm')).json<{ address: Addr }>();
       expect(xlm.address.tag).toMatch(/^\d+$/);
-      const missing = await as('admin@lean.test').get('/api/v1/partner/address?currencyNetwork=usdc-base');
-      expect(missing.statusCode).toBe(404);
-      expect(missing.json()).toMatchObject({ message: 'Address not found' });
       const unknown = await as('admin@lean.test').get('/api/v1/partner/address?currencyNetwork=doge-doge');
       expect(unknown.statusCode).toBe(400);
     });
 
+    it('offers admin and treasury the currency networks they have no address for; a view user none', async () => {
+      const admin = (await as('admin@kora.test').get('/api/v1/partner/addresses')).json<List>();
+      expect(admin.addresses.map((a) => a.currencyNetwork).sort()).toEqual(['usdc-erc20', 'usdt-trc20']);
+      expect(admin.assignable).toHaveLength(CURRENCY_NETWORK_IDS.length - 2);
+      expect(admin.assignable).not.toContain('usdt-trc20');
+      const viewer = (await as('viewer@acme.test').get('/api/v1/partner/addresses')).json<List>();
+      expect(viewer.assignable).toEqual([]);
+    });
+
+    it('refuses POST partner/addresses to a view user, without a token, and for a pair that is not offered', async () => {
+      const view = await as('viewer@acme.test').post('/api/v1/partner/addresses', { currency: 'USDC', network: 'BASE' });
+      expect(view.statusCode).toBe(403);
+      expect(view.json()).toMatchObject({ code: 'Forbidden' });
+      // with the request-forgery token but no access token
+      const anonymous = await browser(t.app).post('/api/v1/partner/addresses', { currency: 'USDC', network: 'BASE' });
+      expect(anonymous.statusCode).toBe(401);
+      const pair = await as('admin@lean.test').post('/api/v1/partner/addresses', { currency: 'BTC', network: 'SOL' });
+      expect(pair.statusCode).toBe(400);
+      expect(pair.json()).toMatchObject({ code: 'ValidationFailed', message: 'BTC is not offered on SOL' });
+      for (const body of [{}, { currency: 'DOGE', network: 'TRC20' }, { currency: 'USDT', network: 'TRON' }]) {
+        const res = await as('admin@lean.test').post('/api/v1/partner/addresses', body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json()).toMatchObject({ code: 'ValidationFailed' });
+      }
+      expect((await as('admin@lean.test').get('/api/v1/partner/addresses')).json<List>().addresses).toEqual([]);
+    });
+
+    it('gives a demo address on POST, to the caller\'s own partner whatever partnerId the body names, once', async () => {
+      const first = await as('treasury@acme.test').post('/api/v1/partner/addresses', { currency: 'USDC', network: 'BASE', partnerId: DEMO_PARTNERS.lean.id });
+      // acme has usdc-base from the seed: the same one comes back
+      expect(first.statusCode).toBe(200);
+      const res = await as('admin@lean.test').post('/api/v1/partner/addresses', { currency: 'USDT', network: 'TRC20', partnerId: DEMO_PARTNERS.acme.id });
+      expect(res.statusCode).toBe(201);
+      const { address } = res.json<{ address: Addr }>();
+      expect(address).toMatchObject({ currencyNetwork: 'usdt-trc20', cryptocurrency: 'USDT', network: 'TRC20', status: 'active', tag: null, demo: true });
+      expect(validateAddress('TRC20', address.address)).toBe(true);
+      const again = await as('admin@lean.test').post('/api/v1/partner/addresses', { currency: 'USDT', network: 'TRC20' });
+      expect(again.statusCode).toBe(200);
+      expect(again.json<{ address: Addr }>().address.address).toBe(address.address);
+      const lean = (await as('admin@lean.test').get('/api/v1/partner/address')).json<{ address: Addr }>();
+      expect(lean.address.address).toBe(address.address);
+      const acme = (await as('admin@acme.test').get('/api/v1/partner/addresses')).json<List>();
+      expect(acme.addresses.map((a) => a.address)).not.toContain(address.address);
+      const events = await t.database.db.selectFrom('audit_events').select(['partner_id', 'actor', 'details']).where('action', '=', 'deposit_address.assigned').execute();
+      expect(events).toEqual([{ partner_id: DEMO_PARTNERS.lean.id, actor: 'admin@lean.test', details: expect.objectContaining({ currencyNetwork: 'usdt-trc20', address: address.address, source: 'demo' }) }]);
+    });
+
     it('never shows one partner the addresses of another', async () => {
-      const acme = (await as('admin@acme.test').get('/api/v1/partner/addresses')).json<{ addresses: Addr[] }>().addresses.map((a) => a.address);
-      const kora = (await as('admin@kora.test').get('/api/v1/partner/addresses')).json<{ addresses: Addr[] }>().addresses.map((a) => a.address);
-      const lean = (await as('admin@lean.test').get('/api/v1/partner/addresses')).json<{ addresses: Addr[] }>().addresses.map((a) => a.address);
+      const acme = (await as('admin@acme.test').get('/api/v1/partner/addresses')).json<List>().addresses.map((a) => a.address);
+      const kora = (await as('admin@kora.test').get('/api/v1/partner/addresses')).json<List>().addresses.map((a) => a.address);
+      const lean = (await as('admin@lean.test').get('/api/v1/partner/addresses')).json<List>().addresses.map((a) => a.address);
       expect(acme.filter((a) => kora.includes(a) || lean.includes(a))).toEqual([]);
       expect(kora.filter((a) => lean.includes(a))).toEqual([]);
     });
@@ -165,5 +226,35 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     for (const url of ['/api/v1/partner/profile', '/api/v1/partner/accounts', '/api/v1/partner/payout-config', '/api/v1/partner/addresses', '/api/v1/partner/address']) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
     }
+  });
+});
+
+/** The partner row is cached per instance: a change made on one instance, or by the operator, drops it on the others. */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the partner row on two instances of one PostgreSQL database', () => {
+  let two: Awaited<ReturnType<typeof twoInstances>>;
+  let a: TestContext;
+  let b: TestContext;
+  beforeAll(async () => {
+    two = await twoInstances({ config: { LOGIN_RATE_LIMIT: '1000' } });
+    ({ a, b } = two);
+  });
+  afterAll(async () => {
+    await two?.close();
+  });
+
+  it('shows on the other instance well within the cache lifetime a limit set on one, and flags the operator set', async () => {
+    const s = await signIn(a, 'admin@lean.test');
+    const profileOnB = async () =>
+      (await b.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${s.accessToken}` } })).json<{ partner: { lowBalanceLimit: string | null }; featureFlags: Record<string, boolean> }>();
+    expect((await profileOnB()).partner.lowBalanceLimit).toBeNull(); // b caches the row now, for 5 s
+    expect((await s.browser.post('/api/v1/partner/low-balance-limit', { lowBalanceLimit: '750' }, { token: s.accessToken })).statusCode).toBe(200);
+    await expect.poll(async () => Number((await profileOnB()).partner.lowBalanceLimit), { timeout: 2000, interval: 20 }).toBe(750);
+
+    expect((await profileOnB()).featureFlags.webhooksManagementEnabled).toBe(false);
+    const bus = createCacheBus({ database: a.database });
+    const operator = createOperatorService({ db: a.database.db, mailer: memoryMailer(), publicUrl: 'https://portal.test', invalidatePartner: (id) => bus.invalidate(PARTNER_CACHE, id) });
+    await operator.setFeatureFlags(DEMO_PARTNERS.lean.id, { webhooksManagementEnabled: true });
+    await bus.close();
+    await expect.poll(async () => (await profileOnB()).featureFlags.webhooksManagementEnabled, { timeout: 2000, interval: 20 }).toBe(true);
   });
 });

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROW_SCHEMAS } from '@portal/contract/transaction-rows';
+import { SEARCH_TABLES } from '@portal/contract/transactions';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
 import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 type Row = Record<string, string | null>;
-type Page = { data: Row[]; total: number; totalRelation: 'eq' | 'gte' };
+type Page = { table: string; data: Row[]; total: number; totalRelation: 'eq' | 'gte' };
 
 const ACME = DEMO_PARTNERS.acme.id;
 const LEAN = DEMO_PARTNERS.lean.id;
@@ -42,10 +44,29 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     expect(body.data).toHaveLength(10);
     expect(body.total).toBe(await count('collections', 'partner_id = $1', [ACME]));
     expect(body.totalRelation).toBe('eq');
-    expect(body.data.every((r) => r.partnerId === ACME)).toBe(true);
+    const ids = body.data.map((r) => r.id!);
+    expect(await count('collections', 'partner_id = $1 and id = any($2::uuid[])', [ACME, ids])).toBe(10);
     const dates = body.data.map((r) => r.createdAt!);
     expect([...dates].sort().reverse()).toEqual(dates);
     expect(body.data[0]!.amount).toMatch(/^\d+\.\d+$/);
+  });
+
+  it('answers each table with its own typed rows, the table named, and never a partnerId', async () => {
+    for (const table of SEARCH_TABLES) {
+      const { status, body } = await search('admin@acme.test', { table, size: 5 });
+      expect(status, table).toBe(200);
+      expect(body.table, table).toBe(table);
+      expect(body.data.length, table).toBeGreaterThan(0);
+      for (const row of body.data) {
+        expect(Object.keys(row).sort(), table).toEqual(Object.keys(ROW_SCHEMAS[table].shape).sort());
+        expect(row, table).not.toHaveProperty('partnerId');
+      }
+      const res = await s['admin@acme.test']!.browser.post('/api/v1/transactions/scroll', { table, scrollSize: 3 }, { token: s['admin@acme.test']!.accessToken });
+      const batch = res.json<{ table: string; hits: Row[] }>();
+      expect(batch.table, table).toBe(table);
+      expect(batch.hits.length, table).toBe(3);
+      for (const row of batch.hits) expect(Object.keys(row).sort(), table).toEqual(Object.keys(ROW_SCHEMAS[table].shape).sort());
+    }
   });
 
   it('lets every role read its partner\'s tables (the spec sets no role difference inside them)', async () => {
@@ -110,6 +131,15 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     expect(ngn.body.data.every((r) => r.fiatWallet === 'NGN')).toBe(true);
   });
 
+  it('counts rows without a wallet as the default USD wallet (the table shows them as USD)', async () => {
+    const usd = await search('admin@acme.test', { table: 'settlements', fiatWallet: 'USD', size: 100 });
+    const withoutWallet = await count('settlements', 'partner_id = $1 and fiat_wallet is null', [ACME]);
+    expect(withoutWallet).toBeGreaterThan(0);
+    expect(usd.body.total).toBe(await count('settlements', "partner_id = $1 and (fiat_wallet = 'USD' or fiat_wallet is null)", [ACME]));
+    expect(usd.body.data.every((r) => r.fiatWallet === 'USD' || r.fiatWallet === null)).toBe(true);
+    expect(usd.body.data.some((r) => r.fiatWallet === null)).toBe(true);
+  });
+
   describe('id search', () => {
     let target: string;
     beforeAll(async () => {
@@ -142,19 +172,27 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
   });
 
   it('bounds a date range from the start of the first UTC day to the end of the last, only when both ends are given', async () => {
+    // in a country no generated row has, so that the filter isolates these four
     const at = async (id: string, iso: string) =>
       sql`insert into payments (partner_id, id, created_at, status, country, currency, amount, converted_amount, rate, payment_method, request_source, sequence_id, account_number, account_type, counterparty_name)
-          values (${LEAN}, ${id}::uuid, ${iso}::timestamptz, 'complete', 'ZA', 'ZAR', '10', '1', '10', 'bank_transfer', 'api', 'S', '1', 'bank', 'T')`.execute(t.database.db);
+          values (${LEAN}, ${id}::uuid, ${iso}::timestamptz, 'complete', 'BW', 'BWP', '10', '1', '10', 'bank_transfer', 'api', 'S', '1', 'bank', 'T')`.execute(t.database.db);
     await at('00000000-0000-4000-8000-000000000001', '2019-02-28T23:59:59.999Z');
     await at('00000000-0000-4000-8000-000000000002', '2019-03-01T00:00:00.000Z');
     await at('00000000-0000-4000-8000-000000000003', '2019-03-01T23:59:59.999Z');
     await at('00000000-0000-4000-8000-000000000004', '2019-03-02T00:00:00.000Z');
-    const day = await search('admin@lean.test', { table: 'payments', range: { startDate: '2019-03-01', endDate: '2019-03-01' } });
-    expect(day.body.data.map((r) => r.id)).toEqual(['00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000002']);
-    const two = await search('admin@lean.test', { table: 'payments', range: { startDate: '2019-02-28', endDate: '2019-03-02' } });
-    expect(two.body.total).toBe(4);
-    const oneEnd = await search('admin@lean.test', { table: 'payments', range: { startDate: '2019-03-01' } });
-    expect(oneEnd.body.total).toBe(10_000);
+    const ids = ['00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001'];
+    const inBotswana = (range: Record<string, string>) => search('admin@lean.test', { table: 'payments', filters: { country: 'BW' }, range });
+    const day = await inBotswana({ startDate: '2019-03-01', endDate: '2019-03-01' });
+    expect(day.body.data.map((r) => r.id)).toEqual([ids[1], ids[2]]);
+    const two = await inBotswana({ startDate: '2019-02-28', endDate: '2019-03-02' });
+    expect(two.body.data.map((r) => r.id)).toEqual(ids);
+    // one end alone applies no bound: the rows before the start (and after the end) are still there
+    const startOnly = await inBotswana({ startDate: '2019-03-01' });
+    expect(startOnly.body.data.map((r) => r.id)).toEqual(ids);
+    expect(startOnly.body.data.some((r) => r.createdAt! < '2019-03-01')).toBe(true);
+    const endOnly = await inBotswana({ startDate: '', endDate: '2019-03-01' });
+    expect(endOnly.body.data.map((r) => r.id)).toEqual(ids);
+    expect(endOnly.body.data.some((r) => r.createdAt! >= '2019-03-02')).toBe(true);
   });
 
   it('caps the total at 10,000 as "at least", and refuses pages past the window or over 6,000 rows', async () => {

@@ -1,10 +1,12 @@
+import './lib/csp.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers, queryClient } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
-import { installAuthHooks, onLogout, setNavigator } from './features/session/session.ts';
+import { installAuthHooks, onLogout, setNavigator } from './lib/session/session.ts';
 import { useBanners } from './features/banners/low-balance.ts';
+import { useReviewBanners } from './features/wallets/review-banners.ts';
 import './index.css';
 
 const router = createRouter();
@@ -12,6 +14,7 @@ setNavigator((to) => void router.navigate(to, { replace: true }));
 installAuthHooks();
 onLogout(() => queryClient.clear());
 onLogout(() => useBanners.getState().reset());
+onLogout(() => useReviewBanners.getState().reset());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

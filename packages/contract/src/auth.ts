@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChallengeName, Role, UserStatus } from './domain.ts';
+import { safeText } from './validation.ts';
 
 /** What the portal shows for each refusal the sign-in calls can give (portal-core §8, and our own codes). */
 export const AUTH_MESSAGES = {
@@ -51,7 +52,10 @@ export const OtpCode = z.string().trim().regex(/^\d{6}$/, 'Invalid OTP');
 /** An authenticator code, or one of the recovery codes (xxxxx-xxxxx). */
 export const OtpOrRecoveryCode = z.string().trim().regex(/^(\d{6}|[a-z0-9]{5}-[a-z0-9]{5})$/i, 'Invalid OTP');
 
-export const LoginRequest = z.object({ email: Email, password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX_LENGTH) });
+/** An opaque token the server handed out (challenge session, refresh token). */
+const TokenText = safeText({ max: 512 });
+
+export const LoginRequest = z.object({ email: Email, password: safeText({ min: 1, minMessage: 'Enter your password', max: PASSWORD_MAX_LENGTH }) });
 export const LoginResponse = z.object({
   challengeName: ChallengeName,
   userName: z.string(),
@@ -61,9 +65,9 @@ export const LoginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
-export const VerifyTokenRequest = z.object({ session: z.string().min(1), userCode: OtpCode, username: Email });
+export const VerifyTokenRequest = z.object({ session: TokenText.min(1), userCode: OtpCode, username: Email });
 export const ChallengeResponseRequest = z.object({
-  session: z.string().min(1),
+  session: TokenText.min(1),
   challengeName: z.literal('SOFTWARE_TOKEN_MFA'),
   username: Email,
   userCode: OtpOrRecoveryCode,
@@ -91,17 +95,18 @@ export const AuthResult = z.object({
 });
 export type AuthResult = z.infer<typeof AuthResult>;
 
-export const SetPasswordRequest = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH), email: Email, tempPassword: z.string().min(1) });
-export const RefreshRequest = z.object({ refreshToken: z.string().optional() }).default({});
+export const SetPasswordRequest = z.object({ password: safeText({ max: PASSWORD_MAX_LENGTH }), email: Email, tempPassword: safeText({ min: 1, max: PASSWORD_MAX_LENGTH }) });
+export const RefreshRequest = z.object({ refreshToken: TokenText.optional() }).default({});
 export const RefreshResponse = z.object({ accessToken: z.string(), expiresIn: z.number().int(), refreshToken: z.string() });
 export const ForgotPasswordRequest = z.object({ email: Email });
 export const ConfirmPasswordResetRequest = z.object({
   email: Email,
-  password: z.string().max(PASSWORD_MAX_LENGTH),
+  password: safeText({ max: PASSWORD_MAX_LENGTH }),
   confirmationCode: z.string().trim().regex(/^\d{6}$/, 'Enter the six-digit code from the e-mail'),
 });
 export const MessageResponse = z.object({ message: z.string() });
 export const CsrfResponse = z.object({ csrf: z.string() });
 
 /** Claims of an access token. */
-export type AccessClaims = { sub: string; pid: string; role: Role; email: string; name: string; exp: number; iat: number };
+/** `sid` is the session the token belongs to: when the session ends, the token stops working. */
+export type AccessClaims = { sub: string; pid: string; role: Role; email: string; name: string; sid: string; exp: number; iat: number };

@@ -76,6 +76,28 @@ export function splitCurrencyNetwork(id: CurrencyNetworkId): { coin: Coin; netwo
   return { coin: coin.toUpperCase() as Coin, network: NETWORK_OF_SUFFIX[suffix] as Network };
 }
 
+/** Networks and coins by name, for people (the ids stay the wire values). */
+export const NETWORK_NAMES: Record<Network, string> = {
+  BTC: 'Bitcoin',
+  ERC20: 'Ethereum',
+  TRC20: 'Tron',
+  XLM: 'Stellar',
+  CELO: 'Celo',
+  BASE: 'Base',
+  POLYGON: 'Polygon',
+  SOL: 'Solana',
+};
+export const COIN_NAMES: Record<Coin, string> = { USDC: 'USD Coin', USDT: 'Tether USD', CUSD: 'Celo Dollar', PYUSD: 'PayPal USD', BTC: 'Bitcoin' };
+
+/** The currency network list of transaction-data §3, keyed by id: name, network, icon (the coin's) and label. */
+export type CurrencyNetworkInfo = { id: CurrencyNetworkId; coin: Coin; network: Network; name: string; icon: string; label: string };
+export const CURRENCY_NETWORKS = Object.fromEntries(
+  CURRENCY_NETWORK_IDS.map((id) => {
+    const { coin, network } = splitCurrencyNetwork(id);
+    return [id, { id, coin, network, name: `${COIN_NAMES[coin]} on ${NETWORK_NAMES[network]}`, icon: coin.toLowerCase(), label: `${coin} (${network})` }];
+  }),
+) as Record<CurrencyNetworkId, CurrencyNetworkInfo>;
+
 export const CHANNEL_TYPES = ['p2p', 'eft', 'momo', 'bank', 'card', 'highvolumeotc'] as const;
 export const CHANNEL_TYPE_LABELS: Record<string, string> = {
   bank: 'Bank Transfer', eft: 'Bank Transfer', p2p: 'Bank Transfer', momo: 'Mobile Money',

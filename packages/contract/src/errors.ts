@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'TooManyRequests',
   'InternalError',
   'ServiceUnavailable',
+  'MailUnavailable',
   // sign-in and sessions
   'InvalidLogin',
   'AccountLocked',
@@ -27,6 +28,40 @@ export const ERROR_CODES = [
   'TokenExpired',
   'InvalidRefreshToken',
   'CsrfTokenInvalid',
+  // e-mailed one-time codes
+  'OtpRateLimited',
+  // reports
+  'TooManyActiveReports',
+  // webhooks
+  'TooManyWebhooks',
+  'WebhookUrlRefused',
+  // settlement wallets and withdrawals
+  'FeatureDisabled',
+  'InvalidWalletAddress',
+  'WalletAddressTaken',
+  'WalletLimitReached',
+  'OwnWalletReview',
+  'WalletNotEnabled',
+  'InsufficientBalance',
+  'SequenceIdReused',
+  'TravelRuleRequired',
+  // team
+  'EmailInUse',
+  'LastAdmin',
+  // fiat wallets
+  'FiatWalletsDisabled',
+  // partner rates (enabled countries): a change needs a second admin
+  'FourEyesRequired',
+  // API keys, allowed IP addresses and the partner API
+  'ApiKeyInvalid',
+  'ApiKeySignatureInvalid',
+  'ApiKeyTimestampInvalid',
+  'ApiKeyDisabled',
+  'ApiKeyExpired',
+  'ApiKeyPermissionDenied',
+  'IpAddressNotAllowed',
+  'IdempotencyKeyReused',
+  'IdempotencyKeyInProgress',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecimalString, FeatureFlags, ProductType } from './domain.ts';
+import { CURRENCY_NETWORK_IDS, Coin, CurrencyNetworkId, DecimalString, FeatureFlags, Network, ProductType, splitCurrencyNetwork } from './domain.ts';
 import { PAYOUT_FREQUENCIES, PAYOUT_TYPES } from './payout.ts';
 
 export const PayoutType = z.enum(PAYOUT_TYPES);
@@ -41,7 +41,10 @@ export const PartnerAccounts = z.object({
 });
 export type PartnerAccounts = z.infer<typeof PartnerAccounts>;
 
-/** A deposit (top-up) address shown to the partner (portal-core §3, "Wallet address"). */
+/**
+ * A deposit (top-up) address shown to the partner (portal-core §3, "Wallet address"). `demo` marks an address made
+ * up for the demo: nothing sent to it can be recovered, and the portal says so.
+ */
 export const DepositAddress = z.object({
   id: z.string().uuid(),
   currencyNetwork: z.string(),
@@ -50,7 +53,23 @@ export const DepositAddress = z.object({
   address: z.string(),
   status: z.enum(['active', 'disabled']),
   tag: z.string().nullable(),
+  demo: z.boolean(),
 });
 export type DepositAddress = z.infer<typeof DepositAddress>;
 export const DepositAddressResponse = z.object({ address: DepositAddress });
-export const DepositAddressesResponse = z.object({ addresses: z.array(DepositAddress) });
+export type DepositAddressResponse = z.infer<typeof DepositAddressResponse>;
+/** The partner's addresses, and the currency networks for which the caller may get one now (POST partner/addresses). */
+export const DepositAddressesResponse = z.object({ addresses: z.array(DepositAddress), assignable: z.array(CurrencyNetworkId) });
+export type DepositAddressesResponse = z.infer<typeof DepositAddressesResponse>;
+
+/** Asks for the partner's deposit address of a coin on a network (admin or treasury). */
+export const AssignDepositAddressRequest = z.object({ currency: Coin, network: Network });
+export type AssignDepositAddressRequest = z.infer<typeof AssignDepositAddressRequest>;
+
+/** The currency network id of a coin on a network (USDT, TRC20 → usdt-trc20); undefined when the pair is not offered. */
+export function currencyNetworkFor(coin: Coin, network: Network): CurrencyNetworkId | undefined {
+  return CURRENCY_NETWORK_IDS.find((id) => {
+    const pair = splitCurrencyNetwork(id);
+    return pair.coin === coin && pair.network === network;
+  });
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CalendarDate } from './validation.ts';
 
 export const PAYOUT_TYPES = ['MANUAL', 'AUTOMATED'] as const;
 export const PAYOUT_FREQUENCIES = ['Daily', 'Weekly', 'Monthly', 'Yearly'] as const;
@@ -16,7 +17,7 @@ export const PayoutConfig = z.object({
   yearlyDate: z.object({ month: z.number().int().min(1).max(12), day: z.number().int().min(1).max(31) }).nullable(),
   endPayout: z.enum(END_PAYOUTS).nullable(),
   endPayoutAfter: z.number().int().min(1).max(10_000).nullable(),
-  endPayoutDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').nullable(),
+  endPayoutDate: CalendarDate.nullable(),
 });
 export type PayoutConfig = z.infer<typeof PayoutConfig>;
 
@@ -151,5 +152,6 @@ export function nextPayoutDate(c: PayoutConfig, from: Date): string | null {
 
 /** The value is checked by the service, so that every bad value gets the spec's one message. */
 export const LowBalanceLimitRequest = z.object({ lowBalanceLimit: z.union([z.string().max(40), z.number()]).optional().nullable() });
+export const LowBalanceLimitResponse = z.object({ lowBalanceLimit: z.string() });
 export const LOW_BALANCE_MESSAGE = 'Invalid low balance limit value';
 export const DEFAULT_LOW_BALANCE_LIMIT = '1000';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ROW_SCHEMAS, type TransactionRowOf } from './transaction-rows.ts';
+import { CalendarDate, safeText } from './validation.ts';
 
 /** The tables of transaction-data §1: four B2B tabs, trades and initiated payments for commercial partners. */
 export const SEARCH_TABLES = ['payments', 'collections', 'settlements', 'fees', 'trades', 'initiate-payments'] as const;
@@ -6,6 +8,7 @@ export const SearchTable = z.enum(SEARCH_TABLES);
 export type SearchTable = z.infer<typeof SearchTable>;
 
 export const FILTER_KEYS = ['status', 'country', 'transactionType', 'paymentMethod', 'requestSource', 'cryptoCurrency', 'fiatCurrency', 'currency', 'localCurrency'] as const;
+export const FilterKey = z.enum(FILTER_KEYS);
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The filter set of each table (transaction-data §7); other keys add no condition. */
@@ -27,14 +30,20 @@ export const MAX_SCROLL_SIZE = 2_500;
 export const MAX_EXPORT_ROWS = 10_000;
 export const SCROLL_KEEP_ALIVE_SECONDS = 120;
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
+/**
+ * Selected filters by key (transaction-data §3 "filter category": an empty value means none). Keys outside the
+ * list are refused; a key outside the table's set adds no condition (§7). Shared by the search and report requests.
+ */
+export const Filters = z.partialRecord(FilterKey, safeText({ max: 100 }));
+/** The fiat wallet to show, or 'all' (transaction-data §3). */
+export const FiatWalletChoice = safeText({ max: 20 });
 
 const QueryFields = {
   table: SearchTable,
-  filters: z.record(z.string(), z.string().max(100)).default({}),
-  idFilter: z.string().max(200).default(''),
-  range: z.object({ startDate: Day.or(z.literal('')).optional(), endDate: Day.or(z.literal('')).optional() }).default({}),
-  fiatWallet: z.string().max(20).default('all'),
+  filters: Filters.default({}),
+  idFilter: safeText({ max: 200 }).default(''),
+  range: z.object({ startDate: CalendarDate.or(z.literal('')).optional(), endDate: CalendarDate.or(z.literal('')).optional() }).strict().default({}),
+  fiatWallet: FiatWalletChoice.default('all'),
 };
 
 export const SearchRequest = z
@@ -48,22 +57,70 @@ export const SearchRequest = z
 export type SearchRequest = z.infer<typeof SearchRequest>;
 export type SearchQuery = Omit<SearchRequest, 'startIndex' | 'size'>;
 
-export const SearchResponse = z.object({
-  data: z.array(z.record(z.string(), z.unknown())),
-  total: z.number().int(),
-  /** eq: exact; gte: at least `total` (10,000), as Elasticsearch reports large totals */
-  totalRelation: z.enum(['eq', 'gte']),
-});
+const searchPage = <T extends SearchTable>(table: T) =>
+  z.object({
+    /** the table that was searched: which row schema `data` follows */
+    table: z.literal(table),
+    data: z.array(ROW_SCHEMAS[table] as (typeof ROW_SCHEMAS)[T]),
+    total: z.number().int(),
+    /** eq: exact; gte: at least `total` (10,000), as Elasticsearch reports large totals */
+    totalRelation: z.enum(['eq', 'gte']),
+  });
+
+/** A page of one table, its rows typed by the table that was asked for. */
+export const SearchResponse = z.discriminatedUnion('table', [
+  searchPage('payments'),
+  searchPage('collections'),
+  searchPage('settlements'),
+  searchPage('fees'),
+  searchPage('trades'),
+  searchPage('initiate-payments'),
+]);
 export type SearchResponse = z.infer<typeof SearchResponse>;
+export type SearchResponseOf<T extends SearchTable> = Extract<SearchResponse, { table: T }>;
+export type { TransactionRowOf };
 
 export const ScrollRequest = z
   .object({
     ...QueryFields,
     scrollSize: z.number().int().min(1).max(MAX_SCROLL_SIZE).default(MAX_SCROLL_SIZE),
-    scrollId: z.string().max(4000).optional(),
+    scrollId: safeText({ max: 4000 }).optional(),
   })
   .strict();
-export const ScrollResponse = z.object({ scrollId: z.string().nullable(), hits: z.array(z.record(z.string(), z.unknown())) });
+export type ScrollRequest = z.infer<typeof ScrollRequest>;
+
+const scrollBatch = <T extends SearchTable>(table: T) =>
+  z.object({
+    /** the table being exported (the one of the first call: a scroll id carries its query) */
+    table: z.literal(table),
+    scrollId: z.string().nullable(),
+    hits: z.array(ROW_SCHEMAS[table] as (typeof ROW_SCHEMAS)[T]),
+  });
+
+/** A batch of an export, its rows typed by the table. */
+export const ScrollResponse = z.discriminatedUnion('table', [
+  scrollBatch('payments'),
+  scrollBatch('collections'),
+  scrollBatch('settlements'),
+  scrollBatch('fees'),
+  scrollBatch('trades'),
+  scrollBatch('initiate-payments'),
+]);
+export type ScrollResponse = z.infer<typeof ScrollResponse>;
+export type ScrollResponseOf<T extends SearchTable> = Extract<ScrollResponse, { table: T }>;
+
+/** One transaction of a table by its id (the partner API's `GET transactions/{table}/{id}`). */
+export const TransactionParams = z.object({ table: SearchTable, id: z.guid() });
+const oneRow = <T extends SearchTable>(table: T) => z.object({ table: z.literal(table), data: ROW_SCHEMAS[table] as (typeof ROW_SCHEMAS)[T] });
+export const TransactionResponse = z.discriminatedUnion('table', [
+  oneRow('payments'),
+  oneRow('collections'),
+  oneRow('settlements'),
+  oneRow('fees'),
+  oneRow('trades'),
+  oneRow('initiate-payments'),
+]);
+export type TransactionResponse = z.infer<typeof TransactionResponse>;
 
 /** The id search text keeps hex digits and hyphens only (transaction-data §5). */
 export const cleanIdFilter = (text: string) => text.replace(/[^0-9a-fA-F-]/g, '');
@@ -82,16 +139,19 @@ export function idMatch(text: string): { kind: 'none' } | { kind: 'prefix'; pref
 
 export const REPORT_STATUSES = ['requested', 'in_progress', 'data_downloaded', 'complete', 'expired', 'failed'] as const;
 export const ReportStatus = z.enum(REPORT_STATUSES);
+export type ReportStatus = z.infer<typeof ReportStatus>;
+/** A report in one of these is still being built: its progress is shown and polled. */
+export const ACTIVE_REPORT_STATUSES: readonly ReportStatus[] = ['requested', 'in_progress', 'data_downloaded'];
 /** A report may span up to a year. */
 export const MAX_REPORT_DAYS = 366;
 
 export const CreateReportRequest = z
   .object({
     dataSource: SearchTable,
-    startDate: Day,
-    endDate: Day,
-    filters: z.record(z.string(), z.string().max(100)).default({}),
-    fiatWallet: z.string().max(20).default('all'),
+    startDate: CalendarDate,
+    endDate: CalendarDate,
+    filters: Filters.default({}),
+    fiatWallet: FiatWalletChoice.default('all'),
   })
   .strict();
 

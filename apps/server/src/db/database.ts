@@ -16,10 +16,16 @@ export type SqlExecutor = (text: string, values?: unknown[]) => Promise<{ rows: 
 export type Database = {
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
+  /** the server's address (PostgreSQL only): for connections of their own, such as LISTEN */
+  url?: string;
   /** Raw SQL for libraries that bring their own (pg-boss), serialised with Kysely's use of the embedded session. */
   executeSql: SqlExecutor;
+  /** Connections for the metrics: the pg pool's, or PGlite's single session (busy or idle, callers waiting for it). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 };
+
+export type PoolStats = { total: number; idle: number; waiting: number };
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; max?: number }
@@ -36,7 +42,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
+      url: options.url,
       executeSql: async (text, values) => pool.query(text, values),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };
   }
@@ -49,6 +57,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     kind: 'pglite',
     executeSql: (text, values) => lock.run(() => pgliteExecute(pglite, text, values ?? [])),
+    poolStats: () => {
+      const { busy, waiting } = lock.state;
+      return { total: 1, idle: busy ? 0 : 1, waiting };
+    },
     close: () => db.destroy(),
   };
 }

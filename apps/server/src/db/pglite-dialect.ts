@@ -17,13 +17,28 @@ import {
  */
 export class SessionLock {
   #tail: Promise<void> = Promise.resolve();
+  /** callers holding the lock or waiting for it */
+  #pending = 0;
 
   acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
+    let resolveNext!: () => void;
+    const next = new Promise<void>((resolve) => (resolveNext = resolve));
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#pending -= 1;
+      resolveNext();
+    };
+    this.#pending += 1;
     const ready = this.#tail.then(() => release);
     this.#tail = this.#tail.then(() => next);
     return ready;
+  }
+
+  /** For the metrics: is the session in use, and how many callers wait for it. */
+  get state(): { busy: boolean; waiting: number } {
+    return { busy: this.#pending > 0, waiting: Math.max(0, this.#pending - 1) };
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {

@@ -39,8 +39,20 @@ export type UsersTable = {
   password_reset_requested: Generated<boolean>;
   totp_secret_enc: string | null;
   totp_last_step: number | null;
-  failed_logins: Generated<number>;
-  locked_until: Timestamp | null;
+  /** the last completed sign-in (0015) */
+  last_sign_in_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** A partner's local-currency wallet (0014); the default USD wallet is not stored. */
+export type FiatWalletsTable = {
+  partner_id: string;
+  id: Generated<number>;
+  currency: string;
+  country: string;
+  payment_enabled: Generated<boolean>;
+  collection_enabled: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -105,6 +117,44 @@ export type RefreshTokensTable = {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** the token that replaced this one, encrypted, kept for the reuse window (two tabs refreshing at once) */
+  successor_enc: string | null;
+  created_at: Timestamp;
+};
+
+/** A signed-in session: its id is the refresh-token family and the access token's `sid` claim. */
+export type AuthSessionsTable = {
+  partner_id: string;
+  id: string;
+  user_id: string;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+/** Sign-in failures per e-mail (sha256 of it), known or not. */
+export type SignInThrottleTable = {
+  key: string;
+  failures: Generated<number>;
+  locked_until: Timestamp | null;
+  updated_at: Timestamp;
+};
+
+/** Fixed-window request counters shared by every server instance. */
+export type RateLimitCountersTable = {
+  key: string;
+  hits: number;
+  window_ends: Timestamp;
+};
+
+/** The live e-mailed code of a user (hash only). */
+export type EmailOtpsTable = {
+  partner_id: string;
+  user_id: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
   created_at: Timestamp;
 };
 
@@ -143,6 +193,25 @@ export type DepositAddressesTable = {
   tag: string | null;
   status: Generated<string>;
   created_at: Timestamp;
+  /** demo (random, key thrown away: demo only) | xpub (derived from an operator key) | pool (imported) */
+  source: string;
+  derivation_key: string | null;
+  derivation_index: number | null;
+};
+
+export type DepositDerivationCountersTable = {
+  derivation_key: string;
+  next_index: number;
+};
+
+export type DepositAddressPoolTable = {
+  id: Generated<number>;
+  network: string;
+  address: string;
+  tag: string | null;
+  imported_at: Timestamp;
+  partner_id: string | null;
+  assigned_at: Date | null;
 };
 
 type Money = ColumnType<string, string, string>;
@@ -258,11 +327,243 @@ export type ReportJobsTable = {
   file_key: string | null;
   error: string | null;
   expires_at: Timestamp | null;
+  /** the job's place in its partner's line when queued: 0 when the partner had nothing else being prepared */
+  queue_rank: Generated<number>;
+  /** the queue's job that builds it */
+  queue_job_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
 
+/** One row: check values of the keys the database was created with (0010-key-check). */
+export type KeyCheckTable = {
+  id: Generated<number>;
+  jwt_secret_check: string;
+  encryption_key_check: string;
+  created_at: Generated<Date>;
+};
+
+/** Webhook endpoints (0018): the signing secret encrypted with ENCRYPTION_KEY. */
+export type WebhookEndpointsTable = {
+  partner_id: string;
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  secret_encrypted: string;
+  active: Generated<boolean>;
+  state: Generated<string>;
+  failing_since: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** The webhook outbox (0018): one row per announced change. */
+export type WebhookEventsTable = {
+  partner_id: string;
+  id: string;
+  type: string;
+  data: Json<Record<string, unknown>>;
+  dedupe_key: string | null;
+  created_at: Timestamp;
+};
+
+/** An event's delivery to one endpoint (0018); job_id null: waiting for the relay to queue it. */
+export type WebhookDeliveriesTable = {
+  partner_id: string;
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: Generated<string>;
+  manual: Generated<boolean>;
+  retry_step: Generated<number>;
+  attempt_count: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  job_id: string | null;
+  note: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type WebhookAttemptsTable = {
+  partner_id: string;
+  delivery_id: string;
+  n: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  response_snippet: string | null;
+  error: string | null;
+  trigger: string;
+};
+
+
+/** A partner's settlement wallet (0012): withdrawals go to it once reviewed, screened and enabled. */
+export type SettlementWalletsTable = {
+  partner_id: string;
+  id: string;
+  address: string;
+  network: string;
+  tag: string | null;
+  currencies: string[];
+  status: string;
+  travel_rule_name: string | null;
+  travel_rule_registration_number: string | null;
+  created_by: string;
+  created_by_name: string;
+  reviewed_by: string | null;
+  reviewed_by_name: string | null;
+  reviewed_at: Timestamp | null;
+  denial_reason: string | null;
+  deletion_reason: string | null;
+  deleted_by: string | null;
+  deleted_at: Timestamp | null;
+  screened_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** The partner an address belongs to, for good (0012). */
+export type WalletAddressOwnersTable = {
+  address_key: string;
+  partner_id: string;
+  created_at: Timestamp;
+};
+
+/** A withdrawal request by its sequenceId (0013); its settlement is a row of `settlements`. */
+export type SettlementRequestsTable = {
+  partner_id: string;
+  sequence_id: string;
+  settlement_id: string;
+  fingerprint: string;
+  wallet_id: string;
+  requested_by: string;
+  amount: Money;
+  currency: string;
+  fee_amount: Money;
+  wallet_tag: string | null;
+  travel_rule_name: string | null;
+  travel_rule_registration_number: string | null;
+  failure_reason: string | null;
+  created_at: Timestamp;
+};
+
+/** Global reference: a currency's buy and sell rate against USD (locale: the country, or 'crypto'). */
+export type PlatformRatesTable = {
+  id: string;
+  locale: string;
+  code: string;
+  buy: Numeric;
+  sell: Numeric;
+  updated_at: Timestamp;
+};
+
+/** A partner's status for a platform rate (an enabled country), with the pending change and who asked for it. */
+export type PartnerRatesTable = {
+  partner_id: string;
+  id: string;
+  platform_rate_id: string;
+  status: string;
+  requested_by: string | null;
+  requested_at: Date | null;
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+  updated_at: Timestamp;
+};
+
+/** Global reference: one way money comes into or goes out of a country. */
+export type ChannelsTable = {
+  id: string;
+  vendor_id: string;
+  ramp_type: string;
+  channel_type: string;
+  country: string;
+  currency: string;
+  status: string;
+  commercial_status: string;
+  fee_usd: Numeric;
+  fee_local: Numeric;
+  min: Numeric;
+  max: Numeric;
+  success_threshold: Numeric;
+  estimated_settlement_time: number;
+  settlement_type: string;
+  widget_status: string;
+  api_status: string;
+  widget_min: Numeric;
+  widget_max: Numeric;
+  updated_at: Timestamp;
+};
+
+/** Global reference: a mobile-money operator or bank of a country, reached through channels. */
+export type PaymentNetworksTable = {
+  id: string;
+  code: string;
+  name: string;
+  country: string;
+  status: string;
+  channel_ids: string[];
+  account_number_type: string;
+  feature_flag_enabled: boolean;
+  temp_disabled_for: string[];
+  updated_at: Timestamp;
+};
+
+/** A partner's API key (0016): the secret encrypted with ENCRYPTION_KEY; after a roll the previous one may still work. */
+export type ApiKeysTable = {
+  partner_id: string;
+  id: Generated<string>;
+  api_key: string;
+  public_key: string;
+  name: string;
+  permissions: string[];
+  status: Generated<string>;
+  secret_enc: string;
+  secret_hint: string;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** The first reply to an Idempotency-Key (0016); status_code is null while that first request runs. */
+export type IdempotencyKeysTable = {
+  partner_id: string;
+  key: string;
+  fingerprint: string;
+  claim_token: string;
+  status_code: number | null;
+  response_body: string | null;
+  content_type: string | null;
+  locked_until: Timestamp;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+};
+
+/** A partner's allowed IP address or CIDR range for API-key calls (0017). */
+export type AllowedIpAddressesTable = {
+  partner_id: string;
+  ip_address: string;
+  created_by: string | null;
+  created_by_email: string | null;
+  created_at: Timestamp;
+};
+
 export type DB = {
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  allowed_ip_addresses: AllowedIpAddressesTable;
+  settlement_wallets: SettlementWalletsTable;
+  wallet_address_owners: WalletAddressOwnersTable;
+  settlement_requests: SettlementRequestsTable;
+  platform_rates: PlatformRatesTable;
+  partner_rates: PartnerRatesTable;
+  channels: ChannelsTable;
+  payment_networks: PaymentNetworksTable;
+  key_check: KeyCheckTable;
   report_jobs: ReportJobsTable;
   collections: CollectionsTable;
   payments: CollectionsTable;
@@ -272,16 +573,27 @@ export type DB = {
   initiated_payments: InitiatedPaymentsTable;
   payout_configs: PayoutConfigsTable;
   deposit_addresses: DepositAddressesTable;
+  deposit_derivation_counters: DepositDerivationCountersTable;
+  deposit_address_pool: DepositAddressPoolTable;
   auth_challenges: AuthChallengesTable;
   refresh_tokens: RefreshTokensTable;
+  auth_sessions: AuthSessionsTable;
+  sign_in_throttle: SignInThrottleTable;
+  rate_limit_counters: RateLimitCountersTable;
+  email_otps: EmailOtpsTable;
   recovery_codes: RecoveryCodesTable;
   password_reset_codes: PasswordResetCodesTable;
   partners: PartnersTable;
   users: UsersTable;
+  fiat_wallets: FiatWalletsTable;
   currency_accounts: CurrencyAccountsTable;
   ledger_entries: LedgerEntriesTable;
   audit_events: AuditEventsTable;
   mail_outbox: MailOutboxTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 };
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -3,18 +3,69 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { FileStorage } from '../lib/file-storage.ts';
-import { REPORT_QUEUE, createReportsService } from '../modules/reports/reports.service.ts';
+import { ACTIVE_REPORT_STATUSES, findReportJob, lockReportLine, unfinishedReportJobs, updateReportJob } from '../modules/reports/reports.repository.ts';
+import { buildReport } from './report-build.ts';
+import { REPORT_QUEUE, createReportQueue, enqueueReportBuild, isQueueJobLive, type ReportBuildJob } from './report-queue.ts';
 
-/** Starts the report builder on the queue, and queues again the jobs a previous run left unfinished. */
-export async function startReportWorker(deps: { boss: PgBoss; db: Kysely<DB>; storage: FileStorage; log: FastifyBaseLogger; now?: () => number }) {
-  const service = createReportsService({ db: deps.db, boss: deps.boss, storage: deps.storage, now: deps.now ?? Date.now });
-  await deps.boss.createQueue(REPORT_QUEUE);
-  await deps.boss.work<{ partnerId: string; id: string }>(REPORT_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) => {
-    if (!job) return;
-    deps.log.info({ report: job.data.id }, 'building report');
-    await service.build(job.data.partnerId, job.data.id);
-  });
-  const requeued = await service.requeueUnfinished();
-  if (requeued) deps.log.info({ requeued }, 'report jobs queued again after a restart');
-  return service;
+export type ReportWorkerDeps = {
+  boss: PgBoss;
+  db: Kysely<DB>;
+  storage: FileStorage;
+  log: FastifyBaseLogger;
+  now?: () => number;
+  /** reports this server builds at the same time (REPORT_CONCURRENCY) */
+  concurrency?: number;
+};
+
+/** How often an idle builder looks for work (a busy one takes its next job at once). */
+const IDLE_POLL_SECONDS = 1;
+
+/**
+ * Starts `concurrency` builders on the report queue, and queues again the reports whose queue job ended without
+ * finishing them. Every server on the database may run builders: pg-boss hands each queued job to exactly one.
+ */
+export async function startReportWorker(deps: ReportWorkerDeps) {
+  const now = deps.now ?? Date.now;
+  const concurrency = deps.concurrency ?? 1;
+  await createReportQueue(deps.boss);
+  for (let i = 0; i < concurrency; i++) {
+    // one job at a time per builder, so a long report holds one slot and the others keep going
+    const builder: { id?: string } = {};
+    builder.id = await deps.boss.work<ReportBuildJob>(REPORT_QUEUE, { pollingIntervalSeconds: IDLE_POLL_SECONDS, batchSize: 1 }, async ([job]) => {
+      if (!job) return;
+      try {
+        deps.log.info({ report: job.data.id, partner: job.data.partnerId }, 'building report');
+        await buildReport({ db: deps.db, storage: deps.storage, now }, job.data.partnerId, job.data.id);
+      } finally {
+        // look for the next job straight away instead of sleeping out the polling interval
+        if (builder.id) deps.boss.notifyWorker(builder.id);
+      }
+    });
+  }
+  const requeued = await requeueOrphanedReports(deps.boss, deps.db, now);
+  if (requeued) deps.log.info({ requeued }, 'report jobs queued again');
+  return { requeued };
+}
+
+/**
+ * Reports left queued or half-built whose queue job is gone or ended (a server stopped for good mid-build, or its
+ * retries ran out) are queued again at their place in line; their build starts over. Reports whose queue job is
+ * still waiting or running are left to it, so that two servers never build one report at once.
+ */
+export async function requeueOrphanedReports(boss: PgBoss, db: Kysely<DB>, now: () => number = Date.now): Promise<number> {
+  let requeued = 0;
+  for (const r of await unfinishedReportJobs(db)) {
+    if (await isQueueJobLive(boss, r.queue_job_id)) continue;
+    const done = await db.transaction().execute(async (trx) => {
+      // another server starting at the same time may have queued it again already: then its queue job id changed
+      await lockReportLine(trx, r.partner_id);
+      const current = await findReportJob(trx, r.partner_id, r.id);
+      if (!current || current.queue_job_id !== r.queue_job_id || !(ACTIVE_REPORT_STATUSES as readonly string[]).includes(current.status)) return false;
+      const queueJobId = await enqueueReportBuild(boss, trx, { partnerId: r.partner_id, id: r.id }, r.queue_rank);
+      await updateReportJob(trx, r.partner_id, r.id, { queue_job_id: queueJobId }, new Date(now()));
+      return true;
+    });
+    if (done) requeued += 1;
+  }
+  return requeued;
 }

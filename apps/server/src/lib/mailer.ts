@@ -2,44 +2,47 @@ import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db/schema.ts';
+import { AppError } from './errors.ts';
+import { insertQueuedMail, markMailDelivered, markMailFailed } from './mail-outbox.repository.ts';
+
+export const MAIL_UNAVAILABLE = 'The e-mail could not be sent just now. Try again in a few minutes.';
 
 export type Mail = { to: string; subject: string; text: string };
 export type Mailer = { send(mail: Mail): Promise<void> };
 
 /**
- * Every mail is written to the outbox first. With SMTP_URL it is then sent over SMTP and marked sent (or failed);
- * without it, it is marked logged and its text goes to the log, so that a local start can read invitations.
+ * Every mail is written to the outbox first. With SMTP_URL it is then sent over SMTP and marked sent, and its body
+ * is redacted at once (mails carry temporary passwords and reset codes); a failed one is marked failed. Without
+ * SMTP_URL (the operator CLI outside production, when no mail catcher runs) it is marked logged: its text goes to the
+ * log only in demo mode (codes in logs are a demo convenience, never a production one), and the body stays readable
+ * in the outbox until the cleanup job redacts it (jobs/cleanup.ts, after 24 hours).
  */
 export function createMailer(options: {
   db: Kysely<DB>;
   smtpUrl?: string;
   from: string;
   log: FastifyBaseLogger;
+  /** demo mode: a mail that cannot be sent is written to the log in full */
+  logBodies?: boolean;
 }): Mailer {
   const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
   return {
     async send(mail) {
-      const row = await options.db
-        .insertInto('mail_outbox')
-        .values({ to_address: mail.to, subject: mail.subject, text_body: mail.text, status: 'queued' })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await insertQueuedMail(options.db, mail);
       if (!transport) {
-        options.log.info({ mail: { to: mail.to, subject: mail.subject, text: mail.text } }, 'mail (no SMTP_URL: logged, not sent)');
-        await options.db.updateTable('mail_outbox').set({ status: 'logged', sent_at: new Date() }).where('id', '=', row.id).execute();
+        const logged = options.logBodies ? { to: mail.to, subject: mail.subject, text: mail.text } : { to: mail.to, subject: mail.subject };
+        options.log.info({ mail: logged }, 'mail (no SMTP_URL: kept in the outbox table, not sent)');
+        await markMailDelivered(options.db, id, 'logged', new Date(), false);
         return;
       }
       try {
         await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
-        await options.db.updateTable('mail_outbox').set({ status: 'sent', sent_at: new Date() }).where('id', '=', row.id).execute();
+        await markMailDelivered(options.db, id, 'sent', new Date(), true);
       } catch (err) {
         options.log.error({ err, to: mail.to }, 'mail delivery failed');
-        await options.db
-          .updateTable('mail_outbox')
-          .set({ status: 'failed', error: err instanceof Error ? err.message : String(err) })
-          .where('id', '=', row.id)
-          .execute();
-        throw err;
+        await markMailFailed(options.db, id, err instanceof Error ? err.message : String(err));
+        // what was saved before the mail stays saved (the caller can send it again); the client gets a clear 503
+        throw new AppError(503, 'MailUnavailable', MAIL_UNAVAILABLE);
       }
     },
   };

@@ -10,10 +10,10 @@ const ISSUER = 'partner-dashboard';
 
 export async function signAccessToken(
   secret: Buffer,
-  claims: { sub: string; pid: string; role: Role; email: string; name: string },
+  claims: { sub: string; pid: string; role: Role; email: string; name: string; sid: string },
   seconds = ACCESS_TOKEN_SECONDS,
 ): Promise<string> {
-  return new SignJWT({ pid: claims.pid, role: claims.role, email: claims.email, name: claims.name })
+  return new SignJWT({ pid: claims.pid, role: claims.role, email: claims.email, name: claims.name, sid: claims.sid })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.sub)
     .setIssuer(ISSUER)
@@ -22,11 +22,14 @@ export async function signAccessToken(
     .sign(secret);
 }
 
-/** Verifies signature (HS256 only: `none` and other algorithms are refused), issuer and expiry. */
+/**
+ * Verifies signature (HS256 only: `none` and other algorithms are refused), issuer and expiry. A token without an
+ * expiry, an issue time or a session is refused: every token we sign has them.
+ */
 export async function verifyAccessToken(secret: Buffer, token: string): Promise<AccessClaims> {
   try {
-    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: ISSUER });
-    if (typeof payload.sub !== 'string' || typeof payload.pid !== 'string' || typeof payload.role !== 'string') {
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp', 'iat', 'sub'] });
+    if (typeof payload.sub !== 'string' || typeof payload.pid !== 'string' || typeof payload.role !== 'string' || typeof payload.sid !== 'string') {
       throw unauthorized(AUTH_MESSAGES.invalidToken, 'InvalidToken');
     }
     return payload as unknown as AccessClaims;

@@ -22,4 +22,13 @@ describe('TtlCache', () => {
     await cache.get('c', async () => 'c');
     expect(await cache.get('a', async () => 'a3')).toBe('a3');
   });
+  it('peeks at a fresh entry without loading, and at nothing once it expired', async () => {
+    let now = 0;
+    const cache = new TtlCache<string | undefined>(1000, 10, () => now);
+    expect(cache.peek('a')).toBeUndefined();
+    await cache.get('a', async () => undefined);
+    expect(cache.peek('a')).toEqual({ value: undefined });
+    now = 1000;
+    expect(cache.peek('a')).toBeUndefined();
+  });
 });

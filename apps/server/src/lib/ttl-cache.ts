@@ -21,6 +21,12 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** The entry, if it is there and fresh, without loading: for callers that can answer at once when it is. */
+  peek(key: string): { value: V } | undefined {
+    const hit = this.#entries.get(key);
+    return hit && hit.expires > this.now() ? { value: hit.value } : undefined;
+  }
+
   delete(key: string) {
     this.#entries.delete(key);
   }

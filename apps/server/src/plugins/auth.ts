@@ -1,37 +1,71 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { API_KEY_MESSAGES, type ApiKeyPermission } from '@portal/contract/api-keys';
 import { AUTH_MESSAGES, type AccessClaims } from '@portal/contract/auth';
 import type { Role } from '@portal/contract/domain';
 import type { App } from '../app.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { verifyAccessToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
+import { createAuthRepository } from '../modules/auth/auth.repository.ts';
 
 /** Who is calling, from the verified token and the user's current row: never from the request body. */
-export type Auth = { userId: string; partnerId: string; role: Role; email: string; name: string };
+export type Auth = { userId: string; partnerId: string; role: Role; email: string; name: string; sessionId: string };
+
+/**
+ * A partner's server calling with an API key (plugins/api-key-auth.ts): no user; the key is the actor. Only routes
+ * of the partner API (route config `apiKey`) ever see one.
+ */
+export type ApiKeyAuth = { kind: 'apiKey'; partnerId: string; keyId: string; apiKey: string; name: string; permissions: ApiKeyPermission[] };
+
+/** Either kind of caller of a partner-API route. */
+export type Caller = Auth | ApiKeyAuth;
+
+export const isApiKeyCaller = (caller: Caller): caller is ApiKeyAuth => 'kind' in caller && caller.kind === 'apiKey';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    auth: Auth | undefined;
+    auth: Caller | undefined;
   }
   interface FastifyInstance {
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    /** users by "partnerId:userId", for authenticate; delete an entry when that user's role or status changes */
-    userCache: TtlCache<unknown>;
   }
 }
 
-/** How long a user's row (role, status) is reused between requests; a change elsewhere shows within this time. */
+/**
+ * On the embedded database (one process serves it) a user's row and a session's state are reused between requests
+ * for this long, and every change drops its entry at once through the cache bus (`user` by "partnerId:userId",
+ * `session` by session id). On a PostgreSQL server several instances may serve, and a notification could arrive a
+ * moment after the next request: there the session and its user are read on every request, in one query, so that a
+ * logout, a deletion or a role change holds on every instance at once.
+ */
 export const AUTH_CACHE_MS = 5_000;
 
 type CachedUser = { id: string; partner_id: string; role: string; status: string; email: string; name: string } | undefined;
+type CachedSession = { user_id: string; revoked_at: Date | null } | undefined;
 
 export function registerAuth(app: App) {
   app.decorateRequest('auth', undefined);
+  const repo = createAuthRepository(app.database.db);
   const users = new TtlCache<CachedUser>(AUTH_CACHE_MS);
+  const sessions = new TtlCache<CachedSession>(AUTH_CACHE_MS);
   // a token whose signature was checked is not checked again for a few seconds (never past its expiry)
   const verified = new TtlCache<AccessClaims>(AUTH_CACHE_MS);
-  app.decorate('userCache', users);
+  app.cacheBus.attach('user', users);
+  app.cacheBus.attach('session', sessions);
+  const current = async (claims: AccessClaims): Promise<CachedUser> => {
+    if (app.database.kind === 'postgres') {
+      const row = await repo.sessionUser(claims.pid, claims.sid, claims.sub);
+      return row && !row.revoked_at ? row : undefined;
+    }
+    const [session, user] = await Promise.all([
+      sessions.get(claims.sid, () => repo.session(claims.pid, claims.sid)),
+      users.get(`${claims.pid}:${claims.sub}`, () => repo.activeUser(claims.pid, claims.sub)),
+    ]);
+    return session && !session.revoked_at && session.user_id === claims.sub ? user : undefined;
+  };
   app.decorate('authenticate', async (request: FastifyRequest) => {
+    // a signed API-key call (only ever marked on a partner-API route) is verified by plugins/api-key-auth.ts
+    if (request.apiKeyCall) return;
     const header = request.headers.authorization;
     const match = header ? /^Bearer (\S+)$/i.exec(header) : null;
     if (!match?.[1]) throw unauthorized('Sign in to continue.', 'Unauthorized');
@@ -41,24 +75,38 @@ export function registerAuth(app: App) {
       verified.delete(token);
       claims = await verifyAccessToken(app.keys.jwtSecret, token); // throws TokenExpired
     }
-    // the user must still exist and be active: a deleted or deactivated user's token stops working at once
-    const user = await users.get(`${claims.pid}:${claims.sub}`, () =>
-      app.database.db
-        .selectFrom('users')
-        .select(['id', 'partner_id', 'role', 'status', 'email', 'name'])
-        .where('partner_id', '=', claims.pid)
-        .where('id', '=', claims.sub)
-        .executeTakeFirst(),
-    );
+    // the session must still be open (a logout ends its tokens at once) and the user still exist and be active
+    const user = await current(claims);
     if (!user || user.status !== 'active') throw unauthorized(AUTH_MESSAGES.invalidToken, 'InvalidToken');
-    request.auth = { userId: user.id, partnerId: user.partner_id, role: user.role as Role, email: user.email, name: user.name };
+    request.auth = { userId: user.id, partnerId: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sessionId: claims.sid };
   });
 }
 
-/** The caller, for routes behind app.authenticate. */
+/** The signed-in user, for routes behind app.authenticate that API keys cannot call. */
 export function authOf(request: FastifyRequest): Auth {
+  const caller = callerOf(request);
+  if (isApiKeyCaller(caller)) throw forbidden(API_KEY_MESSAGES.notAccepted);
+  return caller;
+}
+
+/** The user or the API key calling a partner-API route. */
+export function callerOf(request: FastifyRequest): Caller {
   if (!request.auth) throw unauthorized('Sign in to continue.');
   return request.auth;
+}
+
+/** Who made a change, for the audit trail: the user, or the API key (no user). */
+export function actorOf(caller: Caller): { actorUserId: string | null; actor: string } {
+  return isApiKeyCaller(caller) ? { actorUserId: null, actor: `api key ${caller.apiKey}` } : { actorUserId: caller.userId, actor: caller.email };
+}
+
+/**
+ * A change that users of some roles, or API keys with a permission, may make. The key's permission was checked
+ * when the call was verified; it is checked again here so that the rule does not rest on the route's declaration.
+ */
+export function requireAccess(caller: Caller, rule: { roles: readonly Role[]; permission: ApiKeyPermission }): void {
+  if (!isApiKeyCaller(caller)) return requireRole(caller, ...rule.roles);
+  if (!caller.permissions.includes(rule.permission)) throw forbidden(API_KEY_MESSAGES.permission(rule.permission), 'ApiKeyPermissionDenied');
 }
 
 export function requireRole(auth: Auth, ...roles: Role[]): void {

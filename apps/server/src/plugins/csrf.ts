@@ -1,33 +1,46 @@
-import type { FastifyReply } from 'fastify';
-import { AUTH_MESSAGES } from '@portal/contract/auth';
+import crypto from 'node:crypto';
+import fastifyCsrf from '@fastify/csrf-protection';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { App } from '../app.ts';
 import { API_PREFIX } from '../lib/constants.ts';
-import { forbidden } from '../lib/errors.ts';
-import { randomToken, safeEqual } from '../lib/tokens.ts';
 
 export const CSRF_COOKIE = 'portal_csrf';
-const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MUTATING = ['POST', 'PUT', 'PATCH', 'DELETE'];
+const ISSUE_PATH = `${API_PREFIX}/security/csrf`;
 
 /**
- * Double-submit request-forgery protection: POST /security/csrf hands out a token and sets the same value in an
- * httpOnly, SameSite=Strict cookie; every mutating API call must echo it in x-csrf-token. Another site can neither
- * read the token nor make the browser send the cookie.
+ * Request-forgery protection with @fastify/csrf-protection: POST /security/csrf keeps a random secret in a signed,
+ * httpOnly, SameSite=Strict cookie (signed with a key derived from the server's, so a value planted by someone else is
+ * refused) and answers a token made from that secret; every state-changing API route checks the x-csrf-token header
+ * against the cookie's secret. The check is attached to each route as it is declared (onRoute), so no spelling of a
+ * path can step around it. Register before the routes.
  */
-export function registerCsrf(app: App) {
-  app.addHook('onRequest', async (request) => {
-    if (!MUTATING.has(request.method) || !request.url.startsWith(`${API_PREFIX}/`)) return;
-    if (request.url.split('?')[0] === `${API_PREFIX}/security/csrf`) return;
-    const header = request.headers['x-csrf-token'];
-    const cookie = request.cookies[CSRF_COOKIE];
-    if (typeof header !== 'string' || !header || !cookie || !safeEqual(header, cookie)) {
-      throw forbidden(AUTH_MESSAGES.csrf, 'CsrfTokenInvalid');
-    }
+export async function registerCsrf(app: App) {
+  await app.register(fastifyCsrf, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', secure: app.config.NODE_ENV === 'production', path: '/api' },
+    getToken: (request) => {
+      const header = request.headers['x-csrf-token'];
+      return typeof header === 'string' ? header : undefined;
+    },
   });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => MUTATING.includes(m)) || !route.url.startsWith(`${API_PREFIX}/`) || route.url === ISSUE_PATH) return;
+    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+    route.onRequest = [csrfUnlessSignedByKey, ...existing];
+  });
+  /**
+   * Request-forgery tokens are for browsers. A partner-API call signed with an API key carries no cookie and no
+   * token: it is marked (plugins/api-key-auth.ts) only on a route that accepts keys, only when the key headers are
+   * there and no bearer token is, and its key and signature are verified before validation: a marked request that
+   * fails that check never runs. Every other request (cookie, bearer, none) is checked here.
+   */
+  function csrfUnlessSignedByKey(this: unknown, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    if (request.apiKeyCall) return done();
+    return app.csrfProtection.call(app, request, reply, done);
+  }
 }
 
-/** Hands out the token: the one the browser holds already, or a new one, set again as the cookie. */
-export function issueCsrf(reply: FastifyReply, existing: string | undefined, secure: boolean): string {
-  const token = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomToken();
-  void reply.setCookie(CSRF_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure, path: '/api' });
-  return token;
-}
+/** The key that signs cookies, derived from the token-signing key so that it needs no configuration of its own. */
+export const cookieSecret = (jwtSecret: Buffer) => crypto.createHmac('sha256', jwtSecret).update('cookie-signing').digest('base64');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type Role } from '@portal/contract/domain';
-import { guard, homePath, type GuardInput } from './guard.ts';
+import { guard, guardRefusal, homePath, type GuardInput } from './guard.ts';
 import { ROUTES, type RouteName } from './routes.ts';
 
 const kind = (b2b: boolean, commercial: boolean, whitelisted: boolean) => ({ isB2B: b2b, isCommercial: commercial, isWhitelistedCommercial: commercial && whitelisted });
@@ -28,13 +28,13 @@ const PARTIAL: RouteName[] = ['resetPassword', 'twoFactor'];
 
 /** Expected outcome of every route for every persona; null: the route opens. */
 const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
-  'admin@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
-  'admin2@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
-  'treasury@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
-  'viewer@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: '/', countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null },
-  'admin@kora.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: null, countries: '/trades', trades: null, payments: null, webhooks: '/trades', dataDownload: '/trades', home: null },
-  'admin@baobab.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: '/', countries: '/trades', trades: null, payments: '/trades', webhooks: '/trades', dataDownload: '/trades', home: null },
-  'admin@lean.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: '/', apiKeys: '/', settings: null, wallets: '/', countries: '/', trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: '/', home: null },
+  'admin@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
+  'admin2@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
+  'treasury@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
+  'viewer@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: '/', countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
+  'admin@kora.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: null, countries: '/trades', trades: null, payments: null, webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
+  'admin@baobab.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: '/', countries: '/trades', trades: null, payments: '/trades', webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
+  'admin@lean.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: '/', apiKeys: '/', settings: null, wallets: '/', countries: '/', trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: '/', home: null, team: null },
 };
 
 describe('navigation guard', () => {
@@ -59,10 +59,21 @@ describe('navigation guard', () => {
     expect(guard(ROUTES.apiKeys, persona('view', kind(false, true, true), ALL_FEATURE_FLAGS))).toBe('/');
   });
 
+  // Both rules send to /, so the redirect alone cannot tell which ran first: a guard checking the flag first gave
+  // the same answers. The rule that refused can: a viewer without the flag fails both, and the role must win.
   it('checks the wallet role before the feature flag', () => {
-    expect(guard(ROUTES.wallets, persona('view', ACME, NO_FEATURE_FLAGS))).toBe('/');
-    expect(guard(ROUTES.wallets, persona('treasury', ACME, NO_FEATURE_FLAGS))).toBe('/');
-    expect(guard(ROUTES.wallets, persona('treasury', ACME, ALL_FEATURE_FLAGS))).toBeNull();
+    expect(guardRefusal(ROUTES.wallets, persona('view', ACME, NO_FEATURE_FLAGS))).toEqual({ rule: 'walletRole', redirect: '/' });
+    expect(guardRefusal(ROUTES.wallets, persona('view', ACME, ALL_FEATURE_FLAGS))).toEqual({ rule: 'walletRole', redirect: '/' });
+    expect(guardRefusal(ROUTES.wallets, persona('treasury', ACME, NO_FEATURE_FLAGS))).toEqual({ rule: 'featureFlag', redirect: '/' });
+    expect(guardRefusal(ROUTES.wallets, persona('treasury', ACME, ALL_FEATURE_FLAGS))).toBeNull();
+  });
+
+  it('checks admin-only before the feature flag (a viewer of a partner without API keys)', () => {
+    expect(guardRefusal(ROUTES.apiKeys, persona('view', ACME, NO_FEATURE_FLAGS))).toEqual({ rule: 'adminOnly', redirect: '/' });
+  });
+
+  it('checks the partner type before the feature flag (a commercial partner without the reports flag)', () => {
+    expect(guardRefusal(ROUTES.dataDownload, persona('admin', kind(false, true, true), NO_FEATURE_FLAGS))).toEqual({ rule: 'partnerType', redirect: '/trades' });
   });
 
   it('sends home to transactions for B2B and to trades otherwise', () => {

@@ -2,8 +2,8 @@ import { Navigate, Outlet } from 'react-router';
 import { Alert } from '../components/ui/alert.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { LoadingBlock } from '../components/ui/spinner.tsx';
-import { useProfile } from '../features/partner/api/profile.ts';
-import { useSession } from '../features/session/session-store.ts';
+import { useProfile } from '../lib/partner/profile.ts';
+import { useSession } from '../lib/session/session-store.ts';
 import { guard, homePath } from './guard.ts';
 import type { RouteMeta } from './routes.ts';
 

@@ -31,6 +31,14 @@ const transactions = () => import('../features/transactions/routes/transactions.
 const trades = () => import('../features/transactions/routes/trades.tsx');
 const reports = () => import('../features/reports/routes/data-download.tsx');
 const settings = () => import('../features/settings/routes/settings.tsx');
+const apiKeys = () => import('../features/api-keys/routes/api-keys.tsx');
+const webhooks = () => import('../features/webhooks/routes/webhooks.tsx');
+const wallets = () => import('../features/wallets/routes/wallets.tsx');
+const fiatWallets = () => import('../features/fiat-wallets/routes/fiat-wallets.tsx');
+const fiatWallet = () => import('../features/transactions/routes/fiat-wallet.tsx');
+const team = () => import('../features/team/routes/team.tsx');
+const countries = () => import('../features/countries/routes/countries.tsx');
+const coverage = () => import('../features/coverage/routes/coverage.tsx');
 
 export const routes: RouteObject[] = [
   {
@@ -59,16 +67,17 @@ export const routes: RouteObject[] = [
               screen(ROUTES.about, placeholders, 'AboutScreen'),
               screen(ROUTES.transactions, transactions, 'TransactionsScreen'),
               screen(ROUTES.balance, balance, 'BalanceScreen'),
-              screen(ROUTES.fiatWallet, placeholders, 'FiatWalletScreen'),
-              screen(ROUTES.fiatWallets, placeholders, 'FiatWalletsScreen'),
-              screen(ROUTES.coverage, placeholders, 'CoverageScreen'),
-              screen(ROUTES.apiKeys, placeholders, 'ApiKeysScreen'),
+              screen(ROUTES.fiatWallet, fiatWallet, 'FiatWalletScreen'),
+              screen(ROUTES.fiatWallets, fiatWallets, 'FiatWalletsScreen'),
+              screen(ROUTES.coverage, coverage, 'CoverageScreen'),
+              screen(ROUTES.apiKeys, apiKeys, 'ApiKeysScreen'),
               screen(ROUTES.settings, settings, 'SettingsScreen'),
-              screen(ROUTES.wallets, placeholders, 'WalletsScreen'),
-              screen(ROUTES.countries, placeholders, 'CountriesScreen'),
+              screen(ROUTES.team, team, 'TeamScreen'),
+              screen(ROUTES.wallets, wallets, 'WalletsScreen'),
+              screen(ROUTES.countries, countries, 'CountriesScreen'),
               screen(ROUTES.trades, trades, 'TradesScreen'),
               screen(ROUTES.payments, trades, 'PaymentsScreen'),
-              screen(ROUTES.webhooks, placeholders, 'WebhooksScreen'),
+              screen(ROUTES.webhooks, webhooks, 'WebhooksScreen'),
               screen(ROUTES.dataDownload, reports, 'DataDownloadScreen'),
             ],
           },

@@ -33,6 +33,8 @@ export const ROUTES = {
   coverage: { path: '/coverage', access: 'protected', area: 'b2b', featureFlag: 'channelsCoverageEnabled' },
   apiKeys: { path: '/api-keys', access: 'protected', area: 'b2b', adminOnly: true, featureFlag: 'apiKeysManagementEnabled' },
   settings: { path: '/settings', access: 'protected', area: 'shared' },
+  // the team (portal-core §6) lives under settings, so that Settings stays the active navigation item
+  team: { path: '/settings/team', access: 'protected', area: 'shared' },
   wallets: { path: '/wallets', access: 'protected', area: 'shared', walletManagement: true, featureFlag: 'walletManagementEnabled' },
   countries: { path: '/countries', access: 'protected', area: 'b2b', featureFlag: 'enabledCountriesEnabled' },
   trades: { path: '/trades', access: 'protected', area: 'trades' },

@@ -90,6 +90,52 @@ describe('api client', () => {
     expect(refresh).not.toHaveBeenCalled();
   });
 
+  it('on a 403 CsrfTokenInvalid fetches a new request-forgery token and retries once with it', async () => {
+    document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="stale">';
+    replies.push(reply(403, { code: 'CsrfTokenInvalid', message: 'csrf', requestId: 'r' }), reply(200, { csrf: 'fresh' }), reply(200, { saved: true }));
+    expect(await api.post('partner/payout-config', { type: 'MANUAL' })).toEqual({ saved: true });
+    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual(['POST /api/v1/partner/payout-config', 'POST /api/v1/security/csrf', 'POST /api/v1/partner/payout-config']);
+    expect(headers(calls[0]!)['x-csrf-token']).toBe('stale');
+    expect(headers(calls[2]!)['x-csrf-token']).toBe('fresh');
+    expect(calls[2]!.init.body).toBe(JSON.stringify({ type: 'MANUAL' }));
+    expect((document.getElementById('_csrf') as HTMLInputElement).value).toBe('fresh');
+  });
+
+  it('retries a refused request-forgery token only once: a second refusal is the error', async () => {
+    document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="stale">';
+    const refused = () => reply(403, { code: 'CsrfTokenInvalid', message: 'csrf refused', requestId: 'r' });
+    replies.push(refused(), reply(200, { csrf: 'fresh' }), refused(), reply(200, { csrf: 'fresher' }), reply(200, {}));
+    await expect(api.post('partner/low-balance-limit', {})).rejects.toMatchObject({ status: 403, code: 'CsrfTokenInvalid', message: 'csrf refused' });
+    expect(calls.map((c) => c.url)).toEqual(['/api/v1/partner/low-balance-limit', '/api/v1/security/csrf', '/api/v1/partner/low-balance-limit']);
+  });
+
+  it('does not retry another 403, nor a refused token on a read', async () => {
+    document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="c">';
+    replies.push(reply(403, { code: 'Forbidden', message: 'admins only', requestId: 'r' }));
+    await expect(api.post('partner/payout-config', {})).rejects.toMatchObject({ code: 'Forbidden' });
+    replies.push(reply(403, { code: 'CsrfTokenInvalid', message: 'csrf', requestId: 'r' }));
+    await expect(api.get('partner/profile')).rejects.toMatchObject({ code: 'CsrfTokenInvalid' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('after one refresh and retry, a second 401 ends the session instead of refreshing again', async () => {
+    let token = 'old';
+    const refresh = vi.fn(async () => {
+      token = 'new';
+      return true;
+    });
+    const lost = vi.fn();
+    setAuthHooks({ token: () => token, refresh, onSessionLost: lost });
+    const expired = () => reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' });
+    // more 401s are queued than the client may use: a client that loops would take them
+    replies.push(expired(), expired(), expired(), expired());
+    await expect(api.get('partner/accounts')).rejects.toMatchObject({ status: 401, code: 'TokenExpired' });
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(lost).toHaveBeenCalledTimes(1);
+    expect(calls.map((c) => headers(c).authorization)).toEqual(['Bearer old', 'Bearer new']);
+    expect(replies).toHaveLength(2);
+  });
+
   it('reports an unreachable server as a network error', async () => {
     await expect(api.get('partner/profile')).rejects.toMatchObject({ code: 'NetworkError' });
   });

@@ -1,9 +1,8 @@
 import type { z } from 'zod';
+import { API_PREFIX } from '@portal/contract/api';
 import { ErrorBody, type ErrorCode } from '@portal/contract/errors';
 import { deviceId } from './device-id.ts';
 import { i18n } from './i18n.ts';
-
-export const API_BASE = '/api/v1';
 
 /** A failed call: the server's code and message, or NetworkError when no reply came. */
 export class ApiError extends Error {
@@ -62,7 +61,7 @@ export async function csrfToken(forceNew = false): Promise<string> {
   }
   csrfInFlight ??= (async () => {
     try {
-      const res = await fetch(`${API_BASE}/security/csrf`, {
+      const res = await fetch(`${API_PREFIX}/security/csrf`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-device-id': deviceId() },
         body: '{}',
@@ -104,7 +103,7 @@ async function send(method: string, path: string, options: RequestOptions<unknow
   if (token) headers.authorization = `Bearer ${token}`;
   if (MUTATING.has(method)) headers['x-csrf-token'] = await csrfToken(csrfFresh);
   try {
-    return await fetch(`${API_BASE}/${path.replace(/^\//, '')}`, {
+    return await fetch(`${API_PREFIX}/${path.replace(/^\//, '')}`, {
       method,
       headers,
       body: options.body === undefined ? (MUTATING.has(method) ? '{}' : undefined) : JSON.stringify(options.body),

@@ -4,8 +4,11 @@ import type { DB } from '../schema.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { generateTransactions, type TransactionTable } from './transactions.ts';
-import { assignDepositAddress } from '../../modules/partners/partner-settings.service.ts';
+import { seedDemoAddress } from '../../modules/partners/deposit-addresses.service.ts';
 import type { CurrencyNetworkId } from '@portal/contract/domain';
+import { COUNTRY_CURRENCIES, type Country } from '@portal/contract/countries';
+import { platformRateId } from '../reference/markets.ts';
+import { enableRates } from '../../modules/rates/rates.repository.ts';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026!';
 export const DEMO_TEMP_PASSWORD = 'Temp-pass-2026!';
@@ -21,6 +24,8 @@ type DemoPartner = {
   lowBalanceLimit: string | null;
   balances: Record<string, string>;
   depositNetworks: CurrencyNetworkId[];
+  /** stored fiat wallets (the default USD one is added by the service when fiatWalletsEnabled) */
+  fiatWallets?: { currency: string; country: string; paymentEnabled: boolean; collectionEnabled: boolean }[];
   /** demo rows per transaction table */
   transactions: Partial<Record<TransactionTable, number>>;
 };
@@ -37,6 +42,10 @@ export const DEMO_PARTNERS = {
     lowBalanceLimit: '1000',
     balances: { USD: '25000.00', NGN: '12500000.00', KES: '850000.00' },
     depositNetworks: ['usdt-trc20', 'usdt-erc20', 'usdc-erc20', 'usdc-polygon', 'usdc-xlm', 'usdt-sol', 'usdc-sol', 'usdc-base', 'usdt-celo', 'btc-btc'],
+    fiatWallets: [
+      { currency: 'NGN', country: 'NG', paymentEnabled: true, collectionEnabled: true },
+      { currency: 'KES', country: 'KE', paymentEnabled: true, collectionEnabled: false },
+    ],
     transactions: { payments: 1200, collections: 1500, settlements: 300, fees: 1500 },
   },
   kora: {
@@ -105,6 +114,9 @@ export const DEMO_USERS: DemoUser[] = [
 
 /** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
 const PARTNER_OWNED_TABLES = [
+  'settlement_requests',
+  'settlement_wallets',
+  'wallet_address_owners',
   'report_jobs',
   'collections',
   'payments',
@@ -113,6 +125,7 @@ const PARTNER_OWNED_TABLES = [
   'trades',
   'initiated_payments',
   'payout_configs',
+  'partner_rates',
   'deposit_addresses',
   'auth_challenges',
   'refresh_tokens',
@@ -121,6 +134,7 @@ const PARTNER_OWNED_TABLES = [
   'ledger_entries',
   'audit_events',
   'users',
+  'fiat_wallets',
   'currency_accounts',
 ] as const;
 
@@ -173,6 +187,12 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
           .values({ partner_id: p.id, currency, amount, kind: 'opening_balance', reference: `demo-opening-${currency}` })
           .execute();
       }
+      for (const w of p.fiatWallets ?? []) {
+        await trx
+          .insertInto('fiat_wallets')
+          .values({ partner_id: p.id, currency: w.currency, country: w.country, payment_enabled: w.paymentEnabled, collection_enabled: w.collectionEnabled })
+          .execute();
+      }
     }
     await trx
       .insertInto('users')
@@ -188,16 +208,19 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
           temp_password_hash: u.status === 'invited' ? tempHash : null,
           totp_secret_enc: u.totpSecret ? encrypt(encryptionKey, u.totpSecret) : null,
           totp_last_step: null,
-          locked_until: null,
         })),
       )
       .execute();
   });
-  // deposit addresses are random and valid for their network; the demo payout schedule shows an automated one
+  // demo deposit addresses: valid for their network but random (nobody holds their key), marked demo and shown
+  // only while DEMO is on; the demo payout schedule shows an automated one
   for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) {
-    for (const cn of p.depositNetworks) await assignDepositAddress(db, p.id, cn);
+    for (const cn of p.depositNetworks) await seedDemoAddress(db, p.id, cn);
     if (options.transactions !== false) await seedTransactions(db, p, null);
   }
+  // Acme serves four countries from the start; nothing is pending, so no admin sees the review banner before asking
+  const acmeCountries: Country[] = ['NG', 'KE', 'GH', 'ZA'];
+  await enableRates(db, DEMO_PARTNERS.acme.id, acmeCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
   await db
     .insertInto('payout_configs')
     .values({

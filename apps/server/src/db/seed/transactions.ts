@@ -1,4 +1,13 @@
 import { sql, type Kysely } from 'kysely';
+import {
+  PAYMENT_METHODS as PAYMENT_METHOD_LIST,
+  REQUEST_SOURCES,
+  SETTLEMENT_STATUSES as SETTLEMENT_STATUS_LIST,
+  TRANSACTION_STATUSES,
+  type Coin,
+  type Network,
+  type TransactionStatus,
+} from '@portal/contract/domain';
 import type { DB } from '../schema.ts';
 
 /**
@@ -13,18 +22,17 @@ export type TransactionTable = (typeof TRANSACTION_TABLES)[number];
 const COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW', 'CM', 'SN', 'CI', 'ZM', 'MW'];
 const CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR', 'UGX', 'TZS', 'RWF', 'XAF', 'XOF', 'XOF', 'ZMW', 'MWK'];
 const USD_RATES = [1550, 129, 15.2, 18.1, 3700, 2650, 1420, 605, 605, 605, 26.5, 1730];
-// mostly complete, then the other states of transaction-data §4 in smaller numbers
-const STATUSES = [
-  ...Array(14).fill('complete'), 'pending', 'pending', 'processing', 'processing', 'failed', 'failed', 'expired', 'created',
-  'pending_approval', 'pending_kyc', 'process', 'pending_refund', 'pending_liquidity', 'refund_processing', 'denied', 'refunded',
-  'cancelled', 'refund_failed', 'pending_settlement', 'pending_confirmation', 'pending_hash_confirmation',
-  'hash_confirmation_received', 'settlement_pending', 'settlement_processing', 'settlement_complete', 'settlement_failed',
-];
-const SETTLEMENT_STATUSES = [...Array(8).fill('complete'), 'pending', 'processing', 'failed'];
-const PAYMENT_METHODS = ['bank_transfer', 'bank_transfer', 'mobile_money'];
-const SOURCES = ['api', 'api', 'api', 'widget', 'portal'];
-const COINS = ['USDT', 'USDT', 'USDC', 'USDC', 'PYUSD'];
-const NETWORKS = ['TRC20', 'TRC20', 'ERC20', 'POLYGON', 'SOL', 'BASE', 'CELO'];
+// the value lists come from the contract; repeating a value weighs it
+// mostly complete, then the common states, then every other status of transaction-data §4 once
+const COMMON_STATUSES: TransactionStatus[] = [...Array<TransactionStatus>(14).fill('complete'), 'pending', 'pending', 'processing', 'processing', 'failed', 'failed', 'expired', 'created'];
+const STATUSES = [...COMMON_STATUSES, ...TRANSACTION_STATUSES.filter((s) => !COMMON_STATUSES.includes(s))];
+const SETTLEMENT_STATUSES = [...Array<string>(8).fill('complete'), ...SETTLEMENT_STATUS_LIST.filter((s) => s !== 'complete')];
+// stored lower-case, as the filters compare them
+const [BANK_TRANSFER, MOBILE_MONEY] = PAYMENT_METHOD_LIST.map((m) => m.toLowerCase());
+const PAYMENT_METHODS = [BANK_TRANSFER!, BANK_TRANSFER!, MOBILE_MONEY!];
+const SOURCES = ['api', 'api', ...REQUEST_SOURCES];
+const COINS: Coin[] = ['USDT', 'USDT', 'USDC', 'USDC', 'PYUSD'];
+const NETWORKS: Network[] = ['TRC20', 'TRC20', 'ERC20', 'POLYGON', 'SOL', 'BASE', 'CELO'];
 const NAMES = ['Adaeze Okafor', 'Kofi Mensah', 'Wanjiku Njoroge', 'Thabo Nkosi', 'Aisha Bello', 'Musa Kato', 'Fatou Diallo', 'Chipo Banda', 'Yaw Boateng', 'Zainab Musa', 'Tendai Moyo', 'Amina Juma'];
 
 const arr = (values: readonly (string | number)[]) => sql.raw(`array[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v}'`)).join(',')}]`);
@@ -47,7 +55,11 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
   const created = sql`(date_trunc('hour', now()) - make_interval(secs => ${h('t')} % (548 * 86400)))`;
   const country = sql`(1 + ${h('c')} % ${sql.lit(COUNTRIES.length)})`;
   const usd = sql`(((${h('a')} % 2000000) + 500)::numeric / 100)`; // 5.00 to 20,004.99 USD
-  const wallet = o.fiatWallets && o.fiatWallets.length > 0 ? sql`case when ${h('w')} % 3 = 0 then null else ${pick(o.fiatWallets, 'w2')} end` : sql`null`;
+  // a row of a local currency the partner has a fiat wallet for belongs to that wallet; the others to the default USD
+  // one, a third of them without a wallet (which reads as USD)
+  const localCurrency = sql`(${arr(CURRENCIES)})[${country}]`;
+  const usdWallet = o.fiatWallets?.includes('USD') ? sql`'USD'` : sql`null`;
+  const wallet = o.fiatWallets && o.fiatWallets.length > 0 ? sql`case when ${localCurrency} = any(${arr(o.fiatWallets)}) then ${localCurrency} when ${h('w')} % 3 = 0 then null else ${usdWallet} end` : sql`null`;
   const series = sql`generate_series(1, ${sql.lit(o.rows)}) as g(i)`;
   const p = o.partnerId;
 

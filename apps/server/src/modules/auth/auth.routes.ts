@@ -17,8 +17,10 @@ import {
 } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
 import { AppError } from '../../lib/errors.ts';
-import { CSRF_COOKIE, issueCsrf } from '../../plugins/csrf.ts';
-import { REFRESH_TOKEN_HOURS, createAuthService } from './auth.service.ts';
+import { createAuthRepository } from './auth.repository.ts';
+import { createPasswordResetService } from './password-reset.service.ts';
+import { REFRESH_TOKEN_HOURS, createSessionsService } from './sessions.service.ts';
+import { createSignInService } from './sign-in.service.ts';
 
 export const REFRESH_COOKIE = 'portal_refresh';
 
@@ -26,9 +28,17 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 423: ErrorBody,
 
 /** Sign-in, two-factor, sessions and password resets (portal-core §4, §7). */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createAuthService({
-    db: app.database.db,
+  const repo = createAuthRepository(app.database.db);
+  const sessions = createSessionsService({
+    repo,
     keys: app.keys,
+    now: app.clock,
+    onSessionsEnded: (ids) => app.cacheBus.invalidate('session', ...ids),
+  });
+  const signIn = createSignInService({ repo, sessions, keys: app.keys, now: app.clock });
+  const passwordReset = createPasswordResetService({
+    repo,
+    sessions,
     mailer: app.mailer,
     now: app.clock,
     publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
@@ -61,7 +71,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/security/csrf',
     { schema: { operationId: 'csrf', tags: ['auth'], summary: 'A request-forgery token (also set as a cookie)', response: { 200: CsrfResponse } } },
-    async (request, reply) => ({ csrf: issueCsrf(reply, request.cookies[CSRF_COOKIE], secure) }),
+    async (_request, reply) => ({ csrf: reply.generateCsrf() }),
   );
 
   app.post(
@@ -70,27 +80,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: { operationId: 'login', tags: ['auth'], summary: 'Check e-mail and password; answers the next challenge', body: LoginRequest, response: { 200: LoginResponse, ...errors } },
     },
-    async (request) => service.login(request.body, ctx(request)),
+    async (request) => signIn.login(request.body, ctx(request)),
   );
 
   app.post(
     '/users/verify-token',
     { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'verifyToken', tags: ['auth'], summary: 'Finish authenticator setup (MFA_SETUP)', body: VerifyTokenRequest, response: { 200: AuthResult, ...errors } } },
-    async (request, reply) => withRefreshCookie(reply, await service.verifyToken(request.body, ctx(request))),
+    async (request, reply) => withRefreshCookie(reply, await signIn.verifyToken(request.body, ctx(request))),
   );
 
   app.post(
     '/users/challenge-response',
     { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'challengeResponse', tags: ['auth'], summary: 'Answer SOFTWARE_TOKEN_MFA with a code or a recovery code', body: ChallengeResponseRequest, response: { 200: AuthResult, ...errors } } },
-    async (request, reply) => withRefreshCookie(reply, await service.challengeResponse(request.body, ctx(request))),
+    async (request, reply) => withRefreshCookie(reply, await signIn.challengeResponse(request.body, ctx(request))),
   );
 
   app.post(
     '/users/refresh',
-    { schema: { operationId: 'refresh', tags: ['auth'], summary: 'A new access token; the refresh token rotates', body: RefreshRequest, response: { 200: RefreshResponse, ...errors } } },
+    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'refresh', tags: ['auth'], summary: 'A new access token; the refresh token rotates', body: RefreshRequest, response: { 200: RefreshResponse, ...errors } } },
     async (request, reply) => {
       try {
-        return withRefreshCookie(reply, await service.refresh(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request)));
+        return withRefreshCookie(reply, await sessions.refresh(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request)));
       } catch (err) {
         reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
         throw err;
@@ -102,7 +112,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/logout',
     { schema: { operationId: 'logout', tags: ['auth'], summary: 'End the session (revokes the refresh token family)', body: RefreshRequest, response: { 200: MessageResponse, ...errors } } },
     async (request, reply) => {
-      await service.logout(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request));
+      await sessions.logout(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request));
       reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
       return { message: 'Signed out' };
     },
@@ -112,7 +122,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/password',
     { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'setPassword', tags: ['auth'], summary: 'An invited user sets a first password', body: SetPasswordRequest, response: { 200: MessageResponse, ...errors } } },
     async (request) => {
-      await service.setPassword(request.body, ctx(request));
+      await signIn.setPassword(request.body, ctx(request));
       return { message: 'Password set. Sign in with your new password.' };
     },
   );
@@ -121,7 +131,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/forgot-password',
     { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'forgotPassword', tags: ['auth'], summary: 'E-mail a six-digit reset code (same answer for any e-mail)', body: ForgotPasswordRequest, response: { 200: MessageResponse, ...errors } } },
     async (request) => {
-      await service.forgotPassword(request.body.email, ctx(request));
+      await passwordReset.forgotPassword(request.body.email, ctx(request));
       return { message: AUTH_MESSAGES.forgotPasswordSent };
     },
   );
@@ -130,7 +140,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/users/confirm-password-reset',
     { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'confirmPasswordReset', tags: ['auth'], summary: 'Set a new password with the e-mailed code', body: ConfirmPasswordResetRequest, response: { 200: MessageResponse, ...errors } } },
     async (request) => {
-      await service.confirmPasswordReset(request.body, ctx(request));
+      await passwordReset.confirmPasswordReset(request.body, ctx(request));
       return { message: 'Your password has been changed. Sign in with your new password.' };
     },
   );

@@ -1,9 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductType } from '@portal/contract/domain';
 import { partnerKind, type Partner } from '@portal/contract/partner';
-import type { DB, PartnerRow } from '../../db/schema.ts';
+import type { DB, NewPartner, PartnerRow } from '../../db/schema.ts';
 
-type Executor = Kysely<DB> | Transaction<DB>;
+/** The partners module's SQL: partners, their currency accounts and balances (users: modules/team). */
+
+export type Executor = Kysely<DB> | Transaction<DB>;
 
 export function toFeatureFlags(stored: Record<string, boolean>): FeatureFlags {
   const flags = { ...NO_FEATURE_FLAGS };
@@ -55,4 +57,16 @@ export function accountBalances(db: Executor, partnerId: string) {
     ])
     .orderBy('a.currency')
     .execute();
+}
+
+export function insertPartner(db: Executor, values: NewPartner) {
+  return db.insertInto('partners').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertCurrencyAccount(db: Executor, partnerId: string, currency: string) {
+  await db.insertInto('currency_accounts').values({ partner_id: partnerId, currency }).execute();
+}
+
+export async function updatePartner(db: Executor, partnerId: string, changes: Pick<Partial<NewPartner>, 'feature_flags' | 'low_balance_limit' | 'payout_type' | 'payout_frequency'>, at: Date) {
+  await db.updateTable('partners').set({ ...changes, updated_at: at }).where('id', '=', partnerId).execute();
 }

@@ -2,48 +2,37 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CurrencyNetworkId } from '@portal/contract/domain';
 import { ErrorBody } from '@portal/contract/errors';
-import { DepositAddressResponse, DepositAddressesResponse, PartnerAccounts, PartnerProfile } from '@portal/contract/partner';
+import { AssignDepositAddressRequest, DepositAddressResponse, DepositAddressesResponse, PartnerAccounts, PartnerProfile } from '@portal/contract/partner';
 import { LowBalanceLimitRequest, PayoutConfig, PayoutConfigResponse } from '@portal/contract/payout';
-import { notFound } from '../../lib/errors.ts';
-import { AUTH_CACHE_MS, authOf } from '../../plugins/auth.ts';
-import { TtlCache } from '../../lib/ttl-cache.ts';
-import type { PartnerRow } from '../../db/schema.ts';
+import { authOf, callerOf } from '../../plugins/auth.ts';
+import { createDepositAddressService } from './deposit-addresses.service.ts';
+import { PARTNER_CACHE, createPartnerCache } from './partner-cache.ts';
 import { createPartnerSettingsService } from './partner-settings.service.ts';
-import { accountBalances, findPartner, toFeatureFlags, toPartner } from './partners.repository.ts';
+import { createPartnerService } from './partners.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** The signed-in user's own partner: always the one in the verified token; a partnerId sent by the client is ignored. */
 export const partnerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
-  const settings = createPartnerSettingsService({ db: app.database.db, now: app.clock });
-  // the partner row is read on most requests; changes made here drop it at once, others show within 5 s
-  const partners = new TtlCache<PartnerRow | undefined>(AUTH_CACHE_MS);
-  const ownPartner = async (partnerId: string) => {
-    const row = await partners.get(partnerId, () => findPartner(app.database.db, partnerId));
-    if (!row) throw notFound('No such partner');
-    return row;
-  };
-  app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.auth) partners.delete(request.auth.partnerId);
-  });
+  const db = app.database.db;
+  const cache = createPartnerCache(db);
+  app.cacheBus.attach(PARTNER_CACHE, cache.entries);
+  const invalidatePartner = (partnerId: string) => app.cacheBus.invalidate(PARTNER_CACHE, partnerId);
+  const partners = createPartnerService({ db, partners: cache });
+  const settings = createPartnerSettingsService({ db, now: app.clock, invalidatePartner });
+  const addresses = createDepositAddressService({ db, config: app.config, now: app.clock });
 
   app.get(
     '/partner/profile',
-    { schema: { operationId: 'partnerProfile', tags: ['partner'], summary: 'The partner and its feature flags', response: { 200: PartnerProfile, ...errors } } },
-    async (request) => {
-      const row = await ownPartner(authOf(request).partnerId);
-      return { partner: toPartner(row), featureFlags: toFeatureFlags(row.feature_flags) };
-    },
+    { config: { apiKey: 'api_read' }, schema: { operationId: 'partnerProfile', tags: ['partner'], summary: 'The partner and its feature flags', response: { 200: PartnerProfile, ...errors } } },
+    async (request) => partners.profile(callerOf(request)),
   );
 
   app.get(
     '/partner/accounts',
-    { schema: { operationId: 'partnerAccounts', tags: ['partner'], summary: 'Currency accounts with their available balance (from the ledger)', response: { 200: PartnerAccounts, ...errors } } },
-    async (request) => {
-      const row = await ownPartner(authOf(request).partnerId);
-      return { partner: { id: row.id, name: row.name }, accounts: await accountBalances(app.database.db, row.id) };
-    },
+    { config: { apiKey: 'api_read' }, schema: { operationId: 'partnerAccounts', tags: ['partner'], summary: 'Currency accounts with their available balance (from the ledger)', response: { 200: PartnerAccounts, ...errors } } },
+    async (request) => partners.accounts(callerOf(request)),
   );
 
   app.post(
@@ -63,7 +52,7 @@ export const partnerRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/partner/payout-config',
     { schema: { operationId: 'payoutConfig', tags: ['partner'], summary: 'The payout schedule and its next payout date', response: { 200: PayoutConfigResponse, ...errors } } },
-    async (request) => settings.payoutConfig(authOf(request).partnerId),
+    async (request) => settings.payoutConfig(authOf(request)),
   );
 
   app.post(
@@ -74,21 +63,48 @@ export const partnerRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/partner/addresses',
-    { schema: { operationId: 'depositAddresses', tags: ['partner'], summary: 'Deposit addresses per coin and network', response: { 200: DepositAddressesResponse, ...errors } } },
-    async (request) => ({ addresses: await settings.addresses(authOf(request).partnerId) }),
+    {
+      config: { apiKey: 'api_read' },
+      schema: {
+        operationId: 'depositAddresses',
+        tags: ['partner'],
+        summary: 'Deposit addresses per coin and network, and the currency networks the caller may get one for (reads only)',
+        response: { 200: DepositAddressesResponse, ...errors },
+      },
+    },
+    async (request) => addresses.list(callerOf(request)),
+  );
+
+  app.post(
+    '/partner/addresses',
+    {
+      config: { apiKey: 'api_write' },
+      schema: {
+        operationId: 'assignDepositAddress',
+        tags: ['partner'],
+        summary: "Get the partner's deposit address for a coin on a network (admin, treasury): 201 when assigned now, 200 when it had one",
+        body: AssignDepositAddressRequest,
+        response: { 200: DepositAddressResponse, 201: DepositAddressResponse, ...errors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { address, created } = await addresses.assign(callerOf(request), request.body);
+      return reply.code(created ? 201 : 200).send({ address });
+    },
   );
 
   app.get(
     '/partner/address',
     {
+      config: { apiKey: 'api_read' },
       schema: {
         operationId: 'depositAddress',
         tags: ['partner'],
-        summary: 'The deposit address for a currency network (default usdt-trc20)',
+        summary: 'The deposit address for a currency network (default usdt-trc20); 404 when the partner has none',
         querystring: z.object({ currencyNetwork: CurrencyNetworkId.default('usdt-trc20') }),
         response: { 200: DepositAddressResponse, ...errors },
       },
     },
-    async (request) => ({ address: await settings.address(authOf(request).partnerId, request.query.currencyNetwork) }),
+    async (request) => ({ address: await addresses.get(callerOf(request), request.query.currencyNetwork) }),
   );
 };

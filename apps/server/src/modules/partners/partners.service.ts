@@ -3,11 +3,43 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { FeatureFlag, ProductType, Role, type FeatureFlags } from '@portal/contract/domain';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.ts';
+import { audit } from '../../lib/audit.repository.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
-import { findPartner, findPartnerByAbbreviation, toFeatureFlags, toPartner } from './partners.repository.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { createInvitationService } from '../team/invitations.service.ts';
+import { createTeamRepository } from '../team/team.repository.ts';
+import type { InvalidatePartner, PartnerCache } from './partner-cache.ts';
+import {
+  accountBalances,
+  findPartner,
+  findPartnerByAbbreviation,
+  insertCurrencyAccount,
+  insertPartner,
+  toFeatureFlags,
+  toPartner,
+  updatePartner,
+} from './partners.repository.ts';
+
+/** The signed-in user's own partner: always the one of the verified token. */
+export function createPartnerService(deps: { db: Kysely<DB>; partners: PartnerCache }) {
+  const { db } = deps;
+  async function ownPartner(auth: Caller) {
+    const row = await deps.partners.get(auth.partnerId);
+    if (!row) throw notFound('No such partner');
+    return row;
+  }
+  return {
+    async profile(auth: Caller) {
+      const row = await ownPartner(auth);
+      return { partner: toPartner(row), featureFlags: toFeatureFlags(row.feature_flags) };
+    },
+    async accounts(auth: Caller) {
+      const row = await ownPartner(auth);
+      return { partner: { id: row.id, name: row.name }, accounts: await accountBalances(db, row.id) };
+    },
+  };
+}
 
 export const CreatePartnerInput = z.object({
   name: z.string().trim().min(1).max(200),
@@ -29,8 +61,9 @@ export const InviteUserInput = z.object({
 export type InviteUserInput = z.input<typeof InviteUserInput>;
 
 /** What an operator does to set a partner up (there is no operator UI: the CLI calls these). */
-export function createOperatorService(deps: { db: Kysely<DB>; mailer: Mailer; publicUrl: string }) {
+export function createOperatorService(deps: { db: Kysely<DB>; mailer: Mailer; publicUrl: string; invalidatePartner?: InvalidatePartner; now?: () => number }) {
   const { db } = deps;
+  const invitations = createInvitationService({ repo: createTeamRepository(db), mailer: deps.mailer, publicUrl: deps.publicUrl, now: deps.now ?? Date.now });
   return {
     async createPartner(raw: CreatePartnerInput) {
       const input = CreatePartnerInput.parse(raw);
@@ -40,88 +73,46 @@ export function createOperatorService(deps: { db: Kysely<DB>; mailer: Mailer; pu
       const flags = Object.fromEntries(input.featureFlags.map((f) => [f, true]));
       const id = crypto.randomUUID();
       return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('partners')
-          .values({
-            id,
-            name: input.name,
-            abbreviation: input.abbreviation.toUpperCase(),
-            product_types: [input.productType],
-            whitelisted: input.whitelisted,
-            fiat_wallets_enabled: input.fiatWalletsEnabled,
-            feature_flags: JSON.stringify(flags),
-            low_balance_limit: input.lowBalanceLimit ?? null,
-            wallet_address: null,
-            withdrawal_address: null,
-            settlement_threshold: null,
-            payout_frequency: null,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx.insertInto('currency_accounts').values({ partner_id: id, currency: 'USD' }).execute();
+        const row = await insertPartner(trx, {
+          id,
+          name: input.name,
+          abbreviation: input.abbreviation.toUpperCase(),
+          product_types: [input.productType],
+          whitelisted: input.whitelisted,
+          fiat_wallets_enabled: input.fiatWalletsEnabled,
+          feature_flags: JSON.stringify(flags),
+          low_balance_limit: input.lowBalanceLimit ?? null,
+          wallet_address: null,
+          withdrawal_address: null,
+          settlement_threshold: null,
+          payout_frequency: null,
+        });
+        await insertCurrencyAccount(trx, id, 'USD');
         await audit(trx, { partnerId: id, actor: 'operator', action: 'partner.created', target: id, details: { ...input } });
         return toPartner(row);
       });
     },
 
     async setFeatureFlags(partnerId: string, changes: Partial<FeatureFlags>) {
-      return db.transaction().execute(async (trx) => {
+      const flags = await db.transaction().execute(async (trx) => {
         const row = await findPartner(trx, partnerId);
         if (!row) throw notFound(`No partner ${partnerId}`);
-        const flags = { ...toFeatureFlags(row.feature_flags), ...changes };
-        await trx
-          .updateTable('partners')
-          .set({ feature_flags: JSON.stringify(flags), updated_at: new Date() })
-          .where('id', '=', partnerId)
-          .execute();
+        const next = { ...toFeatureFlags(row.feature_flags), ...changes };
+        await updatePartner(trx, partnerId, { feature_flags: JSON.stringify(next) }, new Date());
         await audit(trx, { partnerId, actor: 'operator', action: 'partner.flags_changed', target: partnerId, details: changes });
-        return flags;
+        return next;
       });
+      await deps.invalidatePartner?.(partnerId);
+      return flags;
     },
 
-    /** Creates the user with a temporary password and mails it; the first sign-in asks for a new one. */
+    /**
+     * Creates the user with a temporary password and mails it; the first sign-in asks for a new one. The same code
+     * as an admin's invitation from the team screen (modules/team/invitations.service.ts).
+     */
     async inviteUser(raw: InviteUserInput, actor = 'operator') {
       const input = InviteUserInput.parse(raw);
-      const partner = await findPartner(db, input.partnerId);
-      if (!partner) throw notFound(`No partner ${input.partnerId}`);
-      const exists = await db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
-      if (exists) throw conflict(`A user with the e-mail ${input.email} exists already`);
-      const tempPassword = temporaryPassword();
-      const tempHash = await hashPassword(tempPassword);
-      const id = crypto.randomUUID();
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('users')
-          .values({
-            partner_id: partner.id,
-            id,
-            name: input.name,
-            email: input.email,
-            role: input.role,
-            status: 'invited',
-            password_hash: null,
-            temp_password_hash: tempHash,
-            totp_secret_enc: null,
-            totp_last_step: null,
-            locked_until: null,
-          })
-          .execute();
-        await audit(trx, { partnerId: partner.id, actor, action: 'user.invited', target: id, details: { email: input.email, role: input.role } });
-      });
-      await deps.mailer.send({
-        to: input.email,
-        subject: `You are invited to the ${partner.name} Partner Dashboard`,
-        text: [
-          `Hello ${input.name},`,
-          '',
-          `You have been invited to the Partner Dashboard of ${partner.name} as ${input.role}.`,
-          `Sign in at ${deps.publicUrl}/login with this e-mail address and the temporary password below.`,
-          'You will choose your own password and set up an authenticator app.',
-          '',
-          `Temporary password: ${tempPassword}`,
-        ].join('\n'),
-      });
-      return { id, email: input.email, tempPassword };
+      return invitations.invite(input, { userId: null, email: actor });
     },
   };
 }

@@ -5,17 +5,17 @@ import { CreateReportRequest, ListReportsRequest, ListReportsResponse, ReportJob
 import { authOf } from '../../plugins/auth.ts';
 import { createReportsService } from './reports.service.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 410: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 410: ErrorBody, 429: ErrorBody };
 const Params = z.object({ jobId: z.string().uuid() });
 
 /** Report jobs (transaction-data §7): the caller's partner only. */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
-  const service = createReportsService({ db: app.database.db, boss: app.boss, storage: app.storage, now: app.clock });
+  const service = createReportsService({ db: app.database.db, boss: app.boss, storage: app.storage, now: app.clock, activeLimit: app.config.REPORT_ACTIVE_LIMIT });
 
   app.post(
     '/report-jobs/create',
-    { schema: { operationId: 'createReportJob', tags: ['reports'], summary: 'Request a report file (built in the background)', body: CreateReportRequest, response: { 200: ReportJobResponse, ...errors } } },
+    { schema: { operationId: 'createReportJob', tags: ['reports'], summary: 'Request a report file (built in the background; 429 TooManyActiveReports while the partner has its limit queued or being built)', body: CreateReportRequest, response: { 200: ReportJobResponse, ...errors } } },
     async (request) => ({ job: await service.create(authOf(request), request.body) }),
   );
 

@@ -1,47 +1,56 @@
 import crypto from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
-import { MAX_REPORT_DAYS, type ReportJob, type SearchQuery, type SearchTable } from '@portal/contract/transactions';
-import { CSV_BOM, csvLine } from '@portal/contract/csv';
+import { MAX_REPORT_DAYS, type ReportJob, type SearchTable } from '@portal/contract/transactions';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.ts';
+import { createReportQueue, enqueueReportBuild } from '../../jobs/report-queue.ts';
+import { audit } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
 import type { Auth } from '../../plugins/auth.ts';
 import { findPartner, toFeatureFlags } from '../partners/partners.repository.ts';
-import { conditions, scrollBatch, tableRef, toDocument } from '../transactions/transactions.repository.ts';
+import { countActiveReportJobs, countReportJobs, findReportJob, insertReportJobWithinLimit, listReportJobs, updateReportJob, type ReportJobRow } from './reports.repository.ts';
 
-export const REPORT_QUEUE = 'report-build';
-export const REPORT_PAGE_ROWS = 5_000;
-export const REPORT_TTL_HOURS = 24;
+/** The refusal when a partner already has its limit of reports queued or being built. */
+export const tooManyActiveReports = (active: number) =>
+  new AppError(429, 'TooManyActiveReports', `You already have ${active} ${active === 1 ? 'report' : 'reports'} being prepared. Wait for one to finish.`);
 
-export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | undefined; storage: FileStorage; now: () => number }) {
+export type ReportsDeps = {
+  db: Kysely<DB>;
+  /** the job queue; without it (some tests) reports are recorded and not built */
+  boss: PgBoss | undefined;
+  storage: FileStorage;
+  now: () => number;
+  /** reports a partner may have queued or being built at once */
+  activeLimit: number;
+};
+
+export function toJob(r: ReportJobRow, now: number): ReportJob {
+  const expired = r.expires_at !== null && r.expires_at.getTime() <= now;
+  const status = expired ? 'expired' : (r.status as ReportJob['status']);
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    status,
+    requestedByEmail: r.requested_by_email,
+    requestedById: r.requested_by_id,
+    startDate: r.start_date,
+    endDate: r.end_date,
+    dataSource: r.data_source as SearchTable,
+    filters: r.filters,
+    expiresAt: r.expires_at ? r.expires_at.toISOString() : null,
+    downloadURL: status === 'complete' ? `/api/v1/report-jobs/${r.id}/download` : null,
+    totalPages: r.total_pages,
+    processedPages: r.processed_pages,
+    rowCount: r.row_count ?? null,
+    createdAt: r.created_at.toISOString(),
+  };
+}
+
+/** Report jobs of the caller's partner: request (limited per partner), list, read, download. The build is jobs/report-build.ts. */
+export function createReportsService(deps: ReportsDeps) {
   const { db } = deps;
-
-  function toJob(r: Record<string, unknown>): ReportJob {
-    const expiresAt = r.expires_at as Date | null;
-    const expired = expiresAt !== null && expiresAt.getTime() <= deps.now();
-    const status = expired ? 'expired' : (r.status as ReportJob['status']);
-    return {
-      id: r.id as string,
-      partnerId: r.partner_id as string,
-      status,
-      requestedByEmail: r.requested_by_email as string,
-      requestedById: r.requested_by_id as string,
-      startDate: r.start_date as string,
-      endDate: r.end_date as string,
-      dataSource: r.data_source as SearchTable,
-      filters: r.filters as Record<string, string>,
-      expiresAt: expiresAt ? expiresAt.toISOString() : null,
-      downloadURL: status === 'complete' ? `/api/v1/report-jobs/${r.id as string}/download` : null,
-      totalPages: r.total_pages as number,
-      processedPages: r.processed_pages as number,
-      rowCount: (r.row_count as number | null) ?? null,
-      createdAt: (r.created_at as Date).toISOString(),
-    };
-  }
-
-  const find = (partnerId: string, id: string) => db.selectFrom('report_jobs').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
+  let queueReady: Promise<void> | undefined;
 
   /** Requesting and downloading reports need the partner's report-downloads flag. */
   async function requireReportDownloads(partnerId: string) {
@@ -49,9 +58,13 @@ export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | unde
     if (!partner || !toFeatureFlags(partner.feature_flags).reportDownloadsEnabled) throw forbidden('Report downloads are not enabled for your account.');
   }
 
-  async function enqueue(partnerId: string, id: string) {
-    if (!deps.boss) return;
-    await deps.boss.send(REPORT_QUEUE, { partnerId, id }, { singletonKey: id, retryLimit: 2, retryDelay: 5 });
+  /** The queue exists once any server started its worker; a server that only answers requests makes sure too. */
+  async function ensureQueue(boss: PgBoss) {
+    if (!queueReady) {
+      queueReady = createReportQueue(boss);
+      queueReady.catch(() => (queueReady = undefined));
+    }
+    await queueReady;
   }
 
   return {
@@ -60,113 +73,59 @@ export function createReportsService(deps: { db: Kysely<DB>; boss: PgBoss | unde
       const days = (Date.parse(input.endDate) - Date.parse(input.startDate)) / 86400_000 + 1;
       if (!(days >= 1)) throw badRequest('The end date must be on or after the start date.', 'ValidationFailed');
       if (days > MAX_REPORT_DAYS) throw badRequest('A report can span a year at most.', 'ValidationFailed');
+      // a partner at its limit is refused at once, without queueing behind its own other requests for the lock
+      const active = await countActiveReportJobs(db, auth.partnerId);
+      if (active >= deps.activeLimit) throw tooManyActiveReports(active);
+      const boss = deps.boss;
+      if (boss) await ensureQueue(boss);
       const id = crypto.randomUUID();
+      // the row, its place in the partner's line and its queue job land together or not at all
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('report_jobs')
-          .values({
+        const placed = await insertReportJobWithinLimit(
+          trx,
+          {
             partner_id: auth.partnerId,
             id,
-            status: 'requested',
             requested_by_id: auth.userId,
             requested_by_email: auth.email,
             data_source: input.dataSource,
             start_date: input.startDate,
             end_date: input.endDate,
-            filters: JSON.stringify(input.filters),
+            filters: input.filters,
             fiat_wallet: input.fiatWallet,
-            row_count: null,
-            file_key: null,
-            error: null,
-            expires_at: null,
-          })
-          .execute();
+          },
+          deps.activeLimit,
+        );
+        if (!placed.inserted) throw tooManyActiveReports(placed.active);
+        if (boss) {
+          const queueJobId = await enqueueReportBuild(boss, trx, { partnerId: auth.partnerId, id }, placed.rank);
+          await updateReportJob(trx, auth.partnerId, id, { queue_job_id: queueJobId }, new Date(deps.now()));
+        }
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'report.requested', target: id, details: { ...input } });
       });
-      await enqueue(auth.partnerId, id);
-      return toJob((await find(auth.partnerId, id))!);
+      return toJob((await findReportJob(db, auth.partnerId, id))!, deps.now());
     },
 
     async list(partnerId: string, startIndex: number, size: number) {
-      const rows = await db.selectFrom('report_jobs').selectAll().where('partner_id', '=', partnerId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(size).offset(startIndex).execute();
-      const total = await db.selectFrom('report_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('partner_id', '=', partnerId).executeTakeFirstOrThrow();
-      return { jobs: rows.map((r) => toJob(r as unknown as Record<string, unknown>)), total: Number(total.n) };
+      const [rows, total] = await Promise.all([listReportJobs(db, partnerId, startIndex, size), countReportJobs(db, partnerId)]);
+      return { jobs: rows.map((r) => toJob(r, deps.now())), total };
     },
 
     async get(partnerId: string, id: string) {
-      const row = await find(partnerId, id);
+      const row = await findReportJob(db, partnerId, id);
       if (!row) throw notFound('No such report');
-      return toJob(row as unknown as Record<string, unknown>);
+      return toJob(row, deps.now());
     },
 
     /** The file of the partner's own, complete, unexpired job. */
     async download(partnerId: string, id: string) {
       await requireReportDownloads(partnerId);
-      const row = await find(partnerId, id);
+      const row = await findReportJob(db, partnerId, id);
       if (!row) throw notFound('No such report');
-      const job = toJob(row as unknown as Record<string, unknown>);
+      const job = toJob(row, deps.now());
       if (job.status === 'expired') throw new AppError(410, 'NotFound', 'This report has expired. Request it again.');
       if (job.status !== 'complete' || !row.file_key) throw badRequest('This report is not ready yet.');
       return { stream: deps.storage.read(row.file_key), filename: `${job.dataSource}-${job.startDate}-to-${job.endDate}.csv` };
-    },
-
-    /**
-     * Builds the file page by page. Safe to run again: a restarted job truncates its file and starts over, so a
-     * crash mid-job loses nothing and duplicates nothing.
-     */
-    async build(partnerId: string, id: string) {
-      const row = await find(partnerId, id);
-      if (!row || row.status === 'complete') return;
-      const query: SearchQuery = {
-        table: row.data_source as SearchTable,
-        filters: row.filters as Record<string, string>,
-        idFilter: '',
-        range: { startDate: row.start_date, endDate: row.end_date },
-        fiatWallet: row.fiat_wallet,
-      };
-      const where = sql.join(conditions(partnerId, query), sql` and `);
-      const counted = await sql<{ n: number }>`select count(*)::int as n from ${tableRef(query.table)} where ${where}`.execute(db);
-      const total = Number(counted.rows[0]?.n ?? 0);
-      const totalPages = Math.max(1, Math.ceil(total / REPORT_PAGE_ROWS));
-      const update = (values: Partial<{ status: string; total_pages: number; processed_pages: number; row_count: number; file_key: string; error: string; expires_at: Date }>) =>
-        db.updateTable('report_jobs').set({ ...values, updated_at: new Date(deps.now()) }).where('partner_id', '=', partnerId).where('id', '=', id).execute();
-      await update({ status: 'in_progress', total_pages: totalPages, processed_pages: 0 });
-      const key = `reports/${partnerId}/${id}.csv`;
-      const file = await deps.storage.create(key);
-      try {
-        let header: string[] | undefined;
-        let after: { createdAt: string; id: string } | undefined;
-        let written = 0;
-        for (let pageNo = 1; ; pageNo++) {
-          const rows = await scrollBatch(db, partnerId, query, after, REPORT_PAGE_ROWS);
-          if (rows.length === 0 && pageNo > 1) break;
-          const docs = rows.map(toDocument);
-          if (!header) {
-            header = Object.keys(docs[0] ?? {}).filter((k) => k !== 'partnerId');
-            await file.write(CSV_BOM + csvLine(header));
-          }
-          if (docs.length) await file.write(docs.map((d) => csvLine(header!.map((h) => d[h]))).join(''));
-          written += docs.length;
-          await update({ processed_pages: Math.min(pageNo, totalPages) });
-          const last = rows.at(-1);
-          if (!last || rows.length < REPORT_PAGE_ROWS) break;
-          after = { createdAt: (last.created_at as Date).toISOString(), id: String(last.id) };
-        }
-        await update({ status: 'data_downloaded', row_count: written });
-        await file.commit();
-        await update({ status: 'complete', file_key: key, processed_pages: totalPages, expires_at: new Date(deps.now() + REPORT_TTL_HOURS * 3600_000) });
-      } catch (err) {
-        await file.abort();
-        await update({ status: 'failed', error: err instanceof Error ? err.message : String(err) });
-        throw err;
-      }
-    },
-
-    /** Jobs left requested or half-built by a stopped server are queued again (their build starts over). */
-    async requeueUnfinished() {
-      const rows = await db.selectFrom('report_jobs').select(['partner_id', 'id']).where('status', 'in', ['requested', 'in_progress', 'data_downloaded']).execute();
-      for (const r of rows) await enqueue(r.partner_id, r.id);
-      return rows.length;
     },
   };
 }

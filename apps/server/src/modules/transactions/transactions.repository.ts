@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import {
   LOWERCASED_FILTERS,
   MAX_RESULT_WINDOW,
@@ -8,17 +8,21 @@ import {
   type SearchQuery,
   type SearchTable,
 } from '@portal/contract/transactions';
+import { DEFAULT_FIAT_WALLET } from '@portal/contract/fiat-wallets';
 import type { DB } from '../../db/schema.ts';
 
 /** The database table behind each search table. */
-const TABLE_NAME: Record<SearchTable, string> = {
+const TABLE_NAME = {
   payments: 'payments',
   collections: 'collections',
   settlements: 'settlements',
   fees: 'fees',
   trades: 'trades',
   'initiate-payments': 'initiated_payments',
-};
+} as const satisfies Record<SearchTable, keyof DB>;
+
+/** A row of a search table as the database gives it (snake_case columns, Date times, decimal strings). */
+export type TableRowOf<T extends SearchTable> = Selectable<DB[(typeof TABLE_NAME)[T]]>;
 
 /** The column each filter compares, where the table has it. */
 const FILTER_COLUMN: Partial<Record<SearchTable, Partial<Record<FilterKey, string>>>> = {
@@ -49,7 +53,10 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
     else if (key === 'localCurrency') value = raw.toUpperCase(); // case-insensitive: stored as upper-case codes
     where.push(sql`${sql.ref(column)} = ${value}`);
   }
-  if (q.fiatWallet && q.fiatWallet !== 'all') where.push(sql`fiat_wallet = ${q.fiatWallet}`);
+  if (q.fiatWallet && q.fiatWallet !== 'all') {
+    // a row without a wallet belongs to the default USD wallet (the portal shows it as USD)
+    where.push(q.fiatWallet === DEFAULT_FIAT_WALLET.currency ? sql`(fiat_wallet = ${q.fiatWallet} or fiat_wallet is null)` : sql`fiat_wallet = ${q.fiatWallet}`);
+  }
 
   const id = idMatch(q.idFilter);
   if (id.kind === 'exact') {
@@ -67,12 +74,12 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
 
 export const tableRef = (table: SearchTable) => sql.table(TABLE_NAME[table]);
 
-export async function searchPage(db: Kysely<DB>, partnerId: string, q: SearchQuery, startIndex: number, size: number) {
+export async function searchPage<T extends SearchTable>(db: Kysely<DB>, partnerId: string, q: SearchQuery & { table: T }, startIndex: number, size: number) {
   const where = sql.join(conditions(partnerId, q), sql` and `);
   // the page and the capped total are independent: on a pool they run side by side
   const [rows, counted] = await Promise.all([
     // the page's keys first (an index-only scan skips the offset without reading rows), then only those rows
-    sql<Record<string, unknown>>`
+    sql<TableRowOf<T>>`
       select t.* from ${tableRef(q.table)} t
       join (select id from ${tableRef(q.table)} where ${where} order by created_at desc, id desc limit ${size} offset ${startIndex}) page
         on t.partner_id = ${partnerId} and t.id = page.id
@@ -86,25 +93,34 @@ export async function searchPage(db: Kysely<DB>, partnerId: string, q: SearchQue
 }
 
 /** The next batch after a (created_at, id) cursor, newest first: a keyset page, whatever the depth. */
-export async function scrollBatch(
+export async function scrollBatch<T extends SearchTable>(
   db: Kysely<DB>,
   partnerId: string,
-  q: SearchQuery,
+  q: SearchQuery & { table: T },
   after: { createdAt: string; id: string } | undefined,
   size: number,
 ) {
   const where = conditions(partnerId, q);
   if (after) where.push(sql`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
-  const rows = await sql<Record<string, unknown>>`
+  const rows = await sql<TableRowOf<T>>`
     select * from ${tableRef(q.table)} where ${sql.join(where, sql` and `)}
     order by created_at desc, id desc
     limit ${size}`.execute(db);
   return rows.rows;
 }
 
+/** One row of a table by its id, the partner's only. */
+export async function findById<T extends SearchTable>(db: Kysely<DB>, partnerId: string, table: T, id: string) {
+  const rows = await sql<TableRowOf<T>>`select * from ${tableRef(table)} where partner_id = ${partnerId} and id = ${id}::uuid`.execute(db);
+  return rows.rows[0];
+}
+
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** A row as the portal reads it: camelCase keys, ISO dates, money as the decimal strings the database gave. */
+/**
+ * Every column of a row with camelCase keys and ISO dates, partner_id included: for the report files, which drop
+ * partnerId themselves. Replies to clients use the typed rows of transactions.rows.ts instead.
+ */
 export function toDocument(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row)) out[camel(k)] = v instanceof Date ? v.toISOString() : v;

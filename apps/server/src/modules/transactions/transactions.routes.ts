@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
-import { ScrollRequest, ScrollResponse, SearchRequest, SearchResponse } from '@portal/contract/transactions';
-import { authOf } from '../../plugins/auth.ts';
+import { ScrollRequest, ScrollResponse, SearchRequest, SearchResponse, TransactionParams, TransactionResponse } from '@portal/contract/transactions';
+import { callerOf } from '../../plugins/auth.ts';
 import { createTransactionsService } from './transactions.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
+const partnerApi = { apiKey: 'api_read' } as const;
 
 /** Transaction search (transaction-data §5, §7). The partner comes from the token; a partnerId in the body is refused. */
 export const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -13,13 +14,28 @@ export const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/transactions/search',
-    { schema: { operationId: 'searchTransactions', tags: ['transactions'], summary: 'A page of a transaction table, newest first', body: SearchRequest, response: { 200: SearchResponse, ...errors } } },
-    async (request) => service.search(authOf(request).partnerId, request.body),
+    { config: partnerApi, schema: { operationId: 'searchTransactions', tags: ['transactions'], summary: 'A page of a transaction table, newest first', body: SearchRequest, response: { 200: SearchResponse, ...errors } } },
+    async (request) => service.search(callerOf(request).partnerId, request.body),
   );
 
   app.post(
     '/transactions/scroll',
-    { schema: { operationId: 'scrollTransactions', tags: ['transactions'], summary: 'Batches of up to 2,500 rows for exports (10,000 at most)', body: ScrollRequest, response: { 200: ScrollResponse, ...errors } } },
-    async (request) => service.scroll(authOf(request).partnerId, request.body),
+    { config: partnerApi, schema: { operationId: 'scrollTransactions', tags: ['transactions'], summary: 'Batches of up to 2,500 rows for exports (10,000 at most)', body: ScrollRequest, response: { 200: ScrollResponse, ...errors } } },
+    async (request) => service.scroll(callerOf(request).partnerId, request.body),
+  );
+
+  app.get(
+    '/transactions/:table/:id',
+    {
+      config: partnerApi,
+      schema: {
+        operationId: 'getTransaction',
+        tags: ['transactions'],
+        summary: 'One transaction of a table by its id; 404 when the partner has none with that id',
+        params: TransactionParams,
+        response: { 200: TransactionResponse, ...errors, 404: ErrorBody },
+      },
+    },
+    async (request) => service.byId(callerOf(request).partnerId, request.params.table, request.params.id),
   );
 };

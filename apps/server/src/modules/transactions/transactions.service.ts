@@ -1,11 +1,28 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { MAX_EXPORT_ROWS, SCROLL_KEEP_ALIVE_SECONDS, type SearchQuery, type SearchRequest } from '@portal/contract/transactions';
+import {
+  MAX_EXPORT_ROWS,
+  SCROLL_KEEP_ALIVE_SECONDS,
+  type ScrollRequest,
+  type ScrollResponse,
+  type ScrollResponseOf,
+  type SearchQuery,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchResponseOf,
+  type SearchTable,
+  type TransactionResponse,
+  type TransactionRowOf,
+} from '@portal/contract/transactions';
 import type { DB } from '../../db/schema.ts';
-import { badRequest } from '../../lib/errors.ts';
-import { scrollBatch, searchPage, toDocument } from './transactions.repository.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { findById, scrollBatch, searchPage } from './transactions.repository.ts';
+import { toRows } from './transactions.rows.ts';
 
 type ScrollState = { p: string; q: SearchQuery; after?: { createdAt: string; id: string }; n: number; exp: number };
+
+/** A scroll id: the base64url state, a dot, the base64url HMAC-SHA256 of the state (43 characters). */
+const SCROLL_ID = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * Transaction search and the export scroll. The partner is always the caller's. A scroll id is the query, the
@@ -19,34 +36,51 @@ export function createTransactionsService(deps: { db: Kysely<DB>; key: Buffer; n
     return `${body}.${sign(body)}`;
   };
   const decode = (scrollId: string, partnerId: string): ScrollState => {
-    const [body, mac] = scrollId.split('.');
     const expired = () => badRequest('The scroll id is not valid or has expired; start the export again.', 'BadRequest');
-    if (!body || !mac || mac.length !== 43 || !crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(sign(body)))) throw expired();
+    // the shape first: only ASCII reaches the comparison, so both sides have the same length in bytes
+    const [, body, mac] = SCROLL_ID.exec(scrollId) ?? [];
+    if (!body || !mac || !crypto.timingSafeEqual(Buffer.from(mac, 'ascii'), Buffer.from(sign(body), 'ascii'))) throw expired();
     const state = JSON.parse(Buffer.from(body, 'base64url').toString()) as ScrollState;
     if (state.p !== partnerId || state.exp < deps.now()) throw expired();
     return state;
   };
 
+  // toRows types the rows by their table; that the table and the rows then agree is what TypeScript cannot follow
+  // through the union of replies, hence the one cast each
+  const searchReply = <T extends SearchTable>(table: T, reply: Omit<SearchResponseOf<T>, 'table' | 'data'> & { data: TransactionRowOf<T>[] }) =>
+    ({ table, ...reply }) as SearchResponse;
+  const scrollReply = <T extends SearchTable>(table: T, reply: Omit<ScrollResponseOf<T>, 'table' | 'hits'> & { hits: TransactionRowOf<T>[] }) =>
+    ({ table, ...reply }) as ScrollResponse;
+
   return {
-    async search(partnerId: string, request: SearchRequest) {
-      const { startIndex, size, ...query } = request;
-      const page = await searchPage(deps.db, partnerId, query, startIndex, size);
-      return { data: page.rows.map(toDocument), total: page.total, totalRelation: page.totalRelation };
+    /** One transaction by id (the partner API); 404 when the partner has none with that id in the table. */
+    async byId(partnerId: string, table: SearchTable, id: string): Promise<TransactionResponse> {
+      const row = await findById(deps.db, partnerId, table, id);
+      if (!row) throw notFound('No transaction with that id');
+      return { table, data: toRows(table, [row])[0] } as TransactionResponse;
     },
 
-    async scroll(partnerId: string, request: SearchQuery & { scrollSize: number; scrollId?: string }) {
+    async search(partnerId: string, request: SearchRequest): Promise<SearchResponse> {
+      const { startIndex, size, ...query } = request;
+      const page = await searchPage(deps.db, partnerId, query, startIndex, size);
+      return searchReply(query.table, { data: toRows(query.table, page.rows), total: page.total, totalRelation: page.totalRelation });
+    },
+
+    /** A batch of an export. A scroll id carries the query of the first call: its table and filters win. */
+    async scroll(partnerId: string, request: ScrollRequest): Promise<ScrollResponse> {
       const { scrollSize, scrollId, ...query } = request;
       const state: ScrollState = scrollId ? decode(scrollId, partnerId) : { p: partnerId, q: query, n: 0, exp: 0 };
+      const table = state.q.table;
       const size = Math.min(scrollSize, MAX_EXPORT_ROWS - state.n);
-      if (size <= 0) return { scrollId: null, hits: [] };
+      if (size <= 0) return scrollReply(table, { scrollId: null, hits: [] });
       const rows = await scrollBatch(deps.db, partnerId, state.q, state.after, size);
       const last = rows.at(-1);
       const n = state.n + rows.length;
       const more = rows.length === size && n < MAX_EXPORT_ROWS && last !== undefined;
       const next = more
-        ? encode({ p: partnerId, q: state.q, n, exp: deps.now() + SCROLL_KEEP_ALIVE_SECONDS * 1000, after: { createdAt: (last.created_at as Date).toISOString(), id: String(last.id) } })
+        ? encode({ p: partnerId, q: state.q, n, exp: deps.now() + SCROLL_KEEP_ALIVE_SECONDS * 1000, after: { createdAt: last.created_at.toISOString(), id: last.id } })
         : null;
-      return { scrollId: next, hits: rows.map(toDocument) };
+      return scrollReply(table, { scrollId: next, hits: toRows(table, rows) });
     },
   };
 }

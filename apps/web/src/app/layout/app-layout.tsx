@@ -4,13 +4,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { useProfile } from '../../features/partner/api/profile.ts';
-import { logout } from '../../features/session/session.ts';
-import { useSession } from '../../features/session/session-store.ts';
+import { useProfile } from '../../lib/partner/profile.ts';
+import { logout } from '../../lib/session/session.ts';
+import { useSession } from '../../lib/session/session-store.ts';
 import { isActive, navGroups } from './nav.ts';
 import { SessionWatch } from './session-watch.tsx';
 import { Toaster } from '../../components/ui/toaster.tsx';
 import { BannerArea } from '../../features/banners/banner-area.tsx';
+import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
 import { everyHourOnTheHour } from '../../lib/hourly.ts';
 
 /** Toasts last 3000 ms in the layout (portal-core §9). */
@@ -98,6 +99,7 @@ export function AppLayout() {
       </aside>
       <main className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">
         <BannerArea />
+        <WalletReviewBanners />
         <Outlet />
       </main>
       <SessionWatch />

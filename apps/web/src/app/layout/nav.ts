@@ -1,8 +1,9 @@
 import type { FeatureFlags, Role } from '@portal/contract/domain';
+import type { Partner as PartnerRecord } from '@portal/contract/partner';
 
 export type NavItem = { label: string; to: string };
 export type NavGroup = { title: string; items: NavItem[] };
-type Partner = { isB2B: boolean; isCommercial: boolean; isWhitelistedCommercial: boolean };
+type Partner = Pick<PartnerRecord, 'isB2B' | 'isCommercial' | 'isWhitelistedCommercial'>;
 
 /** The side navigation of portal-core §2 for the partner's kind, flags and the user's role. Log out is added by the layout. */
 export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): NavGroup[] {

@@ -3,8 +3,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { createIdleTimer } from '../../lib/idle-timer.ts';
 import { portalConfig } from '../../lib/portal-config.ts';
-import { logout, refreshSession } from '../../features/session/session.ts';
-import { useSession } from '../../features/session/session-store.ts';
+import { logout, refreshSession } from '../../lib/session/session.ts';
+import { useSession } from '../../lib/session/session-store.ts';
 
 const ACTIVITY = ['mousemove', 'mousedown', 'keydown', 'scroll', 'touchstart', 'wheel'] as const;
 

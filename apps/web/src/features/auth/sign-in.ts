@@ -1,5 +1,5 @@
 import type { LoginResponse } from '@portal/contract/auth';
-import { useSession } from '../session/session-store.ts';
+import { useSession } from '../../lib/session/session-store.ts';
 
 /** Where each sign-in challenge continues (portal-core §4). */
 export function nextPathFor(res: LoginResponse): string {

@@ -19,7 +19,7 @@ export function exportColumnsFor(table: string, walletMode: boolean): Column[] {
 export function cleanRows(table: string, rows: Row[]): Row[] {
   switch (table) {
     case 'collections':
-      return rows.map((r) => ({ ...r, requestSource: r.requestSource || 'api' }));
+      return rows.map((r) => ('requestSource' in r ? { ...r, requestSource: r.requestSource || 'api' } : r));
     case 'payments':
     case 'settlements':
     case 'fees':
@@ -31,7 +31,10 @@ export function cleanRows(table: string, rows: Row[]): Row[] {
   }
 }
 
-/** RFC 4180 CSV with a UTF-8 byte-order mark, so that spreadsheet programs read it as UTF-8. */
+/**
+ * RFC 4180 CSV with a UTF-8 byte-order mark, so that spreadsheet programs read it as UTF-8. The shared writer
+ * neutralises text cells that a spreadsheet would run as formulas; amounts stay numbers.
+ */
 export function buildCsv(columns: Column[], rows: Row[]): string {
   return CSV_BOM + csvLine(columns.map((c) => c.header)) + rows.map((row) => csvLine(columns.map((c) => (c.raw ?? c.cell)(row)))).join('');
 }

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { buildCsv, cleanRows, exportColumns, exportColumnsFor } from './export.ts';
+import type { CollectionRow, FeeRow, InitiatedPaymentRow, PaymentRow } from '@portal/contract/transaction-rows';
 import { TABS, emptyState, growOptions, settlementAmount, tabByIndex } from './tables.ts';
+
+const payment = (row: Partial<PaymentRow>): PaymentRow => ({
+  id: '', createdAt: '', status: '', country: '', currency: '', amount: '', convertedAmount: '', rate: '', paymentMethod: '', requestSource: 'api',
+  fiatWallet: null, sequenceId: '', sessionId: null, accountNumber: '', accountType: '', counterpartyName: '', ...row,
+});
+const collection = (row: Partial<CollectionRow>): CollectionRow => payment(row);
+const fee = (row: Partial<FeeRow>): FeeRow => ({ id: '', createdAt: '', transactionId: '', transactionType: '', paymentMethod: '', amountUsd: '', fiatWallet: null, ...row });
+const initiated = (row: Partial<InitiatedPaymentRow>): InitiatedPaymentRow => ({
+  id: '', createdAt: '', status: '', country: '', localCurrency: '', amount: '', amountUsd: '', paymentMethod: '', recipientName: '', accountNumber: '', reference: '', fiatWallet: null, ...row,
+});
+const settlement = { fiatWallet: null, fiatAmount: null, cryptoAmount: '', cryptoCurrency: '' };
 
 describe('tabs', () => {
   it('are addressed by display index, payments = 1, unknown falls back to payments', () => {
@@ -36,29 +48,39 @@ describe('empty states', () => {
 describe('filter options', () => {
   it('grow from loaded rows without duplicates, for payment method and transaction type only', () => {
     const cats = tabByIndex(4).filters();
-    const grown = growOptions(cats, [{ transactionType: 'payout', paymentMethod: 'bank_transfer' }, { transactionType: 'topup' }, { transactionType: 'payout' }]);
+    const grown = growOptions(cats, [fee({ transactionType: 'payout', paymentMethod: 'bank_transfer' }), fee({ transactionType: 'topup' }), fee({ transactionType: 'payout' })]);
     expect(grown.find((c) => c.key === 'transactionType')!.options).toEqual(['payout', 'topup']);
     expect(grown.find((c) => c.key === 'paymentMethod')!.options).toEqual(['BANK_TRANSFER', 'MOBILE_MONEY']);
-    expect(growOptions(grown, [{ transactionType: 'payout' }])).toEqual(grown);
+    expect(growOptions(grown, [fee({ transactionType: 'payout' })])).toEqual(grown);
   });
 });
 
 describe('settlement amount', () => {
   it('shows the wallet currency with the fiat amount for a non-USD wallet, else the crypto amount', () => {
     expect(settlementAmount({ fiatWallet: 'NGN', fiatAmount: '1500000', cryptoAmount: '1000', cryptoCurrency: 'USDT' })).toBe('NGN 1,500,000.00');
-    expect(settlementAmount({ fiatWallet: 'NGN' })).toBe('NGN 0.00');
-    expect(settlementAmount({ fiatWallet: 'USD', cryptoAmount: '12.3456789', cryptoCurrency: 'USDC' })).toBe('USDC 12.3456789');
-    expect(settlementAmount({ cryptoAmount: '5', cryptoCurrency: 'USDT' })).toBe('USDT 5.00');
+    expect(settlementAmount({ ...settlement, fiatWallet: 'NGN' })).toBe('NGN 0.00');
+    expect(settlementAmount({ ...settlement, fiatWallet: 'USD', cryptoAmount: '12.3456789', cryptoCurrency: 'USDC' })).toBe('USDC 12.3456789');
+    expect(settlementAmount({ ...settlement, cryptoAmount: '5', cryptoCurrency: 'USDT' })).toBe('USDT 5.00');
   });
 });
 
 describe('export', () => {
   it('writes RFC 4180 CSV with a BOM, raw dates and amounts, quoting what needs it', () => {
     const cols = exportColumns(1, false);
-    const csv = buildCsv(cols, [{ id: 'a', createdAt: '2026-01-02T03:04:05.000Z', country: 'NG', amount: '1500.50', currency: 'NGN', status: 'complete', paymentMethod: 'bank_transfer' }, { id: 'b"c', country: 'K,E', status: 'failed' }]);
+    const csv = buildCsv(cols, [payment({ id: 'a', createdAt: '2026-01-02T03:04:05.000Z', country: 'NG', amount: '1500.50', currency: 'NGN', status: 'complete', paymentMethod: 'bank_transfer' }), payment({ id: 'b"c', country: 'K,E', status: 'failed' })]);
     expect(csv.startsWith('\uFEFFID,Date,Country,Amount,Status,Payment Method\r\n')).toBe(true);
     expect(csv).toContain('a,2026-01-02T03:04:05.000Z,NG,1500.50,Complete,Bank\r\n');
     expect(csv).toContain('"b""c",,"K,E",,Failed,\r\n');
+  });
+  it('neutralises text cells a spreadsheet would run as formulas, and keeps negative amounts numbers', () => {
+    const cols = exportColumnsFor('initiate-payments', false);
+    const csv = buildCsv(cols, [
+      initiated({ id: '=1+2', createdAt: '2026-01-02T03:04:05.000Z', country: 'NG', recipientName: '=HYPERLINK("http://evil.example","Refund")', amount: '-12.50', localCurrency: 'NGN', status: 'complete', paymentMethod: 'bank_transfer' }),
+      initiated({ id: 'b', recipientName: '@SUM(A1:A2)', amount: '-0.5', status: 'failed' }),
+    ]);
+    const [, first, second] = csv.split('\r\n');
+    expect(first).toBe(`'=1+2,2026-01-02T03:04:05.000Z,NG,"'=HYPERLINK(""http://evil.example"",""Refund"")",-12.50,Complete,Bank`);
+    expect(second).toBe("b,,,'@SUM(A1:A2),-0.5,Failed,");
   });
   it("refuses an unknown tab with 'case for display index : {n} not implemented'", () => {
     expect(() => exportColumns(7, false)).toThrow('case for display index : 7 not implemented');
@@ -72,6 +94,7 @@ describe('transaction-data §8 errors', () => {
     expect(exportColumnsFor('trades', false).map((c) => c.header)[0]).toBe('date');
   });
   it('shows a missing request source as API', () => {
-    expect(cleanRows('collections', [{ id: 'a' }, { id: 'b', requestSource: 'widget' }]).map((r) => r.requestSource)).toEqual(['api', 'widget']);
+    const rows = cleanRows('collections', [collection({ id: 'a', requestSource: '' }), collection({ id: 'b', requestSource: 'widget' })]);
+    expect(rows.map((r) => ('requestSource' in r ? r.requestSource : undefined))).toEqual(['api', 'widget']);
   });
 });

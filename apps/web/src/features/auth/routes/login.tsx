@@ -7,7 +7,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { authApi } from '../api/auth.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { continueSignIn } from '../sign-in.ts';
-import { takeFlash } from '../../session/session.ts';
+import { takeFlash } from '../../../lib/session/session.ts';
 
 export function LoginScreen() {
   const navigate = useNavigate();

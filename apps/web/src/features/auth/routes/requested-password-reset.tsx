@@ -1,13 +1,16 @@
-import { passwordProblem } from '@portal/contract/auth';
+import { ConfirmPasswordResetRequest, Email, passwordProblem } from '@portal/contract/auth';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
-import { useSession } from '../../session/session-store.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
 import { authApi } from '../api/auth.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { PasswordRules } from '../components/password-rules.tsx';
+
+const ADMIN_RESET_SENT = (email: string) => `Your administrator reset your password. Enter the six-digit code we e-mailed to ${email} and choose a new password.`;
+const HAVE_CODE = 'Enter the six-digit code from your e-mail and choose a new password.';
 
 /** Forgotten password (or one an admin reset): a six-digit code by e-mail, then a new password. */
 export function RequestedPasswordResetScreen() {
@@ -16,16 +19,18 @@ export function RequestedPasswordResetScreen() {
   const byAdmin = params.get('reason') === 'admin';
   const knownEmail = useSession((s) => s.temporaryLogin?.email);
   const [email, setEmail] = useState(knownEmail ?? '');
-  const [sent, setSent] = useState<string>();
+  // an admin's reset e-mails the code already: the screen starts at the code
+  const [sent, setSent] = useState<string | undefined>(byAdmin && knownEmail ? ADMIN_RESET_SENT(knownEmail) : undefined);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  async function requestCode(e: FormEvent) {
-    e.preventDefault();
+  async function requestCode(e?: FormEvent) {
+    e?.preventDefault();
     setError(undefined);
-    if (!/^\S+@\S+\.\S+$/.test(email.trim())) return setError('Enter a valid e-mail address');
+    const valid = Email.safeParse(email);
+    if (!valid.success) return setError(valid.error.issues[0]!.message);
     setBusy(true);
     try {
       setSent((await authApi.forgotPassword({ email: email.trim() })).message);
@@ -39,7 +44,8 @@ export function RequestedPasswordResetScreen() {
   async function confirmReset(e: FormEvent) {
     e.preventDefault();
     setError(undefined);
-    if (!/^\d{6}$/.test(code.trim())) return setError('Enter the six-digit code from the e-mail');
+    const codeCheck = ConfirmPasswordResetRequest.shape.confirmationCode.safeParse(code);
+    if (!codeCheck.success) return setError(codeCheck.error.issues[0]!.message);
     const problem = passwordProblem(password, email);
     if (problem) return setError(problem);
     setBusy(true);
@@ -73,6 +79,9 @@ export function RequestedPasswordResetScreen() {
           <Button type="submit" block size="lg" loading={busy}>
             Send code
           </Button>
+          <button type="button" className="block w-full text-center text-sm font-medium text-brand-700 hover:underline" onClick={() => setSent(HAVE_CODE)}>
+            I already have a code
+          </button>
         </form>
       </AuthCard>
     );
@@ -81,11 +90,15 @@ export function RequestedPasswordResetScreen() {
     <AuthCard title="Enter the code" subtitle={sent} footer={back}>
       <form onSubmit={(e) => void confirmReset(e)} className="space-y-4" noValidate>
         {error && <Alert tone="danger">{error}</Alert>}
+        {!knownEmail && <TextField label="E-mail" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />}
         <TextField label="Six-digit code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} autoFocus />
         <TextField label="New password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} hint={<PasswordRules />} />
         <Button type="submit" block size="lg" loading={busy}>
           Change password
         </Button>
+        <button type="button" className="block w-full text-center text-sm font-medium text-brand-700 hover:underline disabled:text-muted" disabled={busy} onClick={() => void requestCode()}>
+          Send a new code
+        </button>
       </form>
     </AuthCard>
   );

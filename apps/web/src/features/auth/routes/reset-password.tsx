@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
-import { useSession } from '../../session/session-store.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
 import { authApi } from '../api/auth.ts';
 import { AuthCard, StepIndicator } from '../components/auth-card.tsx';
 import { PasswordRules } from '../components/password-rules.tsx';

@@ -1,4 +1,4 @@
-import type { AuthResult } from '@portal/contract/auth';
+import { OtpCode, OtpOrRecoveryCode, type AuthResult } from '@portal/contract/auth';
 import { Check, Copy } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -6,13 +6,14 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { OtpInput } from '../../../components/ui/otp-input.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useSession } from '../../session/session-store.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
 import { authApi } from '../api/auth.ts';
 import { AuthCard, StepIndicator } from '../components/auth-card.tsx';
-import { QrCode } from '../components/qr-code.tsx';
+import { QrCode } from '../../../components/ui/qr-code.tsx';
 
-const SIX_DIGITS = /^\d{6}$/;
-const RECOVERY = /^[a-z0-9]{5}-[a-z0-9]{5}$/i;
+/** The code formats are the contract's: six digits, or in recovery mode also a recovery code (xxxxx-xxxxx). */
+const isCode = (code: string) => OtpCode.safeParse(code).success;
+const isCodeOrRecovery = (code: string) => OtpOrRecoveryCode.safeParse(code).success;
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);
@@ -105,7 +106,7 @@ function MfaSetup() {
   const form = useCodeSubmit(async (userCode) => {
     if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
     setResult(await authApi.verifyToken({ session: sessionToken, userCode, username }));
-  }, (c) => SIX_DIGITS.test(c));
+  }, isCode);
 
   if (result) {
     return (
@@ -157,7 +158,7 @@ function CodePrompt() {
     const res = await authApi.challengeResponse({ session: sessionToken, challengeName: 'SOFTWARE_TOKEN_MFA', username, userCode });
     applyAuthResult(res);
     void navigate('/', { replace: true });
-  }, (c) => (recovery ? RECOVERY.test(c) : SIX_DIGITS.test(c)));
+  }, recovery ? isCodeOrRecovery : isCode);
 
   return (
     <AuthCard

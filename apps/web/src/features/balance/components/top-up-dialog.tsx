@@ -1,12 +1,13 @@
 import { Copy } from 'lucide-react';
 import { useState } from 'react';
-import type { Coin, Network } from '@portal/contract/domain';
+import { DEFAULT_CURRENCY_NETWORK, type Coin, type Network } from '@portal/contract/domain';
+import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { QrCode } from '../../auth/components/qr-code.tsx';
-import { useDepositAddress } from '../api/deposit-address.ts';
+import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { useAssignDepositAddress, useDepositAddresses } from '../api/deposit-address.ts';
 import { chooseCoin, coins, currencyNetworkOf, networksFor, storeSelection, storedSelection, type TopUpSelection } from '../top-up.ts';
 
 function CopyRow({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -30,15 +31,23 @@ function CopyRow({ label, value, testId }: { label: string; value: string; testI
   );
 }
 
-/** Top-up: the deposit address for the chosen coin and network, as text and QR code (portal-core §2, §4). */
+/**
+ * Top-up: the deposit address for the chosen coin and network, as text and QR code (portal-core §2, §4). Where the
+ * partner has none and the user may get one (admin, treasury; the server says which networks can be served), a
+ * button asks for it; otherwise 'Address not found'. A demo address is marked: nothing sent to it can be recovered.
+ */
 export function TopUpDialog({ open, onOpenChange, b2b }: { open: boolean; onOpenChange(open: boolean): void; b2b: boolean }) {
   const [selection, setSelection] = useState<TopUpSelection>(() => storedSelection());
-  const currencyNetwork = currencyNetworkOf(selection) ?? 'usdt-trc20';
-  const address = useDepositAddress(currencyNetwork);
+  const currencyNetwork = currencyNetworkOf(selection) ?? DEFAULT_CURRENCY_NETWORK;
+  const list = useDepositAddresses();
+  const assign = useAssignDepositAddress();
+  const address = { isPending: list.isPending, data: list.data?.addresses.find((a) => a.currencyNetwork === currencyNetwork) ?? null };
+  const canAssign = list.data?.assignable.includes(currencyNetwork) ?? false;
   const { coin, network } = selection;
   const update = (next: TopUpSelection) => {
     setSelection(next);
     storeSelection(next);
+    assign.reset();
   };
 
   return (
@@ -56,6 +65,15 @@ export function TopUpDialog({ open, onOpenChange, b2b }: { open: boolean; onOpen
           <SearchableSelect label="Network" variant={b2b ? 'b2b' : 'default'} options={networksFor(coin).map((n) => ({ value: n, label: n }))} value={network} onChange={(n) => update({ coin, network: n as Network })} />
         </div>
       </div>
+      {address.data?.demo && (
+        // above the QR code, so that it is read before anyone scans
+        <Alert tone="danger" className="mt-4 text-xs">
+          <p className="font-semibold" data-testid="demo-address-warning">
+            Demo address: do not send funds
+          </p>
+          <p className="mt-0.5">This address was made up for the demo. Nobody holds its key: anything sent to it is lost.</p>
+        </Alert>
+      )}
       <div className="mt-5 flex justify-center">
         {address.data ? (
           <QrCode value={address.data.address} size={180} label={`QR code of the ${coin} ${network} deposit address`} />
@@ -73,6 +91,16 @@ export function TopUpDialog({ open, onOpenChange, b2b }: { open: boolean; onOpen
             <CopyRow label="Wallet address" value={address.data.address} testId="deposit-address" />
             {address.data.tag && <CopyRow label="Tag" value={address.data.tag} testId="deposit-tag" />}
           </>
+        ) : canAssign ? (
+          <div className="space-y-3 rounded-lg border border-line bg-canvas px-3 py-3 text-sm">
+            <p className="text-muted">
+              You have no {coin} ( {network} ) deposit address yet.
+            </p>
+            <Button loading={assign.isPending} onClick={() => assign.mutate({ currency: coin, network })}>
+              Get a {coin} ( {network} ) address
+            </Button>
+            {assign.isError && <Alert tone="danger">{assign.error.message}</Alert>}
+          </div>
         ) : (
           <p className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm text-muted">Address not found</p>
         )}

@@ -1,30 +1,45 @@
-import { ArrowDownToLine, Wallet } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, ChevronRight, Landmark, Wallet } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { formatMoney } from '../../../lib/format.ts';
-import { useProfile } from '../../partner/api/profile.ts';
-import { useAccounts, usdAvailable } from '../api/accounts.ts';
+import { useProfile } from '../../../lib/partner/profile.ts';
+import { useAccounts, usdAvailable } from '../../../lib/partner/accounts.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
 import { TopUpDialog } from '../components/top-up-dialog.tsx';
+import { WithdrawDialog } from '../components/withdraw-dialog.tsx';
 
 export function BalanceScreen() {
   const accounts = useAccounts();
   const profile = useProfile();
   const [topUp, setTopUp] = useState(false);
+  const [withdraw, setWithdraw] = useState(false);
+  const role = useSession((s) => s.user?.role);
+  // moving money is for admin and treasury users (the server refuses the others)
+  const movesMoney = role === 'admin' || role === 'treasury';
   const others = accounts.data?.accounts.filter((a) => a.currency !== 'USD') ?? [];
 
   return (
     <div>
       <PageHeader
         title="Balance"
-        description="Your available funds. Top up with stablecoins sent to your deposit address."
+        description="Your available funds. Top up with stablecoins sent to your deposit address; withdraw to one of your settlement wallets."
         actions={
-          <Button onClick={() => setTopUp(true)}>
-            <ArrowDownToLine className="size-4" aria-hidden="true" />
-            Top up
-          </Button>
+          <>
+            {movesMoney && (
+              <Button variant="secondary" onClick={() => setWithdraw(true)} disabled={accounts.isPending}>
+                <ArrowUpFromLine className="size-4" aria-hidden="true" />
+                Withdraw
+              </Button>
+            )}
+            <Button onClick={() => setTopUp(true)}>
+              <ArrowDownToLine className="size-4" aria-hidden="true" />
+              Top up
+            </Button>
+          </>
         }
       />
       {accounts.isError && <Alert tone="danger">{accounts.error.message || 'cannot retrieve account data'}</Alert>}
@@ -53,6 +68,26 @@ export function BalanceScreen() {
             </Card>
           ))}
         </div>
+      )}
+      {withdraw && (
+        <WithdrawDialog
+          open={withdraw}
+          onOpenChange={setWithdraw}
+          available={usdAvailable(accounts.data?.accounts)}
+          canManageWallets={movesMoney && (profile.data?.featureFlags.walletManagementEnabled ?? false)}
+        />
+      )}
+      {profile.data?.partner.fiatWalletsEnabled && (
+        <Link to="/balance/fiat-wallets" className="mt-6 flex items-center gap-4 rounded-xl border border-line bg-white p-5 hover:bg-canvas/60">
+          <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 ring-1 ring-brand-600/20">
+            <Landmark className="size-5" aria-hidden="true" />
+          </span>
+          <span className="min-w-0 flex-1">
+            <span className="block text-sm font-semibold text-ink">Fiat wallets</span>
+            <span className="block text-sm text-muted">Balances per local currency, and where payments and collections are switched on.</span>
+          </span>
+          <ChevronRight className="size-5 text-muted" aria-hidden="true" />
+        </Link>
       )}
       {topUp && <TopUpDialog open={topUp} onOpenChange={setTopUp} b2b={profile.data?.partner.isB2B ?? false} />}
     </div>

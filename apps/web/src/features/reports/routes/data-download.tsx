@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, FileText } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { ListReportsResponse, ReportJobResponse, type ReportJob, type SearchTable } from '@portal/contract/transactions';
+import { ACTIVE_REPORT_STATUSES, ListReportsResponse, ReportJobResponse, type ReportJob, type ReportStatus, type SearchTable } from '@portal/contract/transactions';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -15,14 +15,10 @@ import { toast } from '../../../components/ui/toast-store.ts';
 import { api, apiDownload } from '../../../lib/api-client.ts';
 import { formatDate, titleCase } from '../../../lib/format.ts';
 
-const SOURCES: { value: SearchTable; label: string }[] = [
-  { value: 'payments', label: 'Payments' },
-  { value: 'collections', label: 'Collections' },
-  { value: 'settlements', label: 'Settlements' },
-  { value: 'fees', label: 'Fees' },
-];
-const ACTIVE = ['requested', 'in_progress', 'data_downloaded'];
-const TONE: Record<string, string> = {
+/** The four B2B tables a report can be made of. */
+const SOURCES = (['payments', 'collections', 'settlements', 'fees'] as const satisfies readonly SearchTable[]).map((value) => ({ value, label: titleCase(value) }));
+const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(status);
+const TONE: Partial<Record<ReportStatus, string>> = {
   complete: 'bg-success-soft text-success',
   failed: 'bg-danger-soft text-danger',
   expired: 'bg-canvas text-muted',
@@ -52,7 +48,7 @@ export function DataDownloadScreen() {
     queryKey: ['report-jobs'],
     queryFn: () => api.post('report-jobs', { startIndex: 0, size: 50 }, { schema: ListReportsResponse }),
     // while a report is being built, its progress updates by itself
-    refetchInterval: (q) => (q.state.data?.jobs.some((j) => ACTIVE.includes(j.status)) ? 1500 : false),
+    refetchInterval: (q) => (q.state.data?.jobs.some((j) => isActive(j.status)) ? 1500 : false),
   });
   const create = useMutation({
     mutationFn: () => api.post('report-jobs/create', { dataSource, startDate, endDate }, { schema: ReportJobResponse }),
@@ -128,7 +124,7 @@ export function DataDownloadScreen() {
                     {j.startDate} to {j.endDate}
                   </Td>
                   <Td>
-                    {ACTIVE.includes(j.status) ? (
+                    {isActive(j.status) ? (
                       <div className="w-36" role="status" aria-label={`${titleCase(j.status)}: ${j.processedPages} of ${j.totalPages} pages`}>
                         <p className="mb-1 text-xs text-muted">{titleCase(j.status)}</p>
                         <div className="h-1.5 overflow-hidden rounded bg-canvas">

@@ -1,19 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { MANUAL_PAYOUT, PayoutConfigResponse, type PayoutConfig } from '@portal/contract/payout';
-import { z } from 'zod';
+import { LowBalanceLimitResponse, PayoutConfigResponse, type PayoutConfig } from '@portal/contract/payout';
 import { api } from '../../../lib/api-client.ts';
 
-/** The payout configuration; a failed load falls back to manual, silently (portal-core §4). */
+/**
+ * The stored payout configuration. A failed load stays an error here (not a manual default): the form shows manual
+ * but refuses to save until the real configuration is known.
+ */
 export function usePayoutConfig() {
   return useQuery({
     queryKey: ['partner', 'payout-config'],
-    queryFn: async () => {
-      try {
-        return await api.get('partner/payout-config', { schema: PayoutConfigResponse });
-      } catch {
-        return { config: { ...MANUAL_PAYOUT }, nextPayoutDate: null };
-      }
-    },
+    queryFn: () => api.get('partner/payout-config', { schema: PayoutConfigResponse }),
   });
 }
 
@@ -34,7 +30,7 @@ export function useSavePayoutConfig() {
 export function useSaveLowBalanceLimit() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (lowBalanceLimit: string) => api.post('partner/low-balance-limit', { lowBalanceLimit }, { schema: z.object({ lowBalanceLimit: z.string() }) }),
+    mutationFn: (lowBalanceLimit: string) => api.post('partner/low-balance-limit', { lowBalanceLimit }, { schema: LowBalanceLimitResponse }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['partner', 'profile'] }),
   });
 }

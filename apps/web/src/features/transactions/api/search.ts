@@ -16,8 +16,8 @@ export function useTransactionPage(query: SearchQuery, startIndex: number) {
 }
 
 /**
- * Every row of the query for an export (transaction-data §7): one request when the total is 6,000 or fewer, else
- * scroll batches of 2,500 while hits come and fewer than 10,000 are collected.
+ * Every row of the query for an export (transaction-data §7), typed by the contract's row schemas: one request when
+ * the total is 6,000 or fewer, else scroll batches of 2,500 while hits come and fewer than 10,000 are collected.
  */
 export async function fetchAll(query: SearchQuery, total: number, onProgress: (loaded: number, of: number) => void): Promise<Row[]> {
   try {
@@ -26,12 +26,12 @@ export async function fetchAll(query: SearchQuery, total: number, onProgress: (l
       if (total === 0) return [];
       const res = await api.post('transactions/search', { ...query, startIndex: 0, size: total }, { schema: SearchResponse });
       onProgress(res.data.length, target);
-      return res.data as Row[];
+      return res.data;
     }
     const rows: Row[] = [];
     let res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE }, { schema: ScrollResponse });
     for (;;) {
-      rows.push(...(res.hits as Row[]));
+      rows.push(...res.hits);
       onProgress(rows.length, target);
       if (!res.scrollId || res.hits.length === 0 || rows.length >= MAX_EXPORT_ROWS) break;
       res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId }, { schema: ScrollResponse });

@@ -1,8 +1,8 @@
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { cn } from '../../../components/ui/cn.ts';
-import { useAccounts } from '../../balance/api/accounts.ts';
-import { useProfile } from '../../partner/api/profile.ts';
+import { useFiatWallets } from '../../../lib/partner/fiat-wallets.ts';
+import { useProfile } from '../../../lib/partner/profile.ts';
 import { TransactionTable } from '../components/transaction-table.tsx';
 import { TABS, tabByIndex } from '../tables.ts';
 
@@ -11,7 +11,8 @@ export function TransactionsScreen() {
   const [params, setParams] = useSearchParams();
   const tab = tabByIndex(params.get('tab') ?? 1);
   const walletMode = useProfile().data?.partner.fiatWalletsEnabled ?? false;
-  const wallets = useAccounts().data?.accounts.map((a) => a.currency) ?? [];
+  // the wallet selector lists the partner's fiat wallets (the default USD one first)
+  const wallets = useFiatWallets(walletMode).data?.map((w) => w.currency) ?? [];
   return (
     <div>
       <PageHeader title="Transactions" description="Your payments, collections, settlements and fees." />

@@ -1,0 +1,72 @@
+import pg from 'pg';
+
+export type Listener = { close(): Promise<void> };
+
+/**
+ * A dedicated connection that LISTENs on a channel of a PostgreSQL server and hands each payload to `onMessage`. A
+ * lost connection is opened again (every second until it works); `onReconnect` runs each time, since messages sent
+ * while it was down are lost and whatever they would have told must be assumed.
+ */
+export function listen(options: {
+  url: string;
+  channel: string;
+  onMessage: (payload: string) => void;
+  /** each time the LISTEN is in place */
+  onListening: () => void;
+  onReconnect: () => void;
+  onError: (err: unknown) => void;
+}): Listener {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let first = true;
+
+  const connect = async () => {
+    if (closed) return;
+    const c = new pg.Client({ connectionString: options.url });
+    c.on('notification', (n) => {
+      if (n.channel === options.channel && n.payload !== undefined) options.onMessage(n.payload);
+    });
+    c.on('error', (err) => {
+      options.onError(err);
+      retry(c);
+    });
+    c.on('end', () => retry(c));
+    try {
+      await c.connect();
+      await c.query(`listen ${pg.escapeIdentifier(options.channel)}`);
+      client = c;
+      if (!first) options.onReconnect();
+      options.onListening();
+      first = false;
+    } catch (err) {
+      options.onError(err);
+      retry(c);
+    }
+  };
+  const retry = (c: pg.Client) => {
+    if (closed || timer || (client && client !== c)) return;
+    client = undefined;
+    c.removeAllListeners('end');
+    void c.end().catch(() => undefined);
+    options.onReconnect();
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, 1000);
+    timer.unref();
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      if (c) {
+        c.removeAllListeners('end');
+        await c.end().catch(() => undefined);
+      }
+    },
+  };
+}

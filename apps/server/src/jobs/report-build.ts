@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import { CSV_BOM, csvLine } from '@portal/contract/csv';
+import type { SearchQuery, SearchTable } from '@portal/contract/transactions';
+import type { DB } from '../db/schema.ts';
+import type { FileStorage } from '../lib/file-storage.ts';
+import { countReportRows, findReportJob, reportRowsAfter, updateReportJob, type ReportJobUpdate } from '../modules/reports/reports.repository.ts';
+import { toDocument } from '../modules/transactions/transactions.repository.ts';
+
+/** Rows read and written per step; each step moves the job's progress. */
+export const REPORT_PAGE_ROWS = 5_000;
+/** Files live this long after they are built. */
+export const REPORT_TTL_HOURS = 24;
+
+export type ReportBuildDeps = { db: Kysely<DB>; storage: FileStorage; now: () => number };
+
+/**
+ * Builds a report's CSV file page by page (keyset pages, newest first), through the shared CSV writer. Safe to run
+ * again: a restarted build truncates its file and starts over, so a crash mid-build loses nothing and duplicates
+ * nothing. A failure marks the job failed and is thrown, so that the queue tries it again.
+ */
+export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: string): Promise<void> {
+  const { db } = deps;
+  const row = await findReportJob(db, partnerId, id);
+  if (!row || row.status === 'complete') return;
+  const query: SearchQuery = {
+    table: row.data_source as SearchTable,
+    filters: row.filters,
+    idFilter: '',
+    range: { startDate: row.start_date, endDate: row.end_date },
+    fiatWallet: row.fiat_wallet,
+  };
+  const update = (values: ReportJobUpdate) => updateReportJob(db, partnerId, id, values, new Date(deps.now()));
+  const total = await countReportRows(db, partnerId, query);
+  const totalPages = Math.max(1, Math.ceil(total / REPORT_PAGE_ROWS));
+  await update({ status: 'in_progress', total_pages: totalPages, processed_pages: 0, error: null });
+  const key = `reports/${partnerId}/${id}.csv`;
+  const file = await deps.storage.create(key);
+  try {
+    let header: string[] | undefined;
+    let after: { createdAt: string; id: string } | undefined;
+    let written = 0;
+    for (let pageNo = 1; ; pageNo++) {
+      const rows = await reportRowsAfter(db, partnerId, query, after, REPORT_PAGE_ROWS);
+      if (rows.length === 0 && pageNo > 1) break;
+      const docs = rows.map(toDocument);
+      if (!header) {
+        header = Object.keys(docs[0] ?? {}).filter((k) => k !== 'partnerId');
+        await file.write(CSV_BOM + csvLine(header));
+      }
+      if (docs.length) await file.write(docs.map((d) => csvLine(header!.map((h) => d[h]))).join(''));
+      written += docs.length;
+      await update({ processed_pages: Math.min(pageNo, totalPages) });
+      const last = rows.at(-1);
+      if (!last || rows.length < REPORT_PAGE_ROWS) break;
+      after = { createdAt: (last.created_at as Date).toISOString(), id: String(last.id) };
+    }
+    await update({ status: 'data_downloaded', row_count: written });
+    await file.commit();
+    await update({ status: 'complete', file_key: key, processed_pages: totalPages, expires_at: new Date(deps.now() + REPORT_TTL_HOURS * 3600_000) });
+  } catch (err) {
+    await file.abort();
+    await update({ status: 'failed', error: err instanceof Error ? err.message : String(err) });
+    throw err;
+  }
+}

@@ -1,0 +1,143 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { ApiKeysTable, DB } from '../../db/schema.ts';
+
+/** The API keys module's SQL: keys, and a partner's allowed IP addresses. */
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export type NewApiKey = {
+  partnerId: string;
+  apiKey: string;
+  publicKey: string;
+  name: string;
+  permissions: string[];
+  secretEnc: string;
+  secretHint: string;
+  expiresAt: Date | null;
+  createdBy: string;
+  now: Date;
+};
+
+export function createApiKeysRepository(db: Kysely<DB>) {
+  return {
+    transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
+
+    /** A partner's keys, the most recently changed first (portal-core §3). */
+    list: (partnerId: string) =>
+      db.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId).orderBy('updated_at', 'desc').orderBy('id', 'desc').execute(),
+
+    find: (ex: Executor, partnerId: string, apiKey: string) =>
+      ex.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId).where('api_key', '=', apiKey).executeTakeFirst(),
+
+    /** Locks the partner's row for a change that counts its keys (so that parallel creations cannot pass the limit). */
+    async countForUpdate(trx: Transaction<DB>, partnerId: string): Promise<number> {
+      await trx.selectFrom('partners').select('id').where('id', '=', partnerId).forUpdate().execute();
+      const row = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('partner_id', '=', partnerId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    insert: (trx: Transaction<DB>, k: NewApiKey) =>
+      trx
+        .insertInto('api_keys')
+        .values({
+          partner_id: k.partnerId,
+          api_key: k.apiKey,
+          public_key: k.publicKey,
+          name: k.name,
+          permissions: k.permissions,
+          status: 'active',
+          secret_enc: k.secretEnc,
+          secret_hint: k.secretHint,
+          expires_at: k.expiresAt,
+          created_by: k.createdBy,
+          created_at: k.now,
+          updated_at: k.now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+
+    setStatus: (trx: Transaction<DB>, partnerId: string, apiKey: string, status: string, now: Date) =>
+      trx
+        .updateTable('api_keys')
+        .set({ status, updated_at: now })
+        .where('partner_id', '=', partnerId)
+        .where('api_key', '=', apiKey)
+        .returningAll()
+        .executeTakeFirst(),
+
+    /** A new secret; the current one becomes the previous one until `previousUntil` (now or earlier: it stops at once). */
+    roll: (trx: Transaction<DB>, partnerId: string, apiKey: string, next: { secretEnc: string; secretHint: string; previousUntil: Date; now: Date }) =>
+      trx
+        .updateTable('api_keys')
+        .set((eb) => ({
+          previous_secret_enc: next.previousUntil > next.now ? eb.ref('secret_enc') : null,
+          previous_secret_expires_at: next.previousUntil > next.now ? next.previousUntil : null,
+          secret_enc: next.secretEnc,
+          secret_hint: next.secretHint,
+          updated_at: next.now,
+        }))
+        .where('partner_id', '=', partnerId)
+        .where('api_key', '=', apiKey)
+        .returningAll()
+        .executeTakeFirst(),
+
+    remove: (trx: Transaction<DB>, partnerId: string, apiKey: string) =>
+      trx.deleteFrom('api_keys').where('partner_id', '=', partnerId).where('api_key', '=', apiKey).returningAll().executeTakeFirst(),
+
+    /**
+     * What a signed call needs to know of its key, read by the key id alone (the partner is not known yet): the key
+     * and whether its partner may use the API now (B2B, API keys enabled).
+     */
+    findForCall: (apiKey: string) =>
+      db
+        .selectFrom('api_keys')
+        .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
+        .selectAll('api_keys')
+        .select(['partners.product_types', 'partners.feature_flags'])
+        .where('api_keys.api_key', '=', apiKey)
+        .executeTakeFirst(),
+
+    /** Records a use, unless one was recorded in the last minute (by this or another server). */
+    touchLastUsed: (partnerId: string, id: string, now: Date) =>
+      sql`update api_keys set last_used_at = ${now}::timestamptz
+          where partner_id = ${partnerId} and id = ${id}
+            and (last_used_at is null or last_used_at < ${now}::timestamptz - interval '1 minute')`.execute(db),
+  };
+}
+
+export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;
+
+export function createAllowedIpsRepository(db: Kysely<DB>) {
+  return {
+    list: (partnerId: string) => db.selectFrom('allowed_ip_addresses').selectAll().where('partner_id', '=', partnerId).orderBy('created_at', 'desc').orderBy('ip_address').execute(),
+
+    /** The addresses only, for the check on every signed call. */
+    addresses: async (partnerId: string) =>
+      (await db.selectFrom('allowed_ip_addresses').select('ip_address').where('partner_id', '=', partnerId).execute()).map((r) => r.ip_address),
+
+    async countForUpdate(trx: Transaction<DB>, partnerId: string): Promise<number> {
+      await trx.selectFrom('partners').select('id').where('id', '=', partnerId).forUpdate().execute();
+      const row = await trx
+        .selectFrom('allowed_ip_addresses')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('partner_id', '=', partnerId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Adds the address; undefined when the partner has it already. */
+    insert: (trx: Transaction<DB>, row: { partnerId: string; ipAddress: string; createdBy: string; createdByEmail: string; now: Date }) =>
+      trx
+        .insertInto('allowed_ip_addresses')
+        .values({ partner_id: row.partnerId, ip_address: row.ipAddress, created_by: row.createdBy, created_by_email: row.createdByEmail, created_at: row.now })
+        .onConflict((oc) => oc.columns(['partner_id', 'ip_address']).doNothing())
+        .returningAll()
+        .executeTakeFirst(),
+
+    remove: (trx: Transaction<DB>, partnerId: string, ipAddress: string) =>
+      trx.deleteFrom('allowed_ip_addresses').where('partner_id', '=', partnerId).where('ip_address', '=', ipAddress).returningAll().executeTakeFirst(),
+  };
+}
+
+export type AllowedIpsRepository = ReturnType<typeof createAllowedIpsRepository>;

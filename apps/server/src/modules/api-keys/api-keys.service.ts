@@ -1,0 +1,156 @@
+import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
+import {
+  MAX_API_KEYS,
+  type ApiKey,
+  type ApiKeyPermission,
+  type ApiKeyStatus,
+  type ApiKeyWithSecret,
+  type RollApiKeyRequest,
+} from '@portal/contract/api-keys';
+import type { DB, PartnerRow } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.repository.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { encrypt } from '../../lib/keys.ts';
+import { requireRole, type Auth } from '../../plugins/auth.ts';
+import { toFeatureFlags } from '../partners/partners.repository.ts';
+import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
+
+export type ApiKeysDeps = {
+  repo: ApiKeysRepository;
+  /** the caller's partner row, read fresh (these calls are rare) */
+  partners: { get(partnerId: string): Promise<PartnerRow | undefined> };
+  encryptionKey: Buffer;
+  now: () => number;
+  /** drops a key from every instance's cache of decrypted keys (after the change is committed) */
+  invalidateKey: (apiKey: string) => Promise<void>;
+};
+
+const toApiKey = (r: ApiKeyRow, now: number): ApiKey => ({
+  partnerId: r.partner_id,
+  apiKey: r.api_key,
+  name: r.name,
+  status: r.status as ApiKeyStatus,
+  permissions: r.permissions as ApiKeyPermission[],
+  publicKey: r.public_key,
+  secretHint: r.secret_hint,
+  expiry: r.expires_at?.toISOString() ?? null,
+  expired: r.expires_at !== null && r.expires_at.getTime() <= now,
+  previousSecretExpiresAt: r.previous_secret_expires_at && r.previous_secret_expires_at.getTime() > now ? r.previous_secret_expires_at.toISOString() : null,
+  lastUsedAt: r.last_used_at?.toISOString() ?? null,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+/** A fresh secret: 32 random bytes. The key id and the public key are random too (none is derived from another). */
+const newSecret = () => `sk_${crypto.randomBytes(32).toString('base64url')}`;
+const newKeyId = () => `ak_${crypto.randomBytes(16).toString('hex')}`;
+const newPublicKey = () => `pk_${crypto.randomBytes(24).toString('base64url')}`;
+const hintOf = (secret: string) => secret.slice(-4);
+
+/**
+ * API keys (portal-core §3, §6, §7): admins of B2B partners with API keys enabled list, create, disable and enable,
+ * roll and delete them. The secret is returned once, at creation and at each roll, and kept encrypted with the
+ * server's ENCRYPTION_KEY (the signature check needs it, so a one-way hash would not do). Every change is audited in
+ * its transaction and drops the key from the caches of every instance.
+ */
+export function createApiKeysService(deps: ApiKeysDeps) {
+  const { repo } = deps;
+
+  /** Admins of a B2B partner whose API keys are enabled (the portal's guard says the same; this is the rule). */
+  async function requireManager(auth: Auth) {
+    requireRole(auth, 'admin');
+    const partner = await deps.partners.get(auth.partnerId);
+    if (!partner) throw notFound('No such partner');
+    if (!partner.product_types.includes('B2B')) throw forbidden('API keys are for business (B2B) partners.');
+    if (!toFeatureFlags(partner.feature_flags).apiKeysManagementEnabled) throw forbidden('API keys are not enabled for your business. Ask your account manager.');
+  }
+
+  async function change(auth: Auth, apiKey: string, action: string, work: (trx: Transaction<DB>) => Promise<ApiKeyRow | undefined>, details: Record<string, unknown> = {}) {
+    await requireManager(auth);
+    const row = await repo.transaction(async (trx) => {
+      const changed = await work(trx);
+      if (!changed) throw notFound('No such API key');
+      await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action, target: apiKey, details: { name: changed.name, ...details } });
+      return changed;
+    });
+    await deps.invalidateKey(apiKey);
+    return row;
+  }
+
+  return {
+    async list(auth: Auth): Promise<{ apiKeys: ApiKey[] }> {
+      await requireManager(auth);
+      const now = deps.now();
+      return { apiKeys: (await repo.list(auth.partnerId)).map((r) => toApiKey(r, now)) };
+    },
+
+    async create(auth: Auth, input: { name: string; permissions: ApiKeyPermission[]; expiry?: string | null | undefined }): Promise<ApiKeyWithSecret> {
+      await requireManager(auth);
+      const now = deps.now();
+      const expiresAt = input.expiry ? new Date(input.expiry) : null;
+      if (expiresAt && expiresAt.getTime() <= now) throw badRequest('The expiry must be in the future.', 'ValidationFailed');
+      const secretKey = newSecret();
+      const row = await repo.transaction(async (trx) => {
+        if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_API_KEYS) {
+          throw conflict(`You can have at most ${MAX_API_KEYS} API keys. Delete one you no longer use.`);
+        }
+        const inserted = await repo.insert(trx, {
+          partnerId: auth.partnerId,
+          apiKey: newKeyId(),
+          publicKey: newPublicKey(),
+          name: input.name,
+          permissions: input.permissions,
+          secretEnc: encrypt(deps.encryptionKey, secretKey),
+          secretHint: hintOf(secretKey),
+          expiresAt,
+          createdBy: auth.userId,
+          now: new Date(now),
+        });
+        await audit(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'api_key.created',
+          target: inserted.api_key,
+          details: { name: inserted.name, permissions: input.permissions, expiry: expiresAt?.toISOString() ?? null },
+        });
+        return inserted;
+      });
+      return { ...toApiKey(row, now), secretKey };
+    },
+
+    /** PUT partner/apikey: active or disabled ('Active' / 'Inactive'); a disabled key is refused at once. */
+    async setStatus(auth: Auth, apiKey: string, status: ApiKeyStatus): Promise<ApiKey> {
+      const now = deps.now();
+      const row = await change(auth, apiKey, status === 'active' ? 'api_key.enabled' : 'api_key.disabled', (trx) => repo.setStatus(trx, auth.partnerId, apiKey, status, new Date(now)));
+      return toApiKey(row, now);
+    },
+
+    /**
+     * A new secret, shown once. The old one keeps signing until the chosen time (at most 7 days), so that servers can
+     * move to the new one without an outage; 0 minutes ends it at once. A secret left from an earlier roll ends now.
+     */
+    async roll(auth: Auth, apiKey: string, input: RollApiKeyRequest): Promise<ApiKeyWithSecret> {
+      const now = deps.now();
+      const minutes = input.previousSecretMinutes ?? 0;
+      const secretKey = newSecret();
+      const previousUntil = new Date(now + minutes * 60_000);
+      const row = await change(
+        auth,
+        apiKey,
+        'api_key.rolled',
+        (trx) => repo.roll(trx, auth.partnerId, apiKey, { secretEnc: encrypt(deps.encryptionKey, secretKey), secretHint: hintOf(secretKey), previousUntil, now: new Date(now) }),
+        { previousSecretExpiresAt: minutes > 0 ? previousUntil.toISOString() : null },
+      );
+      return { ...toApiKey(row, now), secretKey };
+    },
+
+    async remove(auth: Auth, apiKey: string): Promise<{ message: string }> {
+      const row = await change(auth, apiKey, 'api_key.deleted', (trx) => repo.remove(trx, auth.partnerId, apiKey));
+      return { message: `API key ${row.name} deleted` };
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

@@ -1,0 +1,129 @@
+import crypto from 'node:crypto';
+import { AUTH_MESSAGES, passwordProblem } from '@portal/contract/auth';
+import { badRequest } from '../../lib/errors.ts';
+import type { UserRow } from '../../db/schema.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { safeEqual, sha256 } from '../../lib/tokens.ts';
+import type { AuthRepository } from './auth.repository.ts';
+import type { SessionsService } from './sessions.service.ts';
+import { throttleKey } from './sign-in.service.ts';
+
+export const RESET_CODE_MINUTES = 15;
+export const MAX_RESET_ATTEMPTS = 5;
+
+export type PasswordResetDeps = { repo: AuthRepository; sessions: SessionsService; mailer: Mailer; now: () => number; publicUrl: string };
+type Ctx = { ip: string | null };
+/** Who asked for a change on someone else's account (an admin of the same partner). */
+export type Actor = { userId: string; email: string };
+
+const newCode = () => String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** Forgotten passwords: a six-digit code by e-mail, then a new password that ends every session of the user. */
+export function createPasswordResetService(deps: PasswordResetDeps) {
+  const { repo, mailer, sessions } = deps;
+  const now = () => new Date(deps.now());
+
+  const expiry = () => new Date(deps.now() + RESET_CODE_MINUTES * 60_000);
+  const codeLines = (code: string) => [
+    `Your code to choose a new password is ${code}. It is valid for ${RESET_CODE_MINUTES} minutes and can be used once.`,
+    `Enter it at ${deps.publicUrl}/requested-password-reset (or sign in at ${deps.publicUrl}/login and you will be asked for it).`,
+  ];
+  const sendAdminCode = (user: UserRow, code: string, actor: Actor, first: boolean) =>
+    mailer.send({
+      to: user.email,
+      subject: 'Your Partner Dashboard password was reset',
+      text: [
+        `Hello ${user.name},`,
+        '',
+        first
+          ? `${actor.email}, an admin of your team, reset your Partner Dashboard password and signed you out everywhere.`
+          : `${actor.email}, an admin of your team, asked us to send you a new code. Earlier codes no longer work.`,
+        ...codeLines(code),
+        '',
+        'If you did not expect this, contact your administrator.',
+      ].join('\n'),
+    });
+
+  return {
+    /**
+     * An admin locks a member out (portal-core §6: "password reset"): every session ends at once, the next sign-in
+     * answers PASSWORD_RESET_REQUESTED, and a six-digit code is e-mailed for /requested-password-reset (the same code
+     * and confirmation as a forgotten password). False when the user is not active (any more).
+     */
+    async resetByAdmin(user: UserRow, actor: Actor, { ip }: Ctx): Promise<boolean> {
+      const code = newCode();
+      const ended = await repo.transaction(async (trx) => {
+        if (!(await repo.requirePasswordReset(trx, user, now()))) return undefined;
+        await repo.replaceResetCode(trx, user, { codeHash: sha256(code), expiresAt: expiry() });
+        await repo.deleteUserChallenges(trx, user.partner_id, user.id);
+        const ids = await sessions.endUserSessions(trx, user);
+        await repo.audit({ partnerId: user.partner_id, actorUserId: actor.userId, actor: actor.email, action: 'password.reset_by_admin', target: user.id, details: { email: user.email, sessionsEnded: ids.length }, ip }, trx);
+        return ids;
+      });
+      if (!ended) return false;
+      await sessions.onSessionsEnded(ended);
+      await sendAdminCode(user, code, actor, true);
+      return true;
+    },
+
+    /** A new code for a member whose password an admin reset (PUT users/resend-code): the earlier code stops working. */
+    async resendResetCode(user: UserRow, actor: Actor, { ip }: Ctx) {
+      const code = newCode();
+      await repo.transaction(async (trx) => {
+        await repo.replaceResetCode(trx, user, { codeHash: sha256(code), expiresAt: expiry() });
+        await repo.audit({ partnerId: user.partner_id, actorUserId: actor.userId, actor: actor.email, action: 'password.reset_code_resent', target: user.id, details: { email: user.email }, ip }, trx);
+      });
+      await sendAdminCode(user, code, actor, false);
+    },
+
+    async forgotPassword(email: string, { ip }: Ctx) {
+      const user = await repo.userByEmail(email);
+      if (!user || user.status !== 'active') return;
+      const code = newCode();
+      await repo.transaction(async (trx) => {
+        await repo.replaceResetCode(trx, user, { codeHash: sha256(code), expiresAt: expiry() });
+        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.reset_requested', ip }, trx);
+      });
+      await mailer.send({
+        to: user.email,
+        subject: 'Your Partner Dashboard password reset code',
+        text: [
+          `Hello ${user.name},`,
+          '',
+          `Your code to reset your password is ${code}. It is valid for ${RESET_CODE_MINUTES} minutes and can be used once.`,
+          `Enter it at ${deps.publicUrl}/requested-password-reset.`,
+          '',
+          'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+        ].join('\n'),
+      });
+    },
+
+    async confirmPasswordReset(input: { email: string; password: string; confirmationCode: string }, { ip }: Ctx) {
+      const refuse = (message: string = AUTH_MESSAGES.invalidResetCode) => badRequest(message, 'InvalidResetCode');
+      const user = await repo.userByEmail(input.email);
+      const row = user ? await repo.resetCode(user) : undefined;
+      if (!user || !row || row.used_at || row.expires_at.getTime() <= deps.now()) throw refuse();
+      // the try is spent before the code is compared, so parallel guesses get five comparisons in all
+      const attempts = await repo.spendResetAttempt(user);
+      if (attempts > MAX_RESET_ATTEMPTS) throw refuse(AUTH_MESSAGES.tooManyResetTries);
+      if (!safeEqual(row.code_hash, sha256(input.confirmationCode))) {
+        throw refuse(attempts >= MAX_RESET_ATTEMPTS ? AUTH_MESSAGES.tooManyResetTries : AUTH_MESSAGES.invalidResetCode);
+      }
+      const problem = passwordProblem(input.password, input.email);
+      if (problem) throw badRequest(problem, 'InvalidPassword');
+      const hash = await hashPassword(input.password);
+      const ended = await repo.transaction(async (trx) => {
+        if (!(await repo.claimResetCode(trx, user, now()))) throw refuse();
+        await repo.setResetPassword(trx, user, { hash, now: now() });
+        await repo.clearFailures(throttleKey(user.email), trx);
+        const ids = await sessions.endUserSessions(trx, user);
+        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'reset' }, ip }, trx);
+        return ids;
+      });
+      await sessions.onSessionsEnded(ended);
+    },
+  };
+}
+
+export type PasswordResetService = ReturnType<typeof createPasswordResetService>;

@@ -1,0 +1,116 @@
+import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
+import { AUTH_MESSAGES } from '@portal/contract/auth';
+import type { Role } from '@portal/contract/domain';
+import type { DB, UserRow } from '../../db/schema.ts';
+import { unauthorized } from '../../lib/errors.ts';
+import { decrypt, encrypt, type Keys } from '../../lib/keys.ts';
+import { ACCESS_TOKEN_SECONDS, randomToken, safeEqual, sha256, signAccessToken } from '../../lib/tokens.ts';
+import type { AuthExec, AuthRepository } from './auth.repository.ts';
+
+export const REFRESH_TOKEN_HOURS = 12;
+/**
+ * A rotated refresh token that comes back within this time answers the same new token: two tabs refreshing at once
+ * are one person. After it, a rotated token coming back means a copy exists, and the session ends for both holders.
+ */
+export const REFRESH_REUSE_SECONDS = 10;
+
+export type SessionsDeps = {
+  repo: AuthRepository;
+  keys: Keys;
+  now: () => number;
+  /** called after sessions ended, so that every server instance stops accepting their access tokens */
+  onSessionsEnded: (sessionIds: string[]) => Promise<void>;
+};
+type Ctx = { ip: string | null };
+
+const invalidRefresh = () => unauthorized(AUTH_MESSAGES.invalidRefresh, 'InvalidRefreshToken');
+
+function parseRefreshToken(token: string | undefined) {
+  const match = token ? /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token) : null;
+  return match ? { id: match[1]!, secret: match[2]! } : undefined;
+}
+
+/** Sessions: the access token (tied to its session by `sid`) and the refresh token that rotates within it. */
+export function createSessionsService(deps: SessionsDeps) {
+  const { repo, keys } = deps;
+  const now = () => new Date(deps.now());
+  const refreshExpiry = () => new Date(deps.now() + REFRESH_TOKEN_HOURS * 3600 * 1000);
+
+  const accessToken = (user: Pick<UserRow, 'id' | 'partner_id' | 'role' | 'email' | 'name'>, sid: string) =>
+    signAccessToken(keys.jwtSecret, { sub: user.id, pid: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sid });
+
+  /** A new refresh token of a session: the string for the client and the row to store (only its hash is kept). */
+  function mintRefreshToken(user: { partner_id: string; id: string }, sessionId: string) {
+    const id = crypto.randomUUID();
+    const secret = randomToken();
+    const row = { partnerId: user.partner_id, id, userId: user.id, familyId: sessionId, tokenHash: sha256(secret), expiresAt: refreshExpiry() };
+    return { token: `${id}.${secret}`, store: (exec: AuthExec) => repo.insertRefreshToken(exec, row) };
+  }
+
+  return {
+    /** Opens a session for a user who has just proven who they are (inside the transaction that proved it). */
+    async start(trx: Transaction<DB>, user: UserRow) {
+      const sessionId = crypto.randomUUID();
+      await repo.createSession(trx, { partnerId: user.partner_id, id: sessionId, userId: user.id, expiresAt: refreshExpiry() });
+      const refresh = mintRefreshToken(user, sessionId);
+      await refresh.store(trx);
+      return { accessToken: await accessToken(user, sessionId), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: refresh.token };
+    },
+
+    async refresh(token: string | undefined, { ip }: Ctx) {
+      const parsed = parseRefreshToken(token);
+      if (!parsed) throw invalidRefresh();
+      const row = await repo.refreshToken(parsed.id);
+      if (!row || !safeEqual(row.token_hash, sha256(parsed.secret)) || row.revoked_at) throw invalidRefresh();
+      if (row.expires_at.getTime() <= deps.now()) throw invalidRefresh();
+      const user = await repo.userById(row.partner_id, row.user_id);
+      if (!user || user.status !== 'active') throw invalidRefresh();
+
+      const next = mintRefreshToken(user, row.family_id);
+      const successor = await repo.transaction(async (trx) => {
+        const claimed = await repo.claimRefreshToken(trx, row, { now: now(), successorEnc: encrypt(keys.encryptionKey, next.token) });
+        if (!claimed) return undefined;
+        await next.store(trx);
+        await repo.extendSession(trx, row.partner_id, row.family_id, refreshExpiry());
+        return next.token;
+      });
+      if (successor) return { accessToken: await accessToken(user, row.family_id), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: successor };
+
+      // used already: read it again, now that the request that used it has committed
+      const used = await repo.refreshToken(row.id);
+      if (used && !used.revoked_at && used.used_at && used.successor_enc && deps.now() - used.used_at.getTime() <= REFRESH_REUSE_SECONDS * 1000) {
+        return { accessToken: await accessToken(user, row.family_id), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: decrypt(keys.encryptionKey, used.successor_enc) };
+      }
+      // a rotated token came back later: someone holds a copy. End the whole session, for both holders.
+      const ended = await repo.transaction(async (trx) => {
+        const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now());
+        await repo.audit({ partnerId: row.partner_id, actorUserId: row.user_id, actor: 'system', action: 'session.refresh_token_reused', details: { familyId: row.family_id }, ip }, trx);
+        return ids;
+      });
+      await deps.onSessionsEnded(ended);
+      throw invalidRefresh();
+    },
+
+    async logout(token: string | undefined, { ip }: Ctx) {
+      const parsed = parseRefreshToken(token);
+      if (!parsed) return;
+      const row = await repo.refreshToken(parsed.id);
+      if (!row || !safeEqual(row.token_hash, sha256(parsed.secret))) return;
+      const ended = await repo.transaction(async (trx) => {
+        const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now());
+        await repo.audit({ partnerId: row.partner_id, actorUserId: row.user_id, actor: 'user', action: 'logout', ip }, trx);
+        return ids;
+      });
+      await deps.onSessionsEnded(ended);
+    },
+
+    /** Ends every session of a user (password changed, access removed); call inside the change's transaction. */
+    endUserSessions: (trx: Transaction<DB>, user: { partner_id: string; id: string }) =>
+      repo.revokeSessions(trx, { partnerId: user.partner_id, userId: user.id }, now()),
+
+    onSessionsEnded: deps.onSessionsEnded,
+  };
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -1,0 +1,228 @@
+import crypto from 'node:crypto';
+import type { Transaction } from 'kysely';
+import { AUTH_MESSAGES, passwordProblem, type AuthResult, type LoginResponse, type SessionUser } from '@portal/contract/auth';
+import type { Role, UserStatus } from '@portal/contract/domain';
+import type { DB, UserRow } from '../../db/schema.ts';
+import { AppError, badRequest, unauthorized } from '../../lib/errors.ts';
+import { decrypt, encrypt, type Keys } from '../../lib/keys.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
+import { matchTotp, newTotpSecret, totpUri } from '../../lib/totp.ts';
+import type { AuthRepository } from './auth.repository.ts';
+import type { SessionsService } from './sessions.service.ts';
+
+export const MAX_FAILED_ATTEMPTS = 5;
+export const LOCK_MINUTES = 15;
+export const MAX_OTP_ATTEMPTS = 5;
+export const CHALLENGE_SECONDS = 3 * 60;
+export const RECOVERY_CODE_COUNT = 10;
+
+// a real argon2id hash of a random password: unknown e-mails cost as much time as known ones
+const DUMMY_HASH = hashPassword(randomToken());
+
+export type SignInDeps = { repo: AuthRepository; sessions: SessionsService; keys: Keys; now: () => number };
+type Ctx = { ip: string | null };
+
+const invalidLogin = () => unauthorized(AUTH_MESSAGES.invalidLogin, 'InvalidLogin');
+const accountLocked = () => new AppError(423, 'AccountLocked', AUTH_MESSAGES.accountLocked);
+const challengeExpired = (message: string = AUTH_MESSAGES.challengeExpired) => unauthorized(message, 'ChallengeExpired');
+const invalidOtp = () => badRequest(AUTH_MESSAGES.invalidOtp, 'InvalidOtp');
+
+/** The failure counter of an e-mail: the same for a user and for an e-mail that has none, so the two look alike. */
+export const throttleKey = (email: string) => sha256(`sign-in:${email.trim().toLowerCase()}`);
+
+const normaliseRecovery = (code: string) => code.trim().toLowerCase();
+
+function toSessionUser(user: UserRow): SessionUser {
+  return { id: user.id, name: user.name, email: user.email, role: user.role as Role, partnerId: user.partner_id, status: user.status as UserStatus };
+}
+
+function recoveryCode(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+  const chars = Array.from(crypto.randomBytes(10), (b) => alphabet[b % alphabet.length]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+/** Sign-in: password, the authenticator challenges and an invited user's first password (portal-core §4). */
+export function createSignInService(deps: SignInDeps) {
+  const { repo, keys, sessions } = deps;
+  const now = () => new Date(deps.now());
+  const later = (seconds: number) => new Date(deps.now() + seconds * 1000);
+
+  /**
+   * Wrong passwords and wrong codes of one e-mail share one counter: an attempt is spent before the secret is
+   * checked (so parallel guesses cannot outrun the count), the fifth failure locks for 15 minutes, and a right
+   * answer gives its attempt back. A complete sign-in clears the counter.
+   */
+  async function attempt<T>(email: string, ip: string | null, check: () => Promise<T | undefined>, who?: UserRow): Promise<T> {
+    const key = throttleKey(email);
+    const spent = await repo.spendAttempt(key, { now: now(), max: MAX_FAILED_ATTEMPTS, lockUntil: later(LOCK_MINUTES * 60) });
+    if (spent.locked_until && spent.locked_until.getTime() > deps.now()) throw accountLocked();
+    const result = await check();
+    if (result !== undefined) {
+      await repo.refundAttempt(key, now());
+      return result;
+    }
+    if (who) await repo.audit({ partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'login.failed', details: { failures: spent.failures }, ip });
+    if (spent.failures >= MAX_FAILED_ATTEMPTS) {
+      const locked = await repo.lock(key, { now: now(), lockUntil: later(LOCK_MINUTES * 60) });
+      if (locked && who) await repo.audit({ partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'user.locked', details: { minutes: LOCK_MINUTES }, ip });
+      throw accountLocked();
+    }
+    throw invalidLogin();
+  }
+
+  /** The user behind an e-mail when the password is right; the same cost and answer for an unknown e-mail. */
+  async function checkPassword(email: string, password: string, ip: string | null, hashOf: (user: UserRow) => string | null) {
+    const user = await repo.userByEmail(email);
+    return attempt(
+      email,
+      ip,
+      async () => {
+        const hash = user ? hashOf(user) : null;
+        const ok = await verifyPassword(hash ?? (await DUMMY_HASH), password);
+        return ok && user && hash ? user : undefined;
+      },
+      user,
+    );
+  }
+
+  async function createChallenge(user: UserRow, challengeName: 'MFA_SETUP' | 'SOFTWARE_TOKEN_MFA', mfaSecret?: string) {
+    const session = randomToken();
+    await repo.createChallenge({
+      partnerId: user.partner_id,
+      userId: user.id,
+      sessionHash: sha256(session),
+      challengeName,
+      mfaSecretEnc: mfaSecret ? encrypt(keys.encryptionKey, mfaSecret) : null,
+      expiresAt: later(CHALLENGE_SECONDS),
+    });
+    return session;
+  }
+
+  /**
+   * The live challenge for this session and user, with one code attempt spent on it (before the code is checked, so
+   * that parallel codes cannot outrun the count); ChallengeExpired when unknown, expired, another user's, another
+   * kind, or out of attempts.
+   */
+  async function openChallenge(session: string, username: string, challengeName: string) {
+    const challenge = await repo.challengeBySession(sha256(session));
+    if (!challenge || challenge.challenge_name !== challengeName) throw challengeExpired();
+    if (challenge.expires_at.getTime() <= deps.now()) {
+      await repo.deleteChallenge(challenge.partner_id, challenge.id);
+      throw challengeExpired();
+    }
+    const user = await repo.userById(challenge.partner_id, challenge.user_id);
+    if (!user || user.email !== username || user.status === 'deleted') throw challengeExpired();
+    if (user.status === 'inactive') throw new AppError(403, 'AccountInactive', AUTH_MESSAGES.accountInactive);
+    const attempts = await repo.spendCodeAttempt(challenge.partner_id, challenge.id);
+    if (attempts === undefined) throw challengeExpired();
+    if (attempts > MAX_OTP_ATTEMPTS) {
+      await repo.deleteChallenge(challenge.partner_id, challenge.id);
+      throw challengeExpired(AUTH_MESSAGES.tooManyOtp);
+    }
+    return { challenge, user, attempts };
+  }
+
+  /** Checks a code through the user's counter; a wrong one also counts on the challenge, whose fifth ends it. */
+  async function withCode<T>(opened: Awaited<ReturnType<typeof openChallenge>>, ip: string | null, check: () => Promise<T | undefined>): Promise<T> {
+    const { challenge, user, attempts } = opened;
+    try {
+      return await attempt(user.email, ip, check);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'InvalidLogin') throw err;
+      await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.otp_failed', details: { attempts }, ip });
+      if (attempts >= MAX_OTP_ATTEMPTS) {
+        await repo.deleteChallenge(challenge.partner_id, challenge.id);
+        throw challengeExpired(AUTH_MESSAGES.tooManyOtp);
+      }
+      throw invalidOtp();
+    }
+  }
+
+  /** The end of every sign-in: challenges closed, counter cleared, a session opened, all in one transaction. */
+  async function signedIn(trx: Transaction<DB>, user: UserRow, ip: string | null, method: string): Promise<Omit<AuthResult, 'recoveryCodes'>> {
+    await repo.deleteUserChallenges(trx, user.partner_id, user.id);
+    await repo.clearFailures(throttleKey(user.email), trx);
+    await repo.recordSignIn(trx, user, now());
+    await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.succeeded', details: { method }, ip }, trx);
+    return { user: toSessionUser(user), ...(await sessions.start(trx, user)) };
+  }
+
+  return {
+    async login(input: { email: string; password: string }, { ip }: Ctx): Promise<LoginResponse> {
+      // a removed (deleted) user answers exactly as an unknown e-mail: no password of theirs is checked
+      const user = await checkPassword(input.email, input.password, ip, (u) => (u.status === 'deleted' ? null : u.status === 'invited' ? u.temp_password_hash : u.password_hash));
+      if (user.status === 'inactive') {
+        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.refused_inactive', ip });
+        throw new AppError(403, 'AccountInactive', AUTH_MESSAGES.accountInactive);
+      }
+      if (user.status === 'invited') return { challengeName: 'NEW_PASSWORD_REQUIRED', userName: user.email };
+      if (user.password_reset_requested) return { challengeName: 'PASSWORD_RESET_REQUESTED', userName: user.email };
+      if (!user.totp_secret_enc) {
+        const secret = newTotpSecret();
+        const session = await createChallenge(user, 'MFA_SETUP', secret);
+        return { challengeName: 'MFA_SETUP', userName: user.email, session, mfaSecret: secret, otpauthUri: totpUri(secret, user.email) };
+      }
+      const session = await createChallenge(user, 'SOFTWARE_TOKEN_MFA');
+      return { challengeName: 'SOFTWARE_TOKEN_MFA', userName: user.email, session };
+    },
+
+    /** Finishes MFA_SETUP: the first code proves the app holds the secret; ten recovery codes are returned once. */
+    async verifyToken(input: { session: string; userCode: string; username: string }, { ip }: Ctx): Promise<AuthResult> {
+      const opened = await openChallenge(input.session, input.username, 'MFA_SETUP');
+      const { challenge, user } = opened;
+      const secret = decrypt(keys.encryptionKey, challenge.mfa_secret_enc!);
+      const step = await withCode(opened, ip, async () => matchTotp(secret, input.userCode, deps.now()));
+      const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
+      const result = await repo.transaction(async (trx) => {
+        const updated = await repo.enrolAuthenticator(trx, user, { secretEnc: challenge.mfa_secret_enc!, step, now: now() });
+        await repo.replaceRecoveryCodes(trx, user, codes.map(sha256));
+        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.enrolled', ip }, trx);
+        return signedIn(trx, updated, ip, 'mfa_setup');
+      });
+      return { ...result, recoveryCodes: codes };
+    },
+
+    /** SOFTWARE_TOKEN_MFA: an authenticator code (once only, one step of drift either side) or a recovery code. */
+    async challengeResponse(input: { session: string; username: string; userCode: string }, { ip }: Ctx): Promise<AuthResult> {
+      const opened = await openChallenge(input.session, input.username, 'SOFTWARE_TOKEN_MFA');
+      const { user } = opened;
+      if (/^\d{6}$/.test(input.userCode)) {
+        const secret = decrypt(keys.encryptionKey, user.totp_secret_enc!);
+        return withCode(opened, ip, async () => {
+          const step = matchTotp(secret, input.userCode, deps.now());
+          if (step === undefined) return undefined;
+          // the step moves forward only: a code already used (or an older one) is refused
+          return repo.transaction(async (trx) => {
+            const claimed = await repo.claimTotpStep(trx, user, step);
+            return claimed ? signedIn(trx, claimed, ip, 'totp') : undefined;
+          });
+        });
+      }
+      return withCode(opened, ip, () =>
+        repo.transaction(async (trx) => {
+          const used = await repo.useRecoveryCode(trx, user, sha256(normaliseRecovery(input.userCode)), now());
+          if (!used) return undefined;
+          await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.recovery_code_used', ip }, trx);
+          return signedIn(trx, user, ip, 'recovery_code');
+        }),
+      );
+    },
+
+    /** An invited user's first password, proven by the temporary one (counted like a sign-in). */
+    async setPassword(input: { email: string; password: string; tempPassword: string }, { ip }: Ctx) {
+      const user = await checkPassword(input.email, input.tempPassword, ip, (u) => (u.status === 'invited' ? u.temp_password_hash : null));
+      const problem = passwordProblem(input.password, input.email);
+      if (problem) throw badRequest(problem, 'InvalidPassword');
+      if (input.password === input.tempPassword) throw badRequest('Choose a password other than the temporary one.', 'InvalidPassword');
+      const hash = await hashPassword(input.password);
+      await repo.transaction(async (trx) => {
+        await repo.setFirstPassword(trx, user, { hash, now: now() });
+        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'first_password' }, ip }, trx);
+      });
+    },
+  };
+}
+
+export type SignInService = ReturnType<typeof createSignInService>;

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ChannelsResponse, CoverageQuery, NetworksResponse } from '@portal/contract/coverage';
+import { ErrorBody } from '@portal/contract/errors';
+import { callerOf } from '../../plugins/auth.ts';
+import { createCoverageService } from './coverage.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody };
+
+/** Coverage reference data (portal-core §7: GET channels, GET networks), also part of the partner API (api_read). */
+export const coverageRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const service = createCoverageService({ db: app.database.db });
+
+  app.get(
+    '/channels',
+    {
+      config: { apiKey: 'api_read' },
+      schema: {
+        operationId: 'channels',
+        tags: ['coverage'],
+        summary: 'Active channels: how money comes into and goes out of each country (limits, fees, settlement time)',
+        querystring: CoverageQuery,
+        response: { 200: ChannelsResponse, ...errors },
+      },
+    },
+    async (request) => service.channels(callerOf(request), request.query),
+  );
+
+  app.get(
+    '/networks',
+    {
+      config: { apiKey: 'api_read' },
+      schema: {
+        operationId: 'networks',
+        tags: ['coverage'],
+        summary: 'Active payment networks (mobile-money operators and banks) with the account number each takes and the channels that reach it',
+        querystring: CoverageQuery,
+        response: { 200: NetworksResponse, ...errors },
+      },
+    },
+    async (request) => service.networks(callerOf(request), request.query),
+  );
+};

@@ -1,0 +1,83 @@
+import { DEFAULT_FIAT_WALLET, FIAT_WALLET_MESSAGES, type FiatWallet, type UpdateFiatWalletRequest } from '@portal/contract/fiat-wallets';
+import { audit } from '../../lib/audit.repository.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { requireRole, type Auth } from '../../plugins/auth.ts';
+import type { FiatWalletsRepository } from './fiat-wallets.repository.ts';
+
+type StoredWallet = { id: number; currency: string; country: string; payment_enabled: boolean; collection_enabled: boolean; balance: string };
+
+const toWallet = (w: StoredWallet): FiatWallet => ({
+  id: w.id,
+  currency: w.currency,
+  country: w.country,
+  paymentEnabled: w.payment_enabled,
+  collectionEnabled: w.collection_enabled,
+  balance: w.balance,
+});
+
+const disabled = () => new AppError(403, 'FiatWalletsDisabled', FIAT_WALLET_MESSAGES.disabled);
+
+/**
+ * Fiat wallets of the caller's partner (portal-core §3, §7). With fiatWalletsEnabled the default USD/US wallet
+ * (id 1, both switches on, not stored, not changeable) comes first, then the stored ones; without it the partner has
+ * none. Balances are the ledger's. Admin and treasury users switch payments and collections; view users only look.
+ */
+export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; now: () => number }) {
+  const { repo } = deps;
+
+  async function defaultWallet(partnerId: string): Promise<FiatWallet> {
+    return { ...DEFAULT_FIAT_WALLET, paymentEnabled: true, collectionEnabled: true, balance: await repo.balance(partnerId, DEFAULT_FIAT_WALLET.currency) };
+  }
+
+  return {
+    /** The operator adds a wallet in a local currency (CLI add-fiat-wallet); both switches start on. */
+    async addForOperator(partnerId: string, raw: { currency: string; country: string }) {
+      const currency = raw.currency.trim().toUpperCase();
+      const country = raw.country.trim().toUpperCase();
+      if (!/^[A-Z]{3}$/.test(currency) || currency === DEFAULT_FIAT_WALLET.currency) throw badRequest('The currency must be a three-letter code other than USD (the default wallet)');
+      if (!/^[A-Z]{2}$/.test(country)) throw badRequest('The country must be a two-letter code');
+      return repo.transaction(async (trx) => {
+        const id = await repo.insert(trx, { partnerId, currency, country });
+        if (id === undefined) throw conflict(`The partner has a ${currency} wallet already`);
+        await audit(trx, { partnerId, actor: 'operator', action: 'fiat_wallet.added', target: currency, details: { id, currency, country } });
+        return { id, currency, country };
+      });
+    },
+
+    async list(auth: Auth): Promise<FiatWallet[]> {
+      if (!(await repo.fiatWalletsEnabled(auth.partnerId))) return [];
+      const [usd, stored] = await Promise.all([defaultWallet(auth.partnerId), repo.list(auth.partnerId)]);
+      return [usd, ...stored.map(toWallet)];
+    },
+
+    async update(auth: Auth, input: UpdateFiatWalletRequest): Promise<FiatWallet> {
+      requireRole(auth, 'admin', 'treasury');
+      if (!(await repo.fiatWalletsEnabled(auth.partnerId))) throw disabled();
+      if (input.id === DEFAULT_FIAT_WALLET.id) throw badRequest(FIAT_WALLET_MESSAGES.defaultFixed);
+      const changes = {
+        ...(input.paymentEnabled !== undefined ? { payment_enabled: input.paymentEnabled } : {}),
+        ...(input.collectionEnabled !== undefined ? { collection_enabled: input.collectionEnabled } : {}),
+      };
+      const updated = await repo.transaction(async (trx) => {
+        const before = await repo.lock(trx, auth.partnerId, input.id);
+        if (!before) throw notFound(FIAT_WALLET_MESSAGES.notFound);
+        const changed = Object.entries(changes).filter(([k, v]) => before[k as keyof typeof changes] !== v);
+        if (changed.length > 0) {
+          await repo.update(trx, auth.partnerId, input.id, changes, new Date(deps.now()));
+          await audit(trx, {
+            partnerId: auth.partnerId,
+            actorUserId: auth.userId,
+            actor: auth.email,
+            action: 'fiat_wallet.updated',
+            target: before.currency,
+            details: Object.fromEntries(changed.map(([k, v]) => [k, { from: before[k as keyof typeof changes], to: v }])),
+          });
+        }
+        return repo.one(trx, auth.partnerId, input.id);
+      });
+      return toWallet(updated!);
+    },
+  };
+}
+
+export type FiatWalletsService = ReturnType<typeof createFiatWalletsService>;

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@portal/contract/errors';
+import { PartnerRatesResponse, RateChangeRequest, RateReviewRequest, RateStatusResponse } from '@portal/contract/rates';
+import { authOf } from '../../plugins/auth.ts';
+import { otpServiceOf } from '../otp/otp.routes.ts';
+import { createRatesService } from './rates.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/** Enabled countries: the partner's rates and their four-eyes changes (portal-core §7: GET, PUT partner/rates). */
+export const rateRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const otp = otpServiceOf(app);
+  const service = createRatesService({
+    db: app.database.db,
+    authorise: (auth, code, change) => otp.authorise(auth, code, change),
+    mailer: app.mailer,
+    log: app.log,
+    now: app.clock,
+    publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
+  });
+
+  app.get(
+    '/partner/rates',
+    {
+      schema: {
+        operationId: 'partnerRates',
+        tags: ['rates'],
+        summary: "The partner's country rates (crypto, USD and US rows left out) with each one's status and any pending change",
+        response: { 200: PartnerRatesResponse, ...errors },
+      },
+    },
+    async (request) => service.list(authOf(request)),
+  );
+
+  app.put(
+    '/partner/rates',
+    {
+      schema: {
+        operationId: 'requestRateChanges',
+        tags: ['rates'],
+        summary: 'Ask to enable or disable countries (admin): each becomes pending_enable or pending_disable until another admin reviews it',
+        body: RateChangeRequest,
+        response: { 200: RateStatusResponse, ...errors },
+      },
+    },
+    async (request) => service.request(authOf(request), request.body),
+  );
+
+  app.put(
+    '/partner/rates/review',
+    {
+      schema: {
+        operationId: 'reviewRateChanges',
+        tags: ['rates'],
+        summary: "Approve or deny pending country changes (admin; approval by another admin than the one who asked): each item's status is the rate's new status to approve, its previous one to deny",
+        body: RateReviewRequest,
+        response: { 200: RateStatusResponse, ...errors },
+      },
+    },
+    async (request) => service.review(authOf(request), request.body),
+  );
+};

@@ -1,0 +1,181 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import { countryName } from '@portal/contract/countries';
+import { partnerKind } from '@portal/contract/partner';
+import {
+  RATE_MESSAGES,
+  isCountryRate,
+  isPending,
+  rateChange,
+  type PartnerRate,
+  type PartnerRateStatus,
+  type RateChangeRequest,
+  type RateReviewRequest,
+  type RateStatusResponse,
+} from '@portal/contract/rates';
+import type { ProductType } from '@portal/contract/domain';
+import type { DB } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.repository.ts';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { requireRole, type Auth } from '../../plugins/auth.ts';
+import { findPartner, toFeatureFlags } from '../partners/partners.repository.ts';
+import { findPartnerRate, findPlatformRate, listPartnerRates, otherActiveAdmins, partnerRateId, requestChange, settleChange } from './rates.repository.ts';
+
+/** Runs a change that an e-mailed code authorises (the otp module's `authorise`). */
+export type Authorise = <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
+
+export type RatesDeps = { db: Kysely<DB>; authorise: Authorise; mailer: Mailer; log: FastifyBaseLogger; now: () => number; publicUrl: string };
+
+type PlatformRate = { id: string; locale: string; code: string };
+
+const fourEyes = () => new AppError(403, 'FourEyesRequired', RATE_MESSAGES.fourEyes);
+const noSuchRate = () => notFound('No such rate.');
+const place = (rate: { locale: string; code: string }) => `${countryName(rate.locale)} (${rate.code})`;
+
+/**
+ * Enabled countries (portal-core §3, §4, §7): the partner's rates, changes asked for by one admin and approved or
+ * denied by another. Only B2B partners with the enabled-countries flag have them. Every transition is one
+ * conditional statement on the status the caller saw, so two admins acting at once cannot both move a rate.
+ */
+export function createRatesService(deps: RatesDeps) {
+  const { db } = deps;
+  const now = () => new Date(deps.now());
+
+  async function requireEnabledCountries(auth: Auth) {
+    const partner = await findPartner(db, auth.partnerId);
+    if (!partner) throw notFound('No such partner');
+    const { isB2B } = partnerKind(partner.product_types as ProductType[], partner.whitelisted);
+    if (!isB2B || !toFeatureFlags(partner.feature_flags).enabledCountriesEnabled) throw forbidden(RATE_MESSAGES.notEnabled);
+    return partner;
+  }
+
+  /** The platform rate an item names, when it is a country rate and the partner rate id is the caller's own. */
+  async function countryRate(auth: Auth, item: { partnerRateId: string; platformRateId: string }) {
+    if (item.partnerRateId !== partnerRateId(auth.partnerId, item.platformRateId)) throw noSuchRate();
+    const rate = await findPlatformRate(db, item.platformRateId);
+    if (!rate || !isCountryRate(rate)) throw noSuchRate();
+    return rate;
+  }
+
+  async function tellOtherAdmins(auth: Auth, partnerName: string, changes: string[]) {
+    try {
+      const admins = await otherActiveAdmins(db, auth.partnerId, auth.userId);
+      for (const admin of admins) {
+        await deps.mailer.send({
+          to: admin.email,
+          subject: 'A country change is waiting for your approval',
+          text: [
+            `Hello ${admin.name},`,
+            '',
+            `${auth.name} (${auth.email}) asked to change the countries ${partnerName} serves:`,
+            ...changes.map((c) => `- ${c}`),
+            '',
+            `The change takes effect once another admin approves it. Review it at ${deps.publicUrl}/countries.`,
+          ].join('\n'),
+        });
+      }
+    } catch (err) {
+      // the request stands; the banner tells the other admins too
+      deps.log.warn({ err }, 'could not e-mail the admins about a country change');
+    }
+  }
+
+  return {
+    async list(auth: Auth): Promise<{ rates: PartnerRate[] }> {
+      await requireEnabledCountries(auth);
+      const rows = await listPartnerRates(db, auth.partnerId);
+      return {
+        rates: rows.filter(isCountryRate).map((r) => ({
+          id: r.id ?? partnerRateId(auth.partnerId, r.rate_id),
+          rateId: r.rate_id,
+          locale: r.locale,
+          code: r.code,
+          buy: r.buy,
+          sell: r.sell,
+          status: (r.status ?? 'disabled') as PartnerRateStatus,
+          requestedBy: r.requested_by ? { id: r.requested_by, name: r.requested_by_name ?? 'A former user' } : null,
+          requestedAt: r.requested_at ? r.requested_at.toISOString() : null,
+        })),
+      };
+    },
+
+    /** Asks for changes (admin): each rate goes from enabled or disabled to pending, all of them or none. */
+    async request(auth: Auth, body: RateChangeRequest): Promise<RateStatusResponse> {
+      requireRole(auth, 'admin');
+      const partner = await requireEnabledCountries(auth);
+      const items: { item: RateChangeRequest['rates'][number]; rate: PlatformRate }[] = [];
+      for (const item of body.rates) items.push({ item, rate: await countryRate(auth, item) });
+      const at = now();
+      const change = async (trx: Transaction<DB>) => {
+        for (const { item, rate } of items) {
+          const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
+          const done = await requestChange(trx, { partnerId: auth.partnerId, id: item.partnerRateId, platformRateId: rate.id, from, to: item.status, userId: auth.userId, at });
+          if (!done) {
+            const current = (await findPartnerRate(trx, auth.partnerId, item.partnerRateId))?.status ?? 'disabled';
+            throw conflict(
+              isPending(current as PartnerRateStatus)
+                ? `${place(rate)} already has a change waiting for review.`
+                : `${place(rate)} is already ${current}.`,
+            );
+          }
+          await audit(trx, {
+            partnerId: auth.partnerId,
+            actorUserId: auth.userId,
+            actor: auth.email,
+            action: 'partner_rate.change_requested',
+            target: item.partnerRateId,
+            details: { locale: rate.locale, code: rate.code, from, status: item.status },
+          });
+        }
+      };
+      if (body.otp) await deps.authorise(auth, body.otp, change);
+      else await db.transaction().execute(change);
+      await tellOtherAdmins(
+        auth,
+        partner.name,
+        items.map(({ item, rate }) => `${rateChange(item.status)!.action} ${place(rate)}`),
+      );
+      return { isValid: true };
+    },
+
+    /**
+     * Approves or denies pending changes (admin): an item's status is where its rate goes, the change's new status
+     * (approve) or its previous one (deny). Only another admin than the one who asked may approve; the one who
+     * asked may deny (withdraw) it. All items or none.
+     */
+    async review(auth: Auth, body: RateReviewRequest): Promise<RateStatusResponse> {
+      requireRole(auth, 'admin');
+      await requireEnabledCountries(auth);
+      const rates: { item: RateReviewRequest['rates'][number]; rate: PlatformRate }[] = [];
+      for (const item of body.rates) rates.push({ item, rate: await countryRate(auth, item) });
+      await db.transaction().execute(async (trx) => {
+        for (const { item, rate } of rates) {
+          const row = await findPartnerRate(trx, auth.partnerId, item.partnerRateId);
+          const pending = row && isPending(row.status as PartnerRateStatus) ? (row.status as 'pending_enable' | 'pending_disable') : undefined;
+          if (!row || !pending) throw conflict(`${place(rate)} has no change waiting for review.`);
+          const approval = item.status === rateChange(pending)!.newStatus;
+          if (approval && row.requested_by === auth.userId) throw fourEyes();
+          const done = await settleChange(trx, { partnerId: auth.partnerId, id: row.id, from: pending, to: item.status, reviewerId: auth.userId, at: now(), approval });
+          if (!done) {
+            // someone acted between the read and the update: say what holds now
+            const current = await findPartnerRate(trx, auth.partnerId, row.id);
+            if (approval && current?.status === pending && current.requested_by === auth.userId) throw fourEyes();
+            throw conflict(`${place(rate)} has no change waiting for review: it was reviewed or changed meanwhile.`);
+          }
+          await audit(trx, {
+            partnerId: auth.partnerId,
+            actorUserId: auth.userId,
+            actor: auth.email,
+            action: approval ? 'partner_rate.change_approved' : 'partner_rate.change_denied',
+            target: row.id,
+            details: { locale: rate.locale, code: rate.code, change: pending, status: item.status, requestedBy: row.requested_by },
+          });
+        }
+      });
+      return { isValid: true };
+    },
+  };
+}
+
+export type RatesService = ReturnType<typeof createRatesService>;

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@portal/contract/errors';
+import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
+import { enqueueSettlementStep } from '../../jobs/settlement-processing.ts';
+import { authOf } from '../../plugins/auth.ts';
+import { createSettlementService } from './settlements.service.ts';
+
+export const settlementServiceOf = (app: FastifyInstance) =>
+  createSettlementService({
+    db: app.database.db,
+    now: app.clock,
+    maxAmount: app.config.WITHDRAWAL_MAX_USD,
+    enqueueProcessing: async (trx, job) => {
+      if (!app.boss) throw new Error('no job queue: withdrawals cannot be processed');
+      await enqueueSettlementStep(app.boss, trx, { ...job, step: 'send' }, app.config.SETTLEMENT_PROCESSING_SECONDS);
+    },
+  });
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/** Withdrawals (portal-core §7: GET partner/settlement/fee, GET partner/travel-rule, POST partner/settlement/withdrawal). */
+export const settlementRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = settlementServiceOf(app);
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/partner/settlement/fee',
+    {
+      schema: {
+        operationId: 'settlementFee',
+        tags: ['settlements'],
+        summary: 'The network fee of a withdrawal (feeAmount, in the coin), with the rate, what arrives and the most that can be withdrawn now',
+        querystring: SettlementFeeQuery,
+        response: { 200: SettlementFeeResponse, ...errors },
+      },
+    },
+    async (request) => service.fee(authOf(request), request.query),
+  );
+
+  app.get(
+    '/partner/travel-rule',
+    { schema: { operationId: 'travelRuleConfigs', tags: ['settlements'], summary: 'The travel-rule configs: from which amount a withdrawal needs which recipient details', response: { 200: TravelRuleResponse, ...errors } } },
+    async () => service.travelRule(),
+  );
+
+  app.post(
+    '/partner/settlement/withdrawal',
+    {
+      schema: {
+        operationId: 'withdraw',
+        tags: ['settlements'],
+        summary:
+          'Withdraw USD from the balance to an enabled settlement wallet (admin, treasury): 201 with the pending settlement. The same sequenceId again answers the first result (200, idempotent-replayed: true) and books nothing; with another body it is refused (409).',
+        body: SettlementRequest,
+        response: { 200: WithdrawalResponse, 201: WithdrawalResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { settlement, replayed } = await service.withdraw(authOf(request), request.body);
+      if (replayed) void reply.header('idempotent-replayed', 'true');
+      return reply.code(replayed ? 200 : 201).send({ settlement });
+    },
+  );
+};

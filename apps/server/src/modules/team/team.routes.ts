@@ -1,0 +1,139 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@portal/contract/errors';
+import {
+  InviteUserRequest,
+  TEAM_MESSAGES,
+  TeamMemberResponse,
+  TeamMessageResponse,
+  TeamResponse,
+  UpdateUserRequest,
+  UserIdParams,
+  UserIdRequest,
+} from '@portal/contract/team';
+import { AppError } from '../../lib/errors.ts';
+import { authOf } from '../../plugins/auth.ts';
+import { createAuthRepository } from '../auth/auth.repository.ts';
+import { createPasswordResetService } from '../auth/password-reset.service.ts';
+import { createSessionsService } from '../auth/sessions.service.ts';
+import { createInvitationService } from './invitations.service.ts';
+import { createTeamRepository } from './team.repository.ts';
+import { createTeamService } from './team.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
+
+/** Calls that e-mail someone: at most this many per minute from one address, so a session cannot flood inboxes. */
+export const TEAM_MAILS_PER_MINUTE = 30;
+
+/**
+ * The team (portal-core §7): GET partner/users (everyone), and the admin's changes POST users/add, POST users/update,
+ * POST users/resend-invite, PUT users/resend-code/{userId}, PUT users/delete/{userId}, POST user/reset-password.
+ */
+export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const db = app.database.db;
+  const repo = createTeamRepository(db);
+  const publicUrl = app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`;
+  const sessions = createSessionsService({
+    repo: createAuthRepository(db),
+    keys: app.keys,
+    now: app.clock,
+    onSessionsEnded: (ids) => app.cacheBus.invalidate('session', ...ids),
+  });
+  const service = createTeamService({
+    repo,
+    invitations: createInvitationService({ repo, mailer: app.mailer, publicUrl, now: app.clock }),
+    sessions,
+    passwordReset: createPasswordResetService({ repo: createAuthRepository(db), sessions, mailer: app.mailer, now: app.clock, publicUrl }),
+    now: app.clock,
+    invalidateUser: (partnerId, userId) => app.cacheBus.invalidate('user', `${partnerId}:${userId}`),
+  });
+  const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });
+  const mails = {
+    rateLimit: {
+      max: TEAM_MAILS_PER_MINUTE,
+      timeWindow: '1 minute',
+      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', 'Too many e-mails sent from your network. Wait a minute and try again.'),
+    },
+  };
+
+  app.get(
+    '/partner/users',
+    { schema: { operationId: 'teamMembers', tags: ['team'], summary: "The partner's team: name, e-mail, role, status, last sign-in (every role)", response: { 200: TeamResponse, ...errors } } },
+    async (request) => ({ users: await service.list(authOf(request)) }),
+  );
+
+  app.post(
+    '/users/add',
+    {
+      config: mails,
+      schema: {
+        operationId: 'inviteUser',
+        tags: ['team'],
+        summary: 'Invite a user (admin): a temporary password by e-mail; the first sign-in asks for a new password, then an authenticator',
+        body: InviteUserRequest,
+        response: { 201: TeamMemberResponse, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ user: await service.invite(authOf(request), request.body, ctx(request)) }),
+  );
+
+  app.post(
+    '/users/update',
+    { schema: { operationId: 'updateUserRole', tags: ['team'], summary: "Change a user's role (admin); the last active admin cannot be demoted", body: UpdateUserRequest, response: { 200: TeamMemberResponse, ...errors } } },
+    async (request) => ({ user: await service.changeRole(authOf(request), request.body, ctx(request)) }),
+  );
+
+  app.post(
+    '/users/resend-invite',
+    {
+      config: mails,
+      schema: { operationId: 'resendInvite', tags: ['team'], summary: 'A new temporary password for an invited user (admin); the old one stops working', body: UserIdRequest, response: { 200: TeamMessageResponse, ...errors } },
+    },
+    async (request) => ({ message: TEAM_MESSAGES.inviteResent((await service.resendInvite(authOf(request), request.body.userId, ctx(request))).email) }),
+  );
+
+  app.put(
+    '/users/resend-code/:userId',
+    {
+      config: mails,
+      schema: {
+        operationId: 'resendResetCode',
+        tags: ['team'],
+        summary: 'A new password-reset code for a user whose password an admin reset (admin); the earlier code stops working',
+        params: UserIdParams,
+        response: { 200: TeamMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({ message: TEAM_MESSAGES.codeResent((await service.resendCode(authOf(request), request.params.userId, ctx(request))).email) }),
+  );
+
+  app.put(
+    '/users/delete/:userId',
+    {
+      schema: {
+        operationId: 'deleteUser',
+        tags: ['team'],
+        summary: 'Remove a user (admin): kept as deleted for the audit trail, its sessions end at once; the last active admin cannot be removed',
+        params: UserIdParams,
+        response: { 200: TeamMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({ message: TEAM_MESSAGES.removed((await service.remove(authOf(request), request.params.userId, ctx(request))).email) }),
+  );
+
+  app.post(
+    '/user/reset-password',
+    {
+      config: mails,
+      schema: {
+        operationId: 'resetUserPassword',
+        tags: ['team'],
+        summary: "Reset a user's password (admin): its sessions end at once, the next sign-in answers PASSWORD_RESET_REQUESTED and a code is e-mailed",
+        body: UserIdRequest,
+        response: { 200: TeamMessageResponse, ...errors },
+      },
+    },
+    async (request) => ({ message: TEAM_MESSAGES.passwordReset((await service.resetPassword(authOf(request), request.body.userId, ctx(request))).email) }),
+  );
+};

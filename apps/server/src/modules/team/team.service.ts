@@ -1,0 +1,134 @@
+import { TEAM_MESSAGES, type InviteUserRequest, type TeamMember, type TeamMemberStatus } from '@portal/contract/team';
+import type { Role } from '@portal/contract/domain';
+import { audit } from '../../lib/audit.repository.ts';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { requireRole, type Auth } from '../../plugins/auth.ts';
+import type { PasswordResetService } from '../auth/password-reset.service.ts';
+import type { SessionsService } from '../auth/sessions.service.ts';
+import type { InvitationService } from './invitations.service.ts';
+import type { TeamRepository } from './team.repository.ts';
+
+type Ctx = { ip: string | null };
+export type TeamDeps = {
+  repo: TeamRepository;
+  invitations: InvitationService;
+  sessions: SessionsService;
+  passwordReset: PasswordResetService;
+  now: () => number;
+  /** drops the user's cached row on every instance (embedded database: authenticate caches it for a few seconds) */
+  invalidateUser: (partnerId: string, userId: string) => Promise<void>;
+};
+
+type MemberFields = { id: string; name: string; email: string; role: string; status: string; password_reset_requested: boolean; last_sign_in_at: Date | null; created_at: Date };
+
+const toMember = (u: MemberFields): TeamMember => ({
+  id: u.id,
+  name: u.name,
+  email: u.email,
+  role: u.role as Role,
+  status: u.status as TeamMemberStatus,
+  passwordResetRequested: u.password_reset_requested,
+  lastSignInAt: u.last_sign_in_at ? u.last_sign_in_at.toISOString() : null,
+  createdAt: u.created_at.toISOString(),
+});
+
+const lastAdmin = () => new AppError(409, 'LastAdmin', TEAM_MESSAGES.lastAdmin);
+
+/**
+ * The team of the caller's partner (portal-core §6, §7). Everyone may list it; only admins change it. The partner
+ * and the acting admin always come from the verified token, and a user of another partner is simply not found.
+ * The partner always keeps one active admin: every change that could remove one locks the partner's active admin
+ * rows first, and checks there that the actor is still one of them and that an admin remains.
+ */
+export function createTeamService(deps: TeamDeps) {
+  const { repo, invitations, sessions, passwordReset } = deps;
+  const now = () => new Date(deps.now());
+  const actor = (auth: Auth, ctx: Ctx) => ({ userId: auth.userId, email: auth.email, ip: ctx.ip });
+
+  /** A listed user of the caller's partner (removed users are gone for the team). */
+  async function target(auth: Auth, userId: string) {
+    const user = await repo.member(auth.partnerId, userId);
+    if (!user || user.status === 'deleted') throw notFound(TEAM_MESSAGES.notFound);
+    return user;
+  }
+
+  async function member(partnerId: string, userId: string) {
+    const user = await repo.member(partnerId, userId);
+    if (!user) throw notFound(TEAM_MESSAGES.notFound);
+    return toMember(user);
+  }
+
+  return {
+    async list(auth: Auth): Promise<TeamMember[]> {
+      return (await repo.members(auth.partnerId)).map(toMember);
+    },
+
+    async invite(auth: Auth, input: InviteUserRequest, ctx: Ctx): Promise<TeamMember> {
+      requireRole(auth, 'admin');
+      const { id } = await invitations.invite({ partnerId: auth.partnerId, ...input }, actor(auth, ctx));
+      return member(auth.partnerId, id);
+    },
+
+    async changeRole(auth: Auth, input: { userId: string; role: Role }, ctx: Ctx): Promise<TeamMember> {
+      requireRole(auth, 'admin');
+      await repo.transaction(async (trx) => {
+        const admins = await repo.lockActiveAdmins(trx, auth.partnerId);
+        if (!admins.includes(auth.userId)) throw forbidden('Only an admin can do this.');
+        const user = await repo.member(auth.partnerId, input.userId, trx);
+        if (!user || user.status === 'deleted') throw notFound(TEAM_MESSAGES.notFound);
+        if (user.role === input.role) return;
+        if (admins.includes(user.id) && input.role !== 'admin' && admins.length === 1) throw lastAdmin();
+        await repo.setRole(trx, auth.partnerId, user.id, input.role, now());
+        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.role_changed', target: user.id, details: { email: user.email, from: user.role, to: input.role }, ip: ctx.ip });
+      });
+      // the role is read from the user's row on every request: drop any cached copy so it holds at once
+      await deps.invalidateUser(auth.partnerId, input.userId);
+      return member(auth.partnerId, input.userId);
+    },
+
+    /** Soft removal: status deleted, secrets dropped, every session ended at once. An admin may leave, not the last. */
+    async remove(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
+      requireRole(auth, 'admin');
+      const { email, ended } = await repo.transaction(async (trx) => {
+        const admins = await repo.lockActiveAdmins(trx, auth.partnerId);
+        if (!admins.includes(auth.userId)) throw forbidden('Only an admin can do this.');
+        const user = await repo.member(auth.partnerId, userId, trx);
+        if (!user || user.status === 'deleted') throw notFound(TEAM_MESSAGES.notFound);
+        if (admins.includes(user.id) && admins.length === 1) throw lastAdmin();
+        await repo.markDeleted(trx, auth.partnerId, user.id, now());
+        const ids = await sessions.endUserSessions(trx, user);
+        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.deleted', target: user.id, details: { email: user.email, role: user.role, status: user.status, sessionsEnded: ids.length }, ip: ctx.ip });
+        return { email: user.email, ended: ids };
+      });
+      await sessions.onSessionsEnded(ended);
+      await deps.invalidateUser(auth.partnerId, userId);
+      return { email };
+    },
+
+    async resendInvite(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
+      requireRole(auth, 'admin');
+      const user = await target(auth, userId);
+      if (user.status !== 'invited' || !(await invitations.resend(user, actor(auth, ctx)))) throw conflict(TEAM_MESSAGES.notInvited);
+      return { email: user.email };
+    },
+
+    /** Locks a member out until a new password is set with the e-mailed code (shared with forgotten passwords). */
+    async resetPassword(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
+      requireRole(auth, 'admin');
+      const user = await target(auth, userId);
+      if (user.status !== 'active' || !(await passwordReset.resetByAdmin(user, actor(auth, ctx), ctx))) throw conflict(TEAM_MESSAGES.resetNeedsActive);
+      return { email: user.email };
+    },
+
+    /** A new reset code for a member whose password an admin reset (the earlier code stops working). */
+    async resendCode(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
+      requireRole(auth, 'admin');
+      const user = await target(auth, userId);
+      if (user.status !== 'active' || !user.password_reset_requested) throw conflict(TEAM_MESSAGES.noPendingReset);
+      await passwordReset.resendResetCode(user, actor(auth, ctx), ctx);
+      return { email: user.email };
+    },
+  };
+}
+
+export type TeamService = ReturnType<typeof createTeamService>;

@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@portal/contract/errors';
+import { CreateWalletRequest, DeleteWalletParams, DeleteWalletRequest, UpdateWalletRequest, WalletResponse, WalletStatusUpdateRequest, WalletsResponse } from '@portal/contract/wallets';
+import { enqueueScreening } from '../../jobs/wallet-screening.ts';
+import { authOf } from '../../plugins/auth.ts';
+import { otpServiceOf } from '../otp/otp.routes.ts';
+import { createWalletService } from './wallets.service.ts';
+
+/** The service over the app's database, mailer, clock and queue (the screening worker uses it too). */
+export const walletServiceOf = (app: FastifyInstance) =>
+  createWalletService({
+    db: app.database.db,
+    otp: otpServiceOf(app),
+    mailer: app.mailer,
+    now: app.clock,
+    publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
+    enqueueScreening: async (trx, job) => {
+      if (!app.boss) throw new Error('no job queue: wallets cannot be screened');
+      await enqueueScreening(app.boss, trx, job, app.config.WALLET_SCREENING_SECONDS);
+    },
+  });
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/** Settlement wallets (portal-core §7: GET partner/wallets, POST and PUT partner/wallet, DELETE partner/wallet/{address}). */
+export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = walletServiceOf(app);
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/partner/wallets',
+    { schema: { operationId: 'settlementWallets', tags: ['wallets'], summary: "The partner's settlement wallets, every status (deleted and denied ones with their reason)", response: { 200: WalletsResponse, ...errors } } },
+    async (request) => service.list(authOf(request)),
+  );
+
+  app.post(
+    '/partner/wallet',
+    {
+      schema: {
+        operationId: 'createSettlementWallet',
+        tags: ['wallets'],
+        summary: 'Add a settlement wallet (admin, treasury; the e-mailed code): it waits for another admin or treasury user to approve it',
+        body: CreateWalletRequest,
+        response: { 201: WalletResponse, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(authOf(request), request.body)),
+  );
+
+  app.put(
+    '/partner/wallet',
+    {
+      schema: {
+        operationId: 'updateSettlementWallet',
+        tags: ['wallets'],
+        summary: 'Enable a disabled wallet (needs the e-mailed code and a free place: at most 3 per coin and network) or disable an enabled one',
+        body: UpdateWalletRequest,
+        response: { 200: WalletResponse, ...errors },
+      },
+    },
+    async (request) => service.setEnabled(authOf(request), request.body),
+  );
+
+  app.put(
+    '/partner/wallet/status',
+    {
+      schema: {
+        operationId: 'reviewSettlementWallet',
+        tags: ['wallets'],
+        summary:
+          "The wallet status update: approve (then screening, then enabled) or deny (with a reason) a wallet pending approval. Four eyes: another admin or treasury user than the wallet's creator.",
+        body: WalletStatusUpdateRequest,
+        response: { 200: WalletResponse, ...errors },
+      },
+    },
+    async (request) => service.review(authOf(request), request.body),
+  );
+
+  app.delete(
+    '/partner/wallet/:address',
+    {
+      schema: {
+        operationId: 'deleteSettlementWallet',
+        tags: ['wallets'],
+        summary: 'Delete a wallet (admin, treasury; the e-mailed code and one of the four reasons). It stays in the list as deleted.',
+        params: DeleteWalletParams,
+        body: DeleteWalletRequest,
+        response: { 200: WalletResponse, ...errors },
+      },
+    },
+    async (request) => service.remove(authOf(request), request.params.address, request.body),
+  );
+};

@@ -1,0 +1,290 @@
+import crypto from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Network } from '@portal/contract/domain';
+import {
+  MAX_ENABLED_WALLETS_PER_PAIR,
+  NETWORK_CURRENCIES,
+  WALLET_MESSAGES,
+  type CreateWalletRequest,
+  type DeleteWalletRequest,
+  type SettlementWallet,
+  type UpdateWalletRequest,
+  type WalletStatusUpdateRequest,
+} from '@portal/contract/wallets';
+import { OTP_MESSAGES } from '@portal/contract/otp';
+import type { DB } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.repository.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { addressKey, normaliseWalletAddress, walletTagProblem } from '../../lib/wallet-addresses.ts';
+import { requireRole, type Auth } from '../../plugins/auth.ts';
+import type { OtpService } from '../otp/otp.service.ts';
+import {
+  claimAddress,
+  findWallet,
+  insertWallet,
+  listWallets,
+  liveWalletsByAddress,
+  lockPartnerWallets,
+  partnerFlags,
+  slotsTaken,
+  updateWallet,
+  userContact,
+  type WalletRow,
+} from './wallets.repository.ts';
+
+/** The roles that manage settlement wallets and review them (portal-core §2, §6). */
+const WALLET_ROLES = ['admin', 'treasury'] as const;
+
+/** Queues the screening of an approved wallet in the approval's transaction. */
+export type EnqueueScreening = (trx: Transaction<DB>, job: { partnerId: string; walletId: string }) => Promise<void>;
+
+export type WalletDeps = {
+  db: Kysely<DB>;
+  otp: Pick<OtpService, 'authorise'>;
+  mailer: Mailer;
+  now: () => number;
+  enqueueScreening: EnqueueScreening;
+  publicUrl: string;
+};
+
+export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    address: r.address,
+    network: r.network as Network,
+    status: r.status as SettlementWallet['status'],
+    tag: r.tag,
+    currencies: r.currencies as SettlementWallet['currencies'],
+    createdById: r.created_by,
+    createdByName: r.created_by_name,
+    createdAt: r.created_at.toISOString(),
+    travelRuleInfo: r.travel_rule_name && r.travel_rule_registration_number ? { name: r.travel_rule_name, businessRegistrationNumber: r.travel_rule_registration_number } : null,
+    reason: r.status === 'deleted' ? r.deletion_reason : r.status === 'denied' ? r.denial_reason : null,
+    reviewedByName: r.reviewed_by_name,
+    canReview: auth !== undefined && r.status === 'pending_approval' && (WALLET_ROLES as readonly string[]).includes(auth.role) && r.created_by !== auth.userId,
+  };
+}
+
+const pairText = (coin: string, network: string) => `${coin} (${network})`;
+const invalidAddress = () => badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
+
+/**
+ * Settlement wallets. A new wallet waits for a second person (four eyes: another admin or treasury user of the same
+ * partner), then for screening, before it is enabled. At most 3 wallets per coin and network hold a place (enabled or
+ * on the way to it); an address belongs to one partner for good. Every change is audited in its transaction.
+ */
+export function createWalletService(deps: WalletDeps) {
+  const { db } = deps;
+  const now = () => new Date(deps.now());
+
+  async function requireWalletManagement(auth: Auth) {
+    requireRole(auth, ...WALLET_ROLES);
+    const partner = await partnerFlags(db, auth.partnerId);
+    if (partner?.feature_flags.walletManagementEnabled !== true) throw forbidden('Wallet management is not enabled for your account. Contact support to turn it on.', 'FeatureDisabled');
+  }
+
+  /** The one live wallet of the caller's partner with this address (and network, when several networks have it). */
+  async function liveWallet(exec: Kysely<DB> | Transaction<DB>, auth: Auth, address: string, network?: Network) {
+    const rows = await liveWalletsByAddress(exec, auth.partnerId, address.trim(), network);
+    if (rows.length === 0) throw notFound('No wallet address of yours matches this address');
+    if (rows.length > 1) throw badRequest(`This address is registered on ${rows.map((r) => r.network).join(' and ')}: say which network`, 'ValidationFailed');
+    return rows[0]!;
+  }
+
+  async function requireFreeSlots(trx: Transaction<DB>, partnerId: string, network: string, currencies: string[], exceptId?: string) {
+    const taken = await slotsTaken(trx, partnerId, network, currencies, exceptId);
+    const full = currencies.filter((c) => (taken[c] ?? 0) >= MAX_ENABLED_WALLETS_PER_PAIR);
+    if (full.length > 0) {
+      throw new AppError(
+        409,
+        'WalletLimitReached',
+        `You already have ${MAX_ENABLED_WALLETS_PER_PAIR} enabled or pending wallet addresses for ${full.map((c) => pairText(c, network)).join(', ')}. Disable or delete one first.`,
+      );
+    }
+  }
+
+  async function tell(partnerId: string, userId: string, subject: string, lines: string[]) {
+    const to = await userContact(db, partnerId, userId);
+    if (!to || to.status !== 'active') return;
+    await deps.mailer.send({ to: to.email, subject, text: [`Hello ${to.name},`, '', ...lines, '', `Wallet Management: ${deps.publicUrl}/wallets`].join('\n') });
+  }
+
+  const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
+
+  return {
+    async list(auth: Auth) {
+      return { wallets: (await listWallets(db, auth.partnerId)).map((r) => toWallet(r, auth)) };
+    },
+
+    /** POST partner/wallet: a new wallet, pending approval by another person; the e-mailed code authorises it. */
+    async create(auth: Auth, input: CreateWalletRequest & { tag: string | null }) {
+      await requireWalletManagement(auth);
+      const network = input.network;
+      const address = normaliseWalletAddress(network, input.address);
+      if (!address) throw invalidAddress();
+      const tagProblem = walletTagProblem(network, input.tag);
+      if (tagProblem) throw badRequest(tagProblem, 'ValidationFailed');
+      const currencies = [...new Set(input.currencies)];
+      const offered = NETWORK_CURRENCIES[network];
+      const notOffered = currencies.filter((c) => !offered.includes(c));
+      if (notOffered.length > 0) throw badRequest(`${notOffered.join(', ')} is not offered on ${network}: choose ${offered.join(' or ')}`, 'ValidationFailed');
+      const at = now();
+      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+        await lockPartnerWallets(trx, auth.partnerId);
+        if ((await liveWalletsByAddress(trx, auth.partnerId, address, network)).length > 0) {
+          throw new AppError(409, 'WalletAddressTaken', `This ${network} address is already one of your wallet addresses`);
+        }
+        await requireFreeSlots(trx, auth.partnerId, network, currencies);
+        const owner = await claimAddress(trx, addressKey(network, address, input.tag), auth.partnerId, at);
+        if (owner !== auth.partnerId) throw new AppError(409, 'WalletAddressTaken', 'This wallet address is registered to another account and cannot be added. Contact support if it is yours.');
+        const wallet = await insertWallet(trx, {
+          partner_id: auth.partnerId,
+          id: crypto.randomUUID(),
+          address,
+          network,
+          tag: input.tag,
+          currencies,
+          status: 'pending_approval',
+          travel_rule_name: input.travelRuleInfo?.name ?? null,
+          travel_rule_registration_number: input.travelRuleInfo?.businessRegistrationNumber ?? null,
+          created_by: auth.userId,
+          created_by_name: auth.name,
+          reviewed_by: null,
+          reviewed_by_name: null,
+          denial_reason: null,
+          deletion_reason: null,
+          deleted_by: null,
+          created_at: at,
+          updated_at: at,
+        });
+        await audit(trx, { ...actor(auth), action: 'settlement_wallet.created', target: wallet.id, details: { address, network, tag: input.tag, currencies } });
+        return wallet;
+      });
+      return { wallet: toWallet(row, auth) };
+    },
+
+    /** The wallet status update: another admin or treasury user approves (then screening) or denies (with a reason). */
+    async review(auth: Auth, input: WalletStatusUpdateRequest) {
+      await requireWalletManagement(auth);
+      const reason = input.reason?.trim() ?? '';
+      if (input.status === 'denied' && !reason) throw badRequest(WALLET_MESSAGES.denyReasonRequired, 'ValidationFailed');
+      const at = now();
+      const row = await db.transaction().execute(async (trx) => {
+        await lockPartnerWallets(trx, auth.partnerId);
+        const wallet = await liveWallet(trx, auth, input.address, input.network);
+        if (wallet.status !== 'pending_approval') throw new AppError(409, 'Conflict', `This wallet address is not waiting for approval (it is ${wallet.status.replace(/_/g, ' ')})`);
+        if (wallet.created_by === auth.userId) throw forbidden(WALLET_MESSAGES.ownReview, 'OwnWalletReview');
+        const approved = input.status === 'approved';
+        const changed = await updateWallet(
+          trx,
+          auth.partnerId,
+          wallet.id,
+          ['pending_approval'],
+          { status: approved ? 'pending_screening' : 'denied', reviewed_by: auth.userId, reviewed_by_name: auth.name, reviewed_at: at, denial_reason: approved ? null : reason },
+          at,
+        );
+        if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was reviewed by someone else just now');
+        await audit(trx, { ...actor(auth), action: approved ? 'settlement_wallet.approved' : 'settlement_wallet.denied', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: approved ? null : reason } });
+        if (approved) await deps.enqueueScreening(trx, { partnerId: auth.partnerId, walletId: wallet.id });
+        return changed;
+      });
+      if (row.status === 'denied') {
+        await tell(auth.partnerId, row.created_by, 'Your new wallet address was denied', [
+          `${auth.name} denied the ${row.network} wallet address ${row.address} you added.`,
+          `Reason: ${reason}`,
+        ]);
+      }
+      return { wallet: toWallet(row, auth) };
+    },
+
+    /** PUT partner/wallet: enable a disabled wallet (needs the e-mailed code, and a free place) or disable an enabled one. */
+    async setEnabled(auth: Auth, input: UpdateWalletRequest) {
+      await requireWalletManagement(auth);
+      const at = now();
+      const change = async (trx: Transaction<DB>) => {
+        await lockPartnerWallets(trx, auth.partnerId);
+        const wallet = await liveWallet(trx, auth, input.address, input.network);
+        const from = input.status === 'enabled' ? 'disabled' : 'enabled';
+        if (wallet.status === input.status) return wallet;
+        if (wallet.status !== from) throw new AppError(409, 'Conflict', `This wallet address is ${wallet.status.replace(/_/g, ' ')}: only ${from} wallet addresses can be ${input.status}`);
+        if (input.status === 'enabled') await requireFreeSlots(trx, auth.partnerId, wallet.network, wallet.currencies, wallet.id);
+        const changed = await updateWallet(trx, auth.partnerId, wallet.id, [from], { status: input.status }, at);
+        if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
+        await audit(trx, { ...actor(auth), action: `settlement_wallet.${input.status}`, target: wallet.id, details: { address: wallet.address, network: wallet.network } });
+        return changed;
+      };
+      let row: WalletRow;
+      if (input.status === 'enabled') {
+        // enabling makes it a destination of money again: like adding one, it needs the e-mailed code
+        if (!input.otp) throw badRequest(OTP_MESSAGES.invalid, 'InvalidOtp');
+        row = await deps.otp.authorise(auth, input.otp, change);
+      } else {
+        row = await db.transaction().execute(change);
+      }
+      return { wallet: toWallet(row, auth) };
+    },
+
+    /** DELETE partner/wallet/{address}: soft delete with one of the four reasons; the e-mailed code authorises it. */
+    async remove(auth: Auth, address: string, input: DeleteWalletRequest) {
+      await requireWalletManagement(auth);
+      const at = now();
+      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+        await lockPartnerWallets(trx, auth.partnerId);
+        const wallet = await liveWallet(trx, auth, address, input.network);
+        const changed = await updateWallet(
+          trx,
+          auth.partnerId,
+          wallet.id,
+          ['pending_approval', 'pending_screening', 'enabled', 'disabled'],
+          { status: 'deleted', deletion_reason: input.reason, deleted_by: auth.userId, deleted_at: at },
+          at,
+        );
+        if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
+        await audit(trx, { ...actor(auth), action: 'settlement_wallet.deleted', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: input.reason, previousStatus: wallet.status } });
+        return changed;
+      });
+      return { wallet: toWallet(row, auth) };
+    },
+
+    /** The wallet if it is waiting for screening (else the job has nothing to do). */
+    async awaitingScreening(partnerId: string, walletId: string) {
+      const wallet = await findWallet(db, partnerId, walletId);
+      return wallet?.status === 'pending_screening' ? wallet : undefined;
+    },
+
+    /** The screening job's end: enabled, or denied with the reason; the creator is e-mailed either way. */
+    async finishScreening(partnerId: string, walletId: string, outcome: { passed: true } | { passed: false; reason: string }) {
+      const at = now();
+      const row = await db.transaction().execute(async (trx) => {
+        await lockPartnerWallets(trx, partnerId);
+        const wallet = await findWallet(trx, partnerId, walletId);
+        // deleted meanwhile, or screened already by an earlier run of the job: nothing to do
+        if (!wallet || wallet.status !== 'pending_screening') return undefined;
+        const changed = await updateWallet(
+          trx,
+          partnerId,
+          walletId,
+          ['pending_screening'],
+          outcome.passed ? { status: 'enabled', screened_at: at } : { status: 'denied', denial_reason: outcome.reason, screened_at: at },
+          at,
+        );
+        await audit(trx, { partnerId, actor: 'system', action: outcome.passed ? 'settlement_wallet.screening_passed' : 'settlement_wallet.screening_failed', target: walletId, details: { address: wallet.address, network: wallet.network, reason: outcome.passed ? null : outcome.reason } });
+        return changed;
+      });
+      if (!row) return undefined;
+      await tell(
+        partnerId,
+        row.created_by,
+        outcome.passed ? 'Your new wallet address is enabled' : 'Your new wallet address did not pass screening',
+        outcome.passed
+          ? [`The ${row.network} wallet address ${row.address} (${row.currencies.join(', ')}) passed screening and is enabled: withdrawals can now be sent to it.`]
+          : [`The ${row.network} wallet address ${row.address} did not pass screening and was not enabled.`, `Reason: ${outcome.reason}`],
+      );
+      return toWallet(row);
+    },
+  };
+}
+
+export type WalletService = ReturnType<typeof createWalletService>;

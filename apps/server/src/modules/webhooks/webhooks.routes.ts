@@ -1,0 +1,131 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '@portal/contract/errors';
+import {
+  CreateWebhookRequest,
+  CreatedWebhookResponse,
+  DeleteWebhookQuery,
+  DeliveryIdParams,
+  DeliveryResponse,
+  UpdateWebhookRequest,
+  WebhookActivityQuery,
+  WebhookActivityResponse,
+  WebhookIdParams,
+  WebhookResponse,
+  WebhooksResponse,
+} from '@portal/contract/webhooks';
+import { createRateLimitRepository } from '../../db/rate-limit.repository.ts';
+import { authOf } from '../../plugins/auth.ts';
+import { otpServiceOf } from '../otp/otp.routes.ts';
+import { createWebhooksService } from './webhooks.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const changeErrors = { ...errors, 409: ErrorBody };
+const tags = ['webhooks'];
+
+/**
+ * Webhooks (portal-core §7: GET, POST, PUT partner/webhook; DELETE partner/webhook/{id}?otp=; GET partner/activity
+ * with type=webhook), plus a test event and a resend. Changes to an endpoint need the e-mailed code (PUT user/otp).
+ */
+export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const service = createWebhooksService({
+    db: app.database.db,
+    encryptionKey: app.keys.encryptionKey,
+    otp: otpServiceOf(app),
+    now: app.clock,
+    production: app.config.NODE_ENV === 'production',
+    rateLimits: createRateLimitRepository(app.database.db),
+  });
+
+  app.get(
+    '/partner/webhook',
+    { schema: { operationId: 'listWebhooks', tags, summary: 'Webhook endpoints, newest first', response: { 200: WebhooksResponse, ...errors } } },
+    async (request) => service.list(authOf(request)),
+  );
+
+  app.post(
+    '/partner/webhook',
+    {
+      schema: {
+        operationId: 'createWebhook',
+        tags,
+        summary: 'Add a webhook endpoint (admin, e-mailed code): its signing secret is in this reply only',
+        body: CreateWebhookRequest,
+        response: { 201: CreatedWebhookResponse, ...changeErrors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await service.create(authOf(request), request.body)),
+  );
+
+  app.put(
+    '/partner/webhook',
+    {
+      schema: {
+        operationId: 'updateWebhook',
+        tags,
+        summary: 'Change a webhook endpoint: URL, events, description, active (admin, e-mailed code)',
+        body: UpdateWebhookRequest,
+        response: { 200: WebhookResponse, ...changeErrors },
+      },
+    },
+    async (request) => service.update(authOf(request), request.body),
+  );
+
+  app.delete(
+    '/partner/webhook/:id',
+    {
+      schema: {
+        operationId: 'deleteWebhook',
+        tags,
+        summary: 'Delete a webhook endpoint and its delivery history (admin, e-mailed code)',
+        params: WebhookIdParams,
+        querystring: DeleteWebhookQuery,
+        response: { 200: z.object({ id: z.string().uuid() }), ...errors },
+      },
+    },
+    async (request) => service.remove(authOf(request), request.params.id, request.query.otp),
+  );
+
+  app.post(
+    '/partner/webhook/:id/test',
+    {
+      schema: {
+        operationId: 'sendTestWebhook',
+        tags,
+        summary: 'Send a WEBHOOK.TEST event to one endpoint now (admin); the delivery appears in the activity',
+        params: WebhookIdParams,
+        response: { 200: DeliveryResponse, ...errors, 429: ErrorBody },
+      },
+    },
+    async (request) => service.sendTest(authOf(request), request.params.id),
+  );
+
+  app.get(
+    '/partner/activity',
+    {
+      schema: {
+        operationId: 'webhookActivity',
+        tags,
+        summary: 'Webhook deliveries newest first, each with its attempts (type=webhook)',
+        querystring: WebhookActivityQuery,
+        response: { 200: WebhookActivityResponse, ...errors },
+      },
+    },
+    async (request) => service.activity(authOf(request), request.query),
+  );
+
+  app.post(
+    '/partner/activity/:id/resend',
+    {
+      schema: {
+        operationId: 'resendWebhookDelivery',
+        tags,
+        summary: 'Send a delivery that succeeded or failed again, once, with the same webhook-id (admin)',
+        params: DeliveryIdParams,
+        response: { 200: DeliveryResponse, ...changeErrors, 429: ErrorBody },
+      },
+    },
+    async (request) => service.resend(authOf(request), request.params.id),
+  );
+};

@@ -1,0 +1,271 @@
+import crypto from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import {
+  MAX_WEBHOOKS,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_TEST_EVENT,
+  type WebhookEventType,
+  type CreatedWebhookResponse,
+  type DeliveryResponse,
+  type Webhook,
+  type WebhookActivityResponse,
+  type WebhookDelivery,
+  type WebhookResponse,
+  type WebhooksResponse,
+} from '@portal/contract/webhooks';
+import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
+import type { DB, WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.repository.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { encrypt } from '../../lib/keys.ts';
+import { RefusedTargetError, checkPublicHost, hostOf } from '../../lib/ssrf.ts';
+import { requireRole, type Auth } from '../../plugins/auth.ts';
+import type { OtpService } from '../otp/otp.service.ts';
+import { findPartner, toFeatureFlags } from '../partners/partners.repository.ts';
+import { nudgeOutbox, recordEvent } from './webhook-events.ts';
+import { newWebhookSecret, webhookMessageId } from './webhook-signing.ts';
+import {
+  attemptsOf,
+  countDeliveries,
+  countEndpoints,
+  deleteEndpoint,
+  findDelivery,
+  findEndpoint,
+  insertDelivery,
+  insertEndpoint,
+  listDeliveries,
+  listEndpoints,
+  lockPartnerWebhooks,
+  notifyOutbox,
+  resetForResend,
+  updateEndpoint,
+  type DeliveryRow,
+} from './webhooks.repository.ts';
+
+export type WebhooksDeps = {
+  db: Kysely<DB>;
+  encryptionKey: Buffer;
+  otp: Pick<OtpService, 'authorise'>;
+  now: () => number;
+  /** production: https only, and the host must resolve to public addresses only (SSRF) */
+  production: boolean;
+  rateLimits: Pick<RateLimitRepository, 'hit'>;
+};
+
+/** Test events and resends a partner may ask for in a minute (each makes the server call out). */
+export const MANUAL_SENDS_PER_MINUTE = 30;
+
+/** Totals of the activity list are exact up to this many. */
+const COUNT_CAP = 10_000;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+export function toWebhook(r: Selectable<WebhookEndpointsTable>): Webhook {
+  return {
+    id: r.id,
+    partnerId: r.partner_id,
+    url: r.url,
+    description: r.description,
+    events: r.events as WebhookEventType[],
+    active: r.active,
+    state: r.state as Webhook['state'],
+    failingSince: iso(r.failing_since),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+function toDelivery(r: DeliveryRow, attempts: Selectable<WebhookAttemptsTable>[]): WebhookDelivery {
+  const eventId = webhookMessageId(r.event_id);
+  return {
+    id: r.id,
+    webhookId: r.endpoint_id,
+    url: r.url,
+    eventId,
+    eventType: r.type,
+    payload: { id: eventId, type: r.type, timestamp: iso(r.event_created_at), data: r.data },
+    status: r.status as WebhookDelivery['status'],
+    note: r.note,
+    // a pending delivery with a job is being attempted now; without one it waits for its time
+    nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
+    createdAt: iso(r.created_at)!,
+    attempts: attempts.map((a) => ({
+      attemptedAt: iso(a.attempted_at)!,
+      statusCode: a.status_code,
+      durationMs: a.duration_ms,
+      responseSnippet: a.response_snippet,
+      error: a.error,
+      trigger: a.trigger as 'automatic' | 'manual',
+    })),
+  };
+}
+
+/**
+ * Webhook endpoints and their deliveries for the caller's partner (flag webhooksManagementEnabled, business
+ * partners). Every user of the partner reads them; admins change them, each change with an e-mailed code.
+ */
+export function createWebhooksService(deps: WebhooksDeps) {
+  const { db } = deps;
+  const now = () => new Date(deps.now());
+
+  async function access(auth: Auth, change: boolean) {
+    const partner = await findPartner(db, auth.partnerId);
+    if (!partner || !toFeatureFlags(partner.feature_flags).webhooksManagementEnabled) throw forbidden(WEBHOOK_MESSAGES.notEnabled);
+    if (!partner.product_types.includes('B2B')) throw forbidden(WEBHOOK_MESSAGES.businessOnly);
+    if (change) requireRole(auth, 'admin');
+  }
+
+  /** In production a receiver must be https and public (checked again, on the connected address, at every attempt). */
+  async function checkTarget(raw: string) {
+    if (!deps.production) return;
+    const url = new URL(raw);
+    if (url.protocol !== 'https:') throw new AppError(400, 'WebhookUrlRefused', WEBHOOK_MESSAGES.httpsRequired);
+    try {
+      await checkPublicHost(hostOf(url));
+    } catch (err) {
+      if (!(err instanceof RefusedTargetError)) throw err;
+      throw new AppError(400, 'WebhookUrlRefused', err.address ? WEBHOOK_MESSAGES.privateTarget : WEBHOOK_MESSAGES.unresolvable);
+    }
+  }
+
+  const tooMany = () => new AppError(409, 'TooManyWebhooks', WEBHOOK_MESSAGES.tooMany);
+
+  /** Test events and resends make the server call out on a person's click: a partner gets a few a minute. */
+  async function limitManualSends(auth: Auth) {
+    const hit = await deps.rateLimits.hit(`webhook-manual:${auth.partnerId}`, 60_000, now());
+    if (hit.hits > MANUAL_SENDS_PER_MINUTE) throw new AppError(429, 'TooManyRequests', 'Too many test events and resends. Wait a minute and try again.');
+  }
+  const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
+
+  async function endpointOrThrow(auth: Auth, id: string) {
+    const endpoint = await findEndpoint(db, auth.partnerId, id);
+    if (!endpoint) throw notFound(WEBHOOK_MESSAGES.notFound);
+    return endpoint;
+  }
+
+  async function deliveryWithAttempts(partnerId: string, id: string): Promise<WebhookDelivery> {
+    const row = await findDelivery(db, partnerId, id);
+    if (!row) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+    return toDelivery(row, await attemptsOf(db, partnerId, [id]));
+  }
+
+  return {
+    async list(auth: Auth): Promise<WebhooksResponse> {
+      await access(auth, false);
+      return { webhooks: (await listEndpoints(db, auth.partnerId)).map(toWebhook) };
+    },
+
+    async create(auth: Auth, input: { url: string; events: WebhookEventType[]; description?: string; otp: string }): Promise<CreatedWebhookResponse> {
+      await access(auth, true);
+      await checkTarget(input.url);
+      // refused before the code is spent; checked again under the partner's lock
+      if ((await countEndpoints(db, auth.partnerId)) >= MAX_WEBHOOKS) throw tooMany();
+      const secret = newWebhookSecret();
+      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+        await lockPartnerWebhooks(trx, auth.partnerId);
+        if ((await countEndpoints(trx, auth.partnerId)) >= MAX_WEBHOOKS) throw tooMany();
+        const created = await insertEndpoint(trx, {
+          partner_id: auth.partnerId,
+          id: crypto.randomUUID(),
+          url: input.url,
+          description: input.description || null,
+          events: input.events,
+          secret_encrypted: encrypt(deps.encryptionKey, secret),
+          created_at: now(),
+          updated_at: now(),
+        });
+        await audit(trx, { ...actor(auth), action: 'webhook.created', target: created.id, details: { url: input.url, events: input.events } });
+        return created;
+      });
+      return { webhook: toWebhook(row), secret };
+    },
+
+    async update(auth: Auth, input: { id: string; url?: string; events?: WebhookEventType[]; description?: string; active?: boolean; otp: string }): Promise<WebhookResponse> {
+      await access(auth, true);
+      const existing = await endpointOrThrow(auth, input.id);
+      const changes: Partial<Selectable<WebhookEndpointsTable>> = {};
+      if (input.url !== undefined && input.url !== existing.url) {
+        await checkTarget(input.url);
+        // a new address starts with a clean bill of health
+        Object.assign(changes, { url: input.url, state: 'healthy', failing_since: null });
+      }
+      if (input.events !== undefined) changes.events = input.events;
+      if (input.description !== undefined) changes.description = input.description || null;
+      if (input.active !== undefined) changes.active = input.active;
+      if (Object.keys(changes).length === 0) throw badRequest('Nothing to change.', 'ValidationFailed');
+      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+        const updated = await updateEndpoint(trx, auth.partnerId, input.id, { ...changes, updated_at: now() });
+        if (!updated) throw notFound(WEBHOOK_MESSAGES.notFound);
+        const { state: _state, failing_since: _since, ...details } = changes;
+        await audit(trx, { ...actor(auth), action: 'webhook.updated', target: input.id, details });
+        return updated;
+      });
+      return { webhook: toWebhook(row) };
+    },
+
+    async remove(auth: Auth, id: string, otp: string): Promise<{ id: string }> {
+      await access(auth, true);
+      const existing = await endpointOrThrow(auth, id);
+      await deps.otp.authorise(auth, otp, async (trx) => {
+        // its deliveries and their attempts go with it; a job already queued for one finds nothing and ends
+        if (!(await deleteEndpoint(trx, auth.partnerId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
+        await audit(trx, { ...actor(auth), action: 'webhook.deleted', target: id, details: { url: existing.url } });
+      });
+      return { id };
+    },
+
+    async activity(auth: Auth, query: { webhookId?: string; status?: string; startIndex: number; size: number }): Promise<WebhookActivityResponse> {
+      await access(auth, false);
+      const filter = { webhookId: query.webhookId, status: query.status };
+      const [rows, total] = await Promise.all([
+        listDeliveries(db, auth.partnerId, { ...filter, offset: query.startIndex, limit: query.size }),
+        countDeliveries(db, auth.partnerId, filter, COUNT_CAP),
+      ]);
+      const attempts = await attemptsOf(
+        db,
+        auth.partnerId,
+        rows.map((r) => r.id),
+      );
+      return { activities: rows.map((r) => toDelivery(r, attempts.filter((a) => a.delivery_id === r.id))), total };
+    },
+
+    /** Sends a finished delivery again now, once (the same event id, a fresh signature). */
+    async resend(auth: Auth, deliveryId: string): Promise<DeliveryResponse> {
+      await access(auth, true);
+      await limitManualSends(auth);
+      await db.transaction().execute(async (trx) => {
+        if (!(await resetForResend(trx, auth.partnerId, deliveryId))) {
+          if (!(await findDelivery(trx, auth.partnerId, deliveryId))) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+          throw conflict('This delivery is still being attempted. Resend it once it has succeeded or failed.');
+        }
+        await notifyOutbox(trx);
+        await audit(trx, { ...actor(auth), action: 'webhook.delivery_resent', target: deliveryId });
+      });
+      nudgeOutbox();
+      return { delivery: await deliveryWithAttempts(auth.partnerId, deliveryId) };
+    },
+
+    /** A WEBHOOK.TEST event to one endpoint, whatever it subscribes to: one attempt, shown in its activity. */
+    async sendTest(auth: Auth, webhookId: string): Promise<DeliveryResponse> {
+      await access(auth, true);
+      const endpoint = await endpointOrThrow(auth, webhookId);
+      await limitManualSends(auth);
+      const deliveryId = crypto.randomUUID();
+      await db.transaction().execute(async (trx) => {
+        const { eventId } = await recordEvent(trx, {
+          partnerId: auth.partnerId,
+          type: WEBHOOK_TEST_EVENT,
+          key: null,
+          data: { webhookId: endpoint.id, message: 'A test event sent from the Partner Dashboard.', sentBy: auth.email },
+        });
+        await insertDelivery(trx, { partnerId: auth.partnerId, id: deliveryId, eventId, endpointId: endpoint.id, manual: true });
+        await notifyOutbox(trx);
+        await audit(trx, { ...actor(auth), action: 'webhook.test_sent', target: endpoint.id });
+      });
+      nudgeOutbox();
+      return { delivery: await deliveryWithAttempts(auth.partnerId, deliveryId) };
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

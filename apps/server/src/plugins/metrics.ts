@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { unauthorized } from '../lib/errors.ts';
+import { safeEqual } from '../lib/tokens.ts';
+
+export const METRICS_PATH = '/metrics';
+
+/** Request latency buckets in seconds: an API answering in milliseconds, a report download taking seconds. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The process metrics (CPU, memory, event loop, GC, handles) belong to the process, not to one app: collected once
+ * into their own registry and merged into every scrape. Tests build many apps in one process.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** Where the route label comes from: the route's pattern, never the raw URL (ids would make a series per call). */
+function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched';
+}
+
+/**
+ * Prometheus metrics at /metrics (text format): requests and their latency by method, route pattern and status;
+ * the job queue's depth per queue, sampled at each scrape; the database connections; the process metrics.
+ * Outside /api/v1 and not behind the sign-in (a scraper has no user); with METRICS_TOKEN set, a scrape must send
+ * `Authorization: Bearer <token>`.
+ */
+export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined }) {
+  const registry = new Registry();
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code', labelNames, registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to answering it, by method, route pattern and status code',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const labels = { method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  // before the queue's gauges: a scrape samples these first, before its own queries take a connection
+  const database = app.database;
+  const pool = (name: string, help: string, pick: (s: ReturnType<typeof database.poolStats>) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['database'],
+      registers: [registry],
+      collect() {
+        this.set({ database: database.kind }, pick(database.poolStats()));
+      },
+    });
+  pool('portal_db_pool_connections', 'Database connections open (PostgreSQL pool), or 1 for the embedded database session', (s) => s.total);
+  pool('portal_db_pool_idle', 'Database connections open and idle (embedded database: 1 when its session is free)', (s) => s.idle);
+  pool('portal_db_pool_waiting', 'Queries waiting for a database connection (embedded database: for its session)', (s) => s.waiting);
+
+  new Gauge({
+    name: 'portal_job_queue_depth',
+    help: 'Jobs waiting in each queue (created or due for a retry, not yet picked up), sampled at each scrape',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const boss = app.boss;
+      if (!boss) return;
+      try {
+        for (const queue of await boss.getQueues()) this.set({ queue: queue.name }, await boss.getQueueSize(queue.name));
+      } catch (err) {
+        app.log.warn({ err }, 'metrics: the job queue could not be read');
+      }
+    },
+  });
+  new Gauge({
+    name: 'portal_job_queue_active',
+    help: 'Jobs being worked on in each queue, sampled at each scrape',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const boss = app.boss;
+      if (!boss) return;
+      try {
+        for (const queue of await boss.getQueues()) {
+          const [waiting, notDone] = [await boss.getQueueSize(queue.name), await boss.getQueueSize(queue.name, { before: 'completed' })];
+          this.set({ queue: queue.name }, notDone - waiting);
+        }
+      } catch (err) {
+        app.log.warn({ err }, 'metrics: the job queue could not be read');
+      }
+    },
+  });
+
+  app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
+    if (options.token) {
+      const header = request.headers.authorization ?? '';
+      const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+      if (!safeEqual(given, options.token)) {
+        void reply.header('www-authenticate', 'Bearer realm="metrics"');
+        throw unauthorized('Send the metrics token as Authorization: Bearer <token>.');
+      }
+    }
+    const merged = Registry.merge([processMetrics(), registry]);
+    return reply.type(merged.contentType).header('cache-control', 'no-store').send(await merged.metrics());
+  });
+}

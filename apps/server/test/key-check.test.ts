@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../src/config.ts';
+import { seedDemo } from '../src/db/seed/demo.ts';
+import { KeyMismatchError, keyCheckValue } from '../src/lib/key-check.ts';
+import { openRuntime } from '../src/runtime.ts';
+import { DATABASES, serverDatabase, type DatabaseKind } from './harness.ts';
+
+const serverDir = path.resolve(import.meta.dirname, '..');
+const repoRoot = path.resolve(serverDir, '../..');
+const newKeys = () => ({ JWT_SECRET: crypto.randomBytes(32).toString('base64'), ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64') });
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'portal-keycheck-'));
+
+/** Where a test's database lives: a DATA_DIR of its own (embedded), or a new database on the test server. */
+async function databaseEnv(kind: DatabaseKind): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (kind === 'pglite') return { env: { DATA_DIR: tempDir() }, drop: async () => {} };
+  const { url, drop } = await serverDatabase();
+  return { env: { DATA_DIR: tempDir(), DATABASE_URL: url }, drop };
+}
+
+const config = (env: Record<string, string>): Config => loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: 'false', ...env });
+
+/** Opens and closes the runtime; the error when it refuses. */
+async function open(env: Record<string, string>): Promise<KeyMismatchError | undefined> {
+  try {
+    const { database } = await openRuntime(config(env));
+    await database.close();
+    return undefined;
+  } catch (err) {
+    if (err instanceof KeyMismatchError) return err;
+    throw err;
+  }
+}
+
+function run(script: 'server.ts' | 'cli.ts', args: string[], env: Record<string, string>) {
+  const { DATABASE_URL: _ignored, JWT_SECRET: _j, ENCRYPTION_KEY: _e, ...inherited } = process.env;
+  return spawnSync(process.execPath, ['--import', 'tsx', path.join(serverDir, 'src', script), ...args], {
+    cwd: repoRoot,
+    env: { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'silent', DEMO: 'false', PORT: '0', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+describe.each(DATABASES)('the key check at start on %s', (kind) => {
+  const drops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const drop of drops) await drop();
+  });
+
+  it('accepts the keys the database was created with and refuses others, naming the variable', async () => {
+    const where = await databaseEnv(kind);
+    drops.push(where.drop);
+    const a = newKeys();
+    const b = newKeys();
+
+    expect(await open({ ...where.env, ...a })).toBeUndefined();
+    // the database keeps check values, never the keys
+    const { database } = await openRuntime(config({ ...where.env, ...a }));
+    const row = await database.db.selectFrom('key_check').selectAll().executeTakeFirstOrThrow();
+    await database.close();
+    expect(row.jwt_secret_check).toBe(keyCheckValue(Buffer.from(a.JWT_SECRET, 'base64')));
+    expect(row.encryption_key_check).toBe(keyCheckValue(Buffer.from(a.ENCRYPTION_KEY, 'base64')));
+    expect(JSON.stringify(row)).not.toContain(a.JWT_SECRET);
+    expect(JSON.stringify(row)).not.toContain(a.ENCRYPTION_KEY);
+
+    const both = await open({ ...where.env, ...b });
+    expect(both).toBeInstanceOf(KeyMismatchError);
+    expect(both!.message).toMatch(/^Refusing to start: the keys do not match the database\./);
+    expect(both!.message).toContain('  JWT_SECRET: not the key this database was created with (in use: the one from the environment)');
+    expect(both!.message).toContain('  ENCRYPTION_KEY: not the key this database was created with (in use: the one from the environment)');
+    expect(both!.message).not.toContain(b.ENCRYPTION_KEY);
+
+    const encryptionOnly = await open({ ...where.env, JWT_SECRET: a.JWT_SECRET, ENCRYPTION_KEY: b.ENCRYPTION_KEY });
+    expect(encryptionOnly!.message).toContain('ENCRYPTION_KEY: not the key');
+    expect(encryptionOnly!.message).not.toContain('JWT_SECRET');
+
+    const jwtOnly = await open({ ...where.env, JWT_SECRET: b.JWT_SECRET, ENCRYPTION_KEY: a.ENCRYPTION_KEY });
+    expect(jwtOnly!.message).toContain('JWT_SECRET: not the key');
+    expect(jwtOnly!.message).not.toContain('ENCRYPTION_KEY:');
+
+    expect(await open({ ...where.env, ...a })).toBeUndefined();
+  }, 90_000);
+
+  it('stops the server and the CLI with exit code 78 and the message', async () => {
+    const where = await databaseEnv(kind);
+    drops.push(where.drop);
+    const a = newKeys();
+    const b = newKeys();
+    expect(await open({ ...where.env, ...a })).toBeUndefined();
+    const server = run('server.ts', [], { ...where.env, ...b });
+    expect(server.status, server.stderr).toBe(78);
+    expect(server.stderr).toContain('ENCRYPTION_KEY: not the key this database was created with');
+    const cli = run('cli.ts', ['migrate'], { ...where.env, ...b });
+    expect(cli.status, cli.stderr).toBe(78);
+    expect(cli.stderr).toContain('JWT_SECRET: not the key this database was created with');
+    // and start with the right keys
+    const fine = run('cli.ts', ['migrate'], { ...where.env, ...a });
+    expect(fine.status, fine.stderr).toBe(0);
+    expect(fine.stdout).toContain('The database is up to date.');
+  }, 90_000);
+
+  it('checks a database from before the check against its stored secrets before writing the values', async () => {
+    const where = await databaseEnv(kind);
+    drops.push(where.drop);
+    const a = newKeys();
+    const { database } = await openRuntime(config({ ...where.env, ...a }));
+    await seedDemo(database.db, Buffer.from(a.ENCRYPTION_KEY, 'base64'), { transactions: false });
+    await database.db.deleteFrom('key_check').execute();
+    await database.close();
+
+    const refused = await open({ ...where.env, ...newKeys() });
+    expect(refused!.message).toContain('ENCRYPTION_KEY: not the key this database was created with');
+    expect(refused!.message).toContain('no sign-in code would be accepted');
+
+    expect(await open({ ...where.env, ...a })).toBeUndefined();
+    const again = await openRuntime(config({ ...where.env, ...a }));
+    const row = await again.database.db.selectFrom('key_check').selectAll().executeTakeFirst();
+    await again.database.close();
+    expect(row?.encryption_key_check).toBe(keyCheckValue(Buffer.from(a.ENCRYPTION_KEY, 'base64')));
+  }, 90_000);
+
+  it.skipIf(kind !== 'postgres')('refuses a server whose DATA_DIR holds other generated keys than the one that seeded the database', async () => {
+    const where = await databaseEnv(kind);
+    drops.push(where.drop);
+    const seeded = run('cli.ts', ['seed'], { DATABASE_URL: where.env.DATABASE_URL!, DATA_DIR: where.env.DATA_DIR! });
+    expect(seeded.status, seeded.stderr).toBe(0);
+    const otherDir = tempDir();
+    const server = run('server.ts', [], { DATABASE_URL: where.env.DATABASE_URL!, DATA_DIR: otherDir });
+    expect(server.status, server.stderr).toBe(78);
+    expect(server.stderr).toContain(`in use: the one from ${path.join(otherDir, 'keys.json')}`);
+    expect(server.stderr).toMatch(/JWT_SECRET: not the key[\s\S]*ENCRYPTION_KEY: not the key/);
+  }, 90_000);
+});

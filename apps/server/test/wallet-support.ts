@@ -1,0 +1,65 @@
+import { expect } from 'vitest';
+import type { Network } from '@portal/contract/domain';
+import type { SettlementWallet } from '@portal/contract/wallets';
+import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
+import { signIn, type TestContext } from './harness.ts';
+import { mailText, type smtpSink } from './smtp-sink.ts';
+
+export type Session = Awaited<ReturnType<typeof signIn>>;
+type Sink = Awaited<ReturnType<typeof smtpSink>>;
+
+/** Waits until `check` answers something truthy (expect.poll works inside tests only; this one in hooks too). */
+export async function until<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Signed-in demo users, and what they do with settlement wallets through the API (codes read over SMTP). */
+export async function walletActors(t: TestContext, smtp: Sink, emails: string[]) {
+  const s: Record<string, Session> = {};
+  for (const email of emails) s[email] = await signIn(t, email);
+  const as = (email: string) => {
+    const session = s[email];
+    if (!session) throw new Error(`${email} is not signed in`);
+    return session;
+  };
+  const opts = (email: string) => ({ token: as(email).accessToken });
+
+  /** Asks for a code as `email` and reads it from the mail the SMTP server received. */
+  async function codeFor(email: string): Promise<string> {
+    // past the send limit's window (5 codes in 10 minutes), so that tests can ask for as many as they need
+    t.clock.now += 11 * 60_000;
+    const before = smtp.received.length;
+    const res = await as(email).browser.put('/api/v1/user/otp', {}, opts(email));
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = await until(() => smtp.received.slice(before).find((m) => m.to.includes(email) && /verification code is \d{6}/.test(mailText(m.raw))), `the code mailed to ${email}`);
+    return /verification code is (\d{6})/.exec(mailText(mail.raw))![1]!;
+  }
+
+  const api = {
+    list: async (email: string) => (await as(email).browser.get('/api/v1/partner/wallets', opts(email))).json<{ wallets: SettlementWallet[] }>().wallets,
+    create: async (email: string, body: Record<string, unknown>, otp?: string) =>
+      as(email).browser.post('/api/v1/partner/wallet', { currencies: ['USDT'], network: 'TRC20', ...body, otp: otp ?? (await codeFor(email)) }, opts(email)),
+    review: (email: string, body: Record<string, unknown>) => as(email).browser.put('/api/v1/partner/wallet/status', body, opts(email)),
+    update: (email: string, body: Record<string, unknown>) => as(email).browser.put('/api/v1/partner/wallet', body, opts(email)),
+    remove: async (email: string, address: string, body: Record<string, unknown>, otp?: string) =>
+      as(email).browser.delete(`/api/v1/partner/wallet/${encodeURIComponent(address)}`, { payload: { ...body, otp: otp ?? (await codeFor(email)) }, ...opts(email) }),
+  };
+
+  /** A wallet added by `creator`, approved by `reviewer`, then screened (the job) until enabled. */
+  async function enabledWallet(creator: string, reviewer: string, network: Network = 'TRC20', currencies = ['USDT'], extra: Record<string, unknown> = {}) {
+    const { address } = generateDemoAddress(network);
+    const created = await api.create(creator, { address, network, currencies, ...extra });
+    expect(created.statusCode, created.body).toBe(201);
+    const approved = await api.review(reviewer, { address, network, status: 'approved' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    return until(async () => (await api.list(creator)).find((w) => w.address === address && w.network === network && w.status === 'enabled'), `${address} enabled`);
+  }
+
+  return { s, as, opts, codeFor, api, enabledWallet };
+}

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiKeySecretResponse, type CreateApiKeyRequest } from '@portal/contract/api-keys';
+import { api } from '../../../lib/api-client.ts';
+import { API_KEYS_KEY } from './list-api-keys.ts';
+
+/** POST partner/apikey: the reply carries the secret, which the dialog shows once and keeps nowhere else. */
+export function useCreateApiKey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (request: CreateApiKeyRequest) => api.post('partner/apikey', request, { schema: ApiKeySecretResponse }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: API_KEYS_KEY }),
+  });
+}

@@ -1,0 +1,36 @@
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+
+/** A value to copy (a key id, a secret): shown in full in a monospace box, with a copy button that says it worked. */
+export function CopyField({ label, value, testId, secret = false }: { label: string; value: string; testId: string; secret?: boolean }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = () =>
+    void navigator.clipboard
+      ?.writeText(value)
+      .then(() => {
+        setCopied(true);
+        toast.show(`${label} copied`);
+      })
+      .catch(() => toast.show('Copying failed: select the text and copy it yourself'));
+  return (
+    <div>
+      <p className="text-xs font-medium uppercase tracking-wide text-muted">{label}</p>
+      <div className={`mt-1 flex items-center gap-2 rounded-lg border px-3 py-2 ${secret ? 'border-warning/30 bg-warning-soft/40' : 'border-line bg-canvas'}`}>
+        <code data-testid={testId} className="min-w-0 flex-1 break-all font-mono text-[13px] leading-5">
+          {value}
+        </code>
+        <Button variant="secondary" size="sm" aria-label={`Copy ${label.toLowerCase()}`} onClick={copy} className="shrink-0">
+          {copied ? <Check className="size-4 text-success" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { Globe, Plus } from 'lucide-react';
+import { useState } from 'react';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { LoadingBlock } from '../../../components/ui/spinner.tsx';
+import { Table, Td, Th } from '../../../components/ui/table.tsx';
+import { useIpAddresses } from '../api/list-ip-addresses.ts';
+import { WhitelistedBadge } from './badges.tsx';
+import { AddIpDialog, DeleteIpDialog } from './ip-address-dialogs.tsx';
+
+/**
+ * Allowed IP addresses (portal-core §3: IP Address, Status 'Whitelisted', Action), beside the keys they restrict.
+ * Adding and removing an address needs the e-mailed code.
+ */
+export function IpAddressesSection() {
+  const ips = useIpAddresses(true);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<string>();
+  const list = ips.data?.ipAddresses ?? [];
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-3 border-b border-line px-5 py-4">
+        <div className="max-w-2xl">
+          <h2 className="text-base font-semibold">Allowed IP addresses</h2>
+          <p className="mt-1 text-sm text-muted">
+            While the list is empty your API keys work from any address. Once you add one, calls from every other address are refused.
+          </p>
+        </div>
+        <Button variant="secondary" onClick={() => setAdding(true)}>
+          <Plus className="size-4" aria-hidden="true" />
+          Add IP address
+        </Button>
+      </div>
+      {ips.isPending ? (
+        <LoadingBlock label="Loading..." minHeight={120} />
+      ) : ips.isError ? (
+        <Alert tone="danger" className="m-5">
+          {ips.error.message}
+        </Alert>
+      ) : list.length === 0 ? (
+        <div className="flex items-center gap-3 px-5 py-6 text-sm text-muted" data-testid="ip-addresses-empty">
+          <Globe className="size-5 shrink-0 text-brand-700" aria-hidden="true" />
+          No addresses yet: your API keys work from any address.
+        </div>
+      ) : (
+        <Table>
+          <thead>
+            <tr>
+              <Th className="pl-5">IP Address</Th>
+              <Th>Status</Th>
+              <Th className="pr-5 text-right">Action</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((ip) => (
+              <tr key={ip.ipAddress} data-testid="ip-address-row">
+                <Td className="whitespace-normal break-all pl-5 font-mono text-[13px]">{ip.ipAddress}</Td>
+                <Td>
+                  <WhitelistedBadge />
+                </Td>
+                <Td className="pr-5 text-right">
+                  <Button variant="ghost" size="sm" className="text-danger hover:bg-danger-soft" onClick={() => setRemoving(ip.ipAddress)} aria-label={`Delete ${ip.ipAddress}`}>
+                    Delete
+                  </Button>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <AddIpDialog open={adding} onOpenChange={setAdding} />
+      <DeleteIpDialog ipAddress={removing} isLast={list.length === 1} onClose={() => setRemoving(undefined)} />
+    </Card>
+  );
+}

@@ -1,0 +1,35 @@
+/** The expiry choices of the create dialog and the instant each means. */
+export type ExpiryChoice = 'never' | '30d' | '90d' | '1y' | 'date';
+
+export const expiryChoices: { value: ExpiryChoice; label: string }[] = [
+  { value: 'never', label: 'Never' },
+  { value: '30d', label: '30 days' },
+  { value: '90d', label: '90 days' },
+  { value: '1y', label: '1 year' },
+  { value: 'date', label: 'On a date' },
+];
+
+const DAY = 86_400_000;
+
+/**
+ * The ISO instant a choice means, from `now`: a number of days from now, or the end of the chosen day in the
+ * user's time zone (the key works through that whole day). Undefined for never, and for a date that is not after
+ * today.
+ */
+export function expiryFrom(choice: ExpiryChoice, date: string, now = Date.now()): string | undefined {
+  if (choice === 'never') return undefined;
+  if (choice === 'date') {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+    if (!m) return undefined;
+    const end = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999);
+    return end.getTime() > now && new Date(now).toDateString() !== end.toDateString() ? end.toISOString() : undefined;
+  }
+  const days = { '30d': 30, '90d': 90, '1y': 365 }[choice];
+  return new Date(now + days * DAY).toISOString();
+}
+
+/** A date for the tables: "Nov 22, 2026". */
+export const shortDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+/** A moment for the tables: "Nov 22, 2026, 7:12 PM". */
+export const shortDateTime = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });

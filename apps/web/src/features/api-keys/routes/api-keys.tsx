@@ -1,0 +1,58 @@
+import { ExternalLink, Plus } from 'lucide-react';
+import { useState } from 'react';
+import type { ApiKey } from '@portal/contract/api-keys';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useProfile } from '../../../lib/partner/profile.ts';
+import { ApiKeysList } from '../components/api-keys-list.tsx';
+import { CreateKeyDialog } from '../components/create-key-dialog.tsx';
+import { DeleteKeyDialog } from '../components/delete-key-dialog.tsx';
+import { IpAddressesSection } from '../components/ip-addresses-section.tsx';
+import { RollKeyDialog } from '../components/roll-key-dialog.tsx';
+
+/**
+ * /api-keys (admin, B2B, apiKeysManagementEnabled: the guard and the server both say so): the partner's keys, and
+ * beside them the allowed IP addresses (whitelistedIpsEnabled), where a developer looks for both.
+ */
+export function ApiKeysScreen() {
+  const [creating, setCreating] = useState(false);
+  const [rolling, setRolling] = useState<ApiKey>();
+  const [deleting, setDeleting] = useState<ApiKey>();
+  const ipsEnabled = useProfile().data?.featureFlags.whitelistedIpsEnabled ?? false;
+  return (
+    <div>
+      <PageHeader
+        title="API Keys"
+        description="Your servers call the partner API with a key, signing each request with its secret."
+        actions={
+          <>
+            <a
+              href="/api/docs"
+              target="_blank"
+              rel="noreferrer"
+              className="inline-flex h-10 items-center gap-2 whitespace-nowrap rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
+            >
+              <ExternalLink className="size-4" aria-hidden="true" />
+              <span className="sm:hidden">API docs</span>
+              <span className="hidden sm:inline">API documentation</span>
+            </a>
+            <Button className="whitespace-nowrap" onClick={() => setCreating(true)}>
+              <Plus className="size-4" aria-hidden="true" />
+              Create API key
+            </Button>
+          </>
+        }
+      />
+      <div className="space-y-6">
+        <Card>
+          <ApiKeysList onCreate={() => setCreating(true)} onRoll={setRolling} onDelete={setDeleting} />
+        </Card>
+        {ipsEnabled && <IpAddressesSection />}
+      </div>
+      <CreateKeyDialog open={creating} onOpenChange={setCreating} />
+      <RollKeyDialog apiKey={rolling} onClose={() => setRolling(undefined)} />
+      <DeleteKeyDialog apiKey={deleting} onClose={() => setDeleting(undefined)} />
+    </div>
+  );
+}

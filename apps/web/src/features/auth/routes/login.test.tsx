@@ -1,0 +1,67 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { LoginScreen } from './login.tsx';
+
+const renderLogin = () => renderScreen(<LoginScreen />, { path: '/login' });
+
+async function signInWith(user: ReturnType<typeof renderLogin>['user'], email: string, password: string) {
+  await user.type(screen.getByLabelText('E-mail'), email);
+  await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('login screen', () => {
+  it('asks for both fields before calling the server', async () => {
+    const api = mockApi();
+    const { user } = renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByRole('alert').textContent).toBe('Enter your e-mail address and password.');
+    expect(api.calls).toEqual([]);
+  });
+
+  it('sends the credentials with the request-forgery token, stores the challenge and opens the code prompt', async () => {
+    const api = mockApi({ 'POST users/login': { body: { challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'admin@acme.test', session: 'challenge-1' } } });
+    const { user } = renderLogin();
+    await signInWith(user, '  Admin@Acme.test ', 'Portal-demo-2026!');
+    expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/two-factor-authentication');
+    expect(api.to('POST users/login')).toHaveLength(1);
+    const [call] = api.to('POST users/login');
+    expect(call!.body).toEqual({ email: 'Admin@Acme.test', password: 'Portal-demo-2026!' });
+    expect(call!.headers['x-csrf-token']).toBe('csrf-test');
+    expect(call!.headers.authorization).toBeUndefined();
+    expect(useSession.getState()).toMatchObject({ isLoggedIn: true, verified: false, challenge: 'SOFTWARE_TOKEN_MFA', sessionToken: 'challenge-1', username: 'admin@acme.test' });
+    expect(useSession.getState().temporaryLogin?.email).toBe('admin@acme.test');
+  });
+
+  it("shows the server's refusal and stays", async () => {
+    mockApi({ 'POST users/login': apiError(401, 'InvalidLogin', 'Incorrect email or password.') });
+    const { user } = renderLogin();
+    await signInWith(user, 'admin@acme.test', 'wrong');
+    expect((await screen.findByRole('alert')).textContent).toBe('Incorrect email or password.');
+    expect(screen.queryByTestId('location')).toBeNull();
+    expect(useSession.getState().isLoggedIn).toBe(false);
+  });
+
+  it('sends an inactive account to /account-inactive', async () => {
+    mockApi({ 'POST users/login': apiError(403, 'AccountInactive', 'inactive') });
+    const { user } = renderLogin();
+    await signInWith(user, 'inactive@acme.test', 'Portal-demo-2026!');
+    expect((await screen.findByTestId('location')).textContent).toBe('/account-inactive');
+  });
+
+  it('sends an invited user to choose a password, and a reset account to the reset screen', async () => {
+    const api = mockApi({ 'POST users/login': { body: { challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'invited@acme.test' } } });
+    const first = renderLogin();
+    await signInWith(first.user, 'invited@acme.test', 'Temp-pass-2026!');
+    expect((await screen.findByTestId('location')).textContent).toBe('/reset-password');
+    expect(useSession.getState().tempPassword).toBe('Temp-pass-2026!');
+    first.unmount();
+    api.on('POST users/login', { body: { challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'admin@acme.test' } });
+    const second = renderLogin();
+    await signInWith(second.user, 'admin@acme.test', 'x');
+    expect((await screen.findByTestId('location')).textContent).toBe('/requested-password-reset?reason=admin');
+  });
+});

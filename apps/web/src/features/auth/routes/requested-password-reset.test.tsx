@@ -1,0 +1,40 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { mockApi } from '../../../testing/api-mock.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { RequestedPasswordResetScreen } from './requested-password-reset.tsx';
+
+const renderReset = (url = '/requested-password-reset') => renderScreen(<RequestedPasswordResetScreen />, { path: '/requested-password-reset', url });
+
+describe('requested password reset screen', () => {
+  beforeEach(() => useSession.getState().reset());
+
+  it('after an admin reset, starts at the code that was e-mailed, and sets the password with it', async () => {
+    useSession.getState().applyChallenge({ challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'viewer@acme.test' }, { email: 'viewer@acme.test', password: 'old' });
+    const api = mockApi({ 'POST users/confirm-password-reset': { body: { message: 'ok' } }, 'POST users/forgot-password': { body: { message: 'A new code is on its way.' } } });
+    const { user } = renderReset('/requested-password-reset?reason=admin');
+    expect(screen.getByText(/Your administrator reset your password. Enter the six-digit code we e-mailed to viewer@acme.test/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send code' })).toBeNull();
+    // a new code when the first one is lost or expired
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    await screen.findByText('A new code is on its way.');
+    expect(api.to('POST users/forgot-password').map((c) => c.body)).toEqual([{ email: 'viewer@acme.test' }]);
+    await user.type(screen.getByLabelText('Six-digit code'), '123456');
+    await user.type(screen.getByLabelText('New password'), 'Kilimanjaro-Sunrise-42');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([{ email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '123456' }]));
+    expect((await screen.findByTestId('location')).textContent).toBe('/password-changed');
+  });
+
+  it('lets someone who holds a code go straight to it, with the e-mail asked for', async () => {
+    const api = mockApi({ 'POST users/confirm-password-reset': { body: { message: 'ok' } } });
+    const { user } = renderReset();
+    await user.click(screen.getByRole('button', { name: 'I already have a code' }));
+    await user.type(screen.getByLabelText('E-mail'), 'viewer@acme.test');
+    await user.type(screen.getByLabelText('Six-digit code'), '654321');
+    await user.type(screen.getByLabelText('New password'), 'Kilimanjaro-Sunrise-42');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([{ email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '654321' }]));
+  });
+});

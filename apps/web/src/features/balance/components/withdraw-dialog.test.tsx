@@ -1,0 +1,114 @@
+import { screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { WITHDRAWAL_MESSAGES } from '@portal/contract/settlements';
+import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { accounts, profile, settlementWallet, signIn } from '../../../testing/factories.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { BalanceScreen } from '../routes/balance.tsx';
+
+const TRAVEL_RULE = { configs: [{ id: 't', countryCode: 'ALL', customerType: 'BUSINESS', minAmount: '1000.00', dataFields: ['name', 'businessRegistrationNumber'], status: 'ACTIVE' }] };
+const fee = (amount: string) => ({ feeAmount: '1.00000000', feeCurrency: 'USDT', rate: '1.0000', cryptoAmount: `${amount}000000`, receiveAmount: `${(Number(amount) - 1).toFixed(2)}000000`, maxAmount: '25000.00' });
+const settlement = (amount: string, sequenceId: string) => ({
+  id: '5e770000-0000-4000-8000-0000000000ff',
+  sequenceId,
+  status: 'pending',
+  type: 'payout',
+  amount,
+  cryptoCurrency: 'USDT',
+  cryptoNetwork: 'TRC20',
+  rate: '1.0000',
+  feeAmount: '1.00000000',
+  cryptoAmount: `${(Number(amount) - 1).toFixed(2)}000000`,
+  walletAddress: settlementWallet().address,
+  walletTag: null,
+  createdAt: '2026-11-23T10:00:00.000Z',
+});
+
+function server(wallets = [settlementWallet()]) {
+  return mockApi({
+    'GET partner/profile': { body: profile() },
+    'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '25000.00' }]) },
+    'GET partner/wallets': { body: { wallets } },
+    'GET partner/travel-rule': { body: TRAVEL_RULE },
+    'GET partner/settlement/fee': (call) => ({ body: fee(new URLSearchParams(call.query).get('amount')!) }),
+    'POST partner/settlement/withdrawal': (call) => {
+      const body = call.body as { amount: string; sequenceId: string };
+      return { status: 201, body: { settlement: settlement(body.amount, body.sequenceId) } };
+    },
+  });
+}
+
+describe('withdrawal', () => {
+  beforeEach(() => signIn('treasury'));
+
+  it('takes an amount up to the max settlement, confirms rate, fee and what arrives, then shows the pending acknowledgement', async () => {
+    const api = server();
+    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    expect(screen.getByTestId('max-settlement').textContent).toBe('Max. settlement = USD 25,000.00');
+    await user.type(screen.getByLabelText('Amount (USD)'), '25000.01');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Enter amount below USD 25,000.00')).toBeTruthy();
+    await user.clear(screen.getByLabelText('Amount (USD)'));
+    await user.type(screen.getByLabelText('Amount (USD)'), '250.00');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByTestId('confirm-rate')).textContent).toBe('1 USDT = USD 1.00');
+    expect(screen.getByTestId('confirm-fee').textContent).toBe('USDT 1.00');
+    expect(screen.getByTestId('confirm-receive').textContent).toBe('USDT 249.00');
+    expect(screen.getByTestId('irreversible-warning').textContent).toBe(WITHDRAWAL_MESSAGES.irreversible);
+    // below the travel-rule minimum: no recipient fields
+    expect(screen.queryByLabelText('Business registration number')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+    expect((await screen.findByTestId('withdrawal-pending')).textContent).toBe('USDT 249.00 on its way');
+    expect(screen.getByText(/Processing takes 5 to 20 minutes/)).toBeTruthy();
+    const sent = api.to('POST partner/settlement/withdrawal')[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ amount: '250.00', source: 'dashboard', walletAddress: settlementWallet().address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20', fiatWallet: 'USD', receivingWallet: settlementWallet().id, travelRuleInfo: null });
+    expect(sent.sequenceId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('asks for the travel-rule recipient from the minimum on, prefilled from the wallet, and sends one sequenceId on a retry', async () => {
+    const api = server();
+    let first = true;
+    api.on('POST partner/settlement/withdrawal', (call) => {
+      if (first) {
+        first = false;
+        return apiError(503, 'ServiceUnavailable', 'The database is not reachable. Try again shortly.');
+      }
+      const body = call.body as { amount: string; sequenceId: string };
+      return { status: 201, body: { settlement: settlement(body.amount, body.sequenceId) } };
+    });
+    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await user.type(screen.getByLabelText('Amount (USD)'), '1500');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(((await screen.findByLabelText('Full name of entity or beneficiary')) as HTMLInputElement).value).toBe('Acme Remit Ltd');
+    expect((screen.getByLabelText('Business registration number') as HTMLInputElement).value).toBe('RC-123456');
+    await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('could not process settlement: The database is not reachable. Try again shortly.');
+    await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+    await screen.findByTestId('withdrawal-pending');
+    const [a, b] = api.to('POST partner/settlement/withdrawal').map((c) => c.body as { sequenceId: string; travelRuleInfo: unknown });
+    expect(a!.sequenceId).toBe(b!.sequenceId);
+    expect(b!.travelRuleInfo).toEqual({ name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' });
+  });
+
+  it("says 'Cannot withdraw funds without setting a wallet address' when no wallet is enabled", async () => {
+    server([settlementWallet({ status: 'pending_approval' })]);
+    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    expect((await screen.findByTestId('no-wallet')).textContent).toBe('Cannot withdraw funds without setting a wallet address');
+    expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('offers no withdrawal to a view user', async () => {
+    signIn('view');
+    server();
+    renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    expect(screen.queryByRole('button', { name: 'Withdraw' })).toBeNull();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Top up' })).toBeTruthy());
+  });
+});

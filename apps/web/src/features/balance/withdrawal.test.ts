@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { SettlementWallet } from '@portal/contract/wallets';
+import { amountProblem, destinations } from './withdrawal.ts';
+
+const wallet = (id: string, overrides: Partial<SettlementWallet> = {}): SettlementWallet => ({
+  id,
+  partnerId: 'p',
+  address: `T${id}`,
+  network: 'TRC20',
+  status: 'enabled',
+  tag: null,
+  currencies: ['USDT'],
+  createdById: 'u',
+  createdByName: 'Ada',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  travelRuleInfo: null,
+  reason: null,
+  reviewedByName: null,
+  canReview: false,
+  ...overrides,
+});
+
+describe('withdrawal', () => {
+  it('goes to enabled wallets only, one destination per stablecoin', () => {
+    const list = destinations([
+      wallet('a', { network: 'ERC20', currencies: ['USDC', 'USDT'] }),
+      wallet('b', { status: 'pending_screening' }),
+      wallet('c', { status: 'disabled' }),
+      wallet('d', { network: 'BTC', currencies: ['BTC'] }),
+    ]);
+    expect(list.map((d) => d.key)).toEqual(['a:USDC', 'a:USDT']);
+    expect(destinations(undefined)).toEqual([]);
+  });
+
+  it("refuses an amount above the max with the spec's words, below the minimum, or malformed", () => {
+    expect(amountProblem('25000.01', '25000.00')).toBe('Enter amount below USD 25,000.00');
+    expect(amountProblem('25000', '25000.00')).toBeNull();
+    expect(amountProblem('9.99', '25000.00')).toBe('Enter amount of at least USD 10.00');
+    expect(amountProblem('10.001', '25000.00')).toMatch(/at most 2 decimals|such as/);
+    expect(amountProblem('', '25000.00')).not.toBeNull();
+    expect(amountProblem('1e3', '25000.00')).not.toBeNull();
+  });
+});

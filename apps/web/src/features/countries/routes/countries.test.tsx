@@ -1,0 +1,120 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { RATE_MESSAGES } from '@portal/contract/rates';
+import { useToasts } from '../../../components/ui/toast-store.ts';
+import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { OTHER_ADMIN, USER_ID, partnerRate, profile, signIn } from '../../../testing/factories.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { REQUEST_SENT } from '../components/change-request-dialog.tsx';
+import { visibleRates } from '../countries.ts';
+import { CountriesScreen } from './countries.tsx';
+
+const KENYA = partnerRate('KE', 'KES', { status: 'enabled', buy: '128.90000000', sell: '130.20000000' });
+const BENIN = partnerRate('BJ', 'XOF', { buy: '568.00000000', sell: '580.00000000' });
+const GHANA = partnerRate('GH', 'GHS', { status: 'pending_enable', requestedBy: OTHER_ADMIN, requestedAt: '2026-11-20T10:00:00.000Z' });
+const RATES = [BENIN, GHANA, KENYA];
+
+const renderCountries = () => renderScreen(<CountriesScreen />, { path: '/countries' });
+const row = (locale: string) => screen.getByTestId(`country-${locale}`);
+
+describe('enabled countries screen', () => {
+  it('lists each country with its flag, currency, rates and status; enabled and pending first', async () => {
+    signIn('admin');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/rates': { body: { rates: RATES } } });
+    renderCountries();
+    await screen.findByTestId('country-KE');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Country', 'Currency', 'Buy rate', 'Sell rate', 'Status', 'Action']);
+    expect(screen.getAllByTestId(/^country-/).map((r) => r.dataset.testid)).toEqual(['country-KE', 'country-GH', 'country-BJ']);
+    const kenya = within(row('KE'));
+    expect(kenya.getByText('Kenya')).toBeTruthy();
+    expect(kenya.getByText('KE · +254')).toBeTruthy();
+    expect(kenya.getByText('Kenyan shilling')).toBeTruthy();
+    expect(kenya.getByText('128.90')).toBeTruthy();
+    expect(kenya.getByText('130.20')).toBeTruthy();
+    expect(kenya.getByText('Enabled')).toBeTruthy();
+    expect(row('KE').querySelector('img')?.getAttribute('src')).toMatch(/^data:image\/svg\+xml|ke\.svg/);
+    expect(kenya.getByRole('button', { name: 'Disable Kenya' })).toBeTruthy();
+    expect(within(row('BJ')).getByRole('button', { name: 'Enable Benin' })).toBeTruthy();
+    // a pending country shows who asked, and offers no action until it is reviewed
+    expect(within(row('GH')).getByText('Pending enable')).toBeTruthy();
+    expect(within(row('GH')).getByText('Asked by Kwame Boateng')).toBeTruthy();
+    expect(within(row('GH')).queryByRole('button')).toBeNull();
+    expect(screen.getByLabelText('Summary').textContent).toBe('1enabled1pending approval1available to enable');
+  });
+
+  it('asks to enable a country after a confirmation, and says that another admin must approve', async () => {
+    signIn('admin');
+    const api = mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/rates': { body: { rates: RATES } },
+      'PUT partner/rates': { body: { isValid: true } },
+    });
+    const { user } = renderCountries();
+    await user.click(await screen.findByRole('button', { name: 'Enable Benin' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enable Benin?' });
+    expect(within(dialog).getByText(/Acme Remit starts serving Benin once another admin approves this request/)).toBeTruthy();
+    api.on('GET partner/rates', { body: { rates: [{ ...BENIN, status: 'pending_enable', requestedBy: { id: USER_ID, name: 'Ada Admin' }, requestedAt: '2026-11-20T10:00:00.000Z' }, GHANA, KENYA] } });
+    await user.click(within(dialog).getByRole('button', { name: 'Request to enable' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.to('PUT partner/rates').map((c) => c.body)).toEqual([{ rates: [{ partnerRateId: BENIN.id, platformRateId: BENIN.rateId, status: 'pending_enable' }] }]);
+    expect(useToasts.getState().toast.message).toBe(REQUEST_SENT);
+    await waitFor(() => expect(row('BJ').textContent).toContain('Pending enable'));
+    expect(row('BJ').textContent).toContain('Asked by you');
+  });
+
+  it('asks to disable an enabled country, and shows the failure with the spec message and the reason', async () => {
+    signIn('admin');
+    const api = mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/rates': { body: { rates: RATES } },
+      'PUT partner/rates': apiError(409, 'Conflict', 'Kenya (KES) already has a change waiting for review.'),
+    });
+    const { user } = renderCountries();
+    await user.click(await screen.findByRole('button', { name: 'Disable Kenya' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disable Kenya?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Request to disable' }));
+    expect(await within(dialog).findByText(`${RATE_MESSAGES.updateFailed}: Kenya (KES) already has a change waiting for review.`)).toBeTruthy();
+    expect(useToasts.getState().toast.message).toBe(RATE_MESSAGES.updateFailed);
+    expect(api.to('PUT partner/rates').map((c) => c.body)).toEqual([{ rates: [{ partnerRateId: KENYA.id, platformRateId: KENYA.rateId, status: 'pending_disable' }] }]);
+  });
+
+  it('is read-only for a non-admin', async () => {
+    signIn('view');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/rates': { body: { rates: RATES } } });
+    renderCountries();
+    await screen.findByTestId('country-KE');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).not.toContain('Action');
+    expect(screen.queryByRole('button', { name: /Enable|Disable/ })).toBeNull();
+    expect(screen.getByText('Only admins can enable or disable countries.')).toBeTruthy();
+  });
+
+  it("says 'Couldn't fetch partner rates' when the rates cannot load", async () => {
+    signIn('admin');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/rates': apiError(500, 'InternalError', 'boom') });
+    renderCountries();
+    expect(await screen.findByText(RATE_MESSAGES.fetchFailed)).toBeTruthy();
+  });
+
+  it('searches by name, code, currency and dialling code, and filters by status', async () => {
+    signIn('admin');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/rates': { body: { rates: RATES } } });
+    const { user } = renderCountries();
+    await screen.findByTestId('country-KE');
+    await user.type(screen.getByRole('searchbox', { name: 'Search countries' }), 'cfa');
+    expect(screen.getAllByTestId(/^country-/).map((r) => r.dataset.testid)).toEqual(['country-BJ']);
+    await user.clear(screen.getByRole('searchbox', { name: 'Search countries' }));
+    await user.click(screen.getByRole('radio', { name: 'Pending' }));
+    expect(screen.getAllByTestId(/^country-/).map((r) => r.dataset.testid)).toEqual(['country-GH']);
+    await user.click(screen.getByRole('radio', { name: 'Disabled' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search countries' }), 'kenya');
+    expect(screen.getByText('No countries match')).toBeTruthy();
+  });
+
+  it('matches searches on every field it promises', () => {
+    const codes = (q: string) => visibleRates(RATES, q, 'all').map((r) => r.locale);
+    expect(codes('+254')).toEqual(['KE']);
+    expect(codes('xof')).toEqual(['BJ']);
+    expect(codes('gh')).toEqual(['GH']);
+    expect(codes('cedi')).toEqual(['GH']);
+  });
+});

@@ -1,0 +1,102 @@
+import { Globe2, Search } from 'lucide-react';
+import { useState } from 'react';
+import type { PartnerRate } from '@portal/contract/rates';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { cn } from '../../../components/ui/cn.ts';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useProfile } from '../../../lib/partner/profile.ts';
+import { usePartnerRates } from '../../../lib/partner/rates.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { ChangeRequestDialog } from '../components/change-request-dialog.tsx';
+import { CountriesTable } from '../components/countries-table.tsx';
+import { STATUS_FILTERS, rateCounts, visibleRates, type StatusFilter } from '../countries.ts';
+
+function Stat({ label, value, tone }: { label: string; value: number; tone: string }) {
+  return (
+    <div className="flex items-center gap-2 rounded-lg border border-line bg-white px-3 py-2">
+      <span className={cn('size-2 rounded-full', tone)} aria-hidden="true" />
+      <span className="text-sm font-semibold tabular-nums text-ink">{value}</span>
+      <span className="text-sm text-muted">{label}</span>
+    </div>
+  );
+}
+
+/** Enabled countries (/countries): the countries the partner serves and the changes its admins ask for. */
+export function CountriesScreen() {
+  const rates = usePartnerRates();
+  const profile = useProfile();
+  const role = useSession((s) => s.user?.role);
+  const userId = useSession((s) => s.user?.id);
+  const [query, setQuery] = useState('');
+  const [filter, setFilter] = useState<StatusFilter>('all');
+  const [changing, setChanging] = useState<PartnerRate>();
+  const all = rates.data?.rates ?? [];
+  const shown = visibleRates(all, query, filter);
+  const counts = rateCounts(all);
+  const admin = role === 'admin';
+
+  return (
+    <div>
+      <PageHeader
+        title="Enabled Countries"
+        description="The countries your business pays out to and collects from, with today's rates in local currency per 1 USD. A change takes effect once a second admin approves it."
+      />
+      {rates.isError && <Alert tone="danger">{rates.error.message}</Alert>}
+      {rates.isSuccess && (
+        <div className="mb-4 flex flex-wrap gap-2" aria-label="Summary">
+          <Stat label="enabled" value={counts.enabled} tone="bg-success" />
+          <Stat label="pending approval" value={counts.pending} tone="bg-warning" />
+          <Stat label="available to enable" value={counts.disabled} tone="bg-muted/50" />
+        </div>
+      )}
+      <Card>
+        <div className="flex flex-col gap-3 border-b border-line p-4 sm:flex-row sm:items-center sm:justify-between">
+          <div className="relative sm:w-72">
+            <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden="true" />
+            <input
+              type="search"
+              className={cn(inputClass, 'pl-9')}
+              placeholder="Search country or currency"
+              aria-label="Search countries"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+          </div>
+          <div role="radiogroup" aria-label="Status" className="inline-flex self-start rounded-lg border border-line bg-canvas p-0.5 sm:self-auto">
+            {STATUS_FILTERS.map((f) => (
+              <button
+                key={f.value}
+                type="button"
+                role="radio"
+                aria-checked={filter === f.value}
+                onClick={() => setFilter(f.value)}
+                className={cn('rounded-md px-3 py-1.5 text-xs font-medium', filter === f.value ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink')}
+              >
+                {f.label}
+              </button>
+            ))}
+          </div>
+        </div>
+        {rates.isPending ? (
+          <div className="space-y-3 p-5" aria-label="Loading...">
+            {Array.from({ length: 6 }, (_, i) => (
+              <div key={i} className="h-9 animate-pulse rounded bg-canvas" />
+            ))}
+          </div>
+        ) : shown.length === 0 ? (
+          <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
+            <Globe2 className="size-6 text-muted" aria-hidden="true" />
+            <p className="font-medium text-ink">{all.length === 0 ? 'No countries yet' : 'No countries match'}</p>
+            <p className="text-sm text-muted">{all.length === 0 ? 'Countries appear here once rates are published for them.' : 'Try another search or status.'}</p>
+          </div>
+        ) : (
+          <CountriesTable rates={shown} canChange={admin} onChange={setChanging} userId={userId} />
+        )}
+        {!admin && rates.isSuccess && <p className="border-t border-line px-5 py-3 text-xs text-muted">Only admins can enable or disable countries.</p>}
+      </Card>
+      {changing && <ChangeRequestDialog rate={changing} partnerName={profile.data?.partner.name ?? 'Your business'} onClose={() => setChanging(undefined)} />}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { ArrowLeft, Landmark } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useFiatWallets } from '../../../lib/partner/fiat-wallets.ts';
+import { useProfile } from '../../../lib/partner/profile.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { useUpdateFiatWallet } from '../api/update-fiat-wallet.ts';
+import { WalletRow } from '../components/wallet-row.tsx';
+
+export const READ_ONLY_NOTE = 'Only admin and treasury users can switch payments and collections.';
+export const DEFAULT_NOTE = 'The default USD wallet always takes payments and collections.';
+
+function Skeleton() {
+  return (
+    <ul className="divide-y divide-line" aria-label="Loading...">
+      {[0, 1, 2].map((i) => (
+        <li key={i} className="flex items-center gap-4 px-6 py-5">
+          <span className="size-10 animate-pulse rounded-full bg-canvas" />
+          <span className="h-4 w-48 animate-pulse rounded bg-canvas" />
+          <span className="ml-auto h-4 w-32 animate-pulse rounded bg-canvas" />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /balance/fiat-wallets: the partner's fiat wallets with their balances and the payment and collection switches. */
+export function FiatWalletsScreen() {
+  const profile = useProfile();
+  const enabled = profile.data?.partner.fiatWalletsEnabled ?? false;
+  const wallets = useFiatWallets(enabled);
+  const role = useSession((s) => s.user?.role);
+  const canEdit = role === 'admin' || role === 'treasury';
+  const update = useUpdateFiatWallet();
+  const [saving, setSaving] = useState<{ id: number; which: 'payment' | 'collection' }>();
+
+  const header = (
+    <PageHeader
+      title="Fiat wallets"
+      description="Local-currency wallets for paying out and collecting. Switch a wallet's payments or collections off to stop them."
+      actions={
+        <Link to="/balance" className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas">
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Balance
+        </Link>
+      }
+    />
+  );
+
+  if (profile.isSuccess && !enabled) {
+    return (
+      <div>
+        {header}
+        <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center">
+          <Landmark className="size-10 text-brand-600" aria-hidden="true" />
+          <h2 className="text-base font-semibold">Fiat wallets are not enabled for your account</h2>
+          <p className="max-w-sm text-sm text-muted">Your balance is held in USD. Contact your account manager to hold and pay out local currencies.</p>
+        </Card>
+      </div>
+    );
+  }
+
+  return (
+    <div>
+      {header}
+      {!canEdit && (
+        <Alert tone="info" className="mb-4">
+          {READ_ONLY_NOTE}
+        </Alert>
+      )}
+      {wallets.isError && (
+        <Alert tone="danger" className="mb-4">
+          {wallets.error.message}
+        </Alert>
+      )}
+      <Card>
+        {wallets.isPending ? (
+          <Skeleton />
+        ) : (
+          <ul className="divide-y divide-line" aria-label="Fiat wallets">
+            {(wallets.data ?? []).map((w) => (
+              <WalletRow
+                key={w.id}
+                wallet={w}
+                canEdit={canEdit}
+                saving={update.isPending && saving?.id === w.id ? saving.which : undefined}
+                onChange={(change) => {
+                  setSaving({ id: w.id, which: change.paymentEnabled !== undefined ? 'payment' : 'collection' });
+                  update.mutate({ id: w.id, ...change });
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <p className="mt-3 text-xs text-muted">{DEFAULT_NOTE} Balances are what your ledger holds in each currency now.</p>
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { useToasts } from '../../../components/ui/toast-store.ts';
+import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { payoutConfig, profile, signIn } from '../../../testing/factories.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { PAYOUT_NOT_LOADED } from '../components/payout-form.tsx';
+import { SettingsScreen } from './settings.tsx';
+
+const READ_ONLY = 'You do not have edit access because you are not an admin';
+const WEEKLY = payoutConfig({ type: 'AUTOMATED', frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'], endPayout: 'After Payouts', endPayoutAfter: 6 }, '2026-11-26');
+
+const renderSettings = () => renderScreen(<SettingsScreen />, { path: '/settings' });
+const saveButton = () => screen.getByRole('button', { name: 'Save payout settings' }) as HTMLButtonElement;
+const radio = (name: string) => screen.getByRole('radio', { name }) as HTMLInputElement;
+
+describe('settings screen, as an admin', () => {
+  it('shows the stored schedule with its summaries and the next payout date', async () => {
+    signIn('admin');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/payout-config': { body: WEEKLY } });
+    renderSettings();
+    await screen.findByTestId('repeat-summary');
+    expect(radio('Automated').checked).toBe(true);
+    expect(radio('Weekly').checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Mon' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Tue' }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Weekly: Monday, Thursday');
+    expect(screen.getByTestId('end-summary').textContent).toBe('After 6 Payouts');
+    expect(screen.getByText('2026-11-26')).toBeTruthy();
+    expect(screen.queryByText(READ_ONLY)).toBeNull();
+    expect(saveButton().disabled).toBe(false);
+  });
+
+  it('edits the schedule through the monthly form and saves exactly what is shown', async () => {
+    signIn('admin');
+    const api = mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/payout-config': { body: WEEKLY },
+      'POST partner/payout-config': (call) => ({ body: { config: call.body, nextPayoutDate: '2026-12-31' } }),
+    });
+    const { user } = renderSettings();
+    await screen.findByTestId('repeat-summary');
+    await user.click(radio('Monthly'));
+    // a monthly schedule without its date cannot be saved, and says why
+    expect(saveButton().disabled).toBe(true);
+    expect(screen.getByText('A monthly schedule needs a date of the month.')).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText(/Day of the month/), '31');
+    await user.click(radio('Never'));
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Monthly: 31');
+    expect(screen.getByTestId('end-summary').textContent).toBe('never');
+    await user.click(saveButton());
+    await screen.findByText('2026-12-31');
+    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([{ ...WEEKLY.config, frequency: 'Monthly', monthlyDate: 31, endPayout: 'Never' }]);
+    expect(useToasts.getState().toast.message).toBe('Payout settings saved');
+  });
+
+  it('refuses a low-balance limit of zero with the spec message, and saves a valid one', async () => {
+    signIn('admin');
+    const api = mockApi({
+      'GET partner/profile': { body: profile({ lowBalanceLimit: '1000.00000000' }) },
+      'GET partner/payout-config': { body: payoutConfig() },
+      'POST partner/low-balance-limit': { body: { lowBalanceLimit: '2500.00000000' } },
+    });
+    const { user } = renderSettings();
+    const field = (await screen.findByDisplayValue('1000')) as HTMLInputElement;
+    await user.clear(field);
+    await user.type(field, '0');
+    await user.click(screen.getByRole('button', { name: 'Save limit' }));
+    expect(screen.getByRole('alert').textContent).toBe('Invalid low balance limit value');
+    expect(api.to('POST partner/low-balance-limit')).toEqual([]);
+    await user.clear(field);
+    await user.type(field, '2500');
+    await user.click(screen.getByRole('button', { name: 'Save limit' }));
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe('Low balance limit saved'));
+    expect(api.to('POST partner/low-balance-limit').map((c) => c.body)).toEqual([{ lowBalanceLimit: '2500' }]);
+  });
+
+  it('when the payout configuration fails to load, shows manual but will not save until it loads', async () => {
+    signIn('admin');
+    const api = mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/payout-config': apiError(503, 'ServiceUnavailable', 'The database is not reachable.'),
+      'POST partner/payout-config': (call) => ({ body: { config: call.body, nextPayoutDate: null } }),
+    });
+    const { user } = renderSettings();
+    expect((await screen.findByTestId('payout-not-loaded')).textContent).toBe(PAYOUT_NOT_LOADED);
+    expect(radio('Manual').checked).toBe(true);
+    expect(saveButton().disabled).toBe(true);
+    // not even a submitted form (Enter in a field) sends the default
+    fireEvent.submit(saveButton().closest('form')!);
+    expect(screen.getAllByText(PAYOUT_NOT_LOADED).length).toBeGreaterThan(0);
+    expect(api.to('POST partner/payout-config')).toEqual([]);
+
+    // once it loads, the real schedule replaces the default and may be saved
+    api.on('GET partner/payout-config', { body: WEEKLY });
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await screen.findByTestId('repeat-summary');
+    expect(radio('Weekly').checked).toBe(true);
+    expect(screen.queryByTestId('payout-not-loaded')).toBeNull();
+    await user.click(saveButton());
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe('Payout settings saved'));
+    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([WEEKLY.config]);
+  });
+});
+
+describe('settings screen, read-only', () => {
+  it.each(['treasury', 'view'] as const)('a %s user sees the settings without being able to change them', async (role) => {
+    signIn(role);
+    const api = mockApi({ 'GET partner/profile': { body: profile({ lowBalanceLimit: '1500.00000000' }) }, 'GET partner/payout-config': { body: WEEKLY } });
+    renderSettings();
+    await screen.findByTestId('repeat-summary');
+    expect(screen.getByRole('status').textContent).toBe(READ_ONLY);
+    expect(screen.queryByRole('button', { name: 'Save payout settings' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save limit' })).toBeNull();
+    expect(((await screen.findByDisplayValue('1500')) as HTMLInputElement).disabled).toBe(true);
+    const payout = screen.getByRole('heading', { name: 'Payout settings' }).parentElement!;
+    expect((within(payout).getByRole('group') as HTMLFieldSetElement).disabled).toBe(true);
+    expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('a viewer sees no warning when the configuration fails to load: there is nothing to save', async () => {
+    signIn('view');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/payout-config': apiError(500, 'InternalError', 'boom') });
+    renderSettings();
+    await screen.findByRole('radio', { name: 'Manual' });
+    expect(radio('Manual').checked).toBe(true);
+    expect(screen.queryByTestId('payout-not-loaded')).toBeNull();
+  });
+});

@@ -1,0 +1,213 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TEAM_MESSAGES, type TeamMember } from '@portal/contract/team';
+import { useToasts } from '../../../components/ui/toast-store.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { signIn } from '../../../testing/factories.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { READ_ONLY_TEAM, TeamScreen } from './team.tsx';
+
+const member = (id: string, name: string, email: string, overrides: Partial<TeamMember> = {}): TeamMember => ({
+  id: `0a5e0001-0000-4000-8000-00000000000${id}`,
+  name,
+  email,
+  role: 'view',
+  status: 'active',
+  passwordResetRequested: false,
+  lastSignInAt: '2026-11-20T12:00:00.000Z',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+});
+const TEAM = [
+  member('1', 'Ada Admin', 'admin@acme.test', { role: 'admin' }),
+  member('8', 'Chidi Okafor', 'invited@acme.test', { status: 'invited', lastSignInAt: null }),
+  member('4', 'Femi Adeyemi', 'viewer@acme.test', { passwordResetRequested: true }),
+  member('3', 'Thandi Nkosi', 'treasury@acme.test', { role: 'treasury' }),
+];
+
+const renderTeam = () => renderScreen(<TeamScreen />, { path: '/settings/team' });
+const rowsShown = async () => within(await screen.findByRole('list', { name: 'Team members' })).getAllByTestId('team-member');
+const rowOf = (rows: HTMLElement[], email: string) => rows.find((r) => within(r).queryByText(email))!;
+
+function teamServer() {
+  let list = [...TEAM];
+  const api = mockApi({
+    'GET partner/users': () => ({ body: { users: list } }),
+    'POST users/add': (call) => {
+      const body = call.body as { name: string; email: string; role: TeamMember['role'] };
+      if (list.some((u) => u.email === body.email)) return apiError(409, 'EmailInUse', TEAM_MESSAGES.emailInUse);
+      const user = member('9', body.name, body.email, { role: body.role, status: 'invited', lastSignInAt: null });
+      list = [...list, user];
+      return { status: 201, body: { user } };
+    },
+    'POST users/update': (call) => {
+      const body = call.body as { userId: string; role: TeamMember['role'] };
+      list = list.map((u) => (u.id === body.userId ? { ...u, role: body.role } : u));
+      return { body: { user: list.find((u) => u.id === body.userId) } };
+    },
+    [`PUT users/delete/${TEAM[3]!.id}`]: () => {
+      list = list.filter((u) => u.id !== TEAM[3]!.id);
+      return { body: { message: TEAM_MESSAGES.removed('treasury@acme.test') } };
+    },
+    'POST user/reset-password': { body: { message: TEAM_MESSAGES.passwordReset('treasury@acme.test') } },
+    'POST users/resend-invite': { body: { message: TEAM_MESSAGES.inviteResent('invited@acme.test') } },
+    [`PUT users/resend-code/${TEAM[2]!.id}`]: { body: { message: TEAM_MESSAGES.codeResent('viewer@acme.test') } },
+  });
+  return api;
+}
+
+describe('team screen', () => {
+  it('lists name, e-mail, role, status and last sign-in, and marks the signed-in user', async () => {
+    signIn('admin');
+    teamServer();
+    renderTeam();
+    const rows = await rowsShown();
+    expect(rows).toHaveLength(4);
+    const ada = within(rowOf(rows, 'admin@acme.test'));
+    expect(ada.getByText('Ada Admin')).toBeTruthy();
+    expect(ada.getByText('You')).toBeTruthy();
+    expect(ada.getByText('Admin')).toBeTruthy();
+    expect(ada.getByText('Active')).toBeTruthy();
+    expect(within(rowOf(rows, 'invited@acme.test')).getByText('Invited')).toBeTruthy();
+    expect(within(rowOf(rows, 'invited@acme.test')).getByText('Never')).toBeTruthy();
+    expect(within(rowOf(rows, 'viewer@acme.test')).getByText('Password reset')).toBeTruthy();
+    expect(within(rowOf(rows, 'treasury@acme.test')).getByText('Treasury')).toBeTruthy();
+    expect(screen.queryByText(READ_ONLY_TEAM)).toBeNull();
+  });
+
+  it('invites a member: checks the fields, sends name, e-mail and role, shows the server refusal', async () => {
+    signIn('admin');
+    const api = teamServer();
+    const { user } = renderTeam();
+    await rowsShown();
+    await user.click(screen.getByRole('button', { name: 'Invite member' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite a team member' });
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    expect(within(dialog).getByText('Enter a name')).toBeTruthy();
+    expect(within(dialog).getByText('Enter a valid e-mail address')).toBeTruthy();
+    expect(api.to('POST users/add')).toEqual([]);
+
+    await user.type(within(dialog).getByLabelText('Full name'), 'Naledi Dlamini');
+    await user.type(within(dialog).getByLabelText('E-mail'), 'viewer@acme.test');
+    await user.click(within(dialog).getByRole('radio', { name: /Treasury/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await within(dialog).findByText(TEAM_MESSAGES.emailInUse);
+
+    await user.clear(within(dialog).getByLabelText('E-mail'));
+    await user.type(within(dialog).getByLabelText('E-mail'), 'Naledi@Acme.test ');
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.to('POST users/add').at(-1)?.body).toEqual({ name: 'Naledi Dlamini', email: 'naledi@acme.test', role: 'treasury' });
+    expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.invited('naledi@acme.test'));
+    await waitFor(async () => expect(await rowsShown()).toHaveLength(5));
+  });
+
+  it('changes a role from the row menu', async () => {
+    signIn('admin');
+    const api = teamServer();
+    const { user } = renderTeam();
+    await rowsShown();
+    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Change role' }));
+    const dialog = screen.getByRole('dialog', { name: 'Change the role of Thandi Nkosi' });
+    expect((within(dialog).getByRole('button', { name: 'Save role' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(dialog).getByRole('radio', { name: /View only/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save role' }));
+    await waitFor(() => expect(api.to('POST users/update').map((c) => c.body)).toEqual([{ userId: TEAM[3]!.id, role: 'view' }]));
+    expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.roleChanged('treasury@acme.test', 'view'));
+    await waitFor(async () => expect(within(rowOf(await rowsShown(), 'treasury@acme.test')).getByText('View only')).toBeTruthy());
+  });
+
+  it('applies a change of one’s own role to this session at once', async () => {
+    signIn('admin');
+    teamServer();
+    const { user } = renderTeam();
+    await rowsShown();
+    await user.click(screen.getByRole('button', { name: 'Actions for admin@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Change role' }));
+    const dialog = screen.getByRole('dialog');
+    await user.click(within(dialog).getByRole('radio', { name: /Treasury/ }));
+    expect(within(dialog).getByText(/you will no longer be able to manage the team/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Save role' }));
+    await waitFor(() => expect(useSession.getState().user?.role).toBe('treasury'));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Invite member' })).toBeNull());
+    expect(screen.getByText(READ_ONLY_TEAM)).toBeTruthy();
+  });
+
+  it('removes a member only after confirmation', async () => {
+    signIn('admin');
+    const api = teamServer();
+    const { user } = renderTeam();
+    await rowsShown();
+    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Remove from team' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove Thandi Nkosi?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(api.to(`PUT users/delete/${TEAM[3]!.id}`)).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Remove from team' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(api.to(`PUT users/delete/${TEAM[3]!.id}`)).toHaveLength(1));
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.removed('treasury@acme.test')));
+    await waitFor(async () => expect(await rowsShown()).toHaveLength(3));
+  });
+
+  it('offers each member the actions that fit: resend for an invitation, reset and resend code for active users', async () => {
+    signIn('admin');
+    const api = teamServer();
+    const { user } = renderTeam();
+    await rowsShown();
+    const menu = async (email: string) => {
+      await user.click(screen.getByRole('button', { name: `Actions for ${email}` }));
+      const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
+      await user.keyboard('{Escape}');
+      return items;
+    };
+    expect(await menu('invited@acme.test')).toEqual(['Change role', 'Resend invitation', 'Remove from team']);
+    expect(await menu('viewer@acme.test')).toEqual(['Change role', 'Reset password', 'Resend reset code', 'Remove from team']);
+    expect(await menu('treasury@acme.test')).toEqual(['Change role', 'Reset password', 'Remove from team']);
+
+    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Reset password' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Reset the password of Thandi Nkosi?' })).getByRole('button', { name: 'Reset password' }));
+    await waitFor(() => expect(api.to('POST user/reset-password').map((c) => c.body)).toEqual([{ userId: TEAM[3]!.id }]));
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.passwordReset('treasury@acme.test')));
+
+    await user.click(screen.getByRole('button', { name: 'Actions for invited@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Resend invitation' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend invitation' }));
+    await waitFor(() => expect(api.to('POST users/resend-invite').map((c) => c.body)).toEqual([{ userId: TEAM[1]!.id }]));
+
+    await user.click(screen.getByRole('button', { name: 'Actions for viewer@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Resend reset code' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend code' }));
+    await waitFor(() => expect(api.to(`PUT users/resend-code/${TEAM[2]!.id}`)).toHaveLength(1));
+  });
+
+  it('shows a refused action in its dialog', async () => {
+    signIn('admin');
+    const api = teamServer();
+    api.on(`PUT users/delete/${TEAM[0]!.id}`, apiError(409, 'LastAdmin', TEAM_MESSAGES.lastAdmin));
+    const { user } = renderTeam();
+    await rowsShown();
+    await user.click(screen.getByRole('button', { name: 'Actions for admin@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Remove from team' }));
+    const dialog = screen.getByRole('dialog', { name: 'Leave the team?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Leave team' }));
+    await within(dialog).findByText(TEAM_MESSAGES.lastAdmin);
+  });
+
+  it('is read-only for treasury and view users', async () => {
+    for (const role of ['treasury', 'view'] as const) {
+      signIn(role);
+      teamServer();
+      const view = renderTeam();
+      await rowsShown();
+      expect(screen.getByText(READ_ONLY_TEAM)).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Invite member' })).toBeNull();
+      expect(screen.queryAllByRole('button', { name: /^Actions for/ })).toEqual([]);
+      view.unmount();
+    }
+  });
+});

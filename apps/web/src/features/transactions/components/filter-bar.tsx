@@ -1,0 +1,100 @@
+import { RotateCcw, Search } from 'lucide-react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { cn } from '../../../components/ui/cn.ts';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
+import { countryName } from '@portal/contract/countries';
+import { paymentMethodLabel, titleCase } from '../../../lib/format.ts';
+import type { TransactionSearch } from '../hooks/use-transaction-search.ts';
+
+const optionLabel = (key: string, value: string) =>
+  key === 'paymentMethod'
+    ? paymentMethodLabel(value)
+    : key === 'status' || key === 'transactionType' || key === 'requestSource'
+      ? titleCase(value)
+      : key === 'country'
+        ? `${countryName(value)} (${value})`
+        : value;
+
+type Props = {
+  tableKey: string;
+  search: Pick<TransactionSearch, 'filters' | 'searchId' | 'setRange' | 'setFiatWallet' | 'selectFilter' | 'resetFilters'>;
+  walletMode: boolean;
+  wallets: string[];
+  /** buttons at the end of the first row (the export) */
+  actions?: ReactNode;
+};
+
+function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string; idFilter: string; hasRange: boolean; onSearch(id: string): void }) {
+  const [text, setText] = useState('');
+  return (
+    <form
+      className="flex min-w-0 flex-1 flex-col gap-1"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        onSearch(text.trim());
+      }}
+    >
+      <label htmlFor={`${tableKey}-id`} className="text-xs font-medium text-muted">
+        Search by ID
+      </label>
+      <div className="flex gap-2">
+        <input id={`${tableKey}-id`} className={cn(inputClass, 'font-mono')} placeholder="e.g. 3f2a9c1e" value={text} onChange={(e) => setText(e.target.value)} />
+        <Button type="submit" variant="secondary" aria-label="Search">
+          <Search className="size-4" aria-hidden="true" />
+        </Button>
+      </div>
+      {idFilter && hasRange && <p className="text-xs text-warning">An ID search looks across all dates: the date range does not narrow it.</p>}
+    </form>
+  );
+}
+
+/** The table's filters: id search, date range (off during an id search), wallet, export; then the filter categories. */
+export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Props) {
+  const { categories, idFilter, range, fiatWallet } = search.filters;
+  return (
+    <>
+      <div className="flex flex-col gap-3 border-b border-line p-4 lg:flex-row lg:flex-wrap lg:items-end">
+        <IdSearch tableKey={tableKey} idFilter={idFilter} hasRange={!!(range.startDate || range.endDate)} onSearch={search.searchId} />
+        <div className="grid grid-cols-2 gap-2 sm:flex">
+          <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+            From
+            <input type="date" className={cn(inputClass, 'w-full sm:w-40')} value={range.startDate} disabled={!!idFilter} onChange={(e) => search.setRange({ ...range, startDate: e.target.value })} />
+          </label>
+          <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+            To
+            <input type="date" className={cn(inputClass, 'w-full sm:w-40')} value={range.endDate} disabled={!!idFilter} onChange={(e) => search.setRange({ ...range, endDate: e.target.value })} />
+          </label>
+        </div>
+        {walletMode && (
+          <div className="w-40">
+            <p className="mb-1 text-xs font-medium text-muted">Wallet</p>
+            <SearchableSelect label="Wallet" options={['all', ...wallets].map((w) => ({ value: w, label: w === 'all' ? 'All wallets' : w }))} value={fiatWallet} onChange={search.setFiatWallet} />
+          </div>
+        )}
+        {actions}
+      </div>
+      <div className="flex flex-wrap items-end gap-3 border-b border-line px-4 py-3">
+        {categories.map((c) => (
+          <div key={c.key} className="w-full sm:w-44">
+            <p className="mb-1 text-xs font-medium text-muted">{c.name}</p>
+            <SearchableSelect
+              label={c.name}
+              placeholder="All"
+              options={c.options.map((o) => ({ value: o, label: optionLabel(c.key, o) }))}
+              value={c.selected || undefined}
+              onChange={(v) => search.selectFilter(c.key, v)}
+            />
+          </div>
+        ))}
+        {categories.some((c) => c.selected) && (
+          <Button variant="ghost" size="sm" onClick={search.resetFilters}>
+            <RotateCcw className="size-3.5" aria-hidden="true" />
+            Reset filters
+          </Button>
+        )}
+      </div>
+    </>
+  );
+}

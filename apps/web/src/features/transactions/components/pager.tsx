@@ -1,0 +1,34 @@
+import { MAX_RESULT_WINDOW } from '@portal/contract/transactions';
+import { Button } from '../../../components/ui/button.tsx';
+import { PAGE_SIZE } from '../api/search.ts';
+
+type Props = {
+  startIndex: number;
+  /** rows on the page shown */
+  shown: number;
+  total: number;
+  totalText: string;
+  /** false until a first page arrived */
+  loaded: boolean;
+  busy: boolean;
+  onPage(startIndex: number): void;
+};
+
+/** "1–10 of 1,234" and Previous / Next by pages of 10; no page starts at or past the 10,000th row. */
+export function Pager({ startIndex, shown, total, totalText, loaded, busy, onPage }: Props) {
+  return (
+    <div className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
+      <p className="text-muted" data-testid="page-summary">
+        {loaded && total > 0 ? `${(startIndex + 1).toLocaleString('en-US')}–${(startIndex + shown).toLocaleString('en-US')} of ${totalText}` : ' '}
+      </p>
+      <div className="flex gap-2">
+        <Button variant="secondary" size="sm" disabled={startIndex === 0 || busy} onClick={() => onPage(Math.max(0, startIndex - PAGE_SIZE))}>
+          Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={startIndex + PAGE_SIZE >= Math.min(total, MAX_RESULT_WINDOW) || busy} onClick={() => onPage(startIndex + PAGE_SIZE)}>
+          Next
+        </Button>
+      </div>
+    </div>
+  );
+}

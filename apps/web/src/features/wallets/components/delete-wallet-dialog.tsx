@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { WALLET_DELETION_REASONS, WALLET_MESSAGES, type SettlementWallet } from '@portal/contract/wallets';
+import { CodeStep } from '../../../components/code-step.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { cn } from '../../../components/ui/cn.ts';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useDeleteWallet } from '../api/delete-wallet.ts';
+import { useCodeStep } from './use-code-step.ts';
+
+type Reason = (typeof WALLET_DELETION_REASONS)[number];
+
+/** Delete a wallet (portal-core §5): one of the four reasons, then the e-mailed code. It stays listed as deleted. */
+export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange(open: boolean): void }) {
+  const [reason, setReason] = useState<Reason | null>(null);
+  const [step, setStep] = useState<'reason' | 'code'>('reason');
+  const [error, setError] = useState<{ code?: string; form?: string }>({});
+  const otp = useCodeStep();
+  const remove = useDeleteWallet();
+
+  const next = async () => {
+    if (await otp.request()) setStep('code');
+  };
+  const submit = () =>
+    reason &&
+    remove.mutate(
+      { address: wallet.address, network: wallet.network, reason, otp: otp.code },
+      {
+        onSuccess: () => {
+          toast.show('Wallet address deleted');
+          onOpenChange(false);
+        },
+        onError: (err) =>
+          setError(err instanceof ApiError && err.code === 'InvalidOtp' ? { code: err.message.replace(WALLET_MESSAGES.deleteFailed, '') } : { form: err.message }),
+      },
+    );
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Delete wallet address"
+      description={`No withdrawal can be sent to ${wallet.currencies.join(', ')} on ${wallet.network} at this address once it is deleted. It stays in the list, with the reason.`}
+      width={520}
+      footer={
+        step === 'reason' ? (
+          <>
+            <Button variant="secondary" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => void next()} disabled={!reason} loading={otp.sending}>
+              Continue
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={() => setStep('reason')} disabled={remove.isPending}>
+              Back
+            </Button>
+            <Button variant="danger" onClick={submit} loading={remove.isPending} disabled={otp.code.length !== 6}>
+              Delete wallet address
+            </Button>
+          </>
+        )
+      }
+    >
+      <div className="mb-4 rounded-lg bg-canvas px-3 py-2 text-sm">
+        <code className="break-all font-mono text-[13px]">{wallet.address}</code>
+      </div>
+      {step === 'reason' ? (
+        <fieldset className="space-y-2">
+          <legend className="mb-2 text-sm font-medium">Why are you deleting it?</legend>
+          {WALLET_DELETION_REASONS.map((r) => (
+            <label key={r} className={cn('flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5 text-sm', reason === r ? 'border-brand-600 bg-brand-50' : 'border-line hover:bg-canvas')}>
+              <input type="radio" name="delete-reason" className="mt-0.5 size-4 accent-brand-700" checked={reason === r} onChange={() => setReason(r)} />
+              {r}
+            </label>
+          ))}
+          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
+        </fieldset>
+      ) : (
+        <div className="space-y-4">
+          <CodeStep
+            sentTo={otp.sentTo}
+            code={otp.code}
+            onCodeChange={(c) => {
+              otp.setCode(c);
+              setError({});
+            }}
+            error={error.code}
+            sendError={otp.sendError}
+            resending={otp.sending}
+            onResend={() => void otp.request()}
+          />
+          {error.form && <Alert tone="danger">{error.form}</Alert>}
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { WALLET_MESSAGES, type SettlementWallet } from '@portal/contract/wallets';
+import { CodeStep } from '../../../components/code-step.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useUpdateWallet } from '../api/update-wallet.ts';
+import { useCodeStep } from './use-code-step.ts';
+
+/**
+ * Enable or disable a wallet. Disabling stops withdrawals to it at once and needs no code; enabling makes it a
+ * destination of money again, so, like adding one, it needs the e-mailed code.
+ */
+export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet: SettlementWallet; to: 'enabled' | 'disabled'; open: boolean; onOpenChange(open: boolean): void }) {
+  const otp = useCodeStep();
+  const update = useUpdateWallet();
+  const [error, setError] = useState<{ code?: string; form?: string }>({});
+  const [asked, setAsked] = useState(false);
+  const enabling = to === 'enabled';
+
+  const submit = () =>
+    update.mutate(
+      { address: wallet.address, network: wallet.network, status: to, ...(enabling ? { otp: otp.code } : {}) },
+      {
+        onSuccess: () => {
+          toast.show(enabling ? 'Wallet address enabled' : 'Wallet address disabled');
+          onOpenChange(false);
+        },
+        onError: (err) =>
+          setError(err instanceof ApiError && err.code === 'InvalidOtp' ? { code: err.message.replace(WALLET_MESSAGES.updateFailed, '') } : { form: err.message }),
+      },
+    );
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={enabling ? 'Enable wallet address' : 'Disable wallet address'}
+      description={
+        enabling
+          ? 'Withdrawals can be sent to this address again once it is enabled. Enter the code we e-mail you.'
+          : 'No withdrawal can be sent to this address while it is disabled. You can enable it again later.'
+      }
+      width={500}
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={update.isPending}>
+            Cancel
+          </Button>
+          {enabling && !asked ? (
+            <Button loading={otp.sending} onClick={() => void otp.request().then((sent) => setAsked(sent))}>
+              Send code
+            </Button>
+          ) : (
+            <Button variant={enabling ? 'primary' : 'danger'} onClick={submit} loading={update.isPending} disabled={enabling && otp.code.length !== 6}>
+              {enabling ? 'Enable' : 'Disable'}
+            </Button>
+          )}
+        </>
+      }
+    >
+      <div className="space-y-4">
+        <div className="rounded-lg bg-canvas px-3 py-2 text-sm">
+          <span className="font-medium">{wallet.currencies.join(', ')}</span> on {wallet.network}: <code className="break-all font-mono text-[13px]">{wallet.address}</code>
+        </div>
+        {enabling && asked && (
+          <CodeStep
+            sentTo={otp.sentTo}
+            code={otp.code}
+            onCodeChange={(c) => {
+              otp.setCode(c);
+              setError({});
+            }}
+            error={error.code}
+            sendError={otp.sendError}
+            resending={otp.sending}
+            onResend={() => void otp.request()}
+          />
+        )}
+        {enabling && !asked && otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
+        {error.form && <Alert tone="danger">{error.form}</Alert>}
+      </div>
+    </Dialog>
+  );
+}

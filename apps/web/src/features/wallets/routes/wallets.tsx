@@ -1,0 +1,202 @@
+import { Plus, WalletCards } from 'lucide-react';
+import { useState } from 'react';
+import type { SettlementWallet } from '@portal/contract/wallets';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { cn } from '../../../components/ui/cn.ts';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { LoadingBlock } from '../../../components/ui/spinner.tsx';
+import { Table, Td, Th } from '../../../components/ui/table.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { useSettlementWallets } from '../../../lib/partner/settlement-wallets.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { AddWalletDialog } from '../components/add-wallet-dialog.tsx';
+import { DeleteWalletDialog } from '../components/delete-wallet-dialog.tsx';
+import { ReviewWalletDialog } from '../components/review-wallet-dialog.tsx';
+import { WalletStatusDialog } from '../components/wallet-status-dialog.tsx';
+import { STATUS_LABELS, STATUS_TONES, WALLETS_PAGE_SIZE, clampStartIndex, pageRows, walletRows, type WalletTableRow } from '../wallet-rows.ts';
+
+type Action = { kind: 'review' | 'delete' | 'enabled' | 'disabled'; wallet: SettlementWallet };
+const LIVE = new Set(['pending_approval', 'pending_screening', 'enabled', 'disabled']);
+
+function Status({ wallet }: { wallet: SettlementWallet }) {
+  return (
+    <div className="space-y-1">
+      <Badge tone={STATUS_TONES[wallet.status]}>{STATUS_LABELS[wallet.status]}</Badge>
+      {wallet.reason && <p className="min-w-[10rem] max-w-[16rem] whitespace-normal text-xs text-muted">{wallet.reason}</p>}
+    </div>
+  );
+}
+
+function Actions({ wallet, canManage, onAction }: { wallet: SettlementWallet; canManage: boolean; onAction(a: Action): void }) {
+  const buttons: { label: string; kind: Action['kind']; danger?: boolean }[] = [];
+  if (wallet.canReview) buttons.push({ label: 'Review', kind: 'review' });
+  if (canManage && wallet.status === 'enabled') buttons.push({ label: 'Disable', kind: 'disabled' });
+  if (canManage && wallet.status === 'disabled') buttons.push({ label: 'Enable', kind: 'enabled' });
+  if (canManage && LIVE.has(wallet.status)) buttons.push({ label: 'Delete', kind: 'delete', danger: true });
+  if (buttons.length === 0) return <span className="text-xs text-muted">—</span>;
+  return (
+    <div className="flex flex-nowrap justify-end gap-1">
+      {buttons.map((b) =>
+        b.kind === 'review' ? (
+          <Button key={b.kind} size="sm" onClick={() => onAction({ kind: b.kind, wallet })}>
+            {b.label}
+          </Button>
+        ) : (
+          <button
+            key={b.kind}
+            type="button"
+            onClick={() => onAction({ kind: b.kind, wallet })}
+            className={cn('h-8 whitespace-nowrap rounded-lg px-2.5 text-xs font-medium', b.danger ? 'text-danger hover:bg-danger-soft' : 'text-ink hover:bg-black/5')}
+          >
+            {b.label}
+          </button>
+        ),
+      )}
+    </div>
+  );
+}
+
+const Address = ({ row }: { row: WalletTableRow }) => (
+  <div className="min-w-0">
+    <code className="block break-all font-mono text-[13px]" title={row.wallet.address}>
+      {row.wallet.address}
+    </code>
+    {row.memo && <p className="mt-0.5 text-xs text-muted">Memo {row.memo}</p>}
+  </div>
+);
+
+/**
+ * Wallet Management (/wallets): the settlement wallets, one row per currency, paged by 10; adding one (with the
+ * e-mailed code), enabling and disabling, deleting with a reason, and reviewing those another person added.
+ */
+export function WalletsScreen() {
+  const wallets = useSettlementWallets();
+  const role = useSession((s) => s.user?.role);
+  const canManage = role === 'admin' || role === 'treasury';
+  const [adding, setAdding] = useState(false);
+  const [action, setAction] = useState<Action | null>(null);
+  const [showDeleted, setShowDeleted] = useState(false);
+  const [start, setStart] = useState(1);
+  const rows = walletRows(wallets.data?.wallets ?? [], { showDeleted });
+  const startIndex = clampStartIndex(start, rows.length);
+  const page = pageRows(rows, startIndex);
+  const close = () => setAction(null);
+
+  return (
+    <div>
+      <PageHeader
+        title="Wallet Management"
+        description="The wallet addresses your withdrawals are sent to. A new address is approved by a second person of your team and screened before it can receive funds."
+        actions={
+          canManage && (
+            <Button onClick={() => setAdding(true)}>
+              <Plus className="size-4" aria-hidden="true" />
+              Add wallet address
+            </Button>
+          )
+        }
+      />
+      {wallets.isError && <Alert tone="danger">{wallets.error.message}</Alert>}
+      <Card>
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-line px-4 py-3">
+          <h2 className="text-base font-semibold">Settlement wallets</h2>
+          <label className="flex items-center gap-2 text-sm text-muted">
+            <input type="checkbox" className="size-4 accent-brand-700" checked={showDeleted} onChange={(e) => setShowDeleted(e.target.checked)} />
+            Show deleted
+          </label>
+        </div>
+        {wallets.isPending ? (
+          <LoadingBlock label="Loading wallets..." />
+        ) : rows.length === 0 ? (
+          <div className="flex flex-col items-center gap-3 px-6 py-14 text-center">
+            <WalletCards className="size-8 text-muted" aria-hidden="true" />
+            <p className="font-medium">No wallet addresses yet</p>
+            <p className="max-w-sm text-sm text-muted">Add the address of a wallet you control to withdraw your balance to it.</p>
+            {canManage && (
+              <Button variant="secondary" onClick={() => setAdding(true)}>
+                Add wallet address
+              </Button>
+            )}
+          </div>
+        ) : (
+          <>
+            {/* phones: one card per row */}
+            <ul className="divide-y divide-line md:hidden" aria-label="Settlement wallets">
+              {page.map((row) => (
+                <li key={row.key} className="space-y-2 px-4 py-3" data-testid="wallet-row">
+                  <div className="flex items-center justify-between gap-3">
+                    <p className="font-semibold">
+                      {row.currency} <span className="font-normal text-muted">· {row.wallet.network}</span>
+                    </p>
+                    <Status wallet={row.wallet} />
+                  </div>
+                  <Address row={row} />
+                  <p className="text-xs text-muted">
+                    Added by {row.wallet.createdByName} · {formatDate(row.wallet.createdAt)}
+                  </p>
+                  <Actions wallet={row.wallet} canManage={canManage} onAction={setAction} />
+                </li>
+              ))}
+            </ul>
+            <div className="hidden md:block">
+              <Table>
+                <thead>
+                  <tr>
+                    <Th>Currency</Th>
+                    <Th>Network</Th>
+                    <Th>Address</Th>
+                    <Th>Status</Th>
+                    <Th>Created by</Th>
+                    <Th>Added</Th>
+                    <Th>
+                      <span className="sr-only">Actions</span>
+                    </Th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.map((row) => (
+                    <tr key={row.key} data-testid="wallet-row" className="align-top">
+                      <Td className="font-medium">{row.currency}</Td>
+                      <Td>{row.wallet.network}</Td>
+                      <Td className="w-full min-w-[16rem] whitespace-normal">
+                        <Address row={row} />
+                      </Td>
+                      <Td>
+                        <Status wallet={row.wallet} />
+                      </Td>
+                      <Td>{row.wallet.createdByName}</Td>
+                      <Td className="text-muted">{formatDate(row.wallet.createdAt)}</Td>
+                      <Td>
+                        <Actions wallet={row.wallet} canManage={canManage} onAction={setAction} />
+                      </Td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </div>
+            <div className="flex items-center justify-between gap-3 border-t border-line px-4 py-3 text-sm">
+              <p className="text-muted" data-testid="wallets-page-summary">
+                {startIndex}–{Math.min(rows.length, startIndex + WALLETS_PAGE_SIZE - 1)} of {rows.length}
+              </p>
+              <div className="flex gap-2">
+                <Button variant="secondary" size="sm" disabled={startIndex <= 1} onClick={() => setStart(startIndex - WALLETS_PAGE_SIZE)}>
+                  Previous
+                </Button>
+                <Button variant="secondary" size="sm" disabled={startIndex + WALLETS_PAGE_SIZE > rows.length} onClick={() => setStart(startIndex + WALLETS_PAGE_SIZE)}>
+                  Next
+                </Button>
+              </div>
+            </div>
+          </>
+        )}
+      </Card>
+      {adding && <AddWalletDialog open onOpenChange={setAdding} />}
+      {action?.kind === 'review' && <ReviewWalletDialog wallet={action.wallet} open onOpenChange={(o) => !o && close()} />}
+      {action?.kind === 'delete' && <DeleteWalletDialog wallet={action.wallet} open onOpenChange={(o) => !o && close()} />}
+      {(action?.kind === 'enabled' || action?.kind === 'disabled') && <WalletStatusDialog wallet={action.wallet} to={action.kind} open onOpenChange={(o) => !o && close()} />}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { WebhooksResponse } from '@portal/contract/webhooks';
+import { api } from '../../../lib/api-client.ts';
+
+export const WEBHOOKS_KEY = ['webhooks'] as const;
+
+export const webhooksQuery = queryOptions({
+  queryKey: WEBHOOKS_KEY,
+  queryFn: () => api.get('partner/webhook', { schema: WebhooksResponse }),
+});
+
+/** The partner's webhook endpoints (GET partner/webhook). */
+export const useWebhooks = () => useQuery(webhooksQuery);

@@ -1,0 +1,102 @@
+import { Plus, ShieldAlert } from 'lucide-react';
+import { useState } from 'react';
+import type { Webhook } from '@portal/contract/webhooks';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { LoadingBlock } from '../../../components/ui/spinner.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { useSendTestEvent } from '../api/send-test.ts';
+import { useWebhooks } from '../api/webhooks.ts';
+import { DeleteWebhookDialog } from '../components/delete-dialog.tsx';
+import { DeliveryList } from '../components/delivery-list.tsx';
+import { EndpointList } from '../components/endpoint-list.tsx';
+import { WebhookDialog } from '../components/webhook-dialog.tsx';
+
+const READ_ONLY = 'You do not have edit access because you are not an admin';
+
+/**
+ * /webhooks: the partner's endpoints and their deliveries. Every user reads them; admins add, edit, delete (each
+ * with an e-mailed code), send test events and resend deliveries. The server decides whether webhooks are on for
+ * the partner (flag webhooksManagementEnabled); when not, the screen says so.
+ */
+export function WebhooksScreen() {
+  const canEdit = useSession((s) => s.user?.role) === 'admin';
+  const webhooks = useWebhooks();
+  const sendTest = useSendTestEvent();
+  const [dialog, setDialog] = useState<{ webhook?: Webhook } | undefined>();
+  const [deleting, setDeleting] = useState<Webhook>();
+  const refused = webhooks.error instanceof ApiError && webhooks.error.status === 403 ? webhooks.error : undefined;
+  const list = webhooks.data?.webhooks ?? [];
+
+  const test = (w: Webhook) =>
+    sendTest.mutate(w.id, {
+      onSuccess: () => toast.show('Test event sent. Its delivery is listed below.'),
+      onError: (err) => toast.show(err.message),
+    });
+
+  return (
+    <div>
+      <PageHeader
+        title="Webhooks"
+        description="Signed notifications to your servers when a collection, payment or settlement changes state."
+        actions={
+          canEdit && list.length > 0 ? (
+            <Button onClick={() => setDialog({})}>
+              <Plus className="size-4" aria-hidden="true" />
+              Add endpoint
+            </Button>
+          ) : undefined
+        }
+      />
+      {refused ? (
+        <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center">
+          <ShieldAlert className="size-10 text-muted" aria-hidden="true" />
+          <p className="font-semibold">{refused.message}</p>
+          <p className="max-w-sm text-sm text-muted">Ask your account manager to turn webhooks on for your business.</p>
+        </Card>
+      ) : (
+        <>
+          {!canEdit && (
+            <Alert tone="info" className="mb-6">
+              {READ_ONLY}
+            </Alert>
+          )}
+          <Card className="mb-6">
+            <div className="border-b border-line px-5 py-4">
+              <h2 className="text-base font-semibold">Endpoints</h2>
+              <p className="text-sm text-muted">Each request is signed with the endpoint&apos;s secret; events that fail are retried for about a day.</p>
+            </div>
+            {webhooks.isPending ? (
+              <LoadingBlock label="Loading..." />
+            ) : webhooks.isError ? (
+              <Alert tone="danger" className="m-5">
+                {webhooks.error.message}
+              </Alert>
+            ) : (
+              <EndpointList
+                webhooks={list}
+                canEdit={canEdit}
+                testing={sendTest.isPending ? sendTest.variables : undefined}
+                onAdd={() => setDialog({})}
+                onEdit={(webhook) => setDialog({ webhook })}
+                onDelete={setDeleting}
+                onTest={test}
+              />
+            )}
+          </Card>
+          {webhooks.isSuccess && list.length > 0 && (
+            <Card>
+              <DeliveryList webhooks={list} canEdit={canEdit} />
+            </Card>
+          )}
+        </>
+      )}
+      <WebhookDialog open={dialog !== undefined} onOpenChange={(open) => !open && setDialog(undefined)} webhook={dialog?.webhook} />
+      <DeleteWebhookDialog webhook={deleting} onClose={() => setDeleting(undefined)} />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { PartnerAccounts } from '@portal/contract/partner';
+import { api } from '../api-client.ts';
+import { useSession } from '../session/session-store.ts';
+
+export const accountsQuery = queryOptions({
+  queryKey: ['partner', 'accounts'],
+  queryFn: async () => {
+    const res = await api.get('partner/accounts', { schema: PartnerAccounts });
+    if (!res.accounts) throw new Error('cannot retrieve account data');
+    return res;
+  },
+  staleTime: 60_000,
+});
+
+export function useAccounts() {
+  const verified = useSession((s) => s.verified && s.user !== undefined);
+  return useQuery({ ...accountsQuery, enabled: verified });
+}
+
+/** The balance shown: the available amount of the USD account, or 0 (portal-core §9). */
+export function usdAvailable(accounts: PartnerAccounts['accounts'] | undefined): string {
+  return accounts?.find((a) => a.currency === 'USD')?.available ?? '0';
+}

@@ -1,0 +1,41 @@
+import { vi } from 'vitest';
+import { API_PREFIX } from '@portal/contract/api';
+
+/** One request the portal sent, as the mock saw it. */
+export type ApiCall = { method: string; path: string; query: string; body: unknown; headers: Record<string, string> };
+export type Reply = { status?: number; body?: unknown };
+type Route = Reply | ((call: ApiCall) => Reply | Promise<Reply>);
+
+export const apiError = (status: number, code: string, message: string): Reply => ({ status, body: { code, message, requestId: 'req-test' } });
+
+/**
+ * Replaces fetch with the portal API as a table of `'METHOD path'` → reply (or a function of the call). The real
+ * api client runs: token, request-forgery token (answered here unless a route is given), error shape. A call
+ * with no route answers 404 NotFound, so that a test sees what the screen asked for.
+ */
+export function mockApi(routes: Record<string, Route> = {}) {
+  const table = new Map(Object.entries(routes));
+  const calls: ApiCall[] = [];
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+    const [pathPart = '', query = ''] = url.replace(`${API_PREFIX}/`, '').split('?');
+    const call: ApiCall = {
+      method: init.method ?? 'GET',
+      path: pathPart,
+      query,
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      headers: (init.headers ?? {}) as Record<string, string>,
+    };
+    const key = `${call.method} ${call.path}`;
+    const route = table.get(key) ?? (key === 'POST security/csrf' ? { body: { csrf: 'csrf-test' } } : undefined);
+    if (key !== 'POST security/csrf') calls.push(call);
+    const reply = route === undefined ? apiError(404, 'NotFound', `no mock for ${key}`) : typeof route === 'function' ? await route(call) : route;
+    return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'content-type': 'application/json' } });
+  });
+  return {
+    calls,
+    /** the calls to one route, e.g. 'POST transactions/search' */
+    to: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key),
+    /** sets or replaces a route */
+    on: (key: string, route: Route) => void table.set(key, route),
+  };
+}

@@ -1,0 +1,98 @@
+// HMAC-authenticated reads of the partner API per second, as a share of a bare Fastify hello-world measured in the
+// same run (budget >= 40%), beside the portal's bearer-token read. Prints figures; asserts nothing.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
+import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { loadKeys } from '../apps/server/src/lib/keys.ts';
+import { createApiKeysRepository } from '../apps/server/src/modules/api-keys/api-keys.repository.ts';
+import { createApiKeysService } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
+import { findPartner } from '../apps/server/src/modules/partners/partners.repository.ts';
+import { adminToken } from './support.ts';
+
+const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
+const ROUNDS = 5;
+
+async function rps(url: string, headers: Record<string, string> = {}) {
+  const result = await autocannon({ url, connections: 20, duration: 5, headers });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The three headers of a signed GET (valid for the 300 s window: the run replays them, as a benchmark may). */
+function signedHeaders(key: { apiKey: string; secretKey: string }, pathname: string) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const bodySha256 = crypto.createHash('sha256').update('').digest('hex');
+  const signature = crypto.createHmac('sha256', key.secretKey).update(`${timestamp}GET${pathname}${bodySha256}`).digest('hex');
+  return { 'x-api-key': key.apiKey, 'x-api-timestamp': timestamp, 'x-api-signature': signature };
+}
+
+const hello = Fastify();
+hello.get('/hello', async () => ({ hello: 'world' }));
+await hello.listen({ port: 0, host: '127.0.0.1' });
+const helloUrl = `http://127.0.0.1:${(hello.server.address() as { port: number }).port}/hello`;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-apikey-'));
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', MAIL_CATCHER: 'false' });
+const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') });
+await migrateToLatest(database.db);
+const keys = await loadKeys(config);
+await seedDemo(database.db, keys.encryptionKey);
+const app = await buildApp({ config, database, keys });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+const admin = DEMO_USERS[0]!;
+const partnerId = DEMO_PARTNERS.acme.id;
+const service = createApiKeysService({
+  repo: createApiKeysRepository(database.db),
+  partners: { get: (id) => findPartner(database.db, id) },
+  encryptionKey: keys.encryptionKey,
+  now: Date.now,
+  invalidateKey: async () => undefined,
+});
+const auth = { userId: admin.id, partnerId, role: 'admin' as const, email: admin.email, name: admin.name, sessionId: '' };
+const key = await service.create(auth, { name: 'Benchmark', permissions: ['api_read'] });
+const token = await adminToken(database.db, keys.jwtSecret, partnerId, admin);
+
+console.log('── partner API: HMAC-signed reads against a bare Fastify hello-world (embedded database) ──');
+const check = await fetch(`${base}/api/v1/partner/profile`, { headers: signedHeaders(key, '/api/v1/partner/profile') });
+if (check.status !== 200) throw new Error(`signed call refused: ${check.status} ${await check.text()}`);
+
+const bare: number[] = [];
+const signed: number[] = [];
+const bearer: number[] = [];
+let lastSigned: Awaited<ReturnType<typeof rps>> | undefined;
+let lastBare: Awaited<ReturnType<typeof rps>> | undefined;
+let lastBearer: Awaited<ReturnType<typeof rps>> | undefined;
+// rounds of the three, one after the other, so that the machine's load weighs on each alike
+for (let round = 0; round < ROUNDS; round++) {
+  lastBare = await rps(helloUrl);
+  bare.push(lastBare.rps);
+  lastSigned = await rps(`${base}/api/v1/partner/profile`, signedHeaders(key, '/api/v1/partner/profile'));
+  signed.push(lastSigned.rps);
+  lastBearer = await rps(`${base}/api/v1/partner/profile`, { authorization: `Bearer ${token}` });
+  bearer.push(lastBearer.rps);
+}
+const accounts = await rps(`${base}/api/v1/partner/accounts`, signedHeaders(key, '/api/v1/partner/accounts'));
+
+const ratios = bare.map((b, i) => signed[i]! / b);
+const bearerRatios = bare.map((b, i) => bearer[i]! / b);
+line(`bare Fastify hello-world (20 connections, 5 s; median of ${ROUNDS})`, `${Math.round(median(bare))} req/s, p50 ${lastBare!.p50} ms, p99 ${lastBare!.p99} ms`);
+line(`GET partner/profile signed with an API key (median of ${ROUNDS})`, `${Math.round(median(signed))} req/s, p50 ${lastSigned!.p50} ms, p99 ${lastSigned!.p99} ms, errors ${lastSigned!.errors}`);
+line('  ratio to hello-world, each round (budget >= 40%)', ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', '));
+line('  ratio to hello-world, median', `${(median(ratios) * 100).toFixed(0)}%`);
+line(`GET partner/profile with a bearer token (median of ${ROUNDS})`, `${Math.round(median(bearer))} req/s, p50 ${lastBearer!.p50} ms, errors ${lastBearer!.errors}`);
+line('  ratio to hello-world, median', `${(median(bearerRatios) * 100).toFixed(0)}%`);
+line('GET partner/accounts signed (balances summed in the database)', `${Math.round(accounts.rps)} req/s, p50 ${accounts.p50} ms, errors ${accounts.errors}`);
+
+await app.close();
+await database.close();
+await hello.close();

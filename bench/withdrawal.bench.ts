@@ -1,0 +1,170 @@
+// Withdrawals on PostgreSQL over HTTP: withdrawals per second and latency (p50, p95, p99) at 50 concurrent clients
+// (budget: p95 <= 100 ms), each request a new withdrawal (its own sequenceId). Two shapes: 50 clients of one partner
+// (every withdrawal takes the same account row lock, one after the other) and 50 partners with one client each. Then
+// 500 requests with 200 sequenceIds (the rest repeats) at the same concurrency, against a balance that covers some:
+// double debits and the ledger are counted. A scratch database on the server of BENCH_DATABASE_URL, dropped after.
+// The processing job is not running: what is measured is the request (checks, lock, booking, queueing the job).
+// Asserts nothing.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
+import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { createBoss } from '../apps/server/src/jobs/boss.ts';
+import { createSettlementQueue } from '../apps/server/src/jobs/settlement-processing.ts';
+import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
+import { adminToken, benchServerUrl as serverUrl, csrfHeaders, withAdminClient as admin } from './support.ts';
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
+const ACME = DEMO_PARTNERS.acme;
+
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** An enabled TRC20 USDT wallet and a balance for a partner, as the review and a top-up would leave them. */
+async function fund(database: Database, partnerId: string, createdBy: string, usd: string) {
+  const { address } = generateDemoAddress('TRC20');
+  await database.db
+    .insertInto('settlement_wallets')
+    .values({ partner_id: partnerId, id: crypto.randomUUID(), address, network: 'TRC20', tag: null, currencies: ['USDT'], status: 'enabled', travel_rule_name: 'Bench Ltd', travel_rule_registration_number: 'RC-1', created_by: createdBy, created_by_name: 'bench', reviewed_by: null, reviewed_by_name: null, denial_reason: null, deletion_reason: null, deleted_by: null })
+    .execute();
+  await database.db.insertInto('ledger_entries').values({ partner_id: partnerId, currency: 'USD', amount: usd, kind: 'bench_funding', reference: crypto.randomUUID() }).execute();
+  return address;
+}
+
+/** Partners like Acme, each with an admin, a funded USD account and an enabled wallet. */
+async function partners(database: Database, n: number, prefix: string) {
+  const out: { partnerId: string; user: { id: string; email: string; name: string } }[] = [];
+  for (let i = 0; i < n; i++) {
+    const partnerId = crypto.randomUUID();
+    const user = { id: crypto.randomUUID(), email: `${prefix.toLowerCase()}${i}@bench.test`, name: `Bench ${prefix} ${i}` };
+    await database.db.insertInto('partners').values({ id: partnerId, name: `Bench ${prefix} ${i}`, abbreviation: `${prefix}${i}`, product_types: ['B2B'], feature_flags: JSON.stringify({ walletManagementEnabled: true }), wallet_address: null, withdrawal_address: null, settlement_threshold: null, low_balance_limit: null, payout_frequency: null }).execute();
+    await database.db.insertInto('currency_accounts').values({ partner_id: partnerId, currency: 'USD' }).execute();
+    await database.db.insertInto('users').values({ partner_id: partnerId, id: user.id, name: user.name, email: user.email, role: 'admin', status: 'active', password_hash: null, temp_password_hash: null, totp_secret_enc: null, totp_last_step: null }).execute();
+    out.push({ partnerId, user });
+  }
+  return out;
+}
+
+type Client = { headers: Record<string, string>; address: string };
+
+/** `clients` loops, each sending withdrawals one after the other for `seconds`; latencies in ms. */
+async function closedLoop(base: string, clients: Client[], seconds: number, amount: string) {
+  const latencies: number[] = [];
+  let failures = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    clients.map(async (c) => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const res = await fetch(`${base}/partner/settlement/withdrawal`, {
+          method: 'POST',
+          headers: c.headers,
+          body: JSON.stringify({ amount, sequenceId: crypto.randomUUID(), source: 'dashboard', walletAddress: c.address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' }),
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (res.status !== 201) failures += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  latencies.sort((a, b) => a - b);
+  // CPU of this process (server and load generator together) per request: steadier than latency on a shared machine
+  const cpuMs = (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length);
+  return { count: latencies.length, perSecond: latencies.length / elapsed, p50: pct(latencies, 50), p95: pct(latencies, 95), p99: pct(latencies, 99), failures, cpuMs };
+}
+
+const name = `portal_bench_withdrawal_${crypto.randomBytes(4).toString('hex')}`;
+await admin((c) => c.query(`create database ${name}`));
+const url = new URL(serverUrl);
+url.pathname = `/${name}`;
+const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 10 });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-withdrawal-'));
+try {
+  await migrateToLatest(database.db);
+  const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
+  await seedDemo(database.db, keys.encryptionKey, { transactions: false });
+  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
+  const boss = createBoss(database);
+  await boss.start();
+  await createSettlementQueue(boss);
+  const app = await buildApp({ config, database, keys, boss });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
+  const headersFor = async (partnerId: string, user: { id: string; email: string; name: string }) => ({
+    'content-type': 'application/json',
+    authorization: `Bearer ${await adminToken(database.db, keys.jwtSecret, partnerId, user)}`,
+    ...(await csrfHeaders(base)),
+  });
+
+  const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
+  const acmeAddress = await fund(database, ACME.id, acmeAdmin.id, '100000000.00');
+  const acmeHeaders = await headersFor(ACME.id, acmeAdmin);
+  console.log(`── withdrawals on PostgreSQL, ${CLIENTS} concurrent clients, ${SECONDS} s each, over HTTP (budget: p95 <= 100 ms) ──`);
+  line('machine: cores, load average (1 min) at start', `${os.cpus().length}, ${os.loadavg()[0]!.toFixed(2)}`);
+  // warm-up: connections, statement plans, JIT of the request path
+  await closedLoop(base, Array.from({ length: 10 }, () => ({ headers: acmeHeaders, address: acmeAddress })), 2, '10.00');
+
+  const one = await closedLoop(base, Array.from({ length: CLIENTS }, () => ({ headers: acmeHeaders, address: acmeAddress })), SECONDS, '10.00');
+  const show = (title: string, r: typeof one) =>
+    line(
+      title,
+      `${r.perSecond.toFixed(0)} withdrawals/s, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.count.toLocaleString('en-US')} requests, ${r.failures} not 201; node CPU ${r.cpuMs.toFixed(2)} ms each)`,
+    );
+  show(`one partner, ${CLIENTS} clients (one account lock)`, one);
+
+  const many = await partners(database, CLIENTS, 'B');
+  const manyClients: Client[] = [];
+  for (const p of many) manyClients.push({ headers: await headersFor(p.partnerId, p.user), address: await fund(database, p.partnerId, p.user.id, '100000000.00') });
+  const spread = await closedLoop(base, manyClients, SECONDS, '10.00');
+  show(`${CLIENTS} partners, one client each`, spread);
+
+  // 500 requests, 200 sequenceIds, against a balance that covers 70 of them
+  const p = (await partners(database, 1, 'R'))[0]!;
+  const headers = await headersFor(p.partnerId, p.user);
+  const address = await fund(database, p.partnerId, p.user.id, '700.00');
+  const ids = Array.from({ length: 200 }, () => crypto.randomUUID());
+  const order = Array.from({ length: 500 }, (_, i) => ids[i % 200]!).sort(() => Math.random() - 0.5);
+  const statuses: Record<number, number> = {};
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < order.length) {
+        const sequenceId = order[next++]!;
+        const res = await fetch(`${base}/partner/settlement/withdrawal`, { method: 'POST', headers, body: JSON.stringify({ amount: '10.00', sequenceId, walletAddress: address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' }) });
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  const ledger = (
+    await database.executeSql(
+      `select coalesce(sum(amount), 0)::text as balance, count(*) filter (where kind = 'settlement')::int as debits, count(distinct reference) filter (where kind = 'settlement')::int as refs
+       from ledger_entries where partner_id = $1 and currency = 'USD'`,
+      [p.partnerId],
+    )
+  ).rows[0] as { balance: string; debits: number; refs: number };
+  const requests = Number(((await database.executeSql(`select count(*)::int as n from settlement_requests where partner_id = $1`, [p.partnerId])).rows[0] as { n: number }).n);
+  line('500 requests, 200 sequenceIds, balance for 70 (USD 700)', `${(ms / 1000).toFixed(2)} s; answers ${Object.entries(statuses).map(([k, v]) => `${v}× ${k}`).join(', ')}`);
+  line('  withdrawals booked / ledger debits / distinct debits', `${requests} / ${ledger.debits} / ${ledger.refs} (double debits: ${ledger.debits - ledger.refs})`);
+  line('  balance afterwards (700 - 10 × booked)', `${ledger.balance} (${Number(ledger.balance) === 700 - 10 * requests ? 'matches the ledger' : 'DOES NOT MATCH'}; negative: ${Number(ledger.balance) < 0 ? 'yes' : 'no'})`);
+
+  await app.close();
+  await boss.stop({ graceful: false, wait: true });
+} finally {
+  await database.close();
+  await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

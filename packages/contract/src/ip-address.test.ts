@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseIpAddress, unmapIpv4 } from './ip-address.ts';
+import { AddIpAddressRequest, CreateApiKeyRequest, signingText } from './api-keys.ts';
+
+const canonical = (text: string) => {
+  const r = parseIpAddress(text);
+  return r.ok ? r.value.canonical : `ERR ${r.message}`;
+};
+
+describe('allowed IP addresses', () => {
+  it('accepts IPv4 addresses and ranges, as they are written', () => {
+    expect(canonical('203.0.113.7')).toBe('203.0.113.7');
+    expect(canonical(' 10.0.0.0/8 ')).toBe('10.0.0.0/8');
+    expect(canonical('198.51.100.0/24')).toBe('198.51.100.0/24');
+    expect(canonical('203.0.113.7/32')).toBe('203.0.113.7');
+  });
+
+  it('writes IPv6 in the canonical form (RFC 5952), so that one address is stored one way', () => {
+    expect(canonical('2001:DB8:0:0:0:0:0:1')).toBe('2001:db8::1');
+    expect(canonical('2001:db8:0000:0:1:0:0:1')).toBe('2001:db8::1:0:0:1');
+    expect(canonical('2001:db8:0:0:1:0:0:1')).toBe('2001:db8::1:0:0:1');
+    expect(canonical('2001:db8::0:1')).toBe('2001:db8::1');
+    expect(canonical('::1')).toBe('::1');
+    expect(canonical('::')).toBe('::');
+    expect(canonical('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2:3:4:5:6');
+    expect(canonical('2001:db8:0:1:1:1:1:1')).toBe('2001:db8:0:1:1:1:1:1');
+    expect(canonical('::ffff:192.0.2.1')).toBe('::ffff:c000:201');
+    expect(canonical('2001:DB8::/32')).toBe('2001:db8::/32');
+    expect(canonical('2001:db8::/128')).toBe('2001:db8::');
+  });
+
+  it('refuses what is not an address, with the reason', () => {
+    for (const bad of ['', 'localhost', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.4/', '1.2.3.4/33', '1.2.3.4/08', '2001:db8:::1', '2001:db8::1::1', '1:2:3:4:5:6:7:8:9', 'fe80::1%eth0', '12345::1', '1.2.3.4/24/1', '2001:db8::/129', '::1.2.3.4:5']) {
+      expect(parseIpAddress(bad).ok, bad).toBe(false);
+    }
+    expect(canonical('203.0.113.7/24')).toBe('ERR 203.0.113.7/24 is not the start of its range: did you mean 203.0.113.0/24?');
+    expect(canonical('2001:db8::1/64')).toBe('ERR 2001:db8::1/64 is not the start of its range: did you mean 2001:db8::/64?');
+    expect(canonical('0.0.0.0/0')).toMatch(/every address/);
+    expect(canonical('::/0')).toMatch(/every address/);
+  });
+
+  it('reads the IPv4 address inside an IPv4-mapped IPv6 address', () => {
+    expect(unmapIpv4('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(unmapIpv4('2001:db8::1')).toBe('2001:db8::1');
+  });
+
+  it('stores the canonical text from the request schema', () => {
+    expect(AddIpAddressRequest.parse({ ipAddress: '2001:DB8::0:1', otp: '123456' }).ipAddress).toBe('2001:db8::1');
+    expect(AddIpAddressRequest.safeParse({ ipAddress: 'not an ip', otp: '123456' }).success).toBe(false);
+  });
+});
+
+describe('API key requests', () => {
+  it('needs a name and at least one permission, each once', () => {
+    expect(CreateApiKeyRequest.safeParse({ name: '  ', permissions: ['api_read'] }).success).toBe(false);
+    expect(CreateApiKeyRequest.safeParse({ name: 'Payouts server', permissions: [] }).success).toBe(false);
+    expect(CreateApiKeyRequest.safeParse({ name: 'Payouts server', permissions: ['api_read', 'api_read'] }).success).toBe(false);
+    expect(CreateApiKeyRequest.safeParse({ name: 'Payouts server', permissions: ['root'] }).success).toBe(false);
+    expect(CreateApiKeyRequest.parse({ name: ' Payouts server ', permissions: ['api_read'] })).toEqual({ name: 'Payouts server', permissions: ['api_read'] });
+    expect(CreateApiKeyRequest.safeParse({ name: 'k', permissions: ['api_read'], expiry: '2030-01-01' }).success).toBe(false);
+    expect(CreateApiKeyRequest.safeParse({ name: 'k', permissions: ['api_read'], expiry: '2030-01-01T00:00:00Z' }).success).toBe(true);
+  });
+
+  it('signs timestamp, method, path and body hash joined with nothing', () => {
+    expect(signingText({ timestamp: '1700000000', method: 'get', path: '/api/v1/partner/accounts', bodySha256: 'e3b0' })).toBe('1700000000GET/api/v1/partner/accounts' + 'e3b0');
+  });
+});
