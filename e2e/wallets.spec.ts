@@ -117,7 +117,12 @@ describe.skipIf(browserMissing)('money movement in Chromium', () => {
         { timeout: 30_000, interval: 1000 },
       )
       .toContain('Enabled');
-    expect(smtp.received.some((m) => m.to.includes('admin@acme.test') && mailText(m.raw).includes('is enabled'))).toBe(true);
+    // the e-mail leaves through the outbox after the change commits, so it may land a moment later
+    await expect
+      .poll(() => smtp.received.some((m) => m.to.includes('admin@acme.test') && mailText(m.raw).includes('is enabled')), {
+        timeout: 15_000,
+      })
+      .toBe(true);
     await shoot(admin, 'wallets-enabled');
     await admin.getByRole('table').getByRole('button', { name: 'Disable' }).click();
     await admin.getByRole('dialog').waitFor();
