@@ -55,8 +55,9 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
     where.push(sql`${sql.ref(column)} = ${value}`);
   }
   if (q.fiatWallet && q.fiatWallet !== 'all') {
-    // a row without a wallet belongs to the default USD wallet (the portal shows it as USD)
-    where.push(q.fiatWallet === DEFAULT_FIAT_WALLET.currency ? sql`(fiat_wallet = ${q.fiatWallet} or fiat_wallet is null)` : sql`fiat_wallet = ${q.fiatWallet}`);
+    // a row without a wallet belongs to the default USD wallet (the portal shows it as USD); written as the wallet
+    // indexes of 0022-search-wallet-indexes spell it, so that they answer
+    where.push(sql`coalesce(fiat_wallet, ${sql.lit(DEFAULT_FIAT_WALLET.currency)}) = ${q.fiatWallet}`);
   }
 
   const id = idMatch(q.idFilter);
