@@ -9,11 +9,14 @@
 //             server started again (needs root and a local Debian cluster; skipped with a message otherwise); the
 //             same queries then run cold and a second time warm, printed side by side
 //   generate  load the data only (run it at low priority, apart from any measurement)
+//   writes    the insert rate with the indexes of 0022-search-wallet-indexes, without them (its down step), and with
+//             them again (its up step: the index builds take about a minute on the 10,000,000 rows)
+//   pglite    the search on the embedded database at the demo's size, without and with the indexes of 0022
 // BENCH_SEED picks the random queries (default 1): the same seed gives the same queries, before and after a change.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -21,6 +24,7 @@ import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { generateTransactions } from '../apps/server/src/db/seed/transactions.ts';
+import * as walletIndexes from '../apps/server/src/db/migrations/0022-search-wallet-indexes.ts';
 import { pageStatement, searchPage, totalStatement } from '../apps/server/src/modules/transactions/transactions.repository.ts';
 import type { SearchQuery } from '@portal/contract/transactions';
 import { adminToken, csrfHeaders } from './support.ts';
@@ -72,6 +76,66 @@ function restartCold(): string | null {
   return null;
 }
 
+// random queries of the kinds the portal sends, from a seeded generator: the same seed gives the same queries
+let seed = Number(process.env.BENCH_SEED ?? 1) >>> 0;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const rnd = (n: number) => Math.floor(random() * n);
+const STATUSES = ['complete', 'pending', 'failed', 'processing', 'expired', 'refunded'];
+const COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW'];
+const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString().slice(0, 10);
+type Shape = { q: SearchQuery; startIndex: number };
+function randomQuery(): Shape {
+  const table = rnd(2) ? 'payments' : 'collections';
+  const filters: Record<string, string> = {};
+  if (rnd(2)) filters.status = STATUSES[rnd(STATUSES.length)]!;
+  if (rnd(3) === 0) filters.country = COUNTRIES[rnd(COUNTRIES.length)]!;
+  const from = 1 + rnd(500);
+  const range = rnd(3) === 0 ? { startDate: day(from + rnd(60)), endDate: day(from) } : {};
+  const fiatWallet = rnd(4) === 0 ? ['USD', 'NGN', 'KES'][rnd(3)]! : 'all';
+  return { q: { table, filters, idFilter: '', range, fiatWallet }, startIndex: rnd(4) === 0 ? rnd(999) * 10 : 0 };
+}
+const describe = (s: Shape) => `${s.q.table} ${JSON.stringify(s.q.filters)} ${JSON.stringify(s.q.range)} wallet=${s.q.fiatWallet} start=${s.startIndex}`;
+/** Random searches on the embedded database with the demo's data, without and then with the indexes of 0022. */
+async function pgliteDemo() {
+  const lite = await openDatabase({ kind: 'pglite' });
+  await migrateToLatest(lite.db);
+  await seedDemo(lite.db, crypto.createHash('sha256').update('bench-enc').digest());
+  const pass = async () => {
+    const times: number[] = [];
+    for (const { q, startIndex } of pgliteQueries) {
+      const t0 = performance.now();
+      await searchPage(lite.db, ACME_ID, q, startIndex % 1000, 10);
+      times.push(performance.now() - t0);
+    }
+    return times;
+  };
+  console.log('── search: embedded database, demo data (payments 1,200, collections 1,500) ──');
+  for (const [label, step] of [['without the indexes of 0022', walletIndexes.down], ['with them', walletIndexes.up]] as const) {
+    await step(lite.db as unknown as Kysely<unknown>);
+    await sql`analyze`.execute(lite.db);
+    for (let round = 1; round <= 3; round++) {
+      await pass(); // warm-up
+      const t = await pass();
+      line(`  ${label}, round ${round}, 400 queries`, `p50 ${ms(pct(t, 50))}, p95 ${ms(pct(t, 95))}`);
+    }
+  }
+  await lite.close();
+}
+let pgliteQueries: Shape[] = [];
+const ACME_ID = DEMO_PARTNERS.acme.id;
+
+if (MODE === 'pglite') {
+  pgliteQueries = Array.from({ length: 400 }, randomQuery);
+  await pgliteDemo();
+  process.exit(0);
+}
+
 await ensureDatabase();
 let database: Database = await openDatabase({ kind: 'postgres', url, max: 8 });
 let db = database.db;
@@ -111,6 +175,48 @@ if (MODE === 'generate') {
   process.exit(0);
 }
 
+// the write path: a bulk insert (rolled back) and single-row inserts, each committed, into the 5,000,000-row table
+async function insertRate(label: string) {
+  const INSERT_PARTNER = '0b0b0000-0000-4000-8000-1a5e00000000';
+  await sql`insert into partners (id, name, abbreviation, product_types) values (${INSERT_PARTNER}, 'Bench inserts', 'BNINS', ${['B2B']}) on conflict do nothing`.execute(db);
+  const bulk = 100_000;
+  let t0 = performance.now();
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await generateTransactions(trx, { partnerId: INSERT_PARTNER, rows: bulk, seed: `insert-${Date.now()}`, fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments'] });
+      throw new Error('rollback');
+    })
+    .catch((e: unknown) => {
+      if ((e as Error).message !== 'rollback') throw e;
+    });
+  line(`${label}bulk insert of ${bulk.toLocaleString('en-US')} payments in one statement (rolled back)`, `${Math.round(bulk / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s`);
+  const single = 2_000;
+  const runId = Date.now();
+  const times: number[] = [];
+  t0 = performance.now();
+  for (let i = 0; i < single; i++) {
+    const t1 = performance.now();
+    await generateTransactions(db, { partnerId: INSERT_PARTNER, rows: 1, seed: `single-${runId}-${i}`, fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments'] });
+    times.push(performance.now() - t1);
+  }
+  line(`${label}${single.toLocaleString('en-US')} single-row inserts, each committed`, `${Math.round(single / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s, p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`);
+  await sql`delete from payments where partner_id = ${INSERT_PARTNER}`.execute(db);
+  await sql`vacuum payments`.execute(db);
+}
+if (MODE === 'writes') {
+  console.log('── search: insert rate, with and without the indexes of 0022 ──');
+  for (let round = 1; round <= 2; round++) await insertRate(`with, round ${round}: `);
+  await walletIndexes.down(db as unknown as Kysely<unknown>);
+  for (let round = 1; round <= 2; round++) await insertRate(`without, round ${round}: `);
+  await walletIndexes.up(db as unknown as Kysely<unknown>);
+  await sql`vacuum analyze payments`.execute(db);
+  await sql`vacuum analyze collections`.execute(db);
+  for (let round = 3; round <= 4; round++) await insertRate(`with, round ${round}: `);
+  await database.close();
+  process.exit(0);
+}
+
 console.log('── search: sizes ──');
 const sizes = await sql<{ name: string; bytes: number }>`
   select c.relname as name, pg_relation_size(c.oid)::bigint as bytes from pg_class c
@@ -120,31 +226,6 @@ for (const r of sizes.rows) line(`  ${r.name}`, mb(Number(r.bytes)));
 const indexBytes = sizes.rows.filter((r) => r.name !== 'payments' && r.name !== 'collections').reduce((a, r) => a + Number(r.bytes), 0);
 line('  all indexes of the two tables', mb(indexBytes));
 
-// random queries of the kinds the portal sends, from a seeded generator: the same seed gives the same queries
-let seed = Number(process.env.BENCH_SEED ?? 1) >>> 0;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const rnd = (n: number) => Math.floor(random() * n);
-const STATUSES = ['complete', 'pending', 'failed', 'processing', 'expired', 'refunded'];
-const COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW'];
-const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString().slice(0, 10);
-type Shape = { q: SearchQuery; startIndex: number };
-function randomQuery(): Shape {
-  const table = rnd(2) ? 'payments' : 'collections';
-  const filters: Record<string, string> = {};
-  if (rnd(2)) filters.status = STATUSES[rnd(STATUSES.length)]!;
-  if (rnd(3) === 0) filters.country = COUNTRIES[rnd(COUNTRIES.length)]!;
-  const from = 1 + rnd(500);
-  const range = rnd(3) === 0 ? { startDate: day(from + rnd(60)), endDate: day(from) } : {};
-  const fiatWallet = rnd(4) === 0 ? ['USD', 'NGN', 'KES'][rnd(3)]! : 'all';
-  return { q: { table, filters, idFilter: '', range, fiatWallet }, startIndex: rnd(4) === 0 ? rnd(999) * 10 : 0 };
-}
-const describe = (s: Shape) => `${s.q.table} ${JSON.stringify(s.q.filters)} ${JSON.stringify(s.q.range)} wallet=${s.q.fiatWallet} start=${s.startIndex}`;
 const dbQueries = Array.from({ length: 400 }, randomQuery);
 const httpQueries = Array.from({ length: 400 }, randomQuery);
 
@@ -288,36 +369,8 @@ line('export of 10,000 rows by scroll over HTTP, median of 5', `${ms(pct(exportT
   line(`report of ${built.rowCount?.toLocaleString('en-US')} rows, ${built.totalPages} pages`, `${((performance.now() - t0) / 1000).toFixed(2)} s (budget <= 10 s for 100,000)`);
 }
 
-// the write path: a bulk insert (rolled back) and single-row inserts, each committed, into the 5,000,000-row tables
 console.log('── search: insert rate ──');
-{
-  const INSERT_PARTNER = '0b0b0000-0000-4000-8000-1a5e00000000';
-  await sql`insert into partners (id, name, abbreviation, product_types) values (${INSERT_PARTNER}, 'Bench inserts', 'BNINS', ${['B2B']}) on conflict do nothing`.execute(db);
-  const bulk = 100_000;
-  let t0 = performance.now();
-  await db
-    .transaction()
-    .execute(async (trx) => {
-      await generateTransactions(trx, { partnerId: INSERT_PARTNER, rows: bulk, seed: `insert-${Date.now()}`, fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments'] });
-      throw new Error('rollback');
-    })
-    .catch((e: unknown) => {
-      if ((e as Error).message !== 'rollback') throw e;
-    });
-  line(`bulk insert of ${bulk.toLocaleString('en-US')} payments in one statement (rolled back)`, `${Math.round(bulk / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s`);
-  const single = 2_000;
-  const runId = Date.now();
-  const times: number[] = [];
-  t0 = performance.now();
-  for (let i = 0; i < single; i++) {
-    const t1 = performance.now();
-    await generateTransactions(db, { partnerId: INSERT_PARTNER, rows: 1, seed: `single-${runId}-${i}`, fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments'] });
-    times.push(performance.now() - t1);
-  }
-  line(`${single.toLocaleString('en-US')} single-row inserts, each committed`, `${Math.round(single / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s, p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`);
-  await sql`delete from payments where partner_id = ${INSERT_PARTNER}`.execute(db);
-  await sql`vacuum payments`.execute(db);
-}
+await insertRate('');
 
 console.log('── search: plans (docs/performance.md) ──');
 const explain = async (title: string, q: SearchQuery, startIndex = 0) => {
