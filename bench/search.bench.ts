@@ -389,6 +389,13 @@ await explain('collections, status pending, wallet NGN', q('collections', { stat
 await explain('payments, status complete, country KE, start 8,740', q('payments', { status: 'complete', country: 'KE' }), 8740);
 await explain('collections, 5 weeks, wallet USD, start 9,310', q('collections', {}, 'USD', { startDate: day(235), endDate: day(201) }), 9310);
 await explain('payments, status failed, 60 days', q('payments', { status: 'failed' }, 'all', { startDate: day(160), endDate: day(101) }));
+// the slowest shapes of the cold run before 0022 (seed 1), and the slowest after it
+await explain('payments, wallet NGN, start 1,540', q('payments', {}, 'NGN'), 1540);
+await explain('payments, status complete, wallet NGN, start 7,310', q('payments', { status: 'complete' }, 'NGN'), 7310);
+await explain('collections, status complete, wallet KES', q('collections', { status: 'complete' }, 'KES'));
+await explain('payments, country UG, wallet KES (no match)', q('payments', { country: 'UG' }, 'KES'));
+await explain('payments, status failed, country GH', q('payments', { status: 'failed', country: 'GH' }));
+await explain('collections, status pending, wallet NGN (sparse)', q('collections', { status: 'pending' }, 'NGN'));
 for (const [i, s] of slow.slice(0, 3).entries()) await explain(`slowest of this run #${i + 1}: ${describe(s.shape)}`, s.shape.q, s.shape.startIndex);
 await app?.close();
 await database.close();
