@@ -7,6 +7,10 @@ import { sql, type Kysely } from 'kysely';
  * wallet with a country (a country outside the wallet's currency answers at once instead of scanning the wallet).
  * The other four tables get their filter columns and the wallet in their newest-first index, so that a capped count
  * with any of their filters is an index-only scan too.
+ *
+ * A plain CREATE INDEX holds off writes to the table while it builds (about 25 s a table at 5,000,000 rows on the
+ * benchmark machine); on a large production table, build the two indexes first with CREATE INDEX CONCURRENTLY and the
+ * same names and definitions: this migration then leaves them as they are.
  */
 const TABLES = ['payments', 'collections'];
 const OTHERS: Record<string, string> = {
@@ -19,9 +23,9 @@ const OTHERS: Record<string, string> = {
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const t of TABLES) {
     await sql.raw(`
-      create index ${t}_wallet_idx on ${t} (partner_id, (coalesce(fiat_wallet, 'USD')), created_at desc, id desc)
+      create index if not exists ${t}_wallet_idx on ${t} (partner_id, (coalesce(fiat_wallet, 'USD')), created_at desc, id desc)
         include (status, country, request_source, fiat_wallet);
-      create index ${t}_wallet_country_idx on ${t} (partner_id, (coalesce(fiat_wallet, 'USD')), country, created_at desc, id desc)
+      create index if not exists ${t}_wallet_country_idx on ${t} (partner_id, (coalesce(fiat_wallet, 'USD')), country, created_at desc, id desc)
         include (status, request_source, fiat_wallet);
     `).execute(db);
   }
