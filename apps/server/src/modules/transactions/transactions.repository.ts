@@ -159,7 +159,12 @@ export async function scrollBatch<T extends SearchTable>(
   size: number,
 ) {
   const where = conditions(partnerId, q);
-  if (after) where.push(sql`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
+  // the cursor row's own created_at, exactly: the one in the scroll id has milliseconds, the column microseconds, and
+  // older rows of the same millisecond would be skipped (the cursor's own time stays the fallback should the row go)
+  if (after) {
+    const exact = sql`coalesce((select created_at from ${tableRef(q.table)} where partner_id = ${partnerId} and id = ${after.id}::uuid), ${after.createdAt}::timestamptz)`;
+    where.push(sql`(created_at, id) < (${exact}, ${after.id}::uuid)`);
+  }
   const rows = await sql<TableRowOf<T>>`
     select * from ${tableRef(q.table)} where ${sql.join(where, sql` and `)}
     order by created_at desc, id desc
