@@ -59,8 +59,8 @@ export function formatDay(day: string | null | undefined): string {
  * An amount as a table shows it: fiat and stablecoins with 2 decimals, other crypto (BTC) with up to 8; the
  * currency always written. The details drawer shows the full value with formatCrypto.
  */
-export function formatAmount(amount: string | number | null | undefined, currency: string): string {
-  const code = currency.toUpperCase();
+export function formatAmount(amount: string | number | null | undefined, currency: string | null | undefined): string {
+  const code = (currency ?? '').toUpperCase();
   return code === 'BTC' ? formatCrypto(amount, code) : formatMoney(amount, code);
 }
 

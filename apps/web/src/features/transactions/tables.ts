@@ -50,7 +50,7 @@ type Converted = { amount: string; currency: string; convertedAmount: string; ra
  * rate, each with its currency: "USD 2,178.57 · 1 USD = 2,650.00 TZS". Nothing for a row in USD.
  */
 export function convertedSide(r: Pick<Converted, 'currency' | 'convertedAmount' | 'rate'>): string {
-  if (r.currency.toUpperCase() === 'USD') return '';
+  if (r.currency === 'USD') return '';
   const rate = formatRate(r.rate, 'USD', r.currency);
   return [formatMoney(r.convertedAmount, 'USD'), rate].filter(Boolean).join(' · ');
 }
@@ -59,8 +59,8 @@ export function convertedSide(r: Pick<Converted, 'currency' | 'convertedAmount' 
  * currency, the converted USD amount for the USD wallet (or none, which reads as USD); else unknown.
  */
 export function walletAmount(r: Converted): string | undefined {
-  const w = (r.fiatWallet ?? 'USD').toUpperCase();
-  if (w === r.currency.toUpperCase()) return formatMoney(r.amount, w);
+  const w = r.fiatWallet ?? 'USD';
+  if (w === r.currency) return formatMoney(r.amount, w);
   if (w === 'USD') return formatMoney(r.convertedAmount, 'USD');
   return undefined;
 }

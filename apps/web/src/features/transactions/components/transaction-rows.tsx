@@ -64,8 +64,7 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
             <span className="block text-xs text-muted" data-testid="amount-sub">
               {sub.split(' · ').map((part, i) => (
                 <span key={i} className="inline-block whitespace-nowrap">
-                  {i > 0 && <span aria-hidden="true">&nbsp;·&nbsp;</span>}
-                  {i > 0 && <span className="sr-only">, </span>}
+                  {i > 0 && ' · '}
                   {part}
                 </span>
               ))}

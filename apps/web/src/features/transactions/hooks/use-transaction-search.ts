@@ -59,7 +59,7 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     [def.key, filters, idFilter, range.startDate, range.endDate, hasDate, fiatWallet],
   );
   // a reversed range keeps the last query that could be searched (adjusting state while rendering)
-  const [lastValid, setLastValid] = useState(built);
+  const [lastValid, setLastValid] = useState<SearchQuery>(() => (reversed ? { ...built, range: {} } : built));
   if (!reversed && built !== lastValid) setLastValid(built);
   const query = reversed ? lastValid : built;
 
@@ -67,8 +67,10 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
   // the last page that arrived stays on screen under the error when a request fails
   const [lastGood, setLastGood] = useState<{ data: NonNullable<typeof page.data>; startIndex: number }>();
   if (page.data && !page.isPlaceholderData && lastGood?.data !== page.data) setLastGood({ data: page.data, startIndex });
-  const shown = page.data ?? (page.isError ? lastGood?.data : undefined);
-  const shownStart = page.data || !page.isError ? startIndex : (lastGood?.startIndex ?? startIndex);
+  // a reply of another table (never from the server: the query names its table) is not shown
+  const current = page.data?.table === def.key ? page.data : undefined;
+  const shown = current ?? (page.isError ? lastGood?.data : undefined);
+  const shownStart = current || !page.isError ? startIndex : (lastGood?.startIndex ?? startIndex);
   const loaded = useMemo(() => (shown ? cleanRows(def.key, shown.data as Row[]) : undefined), [shown, def.key]);
   const rows = useMemo(() => loaded ?? [], [loaded]);
 
