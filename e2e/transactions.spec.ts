@@ -134,7 +134,9 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
       BASE: 'https://basescan.org/tx/',
     };
     const code = /\((\w+)\)$/.exec(network)![1]!;
-    expect(href).toBe(`${explorers[code]}${(await hash.textContent())!.trim()}`);
+    const full = (await drawer.getByRole('button', { name: 'Copy Transaction hash' }).getAttribute('data-copy'))!;
+    expect(full).toMatch(/^[0-9a-f]{64}$/);
+    expect(href).toBe(`${explorers[code]}${full}`);
     expect(await hash.getAttribute('target')).toBe('_blank');
     expect(await drawer.getByRole('button', { name: 'Copy External wallet address' }).count()).toBe(1);
     await screenshots(page, 'settlement-details');
@@ -226,6 +228,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     for (const tab of ['Payments', 'Collections', 'Settlements', 'Fees']) {
       await page.getByRole('tab', { name: tab }).click();
       await page.getByTestId('transaction-row').first().waitFor();
+      await page.screenshot({ path: `e2e/screenshots/transactions-${tab.toLowerCase()}-phone-top.png` });
       expect(await page.evaluate(() => document.documentElement.scrollWidth), tab).toBeLessThanOrEqual(375);
       for (const t of await page.getByRole('tab').all()) {
         const box = (await t.boundingBox())!;
@@ -278,7 +281,8 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await page.waitForURL('**/trades');
     await expect.poll(() => page.getByTestId('page-summary').textContent()).toBe('1–10 of 400');
     expect(await page.locator('thead th').allTextContents()).toEqual(['date', 'trade id', 'country', 'you sold', 'you received', 'rate including fee', 'View']);
-    const rates = await page.locator('[data-testid="transaction-row"] td:nth-child(6) [class*="font-medium"]').allTextContents();
+    const rates = await page.locator('[data-testid="transaction-row"] td:nth-child(6) [data-testid="amount-main"]').allTextContents();
+    expect(rates).toHaveLength(10);
     for (const r of rates) expect(r).toMatch(/^1 (USDC|USDT|CUSD|PYUSD|BTC) = [\d,]+\.\d{2,6} [A-Z]{3}$/);
     for (const f of await page.getByTestId('amount-sub').allTextContents()) expect(f).toMatch(/^Fee (USDC|USDT|CUSD|PYUSD|BTC) [\d,.]+$/);
     // the trade id is shown whole, like the ids of the other tables, with its copy action

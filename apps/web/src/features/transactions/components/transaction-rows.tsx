@@ -59,7 +59,9 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
       const sub = column.sub?.(row);
       return (
         <span className="block tabular-nums sm:text-right">
-          <span className="whitespace-nowrap font-medium">{text}</span>
+          <span className="whitespace-nowrap font-medium" data-testid="amount-main">
+            {text}
+          </span>
           {sub && (
             <span className="block text-xs text-muted" data-testid="amount-sub">
               {sub.split(' · ').map((part, i) => (
@@ -74,7 +76,12 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
       );
     }
     case 'status':
-      return <StatusBadge status={column.value?.(row)}>{text}</StatusBadge>;
+      // a long status ("Pending Hash Confirmation") wraps inside its badge rather than widen a phone's card
+      return (
+        <StatusBadge status={column.value?.(row)} className="max-w-full whitespace-normal! sm:whitespace-nowrap!">
+          {text}
+        </StatusBadge>
+      );
     default:
       return text;
   }
