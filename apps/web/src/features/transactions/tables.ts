@@ -31,6 +31,8 @@ export type Column<R = Row> = {
   value?(row: R): string;
   /** a second, quieter line under the value: the other side of a conversion */
   sub?(row: R): string;
+  /** the column's width where its kind's does not fit (the table lays out fixed) */
+  width?: string;
 };
 export type FilterCategory = { key: FilterKey; name: string; options: string[]; selected: string };
 
@@ -161,11 +163,11 @@ const trades: Omit<TabDef<'trades'>, 'index'> = {
   label: 'Trades',
   columns: () => [
     { header: 'date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' },
-    { header: 'trade id', cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId },
+    { header: 'trade id', cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId, width: '9.5rem' },
     { header: 'country', cell: (r) => r.country },
     { header: 'you sold', cell: tradeSold, kind: 'amount' },
     { header: 'you received', cell: tradeReceived, kind: 'amount' },
-    { header: 'rate including fee', cell: tradeRate, kind: 'amount', sub: tradeFee },
+    { header: 'rate including fee', cell: tradeRate, kind: 'amount', sub: tradeFee, width: '12.5rem' },
   ],
   filters: () => [
     cat('country', 'Country of Trade', COUNTRIES),

@@ -21,8 +21,8 @@ type Props = {
  * Fixed widths for the columns whose content changes from page to page, so that nothing moves while filters change
  * (the table lays out fixed; the other columns share what is left).
  */
-const WIDTH: Record<NonNullable<Column['kind']>, string> = { id: '8.5rem', date: '8.5rem', amount: '11.5rem', status: '11rem' };
-const widthOf = (c: Column) => (c.kind === 'id' && c.header !== 'ID' ? '10.5rem' : c.kind ? WIDTH[c.kind] : undefined);
+const WIDTH: Record<NonNullable<Column['kind']>, string> = { id: '8rem', date: '7.5rem', amount: '11.5rem', status: '11rem' };
+const widthOf = (c: Column) => c.width ?? (c.kind ? WIDTH[c.kind] : undefined);
 
 /** On a phone each row is a card: id, date, amount and status first, then the rest. */
 const ORDER: Record<NonNullable<Column['kind']>, string> = { id: 'max-sm:order-1', date: 'max-sm:order-2', amount: 'max-sm:order-3', status: 'max-sm:order-4' };
@@ -65,8 +65,8 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
           {sub && (
             <span className="block text-xs text-muted" data-testid="amount-sub">
               {sub.split(' · ').map((part, i) => (
-                <span key={i} className="inline-block whitespace-nowrap">
-                  {i > 0 && ' · '}
+                <span key={i} className="block whitespace-nowrap">
+                  {i > 0 && <span className="sr-only"> · </span>}
                   {part}
                 </span>
               ))}
@@ -78,7 +78,7 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
     case 'status':
       // a long status ("Pending Hash Confirmation") wraps inside its badge rather than widen a phone's card
       return (
-        <StatusBadge status={column.value?.(row)} className="max-w-full whitespace-normal! sm:whitespace-nowrap!">
+        <StatusBadge status={column.value?.(row)} className="max-w-full whitespace-normal!">
           {text}
         </StatusBadge>
       );
@@ -98,7 +98,7 @@ export function TransactionRows({ label, columns, rows, pending, fetching, onVie
               {c.header}
             </StackTh>
           ))}
-          <StackTh style={{ width: '4rem' }}>
+          <StackTh style={{ width: '3.25rem' }}>
             <span className="sr-only">View</span>
           </StackTh>
         </StackHead>
