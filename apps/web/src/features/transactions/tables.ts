@@ -163,7 +163,7 @@ const trades: Omit<TabDef<'trades'>, 'index'> = {
   label: 'Trades',
   columns: () => [
     { header: 'date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' },
-    { header: 'trade id', cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId, width: '9.5rem' },
+    { header: 'trade id', cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId, width: '10rem' },
     { header: 'country', cell: (r) => r.country },
     { header: 'you sold', cell: tradeSold, kind: 'amount' },
     { header: 'you received', cell: tradeReceived, kind: 'amount' },

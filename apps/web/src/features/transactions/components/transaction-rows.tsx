@@ -46,7 +46,7 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
       const value = column.value?.(row) ?? text;
       return (
         <span className="inline-flex items-center gap-0.5">
-          <span className="font-mono text-xs" title={value}>
+          <span className="whitespace-nowrap font-mono text-xs" title={value}>
             {text}
           </span>
           <CopyButton value={value} label={column.header === 'ID' ? 'ID' : column.header.replace(/^\w/, (c) => c.toUpperCase())} />
