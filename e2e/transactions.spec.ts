@@ -11,6 +11,11 @@ const rowIds = (page: Page) => page.locator('[data-testid="transaction-row"] but
 const rowStatuses = (page: Page) => page.locator('[data-testid="transaction-row"] [data-tone]').allTextContents();
 /** The dates of the rows as written ("Nov 16, 2026, 01:44 UTC"). */
 const rowDates = (page: Page) => page.locator('[data-testid="transaction-row"] [data-date]').evaluateAll((d) => d.map((e) => e.getAttribute('data-date')!));
+/** Cells of the rows whose content spills out of them (none may: on a phone a spill covers the next cell). */
+const spilling = (page: Page) =>
+  page.locator('[data-testid="transaction-row"] td').evaluateAll((cells) =>
+    cells.filter((c) => getComputedStyle(c).display !== 'none' && c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+  );
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** "Nov 16, 2026, 01:44 UTC" → "2026-11-16" (the UTC day it was written in). */
 const isoDay = (shown: string) => {
@@ -245,6 +250,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
           .map((c) => c.querySelector('[data-cell-label]')?.textContent ?? ''),
       );
       expect(labels.slice(0, 2), tab).toEqual(['ID', 'Date']);
+      expect(await spilling(page), tab).toEqual([]);
       if (tab !== 'Fees') expect(labels.slice(2, 4).sort(), tab).toEqual(['Amount', 'Status']);
       // the filters wait behind their button
       expect(await page.getByRole('button', { name: 'Export CSV' }).isVisible()).toBe(false);
@@ -288,7 +294,12 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     // the trade id is shown whole, like the ids of the other tables, with its copy action
     const tradeIds = await page.locator('[data-testid="transaction-row"] button[aria-label="Copy Trade id"]').evaluateAll((b) => b.map((e) => e.getAttribute('data-copy')));
     for (const t of tradeIds) expect(t).toMatch(/^TRD-[0-9A-F]{10}$/);
+    expect(await spilling(page)).toEqual([]);
     await screenshots(page, 'trades');
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await spilling(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: 'Amount: All' }).click();
     await page.getByRole('option', { name: '10,000 and over' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('amount')).toBe('10000-');

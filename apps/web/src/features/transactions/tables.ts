@@ -33,6 +33,8 @@ export type Column<R = Row> = {
   sub?(row: R): string;
   /** the column's width where its kind's does not fit (the table lays out fixed) */
   width?: string;
+  /** on a phone's card, the whole width (a long value) */
+  wide?: boolean;
 };
 export type FilterCategory = { key: FilterKey; name: string; options: string[]; selected: string };
 
@@ -167,7 +169,7 @@ const trades: Omit<TabDef<'trades'>, 'index'> = {
     { header: 'country', cell: (r) => r.country },
     { header: 'you sold', cell: tradeSold, kind: 'amount' },
     { header: 'you received', cell: tradeReceived, kind: 'amount' },
-    { header: 'rate including fee', cell: tradeRate, kind: 'amount', sub: tradeFee, width: '12.5rem' },
+    { header: 'rate including fee', cell: tradeRate, kind: 'amount', sub: tradeFee, width: '12.5rem', wide: true },
   ],
   filters: () => [
     cat('country', 'Country of Trade', COUNTRIES),

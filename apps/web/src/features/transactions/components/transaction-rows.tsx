@@ -59,7 +59,7 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
       const sub = column.sub?.(row);
       return (
         <span className="block tabular-nums sm:text-right">
-          <span className="whitespace-nowrap font-medium" data-testid="amount-main">
+          <span className="font-medium sm:whitespace-nowrap" data-testid="amount-main">
             {text}
           </span>
           {sub && (
@@ -120,7 +120,7 @@ export function TransactionRows({ label, columns, rows, pending, fetching, onVie
             : rows.map((r) => (
                 <StackRow key={r.id} className="hover:bg-canvas/60" data-testid="transaction-row">
                   {columns.map((c) => (
-                    <StackCell key={c.header} label={c.header} className={cn('sm:overflow-hidden', c.kind ? ORDER[c.kind] : 'max-sm:order-5')}>
+                    <StackCell key={c.header} label={c.header} wide={c.wide} className={cn('sm:overflow-hidden', c.kind ? ORDER[c.kind] : 'max-sm:order-5')}>
                       <Cell column={c} row={r} />
                     </StackCell>
                   ))}
