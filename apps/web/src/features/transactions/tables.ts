@@ -167,8 +167,8 @@ const trades: Omit<TabDef<'trades'>, 'index'> = {
     { header: 'date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' },
     { header: 'trade id', cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId, width: '10rem' },
     { header: 'country', cell: (r) => r.country },
-    { header: 'you sold', cell: tradeSold, kind: 'amount' },
-    { header: 'you received', cell: tradeReceived, kind: 'amount' },
+    { header: 'you sold', cell: tradeSold, kind: 'amount', width: '10.75rem' },
+    { header: 'you received', cell: tradeReceived, kind: 'amount', width: '10.75rem' },
     { header: 'rate including fee', cell: tradeRate, kind: 'amount', sub: tradeFee, width: '12.5rem', wide: true },
   ],
   filters: () => [

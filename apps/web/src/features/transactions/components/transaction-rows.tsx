@@ -21,7 +21,7 @@ type Props = {
  * Fixed widths for the columns whose content changes from page to page, so that nothing moves while filters change
  * (the table lays out fixed; the other columns share what is left).
  */
-const WIDTH: Record<NonNullable<Column['kind']>, string> = { id: '8rem', date: '7.5rem', amount: '11.5rem', status: '11rem' };
+const WIDTH: Record<NonNullable<Column['kind']>, string> = { id: '8rem', date: '8.5rem', amount: '11.5rem', status: '11rem' };
 const widthOf = (c: Column) => c.width ?? (c.kind ? WIDTH[c.kind] : undefined);
 
 /** On a phone each row is a card: id, date, amount and status first, then the rest. */
