@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, type FilterKey, type SearchQuery } from '@portal/contract/transactions';
 import { PAGE_SIZE, useTransactionPage } from '../api/search.ts';
@@ -96,6 +96,22 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
       { replace: o.replace },
     );
 
+  // a page of the address past the last one (a link made when there were more rows) shows the last page instead
+  const pastEnd = !!current && !page.isPlaceholderData && current.data.length === 0 && current.total > 0 && startIndex > 0;
+  const lastStart = current ? Math.max(0, Math.floor((Math.min(current.total, MAX_RESULT_WINDOW) - 1) / PAGE_SIZE) * PAGE_SIZE) : 0;
+  useEffect(() => {
+    if (pastEnd)
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (lastStart > 0) next.set(URL_KEYS.page, String(lastStart / PAGE_SIZE + 1));
+          else next.delete(URL_KEYS.page);
+          return next;
+        },
+        { replace: true },
+      );
+  }, [pastEnd, lastStart, setParams]);
+
   const anyFilter = categories.some((c) => c.selected) || fiatWallet !== (fixedWallet ?? 'all');
   const total = shown?.total ?? 0;
 
@@ -109,7 +125,7 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     /** rows are on screen (this page's, or the last good ones under an error) */
     hasRows: !!shown,
     /** which empty state shows; none while the first page loads or an older page stands in for the next */
-    empty: page.isSuccess && !page.isPlaceholderData ? emptyState({ rows: rows.length, idFilter: query.idFilter, anyFilter, hasDate: !!query.range.startDate }) : null,
+    empty: page.isSuccess && !page.isPlaceholderData && !pastEnd ? emptyState({ rows: rows.length, idFilter: query.idFilter, anyFilter, hasDate: !!query.range.startDate }) : null,
     startIndex: shownStart,
     /** the message of a date range that ends before it starts (the same as the data-download page's) */
     rangeError: reversed ? REVERSED_RANGE_MESSAGE : undefined,

@@ -200,6 +200,14 @@ describe('transactions screen', () => {
     expect(searches(api).at(-1)).toMatchObject({ idFilter: 'abc', startIndex: 0 });
   });
 
+  it('shows the last page for a page of the address past the end', async () => {
+    mockApi({ ...base, 'POST transactions/search': search });
+    const { router } = renderTransactions('/transactions?page=40');
+    await pageShown('21–25 of 25');
+    expect(router.state.location.search).toBe('?page=3');
+    expect(screen.queryByTestId('empty-noData')).toBeNull();
+  });
+
   it('refuses a reversed date range with the data-download message and does not search it', async () => {
     const api = mockApi({ ...base, 'POST transactions/search': search });
     renderTransactions('/transactions?from=2026-11-30&to=2026-11-01');
