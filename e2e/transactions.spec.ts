@@ -301,7 +301,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: 'Amount: All' }).click();
-    await page.getByRole('option', { name: '10,000 and over' }).click();
+    await page.getByRole('option', { name: 'USD 10,000 and over' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('amount')).toBe('10000-');
     await expect.poll(async () => Number((await page.getByTestId('page-summary').textContent())!.split(' of ')[1]!.replace(/,/g, ''))).toBeLessThan(400);
     await page.getByTestId('transaction-row').first().getByRole('button', { name: /^View/ }).click();

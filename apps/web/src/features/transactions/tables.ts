@@ -152,12 +152,15 @@ export const tradeRate = (r: Pick<TradeRow, 'effectiveRate' | 'cryptoCurrency' |
 /** A trade's fee is charged in its stablecoin. */
 export const tradeFee = (r: Pick<TradeRow, 'fee' | 'cryptoCurrency'>) => `Fee ${formatAmount(r.fee, r.cryptoCurrency)}`;
 
-/** The Amount filter of trades (transaction-data §3): ranges of the trade's crypto amount. */
+/**
+ * The Amount filter of trades (transaction-data §3): ranges of the trade's stablecoin amount, which is its value in
+ * USD (the coins are stablecoins at par).
+ */
 export const TRADE_AMOUNT_LABELS: Record<(typeof TRADE_AMOUNT_RANGES)[number], string> = {
-  '0-1000': 'Under 1,000',
-  '1000-5000': '1,000 to 5,000',
-  '5000-10000': '5,000 to 10,000',
-  '10000-': '10,000 and over',
+  '0-1000': 'Under USD 1,000',
+  '1000-5000': 'USD 1,000 to 5,000',
+  '5000-10000': 'USD 5,000 to 10,000',
+  '10000-': 'USD 10,000 and over',
 };
 
 const trades: Omit<TabDef<'trades'>, 'index'> = {
