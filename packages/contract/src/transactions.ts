@@ -7,13 +7,13 @@ export const SEARCH_TABLES = ['payments', 'collections', 'settlements', 'fees', 
 export const SearchTable = z.enum(SEARCH_TABLES);
 export type SearchTable = z.infer<typeof SearchTable>;
 
-export const FILTER_KEYS = ['status', 'country', 'transactionType', 'paymentMethod', 'requestSource', 'cryptoCurrency', 'fiatCurrency', 'currency', 'localCurrency'] as const;
+export const FILTER_KEYS = ['status', 'country', 'transactionType', 'paymentMethod', 'requestSource', 'cryptoCurrency', 'fiatCurrency', 'currency', 'localCurrency', 'amount'] as const;
 export const FilterKey = z.enum(FILTER_KEYS);
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The filter set of each table (transaction-data §7); other keys add no condition. */
 export const TABLE_FILTERS: Record<SearchTable, readonly FilterKey[]> = {
-  trades: ['country', 'cryptoCurrency', 'fiatCurrency'],
+  trades: ['country', 'cryptoCurrency', 'fiatCurrency', 'amount'],
   payments: ['status', 'country'],
   collections: ['status', 'country', 'requestSource'],
   settlements: ['status'],
@@ -31,10 +31,23 @@ export const MAX_EXPORT_ROWS = 10_000;
 export const SCROLL_KEEP_ALIVE_SECONDS = 120;
 
 /**
+ * The Amount filter of trades (transaction-data §3): the trade's crypto amount from the first number (included) to
+ * the second (excluded), no upper bound when the second is missing. The portal offers these ranges; the request
+ * takes any "min-max" of whole numbers.
+ */
+export const TRADE_AMOUNT_RANGES = ['0-1000', '1000-5000', '5000-10000', '10000-'] as const;
+export const AMOUNT_RANGE = /^(\d{1,15})-(\d{1,15})?$/;
+
+/**
  * Selected filters by key (transaction-data §3 "filter category": an empty value means none). Keys outside the
  * list are refused; a key outside the table's set adds no condition (§7). Shared by the search and report requests.
  */
-export const Filters = z.partialRecord(FilterKey, safeText({ max: 100 }));
+export const Filters = z
+  .partialRecord(FilterKey, safeText({ max: 100 }))
+  .refine((f) => !f.amount || AMOUNT_RANGE.test(f.amount), { message: 'Choose an amount range such as 1000-5000', path: ['amount'] });
+
+/** A date range whose end is before its start (the search and the report requests say the same). */
+export const REVERSED_RANGE_MESSAGE = 'The end date must be on or after the start date.';
 /** The fiat wallet to show, or 'all' (transaction-data §3). */
 export const FiatWalletChoice = safeText({ max: 20 });
 

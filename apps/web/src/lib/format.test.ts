@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { formatCrypto, formatCurrency, formatDate, formatMoney, formatNumber, paymentMethodLabel, requestSourceLabel, titleCase, transactionTypeLabel } from './format.ts';
+import {
+  formatAmount,
+  formatCrypto,
+  formatCurrency,
+  formatDate,
+  formatDay,
+  formatMoney,
+  formatNumber,
+  formatRate,
+  paymentMethodLabel,
+  requestSourceLabel,
+  statusLabel,
+  titleCase,
+  transactionTypeLabel,
+} from './format.ts';
 
 describe('formatting (transaction-data §5, §9)', () => {
   it('money: en-US, 2 decimals, exact from decimal strings, non-numeric characters stripped', () => {
@@ -25,13 +39,32 @@ describe('formatting (transaction-data §5, §9)', () => {
     expect(formatCrypto('1')).toBe('1.00');
     expect(formatCrypto('0.123456789', 'USDT')).toBe('USDT 0.12345679');
   });
-  it("dates in the long 'LLL' form", () => {
-    expect(formatDate('2026-11-22T19:12:00Z')).toMatch(/^November 2[23], 2026 \d{1,2}:\d{2} (AM|PM)$/);
+  it('dates: one format, in UTC with the zone written, whatever the time zone of the browser', () => {
+    expect(formatDate('2026-11-22T19:12:00Z')).toBe('Nov 22, 2026, 19:12 UTC');
+    // 01:44 in Nairobi on the 16th is 22:44 UTC on the 15th: the UTC day the date filter searches
+    expect(formatDate('2026-11-15T22:44:00.000Z')).toBe('Nov 15, 2026, 22:44 UTC');
+    expect(formatDate('2026-01-05T00:05:00Z')).toBe('Jan 5, 2026, 00:05 UTC');
     expect(formatDate('nonsense')).toBe('');
+    expect(formatDay('2026-11-16')).toBe('Nov 16, 2026');
+    expect(formatDay('2026-11-15T23:59:59Z')).toBe('Nov 15, 2026');
+  });
+  it('amounts: fiat and stablecoins with 2 decimals in tables, bitcoin up to 8, the currency always written', () => {
+    expect(formatAmount('7957', 'USDC')).toBe('USDC 7,957.00');
+    expect(formatAmount('8054.62731366', 'USDT')).toBe('USDT 8,054.63');
+    expect(formatAmount('0.00012345', 'BTC')).toBe('BTC 0.00012345');
+    expect(formatAmount('13927538', 'KES')).toBe('KES 13,927,538.00');
+  });
+  it('rates: "1 USDC = 26.24 ZMW", never the 12 decimals of the database', () => {
+    expect(formatRate('26.235000000000', 'USDC', 'ZMW')).toBe('1 USDC = 26.24 ZMW');
+    expect(formatRate('2650.000000000000', 'USD', 'TZS')).toBe('1 USD = 2,650.00 TZS');
+    expect(formatRate('0.999500000000', 'USDT', 'USD')).toBe('1 USDT = 0.9995 USD');
+    expect(formatRate('x', 'USD', 'NGN')).toBe('');
   });
   it('labels: statuses in title case, methods, types and sources', () => {
     expect(titleCase('pending_approval')).toBe('Pending Approval');
     expect(titleCase('COMPLETE')).toBe('Complete');
+    expect(statusLabel('pending_kyc')).toBe('Pending KYC');
+    expect(statusLabel('hash_confirmation_received')).toBe('Hash Confirmation Received');
     expect(paymentMethodLabel('bank_transfer')).toBe('Bank');
     expect(paymentMethodLabel('MOBILE_MONEY')).toBe('Momo');
     expect(paymentMethodLabel('momo')).toBe('Mobile Money');

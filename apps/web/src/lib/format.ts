@@ -33,19 +33,54 @@ export function formatCrypto(amount: string | number | null | undefined, coin?: 
   return coin ? `${coin} ${formatted}` : formatted;
 }
 
-/** The long 'LLL' date format: "November 22, 2026 7:12 PM" (local time). */
-export function formatDate(iso: string | null | undefined): string {
+/**
+ * One date format everywhere (tables, details, settings, reports), in UTC with the zone written:
+ * "Nov 16, 2026, 01:44 UTC". UTC because the date filters search UTC days (transaction-data §5): a row shown on a
+ * day is found by a filter on that day, whatever the browser's time zone.
+ */
+const DATE_TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+
+export function formatDate(iso: string | Date | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  const date = d.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
-  const time = d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
-  return `${date} ${time}`;
+  return `${DATE_TIME.format(d)} UTC`;
+}
+
+/** A calendar day (YYYY-MM-DD, or the UTC day of an instant) in the same style: "Nov 16, 2026". */
+export function formatDay(day: string | null | undefined): string {
+  if (!day) return '';
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T00:00:00Z` : day);
+  return Number.isNaN(d.getTime()) ? '' : DAY.format(d);
+}
+
+/**
+ * An amount as a table shows it: fiat and stablecoins with 2 decimals, other crypto (BTC) with up to 8; the
+ * currency always written. The details drawer shows the full value with formatCrypto.
+ */
+export function formatAmount(amount: string | number | null | undefined, currency: string | null | undefined): string {
+  const code = (currency ?? '').toUpperCase();
+  return code === 'BTC' ? formatCrypto(amount, code) : formatMoney(amount, code);
+}
+
+/**
+ * A rate as people read it: "1 USD = 2,650.00 TZS". Rates of 1 or more get 2 decimals, smaller ones up to 6
+ * significant places (0.9995): never the 12 decimals the database keeps.
+ */
+export function formatRate(rate: string | number | null | undefined, base: string, quote: string): string {
+  const text = numeric(rate);
+  if (!isNumber(text)) return '';
+  const formatted = Math.abs(Number(text)) >= 1 ? fmt(text, 2, 2) : fmt(text, 2, 6);
+  return `1 ${base} = ${formatted} ${quote}`;
 }
 
 /** Statuses in title case: pending_approval → Pending Approval. */
 export const titleCase = (value: string | null | undefined) =>
   (value ?? '').replace(/[_-]+/g, ' ').trim().replace(/\w\S*/g, (w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase());
+
+/** A status as the tables write it: title case, with the abbreviations kept (pending_kyc → Pending KYC). */
+export const statusLabel = (value: string | null | undefined) => titleCase(value).replace(/\bKyc\b/g, 'KYC');
 
 /** Payment methods and channel types as labels (transaction-data §9). */
 export function paymentMethodLabel(value: string | null | undefined): string {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import {
+  AMOUNT_RANGE,
   LOWERCASED_FILTERS,
   MAX_RESULT_WINDOW,
   TABLE_FILTERS,
@@ -27,7 +28,7 @@ export type TableRowOf<T extends SearchTable> = Selectable<DB[(typeof TABLE_NAME
 
 /** The column each filter compares, where the table has it. */
 const FILTER_COLUMN: Partial<Record<SearchTable, Partial<Record<FilterKey, string>>>> = {
-  trades: { country: 'country', cryptoCurrency: 'crypto_currency', fiatCurrency: 'fiat_currency' },
+  trades: { country: 'country', cryptoCurrency: 'crypto_currency', fiatCurrency: 'fiat_currency', amount: 'crypto_amount' },
   payments: { status: 'status', country: 'country' },
   collections: { status: 'status', country: 'country', requestSource: 'request_source' },
   settlements: { status: 'status' },
@@ -49,6 +50,14 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
     const raw = q.filters[key]?.trim();
     const column = columns[key];
     if (!raw || !column) continue; // an empty filter adds nothing
+    if (key === 'amount') {
+      // a range "min-max" of the amount (the request schema checked its form): min included, max excluded
+      const [, min, max] = AMOUNT_RANGE.exec(raw) ?? [];
+      if (min === undefined) continue;
+      where.push(sql`${sql.ref(column)} >= ${min}::numeric`);
+      if (max !== undefined) where.push(sql`${sql.ref(column)} < ${max}::numeric`);
+      continue;
+    }
     let value = raw;
     if (LOWERCASED_FILTERS.includes(key)) value = raw.toLowerCase();
     else if (key === 'localCurrency') value = raw.toUpperCase(); // case-insensitive: stored as upper-case codes

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
 import { cn } from '../../components/ui/cn.ts';
+import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { useProfile } from '../../lib/partner/profile.ts';
 import { logout } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
@@ -51,9 +52,12 @@ export function AppLayout() {
             <p className="truncate text-sm font-semibold" data-testid="partner-name">
               {partner.name}
             </p>
-            <p className="truncate font-mono text-[11px] text-brand-200/80" title={partner.id}>
-              ID {partner.id}
-            </p>
+            <div className="flex items-center gap-1">
+              <p className="min-w-0 flex-1 truncate font-mono text-[11px] text-brand-200/80" title={partner.id} data-testid="partner-id">
+                ID {partner.id}
+              </p>
+              <CopyButton value={partner.id} label="partner ID" className="size-6 text-brand-200/80 hover:bg-white/10 hover:text-white" />
+            </div>
           </div>
         )}
         <nav id="side-nav" aria-label="Main" className={cn('flex-1 overflow-y-auto px-3 pb-4', open ? 'block' : 'hidden md:block')}>

@@ -45,7 +45,11 @@ type CellProps = TdHTMLAttributes<HTMLTableCellElement> & {
 export function StackCell({ label, wide, className, children, ...rest }: CellProps) {
   return (
     <td className={cn('block min-w-0 sm:table-cell sm:border-b sm:border-line sm:px-3 sm:py-3 sm:align-middle sm:first:pl-5 sm:last:pr-5', wide && 'col-span-2', className)} {...rest}>
-      {label && <span className="mb-0.5 block text-[11px] font-medium uppercase tracking-wide text-muted sm:hidden">{label}</span>}
+      {label && (
+        <span className="mb-0.5 block text-[11px] font-medium uppercase tracking-wide text-muted sm:hidden" data-cell-label>
+          {label}
+        </span>
+      )}
       {children}
     </td>
   );

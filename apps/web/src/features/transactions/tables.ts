@@ -1,30 +1,80 @@
 import { COUNTRIES, LOCAL_CURRENCIES } from '@portal/contract/countries';
 import { COINS, PAYMENT_METHODS, REQUEST_SOURCES, SETTLEMENT_STATUSES, TRANSACTION_STATUSES } from '@portal/contract/domain';
-import type { SettlementRow, TransactionRow, TransactionRowOf } from '@portal/contract/transaction-rows';
+import type { SettlementRow, TradeRow, TransactionRow, TransactionRowOf } from '@portal/contract/transaction-rows';
 import type { FilterKey, SearchTable } from '@portal/contract/transactions';
 import {
-  formatCrypto,
+  formatAmount,
   formatDate,
   formatMoney,
+  formatRate,
   paymentMethodLabel,
   requestSourceLabel,
-  titleCase,
+  statusLabel,
   transactionTypeLabel,
 } from '../../lib/format.ts';
+import { TRADE_AMOUNT_RANGES } from '@portal/contract/transactions';
 
 /** A row of any table, as the server sends it (the row schemas of the contract). */
 export type Row = TransactionRow;
 /** A column over the rows of type R: a column that reads a field only the rows of some tables have says so in R. */
-export type Column<R = Row> = { header: string; cell(row: R): string; /** the value an export writes */ raw?(row: R): string };
+export type Column<R = Row> = {
+  header: string;
+  cell(row: R): string;
+  /** the value an export writes */
+  raw?(row: R): string;
+  /**
+   * How the screen shows the cell: an id (cut the same way in every table, with a copy action), a date, an amount
+   * (right-aligned, tabular figures), a status (a coloured badge). Also where it goes first on a phone's card.
+   */
+  kind?: 'id' | 'date' | 'amount' | 'status';
+  /** the whole value behind the cell, where the cell shows less: the id a copy action copies, the raw status */
+  value?(row: R): string;
+  /** a second, quieter line under the value: the other side of a conversion */
+  sub?(row: R): string;
+  /** the column's width where its kind's does not fit (the table lays out fixed) */
+  width?: string;
+  /** on a phone's card, the whole width (a long value) */
+  wide?: boolean;
+};
 export type FilterCategory = { key: FilterKey; name: string; options: string[]; selected: string };
 
-const id: Column<{ id: string }> = { header: 'ID', cell: (r) => r.id };
-const date: Column<{ createdAt: string }> = { header: 'Date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt };
+/** Ids as every table cuts them: a uuid to its first 8 characters and an ellipsis, a short id (TRD-…) whole. */
+export const shortId = (value: string) => (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(value) ? `${value.slice(0, 8)}…` : value);
+
+const id: Column<{ id: string }> = { header: 'ID', cell: (r) => shortId(r.id), raw: (r) => r.id, kind: 'id', value: (r) => r.id };
+const date: Column<{ createdAt: string }> = { header: 'Date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' };
 const country: Column<{ country: string }> = { header: 'Country', cell: (r) => r.country };
-const status: Column<{ status: string }> = { header: 'Status', cell: (r) => titleCase(r.status) };
+const status: Column<{ status: string }> = { header: 'Status', cell: (r) => statusLabel(r.status), kind: 'status', value: (r) => r.status };
 const method: Column<{ paymentMethod: string }> = { header: 'Payment Method', cell: (r) => paymentMethodLabel(r.paymentMethod) };
 const wallet: Column<{ fiatWallet: string | null }> = { header: 'Wallet', cell: (r) => r.fiatWallet ?? 'USD' };
-const localAmount: Column<{ amount: string; currency: string }> = { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency), raw: (r) => r.amount };
+
+type Converted = { amount: string; currency: string; convertedAmount: string; rate: string; fiatWallet: string | null };
+/**
+ * The other side of a payment or collection (transaction-data §9): the converted amount in USD (2 decimals) and the
+ * rate, each with its currency: "USD 2,178.57 · 1 USD = 2,650.00 TZS". Nothing for a row in USD.
+ */
+export function convertedSide(r: Pick<Converted, 'currency' | 'convertedAmount' | 'rate'>): string {
+  if (r.currency === 'USD') return '';
+  const rate = formatRate(r.rate, 'USD', r.currency);
+  return [formatMoney(r.convertedAmount, 'USD'), rate].filter(Boolean).join(' · ');
+}
+/**
+ * What the row moved in its wallet's currency, where the record says it: the local amount for a wallet in that
+ * currency, the converted USD amount for the USD wallet (or none, which reads as USD); else unknown.
+ */
+export function walletAmount(r: Converted): string | undefined {
+  const w = r.fiatWallet ?? 'USD';
+  if (w === r.currency) return formatMoney(r.amount, w);
+  if (w === 'USD') return formatMoney(r.convertedAmount, 'USD');
+  return undefined;
+}
+const localAmount: Column<Converted> = {
+  header: 'Amount',
+  cell: (r) => formatAmount(r.amount, r.currency),
+  raw: (r) => r.amount,
+  kind: 'amount',
+  sub: convertedSide,
+};
 
 /**
  * A settlement shows the wallet currency with the fiat amount (default 0.00) when its wallet is present and not
@@ -32,7 +82,13 @@ const localAmount: Column<{ amount: string; currency: string }> = { header: 'Amo
  */
 export function settlementAmount(r: Pick<SettlementRow, 'fiatWallet' | 'fiatAmount' | 'cryptoAmount' | 'cryptoCurrency'>): string {
   if (r.fiatWallet && r.fiatWallet !== 'USD') return formatMoney(r.fiatAmount ?? '0', r.fiatWallet);
-  return formatCrypto(r.cryptoAmount, r.cryptoCurrency);
+  return formatAmount(r.cryptoAmount, r.cryptoCurrency);
+}
+
+/** Under a settlement's amount, its other side: the crypto amount under a wallet amount, else the USD value. */
+export function settlementSub(r: Pick<SettlementRow, 'fiatWallet' | 'fiatAmountUsd' | 'cryptoAmount' | 'cryptoCurrency'>): string {
+  if (r.fiatWallet && r.fiatWallet !== 'USD') return formatAmount(r.cryptoAmount, r.cryptoCurrency);
+  return formatMoney(r.fiatAmountUsd, 'USD');
 }
 
 export type TabDef<T extends SearchTable = SearchTable> = {
@@ -68,7 +124,7 @@ const settlements: TabDef<'settlements'> = {
   index: 3,
   key: 'settlements',
   label: 'Settlements',
-  columns: (w) => [id, date, ...(w ? [wallet] : []), { header: 'Transaction type', cell: (r) => transactionTypeLabel(r.type) }, { header: 'Amount', cell: settlementAmount, raw: (r) => r.cryptoAmount }, status],
+  columns: (w) => [id, date, ...(w ? [wallet] : []), { header: 'Transaction type', cell: (r) => transactionTypeLabel(r.type) }, { header: 'Amount', cell: settlementAmount, raw: (r) => r.cryptoAmount, kind: 'amount', sub: settlementSub }, status],
   filters: () => [cat('status', 'Status', SETTLEMENT_STATUSES)],
   fetchError: 'Could not retrieve settlement records',
 };
@@ -76,7 +132,7 @@ const fees: TabDef<'fees'> = {
   index: 4,
   key: 'fees',
   label: 'Fees',
-  columns: (w) => [id, date, ...(w ? [wallet] : []), { header: 'Amount', cell: (r) => formatMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd }, { header: 'Transaction Type', cell: (r) => transactionTypeLabel(r.transactionType) }, method],
+  columns: (w) => [id, date, ...(w ? [wallet] : []), { header: 'Amount', cell: (r) => formatMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd, kind: 'amount' }, { header: 'Transaction Type', cell: (r) => transactionTypeLabel(r.transactionType) }, method],
   // payment method starts from the preset list; transaction type starts empty and fills from loaded rows
   filters: () => [cat('paymentMethod', 'Payment Method', PAYMENT_METHODS), cat('transactionType', 'Transaction Type', [])],
   fetchError: 'Could not retrieve fees records',
@@ -88,18 +144,42 @@ export const TABS: TabDef[] = [payments, collections, settlements, fees];
 /** An unknown display index falls back to payments. */
 export const tabByIndex = (index: number | string | null | undefined) => TABS.find((t) => t.index === Number(index)) ?? TABS[0]!;
 
+/** What a trade sold and received: the crypto side when crypto was sold, else the local currency side. */
+const tradeSold = (r: TradeRow) => (Number(r.cryptoSold) > 0 ? formatAmount(r.cryptoSold, r.cryptoCurrency) : formatMoney(r.fiatSold, r.fiatCurrency));
+const tradeReceived = (r: TradeRow) => (Number(r.fiatBought) > 0 ? formatMoney(r.fiatBought, r.fiatCurrency) : formatAmount(r.cryptoBought, r.cryptoCurrency));
+/** "1 USDC = 26.24 ZMW": the rate a trade was done at, fee included. */
+export const tradeRate = (r: Pick<TradeRow, 'effectiveRate' | 'cryptoCurrency' | 'fiatCurrency'>) => formatRate(r.effectiveRate, r.cryptoCurrency, r.fiatCurrency);
+/** A trade's fee is charged in its stablecoin. */
+export const tradeFee = (r: Pick<TradeRow, 'fee' | 'cryptoCurrency'>) => `Fee ${formatAmount(r.fee, r.cryptoCurrency)}`;
+
+/**
+ * The Amount filter of trades (transaction-data §3): ranges of the trade's stablecoin amount, which is its value in
+ * USD (the coins are stablecoins at par).
+ */
+export const TRADE_AMOUNT_LABELS: Record<(typeof TRADE_AMOUNT_RANGES)[number], string> = {
+  '0-1000': 'Under USD 1,000',
+  '1000-5000': 'USD 1,000 to 5,000',
+  '5000-10000': 'USD 5,000 to 10,000',
+  '10000-': 'USD 10,000 and over',
+};
+
 const trades: Omit<TabDef<'trades'>, 'index'> = {
   key: 'trades',
   label: 'Trades',
   columns: () => [
-    { header: 'date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt },
-    { header: 'trade id', cell: (r) => r.tradeId },
+    { header: 'date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' },
+    { header: 'trade id', cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId, width: '10rem' },
     { header: 'country', cell: (r) => r.country },
-    { header: 'you sold', cell: (r) => (Number(r.cryptoSold) > 0 ? formatCrypto(r.cryptoSold, r.cryptoCurrency) : formatMoney(r.fiatSold, r.fiatCurrency)) },
-    { header: 'you received', cell: (r) => (Number(r.fiatBought) > 0 ? formatMoney(r.fiatBought, r.fiatCurrency) : formatCrypto(r.cryptoBought, r.cryptoCurrency)) },
-    { header: 'rate including fee', cell: (r) => formatMoney(r.effectiveRate, r.fiatCurrency) },
+    { header: 'you sold', cell: tradeSold, kind: 'amount', width: '10.75rem' },
+    { header: 'you received', cell: tradeReceived, kind: 'amount', width: '10.75rem' },
+    { header: 'rate including fee', cell: tradeRate, kind: 'amount', sub: tradeFee, width: '12.5rem', wide: true },
   ],
-  filters: () => [cat('country', 'Country of Trade', COUNTRIES), cat('cryptoCurrency', 'Cryptocurrency', COINS), cat('fiatCurrency', 'Local Currency', LOCAL_CURRENCIES)],
+  filters: () => [
+    cat('country', 'Country of Trade', COUNTRIES),
+    cat('cryptoCurrency', 'Cryptocurrency', COINS),
+    cat('fiatCurrency', 'Local Currency', LOCAL_CURRENCIES),
+    cat('amount', 'Amount', TRADE_AMOUNT_RANGES),
+  ],
   fetchError: 'Could not retrieve partner transactions',
 };
 export const TRADES: Omit<TabDef, 'index'> = trades;
@@ -107,7 +187,7 @@ export const TRADES: Omit<TabDef, 'index'> = trades;
 const initiatedPayments: Omit<TabDef<'initiate-payments'>, 'index'> = {
   key: 'initiate-payments',
   label: 'Initiated payments',
-  columns: () => [id, date, country, { header: 'Recipient', cell: (r) => r.recipientName }, { header: 'Amount', cell: (r) => formatMoney(r.amount, r.localCurrency), raw: (r) => r.amount }, status, method],
+  columns: () => [id, date, country, { header: 'Recipient', cell: (r) => r.recipientName }, { header: 'Amount', cell: (r) => formatMoney(r.amount, r.localCurrency), raw: (r) => r.amount, kind: 'amount', sub: (r) => (r.localCurrency === 'USD' ? '' : formatMoney(r.amountUsd, 'USD')) }, status, method],
   filters: () => [cat('localCurrency', 'Local Currency', LOCAL_CURRENCIES), cat('status', 'Status', TRANSACTION_STATUSES)],
   fetchError: 'Could not retrieve partner transactions',
 };

@@ -59,7 +59,9 @@ describe('settlement amount', () => {
   it('shows the wallet currency with the fiat amount for a non-USD wallet, else the crypto amount', () => {
     expect(settlementAmount({ fiatWallet: 'NGN', fiatAmount: '1500000', cryptoAmount: '1000', cryptoCurrency: 'USDT' })).toBe('NGN 1,500,000.00');
     expect(settlementAmount({ ...settlement, fiatWallet: 'NGN' })).toBe('NGN 0.00');
-    expect(settlementAmount({ ...settlement, fiatWallet: 'USD', cryptoAmount: '12.3456789', cryptoCurrency: 'USDC' })).toBe('USDC 12.3456789');
+    // stablecoins with 2 decimals in the table (the drawer shows the full value), bitcoin with up to 8
+    expect(settlementAmount({ ...settlement, fiatWallet: 'USD', cryptoAmount: '12.3456789', cryptoCurrency: 'USDC' })).toBe('USDC 12.35');
+    expect(settlementAmount({ ...settlement, cryptoAmount: '0.00123456', cryptoCurrency: 'BTC' })).toBe('BTC 0.00123456');
     expect(settlementAmount({ ...settlement, cryptoAmount: '5', cryptoCurrency: 'USDT' })).toBe('USDT 5.00');
   });
 });

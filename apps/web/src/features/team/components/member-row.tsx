@@ -1,9 +1,7 @@
 import { ROLE_LABELS, type TeamMember } from '@portal/contract/team';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Menu, type MenuItem } from '../../../components/ui/menu.tsx';
-
-/** "Nov 23, 2026, 10:38 AM" (local time): short enough for one line of the list. */
-const signedInAt = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+import { formatDate } from '../../../lib/format.ts';
 
 export type MemberAction = 'role' | 'resendInvite' | 'resendCode' | 'reset' | 'remove';
 
@@ -73,7 +71,7 @@ export function MemberRow({ member, self, canManage, onAction }: Props) {
         </div>
         <div className="basis-full text-xs text-muted md:basis-auto md:text-sm">
           <dt className="inline md:sr-only">Last sign-in: </dt>
-          <dd className="inline whitespace-nowrap">{member.lastSignInAt ? signedInAt(member.lastSignInAt) : 'Never'}</dd>
+          <dd className="inline whitespace-nowrap">{member.lastSignInAt ? formatDate(member.lastSignInAt) : 'Never'}</dd>
         </div>
       </dl>
     </li>

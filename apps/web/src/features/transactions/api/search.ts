@@ -46,3 +46,19 @@ export async function fetchAll(query: SearchQuery, total: number, onProgress: (l
     throw new Error('encountered error retrieving all data');
   }
 }
+
+/**
+ * One row of a table by its whole id (the id search of transaction-data §5 with 36 characters is an exact match):
+ * what a link to /payments/{id} opens. The server answers the signed-in partner's rows only.
+ */
+export function useTransactionById(table: SearchQuery['table'], id: string | undefined) {
+  return useQuery({
+    queryKey: ['transactions', 'one', table, id],
+    queryFn: async () => {
+      const res = await api.post('transactions/search', { table, idFilter: id, startIndex: 0, size: 1 }, { schema: SearchResponse });
+      return (res.data[0] as Row | undefined) ?? null;
+    },
+    enabled: !!id,
+    staleTime: 30_000,
+  });
+}

@@ -1,22 +1,56 @@
+import { ExternalLink } from 'lucide-react';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { titleCase } from '../../../lib/format.ts';
+import { CopyButton } from '../../../components/ui/copy-button.tsx';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import type { SearchTable } from '@portal/contract/transactions';
+import { detailSections, type DetailField } from '../details.ts';
 import type { Row } from '../tables.ts';
 
-/** Every field of one transaction in a side drawer, labelled from its name (createdAt → Created At). */
-export function DetailsDrawer({ row, onClose }: { row: Row | undefined; onClose(): void }) {
+function Value({ f }: { f: DetailField }) {
+  if (f.status) return <StatusBadge status={f.status}>{f.value}</StatusBadge>;
+  if (!f.copy) return <span className="tabular-nums">{f.value}</span>;
+  return (
+    <span className="flex items-start gap-1">
+      {f.href ? (
+        <a href={f.href} target="_blank" rel="noopener noreferrer" className="min-w-0 break-all font-mono text-[13px] text-brand-800 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-700">
+          {f.value}
+          <ExternalLink className="ml-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
+          <span className="sr-only"> (opens the block explorer)</span>
+        </a>
+      ) : (
+        <span className="min-w-0 break-all font-mono text-[13px]">{f.value}</span>
+      )}
+      <CopyButton value={f.value} label={f.label} className="-mt-1" />
+    </span>
+  );
+}
+
+/** One transaction in a side drawer: its fields grouped (summary, parties, amounts, chain) and formatted. */
+export function DetailsDrawer({ table, row, onClose }: { table: SearchTable; row: Row | undefined; onClose(): void }) {
   return (
     <Dialog open={!!row} onOpenChange={(open) => !open && onClose()} title="Transaction details" width={480} side>
       {row && (
-        <dl className="grid grid-cols-1 gap-y-3 text-sm">
-          {Object.entries(row)
-            .filter(([k]) => k !== 'partnerId')
-            .map(([k, v]) => (
-              <div key={k} className="min-w-0">
-                <dt className="text-xs text-muted">{titleCase(k.replace(/([A-Z])/g, ' $1'))}</dt>
-                <dd className="break-all font-medium">{v ?? '—'}</dd>
-              </div>
-            ))}
-        </dl>
+        <div className="flex flex-col gap-6">
+          {detailSections(table, row).map((s) =>
+            s.fields.length === 0 ? null : (
+              <section key={s.title} aria-labelledby={`details-${s.title}`}>
+                <h3 id={`details-${s.title}`} className="mb-2 border-b border-line pb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
+                  {s.title}
+                </h3>
+                <dl className="grid grid-cols-[minmax(0,9rem)_minmax(0,1fr)] gap-x-4 gap-y-2.5 text-sm">
+                  {s.fields.map((f) => (
+                    <div key={f.label} className="contents" data-field={f.label}>
+                      <dt className="text-muted">{f.label}</dt>
+                      <dd className="min-w-0 font-medium">
+                        <Value f={f} />
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            ),
+          )}
+        </div>
       )}
     </Dialog>
   );

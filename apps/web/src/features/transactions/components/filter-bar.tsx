@@ -1,25 +1,37 @@
-import { RotateCcw, Search } from 'lucide-react';
+import { RotateCcw, Search, SlidersHorizontal } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { countryName } from '@portal/contract/countries';
-import { paymentMethodLabel, titleCase } from '../../../lib/format.ts';
+import { paymentMethodLabel, requestSourceLabel, statusLabel, transactionTypeLabel } from '../../../lib/format.ts';
 import type { TransactionSearch } from '../hooks/use-transaction-search.ts';
+import { TRADE_AMOUNT_LABELS } from '../tables.ts';
 
-const optionLabel = (key: string, value: string) =>
-  key === 'paymentMethod'
-    ? paymentMethodLabel(value)
-    : key === 'status' || key === 'transactionType' || key === 'requestSource'
-      ? titleCase(value)
-      : key === 'country'
-        ? `${countryName(value)} (${value})`
-        : value;
+/** An option of a filter as the tables write its value. */
+export function optionLabel(key: string, value: string): string {
+  switch (key) {
+    case 'paymentMethod':
+      return paymentMethodLabel(value);
+    case 'status':
+      return statusLabel(value);
+    case 'transactionType':
+      return transactionTypeLabel(value);
+    case 'requestSource':
+      return requestSourceLabel(value);
+    case 'country':
+      return `${countryName(value)} (${value})`;
+    case 'amount':
+      return TRADE_AMOUNT_LABELS[value as keyof typeof TRADE_AMOUNT_LABELS] ?? value;
+    default:
+      return value;
+  }
+}
 
 type Props = {
   tableKey: string;
-  search: Pick<TransactionSearch, 'filters' | 'searchId' | 'setRange' | 'setFiatWallet' | 'selectFilter' | 'resetFilters'>;
+  search: Pick<TransactionSearch, 'filters' | 'rangeError' | 'searchId' | 'setRange' | 'setFiatWallet' | 'selectFilter' | 'resetFilters'>;
   walletMode: boolean;
   wallets: string[];
   /** buttons at the end of the first row (the export) */
@@ -27,7 +39,13 @@ type Props = {
 };
 
 function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string; idFilter: string; hasRange: boolean; onSearch(id: string): void }) {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(idFilter);
+  // the id of the address (a shared link, Back) shows in the box
+  const [shownFor, setShownFor] = useState(idFilter);
+  if (idFilter !== shownFor) {
+    setShownFor(idFilter);
+    setText(idFilter);
+  }
   return (
     <form
       className="flex min-w-0 flex-1 flex-col gap-1"
@@ -50,32 +68,69 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
   );
 }
 
-/** The table's filters: id search, date range (off during an id search), wallet, export; then the filter categories. */
+/**
+ * The table's filters: id search, date range (off during an id search), wallet, export; then the filter categories.
+ * On a phone only the id search shows; the rest opens with the Filters button (which counts the filters in use).
+ */
 export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Props) {
   const { categories, idFilter, range, fiatWallet } = search.filters;
+  const [open, setOpen] = useState(false);
+  const inUse = categories.filter((c) => c.selected).length + (range.startDate && range.endDate ? 1 : 0) + (walletMode && fiatWallet !== 'all' ? 1 : 0);
+  const panel = `${tableKey}-filters`;
   return (
     <>
       <div className="flex flex-col gap-3 border-b border-line p-4 lg:flex-row lg:flex-wrap lg:items-end">
-        <IdSearch tableKey={tableKey} idFilter={idFilter} hasRange={!!(range.startDate || range.endDate)} onSearch={search.searchId} />
-        <div className="grid grid-cols-2 gap-2 sm:flex">
-          <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            From
-            <input type="date" className={cn(inputClass, 'w-full sm:w-40')} value={range.startDate} disabled={!!idFilter} onChange={(e) => search.setRange({ ...range, startDate: e.target.value })} />
-          </label>
-          <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            To
-            <input type="date" className={cn(inputClass, 'w-full sm:w-40')} value={range.endDate} disabled={!!idFilter} onChange={(e) => search.setRange({ ...range, endDate: e.target.value })} />
-          </label>
+        <div className="flex min-w-0 flex-1 items-end gap-2">
+          <IdSearch tableKey={tableKey} idFilter={idFilter} hasRange={!!(range.startDate || range.endDate)} onSearch={search.searchId} />
+          <Button variant="secondary" className="shrink-0 sm:hidden" aria-expanded={open} aria-controls={panel} onClick={() => setOpen(!open)}>
+            <SlidersHorizontal className="size-4" aria-hidden="true" />
+            Filters{inUse > 0 && <span className="rounded-full bg-brand-800 px-1.5 text-[11px] leading-4 text-white">{inUse}</span>}
+          </Button>
         </div>
-        {walletMode && (
-          <div className="w-40">
-            <p className="mb-1 text-xs font-medium text-muted">Wallet</p>
-            <SearchableSelect label="Wallet" options={['all', ...wallets].map((w) => ({ value: w, label: w === 'all' ? 'All wallets' : w }))} value={fiatWallet} onChange={search.setFiatWallet} />
+        <div id={panel} className={cn('flex-col gap-3 sm:flex sm:flex-row sm:flex-wrap sm:items-end', open ? 'flex' : 'hidden')}>
+          <div className="flex flex-col gap-1">
+            <div className="grid grid-cols-2 gap-2 sm:flex">
+              <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+                From (UTC)
+                <input
+                  type="date"
+                  className={cn(inputClass, 'w-full sm:w-40')}
+                  value={range.startDate}
+                  disabled={!!idFilter}
+                  aria-invalid={!!search.rangeError}
+                  aria-describedby={search.rangeError ? `${tableKey}-range-error` : undefined}
+                  onChange={(e) => search.setRange({ ...range, startDate: e.target.value })}
+                />
+              </label>
+              <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+                To (UTC)
+                <input
+                  type="date"
+                  className={cn(inputClass, 'w-full sm:w-40')}
+                  value={range.endDate}
+                  disabled={!!idFilter}
+                  aria-invalid={!!search.rangeError}
+                  aria-describedby={search.rangeError ? `${tableKey}-range-error` : undefined}
+                  onChange={(e) => search.setRange({ ...range, endDate: e.target.value })}
+                />
+              </label>
+            </div>
+            {search.rangeError && (
+              <p id={`${tableKey}-range-error`} role="alert" className="text-xs text-danger">
+                {search.rangeError}
+              </p>
+            )}
           </div>
-        )}
-        {actions}
+          {walletMode && (
+            <div className="sm:w-40">
+              <p className="mb-1 text-xs font-medium text-muted">Wallet</p>
+              <SearchableSelect label="Wallet" options={['all', ...wallets].map((w) => ({ value: w, label: w === 'all' ? 'All wallets' : w }))} value={fiatWallet} onChange={search.setFiatWallet} />
+            </div>
+          )}
+          {actions}
+        </div>
       </div>
-      <div className="flex flex-wrap items-end gap-3 border-b border-line px-4 py-3">
+      <div className={cn('flex-wrap items-end gap-3 border-b border-line px-4 py-3 sm:flex', open ? 'flex' : 'hidden')}>
         {categories.map((c) => (
           <div key={c.key} className="w-full sm:w-44">
             <p className="mb-1 text-xs font-medium text-muted">{c.name}</p>

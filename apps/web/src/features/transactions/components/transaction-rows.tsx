@@ -1,55 +1,139 @@
 import { Eye } from 'lucide-react';
+import type { CSSProperties, ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
-import { Table, Td, Th } from '../../../components/ui/table.tsx';
+import { CopyButton } from '../../../components/ui/copy-button.tsx';
+import { StackBody, StackCell, StackHead, StackRow, StackTable, StackTh } from '../../../components/ui/stack-table.tsx';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { PAGE_SIZE } from '../api/search.ts';
 import type { Column, Row } from '../tables.ts';
 
-type Props = { columns: Column[]; rows: Row[]; pending: boolean; fetching: boolean; onView(row: Row): void };
+type Props = {
+  label: string;
+  columns: Column[];
+  rows: Row[];
+  pending: boolean;
+  fetching: boolean;
+  onView(row: Row, opener: HTMLElement): void;
+};
 
-/** The rows of one page (placeholders while the first loads), the id cut to 8 characters, a View button each. */
-export function TransactionRows({ columns, rows, pending, fetching, onView }: Props) {
+/**
+ * Fixed widths for the columns whose content changes from page to page, so that nothing moves while filters change
+ * (the table lays out fixed; the other columns share what is left).
+ */
+const WIDTH: Record<NonNullable<Column['kind']>, string> = { id: '8rem', date: '8.5rem', amount: '11.5rem', status: '11rem' };
+const widthOf = (c: Column) => c.width ?? (c.kind ? WIDTH[c.kind] : undefined);
+
+/** On a phone each row is a card: id, date, amount and status first, then the rest. */
+const ORDER: Record<NonNullable<Column['kind']>, string> = { id: 'max-sm:order-1', date: 'max-sm:order-2', amount: 'max-sm:order-3', status: 'max-sm:order-4' };
+
+/** "Nov 16, 2026, 01:44 UTC" on two lines: the day, then the time with its zone. */
+function DateCell({ text }: { text: string }) {
+  const at = text.lastIndexOf(', ');
+  if (at < 0) return <span>{text}</span>;
   return (
-    <div className={cn('min-h-[460px]', fetching && 'opacity-70')} aria-busy={fetching}>
-      <Table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <Th key={c.header}>{c.header}</Th>
-            ))}
-            <Th>
-              <span className="sr-only">View</span>
-            </Th>
-          </tr>
-        </thead>
-        <tbody>
+    <span title={text} data-date={text}>
+      <span className="whitespace-nowrap">{text.slice(0, at)}</span>
+      <span className="block whitespace-nowrap text-xs text-muted"> {text.slice(at + 2)}</span>
+    </span>
+  );
+}
+
+function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
+  const text = column.cell(row);
+  switch (column.kind) {
+    case 'id': {
+      const value = column.value?.(row) ?? text;
+      return (
+        <span className="inline-flex items-center gap-0.5">
+          <span className="whitespace-nowrap font-mono text-xs" title={value}>
+            {text}
+          </span>
+          <CopyButton value={value} label={column.header === 'ID' ? 'ID' : column.header.replace(/^\w/, (c) => c.toUpperCase())} />
+        </span>
+      );
+    }
+    case 'date':
+      return <DateCell text={text} />;
+    case 'amount': {
+      const sub = column.sub?.(row);
+      return (
+        <span className="block tabular-nums sm:text-right">
+          <span className="font-medium sm:whitespace-nowrap" data-testid="amount-main">
+            {text}
+          </span>
+          {sub && (
+            <span className="block text-xs text-muted" data-testid="amount-sub">
+              {sub.split(' · ').map((part, i) => (
+                <span key={i} className="block whitespace-nowrap">
+                  {i > 0 && <span className="sr-only"> · </span>}
+                  {part}
+                </span>
+              ))}
+            </span>
+          )}
+        </span>
+      );
+    }
+    case 'status':
+      // a long status ("Pending Hash Confirmation") wraps inside its badge rather than widen a phone's card
+      return (
+        <StatusBadge status={column.value?.(row)} className="max-w-full whitespace-normal!">
+          {text}
+        </StatusBadge>
+      );
+    default:
+      return text;
+  }
+}
+
+/** The rows of one page (placeholders while the first loads), a table from `sm` up and cards below. */
+export function TransactionRows({ label, columns, rows, pending, fetching, onView }: Props) {
+  return (
+    <div className={cn('sm:min-h-[460px]', fetching && 'opacity-70')} aria-busy={fetching}>
+      <StackTable aria-label={label} className="sm:min-w-[50rem] sm:table-fixed">
+        <StackHead>
+          {columns.map((c) => (
+            <StackTh key={c.header} className={cn('whitespace-normal!', c.kind === 'amount' && 'text-right')} style={{ width: widthOf(c) } as CSSProperties}>
+              {c.header}
+            </StackTh>
+          ))}
+          <StackTh style={{ width: '3.25rem' }}>
+            <span className="sr-only">View</span>
+          </StackTh>
+        </StackHead>
+        <StackBody>
           {pending
             ? Array.from({ length: PAGE_SIZE }, (_, i) => (
-                <tr key={i}>
+                <StackRow key={i} data-testid="row-placeholder">
                   {columns.map((c) => (
-                    <Td key={c.header}>
-                      <span className="block h-4 w-24 animate-pulse rounded bg-canvas" />
-                    </Td>
+                    <StackCell key={c.header} className={cn(c.kind ? ORDER[c.kind] : 'max-sm:order-5', 'max-sm:hidden')}>
+                      <span className="block h-4 w-20 animate-pulse rounded bg-canvas" />
+                    </StackCell>
                   ))}
-                  <Td />
-                </tr>
+                  <StackCell wide className="sm:hidden">
+                    <span className="block h-16 animate-pulse rounded bg-canvas" />
+                  </StackCell>
+                  <StackCell className="max-sm:hidden" />
+                </StackRow>
               ))
             : rows.map((r) => (
-                <tr key={r.id} className="hover:bg-canvas/60">
+                <StackRow key={r.id} className="hover:bg-canvas/60" data-testid="transaction-row">
                   {columns.map((c) => (
-                    <Td key={c.header} className={c.header === 'ID' ? 'font-mono text-xs' : undefined}>
-                      {c.header === 'ID' ? `${(r.id ?? '').slice(0, 8)}…` : c.cell(r)}
-                    </Td>
+                    <StackCell key={c.header} label={c.header} wide={c.wide} className={cn('sm:overflow-hidden', c.kind ? ORDER[c.kind] : 'max-sm:order-5')}>
+                      <Cell column={c} row={r} />
+                    </StackCell>
                   ))}
-                  <Td>
-                    <Button variant="ghost" size="sm" onClick={() => onView(r)} aria-label={`View ${r.id}`} title="View">
+                  <StackCell wide className="max-sm:order-6 sm:text-right">
+                    <Button variant="ghost" size="sm" onClick={(e) => onView(r, e.currentTarget)} aria-label={`View ${r.id}`} title="View" className="max-sm:w-full max-sm:border max-sm:border-line">
                       <Eye className="size-4" aria-hidden="true" />
+                      <span className="sm:hidden">View details</span>
                     </Button>
-                  </Td>
-                </tr>
+                  </StackCell>
+                </StackRow>
               ))}
-        </tbody>
-      </Table>
+        </StackBody>
+      </StackTable>
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { Download } from 'lucide-react';
-import { useState } from 'react';
+import { AlertTriangle, Download, RotateCw } from 'lucide-react';
+import { useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { useCsvExport, type ExportProgress } from '../hooks/use-csv-export.ts';
@@ -24,6 +24,24 @@ function ExportStatus({ progress }: { progress: ExportProgress }) {
   );
 }
 
+/** A failed request, inside the table: the table's message (transaction-data §8) and Retry; the last rows stay below. */
+function LoadError({ message, kept, retrying, onRetry }: { message: string; kept: boolean; retrying: boolean; onRetry(): void }) {
+  return (
+    <div role="alert" className="flex flex-col gap-3 border-b border-danger/20 bg-danger-soft/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="table-error">
+      <p className="flex items-start gap-2 text-sm text-danger">
+        <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+        <span>
+          <span className="font-medium">{message}.</span> {kept ? 'The rows below are from the last successful request.' : 'Check your connection and try again.'}
+        </span>
+      </p>
+      <Button variant="secondary" size="sm" onClick={onRetry} loading={retrying} className="shrink-0">
+        {!retrying && <RotateCw className="size-3.5" aria-hidden="true" />}
+        Retry
+      </Button>
+    </div>
+  );
+}
+
 type Props = {
   def: TableDef;
   walletMode: boolean;
@@ -31,14 +49,33 @@ type Props = {
   wallets: string[];
   /** one fiat wallet's rows only (its own screen): no wallet selector */
   fiatWallet?: string;
+  /** a row opened from the address (/payments/{id}): its details show once it is found */
+  linked?: Row;
+  /** tells the screen which row's details are open (none when closed), to keep the address in step */
+  onViewChange?(row: Row | undefined): void;
 };
 
 /** One transaction table: filters, id search, date range, wallet, pages of 10, details, export. */
-export function TransactionTable({ def, walletMode, wallets, fiatWallet }: Props) {
+export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked, onViewChange }: Props) {
   const search = useTransactionSearch(def, fiatWallet);
   const csv = useCsvExport(def, walletMode);
   const [viewing, setViewing] = useState<Row>();
+  const opener = useRef<HTMLElement | null>(null);
   const { page, total } = search;
+  const shown = viewing ?? linked;
+
+  const view = (row: Row, from: HTMLElement) => {
+    opener.current = from;
+    setViewing(row);
+    onViewChange?.(row);
+  };
+  const close = () => {
+    const back = opener.current;
+    setViewing(undefined);
+    onViewChange?.(undefined);
+    // Esc or Close gives the focus back to the View button that opened the drawer (once the drawer has gone)
+    setTimeout(() => back?.isConnected && back.focus(), 0);
+  };
 
   return (
     <Card>
@@ -48,20 +85,21 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet }: Props
         walletMode={walletMode && !fiatWallet}
         wallets={wallets}
         actions={
-          <Button variant="secondary" onClick={() => void csv.start(search.query, total)} disabled={!page.data || total === 0 || !!csv.progress}>
+          <Button variant="secondary" onClick={() => void csv.start(search.query, total)} disabled={!search.hasRows || total === 0 || !!csv.progress}>
             <Download className="size-4" aria-hidden="true" />
             Export CSV
           </Button>
         }
       />
       {csv.progress && <ExportStatus progress={csv.progress} />}
+      {page.isError && <LoadError message={def.fetchError} kept={search.hasRows} retrying={page.isFetching} onRetry={() => void page.refetch()} />}
       {search.empty ? (
         <EmptyState kind={search.empty} />
-      ) : (
-        <TransactionRows columns={def.columns(walletMode)} rows={search.rows} pending={page.isPending} fetching={page.isFetching} onView={setViewing} />
+      ) : page.isError && !search.hasRows ? null : (
+        <TransactionRows label={def.label} columns={def.columns(walletMode)} rows={search.rows} pending={page.isPending && !page.isError} fetching={page.isFetching} onView={view} />
       )}
-      <Pager startIndex={search.startIndex} shown={search.rows.length} total={total} totalText={search.totalText} loaded={!!page.data} busy={page.isFetching} onPage={search.goTo} />
-      <DetailsDrawer row={viewing} onClose={() => setViewing(undefined)} />
+      <Pager startIndex={search.startIndex} shown={search.rows.length} total={total} totalText={search.totalText} loaded={search.hasRows} busy={page.isFetching} onPage={search.goTo} />
+      <DetailsDrawer table={def.key} row={shown} onClose={close} />
     </Card>
   );
 }

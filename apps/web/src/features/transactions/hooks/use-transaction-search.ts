@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { MAX_RESULT_WINDOW, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
-import { toast } from '../../../components/ui/toast-store.ts';
-import { useTransactionPage } from '../api/search.ts';
+import { useSearchParams } from 'react-router';
+import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
+import { PAGE_SIZE, useTransactionPage } from '../api/search.ts';
 import { cleanRows } from '../export.ts';
 import { emptyState, growOptions, type FilterCategory, type Row, type TabDef } from '../tables.ts';
 
@@ -9,55 +9,114 @@ export type TableDef = Omit<TabDef, 'index'>;
 export type DateRange = { startDate: string; endDate: string };
 
 /**
- * The search state of one table (transaction-data §2, §5): filter categories, id search, date range, wallet and
- * the page shown; the query sent; the loaded rows; the empty state. Every change of the query goes back to the
- * first page. A failed fetch shows the table's message as a toast.
+ * The search parameters of the address that hold a table's state, so that a reload keeps it and a link shares it:
+ * `page` (from 1), `id`, `from` and `to` (YYYY-MM-DD), `wallet`, and each filter by its key (`status=failed`).
+ * The screen's own `tab` stays as it is.
+ */
+export const URL_KEYS = { page: 'page', id: 'id', from: 'from', to: 'to', wallet: 'wallet' } as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const LAST_PAGE = Math.floor((MAX_RESULT_WINDOW - 1) / PAGE_SIZE) + 1;
+
+/** The page number of the address: a whole number from 1, no page past the 10,000th row; anything else is 1. */
+export function pageOf(text: string | null): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, LAST_PAGE) : 1;
+}
+
+/**
+ * The search state of one table (transaction-data §2, §5), kept in the address: filter categories, id search, date
+ * range, wallet and the page shown; the query sent; the loaded rows (the last good ones stay when a request
+ * fails); the empty state. Every change of the query goes back to the first page. A reversed date range is not
+ * searched: the rows of the last valid query stay and `rangeError` says why.
  */
 export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
-  const [categories, setCategories] = useState<FilterCategory[]>(def.filters);
-  const [idFilter, setIdFilter] = useState('');
-  const [range, setRange] = useState<DateRange>({ startDate: '', endDate: '' });
+  const [params, setParams] = useSearchParams();
+  // the options of each category (those of payment method and transaction type grow with the loaded rows)
+  const [options, setOptions] = useState<FilterCategory[]>(def.filters);
+  const categories: FilterCategory[] = options.map((c) => {
+    const selected = params.get(c.key) ?? '';
+    return { ...c, selected, options: selected && !c.options.includes(selected) ? [...c.options, selected] : c.options };
+  });
+  const idFilter = params.get(URL_KEYS.id) ?? '';
+  const from = params.get(URL_KEYS.from) ?? '';
+  const to = params.get(URL_KEYS.to) ?? '';
+  const range: DateRange = { startDate: DAY.test(from) ? from : '', endDate: DAY.test(to) ? to : '' };
   // a fixed wallet (a fiat wallet's own screen) is where the table starts and is not a filter the user chose
-  const [fiatWallet, setFiatWallet] = useState(fixedWallet ?? 'all');
-  const [startIndex, setStartIndex] = useState(0);
-  // a row of the page shown when the user moved to another page: the server's keyset hint for the next one
-  const [anchor, setAnchor] = useState<SearchAnchor | undefined>();
+  const fiatWallet = fixedWallet ?? (params.get(URL_KEYS.wallet) || 'all');
+  const startIndex = (pageOf(params.get(URL_KEYS.page)) - 1) * PAGE_SIZE;
+  // a row of the page shown when the user moved to another page: the server's keyset hint for that page (used
+  // only while the page and the query are the ones it was taken for)
+  const [anchor, setAnchor] = useState<{ startIndex: number; query: SearchQuery; hint: SearchAnchor }>();
 
   const hasDate = !!(range.startDate && range.endDate);
-  const query: SearchQuery = useMemo(
+  const reversed = hasDate && range.endDate < range.startDate;
+  const filters = JSON.stringify(Object.fromEntries(categories.filter((c) => c.selected).map((c) => [c.key, c.selected])));
+  const built: SearchQuery = useMemo(
     () => ({
       table: def.key,
-      filters: Object.fromEntries(categories.filter((c) => c.selected).map((c) => [c.key, c.selected])),
+      filters: JSON.parse(filters) as SearchQuery['filters'],
       idFilter,
-      range: hasDate ? range : {},
+      range: hasDate ? { startDate: range.startDate, endDate: range.endDate } : {},
       fiatWallet,
     }),
-    [def.key, categories, idFilter, range, hasDate, fiatWallet],
+    [def.key, filters, idFilter, range.startDate, range.endDate, hasDate, fiatWallet],
   );
-  const page = useTransactionPage(query, startIndex, anchor);
-  const loaded = useMemo(() => (page.data ? cleanRows(def.key, page.data.data as Row[]) : undefined), [page.data, def.key]);
+  // a reversed range keeps the last query that could be searched (adjusting state while rendering)
+  const [lastValid, setLastValid] = useState<SearchQuery>(() => (reversed ? { ...built, range: {} } : built));
+  if (!reversed && built !== lastValid) setLastValid(built);
+  const query = reversed ? lastValid : built;
+
+  const page = useTransactionPage(query, startIndex, anchor && anchor.startIndex === startIndex && anchor.query === query ? anchor.hint : undefined);
+  // the last page that arrived stays on screen under the error when a request fails
+  const [lastGood, setLastGood] = useState<{ data: NonNullable<typeof page.data>; startIndex: number }>();
+  if (page.data && !page.isPlaceholderData && lastGood?.data !== page.data) setLastGood({ data: page.data, startIndex });
+  // a reply of another table (never from the server: the query names its table) is not shown
+  const current = page.data?.table === def.key ? page.data : undefined;
+  const shown = current ?? (page.isError ? lastGood?.data : undefined);
+  const shownStart = current || !page.isError ? startIndex : (lastGood?.startIndex ?? startIndex);
+  const loaded = useMemo(() => (shown ? cleanRows(def.key, shown.data as Row[]) : undefined), [shown, def.key]);
   const rows = useMemo(() => loaded ?? [], [loaded]);
 
-  // filter options grow with each loaded page (adjusting state while rendering, as React advises over an effect)
+  // filter options grow with each loaded page
   const [grownFrom, setGrownFrom] = useState<Row[] | undefined>();
   if (loaded !== grownFrom) {
     setGrownFrom(loaded);
-    if (loaded?.length) setCategories((c) => growOptions(c, loaded));
+    if (loaded?.length) setOptions((c) => growOptions(c, loaded));
   }
 
-  useEffect(() => {
-    if (page.isError) toast.show(def.fetchError);
-  }, [page.isError, def.fetchError]);
+  /** Changes some parameters (an empty value removes one) and, unless only the page moves, goes back to page 1. */
+  const update = (changes: Record<string, string>, o: { keepPage?: boolean; replace?: boolean } = {}) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v) next.set(k, v);
+          else next.delete(k);
+        }
+        if (!o.keepPage) next.delete(URL_KEYS.page);
+        return next;
+      },
+      { replace: o.replace },
+    );
 
-  const refine =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setStartIndex(0);
-      setAnchor(undefined);
-    };
+  // a page of the address past the last one (a link made when there were more rows) shows the last page instead
+  const pastEnd = !!current && !page.isPlaceholderData && current.data.length === 0 && current.total > 0 && startIndex > 0;
+  const lastStart = current ? Math.max(0, Math.floor((Math.min(current.total, MAX_RESULT_WINDOW) - 1) / PAGE_SIZE) * PAGE_SIZE) : 0;
+  useEffect(() => {
+    if (pastEnd)
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (lastStart > 0) next.set(URL_KEYS.page, String(lastStart / PAGE_SIZE + 1));
+          else next.delete(URL_KEYS.page);
+          return next;
+        },
+        { replace: true },
+      );
+  }, [pastEnd, lastStart, setParams]);
+
   const anyFilter = categories.some((c) => c.selected) || fiatWallet !== (fixedWallet ?? 'all');
-  const total = page.data?.total ?? 0;
+  const total = shown?.total ?? 0;
 
   return {
     query,
@@ -65,22 +124,26 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     rows,
     total,
     /** the total as shown: exact, or 10,000+ when the server counted no further */
-    totalText: page.data ? (page.data.totalRelation === 'gte' ? `${MAX_RESULT_WINDOW.toLocaleString('en-US')}+` : total.toLocaleString('en-US')) : '',
+    totalText: shown ? (shown.totalRelation === 'gte' ? `${MAX_RESULT_WINDOW.toLocaleString('en-US')}+` : total.toLocaleString('en-US')) : '',
+    /** rows are on screen (this page's, or the last good ones under an error) */
+    hasRows: !!shown,
     /** which empty state shows; none while the first page loads or an older page stands in for the next */
-    empty: page.isSuccess && !page.isPlaceholderData ? emptyState({ rows: rows.length, idFilter, anyFilter, hasDate }) : null,
-    startIndex,
+    empty: page.isSuccess && !page.isPlaceholderData && !pastEnd ? emptyState({ rows: rows.length, idFilter: query.idFilter, anyFilter, hasDate: !!query.range.startDate }) : null,
+    startIndex: shownStart,
+    /** the message of a date range that ends before it starts (the same as the data-download page's) */
+    rangeError: reversed ? REVERSED_RANGE_MESSAGE : undefined,
     filters: { categories, idFilter, range, fiatWallet },
-    searchId: refine(setIdFilter),
-    setRange: refine(setRange),
-    setFiatWallet: refine(setFiatWallet),
-    selectFilter: (key: FilterKey, value: string) => refine(setCategories)(categories.map((c) => (c.key === key ? { ...c, selected: value } : c))),
-    resetFilters: () => refine(setCategories)(categories.map((c) => ({ ...c, selected: '' }))),
-    goTo: (next: number) => {
+    searchId: (id: string) => update({ [URL_KEYS.id]: id }),
+    setRange: (r: DateRange) => update({ [URL_KEYS.from]: r.startDate, [URL_KEYS.to]: r.endDate }, { replace: true }),
+    setFiatWallet: (w: string) => update({ [URL_KEYS.wallet]: w === 'all' ? '' : w }),
+    selectFilter: (key: FilterKey, value: string) => update({ [key]: value }),
+    resetFilters: () => update(Object.fromEntries(categories.map((c) => [c.key, '']))),
+    goTo: (index: number) => {
       // the last row shown for a later page, the first for an earlier one (only rows of this query, not a stand-in)
-      const shown = page.data && !page.isPlaceholderData ? page.data.data : [];
-      const row = next > startIndex ? shown.at(-1) : shown[0];
-      setAnchor(row && { index: next > startIndex ? startIndex + shown.length - 1 : startIndex, createdAt: row.createdAt, id: row.id });
-      setStartIndex(next);
+      const rowsShown = current && !page.isPlaceholderData ? current.data : [];
+      const row = index > startIndex ? rowsShown.at(-1) : rowsShown[0];
+      setAnchor(row && { startIndex: index, query, hint: { index: index > startIndex ? startIndex + rowsShown.length - 1 : startIndex, createdAt: row.createdAt, id: row.id } });
+      update({ [URL_KEYS.page]: index > 0 ? String(Math.floor(index / PAGE_SIZE) + 1) : '' }, { keepPage: true });
     },
   };
 }

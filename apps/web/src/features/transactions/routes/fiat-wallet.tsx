@@ -1,15 +1,14 @@
 import { ArrowLeft, Landmark } from 'lucide-react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { cn } from '../../../components/ui/cn.ts';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { countryName, currencyName, useFiatWallets } from '../../../lib/partner/fiat-wallets.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
+import { TableTabs, useTab } from '../components/table-tabs.tsx';
 import { TransactionTable } from '../components/transaction-table.tsx';
-import { TABS, tabByIndex } from '../tables.ts';
 
 const backLink = (
   <Link to="/balance/fiat-wallets" className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas">
@@ -38,8 +37,7 @@ export function FiatWallet({ currency }: { currency: string }) {
   const profile = useProfile();
   const enabled = profile.data?.partner.fiatWalletsEnabled ?? false;
   const wallets = useFiatWallets(enabled);
-  const [params, setParams] = useSearchParams();
-  const tab = tabByIndex(params.get('tab') ?? 1);
+  const tab = useTab();
   const code = currency.toUpperCase();
   const wallet = wallets.data?.find((w) => w.currency === code);
 
@@ -82,19 +80,7 @@ export function FiatWallet({ currency }: { currency: string }) {
           </div>
         )}
       </Card>
-      <div role="tablist" aria-label="Transaction tables" className="mb-4 flex gap-1 overflow-x-auto border-b border-line">
-        {TABS.map((t) => (
-          <button
-            key={t.index}
-            role="tab"
-            aria-selected={t.index === tab.index}
-            onClick={() => setParams({ tab: String(t.index) })}
-            className={cn('-mb-px whitespace-nowrap border-b-2 px-4 py-2.5 text-sm font-medium', t.index === tab.index ? 'border-brand-700 text-brand-800' : 'border-transparent text-muted hover:text-ink')}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <TableTabs />
       {/* searched once the wallet is known to be the partner's */}
       {wallet ? <TransactionTable key={`${code}-${tab.key}`} def={tab} walletMode={false} wallets={[]} fiatWallet={code} /> : <Card className="h-[560px] animate-pulse" />}
     </div>

@@ -1,4 +1,7 @@
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useTransactionById } from '../api/search.ts';
 import { TransactionTable } from '../components/transaction-table.tsx';
 import { INITIATED_PAYMENTS, TRADES } from '../tables.ts';
 
@@ -11,12 +14,40 @@ export function TradesScreen() {
   );
 }
 
-/** Initiated payments for whitelisted commercial partners; the initiation form comes with its own change. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Initiated payments for whitelisted commercial partners; the initiation form comes with its own change.
+ * /payments/{id} opens that payment's details (the navigation guard has already decided who may be here, and the
+ * search answers the partner's own rows only); viewing a row puts its id in the address, so the link can be shared.
+ */
 export function PaymentsScreen() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const wanted = id && UUID.test(id) ? id.toLowerCase() : undefined;
+  const linked = useTransactionById(INITIATED_PAYMENTS.key, wanted);
+  const notFound = !!id && (!wanted || linked.data === null);
   return (
     <div>
       <PageHeader title="Initiate payments" description="Payments you initiated, newest first." />
-      <TransactionTable def={INITIATED_PAYMENTS} walletMode={false} wallets={[]} />
+      {notFound && (
+        <Alert tone="danger" className="mb-4">
+          No payment with the ID {id}.
+        </Alert>
+      )}
+      {linked.isError && (
+        <Alert tone="danger" className="mb-4">
+          {linked.error.message}
+        </Alert>
+      )}
+      <TransactionTable
+        def={INITIATED_PAYMENTS}
+        walletMode={false}
+        wallets={[]}
+        linked={id && linked.data ? linked.data : undefined}
+        onViewChange={(row) => void navigate({ pathname: row ? `/payments/${row.id}` : '/payments', search }, { replace: !row })}
+      />
     </div>
   );
 }

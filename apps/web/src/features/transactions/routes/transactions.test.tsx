@@ -19,7 +19,13 @@ function search(call: ApiCall) {
 const base = { 'GET partner/profile': { body: profile() }, 'GET partner/accounts': { body: accounts() } };
 const renderTransactions = (url = '/transactions') => renderScreen(<TransactionsScreen />, { path: '/transactions', url });
 const bodyRows = () => screen.getAllByRole('row').slice(1);
-const column = (n: number) => bodyRows().map((r) => within(r).getAllByRole('cell')[n]!.textContent);
+/** A cell's text without the column name a phone's card shows above it. */
+const cellText = (cell: HTMLElement) => {
+  const copy = cell.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll('[data-cell-label]').forEach((l) => l.remove());
+  return copy.textContent;
+};
+const column = (n: number) => bodyRows().map((r) => cellText(within(r).getAllByRole('cell')[n]!));
 const summary = () => screen.getByTestId('page-summary').textContent;
 /** The summary moves with the click while the page loads (the previous rows stay): wait for the rows too. */
 const pageShown = (text: string) =>
@@ -38,24 +44,38 @@ describe('transactions screen', () => {
     await pageShown('1–10 of 25');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['ID', 'Date', 'Country', 'Amount', 'Status', 'Payment Method', 'View']);
     expect(bodyRows()).toHaveLength(10);
-    expect(within(bodyRows()[0]!).getAllByRole('cell').map((c) => c.textContent).slice(0, 6)).toEqual(['00000000…', formatDate(ALL[0]!.createdAt as string), 'NG', 'NGN 1,000.50', 'Complete', 'Bank']);
+    // the amount with both sides of the conversion, each with its currency; the date in UTC with the zone written
+    expect(within(bodyRows()[0]!).getAllByRole('cell').map(cellText).slice(0, 6)).toEqual([
+      '00000000…',
+      'Nov 20, 2026 12:00 UTC',
+      'NG',
+      'NGN 1,000.50USD 0.65 · 1 USD = 1,550.00 NGN',
+      'Complete',
+      'Bank',
+    ]);
+    expect(formatDate(ALL[0]!.createdAt)).toBe('Nov 20, 2026, 12:00 UTC');
     expect(column(4)[1]).toBe('Failed');
     expect(searches(api)).toEqual([{ table: 'payments', filters: {}, idFilter: '', range: {}, fiatWallet: 'all', startIndex: 0, size: 10 }]);
-    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('button', { name: 'Previous' }).getAttribute('aria-disabled')).toBe('true');
   });
 
   it('pages by 10 and stops at the last page', async () => {
     const api = mockApi({ ...base, 'POST transactions/search': search });
     const { user } = renderTransactions();
     await pageShown('1–10 of 25');
-    const next = screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    const next = screen.getByRole('button', { name: 'Next' });
     await user.click(next);
     await pageShown('11–20 of 25');
     expect(column(0)[0]).toBe('00000010…');
+    // the focus stays on the pager (a disabled button would drop it to the page)
+    expect(document.activeElement).toBe(next);
     await user.click(next);
     await pageShown('21–25 of 25');
     expect(bodyRows()).toHaveLength(5);
-    expect(next.disabled).toBe(true);
+    expect(next.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(next);
+    await user.click(next);
+    expect(summary()).toBe('21–25 of 25');
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await pageShown('11–20 of 25');
     expect(searches(api).map((b) => b.startIndex)).toEqual([0, 10, 20]);
@@ -86,7 +106,8 @@ describe('transactions screen', () => {
     await user.click(screen.getByRole('button', { name: 'Status: All' }));
     const options = screen.getAllByRole('option').map((o) => o.textContent);
     expect(options).toHaveLength(24);
-    expect(options).toContain('Pending Kyc');
+    expect(options).toContain('Pending KYC');
+    expect(options).toContain('Settlement Failed');
   });
 
   it('says there is nothing yet when the partner has no payments', async () => {
@@ -113,21 +134,88 @@ describe('transactions screen', () => {
     expect(await screen.findByTestId('empty-noDataForFilter')).toBeTruthy();
   });
 
-  it("shows the table's own message when the search fails", async () => {
-    mockApi({ ...base, 'POST transactions/search': apiError(500, 'InternalError', 'boom') });
-    renderTransactions();
-    await waitFor(() => expect(useToasts.getState().toast.message).toBe('Could not retrieve payment records'));
+  it("shows the table's own message inside the table when the search fails, and Retry loads the rows", async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': apiError(500, 'InternalError', 'boom') });
+    const { user } = renderTransactions();
+    const error = await screen.findByTestId('table-error');
+    expect(error.textContent).toContain('Could not retrieve payment records');
+    expect(useToasts.getState().toast.message).toBe('');
+    api.on('POST transactions/search', search);
+    await user.click(within(error).getByRole('button', { name: 'Retry' }));
+    await pageShown('1–10 of 25');
+    expect(screen.queryByTestId('table-error')).toBeNull();
   });
 
-  it('opens the details of a row in a drawer, without the partner id', async () => {
+  it('keeps the last good rows under the error when the next page fails', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
+    const { user } = renderTransactions();
+    await pageShown('1–10 of 25');
+    api.on('POST transactions/search', apiError(503, 'ServiceUnavailable', 'down'));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByTestId('table-error');
+    expect(bodyRows()).toHaveLength(10);
+    expect(column(0)[0]).toBe('00000000…');
+    expect(summary()).toBe('1–10 of 25');
+    api.on('POST transactions/search', search);
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await pageShown('11–20 of 25');
+    expect(column(0)[0]).toBe('00000010…');
+  });
+
+  it('opens grouped, formatted details of a row in a drawer, without the partner id, and gives the focus back on close', async () => {
     // a reply that carries a partner id anyway: the reply schema drops it before the screen sees the row
-    const leaked = { ...ALL[0]!, partnerId: 'p-secret', sequenceId: 'SEQ-1' };
+    const leaked = { ...ALL[0]!, partnerId: 'p-secret', sequenceId: 'SEQ-1', rate: '1550.000000000000', fiatWallet: 'USD' };
     mockApi({ ...base, 'POST transactions/search': { body: searchReply([leaked], 1) } });
     const { user } = renderTransactions();
-    await user.click(await screen.findByRole('button', { name: `View ${String(ALL[0]!.id)}` }));
+    const view = await screen.findByRole('button', { name: `View ${String(ALL[0]!.id)}` });
+    await user.click(view);
     const drawer = screen.getByRole('dialog', { name: 'Transaction details' });
-    expect(within(drawer).getByText('Sequence Id').nextElementSibling?.textContent).toBe('SEQ-1');
+    expect(within(drawer).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Transaction details', 'Summary', 'Parties', 'Amounts']);
+    const value = (label: string) => drawer.querySelector(`[data-field="${label}"] dd`)?.textContent;
+    expect(value('Sequence ID')).toBe('SEQ-1');
+    expect(value('Status')).toBe('Complete');
+    expect(value('Date')).toBe('Nov 20, 2026, 12:00 UTC');
+    expect(value('Amount')).toBe('NGN 1,000.50');
+    expect(value('Converted amount')).toBe('USD 0.65');
+    expect(value('Rate')).toBe('1 USD = 1,550.00 NGN');
+    expect(value('Paid from the wallet')).toBe('USD 0.65');
+    expect(value('Country')).toBe('Nigeria (NG)');
+    expect(within(drawer).getByRole('button', { name: 'Copy ID' })).toBeTruthy();
     expect(within(drawer).queryByText('p-secret')).toBeNull();
+    expect(drawer.textContent).not.toMatch(/2026-11-20T|complete|1550\.0000/);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(view));
+  });
+
+  it('keeps page, filters, id search and dates in the address, and starts from them', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
+    const { user, router } = renderTransactions('/transactions?tab=1&page=2&status=failed&from=2026-11-01&to=2026-11-30');
+    await waitFor(() => expect(searches(api)[0]).toMatchObject({ filters: { status: 'failed' }, range: { startDate: '2026-11-01', endDate: '2026-11-30' }, startIndex: 10 }));
+    expect(screen.getByRole('button', { name: 'Status: Failed' })).toBeTruthy();
+    expect((screen.getByLabelText('From (UTC)') as HTMLInputElement).value).toBe('2026-11-01');
+    await user.click(screen.getByRole('button', { name: 'Reset filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=1&from=2026-11-01&to=2026-11-30'));
+    await user.type(screen.getByLabelText('Search by ID'), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('id')).toBe('abc'));
+    expect(searches(api).at(-1)).toMatchObject({ idFilter: 'abc', startIndex: 0 });
+  });
+
+  it('shows the last page for a page of the address past the end', async () => {
+    mockApi({ ...base, 'POST transactions/search': search });
+    const { router } = renderTransactions('/transactions?page=40');
+    await pageShown('21–25 of 25');
+    expect(router.state.location.search).toBe('?page=3');
+    expect(screen.queryByTestId('empty-noData')).toBeNull();
+  });
+
+  it('refuses a reversed date range with the data-download message and does not search it', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
+    renderTransactions('/transactions?from=2026-11-30&to=2026-11-01');
+    expect((await screen.findByRole('alert')).textContent).toBe('The end date must be on or after the start date.');
+    await pageShown('1–10 of 25');
+    expect(searches(api).every((q) => Object.keys(q.range).length === 0)).toBe(true);
   });
 
   it('adds the wallet column and selector for a partner with fiat wallets, and opens the tab of ?tab=', async () => {
@@ -143,7 +231,8 @@ describe('transactions screen', () => {
     expect(screen.getByRole('tab', { name: 'Settlements' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['ID', 'Date', 'Wallet', 'Transaction type', 'Amount', 'Status', 'View']);
     expect(column(2)).toEqual(['NGN']);
-    expect(column(4)).toEqual(['NGN 1,500.00']);
+    // the wallet amount, and under it the crypto amount that left
+    expect(column(4)).toEqual(['NGN 1,500.00USDT 1.00']);
     await user.click(screen.getByRole('button', { name: 'Wallet: All wallets' }));
     await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['All wallets', 'USD', 'NGN', 'KES']));
     await user.click(screen.getByRole('option', { name: 'NGN' }));

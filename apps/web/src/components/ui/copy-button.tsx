@@ -1,0 +1,39 @@
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { cn } from './cn.ts';
+import { toast } from './toast-store.ts';
+
+/**
+ * A small icon button that copies a whole value (an id, an address, a hash) even where the screen shows it cut;
+ * it turns into a tick for two seconds and says so in a toast.
+ */
+export function CopyButton({ value, label, className }: { value: string; /** what is copied, for the button's name and the toast: "ID" */ label: string; className?: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = () => {
+    if (!navigator.clipboard) return toast.show('Copying failed: select the text and copy it yourself');
+    navigator.clipboard.writeText(value).then(
+      () => {
+        setCopied(true);
+        toast.show(`${label} copied`);
+      },
+      () => toast.show('Copying failed: select the text and copy it yourself'),
+    );
+  };
+  return (
+    <button
+      type="button"
+      onClick={copy}
+      aria-label={`Copy ${label}`}
+      title={`Copy ${label}`}
+      data-copy={value}
+      className={cn('inline-flex size-7 shrink-0 items-center justify-center rounded-md text-muted hover:bg-black/5 hover:text-ink', className)}
+    >
+      {copied ? <Check className="size-3.5 text-success" aria-hidden="true" /> : <Copy className="size-3.5" aria-hidden="true" />}
+    </button>
+  );
+}
