@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- declares the deep import below for every package that compiles this file
 /// <reference path="./zxcvbn-passwords.d.ts" />
 // The zxcvbn-ts list of common passwords (about 49,000, most used first), taken alone: the package's index would also
 // bring its diceware words and keyboard graphs. About 200 KB gzip: the portal loads this module only on the screens
