@@ -55,7 +55,7 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     });
 
     it("refuses a missing, zero, negative or malformed value with 'Invalid low balance limit value'", async () => {
-      for (const body of [{}, { lowBalanceLimit: null }, { lowBalanceLimit: '0' }, { lowBalanceLimit: 0 }, { lowBalanceLimit: '-5' }, { lowBalanceLimit: '12abc' }, { lowBalanceLimit: '0.00' }]) {
+      for (const body of [{}, { lowBalanceLimit: null }, { lowBalanceLimit: '0' }, { lowBalanceLimit: 0 }, { lowBalanceLimit: '-5' }, { lowBalanceLimit: '12abc' }, { lowBalanceLimit: '0.00' }, { lowBalanceLimit: 'abc' }, { lowBalanceLimit: '0.001' }, { lowBalanceLimit: '12.345' }, { lowBalanceLimit: -5 }]) {
         const res = await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json<{ message: string }>().message).toContain('Invalid low balance limit value');
@@ -71,6 +71,14 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       expect(lean.partner.lowBalanceLimit).toBeNull();
       const events = await t.database.db.selectFrom('audit_events').select(['partner_id']).where('action', '=', 'partner.low_balance_limit_changed').execute();
       expect(events).toEqual([{ partner_id: DEMO_PARTNERS.acme.id }]);
+    });
+
+    it('says what is wrong with a refused value, and stores a typed one plainly', async () => {
+      const said = async (lowBalanceLimit: unknown) => (await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', { lowBalanceLimit })).json<{ message: string; lowBalanceLimit: string }>();
+      expect((await said('-5')).message).toBe('Invalid low balance limit value: the limit must be above zero.');
+      expect((await said('0.001')).message).toBe('Invalid low balance limit value: use at most 2 decimals (cents).');
+      expect((await said('abc')).message).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
+      expect((await said('1,500.5')).lowBalanceLimit).toBe('1500.5');
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MANUAL_PAYOUT, endSummary, nextPayoutDate, normalisePayoutConfig, payoutConfigProblem, repeatSummary, type PayoutConfig } from './payout.ts';
+import { LowBalanceLimitForm, MANUAL_PAYOUT, lowBalanceLimitProblem, endSummary, nextPayoutDate, normalisePayoutConfig, payoutConfigProblem, repeatSummary, type PayoutConfig } from './payout.ts';
 
 const auto = (over: Partial<PayoutConfig>): PayoutConfig => ({ ...MANUAL_PAYOUT, type: 'AUTOMATED', frequency: 'Daily', endPayout: 'Never', ...over });
 
@@ -60,5 +60,25 @@ describe('next payout date', () => {
     expect(nextPayoutDate(auto({ frequency: 'Yearly', yearlyDate: { month: 2, day: 29 } }), from)).toBe('2028-02-29');
     expect(nextPayoutDate(auto({ endPayout: 'On', endPayoutDate: '2026-01-30' }), from)).toBeNull();
     expect(nextPayoutDate(MANUAL_PAYOUT, from)).toBeNull();
+  });
+});
+
+describe('the low-balance limit', () => {
+  it('refuses what the settings form once let through, each with its reason', () => {
+    expect(lowBalanceLimitProblem('-5')).toBe('Invalid low balance limit value: the limit must be above zero.');
+    expect(lowBalanceLimitProblem('0.001')).toBe('Invalid low balance limit value: use at most 2 decimals (cents).');
+    expect(lowBalanceLimitProblem('abc')).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
+    expect(lowBalanceLimitProblem('')).toBe('Invalid low balance limit value: enter an amount in USD.');
+    expect(lowBalanceLimitProblem('0')).toBe('Invalid low balance limit value: the limit must be above zero.');
+    expect(lowBalanceLimitProblem('1e5')).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
+    expect(lowBalanceLimitProblem('.')).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
+    expect(lowBalanceLimitProblem('1234567890123456')).toBe('Invalid low balance limit value: the limit is too large.');
+  });
+
+  it('accepts an amount in USD, with separators, and sends it plainly', () => {
+    expect(LowBalanceLimitForm.parse({ lowBalanceLimit: '1,000.50' })).toEqual({ lowBalanceLimit: '1000.50' });
+    expect(LowBalanceLimitForm.parse({ lowBalanceLimit: ' 0750 ' })).toEqual({ lowBalanceLimit: '750' });
+    expect(LowBalanceLimitForm.parse({ lowBalanceLimit: '0.5' })).toEqual({ lowBalanceLimit: '0.5' });
+    expect(LowBalanceLimitForm.safeParse({ lowBalanceLimit: '-5' }).success).toBe(false);
   });
 });

@@ -150,8 +150,43 @@ export function nextPayoutDate(c: PayoutConfig, from: Date): string | null {
   return iso(next);
 }
 
-/** The value is checked by the service, so that every bad value gets the spec's one message. */
+/** The value is checked by the service (`lowBalanceLimitProblem`), so that every bad value gets the spec's message. */
 export const LowBalanceLimitRequest = z.object({ lowBalanceLimit: z.union([z.string().max(40), z.number()]).optional().nullable() });
 export const LowBalanceLimitResponse = z.object({ lowBalanceLimit: z.string() });
 export const LOW_BALANCE_MESSAGE = 'Invalid low balance limit value';
 export const DEFAULT_LOW_BALANCE_LIMIT = '1000';
+
+/** The limit as a person types it: thousands separators and spaces are taken out ("1,000.50" is 1000.50). */
+export const normaliseLowBalanceLimit = (value: string | number | null | undefined) => (value === null || value === undefined ? '' : String(value).replace(/[\s,]/g, ''));
+
+/**
+ * Why a low-balance limit cannot be saved, or undefined when it can: an amount in USD above zero with at most 2
+ * decimals (cents) and at most 15 digits before the point. Every message starts with the spec's 'Invalid low balance
+ * limit value' (portal-core §5) and says what to change.
+ */
+export function lowBalanceLimitProblem(value: string | number | null | undefined): string | undefined {
+  const text = normaliseLowBalanceLimit(value);
+  if (text === '') return `${LOW_BALANCE_MESSAGE}: enter an amount in USD.`;
+  if (/^-\d*(\.\d*)?$/.test(text)) return `${LOW_BALANCE_MESSAGE}: the limit must be above zero.`;
+  if (!/^\d*(\.\d*)?$/.test(text) || !/\d/.test(text)) return `${LOW_BALANCE_MESSAGE}: enter a number, like 1000 or 2500.50.`;
+  const [whole = '', fraction = ''] = text.split('.');
+  if (fraction.length > 2) return `${LOW_BALANCE_MESSAGE}: use at most 2 decimals (cents).`;
+  if (!/[1-9]/.test(text)) return `${LOW_BALANCE_MESSAGE}: the limit must be above zero.`;
+  if (whole.replace(/^0+/, '').length > 15) return `${LOW_BALANCE_MESSAGE}: the limit is too large.`;
+  return undefined;
+}
+
+/** The low-balance form of the portal: the same rule as the server's, before anything is sent. */
+export const LowBalanceLimitForm = z.object({
+  lowBalanceLimit: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = lowBalanceLimitProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((value) => {
+      const [whole = '', fraction] = normaliseLowBalanceLimit(value).split('.');
+      return `${whole.replace(/^0+(?=\d)/, '') || '0'}${fraction ? `.${fraction}` : ''}`;
+    }),
+});
+export type LowBalanceLimitFormInput = z.input<typeof LowBalanceLimitForm>;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   LOW_BALANCE_MESSAGE,
+  LowBalanceLimitForm,
   MANUAL_PAYOUT,
   PayoutConfig,
   nextPayoutDate,
@@ -29,8 +30,9 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
   return {
     async setLowBalanceLimit(auth: Auth, value: string | number | null | undefined) {
       requireRole(auth, 'admin');
-      const text = value === null || value === undefined ? '' : String(value).trim();
-      if (!/^\d{1,20}(\.\d{1,8})?$/.test(text) || Number(text) <= 0) throw badRequest(LOW_BALANCE_MESSAGE);
+      const parsed = LowBalanceLimitForm.safeParse({ lowBalanceLimit: typeof value === 'number' ? String(value) : (value ?? '') });
+      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? LOW_BALANCE_MESSAGE);
+      const text = parsed.data.lowBalanceLimit;
       await db.transaction().execute(async (trx) => {
         await updatePartner(trx, auth.partnerId, { low_balance_limit: text }, new Date(deps.now()));
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.low_balance_limit_changed', details: { lowBalanceLimit: text } });

@@ -9,6 +9,7 @@ import { logout } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
 import { isActive, navGroups } from './nav.ts';
 import { SessionWatch } from './session-watch.tsx';
+import { MAIN_ID, SkipLink } from './skip-link.tsx';
 import { Toaster } from '../../components/ui/toaster.tsx';
 import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
@@ -31,7 +32,8 @@ export function AppLayout() {
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
-      <aside className="bg-brand-900 text-white md:w-64 md:shrink-0">
+      <SkipLink />
+      <aside aria-label="Partner and navigation" className="bg-brand-900 text-white md:w-64 md:shrink-0">
         <div className="md:sticky md:top-0 md:flex md:h-dvh md:flex-col">
         <div className="flex items-center justify-between px-5 py-4">
           <Logo className="inline-flex items-center gap-2" />
@@ -97,7 +99,7 @@ export function AppLayout() {
         )}
         </div>
       </aside>
-      <main className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">
+      <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8 md:py-8">
         <BannerArea />
         <WalletReviewBanners />
         <Outlet />

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { cn } from './cn.ts';
 
 export const inputClass =
@@ -11,6 +11,8 @@ export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   error?: string;
   hint?: ReactNode;
   trailing?: ReactNode;
+  /** the input itself (react-hook-form's register passes one) */
+  ref?: Ref<HTMLInputElement>;
 };
 
 /** A labelled input with its hint and error wired for assistive technology. */

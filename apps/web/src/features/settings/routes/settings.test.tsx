@@ -54,7 +54,7 @@ describe('settings screen, as an admin', () => {
     expect(useToasts.getState().toast.message).toBe('Payout settings saved');
   });
 
-  it('refuses a low-balance limit of zero with the spec message, and saves a valid one', async () => {
+  it('refuses -5, 0.001, abc and zero with what to change, sending nothing, and saves a valid one', async () => {
     signIn('admin');
     const api = mockApi({
       'GET partner/profile': { body: profile({ lowBalanceLimit: '1000.00000000' }) },
@@ -63,16 +63,43 @@ describe('settings screen, as an admin', () => {
     });
     const { user } = renderSettings();
     const field = (await screen.findByDisplayValue('1000')) as HTMLInputElement;
-    await user.clear(field);
-    await user.type(field, '0');
-    await user.click(screen.getByRole('button', { name: 'Save limit' }));
-    expect(screen.getByRole('alert').textContent).toBe('Invalid low balance limit value');
+    const cases: [string, string][] = [
+      ['-5', 'Invalid low balance limit value: the limit must be above zero.'],
+      ['0.001', 'Invalid low balance limit value: use at most 2 decimals (cents).'],
+      ['abc', 'Invalid low balance limit value: enter a number, like 1000 or 2500.50.'],
+      ['0', 'Invalid low balance limit value: the limit must be above zero.'],
+    ];
+    for (const [typed, message] of cases) {
+      await user.clear(field);
+      await user.type(field, typed);
+      await user.click(screen.getByRole('button', { name: 'Save limit' }));
+      expect((await screen.findByRole('alert')).textContent, typed).toBe(message);
+      // what was typed stays, to be corrected
+      expect(field.value).toBe(typed);
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+    }
     expect(api.to('POST partner/low-balance-limit')).toEqual([]);
     await user.clear(field);
-    await user.type(field, '2500');
+    await user.type(field, '2,500');
+    // the message goes as soon as the value is right
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     await user.click(screen.getByRole('button', { name: 'Save limit' }));
     await waitFor(() => expect(useToasts.getState().toast.message).toBe('Low balance limit saved'));
     expect(api.to('POST partner/low-balance-limit').map((c) => c.body)).toEqual([{ lowBalanceLimit: '2500' }]);
+  });
+
+  it('shows the server refusal under the field', async () => {
+    signIn('admin');
+    mockApi({
+      'GET partner/profile': { body: profile({ lowBalanceLimit: null }) },
+      'GET partner/payout-config': { body: payoutConfig() },
+      'POST partner/low-balance-limit': apiError(400, 'BadRequest', 'Invalid low balance limit value: the limit is too large.'),
+    });
+    const { user } = renderSettings();
+    const field = (await screen.findByLabelText('Limit (USD)')) as HTMLInputElement;
+    await user.type(field, '5000');
+    await user.click(screen.getByRole('button', { name: 'Save limit' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid low balance limit value: the limit is too large.');
   });
 
   it('when the payout configuration fails to load, shows manual but will not save until it loads', async () => {
