@@ -1,5 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { LoginRequest } from '@portal/contract/auth';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
@@ -9,59 +13,49 @@ import { AuthCard } from '../components/auth-card.tsx';
 import { continueSignIn } from '../sign-in.ts';
 import { takeFlash } from '../../../lib/session/session.ts';
 
+/**
+ * Sign-in: e-mail and password, checked with the contract's schema before they are sent. The Tab key goes e-mail,
+ * password, Sign in, then "Forgot password?" (below the button, where the keyboard reaches it last).
+ */
 export function LoginScreen() {
   const navigate = useNavigate();
   const [flash] = useState(takeFlash);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useForm<z.input<typeof LoginRequest>, unknown, z.output<typeof LoginRequest>>({
+    resolver: zodResolver(LoginRequest),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const submit = form.handleSubmit(async ({ email, password }) => {
     setError(undefined);
-    if (!email.trim() || !password) {
-      setError('Enter your e-mail address and password.');
-      return;
-    }
-    setBusy(true);
     try {
-      const res = await authApi.login({ email: email.trim(), password });
-      void navigate(continueSignIn(res, { email: email.trim().toLowerCase(), password }));
+      const res = await authApi.login({ email, password });
+      void navigate(continueSignIn(res, { email, password }));
     } catch (err) {
       if (err instanceof ApiError && err.code === 'AccountInactive') {
         void navigate('/account-inactive');
         return;
       }
       setError(err instanceof Error ? err.message : 'something went wrong');
-    } finally {
-      setBusy(false);
     }
-  }
+  });
 
   return (
     <AuthCard title="Sign in" subtitle="Sign in to your partner dashboard.">
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
         {flash && !error && <Alert tone="danger">{flash}</Alert>}
         {error && <Alert tone="danger">{error}</Alert>}
-        <TextField label="E-mail" type="email" name="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus required />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          required
-          trailing={
-            <Link to="/requested-password-reset" className="text-xs font-medium text-brand-700 hover:underline">
-              Forgot password?
-            </Link>
-          }
-        />
-        <Button type="submit" block size="lg" loading={busy}>
+        <TextField label="E-mail" type="email" autoComplete="username" autoFocus required error={errors.email?.message} {...form.register('email')} />
+        <TextField label="Password" type="password" autoComplete="current-password" required error={errors.password?.message} {...form.register('password')} />
+        <Button type="submit" block size="lg" loading={isSubmitting}>
           Sign in
         </Button>
+        <p className="text-center text-sm">
+          <Link to="/requested-password-reset" className="font-medium text-brand-700 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
       </form>
     </AuthCard>
   );
