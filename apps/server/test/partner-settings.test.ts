@@ -93,6 +93,24 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       expect(['Monday', 'Thursday']).toContain(new Date(`${acme.nextPayoutDate}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }));
     });
 
+    it('counts a repeat frequency from the day the schedule was saved', async () => {
+      const saved = t.clock.now;
+      try {
+        t.clock.now = Date.parse('2026-01-05T09:00:00Z'); // a Monday
+        const fortnightly = { ...weekly, repeatFrequency: 2, weeklyDays: ['Monday', 'Thursday'] };
+        const res = await as('admin@lean.test').post('/api/v1/partner/payout-config', fortnightly);
+        expect(res.json()).toMatchObject({ config: { repeatFrequency: 2 }, nextPayoutDate: '2026-01-08' });
+        const read = async () => (await as('admin@lean.test').get('/api/v1/partner/payout-config')).json<{ nextPayoutDate: string }>().nextPayoutDate;
+        t.clock.now = Date.parse('2026-01-08T12:00:00Z');
+        expect(await read()).toBe('2026-01-19');
+        t.clock.now = Date.parse('2026-01-30T12:00:00Z');
+        expect(await read()).toBe('2026-02-02');
+      } finally {
+        t.clock.now = saved;
+        await as('admin@lean.test').post('/api/v1/partner/payout-config', { ...weekly, type: 'MANUAL' });
+      }
+    });
+
     it('refuses treasury and view users', async () => {
       for (const email of ['treasury@acme.test', 'viewer@acme.test']) {
         expect((await as(email).post('/api/v1/partner/payout-config', weekly)).statusCode, email).toBe(403);

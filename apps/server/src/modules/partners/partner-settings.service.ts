@@ -20,12 +20,14 @@ import { updatePartner } from './partners.repository.ts';
 export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => number; invalidatePartner: InvalidatePartner }) {
   const { db } = deps;
 
-  async function readPayout(partnerId: string): Promise<PayoutConfig> {
-    const parsed = PayoutConfig.safeParse(await findPayoutConfig(db, partnerId));
-    return parsed.success ? normalisePayoutConfig(parsed.data) : { ...MANUAL_PAYOUT };
+  async function readPayout(partnerId: string): Promise<{ config: PayoutConfig; savedAt?: Date }> {
+    const stored = await findPayoutConfig(db, partnerId);
+    const parsed = PayoutConfig.safeParse(stored?.config);
+    return parsed.success ? { config: normalisePayoutConfig(parsed.data), savedAt: stored?.savedAt } : { config: { ...MANUAL_PAYOUT } };
   }
 
-  const withNext = (config: PayoutConfig) => ({ config, nextPayoutDate: nextPayoutDate(config, new Date(deps.now())) });
+  /** The next payout date; a repeat frequency above 1 counts from the day the schedule was saved. */
+  const withNext = (config: PayoutConfig, savedAt?: Date) => ({ config, nextPayoutDate: nextPayoutDate(config, new Date(deps.now()), savedAt) });
 
   return {
     async setLowBalanceLimit(auth: Auth, value: string | number | null | undefined) {
@@ -42,7 +44,8 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
     },
 
     async payoutConfig(auth: Auth) {
-      return withNext(await readPayout(auth.partnerId));
+      const { config, savedAt } = await readPayout(auth.partnerId);
+      return withNext(config, savedAt);
     },
 
     async savePayoutConfig(auth: Auth, input: PayoutConfig) {
