@@ -58,11 +58,13 @@ export function payoutConfigProblem(c: PayoutConfig): string | undefined {
   return undefined;
 }
 
-/** A stored manual type clears every schedule field (portal-core §4). */
+/** A stored manual type clears every schedule field (portal-core §4); fields that do not apply are cleared too. */
 export function normalisePayoutConfig(c: PayoutConfig): PayoutConfig {
   if (c.type === 'MANUAL') return { ...MANUAL_PAYOUT };
   return {
     ...c,
+    // an automated schedule repeats every 1 period unless it says otherwise
+    repeatFrequency: c.repeatFrequency ?? 1,
     weeklyDays: c.frequency === 'Weekly' ? WEEK_DAYS.filter((d) => c.weeklyDays.includes(d)) : [],
     monthlyDate: c.frequency === 'Monthly' ? c.monthlyDate : null,
     yearlyDate: c.frequency === 'Yearly' ? c.yearlyDate : null,
