@@ -1,5 +1,5 @@
 import { ChevronDown, LogOut, Menu } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
@@ -15,6 +15,9 @@ import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
 import { everyHourOnTheHour } from '../../lib/hourly.ts';
 
+/** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
+const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
+
 /** Toasts last 3000 ms in the layout (portal-core §9). */
 const LAYOUT_TOAST_MS = 3000;
 
@@ -24,6 +27,7 @@ export function AppLayout() {
   const user = useSession((s) => s.user);
   const profile = useProfile();
   const [open, setOpen] = useState(false);
+  const [topUp, setTopUp] = useState(false);
   const queryClient = useQueryClient();
   // the shared data (partner, accounts) loads at start, at the next hour boundary and hourly after
   useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
@@ -100,10 +104,15 @@ export function AppLayout() {
         </div>
       </aside>
       <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8 md:py-8">
-        <BannerArea />
+        <BannerArea onTopUp={() => setTopUp(true)} />
         <WalletReviewBanners />
         <Outlet />
       </main>
+      {topUp && (
+        <Suspense fallback={null}>
+          <TopUpDialog open={topUp} onOpenChange={setTopUp} b2b={partner?.isB2B ?? false} />
+        </Suspense>
+      )}
       <SessionWatch />
       <Toaster duration={LAYOUT_TOAST_MS} />
     </div>
