@@ -8,6 +8,9 @@ import { useProfile } from '../../lib/partner/profile.ts';
 import { logout } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
 import { isActive, navGroups } from './nav.ts';
+import { guard } from '../guard.ts';
+import { ROUTES } from '../routes.ts';
+import { buildInfo } from '../../lib/build-info.ts';
 import { SessionWatch } from './session-watch.tsx';
 import { MAIN_ID, SkipLink } from './skip-link.tsx';
 import { Toaster } from '../../components/ui/toaster.tsx';
@@ -33,6 +36,8 @@ export function AppLayout() {
   useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
   const partner = profile.data?.partner;
   const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
+  // About is linked for whoever the guard lets open it (B2B partners)
+  const showAbout = !!partner && !!user && guard(ROUTES.about, { isLoggedIn: true, verified: true, role: user.role, partner, featureFlags: profile.data?.featureFlags }) === null;
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
@@ -99,6 +104,11 @@ export function AppLayout() {
             <p className="truncate">
               {user.email} · {user.role}
             </p>
+            {showAbout && (
+              <NavLink to="/about" onClick={() => setOpen(false)} className="mt-2 inline-block rounded text-brand-100/80 underline-offset-2 hover:text-white hover:underline">
+                About · version {buildInfo.version}
+              </NavLink>
+            )}
           </div>
         )}
         </div>
