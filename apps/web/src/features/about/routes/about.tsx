@@ -19,7 +19,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-function LinkCard({ href, icon, title, body, external }: { href: string; icon: ReactNode; title: string; body: string; external?: boolean }) {
+function LinkCard({ href, icon, title, body, external }: { href: string; icon: ReactNode; title: string; body: ReactNode; external?: boolean }) {
   return (
     <a
       href={href}
@@ -56,14 +56,24 @@ export function AboutScreen() {
           <Row term="API">{`${API_PREFIX} (version 1)`}</Row>
           {partner && (
             <Row term="Partner">
-              {partner.name} <span className="font-mono text-xs font-normal text-muted">{partner.id}</span>
+              {partner.name} <span className="block font-mono text-xs font-normal text-muted sm:inline">{partner.id}</span>
             </Row>
           )}
         </dl>
       </Card>
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
         <LinkCard href="/api/docs" external icon={<BookOpen className="size-5" aria-hidden="true" />} title="API documentation" body="Every call of the partner API, how to sign requests, with examples." />
-        <LinkCard href={`mailto:${supportEmail}`} icon={<LifeBuoy className="size-5" aria-hidden="true" />} title="Support" body={`Write to ${supportEmail}. Give your partner ID so that we find your account at once.`} />
+        <LinkCard
+          href={`mailto:${supportEmail}`}
+          icon={<LifeBuoy className="size-5" aria-hidden="true" />}
+          title="Support"
+          body={
+            <>
+              <span className="block font-medium text-brand-800 [overflow-wrap:anywhere]">{supportEmail}</span>
+              Give your partner ID so that we find your account at once.
+            </>
+          }
+        />
       </div>
     </div>
   );

@@ -45,7 +45,7 @@ function LowBalanceFields({ canEdit, initial }: { canEdit: boolean; initial: str
           autoComplete="off"
           disabled={!canEdit}
           placeholder="1000"
-          hint="An amount in USD above zero, up to 2 decimals."
+          hint="Above zero, up to 2 decimals."
           error={form.formState.errors.lowBalanceLimit?.message}
           {...form.register('lowBalanceLimit')}
         />
