@@ -1,8 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { z } from 'zod';
 import { LoginRequest } from '@portal/contract/auth';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -13,22 +10,40 @@ import { AuthCard } from '../components/auth-card.tsx';
 import { continueSignIn } from '../sign-in.ts';
 import { takeFlash } from '../../../lib/session/session.ts';
 
+type FieldErrors = Partial<Record<'email' | 'password', string>>;
+
 /**
- * Sign-in: e-mail and password, checked with the contract's schema before they are sent. The Tab key goes e-mail,
- * password, Sign in, then "Forgot password?" (below the button, where the keyboard reaches it last).
+ * Sign-in: e-mail and password, checked with the contract's schema before they are sent (plain state rather than
+ * react-hook-form here: the sign-in page has a JavaScript budget). The Tab key goes e-mail, password, Sign in, then
+ * "Forgot password?" (below the button, where the keyboard reaches it last).
  */
 export function LoginScreen() {
   const navigate = useNavigate();
   const [flash] = useState(takeFlash);
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string>();
-  const form = useForm<z.input<typeof LoginRequest>, unknown, z.output<typeof LoginRequest>>({
-    resolver: zodResolver(LoginRequest),
-    defaultValues: { email: '', password: '' },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const [busy, setBusy] = useState(false);
 
-  const submit = form.handleSubmit(async ({ email, password }) => {
+  const change = (field: keyof FieldErrors) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    setErrors((x) => ({ ...x, [field]: undefined }));
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
     setError(undefined);
+    const parsed = LoginRequest.safeParse(values);
+    if (!parsed.success) {
+      const found: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if ((field === 'email' || field === 'password') && !found[field]) found[field] = issue.message;
+      }
+      return setErrors(found);
+    }
+    const { email, password } = parsed.data;
+    setBusy(true);
     try {
       const res = await authApi.login({ email, password });
       void navigate(continueSignIn(res, { email, password }));
@@ -38,17 +53,19 @@ export function LoginScreen() {
         return;
       }
       setError(err instanceof Error ? err.message : 'something went wrong');
+    } finally {
+      setBusy(false);
     }
-  });
+  }
 
   return (
     <AuthCard title="Sign in" subtitle="Sign in to your partner dashboard.">
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
         {flash && !error && <Alert tone="danger">{flash}</Alert>}
         {error && <Alert tone="danger">{error}</Alert>}
-        <TextField label="E-mail" type="email" autoComplete="username" autoFocus required error={errors.email?.message} {...form.register('email')} />
-        <TextField label="Password" type="password" autoComplete="current-password" required error={errors.password?.message} {...form.register('password')} />
-        <Button type="submit" block size="lg" loading={isSubmitting}>
+        <TextField label="E-mail" type="email" name="email" autoComplete="username" autoFocus required value={values.email} onChange={change('email')} error={errors.email} />
+        <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={values.password} onChange={change('password')} error={errors.password} />
+        <Button type="submit" block size="lg" loading={busy}>
           Sign in
         </Button>
         <p className="text-center text-sm">
