@@ -183,7 +183,11 @@ async function registerPortal(app: App, config: Config) {
     },
   });
   // settings the portal reads at start (lib/portal-config.ts), and the page's CSP nonce (lib/csp.ts), fresh per reply
-  const portalConfig = JSON.stringify({ idleWarningSeconds: config.IDLE_WARNING_SECONDS, idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS });
+  // (escaped for the single-quoted attribute: the operator's support address may hold a quote)
+  const portalConfig = JSON.stringify({ idleWarningSeconds: config.IDLE_WARNING_SECONDS, idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS, supportEmail: config.SUPPORT_EMAIL })
+    .replaceAll('&', '&amp;')
+    .replaceAll("'", '&#39;')
+    .replaceAll('<', '&lt;');
   const NONCE = '%CSP_NONCE%';
   const html = fs
     .readFileSync(index, 'utf8')

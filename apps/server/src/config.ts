@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   /** Seconds of inactivity before the portal warns, and before it logs out after the warning (portal-core §9). */
   IDLE_WARNING_SECONDS: z.coerce.number().int().positive().default(300),
   IDLE_LOGOUT_SECONDS: z.coerce.number().int().positive().default(10),
+  /** Where partners ask for help: the About screen's support link (a mailto:). */
+  SUPPORT_EMAIL: z.string().trim().email().default('support@partner-dashboard.example'),
   /** Sign-in attempts (login, codes, password calls) per IP and route per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   /**

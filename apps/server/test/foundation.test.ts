@@ -83,7 +83,8 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
     const res = await browser(t.app).post('/api/v1/_echo', { amount: 12 });
     expect(res.statusCode).toBe(400);
     const body = expectErrorShape(res.body, 'ValidationFailed');
-    expect(body.message).toContain('body.amount');
+    expect(body.message).toMatch(/^Amount /);
+    expect(body.message).not.toContain('body.');
   });
 
   it('hides the internals of a real failure behind a 500 with the request id', async () => {

@@ -55,7 +55,7 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     });
 
     it("refuses a missing, zero, negative or malformed value with 'Invalid low balance limit value'", async () => {
-      for (const body of [{}, { lowBalanceLimit: null }, { lowBalanceLimit: '0' }, { lowBalanceLimit: 0 }, { lowBalanceLimit: '-5' }, { lowBalanceLimit: '12abc' }, { lowBalanceLimit: '0.00' }]) {
+      for (const body of [{}, { lowBalanceLimit: null }, { lowBalanceLimit: '0' }, { lowBalanceLimit: 0 }, { lowBalanceLimit: '-5' }, { lowBalanceLimit: '12abc' }, { lowBalanceLimit: '0.00' }, { lowBalanceLimit: 'abc' }, { lowBalanceLimit: '0.001' }, { lowBalanceLimit: '12.345' }, { lowBalanceLimit: -5 }]) {
         const res = await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json<{ message: string }>().message).toContain('Invalid low balance limit value');
@@ -72,6 +72,14 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       const events = await t.database.db.selectFrom('audit_events').select(['partner_id']).where('action', '=', 'partner.low_balance_limit_changed').execute();
       expect(events).toEqual([{ partner_id: DEMO_PARTNERS.acme.id }]);
     });
+
+    it('says what is wrong with a refused value, and stores a typed one plainly', async () => {
+      const said = async (lowBalanceLimit: unknown) => (await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', { lowBalanceLimit })).json<{ message: string; lowBalanceLimit: string }>();
+      expect((await said('-5')).message).toBe('Invalid low balance limit value: the limit must be above zero.');
+      expect((await said('0.001')).message).toBe('Invalid low balance limit value: use at most 2 decimals (cents).');
+      expect((await said('abc')).message).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
+      expect((await said('1,500.5')).lowBalanceLimit).toBe('1500.5');
+    });
   });
 
   describe('payout configuration', () => {
@@ -83,6 +91,24 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       const acme = (await as('viewer@acme.test').get('/api/v1/partner/payout-config')).json<{ config: { frequency: string; weeklyDays: string[] }; nextPayoutDate: string }>();
       expect(acme.config).toMatchObject({ frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'] });
       expect(['Monday', 'Thursday']).toContain(new Date(`${acme.nextPayoutDate}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }));
+    });
+
+    it('counts a repeat frequency from the day the schedule was saved', async () => {
+      const saved = t.clock.now;
+      try {
+        t.clock.now = Date.parse('2026-01-05T09:00:00Z'); // a Monday
+        const fortnightly = { ...weekly, repeatFrequency: 2, weeklyDays: ['Monday', 'Thursday'] };
+        const res = await as('admin@lean.test').post('/api/v1/partner/payout-config', fortnightly);
+        expect(res.json()).toMatchObject({ config: { repeatFrequency: 2 }, nextPayoutDate: '2026-01-08' });
+        const read = async () => (await as('admin@lean.test').get('/api/v1/partner/payout-config')).json<{ nextPayoutDate: string }>().nextPayoutDate;
+        t.clock.now = Date.parse('2026-01-08T12:00:00Z');
+        expect(await read()).toBe('2026-01-19');
+        t.clock.now = Date.parse('2026-01-30T12:00:00Z');
+        expect(await read()).toBe('2026-02-02');
+      } finally {
+        t.clock.now = saved;
+        await as('admin@lean.test').post('/api/v1/partner/payout-config', { ...weekly, type: 'MANUAL' });
+      }
     });
 
     it('refuses treasury and view users', async () => {
@@ -107,7 +133,7 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       }
       const bad = await as('admin@lean.test').post('/api/v1/partner/payout-config', { ...weekly, weeklyDays: ['Funday'] });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json<{ message: string }>().message).toContain('weeklyDays');
+      expect(bad.json<{ message: string }>().message).toMatch(/^Days of the week › item 1 must be one of: Monday/);
     });
 
     it('saves a monthly 31st schedule and gives the next date with the month-end fallback', async () => {

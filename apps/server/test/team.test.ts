@@ -113,14 +113,14 @@ describe.each(DATABASES)('the team on %s', (kind) => {
 
   it('refuses bad input with a 400 naming the field', async () => {
     const cases: [() => ReturnType<ReturnType<typeof as>['invite']>, string][] = [
-      [() => as('admin@acme.test').invite({ name: 'Jo', email: 'not-an-email', role: 'view' }), 'email'],
-      [() => as('admin@acme.test').invite({ name: '   ', email: 'jo@acme.test', role: 'view' }), 'name'],
-      [() => as('admin@acme.test').invite({ name: 'Jo', email: 'jo@acme.test', role: 'owner' }), 'role'],
-      [() => as('admin@acme.test').update({ userId: 'nope', role: 'view' }), 'userId'],
-      [() => as('admin@acme.test').update({ userId: idOf('viewer@acme.test'), role: 'root' }), 'role'],
-      [() => as('admin@acme.test').resendInvite('12'), 'userId'],
-      [() => as('admin@acme.test').remove('not-a-uuid'), 'userId'],
-      [() => as('admin@acme.test').reset(''), 'userId'],
+      [() => as('admin@acme.test').invite({ name: 'Jo', email: 'not-an-email', role: 'view' }), 'E-mail: Enter a valid e-mail address'],
+      [() => as('admin@acme.test').invite({ name: '   ', email: 'jo@acme.test', role: 'view' }), 'Name: Enter a name'],
+      [() => as('admin@acme.test').invite({ name: 'Jo', email: 'jo@acme.test', role: 'owner' }), 'Role must be one of: admin, treasury, view'],
+      [() => as('admin@acme.test').update({ userId: 'nope', role: 'view' }), 'User: Unknown user'],
+      [() => as('admin@acme.test').update({ userId: idOf('viewer@acme.test'), role: 'root' }), 'Role must be one of: admin, treasury, view'],
+      [() => as('admin@acme.test').resendInvite('12'), 'User: Unknown user'],
+      [() => as('admin@acme.test').remove('not-a-uuid'), 'User: Unknown user'],
+      [() => as('admin@acme.test').reset(''), 'User: Unknown user'],
     ];
     for (const [call, field] of cases) {
       const res = await call();

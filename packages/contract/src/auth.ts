@@ -23,27 +23,68 @@ export const AUTH_MESSAGES = {
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 128;
 
-const COMMON_PASSWORDS = new Set([
-  'password', 'password1', 'password123', 'passw0rd', '123456789012', '1234567890ab', 'qwertyuiop', 'qwertyuiopas',
-  'qwerty123456', 'iloveyou1234', 'letmein12345', 'welcome12345', 'administrator', 'admin1234567', 'changeme1234',
-  'aaaaaaaaaaaa', 'abc123456789', 'abcdefghijkl', 'football1234', 'baseball1234', 'sunshine1234', 'princess1234',
-  'trustno1trustno1', 'monkey123456', 'dragon123456', 'master123456', 'superman1234', 'starwars1234',
-  'p@ssw0rd1234', 'p@ssword1234', 'password1234', 'password12345', 'password!234', 'correcthorsebatterystaple',
-]);
+/** The rules a new password must meet, in the order the portal lists them (and ticks them as the user types). */
+export const PASSWORD_RULES = [
+  { id: 'length', label: `At least ${PASSWORD_MIN_LENGTH} characters` },
+  { id: 'mix', label: 'Three of: lower-case letters, capitals, digits, symbols' },
+  { id: 'notEmail', label: 'Not your e-mail address' },
+  { id: 'notCommon', label: 'Not a common password' },
+] as const;
+export type PasswordRuleId = (typeof PASSWORD_RULES)[number]['id'];
 
-/** The password rules; the message says what is wrong, or undefined when the password is fine. */
-export function passwordProblem(password: string, email: string): string | undefined {
-  if (password.length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
-  if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
+/** Tells whether a text (lower case) is a known common password: the list lives in `common-passwords.ts`. */
+export type CommonPasswordList = (candidate: string) => boolean;
+
+const LEET: Record<string, string> = { '@': 'a', '4': 'a', '8': 'b', '3': 'e', '6': 'g', '1': 'i', '!': 'i', '0': 'o', '$': 's', '5': 's', '7': 't', '2': 'z' };
+
+/**
+ * The texts a password is looked up as in the common-password list: itself in lower case, with its l33t spelling
+ * undone (p@ssw0rd), and its core without the digits and symbols around it (Password123! -> password), since a
+ * common word with a year and a symbol stuck on is the first thing a guesser tries.
+ */
+export function commonPasswordCandidates(password: string): string[] {
+  const lower = password.toLowerCase();
+  const core = lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  const unleet = (t: string) => t.replace(/[@48361!0$572]/g, (c) => LEET[c] ?? c);
+  const candidates = [lower, unleet(lower), lower.replace(/[^\p{L}\p{N}]+$/u, '')];
+  if (core.length >= 4) candidates.push(core);
+  const leetCore = unleet(lower).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+  if (leetCore.length >= 4) candidates.push(leetCore);
+  return [...new Set(candidates)];
+}
+
+const isRepetitive = (password: string) => /^(.)\1+$/.test(password) || /^(0123456789|1234567890)/.test(password);
+
+/**
+ * Each rule of PASSWORD_RULES for this password: met (true), broken (false), or not known yet (undefined: the
+ * common-password list is not loaded; the portal loads it only on the screens that set a password).
+ */
+export function passwordChecks(password: string, email: string, isCommon?: CommonPasswordList): Record<PasswordRuleId, boolean | undefined> {
   const lower = password.toLowerCase();
   const mail = email.trim().toLowerCase();
   const local = mail.split('@')[0] ?? '';
-  if (lower === mail || (local.length >= 4 && lower.includes(local))) return 'The password must not contain your e-mail address.';
-  if (COMMON_PASSWORDS.has(lower) || /^(.)\1+$/.test(password) || /^(0123456789|1234567890)/.test(password)) {
-    return 'This password is too common. Choose one that is harder to guess.';
-  }
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((r) => r.test(password)).length;
-  if (classes < 3) return 'Mix at least three of: lower-case letters, capitals, digits and symbols.';
+  const common = password.length > 0 && isRepetitive(password) ? true : isCommon && password.length > 0 ? commonPasswordCandidates(password).some(isCommon) : undefined;
+  return {
+    length: password.length >= PASSWORD_MIN_LENGTH && password.length <= PASSWORD_MAX_LENGTH,
+    mix: classes >= 3,
+    notEmail: password.length > 0 && !(mail && lower === mail) && !(local.length >= 4 && lower.includes(local)),
+    notCommon: common === undefined ? undefined : !common,
+  };
+}
+
+/**
+ * The password rules; the message says what is wrong, or undefined when the password is fine. The server always
+ * passes the common-password list; without one only the built-in patterns (one character repeated, a run of digits)
+ * count as common.
+ */
+export function passwordProblem(password: string, email: string, isCommon?: CommonPasswordList): string | undefined {
+  if (password.length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
+  const checks = passwordChecks(password, email, isCommon);
+  if (!checks.notEmail) return 'The password must not contain your e-mail address.';
+  if (checks.notCommon === false) return 'This password is too common. Choose one that is harder to guess.';
+  if (!checks.mix) return 'Mix at least three of: lower-case letters, capitals, digits and symbols.';
   return undefined;
 }
 

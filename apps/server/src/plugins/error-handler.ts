@@ -3,18 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import type { ErrorBody, ErrorCode } from '@portal/contract/errors';
 import { AppError } from '../lib/errors.ts';
-
-type Issue = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } };
-
-function describeValidation(issues: Issue[], context: string | undefined): string {
-  const parts = issues.map((issue) => {
-    const zodPath = issue.params?.issue?.path;
-    const field = zodPath && zodPath.length > 0 ? zodPath.join('.') : issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
-    const where = field ? `${context ?? 'body'}.${field}` : (context ?? 'body');
-    return `${where}: ${issue.message ?? 'is invalid'}`;
-  });
-  return parts.join('; ');
-}
+import { describeValidation, type ValidationIssue } from './validation-message.ts';
 
 /** Maps Fastify's own error codes (body parsing, limits) to ours. */
 const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message?: string }> = {
@@ -97,10 +86,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;
-      body = { code: 'ValidationFailed', message: describeValidation(error.validation as Issue[], error.validationContext) };
+      body = { code: 'ValidationFailed', message: describeValidation(error.validation as ValidationIssue[], error.validationContext) };
     } else if (error.validation) {
       status = 400;
-      body = { code: 'ValidationFailed', message: describeValidation(error.validation as Issue[], error.validationContext) };
+      body = { code: 'ValidationFailed', message: describeValidation(error.validation as ValidationIssue[], error.validationContext) };
     } else if (error.code && FASTIFY_CODES[error.code]) {
       const mapped = FASTIFY_CODES[error.code]!;
       status = mapped.status;

@@ -32,8 +32,8 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
   'admin2@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
   'treasury@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
   'viewer@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: '/', countries: null, trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
-  'admin@kora.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: null, countries: '/trades', trades: null, payments: null, webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
-  'admin@baobab.test': { about: null, transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: '/', countries: '/trades', trades: null, payments: '/trades', webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
+  'admin@kora.test': { about: '/trades', transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: null, countries: '/trades', trades: null, payments: null, webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
+  'admin@baobab.test': { about: '/trades', transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: '/', countries: '/trades', trades: null, payments: '/trades', webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
   'admin@lean.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: '/', apiKeys: '/', settings: null, wallets: '/', countries: '/', trades: '/transactions', payments: '/transactions', webhooks: null, dataDownload: '/', home: null, team: null },
 };
 
@@ -80,5 +80,15 @@ describe('navigation guard', () => {
     expect(homePath(ACME)).toBe('/transactions');
     expect(homePath(kind(false, true, true))).toBe('/trades');
     expect(homePath(kind(false, true, false))).toBe('/trades');
+  });
+});
+
+describe('/about', () => {
+  it('is not a shared screen: B2B partners open it, commercial partners go to /trades (partner-type rule)', () => {
+    expect(guardRefusal(ROUTES.about, PERSONAS['admin@acme.test']!)).toBeNull();
+    expect(guardRefusal(ROUTES.about, PERSONAS['admin@lean.test']!)).toBeNull();
+    expect(guardRefusal(ROUTES.about, PERSONAS['admin@kora.test']!)).toEqual({ rule: 'partnerType', redirect: '/trades' });
+    expect(guardRefusal(ROUTES.about, PERSONAS['admin@baobab.test']!)).toEqual({ rule: 'partnerType', redirect: '/trades' });
+    expect(guardRefusal(ROUTES.about, PERSONAS['signed out']!)).toEqual({ rule: 'authentication', redirect: '/login' });
   });
 });

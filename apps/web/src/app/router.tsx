@@ -25,7 +25,7 @@ const auth = {
   changed: () => import('../features/auth/routes/password-changed.tsx'),
   inactive: () => import('../features/auth/routes/account-inactive.tsx'),
 };
-const placeholders = () => import('../features/placeholder/screens.tsx');
+const about = () => import('../features/about/routes/about.tsx');
 const balance = () => import('../features/balance/routes/balance.tsx');
 const transactions = () => import('../features/transactions/routes/transactions.tsx');
 const trades = () => import('../features/transactions/routes/trades.tsx');
@@ -64,7 +64,7 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./layout/app-layout.tsx')).AppLayout }),
             children: [
               { index: true, path: '/', Component: HomeRedirect },
-              screen(ROUTES.about, placeholders, 'AboutScreen'),
+              screen(ROUTES.about, about, 'AboutScreen'),
               screen(ROUTES.transactions, transactions, 'TransactionsScreen'),
               screen(ROUTES.balance, balance, 'BalanceScreen'),
               screen(ROUTES.fiatWallet, fiatWallet, 'FiatWalletScreen'),

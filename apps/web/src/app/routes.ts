@@ -19,7 +19,9 @@ export type RouteMeta = {
 
 export const ROUTES = {
   home: { path: '/', access: 'protected', area: 'shared' },
-  about: { path: '/about', access: 'protected', area: 'shared' },
+  // not a shared screen (those are balance, settings and wallet management, portal-core §2 rule 4): the partner-type
+  // rule applies, so only B2B partners open it and commercial partners go to /trades
+  about: { path: '/about', access: 'protected', area: 'b2b' },
   passwordChanged: { path: '/password-changed', access: 'public', area: 'shared' },
   accountInactive: { path: '/account-inactive', access: 'public', area: 'shared' },
   login: { path: '/login', access: 'public', area: 'shared' },

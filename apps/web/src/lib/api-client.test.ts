@@ -139,4 +139,85 @@ describe('api client', () => {
   it('reports an unreachable server as a network error', async () => {
     await expect(api.get('partner/profile')).rejects.toMatchObject({ code: 'NetworkError' });
   });
+
+  describe('a call that gets no reply at all (portal-core §8)', () => {
+    const noReply = () => new TypeError('Failed to fetch');
+    let outcomes: (Response | Error)[];
+    beforeEach(() => {
+      outcomes = [];
+      vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+        calls.push({ url, init });
+        const next = outcomes.shift();
+        if (!next) throw noReply();
+        if (next instanceof Error) throw next;
+        return next;
+      });
+    });
+
+    it('refreshes the token and retries once: the answer of the retry is the answer', async () => {
+      let token = 'old';
+      const refresh = vi.fn(async () => {
+        token = 'new';
+        return true;
+      });
+      const lost = vi.fn();
+      setAuthHooks({ token: () => token, refresh, onSessionLost: lost });
+      outcomes.push(noReply(), reply(200, { v: 2 }));
+      expect(await api.get('partner/accounts')).toEqual({ v: 2 });
+      expect(refresh).toHaveBeenCalledTimes(1);
+      expect(calls.map((c) => headers(c).authorization)).toEqual(['Bearer old', 'Bearer new']);
+      expect(lost).not.toHaveBeenCalled();
+    });
+
+    it('logs out when the retry gets no reply either, and tries no third time', async () => {
+      const refresh = vi.fn(async () => true);
+      const lost = vi.fn();
+      setAuthHooks({ token: () => 't', refresh, onSessionLost: lost });
+      outcomes.push(noReply(), noReply(), reply(200, { never: 'taken' }));
+      await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'NetworkError' });
+      expect(refresh).toHaveBeenCalledTimes(1);
+      expect(lost).toHaveBeenCalledTimes(1);
+      expect(calls).toHaveLength(2);
+    });
+
+    it('logs out when the refresh fails, without retrying', async () => {
+      const lost = vi.fn();
+      setAuthHooks({ token: () => 't', refresh: async () => false, onSessionLost: lost });
+      outcomes.push(noReply(), reply(200, {}));
+      await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'NetworkError' });
+      expect(lost).toHaveBeenCalledTimes(1);
+      expect(calls).toHaveLength(1);
+    });
+
+    it('spends its one refresh: a 401 on the retry ends the session', async () => {
+      const refresh = vi.fn(async () => true);
+      const lost = vi.fn();
+      setAuthHooks({ token: () => 't', refresh, onSessionLost: lost });
+      outcomes.push(noReply(), reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' }), reply(200, {}));
+      await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'TokenExpired' });
+      expect(refresh).toHaveBeenCalledTimes(1);
+      expect(lost).toHaveBeenCalledTimes(1);
+      expect(calls).toHaveLength(2);
+    });
+
+    it('does not retry a call made without a session (sign-in): the network error is the answer', async () => {
+      const refresh = vi.fn(async () => true);
+      const lost = vi.fn();
+      setAuthHooks({ token: () => undefined, refresh, onSessionLost: lost });
+      document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="c">';
+      outcomes.push(noReply(), reply(200, {}));
+      await expect(api.post('users/login', {})).rejects.toMatchObject({ code: 'NetworkError' });
+      expect(refresh).not.toHaveBeenCalled();
+      expect(lost).not.toHaveBeenCalled();
+      expect(calls).toHaveLength(1);
+    });
+
+    it('lets an aborted call go without a retry', async () => {
+      const refresh = vi.fn(async () => true);
+      setAuthHooks({ token: () => 't', refresh, onSessionLost: () => {} });
+      outcomes.push(new DOMException('aborted', 'AbortError'));
+      await expect(api.get('partner/accounts')).rejects.toMatchObject({ name: 'AbortError' });
+      expect(refresh).not.toHaveBeenCalled();
+    });
+  });
 });

@@ -126,13 +126,46 @@ async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, res.status >= 500 ? 'InternalError' : 'BadRequest', `Request failed (${res.status})`);
 }
 
+/** The message of portal-core §8 when a signed-in call cannot go on: shown on the sign-in page after the logout. */
+export const SESSION_LOST_MESSAGE = 'something went wrong';
+
+const isNoReply = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'NetworkError';
+
 /**
- * One call to the portal API, answered with its successful Response. A 401 other than InvalidLogin refreshes the
- * token once and retries once; if that fails the session is lost (portal-core §8). A refused request-forgery token
- * is fetched anew and retried once.
+ * Sends, and for a signed-in call that got no reply at all (network error, connection dropped) refreshes the token
+ * and sends once more; when the refresh or that retry fails too, the session is lost (portal-core §8: "a reply
+ * without a response: refresh the token and retry once; if that fails log out ... show 'something went wrong'").
+ * Calls without a token (sign-in, refresh itself) just report the network error.
+ */
+async function sendOrRetry(method: string, path: string, options: RequestOptions<unknown>): Promise<{ res: Response; refreshed: boolean }> {
+  try {
+    return { res: await send(method, path, options, false), refreshed: false };
+  } catch (err) {
+    const signedIn = options.auth !== false && hooks !== undefined && hooks.token() !== undefined;
+    if (!isNoReply(err) || !signedIn || !hooks) throw err;
+    const session = hooks;
+    const refreshed = await session.refresh().catch(() => false);
+    if (!refreshed) {
+      session.onSessionLost();
+      throw err;
+    }
+    try {
+      return { res: await send(method, path, options, false), refreshed: true };
+    } catch (again) {
+      if (isNoReply(again)) session.onSessionLost();
+      throw again;
+    }
+  }
+}
+
+/**
+ * One call to the portal API, answered with its successful Response. No reply at all, or a 401 other than
+ * InvalidLogin, refreshes the token once and retries once; if that fails the session is lost (portal-core §8). A
+ * refused request-forgery token is fetched anew and retried once.
  */
 async function call(method: string, path: string, options: RequestOptions<unknown>): Promise<Response> {
-  let res = await send(method, path, options, false);
+  const first = await sendOrRetry(method, path, options);
+  let res = first.res;
   if (res.status === 403 && MUTATING.has(method)) {
     const err = await toError(res.clone());
     if (err.code === 'CsrfTokenInvalid') res = await send(method, path, options, true);
@@ -140,8 +173,9 @@ async function call(method: string, path: string, options: RequestOptions<unknow
   if (res.status === 401 && options.auth !== false && hooks) {
     const err = await toError(res.clone());
     if (err.code !== 'InvalidLogin') {
-      const refreshed = await hooks.refresh().catch(() => false);
-      if (!refreshed) {
+      // one refresh and one retry per call, whichever failure asked for it first
+      const ok = !first.refreshed && (await hooks.refresh().catch(() => false));
+      if (!ok) {
         hooks.onSessionLost();
         throw err;
       }

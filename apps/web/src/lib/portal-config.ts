@@ -1,7 +1,7 @@
 /** Settings the server writes into the page (meta portal-config), with the spec's defaults. */
-export type PortalConfig = { idleWarningSeconds: number; idleLogoutSeconds: number };
+export type PortalConfig = { idleWarningSeconds: number; idleLogoutSeconds: number; supportEmail: string };
 
-const DEFAULTS: PortalConfig = { idleWarningSeconds: 300, idleLogoutSeconds: 10 };
+const DEFAULTS: PortalConfig = { idleWarningSeconds: 300, idleLogoutSeconds: 10, supportEmail: 'support@partner-dashboard.example' };
 
 export function portalConfig(): PortalConfig {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="portal-config"]');

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { AUTH_MESSAGES, passwordProblem } from '@portal/contract/auth';
+import { isCommonPassword } from '@portal/contract/common-passwords';
 import { badRequest } from '../../lib/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -110,7 +111,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       if (!safeEqual(row.code_hash, sha256(input.confirmationCode))) {
         throw refuse(attempts >= MAX_RESET_ATTEMPTS ? AUTH_MESSAGES.tooManyResetTries : AUTH_MESSAGES.invalidResetCode);
       }
-      const problem = passwordProblem(input.password, input.email);
+      const problem = passwordProblem(input.password, input.email, isCommonPassword);
       if (problem) throw badRequest(problem, 'InvalidPassword');
       const hash = await hashPassword(input.password);
       const ended = await repo.transaction(async (trx) => {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { AUTH_MESSAGES, passwordProblem, type AuthResult, type LoginResponse, type SessionUser } from '@portal/contract/auth';
+import { isCommonPassword } from '@portal/contract/common-passwords';
 import type { Role, UserStatus } from '@portal/contract/domain';
 import type { DB, UserRow } from '../../db/schema.ts';
 import { AppError, badRequest, unauthorized } from '../../lib/errors.ts';
@@ -213,7 +214,7 @@ export function createSignInService(deps: SignInDeps) {
     /** An invited user's first password, proven by the temporary one (counted like a sign-in). */
     async setPassword(input: { email: string; password: string; tempPassword: string }, { ip }: Ctx) {
       const user = await checkPassword(input.email, input.tempPassword, ip, (u) => (u.status === 'invited' ? u.temp_password_hash : null));
-      const problem = passwordProblem(input.password, input.email);
+      const problem = passwordProblem(input.password, input.email, isCommonPassword);
       if (problem) throw badRequest(problem, 'InvalidPassword');
       if (input.password === input.tempPassword) throw badRequest('Choose a password other than the temporary one.', 'InvalidPassword');
       const hash = await hashPassword(input.password);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   LOW_BALANCE_MESSAGE,
+  LowBalanceLimitForm,
   MANUAL_PAYOUT,
   PayoutConfig,
   nextPayoutDate,
@@ -19,18 +20,21 @@ import { updatePartner } from './partners.repository.ts';
 export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => number; invalidatePartner: InvalidatePartner }) {
   const { db } = deps;
 
-  async function readPayout(partnerId: string): Promise<PayoutConfig> {
-    const parsed = PayoutConfig.safeParse(await findPayoutConfig(db, partnerId));
-    return parsed.success ? normalisePayoutConfig(parsed.data) : { ...MANUAL_PAYOUT };
+  async function readPayout(partnerId: string): Promise<{ config: PayoutConfig; savedAt?: Date }> {
+    const stored = await findPayoutConfig(db, partnerId);
+    const parsed = PayoutConfig.safeParse(stored?.config);
+    return parsed.success ? { config: normalisePayoutConfig(parsed.data), savedAt: stored?.savedAt } : { config: { ...MANUAL_PAYOUT } };
   }
 
-  const withNext = (config: PayoutConfig) => ({ config, nextPayoutDate: nextPayoutDate(config, new Date(deps.now())) });
+  /** The next payout date; a repeat frequency above 1 counts from the day the schedule was saved. */
+  const withNext = (config: PayoutConfig, savedAt?: Date) => ({ config, nextPayoutDate: nextPayoutDate(config, new Date(deps.now()), savedAt) });
 
   return {
     async setLowBalanceLimit(auth: Auth, value: string | number | null | undefined) {
       requireRole(auth, 'admin');
-      const text = value === null || value === undefined ? '' : String(value).trim();
-      if (!/^\d{1,20}(\.\d{1,8})?$/.test(text) || Number(text) <= 0) throw badRequest(LOW_BALANCE_MESSAGE);
+      const parsed = LowBalanceLimitForm.safeParse({ lowBalanceLimit: typeof value === 'number' ? String(value) : (value ?? '') });
+      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? LOW_BALANCE_MESSAGE);
+      const text = parsed.data.lowBalanceLimit;
       await db.transaction().execute(async (trx) => {
         await updatePartner(trx, auth.partnerId, { low_balance_limit: text }, new Date(deps.now()));
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.low_balance_limit_changed', details: { lowBalanceLimit: text } });
@@ -40,7 +44,8 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
     },
 
     async payoutConfig(auth: Auth) {
-      return withNext(await readPayout(auth.partnerId));
+      const { config, savedAt } = await readPayout(auth.partnerId);
+      return withNext(config, savedAt);
     },
 
     async savePayoutConfig(auth: Auth, input: PayoutConfig) {

@@ -1,5 +1,5 @@
 import { ChevronDown, LogOut, Menu } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
@@ -9,11 +9,18 @@ import { useProfile } from '../../lib/partner/profile.ts';
 import { logout } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
 import { isActive, navGroups } from './nav.ts';
+import { guard } from '../guard.ts';
+import { ROUTES } from '../routes.ts';
+import { buildInfo } from '../../lib/build-info.ts';
 import { SessionWatch } from './session-watch.tsx';
+import { MAIN_ID, SkipLink } from './skip-link.tsx';
 import { Toaster } from '../../components/ui/toaster.tsx';
 import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
 import { everyHourOnTheHour } from '../../lib/hourly.ts';
+
+/** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
+const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
 
 /** Toasts last 3000 ms in the layout (portal-core §9). */
 const LAYOUT_TOAST_MS = 3000;
@@ -24,15 +31,19 @@ export function AppLayout() {
   const user = useSession((s) => s.user);
   const profile = useProfile();
   const [open, setOpen] = useState(false);
+  const [topUp, setTopUp] = useState(false);
   const queryClient = useQueryClient();
   // the shared data (partner, accounts) loads at start, at the next hour boundary and hourly after
   useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
   const partner = profile.data?.partner;
   const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
+  // About is linked for whoever the guard lets open it (B2B partners)
+  const showAbout = !!partner && !!user && guard(ROUTES.about, { isLoggedIn: true, verified: true, role: user.role, partner, featureFlags: profile.data?.featureFlags }) === null;
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
-      <aside className="bg-brand-900 text-white md:w-64 md:shrink-0">
+      <SkipLink />
+      <aside aria-label="Partner and navigation" className="bg-brand-900 text-white md:w-64 md:shrink-0">
         <div className="md:sticky md:top-0 md:flex md:h-dvh md:flex-col">
         <div className="flex items-center justify-between px-5 py-4">
           <Logo className="inline-flex items-center gap-2" />
@@ -97,15 +108,25 @@ export function AppLayout() {
             <p className="truncate">
               {user.email} · {user.role}
             </p>
+            {showAbout && (
+              <NavLink to="/about" onClick={() => setOpen(false)} className="mt-2 inline-block rounded text-brand-100/80 underline-offset-2 hover:text-white hover:underline">
+                About · version {buildInfo.version}
+              </NavLink>
+            )}
           </div>
         )}
         </div>
       </aside>
-      <main className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">
-        <BannerArea />
+      <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8 md:py-8">
+        <BannerArea onTopUp={() => setTopUp(true)} />
         <WalletReviewBanners />
         <Outlet />
       </main>
+      {topUp && (
+        <Suspense fallback={null}>
+          <TopUpDialog open={topUp} onOpenChange={setTopUp} b2b={partner?.isB2B ?? false} />
+        </Suspense>
+      )}
       <SessionWatch />
       <Toaster duration={LAYOUT_TOAST_MS} />
     </div>

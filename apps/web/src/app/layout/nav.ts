@@ -1,5 +1,6 @@
 import type { FeatureFlags, Role } from '@portal/contract/domain';
 import type { Partner as PartnerRecord } from '@portal/contract/partner';
+import { hasBalance } from '../../lib/partner/access.ts';
 
 export type NavItem = { label: string; to: string };
 export type NavGroup = { title: string; items: NavItem[] };
@@ -16,7 +17,7 @@ export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): Na
         items: [
           { label: 'Trades', to: '/trades' },
           ...when(partner.isWhitelistedCommercial && flags.paymentsViewEnabled, { label: 'Initiate payments', to: '/payments' }),
-          ...when(partner.isWhitelistedCommercial, { label: 'Balance', to: '/balance' }),
+          ...when(hasBalance(partner), { label: 'Balance', to: '/balance' }),
           ...when(flags.walletManagementEnabled, { label: 'Wallet Management', to: '/wallets' }),
         ],
       },
@@ -30,7 +31,7 @@ export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): Na
         { label: 'Transactions', to: '/transactions' },
         ...when(flags.enabledCountriesEnabled, { label: 'Enabled Countries', to: '/countries' }),
         ...when(flags.channelsCoverageEnabled, { label: 'Coverage', to: '/coverage' }),
-        { label: 'Balance', to: '/balance' },
+        ...when(hasBalance(partner), { label: 'Balance', to: '/balance' }),
       ],
     },
     {

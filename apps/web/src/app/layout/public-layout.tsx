@@ -1,15 +1,19 @@
 import { Outlet } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
+import { MAIN_ID, SkipLink } from './skip-link.tsx';
 
-/** The frame of the screens before sign-in: the logo and one centred card. */
+/** The frame of the screens before sign-in: the logo and one centred card, every part inside a landmark. */
 export function PublicLayout() {
   return (
     <div className="flex min-h-dvh flex-col items-center bg-canvas px-4 py-10 sm:justify-center">
-      <Logo className="mb-8 inline-flex items-center gap-2 text-brand-900" />
-      <main className="w-full max-w-md">
+      <SkipLink />
+      <header className="mb-8">
+        <Logo className="inline-flex items-center gap-2 text-brand-900" />
+      </header>
+      <main id={MAIN_ID} tabIndex={-1} className="w-full max-w-md focus:outline-none">
         <Outlet />
       </main>
-      <p className="mt-10 text-xs text-muted">Protected by two-factor authentication.</p>
+      <footer className="mt-10 text-xs text-muted">Protected by two-factor authentication.</footer>
     </div>
   );
 }

@@ -1,6 +1,18 @@
 import { Dialog as RadixDialog } from 'radix-ui';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { OWN_ESCAPE } from './own-escape.ts';
+
+/**
+ * Where focus goes back when a dialog closes: what had it when the dialog opened. An item of a menu is gone by
+ * then, so the menu's button is taken instead (a Radix menu is labelled by its trigger).
+ */
+function returnTarget(opener: Element | null): HTMLElement | null {
+  if (!(opener instanceof HTMLElement)) return null;
+  const menu = opener.closest('[role="menu"]');
+  const target = menu ? document.getElementById(menu.getAttribute('aria-labelledby') ?? '') : opener;
+  return target?.isConnected && target !== document.body ? target : null;
+}
 
 export type DialogProps = {
   open: boolean;
@@ -14,8 +26,16 @@ export type DialogProps = {
   side?: boolean;
 };
 
-/** A modal dialog (Radix: focus trap, Esc, labelled by its title). */
+/**
+ * A modal dialog (Radix: focus trap, Esc, labelled by its title). Closing it, by Esc, Close or its own buttons, puts
+ * focus back on what opened it; Esc inside an open list of the dialog closes only that list.
+ */
 export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480, side = false }: DialogProps) {
+  const opener = useRef<Element | null>(null);
+  // before Radix moves focus into the dialog (its effect runs after this layout effect)
+  useLayoutEffect(() => {
+    if (open) opener.current = document.activeElement;
+  }, [open]);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -27,6 +47,15 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
               : 'fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl focus:outline-none'
           }
           style={{ maxWidth: width }}
+          onEscapeKeyDown={(e) => {
+            if (e.target instanceof Element && e.target.closest(`[${OWN_ESCAPE}]`)) e.preventDefault();
+          }}
+          onCloseAutoFocus={(e) => {
+            const target = returnTarget(opener.current);
+            if (!target) return;
+            e.preventDefault();
+            target.focus();
+          }}
         >
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>

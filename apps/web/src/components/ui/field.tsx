@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { cn } from './cn.ts';
 
 export const inputClass =
@@ -11,13 +11,17 @@ export type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
   error?: string;
   hint?: ReactNode;
   trailing?: ReactNode;
+  /** the input itself (react-hook-form's register passes one) */
+  ref?: Ref<HTMLInputElement>;
+  /** more elements that describe the input (rules shown beside it) */
+  describedBy?: string;
 };
 
 /** A labelled input with its hint and error wired for assistive technology. */
-export function TextField({ label, error, hint, trailing, id, className, ...rest }: TextFieldProps) {
+export function TextField({ label, error, hint, trailing, id, className, describedBy: more, ...rest }: TextFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
-  const describedBy = [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy = [error ? `${inputId}-error` : null, hint && !error ? `${inputId}-hint` : null, more].filter(Boolean).join(' ') || undefined;
   return (
     <div className={cn('space-y-1.5', className)}>
       <div className="flex items-center justify-between">
@@ -28,9 +32,9 @@ export function TextField({ label, error, hint, trailing, id, className, ...rest
       </div>
       <input id={inputId} className={inputClass} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...rest} />
       {hint && !error && (
-        <p id={`${inputId}-hint`} className="text-xs text-muted">
+        <div id={`${inputId}-hint`} className="text-xs text-muted">
           {hint}
-        </p>
+        </div>
       )}
       {error && (
         <p id={`${inputId}-error`} className="text-xs text-danger" role="alert">

@@ -1,6 +1,7 @@
 import { Check, ChevronDown } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { cn } from './cn.ts';
+import { OWN_ESCAPE } from './own-escape.ts';
 
 export type SelectOption = { value: string; label: string };
 
@@ -135,7 +136,7 @@ export function SearchableSelect({
         <ChevronDown className="size-4 shrink-0 text-muted" aria-hidden="true" />
       </button>
       {open && (
-        <div className="absolute z-50 mt-1 w-full min-w-48 rounded-lg border border-line bg-white p-1 shadow-lg">
+        <div {...{ [OWN_ESCAPE]: '' }} className="absolute z-50 mt-1 w-full min-w-48 rounded-lg border border-line bg-white p-1 shadow-lg">
           <input
             ref={search}
             role="combobox"

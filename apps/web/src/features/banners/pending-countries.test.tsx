@@ -21,7 +21,7 @@ function setupApi(rates: ReturnType<typeof partnerRate>[], extra: Parameters<typ
     ...extra,
   });
 }
-const renderBanners = () => renderScreen(<BannerArea />);
+const renderBanners = () => renderScreen(<BannerArea onTopUp={() => undefined} />);
 const banner = () => screen.findByTestId('pending-countries-banner');
 
 describe('pending country change banner and review dialog', () => {

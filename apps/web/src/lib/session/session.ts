@@ -1,5 +1,5 @@
 import { MessageResponse, RefreshResponse } from '@portal/contract/auth';
-import { api, setAuthHooks } from '../api-client.ts';
+import { SESSION_LOST_MESSAGE, api, setAuthHooks } from '../api-client.ts';
 import { useSession } from './session-store.ts';
 
 /** The session's own calls; the refresh token travels as an httpOnly cookie the page cannot read. */
@@ -69,6 +69,6 @@ export function installAuthHooks() {
   setAuthHooks({
     token: () => useSession.getState().user?.token,
     refresh: refreshSession,
-    onSessionLost: () => logout({ message: 'something went wrong', callServer: false }),
+    onSessionLost: () => logout({ message: SESSION_LOST_MESSAGE, callServer: false }),
   });
 }

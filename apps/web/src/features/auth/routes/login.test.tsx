@@ -14,12 +14,29 @@ async function signInWith(user: ReturnType<typeof renderLogin>['user'], email: s
 }
 
 describe('login screen', () => {
-  it('asks for both fields before calling the server', async () => {
+  it('checks both fields with the contract schema before calling the server', async () => {
     const api = mockApi();
     const { user } = renderLogin();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByRole('alert').textContent).toBe('Enter your e-mail address and password.');
+    expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual(['Enter a valid e-mail address', 'Enter your password']);
+    expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
+    await user.type(screen.getByLabelText('E-mail'), 'admin@acme');
+    await user.type(screen.getByLabelText('Password'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual(['Enter a valid e-mail address']);
     expect(api.calls).toEqual([]);
+  });
+
+  it('takes the keyboard from e-mail to password to Sign in before "Forgot password?"', async () => {
+    mockApi();
+    const { user } = renderLogin();
+    expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByLabelText('Password'));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Sign in' }));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Forgot password?' }));
   });
 
   it('sends the credentials with the request-forgery token, stores the challenge and opens the code prompt', async () => {
@@ -29,7 +46,7 @@ describe('login screen', () => {
     expect(await screen.findByTestId('location')).toHaveProperty('textContent', '/two-factor-authentication');
     expect(api.to('POST users/login')).toHaveLength(1);
     const [call] = api.to('POST users/login');
-    expect(call!.body).toEqual({ email: 'Admin@Acme.test', password: 'Portal-demo-2026!' });
+    expect(call!.body).toEqual({ email: 'admin@acme.test', password: 'Portal-demo-2026!' });
     expect(call!.headers['x-csrf-token']).toBe('csrf-test');
     expect(call!.headers.authorization).toBeUndefined();
     expect(useSession.getState()).toMatchObject({ isLoggedIn: true, verified: false, challenge: 'SOFTWARE_TOKEN_MFA', sessionToken: 'challenge-1', username: 'admin@acme.test' });

@@ -37,4 +37,22 @@ describe('requested password reset screen', () => {
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([{ email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '654321' }]));
   });
+
+  it('checks the e-mail, the code and the password rules (Password123! is common) before sending', async () => {
+    const api = mockApi({ 'POST users/forgot-password': { body: { message: 'sent' } } });
+    const { user } = renderReset();
+    await user.type(screen.getByLabelText('E-mail'), 'viewer@acme');
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Enter a valid e-mail address');
+    expect(api.calls.filter((c) => c.method !== 'GET')).toEqual([]);
+    await user.type(screen.getByLabelText('E-mail'), '.test');
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    await screen.findByText('sent');
+    await user.type(screen.getByLabelText('Six-digit code'), '12a3');
+    expect((screen.getByLabelText('Six-digit code') as HTMLInputElement).value).toBe('123');
+    await user.type(screen.getByLabelText('New password'), 'Password123!');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter the six-digit code from the e-mail', 'This password is too common. Choose one that is harder to guess.']));
+    expect(api.to('POST users/confirm-password-reset')).toEqual([]);
+  });
 });

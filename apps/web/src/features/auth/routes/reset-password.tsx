@@ -1,25 +1,35 @@
-import { passwordProblem } from '@portal/contract/auth';
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { SetPasswordRequest } from '@portal/contract/auth';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { authApi } from '../api/auth.ts';
+import { newPasswordProblem } from '../common-passwords.ts';
 import { AuthCard, StepIndicator } from '../components/auth-card.tsx';
-import { PasswordRules } from '../components/password-rules.tsx';
+import { NewPasswordField } from '../components/new-password-field.tsx';
 import { continueSignIn } from '../sign-in.ts';
+
+export const PASSWORDS_DIFFER = 'The passwords do not match.';
+
+/** A new password and its confirmation, checked with the contract's rules and the common-password list. */
+const newPasswordForm = (email: string) =>
+  z
+    .object({ password: SetPasswordRequest.shape.password, confirm: z.string() })
+    .superRefine(async ({ password, confirm }, ctx) => {
+      const problem = await newPasswordProblem(password, email);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+      else if (password !== confirm) ctx.addIssue({ code: 'custom', path: ['confirm'], message: PASSWORDS_DIFFER });
+    });
 
 /** The new-password step of an invited user (NEW_PASSWORD_REQUIRED); then it signs in again and meets MFA setup. */
 export function ResetPasswordScreen() {
-  const navigate = useNavigate();
-  const { temporaryLogin, tempPassword, currentStep, totalSteps } = useSession();
+  const { temporaryLogin, tempPassword } = useSession();
   const reset = useSession((s) => s.reset);
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
   if (!temporaryLogin || !tempPassword) {
     return (
       <AuthCard title="Choose your password">
@@ -30,34 +40,37 @@ export function ResetPasswordScreen() {
       </AuthCard>
     );
   }
-  const email = temporaryLogin.email;
+  return <NewPasswordForm email={temporaryLogin.email} tempPassword={tempPassword} />;
+}
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+function NewPasswordForm({ email, tempPassword }: { email: string; tempPassword: string }) {
+  const navigate = useNavigate();
+  const { currentStep, totalSteps } = useSession();
+  const [error, setError] = useState<string>();
+  const schema = useMemo(() => newPasswordForm(email), [email]);
+  const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { password: '', confirm: '' } });
+  const { errors, isSubmitting } = form.formState;
+  const password = useWatch({ control: form.control, name: 'password' });
+
+  const submit = form.handleSubmit(async ({ password }) => {
     setError(undefined);
-    const problem = passwordProblem(password, email);
-    if (problem) return setError(problem);
-    if (password !== confirm) return setError('The passwords do not match.');
-    setBusy(true);
     try {
-      await authApi.setPassword({ password, email, tempPassword: tempPassword! });
+      await authApi.setPassword({ password, email, tempPassword });
       const res = await authApi.login({ email, password });
       void navigate(continueSignIn(res, { email, password }), { replace: true });
     } catch (err) {
       setError(err instanceof Error ? err.message : 'something went wrong');
-    } finally {
-      setBusy(false);
     }
-  }
+  });
 
   return (
     <AuthCard title="Choose your password" subtitle={`Welcome! Replace the temporary password of ${email} with your own.`}>
       <StepIndicator current={currentStep} total={totalSteps} />
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
         {error && <Alert tone="danger">{error}</Alert>}
-        <TextField label="New password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus hint={<PasswordRules />} />
-        <TextField label="Confirm new password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        <Button type="submit" block size="lg" loading={busy}>
+        <NewPasswordField value={password} email={email} error={errors.password?.message} registration={form.register('password')} autoFocus />
+        <TextField label="Confirm new password" type="password" autoComplete="new-password" error={errors.confirm?.message} {...form.register('confirm')} />
+        <Button type="submit" block size="lg" loading={isSubmitting}>
           Set password
         </Button>
       </form>

@@ -1,10 +1,10 @@
 import { screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { PARTNER_ID } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { TwoFactorScreen } from './two-factor.tsx';
+import { RECOVERY_FILE_NAME, TwoFactorScreen } from './two-factor.tsx';
 
 const USER = { id: '0a5e0001-0000-4000-8000-000000000001', name: 'Ada Admin', email: 'admin@acme.test', role: 'admin' as const, partnerId: PARTNER_ID, status: 'active' as const };
 const signedIn = { body: { user: USER, accessToken: 'access-1', expiresIn: 900, refreshToken: 'r' } };
@@ -71,5 +71,53 @@ describe('two-factor prompt', () => {
     mockApi();
     renderPrompt();
     expect(screen.getByRole('alert').textContent).toBe('Your sign-in session has expired. Sign in again.');
+  });
+});
+
+describe('authenticator setup', () => {
+  const SECRET = 'BPQYTYLSBWY2M6TIWWORONCT33ILZDWS';
+  const CODES = Array.from({ length: 10 }, (_, i) => `abcd${i}-efgh${i}`);
+  beforeEach(() => {
+    useSession.getState().reset();
+    useSession.getState().applyChallenge({ challengeName: 'MFA_SETUP', userName: 'invited@acme.test', session: 'setup-1', mfaSecret: SECRET }, { email: 'invited@acme.test', password: 'pw' });
+  });
+
+  it('shows the key in groups of four that do not break inside, and copies it whole', () => {
+    mockApi();
+    renderPrompt();
+    const key = screen.getByTestId('mfa-secret');
+    const groups = [...key.querySelectorAll('span')];
+    expect(groups.map((g) => g.textContent)).toEqual(['BPQY', 'TYLS', 'BWY2', 'M6TI', 'WWOR', 'ONCT', '33IL', 'ZDWS']);
+    for (const g of groups) expect(g.className).toContain('whitespace-nowrap');
+    expect(key.className).not.toContain('break-all');
+    expect(key.textContent).toBe('BPQY TYLS BWY2 M6TI WWOR ONCT 33IL ZDWS');
+  });
+
+  it('offers the recovery codes as a .txt file, one code a line', async () => {
+    mockApi({ 'POST users/verify-token': { body: { ...signedIn.body, user: { ...USER, email: 'invited@acme.test' }, recoveryCodes: CODES } } });
+    const files: { name: string; blob: Blob }[] = [];
+    const created = vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      files.push({ name: '', blob: blob as Blob });
+      return 'blob:recovery';
+    });
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      files[files.length - 1]!.name = this.download;
+    });
+    try {
+      const { user } = renderPrompt();
+      await user.type(screen.getByLabelText('Authentication code'), '123456');
+      await user.click(screen.getByRole('button', { name: 'Verify and continue' }));
+      await screen.findByRole('heading', { name: 'Save your recovery codes' });
+      await user.click(screen.getByRole('button', { name: 'Download .txt' }));
+      expect(files).toHaveLength(1);
+      expect(files[0]!.name).toBe(RECOVERY_FILE_NAME);
+      expect(files[0]!.blob.type).toBe('text/plain;charset=utf-8');
+      const lines = (await files[0]!.blob.text()).split('\r\n');
+      expect(lines[1]).toBe('Account: invited@acme.test');
+      expect(lines.filter((l) => /^[a-z0-9]{5}-[a-z0-9]{5}$/.test(l))).toEqual(CODES);
+    } finally {
+      created.mockRestore();
+      clicked.mockRestore();
+    }
   });
 });

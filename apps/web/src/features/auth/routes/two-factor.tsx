@@ -1,6 +1,6 @@
 import { OtpCode, OtpOrRecoveryCode, type AuthResult } from '@portal/contract/auth';
-import { Check, Copy } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { Check, Copy, Download } from 'lucide-react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -72,6 +72,44 @@ function ExpiredNotice({ message }: { message: string }) {
   );
 }
 
+/** The authenticator key in groups of four, as apps show it; a group never breaks across lines. */
+export function KeyGroups({ secret }: { secret: string }) {
+  const groups = secret.match(/.{1,4}/g) ?? [];
+  return groups.map((group, i) => (
+    <Fragment key={i}>
+      {i > 0 && ' '}
+      <span className="inline-block whitespace-nowrap">{group}</span>
+    </Fragment>
+  ));
+}
+
+export const RECOVERY_FILE_NAME = 'partner-dashboard-recovery-codes.txt';
+
+/** The recovery codes as a text file: who they are for, when they were made, one code a line. */
+export function recoveryCodesText(codes: string[], email: string, at: Date): string {
+  return [
+    'Partner Dashboard recovery codes',
+    `Account: ${email}`,
+    `Created: ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    'Each code signs you in once instead of an authenticator code. Keep them somewhere safe.',
+    '',
+    ...codes,
+    '',
+  ].join('\r\n');
+}
+
+function downloadText(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone(): void }) {
   const codes = result.recoveryCodes ?? [];
   const [saved, setSaved] = useState(false);
@@ -84,7 +122,11 @@ function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone(): void 
           </li>
         ))}
       </ol>
-      <div className="mt-3 flex justify-end">
+      <div className="mt-3 flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" size="sm" onClick={() => downloadText(RECOVERY_FILE_NAME, recoveryCodesText(codes, result.user.email, new Date()))}>
+          <Download className="size-4" aria-hidden="true" />
+          Download .txt
+        </Button>
         <CopyButton text={codes.join('\n')} label="Copy codes" />
       </div>
       <label className="mt-5 flex items-start gap-2 text-sm">
@@ -132,8 +174,8 @@ function MfaSetup() {
             <QrCode value={uri} label="QR code for your authenticator app" />
             <div className="min-w-0 flex-1 space-y-2 text-sm">
               <p className="text-muted">Can&apos;t scan? Enter this key in the app:</p>
-              <code data-testid="mfa-secret" className="block break-all rounded-md bg-canvas px-2 py-1.5 font-mono text-sm tracking-wider">
-                {mfaSecret.match(/.{1,4}/g)?.join(' ')}
+              <code data-testid="mfa-secret" className="block rounded-md bg-canvas px-2 py-1.5 font-mono text-sm tracking-wider break-normal">
+                <KeyGroups secret={mfaSecret} />
               </code>
               <CopyButton text={mfaSecret} label="Copy key" />
             </div>

@@ -1,5 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { LOW_BALANCE_MESSAGE } from '@portal/contract/payout';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { LowBalanceLimitForm, type LowBalanceLimitFormInput } from '@portal/contract/payout';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
@@ -7,39 +9,45 @@ import { useProfile } from '../../../lib/partner/profile.ts';
 import { useSaveLowBalanceLimit } from '../api/settings.ts';
 import { Section } from './section.tsx';
 
+/** A stored decimal ("1000.00000000") as a person would type it ("1000"), without going through a float. */
+const plainDecimal = (stored: string) => (stored.includes('.') ? stored.replace(/\.?0+$/, '') : stored);
+
 /** The low-balance limit, starting from the partner's stored one (a new form when it changes). */
 export function LowBalanceForm({ canEdit }: { canEdit: boolean }) {
   const stored = useProfile().data?.partner.lowBalanceLimit;
-  const initial = stored ? String(Number(stored)) : '';
+  const initial = stored ? plainDecimal(stored) : '';
   return <LowBalanceFields key={initial} canEdit={canEdit} initial={initial} />;
 }
 
+/**
+ * Checked with the contract's schema (the server's own rule) before anything is sent: "-5", "0.001" or "abc" are
+ * refused with what to change, and the field keeps what was typed.
+ */
 function LowBalanceFields({ canEdit, initial }: { canEdit: boolean; initial: string }) {
   const save = useSaveLowBalanceLimit();
-  const [value, setValue] = useState(initial);
-  const [error, setError] = useState<string>();
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    if (!value.trim() || !(Number(value) > 0)) return setError(LOW_BALANCE_MESSAGE);
-    save.mutate(value.trim(), {
+  const form = useForm<LowBalanceLimitFormInput, unknown, z.output<typeof LowBalanceLimitForm>>({
+    resolver: zodResolver(LowBalanceLimitForm),
+    defaultValues: { lowBalanceLimit: initial },
+  });
+  const submit = form.handleSubmit(({ lowBalanceLimit }) =>
+    save.mutate(lowBalanceLimit, {
       onSuccess: () => toast.show('Low balance limit saved'),
-      onError: (err) => setError(err.message),
-    });
-  };
+      onError: (err) => form.setError('lowBalanceLimit', { message: err.message }),
+    }),
+  );
   return (
     <Section title="Low balance limit" description="We show a banner when your available USD balance falls below this amount (1,000 USD when none is set).">
-      <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+      <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
         <TextField
-          className="sm:w-64"
+          className="sm:w-72"
           label="Limit (USD)"
           inputMode="decimal"
-          value={value}
+          autoComplete="off"
           disabled={!canEdit}
-          onChange={(e) => setValue(e.target.value.replace(/[^\d.]/g, ''))}
           placeholder="1000"
-          error={error}
+          hint="Above zero, up to 2 decimals."
+          error={form.formState.errors.lowBalanceLimit?.message}
+          {...form.register('lowBalanceLimit')}
         />
         {canEdit && (
           <Button type="submit" className="sm:mt-7" loading={save.isPending}>

@@ -1,20 +1,53 @@
-import { END_PAYOUTS, MONTHS, WEEK_DAYS, type PayoutConfig } from '@portal/contract/payout';
-import { cn } from '../../../components/ui/cn.ts';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { useId } from 'react';
+import { END_PAYOUTS, MONTHS, WEEK_DAYS, repeatUnit, type PayoutConfig } from '@portal/contract/payout';
+import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { chip, choiceInput } from './section.tsx';
 
 /** What each part of the schedule edits: the config, and a patch to apply to it. */
 export type ScheduleProps = { config: PayoutConfig; set(patch: Partial<PayoutConfig>): void };
 type Frequency = NonNullable<PayoutConfig['frequency']>;
 
-const DAYS = Array.from({ length: 31 }, (_, i) => i + 1);
+export const REPEAT_MAX = 365;
+const DAY_OPTIONS = Array.from({ length: 31 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
+const MONTH_OPTIONS = MONTHS.map((m, i) => ({ value: String(i + 1), label: m }));
 
-function DayOptions() {
-  return DAYS.map((d) => (
-    <option key={d} value={d}>
-      {d}
-    </option>
-  ));
+/** A labelled searchable select (the portal's one select, portal-core §2), its label visible above it. */
+function LabelledSelect({ label, ...props }: { label: string } & Omit<Parameters<typeof SearchableSelect>[0], 'label'>) {
+  return (
+    <div>
+      <p className="mb-1.5 text-sm font-medium" aria-hidden="true">
+        {label}
+      </p>
+      <SearchableSelect label={label} {...props} />
+    </div>
+  );
+}
+
+/** "Repeat every [N] weeks" (portal-core §3: repeatFrequency), 1 until changed. */
+export function RepeatEvery({ config, set }: ScheduleProps) {
+  const id = useId();
+  if (!config.frequency) return null;
+  const every = config.repeatFrequency ?? 1;
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 block text-sm font-medium">
+        Repeat every
+      </label>
+      <div className="flex items-center gap-2 text-sm">
+        <input
+          id={id}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={REPEAT_MAX}
+          className="h-10 w-20 rounded-lg border border-line bg-white px-3 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/20"
+          value={config.repeatFrequency ?? ''}
+          onChange={(e) => set({ repeatFrequency: e.target.value === '' ? null : Number(e.target.value) })}
+        />
+        <span>{repeatUnit(config.frequency, every)}</span>
+      </div>
+    </div>
+  );
 }
 
 /** Daily needs nothing more. */
@@ -25,8 +58,8 @@ function DailyForm() {
 /** Weekly: one or more days, kept in week order. */
 function WeeklyForm({ config, set }: ScheduleProps) {
   return (
-    <div>
-      <p className="mb-2 text-sm font-medium">On</p>
+    <fieldset>
+      <legend className="mb-2 text-sm font-medium">On</legend>
       <div className="flex flex-wrap gap-2">
         {WEEK_DAYS.map((d) => (
           <label key={d} className={chip(config.weeklyDays.includes(d))}>
@@ -40,21 +73,17 @@ function WeeklyForm({ config, set }: ScheduleProps) {
           </label>
         ))}
       </div>
-    </div>
+    </fieldset>
   );
 }
 
 /** Monthly: a day of the month; 29 to 31 fall back to a shorter month's last day. */
 function MonthlyForm({ config, set }: ScheduleProps) {
   return (
-    <label className="block max-w-xs text-sm font-medium">
-      Day of the month
-      <select className={cn(inputClass, 'mt-1.5')} value={config.monthlyDate ?? ''} onChange={(e) => set({ monthlyDate: e.target.value ? Number(e.target.value) : null })}>
-        <option value="">Choose a day</option>
-        <DayOptions />
-      </select>
-      <span className="mt-1 block text-xs font-normal text-muted">In shorter months, days 29 to 31 move to the month&apos;s last day.</span>
-    </label>
+    <div className="max-w-xs">
+      <LabelledSelect label="Day of the month" placeholder="Choose a day" options={DAY_OPTIONS} value={config.monthlyDate ? String(config.monthlyDate) : undefined} onChange={(v) => set({ monthlyDate: Number(v) })} />
+      <p className="mt-1 text-xs text-muted">In shorter months, days 29 to 31 move to the month&apos;s last day.</p>
+    </div>
   );
 }
 
@@ -63,23 +92,8 @@ function YearlyForm({ config, set }: ScheduleProps) {
   const yearly = config.yearlyDate;
   return (
     <div className="grid max-w-md grid-cols-2 gap-3">
-      <label className="text-sm font-medium">
-        Month
-        <select className={cn(inputClass, 'mt-1.5')} value={yearly?.month ?? ''} onChange={(e) => set({ yearlyDate: e.target.value ? { month: Number(e.target.value), day: yearly?.day ?? 1 } : null })}>
-          <option value="">Choose</option>
-          {MONTHS.map((m, i) => (
-            <option key={m} value={i + 1}>
-              {m}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="text-sm font-medium">
-        Day
-        <select className={cn(inputClass, 'mt-1.5')} value={yearly?.day ?? ''} disabled={!yearly} onChange={(e) => yearly && set({ yearlyDate: { month: yearly.month, day: Number(e.target.value) } })}>
-          <DayOptions />
-        </select>
-      </label>
+      <LabelledSelect label="Month" placeholder="Choose" options={MONTH_OPTIONS} value={yearly ? String(yearly.month) : undefined} onChange={(v) => set({ yearlyDate: { month: Number(v), day: yearly?.day ?? 1 } })} />
+      <LabelledSelect label="Day" placeholder="Choose" options={DAY_OPTIONS} value={yearly ? String(yearly.day) : undefined} disabled={!yearly} onChange={(v) => yearly && set({ yearlyDate: { month: yearly.month, day: Number(v) } })} />
     </div>
   );
 }
@@ -97,8 +111,8 @@ const END_LABELS: Record<(typeof END_PAYOUTS)[number], string> = { Never: 'Never
 /** When the schedule ends: never, on a date, or after a number of payouts. */
 export function EndsForm({ config, set }: ScheduleProps) {
   return (
-    <div>
-      <p className="mb-2 text-sm font-medium">Ends</p>
+    <fieldset>
+      <legend className="mb-2 text-sm font-medium">Ends</legend>
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         {END_PAYOUTS.map((end) => (
           <label key={end} className={chip(config.endPayout === end)}>
@@ -123,6 +137,6 @@ export function EndsForm({ config, set }: ScheduleProps) {
           </label>
         ))}
       </div>
-    </div>
+    </fieldset>
   );
 }

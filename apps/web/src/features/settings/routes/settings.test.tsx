@@ -38,23 +38,83 @@ describe('settings screen, as an admin', () => {
       'GET partner/payout-config': { body: WEEKLY },
       'POST partner/payout-config': (call) => ({ body: { config: call.body, nextPayoutDate: '2026-12-31' } }),
     });
-    const { user } = renderSettings();
+    const { user, container } = renderSettings();
     await screen.findByTestId('repeat-summary');
     await user.click(radio('Monthly'));
     // a monthly schedule without its date cannot be saved, and says why
     expect(saveButton().disabled).toBe(true);
     expect(screen.getByText('A monthly schedule needs a date of the month.')).toBeTruthy();
-    await user.selectOptions(screen.getByLabelText(/Day of the month/), '31');
+    // the day of the month is the portal's searchable select, like the others: no native select on the screen
+    expect(container.querySelector('select')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Day of the month: Choose a day' }));
+    await user.click(screen.getByRole('option', { name: '31' }));
     await user.click(radio('Never'));
     expect(screen.getByTestId('repeat-summary').textContent).toBe('Monthly: 31');
-    expect(screen.getByTestId('end-summary').textContent).toBe('never');
+    expect(screen.getByTestId('end-summary').textContent).toBe('Never');
     await user.click(saveButton());
     await screen.findByText('2026-12-31');
-    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([{ ...WEEKLY.config, frequency: 'Monthly', monthlyDate: 31, endPayout: 'Never' }]);
+    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([
+      { ...WEEKLY.config, frequency: 'Monthly', monthlyDate: 31, endPayout: 'Never', weeklyDays: [], endPayoutAfter: null, repeatFrequency: 1 },
+    ]);
     expect(useToasts.getState().toast.message).toBe('Payout settings saved');
   });
 
-  it('refuses a low-balance limit of zero with the spec message, and saves a valid one', async () => {
+  it('keeps the summary with the draft: frequency, repeat frequency and the next payout if saved now', async () => {
+    signIn('admin');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/payout-config': { body: WEEKLY } });
+    const { user } = renderSettings();
+    await screen.findByTestId('repeat-summary');
+    expect(screen.getByTestId('next-payout').textContent).toBe('2026-11-26');
+    await user.click(radio('Daily'));
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Daily');
+    expect(screen.getByText('Next payout, if saved now')).toBeTruthy();
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(screen.getByTestId('next-payout').textContent).toBe(tomorrow);
+    await user.click(radio('Weekly'));
+    const every = screen.getByLabelText('Repeat every') as HTMLInputElement;
+    expect(every.value).toBe('1');
+    await user.clear(every);
+    await user.type(every, '2');
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Every 2 weeks: Monday, Thursday');
+    await user.clear(every);
+    await user.type(every, '0');
+    expect(saveButton().disabled).toBe(true);
+    expect(screen.getByText('Repeat every: use a whole number from 1 to 365.')).toBeTruthy();
+  });
+
+  it('keeps the schedule while the type goes to Manual and back, and asks before saving Manual over it', async () => {
+    signIn('admin');
+    const api = mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/payout-config': { body: WEEKLY },
+      'POST partner/payout-config': (call) => ({ body: { config: call.body, nextPayoutDate: null } }),
+    });
+    const { user } = renderSettings();
+    await screen.findByTestId('repeat-summary');
+    await user.click(radio('Manual'));
+    expect(screen.getByTestId('manual-wipes-schedule').textContent).toContain('Weekly: Monday, Thursday, ends After 6 Payouts');
+    await user.click(radio('Automated'));
+    // nothing was lost by the clicks
+    expect(radio('Weekly').checked).toBe(true);
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Weekly: Monday, Thursday');
+    expect(screen.queryByTestId('manual-wipes-schedule')).toBeNull();
+
+    await user.click(radio('Manual'));
+    await user.click(saveButton());
+    const dialog = await screen.findByRole('dialog', { name: 'Switch to manual payouts?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Keep the schedule' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.to('POST partner/payout-config')).toEqual([]);
+    // focus is back on the button that asked
+    await waitFor(() => expect(document.activeElement).toBe(saveButton()));
+
+    await user.click(saveButton());
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete schedule and save' }));
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe('Payout settings saved'));
+    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([{ ...WEEKLY.config, type: 'MANUAL', frequency: null, weeklyDays: [], endPayout: null, endPayoutAfter: null }]);
+  });
+
+  it('refuses -5, 0.001, abc and zero with what to change, sending nothing, and saves a valid one', async () => {
     signIn('admin');
     const api = mockApi({
       'GET partner/profile': { body: profile({ lowBalanceLimit: '1000.00000000' }) },
@@ -63,16 +123,43 @@ describe('settings screen, as an admin', () => {
     });
     const { user } = renderSettings();
     const field = (await screen.findByDisplayValue('1000')) as HTMLInputElement;
-    await user.clear(field);
-    await user.type(field, '0');
-    await user.click(screen.getByRole('button', { name: 'Save limit' }));
-    expect(screen.getByRole('alert').textContent).toBe('Invalid low balance limit value');
+    const cases: [string, string][] = [
+      ['-5', 'Invalid low balance limit value: the limit must be above zero.'],
+      ['0.001', 'Invalid low balance limit value: use at most 2 decimals (cents).'],
+      ['abc', 'Invalid low balance limit value: enter a number, like 1000 or 2500.50.'],
+      ['0', 'Invalid low balance limit value: the limit must be above zero.'],
+    ];
+    for (const [typed, message] of cases) {
+      await user.clear(field);
+      await user.type(field, typed);
+      await user.click(screen.getByRole('button', { name: 'Save limit' }));
+      expect((await screen.findByRole('alert')).textContent, typed).toBe(message);
+      // what was typed stays, to be corrected
+      expect(field.value).toBe(typed);
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+    }
     expect(api.to('POST partner/low-balance-limit')).toEqual([]);
     await user.clear(field);
-    await user.type(field, '2500');
+    await user.type(field, '2,500');
+    // the message goes as soon as the value is right
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     await user.click(screen.getByRole('button', { name: 'Save limit' }));
     await waitFor(() => expect(useToasts.getState().toast.message).toBe('Low balance limit saved'));
     expect(api.to('POST partner/low-balance-limit').map((c) => c.body)).toEqual([{ lowBalanceLimit: '2500' }]);
+  });
+
+  it('shows the server refusal under the field', async () => {
+    signIn('admin');
+    mockApi({
+      'GET partner/profile': { body: profile({ lowBalanceLimit: null }) },
+      'GET partner/payout-config': { body: payoutConfig() },
+      'POST partner/low-balance-limit': apiError(400, 'BadRequest', 'Invalid low balance limit value: the limit is too large.'),
+    });
+    const { user } = renderSettings();
+    const field = (await screen.findByLabelText('Limit (USD)')) as HTMLInputElement;
+    await user.type(field, '5000');
+    await user.click(screen.getByRole('button', { name: 'Save limit' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid low balance limit value: the limit is too large.');
   });
 
   it('when the payout configuration fails to load, shows manual but will not save until it loads', async () => {
@@ -99,7 +186,7 @@ describe('settings screen, as an admin', () => {
     expect(screen.queryByTestId('payout-not-loaded')).toBeNull();
     await user.click(saveButton());
     await waitFor(() => expect(useToasts.getState().toast.message).toBe('Payout settings saved'));
-    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([WEEKLY.config]);
+    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([{ ...WEEKLY.config, repeatFrequency: 1 }]);
   });
 });
 
@@ -114,7 +201,7 @@ describe('settings screen, read-only', () => {
     expect(screen.queryByRole('button', { name: 'Save limit' })).toBeNull();
     expect(((await screen.findByDisplayValue('1500')) as HTMLInputElement).disabled).toBe(true);
     const payout = screen.getByRole('heading', { name: 'Payout settings' }).parentElement!;
-    expect((within(payout).getByRole('group') as HTMLFieldSetElement).disabled).toBe(true);
+    expect((within(payout).getByRole('group', { name: 'Payout settings' }) as HTMLFieldSetElement).disabled).toBe(true);
     expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 

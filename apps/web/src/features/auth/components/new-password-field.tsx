@@ -1,0 +1,17 @@
+import { useId } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { TextField } from '../../../components/ui/field.tsx';
+import { useCommonPasswords } from '../common-passwords.ts';
+import { PasswordRules } from './password-rules.tsx';
+
+/** A new password with its rules below it, ticked as the user types (the common-password list loads meanwhile). */
+export function NewPasswordField({ label = 'New password', value, email, error, registration, autoFocus }: { label?: string; value: string; email: string; error?: string; registration: UseFormRegisterReturn; autoFocus?: boolean }) {
+  const rulesId = useId();
+  const isCommon = useCommonPasswords();
+  return (
+    <div className="space-y-2">
+      <TextField label={label} type="password" autoComplete="new-password" autoFocus={autoFocus} error={error} describedBy={rulesId} {...registration} />
+      <PasswordRules id={rulesId} password={value} email={email} isCommon={isCommon} />
+    </div>
+  );
+}
