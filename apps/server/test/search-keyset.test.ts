@@ -154,7 +154,7 @@ describe.each(DATABASES)('search keyset hint on %s', (kind) => {
       const res = await search(acme, { ...base, anchor });
       expect(res.status, JSON.stringify(anchor)).toBe(400);
       expect(res.body.code).toBe('ValidationFailed');
-      expect(res.body.message).toContain('anchor');
+      expect(res.body.message).toMatch(/anchor/i);
     }
   });
 
