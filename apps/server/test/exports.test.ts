@@ -31,13 +31,22 @@ function parseCsv(text: string): Record<string, string>[] {
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (quoted) {
-      if (c === '"' && body[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && body[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\r' && body[i + 1] === '\n') record.push(field), records.push(record), (record = []), (field = ''), i++;
-    else field += c;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\r' && body[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   const [headers, ...rows] = records;
   return rows.map((r) => Object.fromEntries(r.map((v, i) => [headers![i]!, v])));
