@@ -40,10 +40,10 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('ID,Date,Country,Wallet,Amount,Status,Payment Method');
+    expect(lines[0]!.startsWith('ID,Created (UTC),Country,Wallet,Amount,Currency,Status,Payment Method,')).toBe(true);
     const total = Number((await summary.textContent())!.split(' of ')[1]!.replace(/,/g, ''));
     expect(lines.length - 1).toBe(total);
-    expect(lines.slice(1).every((l) => l.split(',')[5] === 'Failed')).toBe(true);
+    expect(lines.slice(1).every((l) => l.split(',')[6] === 'Failed')).toBe(true);
 
     // id search: the whole id of a row finds that row only
     await page.getByRole('button', { name: 'Reset filters' }).click();

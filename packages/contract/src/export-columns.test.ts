@@ -157,6 +157,7 @@ describe('the file column set', () => {
     expect(payment).not.toHaveProperty('Request Source');
     expect(payment).not.toHaveProperty('Wallet');
     expect(payment).toMatchObject({ 'Payment Method': 'Bank', Status: 'Complete' });
+    expect(records(exportCsv('payments', [collection({ status: 'pending_kyc' })], { walletMode: false }))[0]!.Status).toBe('Pending KYC');
   });
 
   it('writes a settlement with the amount the screen shows (fiat in a local wallet) and the crypto side in its own columns', () => {

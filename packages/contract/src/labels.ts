@@ -9,8 +9,8 @@ import { CHANNEL_TYPE_LABELS, PAYMENT_METHOD_LABELS, TRANSACTION_TYPE_LABELS } f
 export const titleCase = (value: string | null | undefined) =>
   (value ?? '').replace(/[_-]+/g, ' ').trim().replace(/\w\S*/g, (w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase());
 
-/** A transaction, settlement, trade or report status as the tables show it. */
-export const statusLabel = (value: string | null | undefined) => titleCase(value);
+/** A transaction, settlement, trade or report status as the tables show it, abbreviations kept (pending_kyc → Pending KYC). */
+export const statusLabel = (value: string | null | undefined) => titleCase(value).replace(/\bKyc\b/g, 'KYC');
 
 /** Payment methods and channel types as labels: BANK_TRANSFER → Bank, momo → Mobile Money (transaction-data §9). */
 export function paymentMethodLabel(value: string | null | undefined): string {

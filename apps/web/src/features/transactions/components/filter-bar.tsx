@@ -28,10 +28,17 @@ type Props = {
 };
 
 function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string; idFilter: string; hasRange: boolean; onSearch(id: string): void }) {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(idFilter);
+  // the id of the address (a shared link, Back) shows in the box
+  const [shownFor, setShownFor] = useState(idFilter);
+  if (idFilter !== shownFor) {
+    setShownFor(idFilter);
+    setText(idFilter);
+  }
   // text that cannot be an id the table shows is refused here with the server's own message (contract parseIdSearch)
   const [refusal, setRefusal] = useState<string>();
   const table = tableKey as SearchTable;
+  const example = ID_SEARCH_EXAMPLE[table] ?? ID_SEARCH_EXAMPLE.payments;
   const errorId = `${tableKey}-id-error`;
   return (
     <form
@@ -50,7 +57,7 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
         <input
           id={`${tableKey}-id`}
           className={cn(inputClass, 'font-mono')}
-          placeholder={`e.g. ${ID_SEARCH_EXAMPLE[table] ?? ID_SEARCH_EXAMPLE.payments}`}
+          placeholder={`e.g. ${example}`}
           value={text}
           aria-invalid={refusal ? true : undefined}
           aria-describedby={refusal ? errorId : undefined}
@@ -65,7 +72,8 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
       </div>
       {refusal && (
         <p id={errorId} role="alert" className="text-xs text-danger">
-          {refusal}
+          {/* the example id is never broken at its hyphen */}
+          {refusal.split(example).flatMap((part, i) => (i === 0 ? [part] : [<span key={i} className="whitespace-nowrap">{example}</span>, part]))}
         </p>
       )}
       {idFilter && hasRange && <p className="text-xs text-warning">An ID search looks across all dates: the date range does not narrow it.</p>}
