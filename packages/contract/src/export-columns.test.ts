@@ -112,6 +112,14 @@ describe('plain decimals', () => {
     expect(plainDecimal('26.235000000000', 2, 2)).toBe('26.24');
     expect(plainDecimal('1.000', 0, 8)).toBe('1');
     expect(plainDecimal('123456789012345678901234.5', 2, 2)).toBe('123456789012345678901234.50');
+    // without rounding to do
+    expect(plainDecimal('-0.00000000', 2, 2)).toBe('0.00');
+    expect(plainDecimal('007.50', 2, 2)).toBe('7.50');
+    expect(plainDecimal('-12.50000000', 2, 2)).toBe('-12.50');
+    expect(plainDecimal('12.345000000000', 2, 8)).toBe('12.345');
+    expect(plainDecimal('5', 0, 8)).toBe('5');
+    expect(plainDecimal('0.10000000', 2, 8)).toBe('0.10');
+    expect(() => plainDecimal('abc', 2, 2)).toThrow();
   });
 });
 
