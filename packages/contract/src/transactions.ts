@@ -46,16 +46,33 @@ const QueryFields = {
   fiatWallet: FiatWalletChoice.default('all'),
 };
 
+/**
+ * A keyset hint (optional; the page is still the one at startIndex): a row the client was shown for the same search
+ * and its position in it, e.g. the last row of the page before for Next, or the first row of the page after for
+ * Previous. The server then reads the page from that row instead of skipping startIndex rows, so a deep page costs
+ * what the first one costs. It is used only when that row is a row of this search (the caller's partner, every
+ * filter, the same createdAt to the millisecond); otherwise it is ignored and the page is found by its startIndex.
+ */
+export const SearchAnchor = z
+  .object({
+    index: z.number().int().min(0).max(MAX_RESULT_WINDOW - 1),
+    createdAt: z.iso.datetime(),
+    id: z.guid(),
+  })
+  .strict();
+export type SearchAnchor = z.infer<typeof SearchAnchor>;
+
 export const SearchRequest = z
   .object({
     ...QueryFields,
     startIndex: z.number().int().min(0).default(0),
     size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
+    anchor: SearchAnchor.optional(),
   })
   .strict()
   .refine((r) => r.startIndex + r.size <= MAX_RESULT_WINDOW, { message: `startIndex + size must be at most ${MAX_RESULT_WINDOW}`, path: ['startIndex'] });
 export type SearchRequest = z.infer<typeof SearchRequest>;
-export type SearchQuery = Omit<SearchRequest, 'startIndex' | 'size'>;
+export type SearchQuery = Omit<SearchRequest, 'startIndex' | 'size' | 'anchor'>;
 
 const searchPage = <T extends SearchTable>(table: T) =>
   z.object({

@@ -3,6 +3,7 @@ import {
   LOWERCASED_FILTERS,
   MAX_RESULT_WINDOW,
   TABLE_FILTERS,
+  type SearchAnchor,
   parseIdSearch,
   type FilterKey,
   type SearchQuery,
@@ -74,8 +75,9 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
     where.push(sql`${sql.ref(column)} = ${value}`);
   }
   if (q.fiatWallet && q.fiatWallet !== 'all') {
-    // a row without a wallet belongs to the default USD wallet (the portal shows it as USD)
-    where.push(q.fiatWallet === DEFAULT_FIAT_WALLET.currency ? sql`(fiat_wallet = ${q.fiatWallet} or fiat_wallet is null)` : sql`fiat_wallet = ${q.fiatWallet}`);
+    // a row without a wallet belongs to the default USD wallet (the portal shows it as USD); written as the wallet
+    // indexes of 0022-search-wallet-indexes spell it, so that they answer
+    where.push(sql`coalesce(fiat_wallet, ${sql.lit(DEFAULT_FIAT_WALLET.currency)}) = ${q.fiatWallet}`);
   }
 
   const id = idPredicate(q.table, q.idFilter);
@@ -91,22 +93,78 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
 
 export const tableRef = (table: SearchTable) => sql.table(TABLE_NAME[table]);
 
-export async function searchPage<T extends SearchTable>(db: Kysely<DB>, partnerId: string, q: SearchQuery & { table: T }, startIndex: number, size: number) {
-  const where = sql.join(conditions(partnerId, q), sql` and `);
+/** Where a page starts: `offset` rows into the search, or `offset` rows past a keyset anchor (the row itself excluded). */
+type PageStart = { offset: number; after?: { id: string; direction: 'older' | 'newer' } };
+
+/**
+ * The statement of a page's rows. Its keys come first, from an index-only scan that skips the offset without reading
+ * rows; then only those rows are read. From an anchor the scan starts at the anchor's (created_at, id) in the index:
+ * `older` pages go on newest first, `newer` ones (a page before the anchor) read upwards and are put back in order.
+ */
+export function pageStatement<T extends SearchTable>(partnerId: string, q: SearchQuery & { table: T }, size: number, start: PageStart) {
+  const where = conditions(partnerId, q);
+  const a = start.after;
+  // the anchor's own created_at, exactly (the client's has milliseconds; the column may hold microseconds)
+  const anchorTime = a && sql`(select created_at from ${tableRef(q.table)} where partner_id = ${partnerId} and id = ${a.id}::uuid)`;
+  if (a && a.direction === 'older') where.push(sql`(created_at, id) < (${anchorTime}, ${a.id}::uuid)`);
+  if (a && a.direction === 'newer') where.push(sql`(created_at, id) > (${anchorTime}, ${a.id}::uuid)`);
+  const order = a?.direction === 'newer' ? sql`order by created_at, id` : sql`order by created_at desc, id desc`;
+  return sql<TableRowOf<T>>`
+    select t.* from ${tableRef(q.table)} t
+    join (select id from ${tableRef(q.table)} where ${sql.join(where, sql` and `)} ${order} limit ${size} offset ${start.offset}) page
+      on t.partner_id = ${partnerId} and t.id = page.id
+    order by t.created_at desc, t.id desc`;
+}
+
+/** The statement of the capped total: exact up to 10,000; beyond, "at least 10,000" (counting every row is what makes big searches slow). */
+export function totalStatement(partnerId: string, q: SearchQuery) {
+  return sql<{ n: number }>`
+    select count(*)::int as n from (select 1 from ${tableRef(q.table)} where ${sql.join(conditions(partnerId, q), sql` and `)} limit ${MAX_RESULT_WINDOW + 1}) capped`;
+}
+
+/**
+ * Where the page at startIndex starts, given a keyset anchor (a row the client was shown at position `index`): past
+ * the anchor when the page begins after it, before it when the page ends before it; undefined when the page holds
+ * the anchor itself (the offset is as cheap there).
+ */
+export function anchoredStart(startIndex: number, size: number, anchor: SearchAnchor): PageStart | undefined {
+  if (startIndex > anchor.index) return { offset: startIndex - anchor.index - 1, after: { id: anchor.id, direction: 'older' } };
+  if (startIndex + size <= anchor.index) return { offset: anchor.index - startIndex - size, after: { id: anchor.id, direction: 'newer' } };
+  return undefined;
+}
+
+/**
+ * Whether the anchor is a row of this search: the caller's partner, every condition of the query, and the createdAt
+ * the client was shown (to the millisecond). A row of another partner, another query or a made-up one is not.
+ */
+async function anchorMatches(db: Kysely<DB>, partnerId: string, q: SearchQuery, anchor: SearchAnchor) {
+  const where = conditions(partnerId, q);
+  const { rows } = await sql<{ ok: number }>`
+    select 1 as ok from ${tableRef(q.table)}
+    where ${sql.join(where, sql` and `)} and id = ${anchor.id}::uuid
+      and created_at >= ${anchor.createdAt}::timestamptz and created_at < ${anchor.createdAt}::timestamptz + interval '1 millisecond'`.execute(db);
+  return rows.length > 0;
+}
+
+export async function searchPage<T extends SearchTable>(
+  db: Kysely<DB>,
+  partnerId: string,
+  q: SearchQuery & { table: T },
+  startIndex: number,
+  size: number,
+  anchor?: SearchAnchor,
+) {
+  const page = async () => {
+    const fromAnchor = anchor && anchoredStart(startIndex, size, anchor);
+    if (fromAnchor && anchor && (await anchorMatches(db, partnerId, q, anchor))) {
+      return { rows: (await pageStatement(partnerId, q, size, fromAnchor).execute(db)).rows, via: 'keyset' as const };
+    }
+    return { rows: (await pageStatement(partnerId, q, size, { offset: startIndex }).execute(db)).rows, via: 'offset' as const };
+  };
   // the page and the capped total are independent: on a pool they run side by side
-  const [rows, counted] = await Promise.all([
-    // the page's keys first (an index-only scan skips the offset without reading rows), then only those rows
-    sql<TableRowOf<T>>`
-      select t.* from ${tableRef(q.table)} t
-      join (select id from ${tableRef(q.table)} where ${where} order by created_at desc, id desc limit ${size} offset ${startIndex}) page
-        on t.partner_id = ${partnerId} and t.id = page.id
-      order by t.created_at desc, t.id desc`.execute(db),
-    // the total is exact up to 10,000; beyond, "at least 10,000" (counting every row is what makes big searches slow)
-    sql<{ n: number }>`
-      select count(*)::int as n from (select 1 from ${tableRef(q.table)} where ${where} limit ${MAX_RESULT_WINDOW + 1}) capped`.execute(db),
-  ]);
+  const [rows, counted] = await Promise.all([page(), totalStatement(partnerId, q).execute(db)]);
   const n = Number(counted.rows[0]?.n ?? 0);
-  return { rows: rows.rows, total: Math.min(n, MAX_RESULT_WINDOW), totalRelation: n > MAX_RESULT_WINDOW ? ('gte' as const) : ('eq' as const) };
+  return { rows: rows.rows, via: rows.via, total: Math.min(n, MAX_RESULT_WINDOW), totalRelation: n > MAX_RESULT_WINDOW ? ('gte' as const) : ('eq' as const) };
 }
 
 /** The next batch after a (created_at, id) cursor, newest first: a keyset page, whatever the depth. */
@@ -118,7 +176,12 @@ export async function scrollBatch<T extends SearchTable>(
   size: number,
 ) {
   const where = conditions(partnerId, q);
-  if (after) where.push(sql`(created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
+  // the cursor row's own created_at, exactly: the one in the scroll id has milliseconds, the column microseconds, and
+  // older rows of the same millisecond would be skipped (the cursor's own time stays the fallback should the row go)
+  if (after) {
+    const exact = sql`coalesce((select created_at from ${tableRef(q.table)} where partner_id = ${partnerId} and id = ${after.id}::uuid), ${after.createdAt}::timestamptz)`;
+    where.push(sql`(created_at, id) < (${exact}, ${after.id}::uuid)`);
+  }
   const rows = await sql<TableRowOf<T>>`
     select * from ${tableRef(q.table)} where ${sql.join(where, sql` and `)}
     order by created_at desc, id desc

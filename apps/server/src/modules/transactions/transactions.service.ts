@@ -68,9 +68,9 @@ export function createTransactionsService(deps: { db: Kysely<DB>; key: Buffer; n
     },
 
     async search(partnerId: string, request: SearchRequest): Promise<SearchResponse> {
-      const { startIndex, size, ...query } = request;
+      const { startIndex, size, anchor, ...query } = request;
       checkIdSearch(query);
-      const page = await searchPage(deps.db, partnerId, query, startIndex, size);
+      const page = await searchPage(deps.db, partnerId, query, startIndex, size, anchor);
       return searchReply(query.table, { data: toRows(query.table, page.rows), total: page.total, totalRelation: page.totalRelation });
     },
 

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { parseIpAddress } from '@portal/contract/ip-address';
+import { OTP_MESSAGES } from '@portal/contract/otp';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { useSendOtp } from '../../../lib/otp.ts';
+import { useCodeStep } from '../../../lib/otp.ts';
 import { useAddIpAddress } from '../api/add-ip-address.ts';
 import { useDeleteIpAddress } from '../api/delete-ip-address.ts';
 
@@ -14,66 +15,52 @@ const SIX_DIGITS = /^\d{6}$/;
 
 /** Add an allowed address: the address (checked as the server checks it), then the e-mailed code. */
 export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
-  const send = useSendOtp();
+  const otp = useCodeStep();
   const add = useAddIpAddress();
   const [text, setText] = useState('');
   const [address, setAddress] = useState<string>();
-  const [sentTo, setSentTo] = useState<string>();
-  const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
   const close = () => {
     setText('');
     setAddress(undefined);
-    setSentTo(undefined);
-    setCode('');
     setError(undefined);
-    send.reset();
+    otp.reset();
     add.reset();
     onOpenChange(false);
   };
 
-  const toCode = (e: FormEvent) => {
+  const toCode = async (e: FormEvent) => {
     e.preventDefault();
     const parsed = parseIpAddress(text);
     if (!parsed.ok) return setError(parsed.message);
     setError(undefined);
-    send.mutate(undefined, {
-      onSuccess: (sent) => {
-        setSentTo(sent.sentTo);
-        setAddress(parsed.value.canonical);
-      },
-    });
+    if (await otp.send()) setAddress(parsed.value.canonical);
   };
   const confirm = (e: FormEvent) => {
     e.preventDefault();
     if (!address) return;
-    if (!SIX_DIGITS.test(code)) return setError('Invalid OTP');
+    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(OTP_MESSAGES.invalid);
     setError(undefined);
     add.mutate(
-      { ipAddress: address, otp: code },
+      { ipAddress: address, otp: otp.code },
       {
         onSuccess: () => {
           toast.show(`${address} added to the allowed addresses`);
           close();
         },
-        onError: (err) => setError(err.message),
+        onError: (err) => {
+          if (!otp.takeError(err)) setError(err.message);
+        },
       },
     );
   };
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())} title="Add an IP address" description={address ? `Confirm ${address} with the code we e-mailed you.` : 'API keys will work only from the addresses on the list.'} width={480}>
-      {address && sentTo ? (
+      {address ? (
         <form onSubmit={confirm} noValidate className="space-y-5">
-          <CodeStep
-            sentTo={sentTo}
-            code={code}
-            onCodeChange={setCode}
-            error={error}
-            sendError={send.error?.message}
-            resending={send.isPending}
-            onResend={() => send.mutate(undefined, { onSuccess: (sent) => setSentTo(sent.sentTo) })}
-          />
+          <CodeStep step={otp} />
+          {error && <Alert tone="danger">{error}</Alert>}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={close}>
               Cancel
@@ -84,7 +71,7 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
           </div>
         </form>
       ) : (
-        <form onSubmit={toCode} noValidate className="space-y-5">
+        <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
           <TextField
             label="IP address or range"
             placeholder="203.0.113.7"
@@ -96,12 +83,12 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
             spellCheck={false}
             autoCapitalize="off"
           />
-          {send.isError && <Alert tone="danger">{send.error.message}</Alert>}
+          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
-            <Button type="submit" loading={send.isPending}>
+            <Button type="submit" loading={otp.sending}>
               Send code
             </Button>
           </div>
@@ -113,48 +100,41 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
 
 /** Remove an allowed address, with the e-mailed code. */
 export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: string | undefined; isLast: boolean; onClose(): void }) {
-  const send = useSendOtp();
+  const otp = useCodeStep();
   const remove = useDeleteIpAddress();
-  const [sentTo, setSentTo] = useState<string>();
-  const [code, setCode] = useState('');
+  const [asked, setAsked] = useState(false);
   const [error, setError] = useState<string>();
   const close = () => {
-    setSentTo(undefined);
-    setCode('');
+    setAsked(false);
     setError(undefined);
-    send.reset();
+    otp.reset();
     remove.reset();
     onClose();
   };
   const confirm = (e: FormEvent) => {
     e.preventDefault();
     if (!ipAddress) return;
-    if (!SIX_DIGITS.test(code)) return setError('Invalid OTP');
+    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(OTP_MESSAGES.invalid);
     setError(undefined);
     remove.mutate(
-      { ipAddress, otp: code },
+      { ipAddress, otp: otp.code },
       {
         onSuccess: () => {
           toast.show(`${ipAddress} removed from the allowed addresses`);
           close();
         },
-        onError: (err) => setError(err.message),
+        onError: (err) => {
+          if (!otp.takeError(err)) setError(err.message);
+        },
       },
     );
   };
   return (
     <Dialog open={ipAddress !== undefined} onOpenChange={(open) => !open && close()} title="Remove IP address?" width={480}>
-      {sentTo ? (
+      {asked ? (
         <form onSubmit={confirm} noValidate className="space-y-5">
-          <CodeStep
-            sentTo={sentTo}
-            code={code}
-            onCodeChange={setCode}
-            error={error}
-            sendError={send.error?.message}
-            resending={send.isPending}
-            onResend={() => send.mutate(undefined, { onSuccess: (sent) => setSentTo(sent.sentTo) })}
-          />
+          <CodeStep step={otp} />
+          {error && <Alert tone="danger">{error}</Alert>}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={close}>
               Cancel
@@ -170,12 +150,12 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
             API-key calls from <code className="font-mono font-medium">{ipAddress}</code> will be refused once it is removed.
           </p>
           {isLast && <Alert tone="warning">This is the last address on the list: once it is removed, your API keys work from any address.</Alert>}
-          {send.isError && <Alert tone="danger">{send.error.message}</Alert>}
+          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
-            <Button variant="danger" loading={send.isPending} onClick={() => send.mutate(undefined, { onSuccess: (sent) => setSentTo(sent.sentTo) })}>
+            <Button variant="danger" loading={otp.sending} onClick={() => void otp.send().then(setAsked)}>
               Send code
             </Button>
           </div>

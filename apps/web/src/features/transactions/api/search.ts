@@ -1,14 +1,18 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { MAX_EXPORT_ROWS, MAX_PAGE_SIZE, MAX_SCROLL_SIZE, ScrollResponse, SearchResponse, type SearchQuery } from '@portal/contract/transactions';
+import { MAX_EXPORT_ROWS, MAX_PAGE_SIZE, MAX_SCROLL_SIZE, ScrollResponse, SearchResponse, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { api } from '../../../lib/api-client.ts';
 import type { Row } from '../tables.ts';
 
 export const PAGE_SIZE = 10;
 
-export function useTransactionPage(query: SearchQuery, startIndex: number) {
+/**
+ * A page of the search. The keyset anchor (a row of the page the user came from, with its position) lets the server
+ * read a deep page from that row; it is a hint, not part of the page's identity, so it stays out of the query key.
+ */
+export function useTransactionPage(query: SearchQuery, startIndex: number, anchor?: SearchAnchor) {
   return useQuery({
     queryKey: ['transactions', query, startIndex],
-    queryFn: () => api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE }, { schema: SearchResponse }),
+    queryFn: () => api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse }),
     // the previous page stays on screen while the next loads: no layout shift
     placeholderData: keepPreviousData,
     staleTime: 30_000,

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { MAX_RESULT_WINDOW, type FilterKey, type SearchQuery } from '@portal/contract/transactions';
+import { MAX_RESULT_WINDOW, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { useTransactionPage } from '../api/search.ts';
 import { cleanRows } from '../export.ts';
@@ -20,6 +20,8 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
   // a fixed wallet (a fiat wallet's own screen) is where the table starts and is not a filter the user chose
   const [fiatWallet, setFiatWallet] = useState(fixedWallet ?? 'all');
   const [startIndex, setStartIndex] = useState(0);
+  // a row of the page shown when the user moved to another page: the server's keyset hint for the next one
+  const [anchor, setAnchor] = useState<SearchAnchor | undefined>();
 
   const hasDate = !!(range.startDate && range.endDate);
   const query: SearchQuery = useMemo(
@@ -32,7 +34,7 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     }),
     [def.key, categories, idFilter, range, hasDate, fiatWallet],
   );
-  const page = useTransactionPage(query, startIndex);
+  const page = useTransactionPage(query, startIndex, anchor);
   const loaded = useMemo(() => (page.data ? cleanRows(def.key, page.data.data as Row[]) : undefined), [page.data, def.key]);
   const rows = useMemo(() => loaded ?? [], [loaded]);
 
@@ -52,6 +54,7 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     (value: T) => {
       set(value);
       setStartIndex(0);
+      setAnchor(undefined);
     };
   const anyFilter = categories.some((c) => c.selected) || fiatWallet !== (fixedWallet ?? 'all');
   const total = page.data?.total ?? 0;
@@ -72,7 +75,13 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     setFiatWallet: refine(setFiatWallet),
     selectFilter: (key: FilterKey, value: string) => refine(setCategories)(categories.map((c) => (c.key === key ? { ...c, selected: value } : c))),
     resetFilters: () => refine(setCategories)(categories.map((c) => ({ ...c, selected: '' }))),
-    goTo: setStartIndex,
+    goTo: (next: number) => {
+      // the last row shown for a later page, the first for an earlier one (only rows of this query, not a stand-in)
+      const shown = page.data && !page.isPlaceholderData ? page.data.data : [];
+      const row = next > startIndex ? shown.at(-1) : shown[0];
+      setAnchor(row && { index: next > startIndex ? startIndex + shown.length - 1 : startIndex, createdAt: row.createdAt, id: row.id });
+      setStartIndex(next);
+    },
   };
 }
 

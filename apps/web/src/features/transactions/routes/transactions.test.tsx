@@ -59,6 +59,8 @@ describe('transactions screen', () => {
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await pageShown('11–20 of 25');
     expect(searches(api).map((b) => b.startIndex)).toEqual([0, 10, 20]);
+    // Next carries the keyset hint of the last row shown (the page before was cached: Previous asked nothing)
+    expect(searches(api).map((b) => b.anchor)).toEqual([undefined, { index: 9, createdAt: ALL[9]!.createdAt, id: ALL[9]!.id }, { index: 19, createdAt: ALL[19]!.createdAt, id: ALL[19]!.id }]);
   });
 
   it('filters by status from the first page, and resets the filter', async () => {

@@ -10,11 +10,11 @@ import { TextField } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useCodeStep } from '../../../lib/otp.ts';
 import { useCreateWallet } from '../api/create-wallet.ts';
-import { useCodeStep } from './use-code-step.ts';
 
 type Form = { network: Network; currencies: Coin[]; address: string; tag: string; name: string; registration: string };
-type Errors = Partial<Record<keyof Form | 'form' | 'code', string>>;
+type Errors = Partial<Record<keyof Form | 'form', string>>;
 
 const initial: Form = { network: 'TRC20', currencies: ['USDT'], address: '', tag: '', name: '', registration: '' };
 
@@ -50,11 +50,11 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
     const found = checkWalletForm(form);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    if (await otp.request()) setStep('code');
+    if (await otp.send()) setStep('code');
   };
 
   const submit = () => {
-    if (!/^\d{6}$/.test(otp.code)) return setErrors({ code: 'Enter the six-digit code from the e-mail' });
+    if (!/^\d{6}$/.test(otp.code)) return otp.showCodeError('Enter the six-digit code from the e-mail');
     create.mutate(
       {
         address: form.address.trim(),
@@ -70,7 +70,7 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
           onOpenChange(false);
         },
         onError: (err) => {
-          if (err instanceof ApiError && err.code === 'InvalidOtp') return setErrors({ code: err.message.replace(WALLET_MESSAGES.createFailed, '') });
+          if (otp.takeError(err)) return;
           if (err instanceof ApiError && err.code === 'InvalidWalletAddress') {
             setStep('details');
             return setErrors({ address: WALLET_MESSAGES.invalidAddress });
@@ -164,18 +164,7 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
           <div className="rounded-lg bg-canvas px-3 py-2 text-sm">
             <span className="font-medium">{form.currencies.join(', ')}</span> on {form.network}: <code className="break-all font-mono text-[13px]">{form.address.trim()}</code>
           </div>
-          <CodeStep
-            sentTo={otp.sentTo}
-            code={otp.code}
-            onCodeChange={(c) => {
-              otp.setCode(c);
-              setErrors({});
-            }}
-            error={errors.code}
-            sendError={otp.sendError}
-            resending={otp.sending}
-            onResend={() => void otp.request()}
-          />
+          <CodeStep step={otp} />
           {errors.form && <Alert tone="danger">{errors.form}</Alert>}
         </div>
       )}

@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { WALLET_DELETION_REASONS, WALLET_MESSAGES, type SettlementWallet } from '@portal/contract/wallets';
+import { WALLET_DELETION_REASONS, type SettlementWallet } from '@portal/contract/wallets';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { ApiError } from '../../../lib/api-client.ts';
+import { useCodeStep } from '../../../lib/otp.ts';
 import { useDeleteWallet } from '../api/delete-wallet.ts';
-import { useCodeStep } from './use-code-step.ts';
 
 type Reason = (typeof WALLET_DELETION_REASONS)[number];
 
@@ -16,12 +15,12 @@ type Reason = (typeof WALLET_DELETION_REASONS)[number];
 export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange(open: boolean): void }) {
   const [reason, setReason] = useState<Reason | null>(null);
   const [step, setStep] = useState<'reason' | 'code'>('reason');
-  const [error, setError] = useState<{ code?: string; form?: string }>({});
+  const [formError, setFormError] = useState<string>();
   const otp = useCodeStep();
   const remove = useDeleteWallet();
 
   const next = async () => {
-    if (await otp.request()) setStep('code');
+    if (await otp.send()) setStep('code');
   };
   const submit = () =>
     reason &&
@@ -32,8 +31,9 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
           toast.show('Wallet address deleted');
           onOpenChange(false);
         },
-        onError: (err) =>
-          setError(err instanceof ApiError && err.code === 'InvalidOtp' ? { code: err.message.replace(WALLET_MESSAGES.deleteFailed, '') } : { form: err.message }),
+        onError: (err) => {
+          if (!otp.takeError(err)) setFormError(err.message);
+        },
       },
     );
 
@@ -82,19 +82,8 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
         </fieldset>
       ) : (
         <div className="space-y-4">
-          <CodeStep
-            sentTo={otp.sentTo}
-            code={otp.code}
-            onCodeChange={(c) => {
-              otp.setCode(c);
-              setError({});
-            }}
-            error={error.code}
-            sendError={otp.sendError}
-            resending={otp.sending}
-            onResend={() => void otp.request()}
-          />
-          {error.form && <Alert tone="danger">{error.form}</Alert>}
+          <CodeStep step={otp} />
+          {formError && <Alert tone="danger">{formError}</Alert>}
         </div>
       )}
     </Dialog>

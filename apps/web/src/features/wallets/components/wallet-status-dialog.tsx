@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { WALLET_MESSAGES, type SettlementWallet } from '@portal/contract/wallets';
+import { type SettlementWallet } from '@portal/contract/wallets';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { ApiError } from '../../../lib/api-client.ts';
+import { useCodeStep } from '../../../lib/otp.ts';
 import { useUpdateWallet } from '../api/update-wallet.ts';
-import { useCodeStep } from './use-code-step.ts';
 
 /**
  * Enable or disable a wallet. Disabling stops withdrawals to it at once and needs no code; enabling makes it a
@@ -16,7 +15,7 @@ import { useCodeStep } from './use-code-step.ts';
 export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet: SettlementWallet; to: 'enabled' | 'disabled'; open: boolean; onOpenChange(open: boolean): void }) {
   const otp = useCodeStep();
   const update = useUpdateWallet();
-  const [error, setError] = useState<{ code?: string; form?: string }>({});
+  const [formError, setFormError] = useState<string>();
   const [asked, setAsked] = useState(false);
   const enabling = to === 'enabled';
 
@@ -28,8 +27,9 @@ export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet:
           toast.show(enabling ? 'Wallet address enabled' : 'Wallet address disabled');
           onOpenChange(false);
         },
-        onError: (err) =>
-          setError(err instanceof ApiError && err.code === 'InvalidOtp' ? { code: err.message.replace(WALLET_MESSAGES.updateFailed, '') } : { form: err.message }),
+        onError: (err) => {
+          if (!otp.takeError(err)) setFormError(err.message);
+        },
       },
     );
 
@@ -50,7 +50,7 @@ export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet:
             Cancel
           </Button>
           {enabling && !asked ? (
-            <Button loading={otp.sending} onClick={() => void otp.request().then((sent) => setAsked(sent))}>
+            <Button loading={otp.sending} onClick={() => void otp.send().then((sent) => setAsked(sent))}>
               Send code
             </Button>
           ) : (
@@ -66,21 +66,10 @@ export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet:
           <span className="font-medium">{wallet.currencies.join(', ')}</span> on {wallet.network}: <code className="break-all font-mono text-[13px]">{wallet.address}</code>
         </div>
         {enabling && asked && (
-          <CodeStep
-            sentTo={otp.sentTo}
-            code={otp.code}
-            onCodeChange={(c) => {
-              otp.setCode(c);
-              setError({});
-            }}
-            error={error.code}
-            sendError={otp.sendError}
-            resending={otp.sending}
-            onResend={() => void otp.request()}
-          />
+          <CodeStep step={otp} />
         )}
         {enabling && !asked && otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
-        {error.form && <Alert tone="danger">{error.form}</Alert>}
+        {formError && <Alert tone="danger">{formError}</Alert>}
       </div>
     </Dialog>
   );

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import type { Webhook } from '@portal/contract/webhooks';
+import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { useCodeStep } from '../../../lib/otp.ts';
 import { useDeleteWebhook } from '../api/delete-webhook.ts';
-import { CodeStep, CodeStepFooter, useCodeStep } from './code-step.tsx';
+import { CodeStepFooter } from './code-step.tsx';
 
 /** Deletes an endpoint after the e-mailed code. */
 export function DeleteWebhookDialog({ webhook, onClose }: { webhook: Webhook | undefined; onClose(): void }) {
@@ -65,7 +67,10 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose(): void })
         </div>
       ) : (
         <form id="webhook-code-form" onSubmit={submit} noValidate>
-          <CodeStep step={code} error={error} />
+          <div className="space-y-4">
+            <CodeStep step={code} />
+            {error && <Alert tone="danger">{error}</Alert>}
+          </div>
         </form>
       )}
     </Dialog>

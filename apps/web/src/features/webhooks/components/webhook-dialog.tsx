@@ -1,14 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_MESSAGES, WebhookUrl, type Webhook, type WebhookEventType } from '@portal/contract/webhooks';
+import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useCodeStep } from '../../../lib/otp.ts';
 import { useCreateWebhook } from '../api/create-webhook.ts';
 import { useUpdateWebhook } from '../api/update-webhook.ts';
-import { CodeStep, CodeStepFooter, useCodeStep } from './code-step.tsx';
+import { CodeStepFooter } from './code-step.tsx';
 import { EventPicker } from './event-picker.tsx';
 import { SecretPanel } from './secret-panel.tsx';
 
@@ -163,7 +165,10 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange(open: boole
       )}
       {step === 'code' && (
         <form id="webhook-code-form" onSubmit={submitCode} noValidate>
-          <CodeStep step={code} error={errors.form} />
+          <div className="space-y-4">
+            <CodeStep step={code} />
+            {errors.form && <Alert tone="danger">{errors.form}</Alert>}
+          </div>
         </form>
       )}
       {step === 'secret' && secret && <SecretPanel secret={secret} />}
