@@ -74,9 +74,10 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.slice(1).trim().split('\r\n');
-    expect(lines[0]!.startsWith('ID,Date,Country,Wallet,Amount')).toBe(true);
+    expect(lines[0]!.startsWith('ID,Created (UTC),Country,Wallet,Amount,Currency,Status,Payment Method,')).toBe(true);
     const total = Number((await summary.textContent())!.split(' of ')[1]!.replace(/,/g, ''));
     expect(lines.length - 1).toBe(total);
+    expect(lines.slice(1).every((l) => l.split(',')[6] === 'Failed')).toBe(true);
 
     // id search: the whole id of a row finds that row only
     await page.getByRole('button', { name: 'Reset filters' }).click();
@@ -272,7 +273,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     const row = page.getByTestId('report-row').first();
     await row.getByRole('button', { name: 'Download' }).waitFor({ timeout: 30_000 });
     await screenshots(page, 'data-download');
-    const rows = Number((await row.locator('td').nth(4).textContent())!.replace(/,/g, ''));
+    const rows = Number((await row.locator('td').nth(4).innerText()).replace(/,/g, ''));
     expect(rows).toBeGreaterThan(0);
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
     const csv = fs.readFileSync((await download.path())!, 'utf8');

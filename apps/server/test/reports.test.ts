@@ -59,7 +59,7 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     const lines = file.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines.length - 1).toBe(expected);
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(expected);
-    expect(lines[0]).toContain('createdAt');
+    expect(lines[0]).toContain('Created (UTC)');
   });
 
   it('lists the partner\'s jobs newest first, and hides them from another partner', async () => {

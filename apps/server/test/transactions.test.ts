@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROW_SCHEMAS } from '@portal/contract/transaction-rows';
-import { SEARCH_TABLES } from '@portal/contract/transactions';
+import { SEARCH_TABLES, idSearchMessage } from '@portal/contract/transactions';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
 import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
@@ -146,23 +146,70 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
       target = (await search('admin@acme.test', { table: 'collections', startIndex: 17, size: 1 })).body.data[0]!.id!;
     });
 
-    it('under 9 characters: every id with that prefix', async () => {
+    it('finds every id starting with the digits typed, in any case', async () => {
       const prefix = target.slice(0, 3);
       const { body } = await search('admin@acme.test', { table: 'collections', idFilter: prefix.toUpperCase(), size: 100 });
       expect(body.total).toBe(await count('collections', 'partner_id = $1 and id::text like $2', [ACME, `${prefix}%`]));
       expect(body.data.every((r) => r.id!.startsWith(prefix))).toBe(true);
     });
 
-    it('9 to 35 characters: the first 8; 36 or more: the whole id; other characters are removed first', async () => {
+    it('matches all the digits typed (not only the first 8), with or without hyphens; the whole id finds exactly it', async () => {
       const mid = await search('admin@acme.test', { table: 'collections', idFilter: target.slice(0, 20) });
-      expect(mid.body.data.map((r) => r.id)).toContain(target);
-      expect(mid.body.data.every((r) => r.id!.startsWith(target.slice(0, 8)))).toBe(true);
+      expect(mid.body.data.map((r) => r.id)).toEqual([target]);
+      const bare = await search('admin@acme.test', { table: 'collections', idFilter: target.replace(/-/g, '').slice(0, 14) });
+      expect(bare.body.data.map((r) => r.id)).toEqual([target]);
       const exact = await search('admin@acme.test', { table: 'collections', idFilter: ` ${target.toUpperCase()} ` });
       expect(exact.body.data.map((r) => r.id)).toEqual([target]);
-      const noisy = await search('admin@acme.test', { table: 'collections', idFilter: `id: ${target.slice(0, 4)}!!` });
-      expect(noisy.body.data.every((r) => r.id!.startsWith(target.slice(0, 4)))).toBe(true);
-      const wrong = await search('admin@acme.test', { table: 'collections', idFilter: 'f'.repeat(36) });
+      const cut = await search('admin@acme.test', { table: 'collections', idFilter: `${target.slice(0, 13)}…` });
+      expect(cut.body.data.map((r) => r.id)).toEqual([target]);
+      const wrong = await search('admin@acme.test', { table: 'collections', idFilter: 'f'.repeat(32) });
+      expect(wrong.status).toBe(200);
       expect(wrong.body.total).toBe(0);
+    });
+
+    it('finds a row of every table by the id the table shows, in the forms a person types it', async () => {
+      for (const table of SEARCH_TABLES) {
+        const session = table === 'trades' || table === 'initiate-payments' ? 'admin@kora.test' : 'admin@acme.test';
+        const row = (await search(session, { table, startIndex: 7, size: 1 })).body.data[0]!;
+        const shown = table === 'trades' ? row.tradeId! : row.id!;
+        const forms = table === 'trades' ? [shown, shown.toLowerCase(), shown.slice(4), shown.slice(4).toLowerCase(), ` ${shown} `, shown.replace('-', '')] : [shown, shown.toUpperCase(), ` ${shown} `, shown.replace(/-/g, ''), shown.slice(0, 18)];
+        for (const idFilter of forms) {
+          const res = await search(session, { table, idFilter });
+          expect(res.status, `${table} ${idFilter}`).toBe(200);
+          expect(res.body.data.map((r) => r.id), `${table} ${idFilter}`).toEqual([row.id]);
+        }
+        // the first characters find it among the others that start so
+        const start = table === 'trades' ? shown.slice(0, 7) : shown.slice(0, 4);
+        const some = await search(session, { table, idFilter: start, size: 100 });
+        expect(some.body.data.map((r) => r.id), `${table} ${start}`).toContain(row.id);
+        expect(some.body.data.every((r) => (table === 'trades' ? r.tradeId! : r.id!).toUpperCase().startsWith(start.toUpperCase())), `${table} ${start}`).toBe(true);
+      }
+      // a trade's uuid (the partner API's id) finds it too
+      const trade = (await search('admin@kora.test', { table: 'trades', size: 1 })).body.data[0]!;
+      expect((await search('admin@kora.test', { table: 'trades', idFilter: trade.id })).body.data.map((r) => r.tradeId)).toEqual([trade.tradeId]);
+    });
+
+    it('refuses text that cannot be an id with 400 InvalidIdSearch and the message the portal shows, on search and scroll', async () => {
+      for (const [table, idFilter] of [['payments', 'hello world!'], ['collections', 'id: ab12'], ['fees', 'ab12-cd'], ['settlements', 'TRD-5F41110478'], ['trades', 'hello world!'], ['trades', 'TRD-XYZ'], ['initiate-payments', '😀']] as const) {
+        const res = await search('viewer@acme.test', { table, idFilter });
+        expect(res.status, `${table} ${idFilter}`).toBe(400);
+        expect(res.body).toMatchObject({ code: 'InvalidIdSearch', message: idSearchMessage(table) });
+      }
+      const scroll = await s['admin@acme.test']!.browser.post('/api/v1/transactions/scroll', { table: 'payments', idFilter: 'hello world!' }, { token: s['admin@acme.test']!.accessToken });
+      expect(scroll.statusCode).toBe(400);
+      expect(scroll.json()).toMatchObject({ code: 'InvalidIdSearch', message: idSearchMessage('payments') });
+    });
+
+    it("never finds another partner's row by the id its table shows", async () => {
+      for (const table of SEARCH_TABLES) {
+        const [owner, other] = table === 'trades' || table === 'initiate-payments' ? ['admin@kora.test', 'admin@acme.test'] : ['admin@acme.test', 'admin@kora.test'];
+        const row = (await search(owner, { table, size: 1 })).body.data[0]!;
+        for (const idFilter of table === 'trades' ? [row.tradeId!, row.id!] : [row.id!, row.id!.slice(0, 8)]) {
+          const res = await search(other, { table, idFilter, size: 100 });
+          expect(res.status, `${table} ${idFilter}`).toBe(200);
+          expect(res.body.data.map((r) => r.id), `${table} ${idFilter}`).not.toContain(row.id);
+        }
+      }
     });
 
     it('is not narrowed by a date range', async () => {

@@ -45,3 +45,35 @@ export function divideDecimal(a: string, b: string, scale = 8): string {
 
 /** The smaller of two decimal strings. */
 export const minDecimal = (a: string, b: string) => (compareDecimal(a, b) <= 0 ? a : b);
+
+/**
+ * A decimal string as a spreadsheet reads a number: rounded half away from zero to `max` decimals, trailing zeros
+ * dropped down to `min` decimals, no thousands separators: plainDecimal('7957.00000000', 2, 2) = '7957.00',
+ * plainDecimal('8054.627313660000', 2, 8) = '8054.62731366'.
+ */
+const trailingZeros = new Map<number, RegExp>();
+export function plainDecimal(value: string, min: number, max: number): string {
+  // the common case without arithmetic: nothing to round (the digits past `max` are zeros), as stored amounts are
+  const m = DECIMAL.exec(value.trim());
+  if (m && !(m[3] ?? '').slice(max).replace(/0/g, '')) {
+    const whole = m[2]!.replace(/^0+(?=\d)/, '');
+    let fraction = (m[3] ?? '').slice(0, max);
+    if (fraction.length < min) fraction = fraction.padEnd(min, '0');
+    fraction = fraction.slice(0, min) + fraction.slice(min).replace(/0+$/, '');
+    const zero = /^0*$/.test(whole + fraction);
+    return `${m[1] && !zero ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+  }
+  const exact = toUnits(value, 18);
+  const step = 10n ** BigInt(18 - max);
+  const half = step / 2n;
+  const magnitude = exact < 0n ? -exact : exact;
+  const rounded = ((magnitude + (max < 18 ? half : 0n)) / step) * (exact < 0n ? -1n : 1n);
+  let text = fromUnits(rounded, max);
+  if (max > min) {
+    let zeros = trailingZeros.get(min);
+    if (!zeros) trailingZeros.set(min, (zeros = new RegExp(`(\\.\\d{${min}}\\d*?)0+$`)));
+    text = text.replace(zeros, '$1');
+  }
+  if (min === 0) text = text.replace(/\.$/, '');
+  return text === '-0' || /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}

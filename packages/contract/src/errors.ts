@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'CsrfTokenInvalid',
   // e-mailed one-time codes
   'OtpRateLimited',
+  // transaction search: text that cannot be an id the table shows
+  'InvalidIdSearch',
   // reports
   'TooManyActiveReports',
   // webhooks

@@ -1,19 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { ROW_SCHEMAS } from './transaction-rows.ts';
-import { CreateReportRequest, SEARCH_TABLES, ScrollRequest, ScrollResponse, SearchRequest, SearchResponse, cleanIdFilter, idMatch } from './transactions.ts';
+import { CreateReportRequest, SEARCH_TABLES, ScrollRequest, ScrollResponse, SearchRequest, SearchResponse, idSearchMessage, parseIdSearch } from './transactions.ts';
 
-describe('id search', () => {
-  it('keeps hex digits and hyphens only', () => {
-    expect(cleanIdFilter(' ab#cd-12 zz!')).toBe('abcd-12');
+describe('id search by the id the table shows', () => {
+  const uuid = (table: Parameters<typeof parseIdSearch>[0], text: string) => parseIdSearch(table, text);
+  it('finds a uuid by its first digits, with or without its hyphens, in any case, trimmed', () => {
+    expect(uuid('payments', '')).toEqual({ ok: true, search: { kind: 'none' } });
+    expect(uuid('payments', '   ')).toEqual({ ok: true, search: { kind: 'none' } });
+    expect(uuid('payments', 'AB12')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12' } });
+    expect(uuid('payments', ' ab12cd34- ')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd34' } });
+    expect(uuid('fees', 'ab12cd34-99ff')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd3499ff' } });
+    expect(uuid('collections', 'ab12cd3499ff')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd3499ff' } });
+    expect(uuid('settlements', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' } });
+    expect(uuid('initiate-payments', 'ee71abf0841cccb41a005dc15672c842')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' } });
+    // an id the table cut short, copied with its ellipsis
+    expect(uuid('payments', 'ee71abf0…')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0' } });
+    expect(uuid('payments', 'ee71abf0-841c...')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841c' } });
   });
-  it('matches a prefix under 9 characters, the first 8 up to 35, and the whole id from 36', () => {
-    expect(idMatch('')).toEqual({ kind: 'none' });
-    expect(idMatch('xyz')).toEqual({ kind: 'none' });
-    expect(idMatch('AB12')).toEqual({ kind: 'prefix', prefix: 'ab12' });
-    expect(idMatch('ab12cd34')).toEqual({ kind: 'prefix', prefix: 'ab12cd34' });
-    expect(idMatch('ab12cd34-')).toEqual({ kind: 'prefix', prefix: 'ab12cd34' });
-    expect(idMatch('ab12cd34-99ff')).toEqual({ kind: 'prefix', prefix: 'ab12cd34' });
-    expect(idMatch('EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({ kind: 'exact', id: 'ee71abf0-841c-ccb4-1a00-5dc15672c842' });
+  it('refuses text that cannot be the start of such an id, with one message, instead of searching what is left of it', () => {
+    const refused = { ok: false, message: idSearchMessage('payments') };
+    for (const text of ['hello world!', 'xyz', 'ab 12', 'ab12-cd34', 'id: ab12', 'ab12cd34--', 'f'.repeat(33), `${'f'.repeat(36)}`, 'ee71abf0-841c-ccb4-1a00-5dc15672c8421', 'TRD-5F41110478', '😀', '-']) {
+      expect(uuid('payments', text), text).toEqual(refused);
+    }
+    expect(idSearchMessage('payments')).toBe('Enter an ID as the table shows it, or its first characters: digits, letters a to f and hyphens, like 3f2a9c1e.');
+  });
+  it('finds a trade by its trade id as shown, without TRD-, in any case, or by its first characters; a whole uuid too', () => {
+    for (const text of ['TRD-5F41110478', 'trd-5f41110478', '5F41110478', ' 5f41110478 ', 'TRD5F41110478']) {
+      expect(parseIdSearch('trades', text), text).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-5F41110478' } });
+    }
+    expect(parseIdSearch('trades', 'TRD-5F4')).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-5F4' } });
+    expect(parseIdSearch('trades', '5f4')).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-5F4' } });
+    expect(parseIdSearch('trades', 'TRD-')).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-' } });
+    expect(parseIdSearch('trades', 'tr')).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-' } });
+    expect(parseIdSearch('trades', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' } });
+    const refused = { ok: false, message: idSearchMessage('trades') };
+    for (const text of ['hello world!', 'TRD-5F41110478A', 'TRD-XYZ', 'TRX-5F41', 'ee71abf0-841c', '5F41110478AB', 'TRD 5F41']) {
+      expect(parseIdSearch('trades', text), text).toEqual(refused);
+    }
+    expect(idSearchMessage('trades')).toBe('Enter a trade ID as the table shows it, or its first characters, like TRD-5F41110478.');
   });
 });
 

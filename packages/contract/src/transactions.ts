@@ -152,19 +152,66 @@ export const TransactionResponse = z.discriminatedUnion('table', [
 ]);
 export type TransactionResponse = z.infer<typeof TransactionResponse>;
 
-/** The id search text keeps hex digits and hyphens only (transaction-data §5). */
-export const cleanIdFilter = (text: string) => text.replace(/[^0-9a-fA-F-]/g, '');
-
 /**
- * How an id search matches: under 9 characters a prefix; 36 or more the whole id; otherwise the first 8
- * characters (transaction-data §5).
+ * The id a table shows, searched as the person sees it. Trades show their trade id (`TRD-5F41110478`); the other
+ * tables show the transaction's id (a uuid, `3f2a9c1e-7d41-4c2b-9a5e-0b6f2d8c1a73`, possibly cut to its start).
+ * Case does not matter; spaces around are trimmed; a trailing ellipsis (an id the table cut short) is dropped.
+ *
+ * - `uuid`: the first `hex.length` hex digits of the id (1 to 32; 32 is the whole id). Hyphens may be typed where
+ *   the id has them, or left out.
+ * - `tradeId`: trade ids starting with `prefix` (`TRD-5F41`, up to the whole `TRD-5F41110478`); `TRD-` may be left
+ *   out. A trade's uuid (the partner API's `id`) finds it too, when given whole.
+ *
+ * Text that cannot be (the start of) an id the table shows is refused with `message`, by the portal before it sends
+ * and by the server (400 `InvalidIdSearch`, the same message): nothing is silently cleaned into another search.
  */
-export function idMatch(text: string): { kind: 'none' } | { kind: 'prefix'; prefix: string } | { kind: 'exact'; id: string } {
-  const cleaned = cleanIdFilter(text).toLowerCase();
-  if (cleaned.length === 0) return { kind: 'none' };
-  if (cleaned.length >= 36) return { kind: 'exact', id: cleaned.slice(0, 36) };
-  const head = cleaned.length < 9 ? cleaned : cleaned.slice(0, 8);
-  return { kind: 'prefix', prefix: head.replace(/-/g, '') };
+export type IdSearch = { kind: 'none' } | { kind: 'uuid'; hex: string } | { kind: 'tradeId'; prefix: string };
+export type IdSearchResult = { ok: true; search: IdSearch } | { ok: false; message: string };
+
+/** The shape of an id each table shows, for the search box's placeholder and the refusal. */
+export const ID_SEARCH_EXAMPLE: Record<SearchTable, string> = {
+  payments: '3f2a9c1e',
+  collections: '3f2a9c1e',
+  settlements: '3f2a9c1e',
+  fees: '3f2a9c1e',
+  'initiate-payments': '3f2a9c1e',
+  trades: 'TRD-5F41110478',
+};
+export const TRADE_ID_PREFIX = 'TRD-';
+/** Hex digits after TRD- in a trade id. */
+export const TRADE_ID_DIGITS = 10;
+
+export const idSearchMessage = (table: SearchTable) =>
+  table === 'trades'
+    ? `Enter a trade ID as the table shows it, or its first characters, like ${ID_SEARCH_EXAMPLE.trades}.`
+    : `Enter an ID as the table shows it, or its first characters: digits, letters a to f and hyphens, like ${ID_SEARCH_EXAMPLE[table]}.`;
+
+// the start of an 8-4-4-4-12 id with its hyphens, or up to 32 hex digits without them
+const UUID_START = /^(?:[0-9a-f]{1,8}|[0-9a-f]{8}-(?:[0-9a-f]{0,4}|[0-9a-f]{4}-(?:[0-9a-f]{0,4}|[0-9a-f]{4}-(?:[0-9a-f]{0,4}|[0-9a-f]{4}-[0-9a-f]{0,12}))))$/;
+const HEX_ONLY = /^[0-9a-f]{1,32}$/;
+const TRADE_ID_START = new RegExp(`^(?:${TRADE_ID_PREFIX.slice(0, -1).toLowerCase()}-?)?([0-9a-f]{0,${TRADE_ID_DIGITS}})$`);
+
+/** The uuid hex digits of a text that is the start of an id, or undefined. */
+function uuidHex(text: string): string | undefined {
+  if (HEX_ONLY.test(text) || UUID_START.test(text)) return text.replace(/-/g, '');
+  return undefined;
+}
+
+/** What an id search of a table looks for, or why the text cannot be an id there. */
+export function parseIdSearch(table: SearchTable, input: string): IdSearchResult {
+  const text = input.trim().replace(/(?:…|\.\.\.)$/, '').trim().toLowerCase();
+  if (text === '') return { ok: true, search: { kind: 'none' } };
+  if (table === 'trades') {
+    const hex = uuidHex(text);
+    if (hex?.length === 32) return { ok: true, search: { kind: 'uuid', hex } };
+    // the first letters of TRD- alone: every trade id starts so
+    if (TRADE_ID_PREFIX.toLowerCase().startsWith(text)) return { ok: true, search: { kind: 'tradeId', prefix: TRADE_ID_PREFIX } };
+    const trade = TRADE_ID_START.exec(text);
+    if (trade) return { ok: true, search: { kind: 'tradeId', prefix: TRADE_ID_PREFIX + trade[1]!.toUpperCase() } };
+    return { ok: false, message: idSearchMessage(table) };
+  }
+  const hex = uuidHex(text);
+  return hex ? { ok: true, search: { kind: 'uuid', hex } } : { ok: false, message: idSearchMessage(table) };
 }
 
 export const REPORT_STATUSES = ['requested', 'in_progress', 'data_downloaded', 'complete', 'expired', 'failed'] as const;

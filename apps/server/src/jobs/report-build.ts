@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { CSV_BOM, csvLine } from '@portal/contract/csv';
+import { exportColumns, exportHeaderLine, exportLines } from '@portal/contract/export-columns';
 import type { SearchQuery, SearchTable } from '@portal/contract/transactions';
 import type { DB } from '../db/schema.ts';
 import type { FileStorage } from '../lib/file-storage.ts';
 import { countReportRows, findReportJob, reportRowsAfter, updateReportJob, type ReportJobUpdate } from '../modules/reports/reports.repository.ts';
-import { toDocument } from '../modules/transactions/transactions.repository.ts';
+import { findPartner } from '../modules/partners/partners.repository.ts';
+import { toRows } from '../modules/transactions/transactions.rows.ts';
 
 /** Rows read and written per step; each step moves the job's progress. */
 export const REPORT_PAGE_ROWS = 5_000;
@@ -14,7 +15,9 @@ export const REPORT_TTL_HOURS = 24;
 export type ReportBuildDeps = { db: Kysely<DB>; storage: FileStorage; now: () => number };
 
 /**
- * Builds a report's CSV file page by page (keyset pages, newest first), through the shared CSV writer. Safe to run
+ * Builds a report's CSV file page by page (keyset pages, newest first), in the column set of the portal's exports
+ * (contract `export-columns.ts`: the same headers, labels, amounts with their currencies and UTC times; the Wallet
+ * column when the partner has fiat wallets), through the shared CSV writer. Safe to run
  * again: a restarted build truncates its file and starts over, so a crash mid-build loses nothing and duplicates
  * nothing. A failure marks the job failed and is thrown, so that the queue tries it again.
  */
@@ -22,8 +25,11 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
   const { db } = deps;
   const row = await findReportJob(db, partnerId, id);
   if (!row || row.status === 'complete') return;
+  const table = row.data_source as SearchTable;
+  const partner = await findPartner(db, partnerId);
+  const columns = exportColumns(table, { walletMode: partner?.fiat_wallets_enabled === true });
   const query: SearchQuery = {
-    table: row.data_source as SearchTable,
+    table,
     filters: row.filters,
     idFilter: '',
     range: { startDate: row.start_date, endDate: row.end_date },
@@ -36,19 +42,14 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
   const key = `reports/${partnerId}/${id}.csv`;
   const file = await deps.storage.create(key);
   try {
-    let header: string[] | undefined;
+    await file.write(exportHeaderLine(columns));
     let after: { createdAt: string; id: string } | undefined;
     let written = 0;
     for (let pageNo = 1; ; pageNo++) {
       const rows = await reportRowsAfter(db, partnerId, query, after, REPORT_PAGE_ROWS);
       if (rows.length === 0 && pageNo > 1) break;
-      const docs = rows.map(toDocument);
-      if (!header) {
-        header = Object.keys(docs[0] ?? {}).filter((k) => k !== 'partnerId');
-        await file.write(CSV_BOM + csvLine(header));
-      }
-      if (docs.length) await file.write(docs.map((d) => csvLine(header!.map((h) => d[h]))).join(''));
-      written += docs.length;
+      if (rows.length) await file.write(exportLines(columns, toRows(table, rows)));
+      written += rows.length;
       await update({ processed_pages: Math.min(pageNo, totalPages) });
       const last = rows.at(-1);
       if (!last || rows.length < REPORT_PAGE_ROWS) break;

@@ -107,7 +107,7 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
         insert into trades (partner_id, id, created_at, trade_id, trade_locked_date, status, country, fiat_currency, crypto_currency, network,
           trade_type, crypto_transaction_type, effective_rate, quoted_rate, fee, crypto_amount, fiat_amount, crypto_bought, crypto_sold,
           fiat_sold, fiat_bought, fiat_wallet)
-        select ${p}, ${id(table)}, ${created}, 'TRD-' || upper(substr(md5(g.i::text || 'trade'), 1, 10)), ${created} - interval '3 minutes',
+        select ${p}, ${id(table)}, ${created}, 'TRD-' || upper(substr(md5(${o.seed} || ':trade:' || g.i), 1, 10)), ${created} - interval '3 minutes',
           ${pick(SETTLEMENT_STATUSES, 's')}, (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}], ${pick(COINS, 'k')}, ${pick(NETWORKS, 'n')},
           case when ${h('y')} % 2 = 0 then 'sell' else 'buy' end, 'transfer',
           (${arr(USD_RATES)})[${country}] * 0.99, (${arr(USD_RATES)})[${country}], round(${usd} * 0.01, 2),

@@ -5,7 +5,7 @@ import {
   MAX_RESULT_WINDOW,
   TABLE_FILTERS,
   type SearchAnchor,
-  idMatch,
+  parseIdSearch,
   type FilterKey,
   type SearchQuery,
   type SearchTable,
@@ -37,7 +37,27 @@ const FILTER_COLUMN: Partial<Record<SearchTable, Partial<Record<FilterKey, strin
 };
 
 const uuidBound = (hex32: string) => `${hex32.slice(0, 8)}-${hex32.slice(8, 12)}-${hex32.slice(12, 16)}-${hex32.slice(16, 20)}-${hex32.slice(20)}`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The condition of an id search by the id the table shows (contract `parseIdSearch`), or undefined without one. A
+ * uuid's first digits are a range on the id's B-tree (no text cast); a trade id's first characters a range on
+ * `trades_trade_id_idx` (text_pattern_ops, byte order: the operators below are that class's). Text that is no id
+ * matches nothing (the service refuses it before).
+ */
+export function idPredicate(table: SearchTable, idFilter: string): RawBuilder<unknown> | undefined {
+  const parsed = parseIdSearch(table, idFilter);
+  if (!parsed.ok) return sql`false`;
+  const id = parsed.search;
+  if (id.kind === 'uuid') {
+    if (id.hex.length === 32) return sql`id = ${uuidBound(id.hex)}::uuid`;
+    return sql`id between ${uuidBound(id.hex.padEnd(32, '0'))}::uuid and ${uuidBound(id.hex.padEnd(32, 'f'))}::uuid`;
+  }
+  if (id.kind === 'tradeId') {
+    // trade ids are TRD- and upper-case hex digits: every id starting with the prefix sorts below prefix + '~'
+    return sql`trade_id ~>=~ ${id.prefix} and trade_id ~<~ ${`${id.prefix}~`}`;
+  }
+  return undefined;
+}
 
 /**
  * The WHERE conditions of a search (transaction-data §5, §7), always starting with the caller's partner. An id
@@ -69,12 +89,9 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
     where.push(sql`coalesce(fiat_wallet, ${sql.lit(DEFAULT_FIAT_WALLET.currency)}) = ${q.fiatWallet}`);
   }
 
-  const id = idMatch(q.idFilter);
-  if (id.kind === 'exact') {
-    // a malformed 36-character text matches nothing rather than failing the cast
-    where.push(UUID.test(id.id) ? sql`id = ${id.id}::uuid` : sql`false`);
-  } else if (id.kind === 'prefix') {
-    where.push(sql`id between ${uuidBound(id.prefix.padEnd(32, '0'))}::uuid and ${uuidBound(id.prefix.padEnd(32, 'f'))}::uuid`);
+  const id = idPredicate(q.table, q.idFilter);
+  if (id) {
+    where.push(id);
   } else if (q.range.startDate && q.range.endDate) {
     // start of the first day to the end of the last, in UTC
     where.push(sql`created_at >= ${q.range.startDate}::date::timestamp at time zone 'UTC'`);
@@ -185,16 +202,4 @@ export async function scrollBatch<T extends SearchTable>(
 export async function findById<T extends SearchTable>(db: Kysely<DB>, partnerId: string, table: T, id: string) {
   const rows = await sql<TableRowOf<T>>`select * from ${tableRef(table)} where partner_id = ${partnerId} and id = ${id}::uuid`.execute(db);
   return rows.rows[0];
-}
-
-const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-/**
- * Every column of a row with camelCase keys and ISO dates, partner_id included: for the report files, which drop
- * partnerId themselves. Replies to clients use the typed rows of transactions.rows.ts instead.
- */
-export function toDocument(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[camel(k)] = v instanceof Date ? v.toISOString() : v;
-  return out;
 }

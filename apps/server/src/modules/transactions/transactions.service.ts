@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import {
   MAX_EXPORT_ROWS,
   SCROLL_KEEP_ALIVE_SECONDS,
+  parseIdSearch,
   type ScrollRequest,
   type ScrollResponse,
   type ScrollResponseOf,
@@ -18,6 +19,12 @@ import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { findById, scrollBatch, searchPage } from './transactions.repository.ts';
 import { toRows } from './transactions.rows.ts';
+
+/** Text that cannot be an id the table shows is refused, with the message the portal shows before sending. */
+function checkIdSearch(query: SearchQuery) {
+  const parsed = parseIdSearch(query.table, query.idFilter);
+  if (!parsed.ok) throw badRequest(parsed.message, 'InvalidIdSearch');
+}
 
 type ScrollState = { p: string; q: SearchQuery; after?: { createdAt: string; id: string }; n: number; exp: number };
 
@@ -62,6 +69,7 @@ export function createTransactionsService(deps: { db: Kysely<DB>; key: Buffer; n
 
     async search(partnerId: string, request: SearchRequest): Promise<SearchResponse> {
       const { startIndex, size, anchor, ...query } = request;
+      checkIdSearch(query);
       const page = await searchPage(deps.db, partnerId, query, startIndex, size, anchor);
       return searchReply(query.table, { data: toRows(query.table, page.rows), total: page.total, totalRelation: page.totalRelation });
     },
@@ -69,6 +77,7 @@ export function createTransactionsService(deps: { db: Kysely<DB>; key: Buffer; n
     /** A batch of an export. A scroll id carries the query of the first call: its table and filters win. */
     async scroll(partnerId: string, request: ScrollRequest): Promise<ScrollResponse> {
       const { scrollSize, scrollId, ...query } = request;
+      if (!scrollId) checkIdSearch(query);
       const state: ScrollState = scrollId ? decode(scrollId, partnerId) : { p: partnerId, q: query, n: 0, exp: 0 };
       const table = state.q.table;
       const size = Math.min(scrollSize, MAX_EXPORT_ROWS - state.n);

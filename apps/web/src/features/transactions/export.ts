@@ -1,18 +1,21 @@
-import { CSV_BOM, csvLine } from '@portal/contract/csv';
-import { INITIATED_PAYMENTS, TABS, TRADES, type Column, type Row } from './tables.ts';
+import { exportColumns as fileColumns, exportCsv, type ExportColumn } from '@portal/contract/export-columns';
+import { SEARCH_TABLES, type SearchTable } from '@portal/contract/transactions';
+import { TABS, type Row } from './tables.ts';
 
-/** The export's columns of a tab: no View column; dates and amounts as stored, not formatted. */
-export function exportColumns(displayIndex: number, walletMode: boolean): Column[] {
+/**
+ * The export's columns of a tab: the contract's file column set (the one the server's report files use), so that
+ * an export and a report of the same rows say the same thing.
+ */
+export function exportColumns(displayIndex: number, walletMode: boolean): ExportColumn<Row>[] {
   const tab = TABS.find((t) => t.index === displayIndex);
   if (!tab) throw new Error(`case for display index : ${displayIndex} not implemented`);
-  return tab.columns(walletMode);
+  return exportColumnsFor(tab.key, walletMode);
 }
 
 /** The export's columns of any table by its key; an unknown one is refused (transaction-data §8). */
-export function exportColumnsFor(table: string, walletMode: boolean): Column[] {
-  const def = [...TABS, TRADES, INITIATED_PAYMENTS].find((t) => t.key === table);
-  if (!def) throw new Error(`Unsupported transaction type ${table}`);
-  return def.columns(walletMode);
+export function exportColumnsFor(table: string, walletMode: boolean): ExportColumn<Row>[] {
+  if (!(SEARCH_TABLES as readonly string[]).includes(table)) throw new Error(`Unsupported transaction type ${table}`);
+  return fileColumns(table as SearchTable, { walletMode }) as ExportColumn<Row>[];
 }
 
 /** Rows as the tables read them: a missing request source is API (transaction-data §3); an unknown table is refused. */
@@ -32,9 +35,11 @@ export function cleanRows(table: string, rows: Row[]): Row[] {
 }
 
 /**
- * RFC 4180 CSV with a UTF-8 byte-order mark, so that spreadsheet programs read it as UTF-8. The shared writer
- * neutralises text cells that a spreadsheet would run as formulas; amounts stay numbers.
+ * The file of a table's rows: RFC 4180 CSV with a UTF-8 byte-order mark, in the contract's column set (amounts as
+ * plain numbers beside their currencies, labels as on screen, times in UTC); text cells a spreadsheet would run as
+ * formulas are neutralised.
  */
-export function buildCsv(columns: Column[], rows: Row[]): string {
-  return CSV_BOM + csvLine(columns.map((c) => c.header)) + rows.map((row) => csvLine(columns.map((c) => (c.raw ?? c.cell)(row)))).join('');
+export function buildCsv(table: string, rows: Row[], walletMode: boolean): string {
+  exportColumnsFor(table, walletMode); // refuses an unknown table with the §8 message
+  return exportCsv(table as SearchTable, rows, { walletMode });
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Download, FileText } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { FileText } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ACTIVE_REPORT_STATUSES, ListReportsResponse, ReportJobResponse, type ReportJob, type ReportStatus, type SearchTable } from '@portal/contract/transactions';
+import { titleCase } from '@portal/contract/labels';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -10,19 +11,13 @@ import { inputClass } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
-import { Table, Td, Th } from '../../../components/ui/table.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { api, apiDownload } from '../../../lib/api-client.ts';
-import { formatDate, titleCase } from '../../../lib/format.ts';
+import { ReportList } from '../components/report-list.tsx';
 
 /** The four B2B tables a report can be made of. */
 const SOURCES = (['payments', 'collections', 'settlements', 'fees'] as const satisfies readonly SearchTable[]).map((value) => ({ value, label: titleCase(value) }));
 const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(status);
-const TONE: Partial<Record<ReportStatus, string>> = {
-  complete: 'bg-success-soft text-success',
-  failed: 'bg-danger-soft text-danger',
-  expired: 'bg-canvas text-muted',
-};
 
 const isoDay = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
 
@@ -38,12 +33,25 @@ async function save(job: ReportJob) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The clock the expiry times count from, moved every minute. */
+function useMinuteClock() {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+type ReportInput = Pick<ReportJob, 'dataSource' | 'startDate' | 'endDate' | 'filters'>;
+
 export function DataDownloadScreen() {
   const qc = useQueryClient();
   const [dataSource, setDataSource] = useState<SearchTable>('payments');
   const [startDate, setStartDate] = useState(isoDay(-30));
   const [endDate, setEndDate] = useState(isoDay(0));
   const [error, setError] = useState<string>();
+  const now = useMinuteClock();
   const jobs = useQuery({
     queryKey: ['report-jobs'],
     queryFn: () => api.post('report-jobs', { startIndex: 0, size: 50 }, { schema: ListReportsResponse }),
@@ -51,7 +59,7 @@ export function DataDownloadScreen() {
     refetchInterval: (q) => (q.state.data?.jobs.some((j) => isActive(j.status)) ? 1500 : false),
   });
   const create = useMutation({
-    mutationFn: () => api.post('report-jobs/create', { dataSource, startDate, endDate }, { schema: ReportJobResponse }),
+    mutationFn: (input: ReportInput) => api.post('report-jobs/create', input, { schema: ReportJobResponse }),
     onSuccess: () => {
       toast.show('Report requested. It will be ready to download shortly.');
       void qc.invalidateQueries({ queryKey: ['report-jobs'] });
@@ -62,12 +70,19 @@ export function DataDownloadScreen() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(undefined);
-    create.mutate();
+    create.mutate({ dataSource, startDate, endDate, filters: {} });
+  };
+  const requestAgain = (job: ReportJob) => {
+    setError(undefined);
+    create.mutate({ dataSource: job.dataSource, startDate: job.startDate, endDate: job.endDate, filters: job.filters });
   };
 
   return (
     <div>
-      <PageHeader title="Request Data Download" description="Reports of up to a year of transactions, built in the background and kept for 24 hours." />
+      <PageHeader
+        title="Request Data Download"
+        description="Reports of up to a year of transactions, built in the background. Days are UTC days; each file can be downloaded for 24 hours once it is ready."
+      />
       <Card className="mb-6 p-5">
         <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
           <div className="sm:w-48">
@@ -75,11 +90,11 @@ export function DataDownloadScreen() {
             <SearchableSelect label="Data" options={SOURCES} value={dataSource} onChange={(v) => setDataSource(v as SearchTable)} />
           </div>
           <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            From
+            From (UTC)
             <input type="date" className={cn(inputClass, 'sm:w-44')} value={startDate} onChange={(e) => setStartDate(e.target.value)} />
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            To
+            To (UTC)
             <input type="date" className={cn(inputClass, 'sm:w-44')} value={endDate} onChange={(e) => setEndDate(e.target.value)} />
           </label>
           <Button type="submit" loading={create.isPending}>
@@ -102,52 +117,7 @@ export function DataDownloadScreen() {
             <p className="text-sm text-muted">Request one above; it appears here with its progress.</p>
           </div>
         ) : (
-          <Table>
-            <thead>
-              <tr>
-                <Th>Requested</Th>
-                <Th>Data</Th>
-                <Th>Period</Th>
-                <Th>Status</Th>
-                <Th>Rows</Th>
-                <Th>
-                  <span className="sr-only">Download</span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.data.jobs.map((j) => (
-                <tr key={j.id} data-testid="report-row">
-                  <Td>{formatDate(j.createdAt)}</Td>
-                  <Td>{titleCase(j.dataSource)}</Td>
-                  <Td>
-                    {j.startDate} to {j.endDate}
-                  </Td>
-                  <Td>
-                    {isActive(j.status) ? (
-                      <div className="w-36" role="status" aria-label={`${titleCase(j.status)}: ${j.processedPages} of ${j.totalPages} pages`}>
-                        <p className="mb-1 text-xs text-muted">{titleCase(j.status)}</p>
-                        <div className="h-1.5 overflow-hidden rounded bg-canvas">
-                          <div className="h-full bg-brand-600 transition-all" style={{ width: `${j.totalPages ? (j.processedPages / j.totalPages) * 100 : 5}%` }} />
-                        </div>
-                      </div>
-                    ) : (
-                      <span className={cn('rounded-full px-2 py-0.5 text-xs font-medium', TONE[j.status] ?? 'bg-canvas')}>{j.status === 'expired' ? 'Expired' : titleCase(j.status)}</span>
-                    )}
-                  </Td>
-                  <Td>{j.rowCount?.toLocaleString('en-US') ?? '—'}</Td>
-                  <Td>
-                    {j.status === 'complete' && (
-                      <Button variant="secondary" size="sm" onClick={() => void save(j).catch((err: Error) => toast.show(err.message))}>
-                        <Download className="size-4" aria-hidden="true" />
-                        Download
-                      </Button>
-                    )}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <ReportList jobs={jobs.data.jobs} now={now} onDownload={(j) => void save(j).catch((err: Error) => toast.show(err.message))} onRequestAgain={requestAgain} requestingAgain={create.isPending} />
         )}
       </Card>
     </div>

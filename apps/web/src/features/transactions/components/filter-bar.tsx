@@ -5,6 +5,7 @@ import { cn } from '../../../components/ui/cn.ts';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { countryName } from '@portal/contract/countries';
+import { ID_SEARCH_EXAMPLE, parseIdSearch, type SearchTable } from '@portal/contract/transactions';
 import { paymentMethodLabel, requestSourceLabel, statusLabel, transactionTypeLabel } from '../../../lib/format.ts';
 import type { TransactionSearch } from '../hooks/use-transaction-search.ts';
 import { TRADE_AMOUNT_LABELS } from '../tables.ts';
@@ -46,23 +47,47 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
     setShownFor(idFilter);
     setText(idFilter);
   }
+  // text that cannot be an id the table shows is refused here with the server's own message (contract parseIdSearch)
+  const [refusal, setRefusal] = useState<string>();
+  const table = tableKey as SearchTable;
+  const example = ID_SEARCH_EXAMPLE[table] ?? ID_SEARCH_EXAMPLE.payments;
+  const errorId = `${tableKey}-id-error`;
   return (
     <form
       className="flex min-w-0 flex-1 flex-col gap-1"
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
-        onSearch(text.trim());
+        const parsed = parseIdSearch(table, text);
+        setRefusal(parsed.ok ? undefined : parsed.message);
+        if (parsed.ok) onSearch(text.trim());
       }}
     >
       <label htmlFor={`${tableKey}-id`} className="text-xs font-medium text-muted">
         Search by ID
       </label>
       <div className="flex gap-2">
-        <input id={`${tableKey}-id`} className={cn(inputClass, 'font-mono')} placeholder="e.g. 3f2a9c1e" value={text} onChange={(e) => setText(e.target.value)} />
+        <input
+          id={`${tableKey}-id`}
+          className={cn(inputClass, 'font-mono')}
+          placeholder={`e.g. ${example}`}
+          value={text}
+          aria-invalid={refusal ? true : undefined}
+          aria-describedby={refusal ? errorId : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setRefusal(undefined);
+          }}
+        />
         <Button type="submit" variant="secondary" aria-label="Search">
           <Search className="size-4" aria-hidden="true" />
         </Button>
       </div>
+      {refusal && (
+        <p id={errorId} role="alert" className="text-xs text-danger">
+          {/* the example id is never broken at its hyphen */}
+          {refusal.split(example).flatMap((part, i) => (i === 0 ? [part] : [<span key={i} className="whitespace-nowrap">{example}</span>, part]))}
+        </p>
+      )}
       {idFilter && hasRange && <p className="text-xs text-warning">An ID search looks across all dates: the date range does not narrow it.</p>}
     </form>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { MAX_EXPORT_ROWS, type SearchQuery } from '@portal/contract/transactions';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { fetchAll } from '../api/search.ts';
-import { buildCsv, cleanRows, exportColumnsFor } from '../export.ts';
+import { buildCsv, cleanRows } from '../export.ts';
 import type { TableDef } from './use-transaction-search.ts';
 
 export type ExportProgress = { loaded: number; of: number };
@@ -29,7 +29,7 @@ export function useCsvExport(def: TableDef, walletMode: boolean) {
     setProgress({ loaded: 0, of: Math.min(total, MAX_EXPORT_ROWS) });
     try {
       const all = await fetchAll(query, total, (loaded, of) => setProgress({ loaded, of }));
-      download(`${def.key}-${new Date().toISOString().slice(0, 10)}.csv`, buildCsv(exportColumnsFor(def.key, walletMode), cleanRows(def.key, all)));
+      download(`${def.key}-${new Date().toISOString().slice(0, 10)}.csv`, buildCsv(def.key, cleanRows(def.key, all), walletMode));
     } catch (err) {
       toast.show(err instanceof Error ? err.message : 'encountered error retrieving all data');
     } finally {

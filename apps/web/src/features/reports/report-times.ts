@@ -1,0 +1,36 @@
+import { ACTIVE_REPORT_STATUSES, type ReportJob } from '@portal/contract/transactions';
+import { formatDate } from '../../lib/format.ts';
+
+const DAYS = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+
+/**
+ * A report's period as calendar days, the way the search reads them: whole UTC days, "Oct 24 – Nov 23, 2026" (one
+ * day alone: "Nov 23, 2026").
+ */
+export function periodText(startDate: string, endDate: string): string {
+  const start = new Date(`${startDate}T00:00:00Z`);
+  const end = new Date(`${endDate}T00:00:00Z`);
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return `${startDate} – ${endDate}`;
+  // Intl puts thin spaces around the dash; plain ones read the same and copy as typed
+  return startDate === endDate ? DAYS.format(start) : DAYS.formatRange(start, end).replace(/\s*–\s*/, ' – ');
+}
+
+/** "in 23 h 5 min", "in 12 min", "in less than a minute". */
+function timeLeft(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return 'in less than a minute';
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h > 0 ? `in ${h} h${m ? ` ${m} min` : ''}` : `in ${m} min`;
+}
+
+/**
+ * When a report's file stops being downloadable: the time for a ready file (and how long is left), when it went for
+ * an expired one, and for a report still being built that it will be kept 24 hours once ready.
+ */
+export function expiryText(job: Pick<ReportJob, 'status' | 'expiresAt'>, now: number): { main: string; sub?: string } {
+  if (job.status === 'complete' && job.expiresAt) return { main: formatDate(job.expiresAt), sub: timeLeft(Date.parse(job.expiresAt) - now) };
+  if (job.status === 'expired') return job.expiresAt ? { main: 'Expired', sub: formatDate(job.expiresAt) } : { main: 'Expired' };
+  if (ACTIVE_REPORT_STATUSES.includes(job.status)) return { main: '24 hours after it is ready' };
+  return { main: '—' };
+}

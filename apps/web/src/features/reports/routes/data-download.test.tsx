@@ -1,0 +1,71 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ReportJob } from '@portal/contract/transactions';
+import { formatDate } from '../../../lib/format.ts';
+import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { PARTNER_ID, USER_ID, signIn } from '../../../testing/factories.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { DataDownloadScreen } from './data-download.tsx';
+
+const now = Date.now();
+const job = (status: ReportJob['status'], overrides: Partial<ReportJob> = {}): ReportJob => ({
+  id: crypto.randomUUID(),
+  partnerId: PARTNER_ID,
+  status,
+  requestedByEmail: 'admin@acme.test',
+  requestedById: USER_ID,
+  startDate: '2026-10-01',
+  endDate: '2026-10-31',
+  dataSource: 'collections',
+  filters: {},
+  expiresAt: null,
+  downloadURL: null,
+  totalPages: 4,
+  processedPages: 0,
+  rowCount: null,
+  createdAt: new Date(now - 3600_000).toISOString(),
+  ...overrides,
+});
+
+describe('data-download screen', () => {
+  beforeEach(() => signIn('view'));
+
+  it('shows each report with its status badge, its period in UTC days and when its file expires', async () => {
+    const expiresAt = new Date(now + 5 * 3600_000 + 30_000).toISOString();
+    const jobs = [
+      job('in_progress', { dataSource: 'fees', processedPages: 1 }),
+      job('complete', { dataSource: 'payments', rowCount: 18250, expiresAt, downloadURL: '/api/v1/report-jobs/x/download' }),
+      job('expired', { dataSource: 'settlements', expiresAt: new Date(now - 3600_000).toISOString() }),
+      job('failed', { filters: { status: 'complete' } }),
+    ];
+    const api = mockApi({ 'POST report-jobs': { body: { jobs, total: jobs.length } }, 'POST report-jobs/create': { body: { job: job('requested') } } });
+    const { user } = renderScreen(<DataDownloadScreen />, { path: '/data-download' });
+    const rows = await screen.findAllByTestId('report-row');
+    expect(rows).toHaveLength(4);
+    const cells = (i: number) => within(rows[i]!);
+    expect(rows.map((r) => r.querySelector('[data-tone]')?.getAttribute('data-tone'))).toEqual(['info', 'success', 'neutral', 'danger']);
+    expect(rows.map((r) => r.querySelector('[data-tone]')?.textContent)).toEqual(['In Progress', 'Complete', 'Expired', 'Failed']);
+    expect(cells(0).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('25');
+    expect(cells(1).getByText('Oct 1 – 31, 2026')).toBeTruthy();
+    expect(cells(1).getByTestId('report-expires').textContent).toContain(formatDate(expiresAt));
+    expect(cells(1).getByTestId('report-expires').textContent).toContain('in 5 h');
+    expect(cells(0).getByTestId('report-expires').textContent).toContain('24 hours after it is ready');
+    expect(cells(2).getByTestId('report-expires').textContent).toContain('Expired');
+    expect(cells(1).getByText('18,250')).toBeTruthy();
+    expect(cells(1).getByRole('button', { name: /^Download Payments/ })).toBeTruthy();
+    expect(cells(2).queryByRole('button', { name: /^Download/ })).toBeNull();
+
+    // a failed report is asked for again with its own data, period and filters
+    await user.click(cells(3).getByRole('button', { name: /again$/ }));
+    await waitFor(() => expect(api.to('POST report-jobs/create')).toHaveLength(1));
+    expect(api.to('POST report-jobs/create')[0]!.body).toEqual({ dataSource: 'collections', startDate: '2026-10-01', endDate: '2026-10-31', filters: { status: 'complete' } });
+  });
+
+  it("shows the server's refusal of a request in words", async () => {
+    mockApi({ 'POST report-jobs': { body: { jobs: [], total: 0 } }, 'POST report-jobs/create': apiError(400, 'ValidationFailed', 'The end date must be on or after the start date.') });
+    const { user } = renderScreen(<DataDownloadScreen />, { path: '/data-download' });
+    await screen.findByText('No reports yet');
+    await user.click(screen.getByRole('button', { name: 'Request report' }));
+    expect(await screen.findByText('The end date must be on or after the start date.')).toBeTruthy();
+  });
+});

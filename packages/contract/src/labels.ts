@@ -1,0 +1,27 @@
+import { CHANNEL_TYPE_LABELS, PAYMENT_METHOD_LABELS, TRANSACTION_TYPE_LABELS } from './domain.ts';
+
+/**
+ * The words a person reads for the stored values of the transaction tables (transaction-data §2, §3, §9), shared by
+ * the files the server writes and the portal's exports, so that a file says what the screen says.
+ */
+
+/** Title case: pending_approval → Pending Approval (statuses are displayed in title case, transaction-data §2). */
+export const titleCase = (value: string | null | undefined) =>
+  (value ?? '').replace(/[_-]+/g, ' ').trim().replace(/\w\S*/g, (w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase());
+
+/** A transaction, settlement, trade or report status as the tables show it, abbreviations kept (pending_kyc → Pending KYC). */
+export const statusLabel = (value: string | null | undefined) => titleCase(value).replace(/\bKyc\b/g, 'KYC');
+
+/** Payment methods and channel types as labels: BANK_TRANSFER → Bank, momo → Mobile Money (transaction-data §9). */
+export function paymentMethodLabel(value: string | null | undefined): string {
+  if (!value) return '';
+  const upper = value.toUpperCase() as keyof typeof PAYMENT_METHOD_LABELS;
+  return PAYMENT_METHOD_LABELS[upper] ?? CHANNEL_TYPE_LABELS[value.toLowerCase()] ?? titleCase(value);
+}
+
+/** payout → Pay out, topup → Top up. */
+export const transactionTypeLabel = (value: string | null | undefined) =>
+  TRANSACTION_TYPE_LABELS[(value ?? '').toLowerCase() as keyof typeof TRANSACTION_TYPE_LABELS] ?? titleCase(value);
+
+/** A missing request source shows as API; any value reading api shows as API (transaction-data §3). */
+export const requestSourceLabel = (value: string | null | undefined) => (!value || value.toLowerCase() === 'api' ? 'API' : titleCase(value));
