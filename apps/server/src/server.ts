@@ -7,6 +7,7 @@ import { startReportWorker } from './jobs/report-worker.ts';
 import { startCleanupJob } from './jobs/cleanup.ts';
 import { startWebhookDelivery } from './jobs/webhook-delivery.ts';
 import { startSettlementWorker } from './jobs/settlement-processing.ts';
+import { startPaymentWorker } from './jobs/payment-processing.ts';
 import { blocklistScreener, startWalletScreeningWorker } from './jobs/wallet-screening.ts';
 import { simulatedPayer } from './modules/settlements/payer.ts';
 import { walletServiceOf } from './modules/wallets/wallets.routes.ts';
@@ -87,6 +88,8 @@ async function main() {
     timings: { processingSeconds: config.SETTLEMENT_PROCESSING_SECONDS, completionSeconds: config.SETTLEMENT_COMPLETION_SECONDS },
     log: app.log,
   });
+
+  await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: config.PAYMENT_STEP_SECONDS, log: app.log, concurrency: config.PAYMENT_CONCURRENCY });
 
   if (config.demo) {
     const { created } = await seedDemo(database.db, keys.encryptionKey);

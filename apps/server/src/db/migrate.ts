@@ -20,6 +20,7 @@ import * as allowedIpAddresses from './migrations/0017-allowed-ip-addresses.ts';
 import * as webhooks from './migrations/0018-webhooks.ts';
 import * as ratesAndCoverage from './migrations/0020-rates-and-coverage.ts';
 import * as referenceData from './migrations/0021-reference-data.ts';
+import * as paymentOrders from './migrations/0023-payment-orders.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-webhooks': webhooks,
   '0020-rates-and-coverage': ratesAndCoverage,
   '0021-reference-data': referenceData,
+  '0023-payment-orders': paymentOrders,
 };
 
 class StaticProvider implements MigrationProvider {
