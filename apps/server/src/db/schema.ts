@@ -290,7 +290,7 @@ export type PaymentOrdersTable = {
   updated_at: Timestamp;
 };
 
-export type PaymentOrderEventsTable = { partner_id: string; order_id: string; status: string; at: Timestamp };
+export type PaymentOrderEventsTable = { partner_id: string; order_id: string; status: string; at: Timestamp; seq: Generated<number> };
 
 export type FeesTable = {
   partner_id: string;

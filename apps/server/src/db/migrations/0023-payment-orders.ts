@@ -47,6 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       order_id uuid not null,
       status text not null,
       at timestamptz not null,
+      -- the order in which the states were reached (several may share a timestamp)
+      seq bigint generated always as identity,
       primary key (partner_id, order_id, status),
       foreign key (partner_id, order_id) references payment_orders (partner_id, id)
     );

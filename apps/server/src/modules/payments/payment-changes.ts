@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { addDecimal, compareDecimal, subtractDecimal } from '@portal/contract/decimal';
+import { addDecimal, compareDecimal, normalise, subtractDecimal } from '@portal/contract/decimal';
 import { webhookEventType } from '@portal/contract/webhooks';
 import type { CollectionInstructions, Payment, PaymentKind, PaymentStatus } from '@portal/contract/payments';
 import type { DB } from '../../db/schema.ts';
@@ -23,10 +23,10 @@ export function toPayment(o: OrderRow, timeline: { status: string; at: Date | st
     sequenceId: o.sequence_id,
     country: o.country,
     currency: o.currency,
-    amount: o.amount,
+    amount: normalise(o.amount, 2),
     rate: o.rate,
-    amountUsd: o.amount_usd,
-    feeUsd: o.fee_usd,
+    amountUsd: normalise(o.amount_usd, 2),
+    feeUsd: normalise(o.fee_usd, 2),
     totalUsd: totalUsd(kind, o.amount_usd, o.fee_usd),
     channelId: o.channel_id,
     channelType: o.channel_type,
@@ -48,7 +48,7 @@ export function toPayment(o: OrderRow, timeline: { status: string; at: Date | st
 
 /** What a disbursement takes from the balance (amount and fee), or what a collection brings (amount less fee). */
 export function totalUsd(kind: PaymentKind, amountUsd: string, feeUsd: string): string {
-  return kind === 'disbursement' ? addDecimal(amountUsd, feeUsd) : subtractDecimal(amountUsd, feeUsd);
+  return normalise(kind === 'disbursement' ? addDecimal(amountUsd, feeUsd) : subtractDecimal(amountUsd, feeUsd), 2);
 }
 
 const neg = (amount: string) => (amount.startsWith('-') ? amount.slice(1) : `-${amount}`);

@@ -63,7 +63,7 @@ export function findOrderBySequence(db: Executor, partnerId: string, kind: strin
 }
 
 export function timeline(db: Executor, partnerId: string, orderId: string) {
-  return db.selectFrom('payment_order_events').select(['status', 'at']).where('partner_id', '=', partnerId).where('order_id', '=', orderId).orderBy('at').orderBy('status').execute();
+  return db.selectFrom('payment_order_events').select(['status', 'at']).where('partner_id', '=', partnerId).where('order_id', '=', orderId).orderBy('seq').execute();
 }
 
 export async function insertTimelineEntry(trx: Transaction<DB>, partnerId: string, orderId: string, status: string, at: Date) {
