@@ -19,7 +19,7 @@ export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   app.get(
     LIVE_EVENTS_PATH,
-    { schema: { operationId: 'liveEvents', tags: ['payments'], summary: 'Server-sent events: each change of the partner\'s payments and collections (text/event-stream)' } },
+    { schema: { hide: true } },
     async (request, reply) => {
       const { partnerId } = authOf(request);
       reply.hijack();

@@ -13,6 +13,7 @@ import { Toaster } from '../../components/ui/toaster.tsx';
 import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
 import { everyHourOnTheHour } from '../../lib/hourly.ts';
+import { useLiveEvents } from '../../lib/live-events.ts';
 
 /** Toasts last 3000 ms in the layout (portal-core §9). */
 const LAYOUT_TOAST_MS = 3000;
@@ -26,6 +27,8 @@ export function AppLayout() {
   const queryClient = useQueryClient();
   // the shared data (partner, accounts) loads at start, at the next hour boundary and hourly after
   useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
+  // open tables, payment details and the balance refetch when the partner's data changes (the live event stream)
+  useLiveEvents(Boolean(user));
   const partner = profile.data?.partner;
   const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
 
