@@ -21,7 +21,7 @@ async function initiate(page: Page, p: { kind: 'Pay out' | 'Collect'; channel: R
   await quote.waitFor();
   if (p.shot) await screenshots(page, p.shot);
   await quote.getByRole('button', { name: /^Confirm/ }).click();
-  const result = page.getByRole('heading', { name: /created$/ });
+  const result = page.getByRole('heading', { name: p.kind === 'Pay out' ? 'Disbursement' : 'Collection', exact: true });
   await result.waitFor();
   return page.getByTestId('payment-status');
 }

@@ -25,12 +25,14 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
   return (
     <Card className="p-5" aria-label={`${noun} ${p.id}`}>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold text-ink">{noun} created</h2>
+        <h2 className="text-lg font-semibold text-ink">{noun}</h2>
         <span data-testid="payment-status">
           <StatusBadge tone={statusTone(p.status)}>{statusLabel(p.status)}</StatusBadge>
         </span>
       </div>
-      <p className="mt-1 break-all font-mono text-xs text-muted">{p.id}</p>
+      <p className="mt-1 text-xs text-muted">
+        Created {formatDate(p.createdAt)} · <span className="break-all font-mono">{p.id}</span>
+      </p>
       <dl className="mt-4 divide-y divide-line">
         <Row label="Amount">{formatCurrency(p.amount, p.currency)}</Row>
         <Row label={p.kind === 'collection' ? 'Credited to your balance' : 'Taken from your balance'}>{formatCurrency(p.totalUsd, 'USD')}</Row>

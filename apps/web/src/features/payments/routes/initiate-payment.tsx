@@ -46,7 +46,7 @@ function QuoteRow({ label, children, strong }: { label: string; children: ReactN
   return (
     <div className={cn('flex justify-between gap-4 py-1.5 text-sm', strong && 'border-t border-line pt-2.5 font-semibold')}>
       <dt className={strong ? 'text-ink' : 'text-muted'}>{label}</dt>
-      <dd className="text-right tabular-nums text-ink">{children}</dd>
+      <dd className="whitespace-nowrap text-right tabular-nums text-ink">{children}</dd>
     </div>
   );
 }
