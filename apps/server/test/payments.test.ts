@@ -6,6 +6,9 @@ import { runPaymentStep, startPaymentWorker } from '../src/jobs/payment-processi
 import { ledgerCheck } from '../src/modules/payments/payments.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { createBoss } from '../src/jobs/boss.ts';
+import { demoAmount, makeDemoPayment } from '../src/jobs/demo-live.ts';
+import { paymentServiceOf } from '../src/modules/payments/payments.routes.ts';
+import { testConfig } from './harness.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';
 
@@ -292,6 +295,20 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     }
   });
 
+  it("the demo's live generator makes payments for the demo partners that the processor finishes", async () => {
+    await allFinished();
+    const service = paymentServiceOf(t.app);
+    const kinds = [];
+    // a payment the balance does not cover is refused (the generator logs it and carries on)
+    for (let i = 0; i < 12; i++) kinds.push(await makeDemoPayment({ db: t.database.db, service }).catch(() => 'refused' as const));
+    const made0 = kinds.filter((k) => k === 'collection' || k === 'disbursement');
+    expect(made0.length).toBeGreaterThan(4);
+    const made = await t.database.db.selectFrom('payment_orders').select(['id', 'partner_id']).where('created_by', '=', 'api key demo-generator').execute();
+    expect(made.length).toBe(made0.length);
+    expect(new Set(made.map((m) => m.partner_id)).size).toBeLessThanOrEqual(2);
+    await allFinished();
+  });
+
   it('a step that runs twice at once (a job delivered again) moves the payment once', async () => {
     await allFinished();
     const paused = await worker!.stop();
@@ -339,5 +356,25 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       await second.stop();
       await boss.stop({ graceful: false, wait: true });
     }
+  });
+
+});
+
+describe("the demo's live generator", () => {
+  it('is off in tests and with DEMO_LIVE=false, on in the demo otherwise', () => {
+    expect(testConfig().demoLive).toBe(false);
+    expect(testConfig({ NODE_ENV: 'development' }).demoLive).toBe(true);
+    expect(testConfig({ NODE_ENV: 'development', DEMO_LIVE: 'false' }).demoLive).toBe(false);
+    expect(testConfig({ NODE_ENV: 'development', DEMO: 'false' }).demoLive).toBe(false);
+  });
+
+  it('picks amounts in the channel range that mostly complete', () => {
+    for (let i = 0; i < 200; i++) {
+      const a = demoAmount('10', '250000');
+      expect(Number(a)).toBeGreaterThanOrEqual(10);
+      expect(Number(a)).toBeLessThanOrEqual(250000);
+    }
+    expect(demoAmount('10', '250000', 0).slice(-1)).toMatch(/[05-9]/);
+    expect(demoAmount('10', '250000', 99).slice(-1)).toMatch(/[1-4]/);
   });
 });
