@@ -37,7 +37,7 @@ try {
   const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
   await seedDemo(database.db, keys.encryptionKey, { transactions: false });
   await database.db.insertInto('ledger_entries').values({ partner_id: KORA.id, currency: 'USD', amount: '100000000', kind: 'bench_funding', reference: 'bench' }).execute();
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, PAYMENT_STEP_SECONDS: '0' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, PAYMENT_STEP_SECONDS: '0', LIVE_STREAMS_PER_USER: String(STREAMS + 10) });
   const boss = createBoss(database);
   await boss.start();
   await createPaymentQueue(boss);

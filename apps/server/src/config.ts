@@ -102,6 +102,8 @@ const EnvSchema = z.object({
   PAYMENT_STEP_SECONDS: z.coerce.number().min(0).max(86_400).default(4),
   /** Sandbox payment workers per server. */
   PAYMENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Event streams (GET events) one user may hold open on one server; one more is refused (429). */
+  LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(20),
   /** The demo's live generator: new collections and disbursements for the demo partners (default: on in the demo outside tests). */
   DEMO_LIVE: bool.optional(),
   /** Seconds between two payments of the demo's live generator. */

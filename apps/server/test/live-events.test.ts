@@ -53,6 +53,21 @@ describe.each(DATABASES)('the live event stream on %s', (kind) => {
   });
   afterAll(async () => t?.close());
 
+  it('holds at most LIVE_STREAMS_PER_USER streams of one user open', async () => {
+    const viewer = await signIn(t, 'viewer@acme.test');
+    const streams = [];
+    for (let i = 0; i < 20; i++) streams.push(await openStream(t.app, viewer.accessToken));
+    expect(streams.map((s) => s.status)).toEqual(streams.map(() => 200));
+    const refused = await openStream(t.app, viewer.accessToken);
+    expect(refused.status).toBe(429);
+    refused.close();
+    streams.pop()!.close();
+    await waitFor(() => false, 200).catch(() => undefined);
+    const again = await openStream(t.app, viewer.accessToken);
+    expect(again.status).toBe(200);
+    for (const s of [...streams, again]) s.close();
+  });
+
   it('needs a signed-in user', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/events' });
     expect(res.statusCode).toBe(401);

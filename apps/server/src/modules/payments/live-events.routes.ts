@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LIVE_EVENTS_PATH } from '@portal/contract/payments';
+import { AppError } from '../../lib/errors.ts';
 import { authOf } from '../../plugins/auth.ts';
 
 /** Seconds between two comments on an idle stream, so proxies and the browser keep it open. */
@@ -14,6 +15,8 @@ export const LIVE_HEARTBEAT_SECONDS = 15;
 export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const closing = new Set<() => void>();
+  // streams held per user on this server: a tab left open in many windows (or a loop) cannot hold sockets without end
+  const open = new Map<string, number>();
   app.addHook('preClose', async () => {
     for (const end of closing) end();
   });
@@ -21,7 +24,10 @@ export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
     LIVE_EVENTS_PATH,
     { schema: { hide: true } },
     async (request, reply) => {
-      const { partnerId } = authOf(request);
+      const { partnerId, userId } = authOf(request);
+      const held = open.get(userId) ?? 0;
+      if (held >= app.config.LIVE_STREAMS_PER_USER) throw new AppError(429, 'TooManyRequests', 'Too many open event streams: close other tabs of the portal and try again.');
+      open.set(userId, held + 1);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -44,6 +50,9 @@ export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
       const end = () => {
         clearInterval(heartbeat);
         unsubscribe();
+        const left = (open.get(userId) ?? 1) - 1;
+        if (left > 0) open.set(userId, left);
+        else open.delete(userId);
       };
       res.on('close', end);
       // the server closing ends every stream (the client reconnects to another instance)
