@@ -53,7 +53,8 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
     expect(second.headers['idempotent-replayed']).toBe('true');
     const id = first.json<{ payment: Payment }>().payment.id;
     expect(second.json<{ payment: Payment }>().payment.id).toBe(id);
-    expect(Number((await t.database.executeSql(`select count(*)::int as n from payment_orders where partner_id = $1 and sequence_id = $2`, [DEMO_PARTNERS.acme.id, body.sequenceId])).rows[0]!.n)).toBe(1);
+    const count = (await t.database.executeSql(`select count(*)::int as n from payment_orders where partner_id = $1 and sequence_id = $2`, [DEMO_PARTNERS.acme.id, body.sequenceId])).rows[0] as { n: number };
+    expect(count.n).toBe(1);
 
     const expected = SANDBOX_PATHS.refunded.map((s) => `PAYMENT.${s.toUpperCase()}`);
     const mine = () => receiver.received.map((r) => receiver.verify(secret, r)).filter((e) => e.data.id === id);
