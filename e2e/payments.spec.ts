@@ -77,6 +77,13 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Balance' }).first().click();
     await page.getByText(/5,001\.81/).first().waitFor();
     await screenshots(page, 'payments-balance');
+
+    // the balance on screen follows a collection made elsewhere (the partner's server), without a reload
+    const channels = (await (await api.get('/api/v1/channels?country=KE&rampType=deposit')).json()) as { channels: { id: string; channelType: string }[] };
+    const momoIn = channels.channels.find((c) => c.channelType === 'momo')!;
+    const made = await api.post('/api/v1/partner/collection', { country: 'KE', channelId: momoIn.id, accountNumber: '254722000111', payer: { name: 'Yaw Boateng' }, amount: '1305', sequenceId: crypto.randomUUID() });
+    expect(made.status).toBe(201);
+    await page.getByText(/5,011\.60/).first().waitFor({ timeout: 30_000 });
     expect(loads).toBe(0);
     await page.close();
   });
