@@ -3,8 +3,7 @@ import type { Transaction } from 'kysely';
 import type { LiveEvent } from '@portal/contract/payments';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { listen, type Listener } from '../db/notify.ts';
-import { notifyLive } from '../modules/payments/payments.repository.ts';
+import { listen, notifyInTransaction, type Listener } from '../db/notify.ts';
 
 export const LIVE_CHANNEL = 'portal_live';
 
@@ -53,7 +52,7 @@ export function createLiveBus(options: { database: Database; onError?: (err: unk
     ready,
     /** Announces a change of a partner's row inside the change's transaction. */
     async publish(trx: Transaction<DB>, message: LiveMessage) {
-      if (url) await notifyLive(trx, LIVE_CHANNEL, JSON.stringify(message));
+      if (url) await notifyInTransaction(trx, LIVE_CHANNEL, JSON.stringify(message));
       else setImmediate(() => deliver(message));
     },
     /** Calls `onEvent` with each change of the partner's rows; `onResync` when changes may have been missed. */

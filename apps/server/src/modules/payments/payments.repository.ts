@@ -166,11 +166,6 @@ export function unfinishedOrders(db: Executor, before: Date, limit = 500) {
     .execute();
 }
 
-/** Tells every server instance about a change; PostgreSQL delivers it when the transaction commits, or not at all. */
-export async function notifyLive(trx: Transaction<DB>, channel: string, payload: string) {
-  await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
-}
-
 /** For tests and the benchmark: the ledger's sum per account, and what the orders should have left there. */
 export async function ledgerCheck(db: Executor, partnerId: string) {
   const r = await sql<{ balance: string; entries: number; distinct_refs: number }>`
