@@ -42,6 +42,9 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { DOCS_CSP, portalCsp, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { createCacheBus, type CacheBus } from './lib/cache-bus.ts';
+import { createLiveBus, type LiveBus } from './lib/live-bus.ts';
+import { paymentRoutes } from './modules/payments/payments.routes.ts';
+import { liveEventRoutes } from './modules/payments/live-events.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,6 +56,8 @@ declare module 'fastify' {
     storage: FileStorage;
     /** keeps in-process caches coherent across server instances (lib/cache-bus.ts) */
     cacheBus: CacheBus;
+    /** per-partner changes for the live event stream, heard by every instance (lib/live-bus.ts) */
+    liveBus: LiveBus;
     /** milliseconds since the epoch; tests move it */
     clock: () => number;
   }
@@ -110,6 +115,12 @@ export async function buildApp(deps: AppDeps) {
     await Promise.race([cacheBus.ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   });
   app.addHook('onClose', async () => cacheBus.close());
+  const liveBus = createLiveBus({ database: deps.database, onError: (err) => app.log.warn({ err }, 'live event notifications interrupted') });
+  app.decorate('liveBus', liveBus);
+  app.addHook('onReady', async () => {
+    await Promise.race([liveBus.ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  });
+  app.addHook('onClose', async () => liveBus.close());
 
   registerErrorHandler(app);
   await registerSecurityHeaders(app, { production: deps.config.NODE_ENV === 'production' });
@@ -148,6 +159,8 @@ export async function buildApp(deps: AppDeps) {
       await api.register(teamRoutes);
       await api.register(rateRoutes);
       await api.register(coverageRoutes);
+      await api.register(paymentRoutes);
+      await api.register(liveEventRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -100,6 +100,16 @@ const EnvSchema = z.object({
   SETTLEMENT_PROCESSING_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Seconds a sent withdrawal takes to settle (processing → complete or failed). */
   SETTLEMENT_COMPLETION_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** Seconds each state of a sandbox collection or disbursement lasts (0: the next step runs at once). */
+  PAYMENT_STEP_SECONDS: z.coerce.number().min(0).max(86_400).default(4),
+  /** Sandbox payment workers per server. */
+  PAYMENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Event streams (GET events) one user may hold open on one server; one more is refused (429). */
+  LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** The demo's live generator: new collections and disbursements for the demo partners (default: on in the demo outside tests). */
+  DEMO_LIVE: bool.optional(),
+  /** Seconds between two payments of the demo's live generator. */
+  DEMO_LIVE_SECONDS: z.coerce.number().min(1).max(86_400).default(20),
   /** The largest single withdrawal, in USD. */
   WITHDRAWAL_MAX_USD: z
     .string()
@@ -165,6 +175,8 @@ export type Config = Env & {
   demo: boolean;
   /** start the development mail catcher and send the mail there */
   mailCatcher: boolean;
+  /** the demo's live payment generator runs (DEMO_LIVE, default: demo data on and not a test) */
+  demoLive: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -191,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
+    demoLive: e.DEMO_LIVE ?? ((e.DEMO ?? e.NODE_ENV !== 'production') && e.NODE_ENV !== 'test'),
     mailCatcher: e.MAIL_CATCHER ?? (e.NODE_ENV === 'development' && !e.SMTP_URL),
   };
 }

@@ -7,6 +7,9 @@ import { startReportWorker } from './jobs/report-worker.ts';
 import { startCleanupJob } from './jobs/cleanup.ts';
 import { startWebhookDelivery } from './jobs/webhook-delivery.ts';
 import { startSettlementWorker } from './jobs/settlement-processing.ts';
+import { startPaymentWorker } from './jobs/payment-processing.ts';
+import { startDemoLive } from './jobs/demo-live.ts';
+import { paymentServiceOf } from './modules/payments/payments.routes.ts';
 import { blocklistScreener, startWalletScreeningWorker } from './jobs/wallet-screening.ts';
 import { simulatedPayer } from './modules/settlements/payer.ts';
 import { walletServiceOf } from './modules/wallets/wallets.routes.ts';
@@ -88,9 +91,15 @@ async function main() {
     log: app.log,
   });
 
+  await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: config.PAYMENT_STEP_SECONDS, log: app.log, concurrency: config.PAYMENT_CONCURRENCY });
+
   if (config.demo) {
     const { created } = await seedDemo(database.db, keys.encryptionKey);
     if (created) app.log.info('demo data created');
+  }
+  if (config.demo && config.demoLive) {
+    const live = startDemoLive({ db: database.db, service: paymentServiceOf(app), seconds: config.DEMO_LIVE_SECONDS, log: app.log });
+    app.addHook('preClose', async () => live.stop());
   }
 
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -64,6 +64,10 @@ export const ERROR_CODES = [
   'IpAddressNotAllowed',
   'IdempotencyKeyReused',
   'IdempotencyKeyInProgress',
+  // collections and disbursements
+  'ChannelUnavailable',
+  'CountryNotEnabled',
+  'AmountOutOfRange',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

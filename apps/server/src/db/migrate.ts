@@ -21,6 +21,7 @@ import * as webhooks from './migrations/0018-webhooks.ts';
 import * as ratesAndCoverage from './migrations/0020-rates-and-coverage.ts';
 import * as referenceData from './migrations/0021-reference-data.ts';
 import * as searchWalletIndexes from './migrations/0022-search-wallet-indexes.ts';
+import * as paymentOrders from './migrations/0023-payment-orders.ts';
 import * as tradeIdSearch from './migrations/0025-trade-id-search.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-rates-and-coverage': ratesAndCoverage,
   '0021-reference-data': referenceData,
   '0022-search-wallet-indexes': searchWalletIndexes,
+  '0023-payment-orders': paymentOrders,
   '0025-trade-id-search': tradeIdSearch,
 };
 

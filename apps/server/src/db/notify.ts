@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from './schema.ts';
 
 export type Listener = { close(): Promise<void> };
 
@@ -69,4 +71,9 @@ export function listen(options: {
       }
     },
   };
+}
+
+/** Sends `NOTIFY <channel> '<payload>'` inside a transaction: PostgreSQL delivers it when (and only if) it commits. */
+export async function notifyInTransaction(trx: Transaction<DB>, channel: string, payload: string) {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
 }

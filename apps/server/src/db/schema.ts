@@ -258,6 +258,40 @@ export type SettlementsTable = {
   sequence_id: string;
 };
 
+/** Collections and disbursements a partner initiated (0023): the order, its quote and its sandbox outcome. */
+export type PaymentOrdersTable = {
+  partner_id: string;
+  id: string;
+  kind: string;
+  status: string;
+  outcome: string;
+  sequence_id: string;
+  fingerprint: string;
+  country: string;
+  currency: string;
+  amount: Money;
+  rate: Money;
+  amount_usd: Money;
+  fee_usd: Money;
+  channel_id: string;
+  channel_type: string;
+  payment_method: string;
+  network_id: string | null;
+  network_name: string | null;
+  account_number: string | null;
+  account_type: string | null;
+  counterparty_name: string;
+  reference: string;
+  source: string;
+  instructions: ColumnType<unknown, string | null, string | null>;
+  failure_reason: string | null;
+  created_by: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type PaymentOrderEventsTable = { partner_id: string; order_id: string; status: string; at: Timestamp; seq: Generated<number> };
+
 export type FeesTable = {
   partner_id: string;
   id: string;
@@ -571,6 +605,8 @@ export type DB = {
   fees: FeesTable;
   trades: TradesTable;
   initiated_payments: InitiatedPaymentsTable;
+  payment_orders: PaymentOrdersTable;
+  payment_order_events: PaymentOrderEventsTable;
   payout_configs: PayoutConfigsTable;
   deposit_addresses: DepositAddressesTable;
   deposit_derivation_counters: DepositDerivationCountersTable;

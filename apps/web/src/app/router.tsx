@@ -39,6 +39,7 @@ const fiatWallet = () => import('../features/transactions/routes/fiat-wallet.tsx
 const team = () => import('../features/team/routes/team.tsx');
 const countries = () => import('../features/countries/routes/countries.tsx');
 const coverage = () => import('../features/coverage/routes/coverage.tsx');
+const initiatePayment = () => import('../features/payments/routes/initiate-payment.tsx');
 
 export const routes: RouteObject[] = [
   {
@@ -77,6 +78,7 @@ export const routes: RouteObject[] = [
               screen(ROUTES.countries, countries, 'CountriesScreen'),
               screen(ROUTES.trades, trades, 'TradesScreen'),
               screen(ROUTES.payments, trades, 'PaymentsScreen'),
+              screen(ROUTES.initiatePayment, initiatePayment, 'InitiatePaymentScreen'),
               screen(ROUTES.webhooks, webhooks, 'WebhooksScreen'),
               screen(ROUTES.dataDownload, reports, 'DataDownloadScreen'),
             ],

@@ -41,6 +41,8 @@ export const ROUTES = {
   countries: { path: '/countries', access: 'protected', area: 'b2b', featureFlag: 'enabledCountriesEnabled' },
   trades: { path: '/trades', access: 'protected', area: 'trades' },
   payments: { path: '/payments/:id?', access: 'protected', area: 'payments', featureFlag: 'paymentsViewEnabled' },
+  // a static segment ranks above /payments/:id?, so this is never read as a payment id
+  initiatePayment: { path: '/payments/initiate', access: 'protected', area: 'payments', featureFlag: 'paymentsViewEnabled' },
   webhooks: { path: '/webhooks', access: 'protected', area: 'b2b' },
   dataDownload: { path: '/data-download', access: 'protected', area: 'b2b', featureFlag: 'reportDownloadsEnabled' },
 } as const satisfies Record<string, RouteMeta>;

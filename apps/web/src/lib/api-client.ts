@@ -198,6 +198,11 @@ export async function apiRequest<T = unknown>(method: string, path: string, opti
   return options.schema ? options.schema.parse(data) : (data as T);
 }
 
+/** A streamed reply (server-sent events), with the token and the same refresh and session handling; the caller reads its body. */
+export async function apiStream(path: string, signal: AbortSignal): Promise<Response> {
+  return call('GET', path, { signal });
+}
+
 /** A file from the API (with the token and the same refresh and session handling), as a Blob. */
 export async function apiDownload(path: string): Promise<Blob> {
   return (await call('GET', path, {})).blob();

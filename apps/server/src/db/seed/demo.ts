@@ -114,6 +114,8 @@ export const DEMO_USERS: DemoUser[] = [
 
 /** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
 const PARTNER_OWNED_TABLES = [
+  'payment_order_events',
+  'payment_orders',
   'settlement_requests',
   'settlement_wallets',
   'wallet_address_owners',
@@ -221,6 +223,9 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
   // Acme serves four countries from the start; nothing is pending, so no admin sees the review banner before asking
   const acmeCountries: Country[] = ['NG', 'KE', 'GH', 'ZA'];
   await enableRates(db, DEMO_PARTNERS.acme.id, acmeCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
+  // Kora pays out and collects in these markets (its operator enabled them; commercial partners have no countries screen)
+  const koraCountries: Country[] = ['KE', 'NG', 'GH', 'UG'];
+  await enableRates(db, DEMO_PARTNERS.kora.id, koraCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
   await db
     .insertInto('payout_configs')
     .values({

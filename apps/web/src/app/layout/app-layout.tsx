@@ -18,6 +18,7 @@ import { Toaster } from '../../components/ui/toaster.tsx';
 import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
 import { everyHourOnTheHour } from '../../lib/hourly.ts';
+import { useLiveEvents } from '../../lib/live-events.ts';
 
 /** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
 const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
@@ -35,6 +36,8 @@ export function AppLayout() {
   const queryClient = useQueryClient();
   // the shared data (partner, accounts) loads at start, at the next hour boundary and hourly after
   useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
+  // open tables, payment details and the balance refetch when the partner's data changes (the live event stream)
+  useLiveEvents(Boolean(user));
   const partner = profile.data?.partner;
   const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
   // About is linked for whoever the guard lets open it (B2B partners)

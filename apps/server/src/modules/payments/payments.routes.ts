@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@portal/contract/errors';
+import { CollectionRequest, DisbursementRequest, PaymentIdParams, PaymentQuote, PaymentQuoteQuery, PaymentResponse, SANDBOX_DOCS } from '@portal/contract/payments';
+import { enqueuePaymentStep } from '../../jobs/payment-processing.ts';
+import { callerOf } from '../../plugins/auth.ts';
+import { createPaymentService } from './payments.service.ts';
+
+export const paymentServiceOf = (app: FastifyInstance) =>
+  createPaymentService({
+    db: app.database.db,
+    now: app.clock,
+    live: app.liveBus,
+    enqueueStep: async (trx, job) => {
+      if (!app.boss) throw new Error('no job queue: payments cannot be processed');
+      await enqueuePaymentStep(app.boss, trx, job, app.config.PAYMENT_STEP_SECONDS);
+    },
+  });
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+const write = { apiKey: 'api_write' } as const;
+const read = { apiKey: 'api_read' } as const;
+
+/** Collections and disbursements (portal-core §7), from the portal and the partner API. */
+export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = paymentServiceOf(app);
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/partner/payments/quote',
+    {
+      config: read,
+      schema: {
+        operationId: 'paymentQuote',
+        tags: ['payments'],
+        summary: 'The quote of a collection or disbursement before it is made: rate, USD amount, fee, total, the channel limits and the USD balance',
+        querystring: PaymentQuoteQuery,
+        response: { 200: PaymentQuote, ...errors },
+      },
+    },
+    async (request) => service.quote(callerOf(request), request.query),
+  );
+
+  app.post(
+    '/partner/disbursement',
+    {
+      config: write,
+      schema: {
+        operationId: 'createDisbursement',
+        tags: ['payments'],
+        summary: 'Pay out local currency to a recipient (admin, treasury, or a key with api_write): 201 with the created payment; its USD amount and fee are reserved on the balance',
+        description: `Checks, in order: the channel (active, of the country, a withdraw channel), the country enabled for the partner, the channel's min and max, the network (active, reached through the channel) and its account number type, the USD balance. The same sequenceId again answers the first payment (200, idempotent-replayed: true); with another body it is a 409. ${SANDBOX_DOCS}`,
+        body: DisbursementRequest,
+        response: { 200: PaymentResponse, 201: PaymentResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { payment, replayed } = await service.disburse(callerOf(request), request.body);
+      if (replayed) void reply.header('idempotent-replayed', 'true');
+      return reply.code(replayed ? 200 : 201).send({ payment });
+    },
+  );
+
+  app.post(
+    '/partner/collection',
+    {
+      config: write,
+      schema: {
+        operationId: 'createCollection',
+        tags: ['payments'],
+        summary: 'Collect local currency from a payer (admin, treasury, or a key with api_write): 201 with the collection and the instructions the payer needs (bank transfer details or a mobile-money prompt)',
+        description: `On completion the USD amount less the fee is credited to the balance. The same sequenceId again answers the first collection (200, idempotent-replayed: true). ${SANDBOX_DOCS}`,
+        body: CollectionRequest,
+        response: { 200: PaymentResponse, 201: PaymentResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { payment, replayed } = await service.collect(callerOf(request), request.body);
+      if (replayed) void reply.header('idempotent-replayed', 'true');
+      return reply.code(replayed ? 200 : 201).send({ payment });
+    },
+  );
+
+  app.get(
+    '/collections/:id',
+    {
+      config: read,
+      schema: { operationId: 'getCollection', tags: ['payments'], summary: 'A collection with its timeline of states', params: PaymentIdParams, response: { 200: PaymentResponse, ...errors } },
+    },
+    async (request) => ({ payment: await service.byId(callerOf(request), 'collection', request.params.id) }),
+  );
+
+  app.get(
+    '/disbursements/:id',
+    {
+      config: read,
+      schema: { operationId: 'getDisbursement', tags: ['payments'], summary: 'A disbursement with its timeline of states', params: PaymentIdParams, response: { 200: PaymentResponse, ...errors } },
+    },
+    async (request) => ({ payment: await service.byId(callerOf(request), 'disbursement', request.params.id) }),
+  );
+};

@@ -1,0 +1,139 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveEvent } from '@portal/contract/payments';
+import { startPaymentWorker } from '../src/jobs/payment-processing.ts';
+import type { App } from '../src/app.ts';
+import { DATABASES, setup, signIn, twoInstances, type TestContext } from './harness.ts';
+
+/** An open event stream as the portal holds it: the events received so far, and how to close it. */
+async function openStream(app: App, token: string) {
+  const address = app.server.address() as AddressInfo;
+  const events: LiveEvent[] = [];
+  let buffer = '';
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: address.port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, resolve);
+    req.on('error', reject);
+  });
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block.split('\n').find((l) => l.startsWith('data: '));
+      if (block.includes('event: change') && data) events.push(JSON.parse(data.slice(6)) as LiveEvent);
+    }
+  });
+  return { status: res.statusCode, type: res.headers['content-type'], events, close: () => res.destroy() };
+}
+
+const waitFor = async (check: () => boolean, ms = 10_000) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+async function kenyaMomo(t: TestContext) {
+  const channelId = (await t.database.db.selectFrom('channels').select('id').where('country', '=', 'KE').where('ramp_type', '=', 'withdraw').where('channel_type', '=', 'momo').executeTakeFirstOrThrow()).id;
+  const networkId = (await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()).id;
+  return (amount: string) => ({ country: 'KE', channelId, networkId, accountNumber: '+254712345678', recipient: { name: 'Amina Juma' }, amount, sequenceId: crypto.randomUUID() });
+}
+
+describe.each(DATABASES)('the live event stream on %s', (kind) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await setup(kind, { jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, now: t.app.clock });
+  });
+  afterAll(async () => t?.close());
+
+  it('holds at most LIVE_STREAMS_PER_USER streams of one user open', async () => {
+    const viewer = await signIn(t, 'viewer@acme.test');
+    const streams = [];
+    for (let i = 0; i < 20; i++) streams.push(await openStream(t.app, viewer.accessToken));
+    expect(streams.map((s) => s.status)).toEqual(streams.map(() => 200));
+    const refused = await openStream(t.app, viewer.accessToken);
+    expect(refused.status).toBe(429);
+    refused.close();
+    streams.pop()!.close();
+    await waitFor(() => false, 200).catch(() => undefined);
+    const again = await openStream(t.app, viewer.accessToken);
+    expect(again.status).toBe(200);
+    for (const s of [...streams, again]) s.close();
+  });
+
+  it('needs a signed-in user', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/events' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'Unauthorized' });
+  });
+
+  it("delivers every state of the partner's payment, in order, and never another partner's", async () => {
+    const kora = await signIn(t, 'admin@kora.test');
+    const acme = await signIn(t, 'admin@acme.test');
+    const koraStream = await openStream(t.app, kora.accessToken);
+    const acmeStream = await openStream(t.app, acme.accessToken);
+    try {
+      expect(koraStream.status).toBe(200);
+      expect(koraStream.type).toMatch(/^text\/event-stream/);
+      const body = (await kenyaMomo(t))('1001');
+      const res = await kora.browser.post('/api/v1/partner/disbursement', body, { token: kora.accessToken });
+      expect(res.statusCode, res.body).toBe(201);
+      const id = res.json<{ payment: { id: string } }>().payment.id;
+      await waitFor(() => koraStream.events.filter((e) => e.id === id).length === 4);
+      expect(koraStream.events.filter((e) => e.id === id).map((e) => e.status)).toEqual(['created', 'pending', 'processing', 'failed']);
+      expect(koraStream.events[0]).toMatchObject({ table: 'payments', kind: 'disbursement' });
+      // acme's own change reaches acme's stream: by then kora's, had it leaked, would be there too
+      const own = await acme.browser.post('/api/v1/partner/disbursement', body, { token: acme.accessToken });
+      const ownId = own.json<{ payment: { id: string } }>().payment.id;
+      await waitFor(() => acmeStream.events.some((e) => e.id === ownId && e.status === 'failed'));
+      expect(acmeStream.events.filter((e) => e.id === id)).toEqual([]);
+      expect(koraStream.events.filter((e) => e.id === ownId)).toEqual([]);
+    } finally {
+      koraStream.close();
+      acmeStream.close();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two instances', () => {
+  let pair: Awaited<ReturnType<typeof twoInstances>>;
+  beforeAll(async () => {
+    pair = await twoInstances({ jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
+    for (const i of [pair.a, pair.b]) await i.app.listen({ port: 0, host: '127.0.0.1' });
+    // only the first instance processes payments: the second hears of them through the database
+    await startPaymentWorker({ boss: pair.a.app.boss!, db: pair.a.database.db, live: pair.a.app.liveBus, stepSeconds: 0, log: pair.a.app.log, now: pair.a.app.clock });
+  });
+  afterAll(async () => pair?.close());
+
+  it('both instances deliver every change, whichever made it', async () => {
+    const kora = await signIn(pair.a, 'admin@kora.test');
+    const acme = await signIn(pair.b, 'admin@acme.test');
+    const onA = await openStream(pair.a.app, kora.accessToken);
+    const onB = await openStream(pair.b.app, kora.accessToken);
+    const acmeOnB = await openStream(pair.b.app, acme.accessToken);
+    try {
+      const body = (await kenyaMomo(pair.a))('1000');
+      // made on the second instance, processed by the first
+      const koraOnB = await signIn(pair.b, 'admin@kora.test');
+      const res = await koraOnB.browser.post('/api/v1/partner/disbursement', body, { token: koraOnB.accessToken });
+      expect(res.statusCode, res.body).toBe(201);
+      const id = res.json<{ payment: { id: string } }>().payment.id;
+      for (const stream of [onA, onB]) {
+        await waitFor(() => stream.events.filter((e) => e.id === id).length === 4);
+        expect(stream.events.filter((e) => e.id === id).map((e) => e.status)).toEqual(['created', 'pending', 'processing', 'complete']);
+      }
+      expect(acmeOnB.events).toEqual([]);
+    } finally {
+      onA.close();
+      onB.close();
+      acmeOnB.close();
+    }
+  });
+});

@@ -1,0 +1,380 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDecimal, compareDecimal, subtractDecimal } from '@portal/contract/decimal';
+import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '@portal/contract/payments';
+import { runPaymentStep, startPaymentWorker } from '../src/jobs/payment-processing.ts';
+import { ledgerCheck } from '../src/modules/payments/payments.repository.ts';
+import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
+import { createBoss } from '../src/jobs/boss.ts';
+import { demoAmount, makeDemoPayment } from '../src/jobs/demo-live.ts';
+import { paymentServiceOf } from '../src/modules/payments/payments.routes.ts';
+import { testConfig } from './harness.ts';
+import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { createKey, signedCall } from './partner-api-client.ts';
+
+const KORA = 'admin@kora.test';
+const ACME_ADMIN = 'admin@acme.test';
+const ACME_TREASURY = 'treasury@acme.test';
+const ACME_VIEWER = 'viewer@acme.test';
+const BAOBAB = 'admin@baobab.test';
+const LEAN = 'admin@lean.test';
+
+type Session = Awaited<ReturnType<typeof signIn>>;
+
+describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
+  let t: TestContext;
+  const s: Record<string, Session> = {};
+  let ids: { keMomoOut: string; keMomoIn: string; keBankOut: string; keP2p: string; mpesa: string; equity: string; ngBankIn: string; ngBankOut: string; access: string; tzMomoOut: string };
+  let worker: { stop(): Promise<void> } | undefined;
+
+  beforeAll(async () => {
+    t = await setup(kind, { jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
+    for (const email of [KORA, ACME_ADMIN, ACME_TREASURY, ACME_VIEWER, BAOBAB, LEAN]) s[email] = await signIn(t, email);
+    const channel = async (country: string, ramp: string, type: string) =>
+      (await t.database.db.selectFrom('channels').select('id').where('country', '=', country).where('ramp_type', '=', ramp).where('channel_type', '=', type).executeTakeFirstOrThrow()).id;
+    const network = async (country: string, code: string) => (await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', country).where('code', '=', code).executeTakeFirstOrThrow()).id;
+    ids = {
+      keMomoOut: await channel('KE', 'withdraw', 'momo'),
+      keMomoIn: await channel('KE', 'deposit', 'momo'),
+      keBankOut: await channel('KE', 'withdraw', 'bank'),
+      keP2p: await channel('KE', 'deposit', 'p2p'),
+      mpesa: await network('KE', 'MPESA'),
+      equity: await network('KE', 'EQUITY'),
+      ngBankIn: await channel('NG', 'deposit', 'bank'),
+      ngBankOut: await channel('NG', 'withdraw', 'bank'),
+      access: await network('NG', 'ACCESS'),
+      tzMomoOut: await channel('TZ', 'withdraw', 'momo'),
+    };
+    worker = await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, concurrency: 2, now: t.app.clock });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await t?.close();
+  });
+
+  const disbursement = (body: Record<string, unknown> = {}) => ({
+    country: 'KE',
+    channelId: ids.keMomoOut,
+    networkId: ids.mpesa,
+    accountNumber: '+254712345678',
+    recipient: { name: 'Wanjiku Njoroge' },
+    amount: '1000',
+    sequenceId: crypto.randomUUID(),
+    ...body,
+  });
+  const collection = (body: Record<string, unknown> = {}) => ({
+    country: 'KE',
+    channelId: ids.keMomoIn,
+    accountNumber: '254722000111',
+    payer: { name: 'Kofi Mensah' },
+    amount: '500',
+    sequenceId: crypto.randomUUID(),
+    ...body,
+  });
+  const post = (email: string, path: string, body: unknown, headers?: Record<string, string>) =>
+    s[email]!.browser.post(`/api/v1/partner/${path}`, body, { token: s[email]!.accessToken, ...(headers ? { headers } : {}) });
+  const get = (email: string, url: string) => s[email]!.browser.get(`/api/v1${url}`, { token: s[email]!.accessToken });
+  const balance = async (partnerId: string) => (await ledgerCheck(t.database.db, partnerId)).balance;
+  const finished = async (id: string, timeoutMs = 20_000) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const row = await t.database.db.selectFrom('payment_orders').select(['status', 'outcome']).where('id', '=', id).executeTakeFirstOrThrow();
+      // the last state of its path ('complete' is not the end of a payment that is refunded after)
+      if (row.status === row.outcome) return row.status;
+      if (Date.now() > until) throw new Error(`payment ${id} still ${row.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  /** Waits for every payment made so far to reach its final state (balances are read after). */
+  const allFinished = async () => {
+    const open = await t.database.db.selectFrom('payment_orders').select('id').whereRef('status', '<>', 'outcome').execute();
+    await Promise.all(open.map((o) => finished(o.id)));
+  };
+  const eventTypes = async (id: string) =>
+    (await t.database.executeSql(`select type from webhook_events where data->>'id' = $1 order by created_at, id`, [id])).rows.map((r) => (r as { type: string }).type);
+
+  it('quotes a disbursement and a collection at the market rate with the channel fee', async () => {
+    const out = await get(KORA, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoOut}&amount=1000`);
+    expect(out.statusCode, out.body).toBe(200);
+    expect(out.json<PaymentQuote>()).toMatchObject({ currency: 'KES', amount: '1000.00', rate: '128.90000000', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', min: '10.00', max: '250000.00' });
+    const inn = await get(KORA, `/partner/payments/quote?kind=collection&country=KE&channelId=${ids.keMomoIn}&amount=1302`);
+    expect(inn.json<PaymentQuote>()).toMatchObject({ rate: '130.20000000', amountUsd: '10.00', feeUsd: '0.23', totalUsd: '9.77' });
+    // a deposit channel does not pay out
+    expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoIn}&amount=1000`)).json()).toMatchObject({ code: 'ChannelUnavailable' });
+  });
+
+  it('books a disbursement with its reservation, moves it to complete with a fee row and webhook events in order', async () => {
+    const before = await balance(DEMO_PARTNERS.kora.id);
+    const res = await post(KORA, 'disbursement', disbursement({ amount: '1000' }));
+    expect(res.statusCode, res.body).toBe(201);
+    const { payment } = res.json<{ payment: Payment }>();
+    expect(payment).toMatchObject({ kind: 'disbursement', status: 'created', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', accountType: 'phone', networkName: 'M-Pesa', source: 'portal' });
+    expect(payment.reference).toMatch(/^PAY-/);
+    expect(await finished(payment.id)).toBe('complete');
+    expect(await balance(DEMO_PARTNERS.kora.id)).toBe(subtractDecimal(before, '7.98'));
+    const read = await get(KORA, `/disbursements/${payment.id}`);
+    expect(read.json<{ payment: Payment }>().payment.timeline.map((e) => e.status)).toEqual(['created', 'pending', 'processing', 'complete']);
+    expect(await eventTypes(payment.id)).toEqual(['PAYMENT.CREATED', 'PAYMENT.PENDING', 'PAYMENT.PROCESSING', 'PAYMENT.COMPLETE']);
+    const fee = await t.database.db.selectFrom('fees').selectAll().where('transaction_id', '=', payment.id).execute();
+    expect(fee.map((f) => f.amount_usd)).toEqual(['0.23000000']);
+    // the tables of the portal show it as it is
+    const mirror = await t.database.db.selectFrom('initiated_payments').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow();
+    expect(mirror.status).toBe('complete');
+    expect((await t.database.db.selectFrom('payments').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow()).status).toBe('complete');
+  });
+
+  it('a test amount that fails gives the whole reservation back; one that is refunded returns the amount but not the fee', async () => {
+    await allFinished();
+    const before = await balance(DEMO_PARTNERS.kora.id);
+    const failed = (await post(KORA, 'disbursement', disbursement({ amount: '1001' }))).json<{ payment: Payment }>().payment;
+    expect(await finished(failed.id)).toBe('failed');
+    expect(await balance(DEMO_PARTNERS.kora.id)).toBe(before);
+    const read = (await get(KORA, `/disbursements/${failed.id}`)).json<{ payment: Payment }>().payment;
+    expect(read.failureReason).toMatch(/refused/);
+    const refunded = (await post(KORA, 'disbursement', disbursement({ amount: '1003' }))).json<{ payment: Payment }>().payment;
+    expect(await finished(refunded.id)).toBe('refunded');
+    expect(await balance(DEMO_PARTNERS.kora.id)).toBe(subtractDecimal(before, refunded.feeUsd));
+    expect(await eventTypes(refunded.id)).toEqual(SANDBOX_PATHS.refunded.map((st) => `PAYMENT.${st.toUpperCase()}`));
+  });
+
+  it('a collection answers the payer instructions and credits the amount less the fee when complete', async () => {
+    await allFinished();
+    const before = await balance(DEMO_PARTNERS.kora.id);
+    const momo = (await post(KORA, 'collection', collection({ amount: '1305' }))).json<{ payment: Payment }>().payment;
+    expect(momo.instructions).toMatchObject({ type: 'mobile_money', phoneNumber: '254722000111', amount: '1305.00', currency: 'KES' });
+    expect(await finished(momo.id)).toBe('complete');
+    expect(await balance(DEMO_PARTNERS.kora.id)).toBe(addDecimal(before, momo.totalUsd));
+    expect(await eventTypes(momo.id)).toEqual(['COLLECTION.CREATED', 'COLLECTION.PENDING', 'COLLECTION.PROCESSING', 'COLLECTION.COMPLETE']);
+    const bank = await post(KORA, 'collection', collection({ country: 'NG', channelId: ids.ngBankIn, accountNumber: undefined, amount: '150000' }));
+    expect(bank.statusCode, bank.body).toBe(201);
+    expect(bank.json<{ payment: Payment }>().payment.instructions).toMatchObject({ type: 'bank_transfer', currency: 'NGN', amount: '150000.00' });
+    expect(await finished(bank.json<{ payment: Payment }>().payment.id)).toBe('complete');
+    expect((await get(KORA, `/collections/${momo.id}`)).json<{ payment: Payment }>().payment.timeline).toHaveLength(4);
+  });
+
+  it('refuses what the checks refuse, with stable codes, and books nothing', async () => {
+    const before = await balance(DEMO_PARTNERS.kora.id);
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ channelId: ids.keP2p }, 400, 'ChannelUnavailable'], // an inactive (and deposit) channel
+      [{ channelId: ids.keBankOut }, 400, 'ChannelUnavailable'], // M-Pesa is not reached through the bank channel
+      [{ networkId: ids.equity, accountNumber: '0123456789' }, 400, 'ChannelUnavailable'], // a bank through the momo channel
+      [{ country: 'TZ', channelId: ids.tzMomoOut }, 403, 'CountryNotEnabled'],
+      [{ amount: '9' }, 400, 'AmountOutOfRange'],
+      [{ amount: '250001' }, 400, 'AmountOutOfRange'],
+      [{ country: 'NG', channelId: ids.ngBankOut, networkId: ids.access, accountNumber: '0123456789', amount: '40000000' }, 400, 'InsufficientBalance'],
+      [{ accountNumber: '12' }, 400, 'ValidationFailed'],
+      [{ amount: '10.123' }, 400, 'ValidationFailed'],
+      [{ amount: '-5' }, 400, 'ValidationFailed'],
+      [{ recipient: { name: 'a\u0000b' } }, 400, 'ValidationFailed'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await post(KORA, 'disbursement', disbursement(body));
+      expect([res.statusCode, res.json().code], JSON.stringify(body)).toEqual([status, code]);
+    }
+    expect((await post(KORA, 'collection', collection({ accountNumber: undefined }))).json()).toMatchObject({ code: 'ValidationFailed' });
+    expect(await balance(DEMO_PARTNERS.kora.id)).toBe(before);
+  });
+
+  it('roles: admin and treasury initiate, view reads; partners without payments are refused', async () => {
+    expect((await post(ACME_TREASURY, 'disbursement', disbursement())).statusCode).toBe(201);
+    const mine = (await post(ACME_ADMIN, 'collection', collection())).json<{ payment: Payment }>().payment;
+    const viewerPost = await post(ACME_VIEWER, 'disbursement', disbursement());
+    expect([viewerPost.statusCode, viewerPost.json().code]).toEqual([403, 'Forbidden']);
+    expect((await post(ACME_VIEWER, 'collection', collection())).statusCode).toBe(403);
+    expect((await get(ACME_VIEWER, `/collections/${mine.id}`)).statusCode).toBe(200);
+    expect((await get(ACME_VIEWER, `/partner/payments/quote?kind=collection&country=KE&channelId=${ids.keMomoIn}&amount=500`)).statusCode).toBe(200);
+    // a commercial partner that is not whitelisted
+    expect((await post(BAOBAB, 'disbursement', disbursement())).json()).toMatchObject({ code: 'FeatureDisabled' });
+    // a B2B partner that serves no country yet
+    expect((await post(LEAN, 'disbursement', disbursement())).json()).toMatchObject({ code: 'CountryNotEnabled' });
+  });
+
+  it("never shows or touches another partner's payment", async () => {
+    const koras = (await post(KORA, 'disbursement', disbursement())).json<{ payment: Payment }>().payment;
+    const acmes = (await post(ACME_ADMIN, 'collection', collection())).json<{ payment: Payment }>().payment;
+    expect((await get(ACME_ADMIN, `/disbursements/${koras.id}`)).statusCode).toBe(404);
+    expect((await get(ACME_VIEWER, `/disbursements/${koras.id}`)).statusCode).toBe(404);
+    expect((await get(KORA, `/collections/${acmes.id}`)).statusCode).toBe(404);
+    // the right partner, the wrong kind
+    expect((await get(KORA, `/collections/${koras.id}`)).statusCode).toBe(404);
+    // the same sequenceId in another partner is another payment
+    const seq = crypto.randomUUID();
+    const a = (await post(KORA, 'disbursement', disbursement({ sequenceId: seq }))).json<{ payment: Payment }>().payment;
+    const b = (await post(ACME_ADMIN, 'disbursement', disbursement({ sequenceId: seq }))).json<{ payment: Payment }>().payment;
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it('the same sequenceId sent again, even at once, is one payment; with another body it is refused', async () => {
+    await allFinished();
+    const before = await balance(DEMO_PARTNERS.kora.id);
+    const body = disbursement({ amount: '2000' });
+    const replies = await Promise.all(Array.from({ length: 8 }, () => post(KORA, 'disbursement', body)));
+    const created = replies.filter((r) => r.statusCode === 201);
+    expect(created).toHaveLength(1);
+    expect(replies.every((r) => r.statusCode === 201 || (r.statusCode === 200 && r.headers['idempotent-replayed'] === 'true'))).toBe(true);
+    expect(new Set(replies.map((r) => r.json<{ payment: Payment }>().payment.id)).size).toBe(1);
+    const id = created[0]!.json<{ payment: Payment }>().payment.id;
+    await finished(id);
+    const total = created[0]!.json<{ payment: Payment }>().payment.totalUsd;
+    expect(await balance(DEMO_PARTNERS.kora.id)).toBe(subtractDecimal(before, total));
+    const other = await post(KORA, 'disbursement', { ...body, amount: '2500' });
+    expect([other.statusCode, other.json().code]).toEqual([409, 'SequenceIdReused']);
+    const count = await t.database.db.selectFrom('payment_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('sequence_id', '=', body.sequenceId).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+
+  it('an API key with api_write creates a disbursement; the same Idempotency-Key replays it (one payment)', async () => {
+    const key = await createKey(s[ACME_ADMIN]!, { name: 'Payouts', permissions: ['api_read', 'api_write'] });
+    const readOnly = await createKey(s[ACME_ADMIN]!, { name: 'Reader', permissions: ['api_read'] });
+    const body = disbursement({ amount: '1500' });
+    const headers = { 'idempotency-key': `payout-${crypto.randomUUID()}` };
+    const first = await signedCall(t.app, key, 'POST', '/api/v1/partner/disbursement', { body, headers });
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await signedCall(t.app, key, 'POST', '/api/v1/partner/disbursement', { body, headers });
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const payment = first.json<{ payment: Payment }>().payment;
+    expect(again.json<{ payment: Payment }>().payment.id).toBe(payment.id);
+    expect(payment.source).toBe('api');
+    const read = await signedCall(t.app, readOnly, 'GET', `/api/v1/disbursements/${payment.id}`);
+    expect(read.statusCode, read.body).toBe(200);
+    const refused = await signedCall(t.app, readOnly, 'POST', '/api/v1/partner/disbursement', { body: disbursement() });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('parallel disbursements never spend more than the balance', async () => {
+    await allFinished();
+    const partnerId = DEMO_PARTNERS.kora.id;
+    // about USD 300 each: the balance covers some of them
+    const start = await balance(partnerId);
+    const replies = await Promise.all(Array.from({ length: 24 }, () => post(KORA, 'disbursement', disbursement({ amount: '38670' }))));
+    const ok = replies.filter((r) => r.statusCode === 201).map((r) => r.json<{ payment: Payment }>().payment);
+    const refused = replies.filter((r) => r.statusCode === 400);
+    expect(ok.length + refused.length).toBe(24);
+    expect(refused.every((r) => r.json().code === 'InsufficientBalance')).toBe(true);
+    const each = ok[0]!.totalUsd;
+    const spent = ok.reduce((sum, p) => addDecimal(sum, p.totalUsd), '0');
+    expect(compareDecimal(spent, start)).toBeLessThanOrEqual(0);
+    // as many as the balance covers, not one more
+    expect(compareDecimal(addDecimal(spent, each), start)).toBe(1);
+    await Promise.all(ok.map((p) => finished(p.id)));
+    expect(await balance(partnerId)).toBe(subtractDecimal(start, spent));
+  });
+
+  it('a burst of mixed payments leaves the ledger equal to what their final states moved', async () => {
+    await allFinished();
+    const partnerId = DEMO_PARTNERS.acme.id;
+    const start = await balance(partnerId);
+    const amounts = ['1000', '1001', '1002', '1003', '1004', '1005', '2000', '2101', '3002', '4003', '5004', '6006'];
+    const replies = await Promise.all(
+      amounts.flatMap((amount, i) => [post(i % 2 ? ACME_ADMIN : ACME_TREASURY, 'disbursement', disbursement({ amount })), post(ACME_ADMIN, 'collection', collection({ amount }))]),
+    );
+    expect(replies.map((r) => r.statusCode)).toEqual(replies.map(() => 201));
+    const payments = replies.map((r) => r.json<{ payment: Payment }>().payment);
+    const finals = await Promise.all(payments.map((p) => finished(p.id)));
+    let expected = start;
+    payments.forEach((p, i) => {
+      expect(finals[i]).toBe(sandboxOutcome(p.amount));
+      const outcome = finals[i];
+      if (p.kind === 'disbursement') {
+        if (outcome === 'complete') expected = subtractDecimal(expected, p.totalUsd);
+        if (outcome === 'refunded') expected = subtractDecimal(expected, p.feeUsd);
+      } else {
+        if (outcome === 'complete') expected = addDecimal(expected, p.totalUsd);
+        if (outcome === 'refunded') expected = subtractDecimal(expected, p.feeUsd);
+      }
+    });
+    expect(await balance(partnerId)).toBe(expected);
+    const accounts = await get(ACME_ADMIN, '/partner/accounts');
+    const usd = accounts.json<{ accounts: { currency: string; available: string }[] }>().accounts.find((a) => a.currency === 'USD');
+    expect(compareDecimal(usd!.available, expected)).toBe(0);
+    // every state once: one timeline row and one webhook event per state of each payment's path
+    for (const p of payments) {
+      const path = SANDBOX_PATHS[sandboxOutcome(p.amount)];
+      expect((await eventTypes(p.id)).length).toBe(path.length);
+    }
+  });
+
+  it("the demo's live generator makes payments for the demo partners that the processor finishes", async () => {
+    await allFinished();
+    const service = paymentServiceOf(t.app);
+    const kinds = [];
+    // a payment the balance does not cover is refused (the generator logs it and carries on)
+    for (let i = 0; i < 12; i++) kinds.push(await makeDemoPayment({ db: t.database.db, service }).catch(() => 'refused' as const));
+    const made0 = kinds.filter((k) => k === 'collection' || k === 'disbursement');
+    expect(made0.length).toBeGreaterThan(4);
+    const made = await t.database.db.selectFrom('payment_orders').select(['id', 'partner_id']).where('created_by', '=', 'api key demo-generator').execute();
+    expect(made.length).toBe(made0.length);
+    expect(new Set(made.map((m) => m.partner_id)).size).toBeLessThanOrEqual(2);
+    await allFinished();
+  });
+
+  it('a step that runs twice at once (a job delivered again) moves the payment once', async () => {
+    await allFinished();
+    const paused = await worker!.stop();
+    void paused;
+    worker = undefined;
+    const p = (await post(KORA, 'disbursement', disbursement({ amount: '1001' }))).json<{ payment: Payment }>().payment;
+    const before = await ledgerCheck(t.database.db, DEMO_PARTNERS.kora.id);
+    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, now: t.app.clock };
+    for (let i = 0; i < 3; i++) await Promise.all([runPaymentStep(deps, { partnerId: DEMO_PARTNERS.kora.id, id: p.id }), runPaymentStep(deps, { partnerId: DEMO_PARTNERS.kora.id, id: p.id })]);
+    expect((await get(KORA, `/disbursements/${p.id}`)).json<{ payment: Payment }>().payment.timeline.map((e) => e.status)).toEqual(['created', 'pending', 'processing', 'failed']);
+    const after = await ledgerCheck(t.database.db, DEMO_PARTNERS.kora.id);
+    // one reversal, whatever ran twice
+    expect(after.entries - before.entries).toBe(1);
+    expect(after.balance).toBe(addDecimal(before.balance, p.totalUsd));
+    worker = await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, concurrency: 2, now: t.app.clock });
+  });
+
+  it('a server stopped mid-flow: a new one over the same database finishes every payment exactly once', async () => {
+    await allFinished();
+    await worker!.stop();
+    worker = undefined;
+    const before = await balance(DEMO_PARTNERS.kora.id);
+    const made = await Promise.all(['1000', '1001', '1002', '1003', '1004', '1007'].map((amount) => post(KORA, 'disbursement', disbursement({ amount }))));
+    const payments = made.map((r) => r.json<{ payment: Payment }>().payment);
+    // part of the way on the first server, then it stops (its queue stops without finishing what it holds)
+    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, now: t.app.clock };
+    await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.kora.id, id: payments[0]!.id });
+    await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.kora.id, id: payments[3]!.id });
+    await t.app.boss!.stop({ graceful: false, wait: true });
+    // the second server: a new queue on the same database
+    const boss = createBoss(t.database);
+    await boss.start();
+    const second = await startPaymentWorker({ boss, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, concurrency: 2, now: t.app.clock });
+    try {
+      const finals = await Promise.all(payments.map((p) => finished(p.id)));
+      expect(finals).toEqual(payments.map((p) => sandboxOutcome(p.amount)));
+      let expected = before;
+      payments.forEach((p, i) => {
+        if (finals[i] === 'complete') expected = subtractDecimal(expected, p.totalUsd);
+        if (finals[i] === 'refunded') expected = subtractDecimal(expected, p.feeUsd);
+      });
+      expect(await balance(DEMO_PARTNERS.kora.id)).toBe(expected);
+      for (const p of payments) expect((await eventTypes(p.id)).length).toBe(SANDBOX_PATHS[sandboxOutcome(p.amount)].length);
+    } finally {
+      await second.stop();
+      await boss.stop({ graceful: false, wait: true });
+    }
+  });
+
+});
+
+describe("the demo's live generator", () => {
+  it('is off in tests and with DEMO_LIVE=false, on in the demo otherwise', () => {
+    expect(testConfig().demoLive).toBe(false);
+    expect(testConfig({ NODE_ENV: 'development' }).demoLive).toBe(true);
+    expect(testConfig({ NODE_ENV: 'development', DEMO_LIVE: 'false' }).demoLive).toBe(false);
+    expect(testConfig({ NODE_ENV: 'development', DEMO: 'false' }).demoLive).toBe(false);
+  });
+
+  it('picks amounts in the channel range that mostly complete', () => {
+    for (let i = 0; i < 200; i++) {
+      const a = demoAmount('10', '250000');
+      expect(Number(a)).toBeGreaterThanOrEqual(10);
+      expect(Number(a)).toBeLessThanOrEqual(250000);
+    }
+    expect(demoAmount('10', '250000', 0).slice(-1)).toMatch(/[05-9]/);
+    expect(demoAmount('10', '250000', 99).slice(-1)).toMatch(/[1-4]/);
+  });
+});

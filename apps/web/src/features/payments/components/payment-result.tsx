@@ -1,0 +1,84 @@
+import { Link } from 'react-router';
+import type { Payment } from '@portal/contract/payments';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { formatCurrency, formatDate } from '../../../lib/format.ts';
+import { usePayment } from '../api/payment.ts';
+import { statusLabel, statusTone } from '../payment-form.ts';
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-wrap justify-between gap-x-4 gap-y-0.5 py-1.5 text-sm">
+      <dt className="text-muted">{label}</dt>
+      <dd className="min-w-0 break-words text-right font-medium text-ink">{children}</dd>
+    </div>
+  );
+}
+
+/** The payment just made, kept up to date by the live event stream: status, timeline, and a collection's instructions. */
+export function PaymentResult({ created, onAnother }: { created: Payment; onAnother(): void }) {
+  const live = usePayment(created.kind, created.id);
+  const p = live.data?.payment ?? created;
+  const noun = p.kind === 'collection' ? 'Collection' : 'Disbursement';
+  const i = p.instructions;
+  return (
+    <Card className="p-5" aria-label={`${noun} ${p.id}`}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold text-ink">{noun}</h2>
+        <span data-testid="payment-status">
+          <StatusBadge tone={statusTone(p.status)}>{statusLabel(p.status)}</StatusBadge>
+        </span>
+      </div>
+      <p className="mt-1 text-xs text-muted">
+        Created {formatDate(p.createdAt)} · <span className="break-all font-mono">{p.id}</span>
+      </p>
+      <dl className="mt-4 divide-y divide-line">
+        <Row label="Amount">{formatCurrency(p.amount, p.currency)}</Row>
+        <Row label={p.kind === 'collection' ? 'Credited to your balance' : 'Taken from your balance'}>{formatCurrency(p.totalUsd, 'USD')}</Row>
+        <Row label={p.kind === 'collection' ? 'Payer' : 'Recipient'}>{p.counterpartyName}</Row>
+        {p.networkName && <Row label="Network">{p.networkName}</Row>}
+        {p.accountNumber && <Row label="Account">{p.accountNumber}</Row>}
+        <Row label="Reference">{p.reference}</Row>
+      </dl>
+      {p.failureReason && (
+        <Alert tone="danger" className="mt-4">
+          {p.failureReason}
+        </Alert>
+      )}
+      {i && (
+        <div className="mt-4 rounded-lg border border-line bg-canvas p-4 text-sm">
+          <h3 className="font-semibold text-ink">Instructions for the payer</h3>
+          {i.type === 'mobile_money' ? (
+            <p className="mt-1 text-muted">{i.prompt}</p>
+          ) : (
+            <dl className="mt-2">
+              <Row label="Bank">{i.bankName}</Row>
+              <Row label="Account name">{i.accountName}</Row>
+              <Row label="Account number">{i.accountNumber}</Row>
+              <Row label="Reference">{i.reference}</Row>
+              <Row label="Amount">{formatCurrency(i.amount, i.currency)}</Row>
+            </dl>
+          )}
+        </div>
+      )}
+      <h3 className="mt-5 text-sm font-semibold text-ink">Timeline</h3>
+      <ol className="mt-2 space-y-1.5" aria-label="Timeline">
+        {p.timeline.map((e) => (
+          <li key={e.status} className="flex flex-wrap items-center justify-between gap-2 text-sm">
+            <StatusBadge tone={statusTone(e.status)}>{statusLabel(e.status)}</StatusBadge>
+            <span className="text-xs text-muted">{formatDate(e.at)}</span>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-5 flex flex-wrap gap-3">
+        <Link to={`/payments/${p.id}`} className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas">
+          View in payments
+        </Link>
+        <button type="button" onClick={onAnother} className="inline-flex h-10 items-center rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900">
+          Initiate another
+        </button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,104 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Payment, PaymentQuote } from '@portal/contract/payments';
+import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { channel, network, profile, signIn } from '../../../testing/factories.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { InitiatePaymentScreen } from './initiate-payment.tsx';
+
+const momoOut = channel({ channelType: 'momo', rampType: 'withdraw', min: '10.00000000', max: '250000.00000000' });
+const momoIn = channel({ channelType: 'momo', rampType: 'deposit' });
+const mpesa = network({ name: 'M-Pesa', channelIds: [momoOut.id, momoIn.id] });
+const QUOTE: PaymentQuote = { kind: 'disbursement', country: 'KE', currency: 'KES', amount: '1000.00', rate: '128.90000000', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', min: '10.00', max: '250000.00', balanceUsd: '5000.00' };
+const payment = (over: Partial<Payment> = {}): Payment => ({
+  id: '7306c772-b1ba-455c-be36-fdf9529faaa0',
+  kind: 'disbursement',
+  status: 'created',
+  sequenceId: 'seq',
+  country: 'KE',
+  currency: 'KES',
+  amount: '1000.00',
+  rate: '128.90000000',
+  amountUsd: '7.75',
+  feeUsd: '0.23',
+  totalUsd: '7.98',
+  channelId: momoOut.id,
+  channelType: 'momo',
+  paymentMethod: 'mobile_money',
+  networkId: mpesa.id,
+  networkName: 'M-Pesa',
+  accountNumber: '+254712345678',
+  accountType: 'phone',
+  counterpartyName: 'Amina Juma',
+  reference: 'PAY-7306C772',
+  source: 'portal',
+  instructions: null,
+  failureReason: null,
+  timeline: [{ status: 'created', at: '2026-11-23T10:00:00.000Z' }],
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:00.000Z',
+  ...over,
+});
+
+function setupApi(role: 'admin' | 'view' = 'admin') {
+  signIn(role);
+  return mockApi({
+    'GET partner/profile': { body: profile() },
+    'GET channels': { body: { channels: [momoOut, momoIn] } },
+    'GET networks': { body: { networks: [mpesa] } },
+    'GET partner/payments/quote': { body: QUOTE },
+    'POST partner/disbursement': { status: 201, body: { payment: payment() } },
+    [`GET disbursements/${payment().id}`]: { body: { payment: payment() } },
+  });
+}
+
+async function fillDisbursement(user: ReturnType<typeof renderScreen>['user']) {
+  const form = await screen.findByRole('form', { name: 'Payment details' });
+  await waitFor(() => expect(within(form).getByRole('option', { name: 'Kenya' })).toBeTruthy());
+  await user.selectOptions(within(form).getByLabelText('Country'), 'KE');
+  await user.selectOptions(within(form).getByLabelText('Channel'), momoOut.id);
+  await user.selectOptions(within(form).getByLabelText('Network'), mpesa.id);
+  await user.type(within(form).getByLabelText("Recipient's name"), 'Amina Juma');
+  await user.type(within(form).getByLabelText('Phone number'), '+254712345678');
+  await user.type(within(form).getByLabelText('Amount (KES)'), '1000');
+  return form;
+}
+
+describe('initiate payment screen', () => {
+  it('shows the quote before confirming, sends the confirmation with the sequenceId made with the quote, then the payment', async () => {
+    const api = setupApi();
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await fillDisbursement(user);
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    const quote = await screen.findByRole('region', { name: 'Quote' });
+    for (const text of ['KES 1,000.00', '128.9 KES per USD', 'USD 7.75', 'USD 0.23', 'USD 7.98', 'USD 5,000.00']) expect(quote.textContent).toContain(text);
+    expect(api.to('GET partner/payments/quote')[0]!.query).toBe(`kind=disbursement&country=KE&channelId=${momoOut.id}&amount=1000`);
+    expect(api.to('POST partner/disbursement')).toHaveLength(0);
+    await user.click(within(quote).getByRole('button', { name: 'Confirm payout' }));
+    expect(await screen.findByRole('heading', { name: 'Disbursement' })).toBeTruthy();
+    const sent = api.to('POST partner/disbursement')[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ country: 'KE', channelId: momoOut.id, networkId: mpesa.id, accountNumber: '+254712345678', recipient: { name: 'Amina Juma' }, amount: '1000' });
+    expect(sent.sequenceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(screen.getByRole('link', { name: 'View in payments' }).getAttribute('href')).toBe(`/payments/${payment().id}`);
+  });
+
+  it("says what is missing, and shows the server's refusal", async () => {
+    const api = setupApi();
+    api.on('GET partner/payments/quote', apiError(403, 'CountryNotEnabled', 'This country is not enabled for your account'));
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await screen.findByRole('form', { name: 'Payment details' });
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount with at most 2 decimals']) expect(within(form).getAllByText(text).length).toBeGreaterThan(0);
+    expect(api.to('GET partner/payments/quote')).toHaveLength(0);
+    await fillDisbursement(user);
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    expect(await screen.findByText('This country is not enabled for your account')).toBeTruthy();
+  });
+
+  it('a view user reads but cannot initiate', async () => {
+    setupApi('view');
+    renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    expect(await screen.findByText('Only admin or treasury users can initiate payments.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

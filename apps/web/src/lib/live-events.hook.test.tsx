@@ -1,0 +1,56 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signIn } from '../testing/factories.ts';
+import { installAuthHooks } from './session/session.ts';
+import { onLiveEvent, useLiveEvents } from './live-events.ts';
+
+/** A server-sent event stream the test writes into. */
+function stream() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const enc = new TextEncoder();
+  return { body, write: (text: string) => controller.enqueue(enc.encode(text)), end: () => controller.close() };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('useLiveEvents', () => {
+  it('opens the stream with the token and refetches the tables, balance and payments a change makes stale', async () => {
+    signIn('admin');
+    installAuthHooks();
+    const s = stream();
+    const requests: { url: string; auth: string | undefined }[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      requests.push({ url, auth: (init.headers as Record<string, string>).authorization });
+      return new Response(s.body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    });
+    const qc = new QueryClient();
+    const invalidated: unknown[] = [];
+    const spy = vi.spyOn(qc, 'invalidateQueries').mockImplementation(async (filters) => void invalidated.push(filters?.queryKey));
+    const seen: string[] = [];
+    const off = onLiveEvent((e) => seen.push(`${e.id}:${e.status}`));
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>;
+    const { unmount } = renderHook(() => useLiveEvents(true), { wrapper });
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]).toEqual({ url: '/api/v1/events', auth: 'Bearer token-admin' });
+    s.write('retry: 2000\n\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"pending","at":"2026-11-23T10:00:00.000Z"}\n\n');
+    s.write('event: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"processing","at":"2026-11-23T10:00:01.000Z"}\n\n');
+    await waitFor(() => expect(invalidated).toHaveLength(3));
+    // two changes in one burst: one refetch of each
+    expect(invalidated).toEqual([['transactions'], ['partner', 'accounts'], ['payment']]);
+    expect(seen).toEqual(['p1:pending', 'p1:processing']);
+    unmount();
+    off();
+    spy.mockRestore();
+  });
+
+  it('opens nothing when signed out (disabled)', () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const qc = new QueryClient();
+    renderHook(() => useLiveEvents(false), { wrapper: ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider> });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
