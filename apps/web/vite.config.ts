@@ -1,10 +1,81 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'vite';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin, type ResolvedConfig } from 'vite';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside every text file of the build, public
+ * files included; the server sends the one the browser accepts (apps/server/src/plugins/portal.ts). Files under
+ * 1 KB and copies that save under 10% are left out: the server then sends the file as it is.
+ */
+function precompress(): Plugin {
+  let config: ResolvedConfig;
+  const TEXT = /\.(js|mjs|css|html|svg|json|txt|webmanifest)$/;
+  async function* files(dir: string): AsyncGenerator<string> {
+    for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) yield* files(full);
+      else if (TEXT.test(entry.name)) yield full;
+    }
+  }
+  return {
+    name: 'precompress',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async closeBundle() {
+      const outDir = path.resolve(config.root, config.build.outDir);
+      const jobs: Promise<void>[] = [];
+      for await (const file of files(outDir)) {
+        jobs.push(
+          (async () => {
+            const data = await fs.readFile(file);
+            if (data.length < 1024) return;
+            const [br, gz] = await Promise.all([
+              brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+              gzip(data, { level: 9 }),
+            ]);
+            if (br.length < data.length * 0.9) await fs.writeFile(`${file}.br`, br);
+            if (gz.length < data.length * 0.9) await fs.writeFile(`${file}.gz`, gz);
+          })(),
+        );
+      }
+      await Promise.all(jobs);
+    },
+  };
+}
+
+/**
+ * `BUNDLE_LIST=1 npm run build`: prints each chunk with its largest modules (rendered size), to see what a page
+ * loads (`bench/lighthouse.bench.ts` measures what the sign-in page downloads).
+ */
+function bundleList(): Plugin {
+  return {
+    name: 'bundle-list',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      if (!process.env.BUNDLE_LIST) return;
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
+      for (const chunk of Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName))) {
+        if (chunk.type !== 'chunk') continue;
+        console.log(`${chunk.fileName}${chunk.isEntry ? ' (entry)' : ''} ${kb(chunk.code.length)} imports: ${chunk.imports.join(', ') || '-'}`);
+        const modules = Object.entries(chunk.modules).sort((a, b) => b[1].renderedLength - a[1].renderedLength);
+        for (const [id, m] of modules.slice(0, 12)) if (m.renderedLength > 0) console.log(`  ${kb(m.renderedLength)}  ${id.replace(/^.*node_modules\//, '~/').replace(process.cwd(), '.')}`);
+      }
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), bundleList(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:8080', '/healthz': 'http://127.0.0.1:8080', '/readyz': 'http://127.0.0.1:8080' },
