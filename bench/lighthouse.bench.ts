@@ -1,6 +1,6 @@
 // Lighthouse (mobile, simulated throttling, cold cache) on the sign-in page and on /transactions signed in, against
 // the built portal served by the real server. Prints scores and the key metrics, median of LH_RUNS runs (default 3);
-// asserts nothing (budgets: docs/performance.md). Needs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium).
+// asserts nothing (budgets: docs/performance.md). LH_SAVE=<dir> keeps the reports. Needs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -76,6 +76,11 @@ async function audit(page: Page, url: string, keepStorage: boolean): Promise<Run
   );
   if (!result) throw new Error(`no Lighthouse result for ${url}`);
   const { lhr } = result;
+  // LH_SAVE=<dir>: keep each report (open it in the Lighthouse viewer, or read its JSON) to see what an audit flags
+  if (process.env.LH_SAVE) {
+    fs.mkdirSync(process.env.LH_SAVE, { recursive: true });
+    fs.writeFileSync(path.join(process.env.LH_SAVE, `${new URL(url).pathname.slice(1)}-${Date.now()}.json`), result.report as string);
+  }
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   const requests = (lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
@@ -143,7 +148,10 @@ try {
   const cdp = await page.createCDPSession();
   const signedInRuns: Run[] = [];
   for (let i = 0; i < RUNS; i += 1) {
+    // what Lighthouse's own storage reset does for the cache: the disk cache, and the memory cache by switching it off and on
     await cdp.send('Network.clearBrowserCache');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
     signedInRuns.push(await audit(page, `${server.url}/transactions`, true));
   }
   report('/transactions', signedInRuns);

@@ -5,7 +5,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin, type ResolvedConfig } from 'vite';
+import { defineConfig, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
+import { APP_LAYOUT, APP_SCREENS, PUBLIC_SCREENS } from './src/app/screens.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -21,8 +22,9 @@ function precompress(): Plugin {
   async function* files(dir: string): AsyncGenerator<string> {
     for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) yield* files(full);
-      else if (TEXT.test(entry.name)) yield full;
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.')) yield* files(full);
+      } else if (TEXT.test(entry.name)) yield full;
     }
   }
   return {
@@ -74,8 +76,50 @@ function bundleList(): Plugin {
   };
 }
 
+/** Where the server finds, for each route, the files to name in its page (apps/server/src/plugins/portal.ts). */
+export const ROUTE_PRELOADS = '.vite/route-preloads.json';
+
+/**
+ * Writes ROUTE_PRELOADS: for each route of src/app/screens.ts, the chunks its lazy modules need (the frame's too,
+ * for a signed-in screen), less those the page already loads. The server announces them as
+ * `<link rel="modulepreload">`, so a reload of /transactions fetches its screen beside the entry, not after it.
+ */
+function routePreloads(): Plugin {
+  return {
+    name: 'route-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (start: Rollup.OutputChunk[], out = new Set<string>()) => {
+        const queue = [...start];
+        while (queue.length) {
+          const chunk = queue.pop()!;
+          if (out.has(chunk.fileName)) continue;
+          out.add(chunk.fileName);
+          for (const f of chunk.imports) queue.push(byFile.get(f)!);
+        }
+        return out;
+      };
+      const inPage = closure(chunks.filter((c) => c.isEntry));
+      const chunkOf = (module: string) => {
+        const id = path.resolve(import.meta.dirname, 'src', module);
+        const chunk = chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.isDynamicEntry && c.moduleIds.includes(id));
+        if (!chunk) this.error(`route-preloads: no chunk for ${module}`);
+        return chunk;
+      };
+      const files = (modules: string[]) => [...closure(modules.map(chunkOf))].filter((f) => !inPage.has(f));
+      const routes = [
+        ...PUBLIC_SCREENS.map((s) => ({ path: s.meta.path, files: files([s.module]) })),
+        ...APP_SCREENS.map((s) => ({ path: s.meta.path, files: files([APP_LAYOUT, s.module]) })),
+      ];
+      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS, source: `${JSON.stringify({ routes }, null, 1)}\n` });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), bundleList(), precompress()],
+  plugins: [react(), tailwindcss(), bundleList(), routePreloads(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:8080', '/healthz': 'http://127.0.0.1:8080', '/readyz': 'http://127.0.0.1:8080' },

@@ -32,6 +32,33 @@ export function pickEncoding(accept: string | string[] | undefined): Encoding | 
   return undefined;
 }
 
+type RoutePreloads = { routes: { path: string; files: string[] }[] };
+
+/** A route pattern of the portal's router ('/payments/:id?', '/balance/fiat-wallet/:currency') as a RegExp. */
+export function routePattern(route: string): RegExp {
+  const parts = route.split('/').filter(Boolean).map((part) => {
+    if (part.startsWith(':')) return part.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
+    return `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+  });
+  return new RegExp(`^${parts.join('')}/?$`);
+}
+
+/**
+ * For each route, the `<link rel="modulepreload">` tags of the chunks its screen needs, from the build's
+ * `.vite/route-preloads.json` (apps/web/vite.config.ts). Without them the browser learns of those chunks only once
+ * the entry has run; with them it fetches them beside the entry. Empty when the build has no such file.
+ */
+function loadPreloads(webDist: string): (pathname: string) => string {
+  const file = path.join(webDist, '.vite', 'route-preloads.json');
+  if (!fs.existsSync(file)) return () => '';
+  const { routes } = JSON.parse(fs.readFileSync(file, 'utf8')) as RoutePreloads;
+  const table = routes.map((r) => ({
+    pattern: routePattern(r.path),
+    tags: r.files.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">\n`).join(''),
+  }));
+  return (pathname) => table.find((r) => r.pattern.test(pathname))?.tags ?? '';
+}
+
 /**
  * Serves the built portal from / with a history fallback, so that a reload on /transactions works.
  *
@@ -61,12 +88,15 @@ export async function registerPortal(app: FastifyInstance, webDist: string) {
   const config = app.config;
   const portalConfig = JSON.stringify({ idleWarningSeconds: config.IDLE_WARNING_SECONDS, idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS });
   const NONCE = '%CSP_NONCE%';
+  const PRELOADS = '%ROUTE_PRELOADS%';
   const html = fs
     .readFileSync(index, 'utf8')
-    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n    <meta name="csp-nonce" nonce="${NONCE}" />\n  </head>`);
+    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n    <meta name="csp-nonce" nonce="${NONCE}" />\n${PRELOADS}  </head>`);
+  const preloads = loadPreloads(webDist);
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
     const csp = portalCsp();
-    const page = html.replace(NONCE, csp.nonce);
+    const pathname = request.url.split('?')[0] ?? '/';
+    const page = html.replace(NONCE, csp.nonce).replace(PRELOADS, preloads(pathname));
     void reply
       .type('text/html; charset=utf-8')
       .header('cache-control', REVALIDATE)
