@@ -1,7 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { Guarded, HomeRedirect } from './guarded.tsx';
 import { PublicLayout } from './layout/public-layout.tsx';
-import { NotFound } from './not-found.tsx';
 import { RouteError } from './route-error.tsx';
 import { ROUTES } from './routes.ts';
 import { APP_LAYOUT, APP_SCREENS, PUBLIC_SCREENS, type Screen } from './screens.ts';
@@ -38,7 +37,7 @@ export const routes: RouteObject[] = [
     children: [
       {
         Component: PublicLayout,
-        children: [...PUBLIC_SCREENS.map(screen), { path: '*', Component: NotFound }],
+        children: [...PUBLIC_SCREENS.map(screen), { path: '*', lazy: async () => ({ Component: (await import('./not-found.tsx')).NotFound }) }],
       },
       {
         element: <Guarded meta={ROUTES.home} />,

@@ -1,11 +1,12 @@
 import { Construction } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { i18n } from '../../lib/i18n.ts';
 import { Card } from '../../components/ui/card.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
 
 /** The screen of a part that a later change builds: its title and a plain note. */
 export function ComingSoon({ title }: { title: string }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(undefined, { i18n });
   return (
     <div>
       <PageHeader title={title} />
