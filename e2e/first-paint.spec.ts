@@ -1,10 +1,11 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 /** The chunks a page asked for, by file name (the portal's own scripts only). */
-function scriptsOf(page: import('playwright-core').Page) {
+function scriptsOf(page: Page) {
   const names: string[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
