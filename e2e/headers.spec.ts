@@ -1,3 +1,5 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
 import { apiSignIn } from './support/portal.ts';
@@ -54,6 +56,44 @@ describe.skipIf(browserMissing)('security headers, in Chromium and on the wire',
     expect(await page.evaluate(() => (window as unknown as { inlineRan?: boolean }).inlineRan)).toBeUndefined();
     env.browser.cspViolations.splice(0);
     await page.close();
+  });
+
+  it('sends the built portal compressed: hashed files in brotli or gzip cached for a year, the page with no-cache', async () => {
+    const page = await fetch(`${env.server.url}/transactions`, { headers: { 'accept-encoding': 'br' } });
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-encoding')).toBe('br');
+    const html = await page.text(); // fetch decodes it
+    expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"/);
+    // the screen's chunks are named in the page, so they load beside the entry
+    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/transactions-[^"]+\.js">/);
+    // the largest script the page names (small files have no compressed copies)
+    const scripts = await Promise.all(
+      [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map(async ([, url]) => {
+        const res = await fetch(`${env.server.url}${url}`, { headers: { 'accept-encoding': 'identity' } });
+        expect(res.headers.get('content-encoding'), url).toBeNull();
+        return { url: url!, body: Buffer.from(await res.arrayBuffer()) };
+      }),
+    );
+    const { url: entry, body: plain } = scripts.sort((a, b) => b.body.length - a.body.length)[0]!;
+    expect(plain.length).toBeGreaterThan(100_000);
+    for (const encoding of ['br', 'gzip'] as const) {
+      // node's fetch would decode the body: read the bytes on the wire with a plain request instead
+      const res = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${env.server.url}${entry}`, { headers: { 'accept-encoding': encoding } }, (r) => {
+            const parts: Buffer[] = [];
+            r.on('data', (d: Buffer) => parts.push(d));
+            r.on('end', () => resolve({ headers: r.headers, body: Buffer.concat(parts) }));
+          })
+          .on('error', reject);
+      });
+      expect(res.headers['content-encoding'], encoding).toBe(encoding);
+      expect(res.headers['cache-control'], encoding).toBe('public, max-age=31536000, immutable');
+      expect(String(res.headers.vary), encoding).toMatch(/accept-encoding/i);
+      const decoded = encoding === 'br' ? zlib.brotliDecompressSync(res.body) : zlib.gunzipSync(res.body);
+      expect(decoded.equals(plain), encoding).toBe(true);
+      expect(res.body.length, encoding).toBeLessThan(plain.length / 2);
+    }
   });
 
   it('renders /api/docs (swagger-ui) and opens an operation without a violation', async () => {

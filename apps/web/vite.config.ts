@@ -2,13 +2,128 @@
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import { defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
+import { APP_LAYOUT, APP_SCREENS, PUBLIC_SCREENS } from './src/app/screens.ts';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside every text file of the build, public
+ * files included; the server sends the one the browser accepts (apps/server/src/plugins/portal.ts). Files under
+ * 1 KB and copies that save under 10% are left out: the server then sends the file as it is.
+ */
+function precompress(): Plugin {
+  let config: ResolvedConfig;
+  const TEXT = /\.(js|mjs|css|html|svg|json|txt|webmanifest)$/;
+  async function* files(dir: string): AsyncGenerator<string> {
+    for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.')) yield* files(full);
+      } else if (TEXT.test(entry.name)) yield full;
+    }
+  }
+  return {
+    name: 'precompress',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async closeBundle() {
+      const outDir = path.resolve(config.root, config.build.outDir);
+      const jobs: Promise<void>[] = [];
+      for await (const file of files(outDir)) {
+        jobs.push(
+          (async () => {
+            const data = await fs.readFile(file);
+            if (data.length < 1024) return;
+            const [br, gz] = await Promise.all([
+              brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+              gzip(data, { level: 9 }),
+            ]);
+            if (br.length < data.length * 0.9) await fs.writeFile(`${file}.br`, br);
+            if (gz.length < data.length * 0.9) await fs.writeFile(`${file}.gz`, gz);
+          })(),
+        );
+      }
+      await Promise.all(jobs);
+    },
+  };
+}
+
+/**
+ * `BUNDLE_LIST=1 npm run build`: prints each chunk with its largest modules (rendered size), to see what a page
+ * loads (`bench/lighthouse.bench.ts` measures what the sign-in page downloads).
+ */
+function bundleList(): Plugin {
+  return {
+    name: 'bundle-list',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      if (!process.env.BUNDLE_LIST) return;
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
+      for (const chunk of Object.values(bundle).sort((a, b) => a.fileName.localeCompare(b.fileName))) {
+        if (chunk.type !== 'chunk') continue;
+        console.log(`${chunk.fileName}${chunk.isEntry ? ' (entry)' : ''} ${kb(chunk.code.length)} imports: ${chunk.imports.join(', ') || '-'}`);
+        const modules = Object.entries(chunk.modules).sort((a, b) => b[1].renderedLength - a[1].renderedLength);
+        for (const [id, m] of modules.slice(0, Number(process.env.BUNDLE_LIST) > 1 ? Number(process.env.BUNDLE_LIST) : 12)) if (m.renderedLength > 0) console.log(`  ${kb(m.renderedLength)}  ${id.replace(/^.*node_modules\//, '~/').replace(process.cwd(), '.')}`);
+      }
+    },
+  };
+}
+
+/** Where the server finds, for each route, the files to name in its page (apps/server/src/plugins/portal.ts). */
+export const ROUTE_PRELOADS = '.vite/route-preloads.json';
+
+/**
+ * Writes ROUTE_PRELOADS: for each route of src/app/screens.ts, the chunks its lazy modules need (the frame's too,
+ * for a signed-in screen), less those the page already loads. The server announces them as
+ * `<link rel="modulepreload">`, so a reload of /transactions fetches its screen beside the entry, not after it.
+ */
+function routePreloads(): Plugin {
+  return {
+    name: 'route-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+      const closure = (start: Rollup.OutputChunk[], out = new Set<string>()) => {
+        const queue = [...start];
+        while (queue.length) {
+          const chunk = queue.pop()!;
+          if (out.has(chunk.fileName)) continue;
+          out.add(chunk.fileName);
+          for (const f of chunk.imports) queue.push(byFile.get(f)!);
+        }
+        return out;
+      };
+      const inPage = closure(chunks.filter((c) => c.isEntry));
+      const chunkOf = (module: string) => {
+        const id = path.resolve(import.meta.dirname, 'src', module);
+        const chunk = chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.isDynamicEntry && c.moduleIds.includes(id));
+        if (!chunk) this.error(`route-preloads: no chunk for ${module}`);
+        return chunk;
+      };
+      const files = (modules: string[]) => [...closure(modules.map(chunkOf))].filter((f) => !inPage.has(f));
+      const routes = [
+        ...PUBLIC_SCREENS.map((s) => ({ path: s.meta.path, files: files([s.module]) })),
+        ...APP_SCREENS.map((s) => ({ path: s.meta.path, files: files([APP_LAYOUT, s.module]) })),
+      ];
+      this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS, source: `${JSON.stringify({ routes }, null, 1)}\n` });
+    },
+  };
+}
 
 /** The product's version (the repository's package.json), the commit and the time of this build: the About screen. */
 function buildInfo() {
   const root = new URL('../../', import.meta.url);
-  const { version } = JSON.parse(fs.readFileSync(new URL('package.json', root), 'utf8')) as { version?: string };
+  const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version?: string };
   let commit = process.env.PORTAL_COMMIT ?? '';
   if (!commit) {
     try {
@@ -21,13 +136,25 @@ function buildInfo() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
-  define: { __PORTAL_BUILD__: JSON.stringify(buildInfo()) },
+  plugins: [react(), tailwindcss(), bundleList(), routePreloads(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:8080', '/healthz': 'http://127.0.0.1:8080', '/readyz': 'http://127.0.0.1:8080' },
   },
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 400 },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 600, // the entry chunk (React, the router, zod, TanStack Query) is ~470 KB before compression
+    rolldownOptions: {
+      preserveEntrySignatures: false,
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'app', tags: ['$initial'] }],
+          experimentalInlineCommonChunks: { maxSize: 4096 },
+        },
+      },
+    },
+  },
   test: {
     name: 'web',
     environment: 'happy-dom',

@@ -1,9 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
@@ -40,7 +37,8 @@ import { registerIdempotency } from './plugins/idempotency.ts';
 import { cookieSecret, registerCsrf } from './plugins/csrf.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
-import { DOCS_CSP, portalCsp, registerSecurityHeaders } from './plugins/security-headers.ts';
+import { DOCS_CSP, registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerPortal } from './plugins/portal.ts';
 import { createCacheBus, type CacheBus } from './lib/cache-bus.ts';
 import { createLiveBus, type LiveBus } from './lib/live-bus.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
@@ -165,7 +163,7 @@ export async function buildApp(deps: AppDeps) {
     { prefix: API_PREFIX },
   );
 
-  await registerPortal(app, deps.config);
+  await registerPortal(app, deps.config.webDist);
   return app;
 }
 
@@ -176,51 +174,4 @@ function trustProxyOption(trusted: string[] | number | undefined): string[] | bo
   if (trusted === undefined) return false;
   if (typeof trusted === 'number') return (_address, hop) => hop < trusted;
   return trusted;
-}
-
-/** Serves the built portal from / with a history fallback, so that a reload on /transactions works. */
-async function registerPortal(app: App, config: Config) {
-  const webDist = config.webDist;
-  const index = path.join(webDist, 'index.html');
-  if (!fs.existsSync(index)) {
-    app.log.warn({ webDist }, 'the portal is not built: run npm run build');
-    return;
-  }
-  await app.register(fastifyStatic, {
-    root: webDist,
-    wildcard: false,
-    index: false,
-    setHeaders: (res, file) => {
-      // hashed file names never change content: cache them for a year
-      if (file.includes(`${path.sep}assets${path.sep}`)) void res.header('cache-control', 'public, max-age=31536000, immutable');
-    },
-  });
-  // settings the portal reads at start (lib/portal-config.ts), and the page's CSP nonce (lib/csp.ts), fresh per reply
-  // (escaped for the single-quoted attribute: the operator's support address may hold a quote)
-  const portalConfig = JSON.stringify({ idleWarningSeconds: config.IDLE_WARNING_SECONDS, idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS, supportEmail: config.SUPPORT_EMAIL })
-    .replaceAll('&', '&amp;')
-    .replaceAll("'", '&#39;')
-    .replaceAll('<', '&lt;');
-  const NONCE = '%CSP_NONCE%';
-  const html = fs
-    .readFileSync(index, 'utf8')
-    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n    <meta name="csp-nonce" nonce="${NONCE}" />\n  </head>`);
-  const sendPage = (reply: FastifyReply) => {
-    const csp = portalCsp();
-    return reply
-      .type('text/html')
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', csp.header)
-      .send(html.replace(NONCE, csp.nonce));
-  };
-  const isApi = (url: string) => url.startsWith('/api/') || url === '/api' || url === '/healthz' || url === '/readyz' || url === '/metrics';
-  app.get('/', { schema: { hide: true } }, (_request, reply) => sendPage(reply));
-  app.get('/*', { schema: { hide: true } }, (request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    const looksLikeFile = path.extname(url) !== '';
-    if (isApi(url) || looksLikeFile) {
-      return reply.callNotFound();
-    }
-    return sendPage(reply);
-  });
 }

@@ -5,6 +5,8 @@ import { RouterProvider } from 'react-router';
 import { Providers, queryClient } from './app/providers.tsx';
 import { createRouter } from './app/router.tsx';
 import { installAuthHooks, onLogout, setNavigator } from './lib/session/session.ts';
+import { useSession } from './lib/session/session-store.ts';
+import { profileQuery } from './lib/partner/profile.ts';
 import { useBanners } from './features/banners/low-balance.ts';
 import { useReviewBanners } from './features/wallets/review-banners.ts';
 import './index.css';
@@ -15,6 +17,8 @@ installAuthHooks();
 onLogout(() => queryClient.clear());
 onLogout(() => useBanners.getState().reset());
 onLogout(() => useReviewBanners.getState().reset());
+// a reload while signed in: ask for the partner (which the guard waits for) while the screen's chunks load
+if (useSession.getState().verified && useSession.getState().user) void queryClient.prefetchQuery(profileQuery);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,7 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { i18n } from '../lib/i18n.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -11,8 +9,7 @@ export const queryClient = new QueryClient({
 
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </I18nextProvider>
+    // i18next is not here: the screens that translate load it with them (lib/i18n.ts), so the first page does not
+    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
   );
 }

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { API_PREFIX } from '@portal/contract/api';
 import { ErrorBody, type ErrorCode } from '@portal/contract/errors';
 import { deviceId } from './device-id.ts';
-import { i18n } from './i18n.ts';
 
 /** A failed call: the server's code and message, or NetworkError when no reply came. */
 export class ApiError extends Error {
@@ -95,7 +94,7 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 async function send(method: string, path: string, options: RequestOptions<unknown>, csrfFresh: boolean): Promise<Response> {
   const headers: Record<string, string> = {
     accept: 'application/json',
-    'accept-language': i18n.language || 'en',
+    'accept-language': document.documentElement.lang || 'en',
     'x-device-id': deviceId(),
   };
   if (options.body !== undefined) headers['content-type'] = 'application/json';

@@ -1,15 +1,19 @@
-import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 
-/** A QR code of `value` as an image, drawn locally (the secret never leaves the page). */
+/**
+ * A QR code of `value` as an image, drawn locally (the secret never leaves the page). The encoder (qrcode, ~8 KB
+ * compressed) loads when a code is first drawn, not with the screens that may show one.
+ */
 export function QrCode({ value, size = 184, label }: { value: string; size?: number; label: string }) {
   const [src, setSrc] = useState<string>();
   useEffect(() => {
     let live = true;
-    QRCode.toDataURL(value, { margin: 1, width: size * 2, errorCorrectionLevel: 'M' }).then(
-      (url) => live && setSrc(url),
-      () => live && setSrc(undefined),
-    );
+    import('qrcode')
+      .then(({ default: QRCode }) => QRCode.toDataURL(value, { margin: 1, width: size * 2, errorCorrectionLevel: 'M' }))
+      .then(
+        (url) => live && setSrc(url),
+        () => live && setSrc(undefined),
+      );
     return () => {
       live = false;
     };

@@ -28,12 +28,13 @@ export function useFiatWallets(enabled = true) {
   return useQuery({ ...fiatWalletsQuery, enabled: verified && enabled });
 }
 
-const regions = new Intl.DisplayNames(['en'], { type: 'region' });
-const currencies = new Intl.DisplayNames(['en'], { type: 'currency' });
+// made on first use: building them costs ~20 ms of a phone's first paint, and most screens that load this file never ask
+let regions: Intl.DisplayNames | undefined;
+let currencies: Intl.DisplayNames | undefined;
 /** "Nigeria" for NG (the code itself when unknown). */
 export const countryName = (code: string) => {
   try {
-    return regions.of(code) ?? code;
+    return (regions ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(code) ?? code;
   } catch {
     return code;
   }
@@ -41,7 +42,7 @@ export const countryName = (code: string) => {
 /** "Nigerian Naira" for NGN. */
 export const currencyName = (code: string) => {
   try {
-    return currencies.of(code) ?? code;
+    return (currencies ??= new Intl.DisplayNames(['en'], { type: 'currency' })).of(code) ?? code;
   } catch {
     return code;
   }
