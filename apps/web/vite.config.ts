@@ -137,6 +137,7 @@ function buildInfo() {
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), bundleList(), routePreloads(), precompress()],
+  define: { __PORTAL_BUILD__: JSON.stringify(buildInfo()) },
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:8080', '/healthz': 'http://127.0.0.1:8080', '/readyz': 'http://127.0.0.1:8080' },
