@@ -1,5 +1,3 @@
-import { CHANNEL_TYPE_LABELS, PAYMENT_METHOD_LABELS, TRANSACTION_TYPE_LABELS } from '@portal/contract/domain';
-
 const numeric = (value: string | number | null | undefined) => (typeof value === 'number' ? String(value) : (value ?? '').replace(/[^\d.-]/g, ''));
 const isNumber = (text: string) => text !== '' && text !== '-' && !Number.isNaN(Number(text));
 // Intl formats a numeric string exactly (ES2023): no float rounding on the way
@@ -75,22 +73,5 @@ export function formatRate(rate: string | number | null | undefined, base: strin
   return `1 ${base} = ${formatted} ${quote}`;
 }
 
-/** Statuses in title case: pending_approval → Pending Approval. */
-export const titleCase = (value: string | null | undefined) =>
-  (value ?? '').replace(/[_-]+/g, ' ').trim().replace(/\w\S*/g, (w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase());
-
-/** A status as the tables write it: title case, with the abbreviations kept (pending_kyc → Pending KYC). */
-export const statusLabel = (value: string | null | undefined) => titleCase(value).replace(/\bKyc\b/g, 'KYC');
-
-/** Payment methods and channel types as labels (transaction-data §9). */
-export function paymentMethodLabel(value: string | null | undefined): string {
-  if (!value) return '';
-  const upper = value.toUpperCase() as keyof typeof PAYMENT_METHOD_LABELS;
-  return PAYMENT_METHOD_LABELS[upper] ?? CHANNEL_TYPE_LABELS[value.toLowerCase()] ?? titleCase(value);
-}
-
-export const transactionTypeLabel = (value: string | null | undefined) =>
-  TRANSACTION_TYPE_LABELS[(value ?? '').toLowerCase() as keyof typeof TRANSACTION_TYPE_LABELS] ?? titleCase(value);
-
-/** A missing request source shows as API; any value reading api shows as API. */
-export const requestSourceLabel = (value: string | null | undefined) => (!value || value.toLowerCase() === 'api' ? 'API' : titleCase(value));
+// the words of stored values, shared with the files the server writes (one definition: a file says what the screen says)
+export { paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from '@portal/contract/labels';

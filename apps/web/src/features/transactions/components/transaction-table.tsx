@@ -2,6 +2,7 @@ import { AlertTriangle, Download, RotateCw } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
 import { useCsvExport, type ExportProgress } from '../hooks/use-csv-export.ts';
 import { useTransactionSearch, type TableDef } from '../hooks/use-transaction-search.ts';
 import type { Row } from '../tables.ts';
@@ -92,7 +93,15 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         }
       />
       {csv.progress && <ExportStatus progress={csv.progress} />}
-      {page.isError && <LoadError message={def.fetchError} kept={search.hasRows} retrying={page.isFetching} onRetry={() => void page.refetch()} />}
+      {page.isError && (
+        <LoadError
+          // an id search refused by the server (a link's ?id= that cannot be an id) says why; other failures say the table's message
+          message={page.error instanceof ApiError && page.error.code === 'InvalidIdSearch' ? page.error.message : def.fetchError}
+          kept={search.hasRows}
+          retrying={page.isFetching}
+          onRetry={() => void page.refetch()}
+        />
+      )}
       {search.empty ? (
         <EmptyState kind={search.empty} />
       ) : page.isError && !search.hasRows ? null : (

@@ -1,6 +1,8 @@
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { Plus } from 'lucide-react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useSession } from '../../../lib/session/session-store.ts';
 import { useTransactionById } from '../api/search.ts';
 import { TransactionTable } from '../components/transaction-table.tsx';
 import { INITIATED_PAYMENTS, TRADES } from '../tables.ts';
@@ -17,7 +19,8 @@ export function TradesScreen() {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Initiated payments for whitelisted commercial partners; the initiation form comes with its own change.
+ * Initiated payments for whitelisted commercial partners; admin and treasury users start one from here
+ * (/payments/initiate; the server decides who may).
  * /payments/{id} opens that payment's details (the navigation guard has already decided who may be here, and the
  * search answers the partner's own rows only); viewing a row puts its id in the address, so the link can be shared.
  */
@@ -28,9 +31,22 @@ export function PaymentsScreen() {
   const wanted = id && UUID.test(id) ? id.toLowerCase() : undefined;
   const linked = useTransactionById(INITIATED_PAYMENTS.key, wanted);
   const notFound = !!id && (!wanted || linked.data === null);
+  const role = useSession((st) => st.user?.role);
+  const canInitiate = role === 'admin' || role === 'treasury';
   return (
     <div>
-      <PageHeader title="Initiate payments" description="Payments you initiated, newest first." />
+      <PageHeader
+        title="Initiate payments"
+        description="Payments you initiated, newest first."
+        actions={
+          canInitiate && (
+            <Link to="/payments/initiate" className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900">
+              <Plus className="size-4" aria-hidden="true" />
+              Initiate payment
+            </Link>
+          )
+        }
+      />
       {notFound && (
         <Alert tone="danger" className="mb-4">
           No payment with the ID {id}.

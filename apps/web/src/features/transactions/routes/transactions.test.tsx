@@ -146,6 +146,14 @@ describe('transactions screen', () => {
     expect(screen.queryByTestId('table-error')).toBeNull();
   });
 
+  it("says why the server refused the id search of a link (?id= that cannot be an id), not the table's generic message", async () => {
+    mockApi({ ...base, 'POST transactions/search': apiError(400, 'InvalidIdSearch', 'An ID has only letters, digits and dashes') });
+    renderTransactions('/transactions?id=hello%20world!');
+    const error = await screen.findByTestId('table-error');
+    expect(error.textContent).toContain('An ID has only letters, digits and dashes');
+    expect(error.textContent).not.toContain('Could not retrieve payment records');
+  });
+
   it('keeps the last good rows under the error when the next page fails', async () => {
     const api = mockApi({ ...base, 'POST transactions/search': search });
     const { user } = renderTransactions();
