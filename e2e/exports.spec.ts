@@ -62,7 +62,19 @@ async function screenRows(page: Page): Promise<Record<string, string>[]> {
   const rows = page.locator('tbody tr');
   const out: Record<string, string>[] = [];
   for (let i = 0; i < (await rows.count()); i++) {
-    const cells = (await rows.nth(i).locator('td').allTextContents()).map((c) => c.trim());
+    // a cell's text without the column name a phone's card shows above it (hidden on a desktop, but in the text)
+    const cells = (
+      await rows
+        .nth(i)
+        .locator('td')
+        .evaluateAll((tds) =>
+          tds.map((td) => {
+            const copy = td.cloneNode(true) as HTMLElement;
+            copy.querySelectorAll('[data-cell-label]').forEach((label) => label.remove());
+            return copy.textContent ?? '';
+          }),
+        )
+    ).map((c) => c.trim());
     out.push(Object.fromEntries(headers.map((h, j) => [h, cells[j] ?? ''])));
   }
   return out;

@@ -12,6 +12,21 @@ export const SECRETS: Record<string, string> = Object.fromEntries(DEMO_USERS.fil
 /** The authenticator code an app would show now for this secret. */
 export const totp = (secret: string) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) });
 
+/**
+ * A code for a sign-in of this persona that the server has not seen yet: the server refuses a code used once (replay
+ * protection), so a second sign-in within the same 30-second step waits for the next code, as a person would.
+ */
+const usedCodes = new Map<string, string>();
+export async function freshTotp(email: string): Promise<string> {
+  let code = totp(SECRETS[email]!);
+  while (usedCodes.get(email) === code) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    code = totp(SECRETS[email]!);
+  }
+  usedCodes.set(email, code);
+  return code;
+}
+
 export async function submitLogin(page: Page, baseUrl: string, email: string, password: string) {
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel('E-mail').fill(email);
@@ -23,7 +38,7 @@ export async function submitLogin(page: Page, baseUrl: string, email: string, pa
 export async function signInAs(page: Page, baseUrl: string, email: string) {
   await submitLogin(page, baseUrl, email, DEMO_PASSWORD);
   await page.waitForURL('**/two-factor-authentication');
-  await page.getByLabel('Authentication code').fill(totp(SECRETS[email]!));
+  await page.getByLabel('Authentication code').fill(await freshTotp(email));
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/two-factor'));
 }
@@ -68,7 +83,7 @@ export async function apiSignIn(baseUrl: string, email: string) {
     session: login.session,
     challengeName: 'SOFTWARE_TOKEN_MFA',
     username: email,
-    userCode: totp(SECRETS[email]!),
+    userCode: await freshTotp(email),
   });
   if (answer.status !== 200) throw new Error(`sign-in of ${email} failed: ${answer.status} ${await answer.text()}`);
   token = ((await answer.json()) as { accessToken: string }).accessToken;
