@@ -104,6 +104,25 @@ export function createPaymentService(deps: PaymentDeps) {
   type Draft = Omit<OrderRow, 'partner_id' | 'id' | 'status' | 'created_at' | 'updated_at' | 'instructions'> & { instructions: (id: string) => CollectionInstructions | null };
 
   /** Books the order in one transaction: the row, its mirrors, the reservation, the events and the first step. */
+  /** What every order takes from its request and its price: kind, sandbox outcome, amounts, rate, fee and channel. */
+  function ordered(kind: PaymentKind, input: { sequenceId: string; country: string }, fingerprint: string, p: Awaited<ReturnType<typeof priced>>) {
+    return {
+      kind,
+      outcome: sandboxOutcome(p.amount),
+      sequence_id: input.sequenceId,
+      fingerprint,
+      country: input.country,
+      currency: p.currency,
+      amount: p.amount,
+      rate: p.rate,
+      amount_usd: p.amountUsd,
+      fee_usd: p.feeUsd,
+      channel_id: p.channel.id,
+      channel_type: p.channel.channel_type,
+      payment_method: PAYMENT_METHOD[p.channel.channel_type] ?? p.channel.channel_type,
+    };
+  }
+
   async function book(caller: Caller, kind: PaymentKind, draft: Draft): Promise<{ payment: Payment; replayed: boolean }> {
     const at = now();
     const id = crypto.randomUUID();
@@ -206,19 +225,7 @@ export function createPaymentService(deps: PaymentDeps) {
         throw badRequest(PAYMENT_MESSAGES.accountNumber[accountType as keyof typeof PAYMENT_MESSAGES.accountNumber], 'ValidationFailed');
       }
       return book(caller, 'disbursement', {
-        kind: 'disbursement',
-        outcome: sandboxOutcome(p.amount),
-        sequence_id: input.sequenceId,
-        fingerprint,
-        country: input.country,
-        currency: p.currency,
-        amount: p.amount,
-        rate: p.rate,
-        amount_usd: p.amountUsd,
-        fee_usd: p.feeUsd,
-        channel_id: p.channel.id,
-        channel_type: p.channel.channel_type,
-        payment_method: PAYMENT_METHOD[p.channel.channel_type] ?? p.channel.channel_type,
+        ...ordered('disbursement', input, fingerprint, p),
         network_id: network.id,
         network_name: network.name,
         account_number: accountNumber,
@@ -246,19 +253,7 @@ export function createPaymentService(deps: PaymentDeps) {
       const bank = momo ? undefined : (await networksOfChannel(db, input.country, p.channel.id))[0];
       const reference = input.reference?.trim() || '';
       return book(caller, 'collection', {
-        kind: 'collection',
-        outcome: sandboxOutcome(p.amount),
-        sequence_id: input.sequenceId,
-        fingerprint,
-        country: input.country,
-        currency: p.currency,
-        amount: p.amount,
-        rate: p.rate,
-        amount_usd: p.amountUsd,
-        fee_usd: p.feeUsd,
-        channel_id: p.channel.id,
-        channel_type: p.channel.channel_type,
-        payment_method: PAYMENT_METHOD[p.channel.channel_type] ?? p.channel.channel_type,
+        ...ordered('collection', input, fingerprint, p),
         network_id: bank?.id ?? null,
         network_name: bank?.name ?? null,
         account_number: accountNumber,

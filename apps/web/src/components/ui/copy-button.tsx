@@ -3,11 +3,10 @@ import { useEffect, useState } from 'react';
 import { cn } from './cn.ts';
 import { toast } from './toast-store.ts';
 
-/**
- * A small icon button that copies a whole value (an id, an address, a hash) even where the screen shows it cut;
- * it turns into a tick for two seconds and says so in a toast.
- */
-export function CopyButton({ value, label, className }: { value: string; /** what is copied, for the button's name and the toast: "ID" */ label: string; className?: string }) {
+const COPY_FAILED = 'Copying failed: select the text and copy it yourself';
+
+/** Copies a value to the clipboard and says so in a toast; `copied` is true for two seconds after (the button's tick). */
+export function useCopy(value: string, label: string) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -15,15 +14,24 @@ export function CopyButton({ value, label, className }: { value: string; /** wha
     return () => clearTimeout(timer);
   }, [copied]);
   const copy = () => {
-    if (!navigator.clipboard) return toast.show('Copying failed: select the text and copy it yourself');
+    if (!navigator.clipboard) return toast.show(COPY_FAILED);
     navigator.clipboard.writeText(value).then(
       () => {
         setCopied(true);
         toast.show(`${label} copied`);
       },
-      () => toast.show('Copying failed: select the text and copy it yourself'),
+      () => toast.show(COPY_FAILED),
     );
   };
+  return { copied, copy };
+}
+
+/**
+ * A small icon button that copies a whole value (an id, an address, a hash) even where the screen shows it cut;
+ * it turns into a tick for two seconds and says so in a toast.
+ */
+export function CopyButton({ value, label, className }: { value: string; /** what is copied, for the button's name and the toast: "ID" */ label: string; className?: string }) {
+  const { copied, copy } = useCopy(value, label);
   return (
     <button
       type="button"

@@ -1,24 +1,10 @@
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import { toast } from '../../../components/ui/toast-store.ts';
+import { useCopy } from '../../../components/ui/copy-button.tsx';
 
 /** A value to copy (a key id, a secret): shown in full in a monospace box, with a copy button that says it worked. */
 export function CopyField({ label, value, testId, secret = false }: { label: string; value: string; testId: string; secret?: boolean }) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-  const copy = () =>
-    void navigator.clipboard
-      ?.writeText(value)
-      .then(() => {
-        setCopied(true);
-        toast.show(`${label} copied`);
-      })
-      .catch(() => toast.show('Copying failed: select the text and copy it yourself'));
+  const { copied, copy } = useCopy(value, label);
   return (
     <div>
       <p className="text-xs font-medium uppercase tracking-wide text-muted">{label}</p>

@@ -10,6 +10,7 @@ import { useSession } from '../../../lib/session/session-store.ts';
 import { authApi } from '../api/auth.ts';
 import { AuthCard, StepIndicator } from '../components/auth-card.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { downloadText } from '../../../lib/download.ts';
 
 /** The code formats are the contract's: six digits, or in recovery mode also a recovery code (xxxxx-xxxxx). */
 const isCode = (code: string) => OtpCode.safeParse(code).success;
@@ -97,17 +98,6 @@ export function recoveryCodesText(codes: string[], email: string, at: Date): str
     ...codes,
     '',
   ].join('\r\n');
-}
-
-function downloadText(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone(): void }) {

@@ -1,0 +1,11 @@
+/** Saves text as a file the browser downloads (a CSV export, the recovery codes), without a round trip to the server. */
+export function downloadText(name: string, text: string, type = 'text/plain;charset=utf-8') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
