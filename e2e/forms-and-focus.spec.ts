@@ -69,6 +69,7 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
     await topUp.click();
     const dialog = page.getByRole('dialog', { name: 'Top up balance' });
     await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('below your low-balance limit of USD 1,000.00');
     expect(new URL(page.url()).pathname).toBe('/transactions');
     // Esc in the open coin list closes the list, not the dialog
     await dialog.getByRole('button', { name: /^Coin:/ }).click();

@@ -32,7 +32,8 @@ export function AppLayout() {
   const user = useSession((s) => s.user);
   const profile = useProfile();
   const [open, setOpen] = useState(false);
-  const [topUp, setTopUp] = useState(false);
+  // open, with why when the low-balance banner opened it (the dialog says the limit)
+  const [topUp, setTopUp] = useState<{ reason?: string } | undefined>();
   const queryClient = useQueryClient();
   // the shared data (partner, accounts) loads at start, at the next hour boundary and hourly after
   useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
@@ -121,13 +122,13 @@ export function AppLayout() {
         </div>
       </aside>
       <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8 md:py-8">
-        <BannerArea onTopUp={() => setTopUp(true)} />
+        <BannerArea onTopUp={(reason) => setTopUp({ reason })} />
         <WalletReviewBanners />
         <Outlet />
       </main>
       {topUp && (
         <Suspense fallback={null}>
-          <TopUpDialog open={topUp} onOpenChange={setTopUp} b2b={partner?.isB2B ?? false} />
+          <TopUpDialog open={!!topUp} onOpenChange={(next) => !next && setTopUp(undefined)} b2b={partner?.isB2B ?? false} reason={topUp?.reason} />
         </Suspense>
       )}
       <SessionWatch />

@@ -11,7 +11,7 @@ import { PendingCountriesBanner } from './pending-countries.tsx';
  * their feature. The low-balance banner shows only to partners with a balance screen; its 'Top up balance' opens the
  * top-up dialog, which the frame owns (`onTopUp`).
  */
-export function BannerArea({ onTopUp }: { onTopUp(): void }) {
+export function BannerArea({ onTopUp }: { onTopUp(reason: string): void }) {
   const accounts = useAccounts();
   const profile = useProfile();
   const { lowBalanceDismissed, dismissLowBalance } = useBanners();
@@ -28,7 +28,10 @@ export function BannerArea({ onTopUp }: { onTopUp(): void }) {
             <span className="font-semibold">Low balance.</span> Your available balance is {formatMoney(available ?? '0', 'USD')}, below your limit of{' '}
             {formatMoney(limit, 'USD')}. Top up to keep payouts flowing.
           </p>
-          <button type="button" onClick={onTopUp} className="shrink-0 self-start rounded font-semibold underline underline-offset-2 hover:no-underline sm:self-auto">
+          <button
+            type="button"
+            onClick={() => onTopUp(`Your available balance is ${formatMoney(available ?? '0', 'USD')}, below your low-balance limit of ${formatMoney(limit, 'USD')}.`)}
+            className="shrink-0 self-start rounded font-semibold underline underline-offset-2 hover:no-underline sm:self-auto">
             Top up balance
           </button>
         </div>

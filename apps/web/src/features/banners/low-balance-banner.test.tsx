@@ -29,6 +29,8 @@ describe('low-balance banner', () => {
     expect(banner.textContent).toContain('Your available balance is USD 400.00, below your limit of USD 1,000.00.');
     await user.click(screen.getByRole('button', { name: 'Top up balance' }));
     expect(onTopUp).toHaveBeenCalledTimes(1);
+    // the dialog is told why it opened, with the limit
+    expect(onTopUp).toHaveBeenCalledWith('Your available balance is USD 400.00, below your low-balance limit of USD 1,000.00.');
     // a button that opens the dialog, not a link away from the page
     expect(screen.queryByRole('link', { name: 'Top up balance' })).toBeNull();
   });

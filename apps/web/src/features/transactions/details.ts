@@ -159,7 +159,7 @@ function trade(r: TradeRow): DetailSection[] {
         ...field('Quoted rate', formatRate(r.quotedRate, coin, fiat)),
         ...field('Fee', formatCrypto(r.fee, coin)),
         ...field('Crypto amount', formatCrypto(r.cryptoAmount, coin)),
-        ...field('Local amount', formatMoney(r.fiatAmount, fiat)),
+        ...field('Local amount at the quoted rate, before the fee', formatMoney(r.fiatAmount, fiat)),
       ],
     },
     {

@@ -36,7 +36,7 @@ function CopyRow({ label, value, testId }: { label: string; value: string; testI
  * partner has none and the user may get one (admin, treasury; the server says which networks can be served), a
  * button asks for it; otherwise 'Address not found'. A demo address is marked: nothing sent to it can be recovered.
  */
-export function TopUpDialog({ open, onOpenChange, b2b }: { open: boolean; onOpenChange(open: boolean): void; b2b: boolean }) {
+export function TopUpDialog({ open, onOpenChange, b2b, reason }: { open: boolean; onOpenChange(open: boolean): void; b2b: boolean; /** why it opened (the low-balance banner says the limit) */ reason?: string }) {
   const [selection, setSelection] = useState<TopUpSelection>(() => storedSelection());
   const currencyNetwork = currencyNetworkOf(selection) ?? DEFAULT_CURRENCY_NETWORK;
   const list = useDepositAddresses();
@@ -52,6 +52,11 @@ export function TopUpDialog({ open, onOpenChange, b2b }: { open: boolean; onOpen
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Top up balance" width={500}>
+      {reason && (
+        <Alert tone="warning" className="mb-4 text-sm">
+          {reason}
+        </Alert>
+      )}
       <p className="text-sm">
         Only send {coin} ( {network} ) to this wallet using its native blockchain to top up your balance
       </p>

@@ -15,6 +15,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { formatDay } from '../../../lib/format.ts';
 import { usePayoutConfig, useSavePayoutConfig } from '../api/settings.ts';
 import { EndsForm, FREQUENCY_FORMS, REPEAT_MAX, RepeatEvery, type ScheduleProps } from './payout-schedule.tsx';
 import { Section, chip, choiceInput } from './section.tsx';
@@ -72,7 +73,7 @@ function Summary({ config, nextPayoutDate: stored, changed }: { config: PayoutCo
       <div>
         <dt className="text-xs text-muted">{changed ? 'Next payout, if saved now' : 'Next payout'}</dt>
         <dd className="font-medium" data-testid="next-payout">
-          {next ?? '—'}
+          {next ? formatDay(next) || next : '—'}
         </dd>
       </div>
     </dl>

@@ -6,6 +6,7 @@ import { payoutConfig, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { PAYOUT_NOT_LOADED } from '../components/payout-form.tsx';
 import { SettingsScreen } from './settings.tsx';
+import { formatDay } from '../../../lib/format.ts';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
 const WEEKLY = payoutConfig({ type: 'AUTOMATED', frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'], endPayout: 'After Payouts', endPayoutAfter: 6 }, '2026-11-26');
@@ -26,7 +27,7 @@ describe('settings screen, as an admin', () => {
     expect((screen.getByRole('checkbox', { name: 'Tue' }) as HTMLInputElement).checked).toBe(false);
     expect(screen.getByTestId('repeat-summary').textContent).toBe('Weekly: Monday, Thursday');
     expect(screen.getByTestId('end-summary').textContent).toBe('After 6 Payouts');
-    expect(screen.getByText('2026-11-26')).toBeTruthy();
+    expect(screen.getByText('Nov 26, 2026')).toBeTruthy();
     expect(screen.queryByText(READ_ONLY)).toBeNull();
     expect(saveButton().disabled).toBe(false);
   });
@@ -52,7 +53,7 @@ describe('settings screen, as an admin', () => {
     expect(screen.getByTestId('repeat-summary').textContent).toBe('Monthly: 31');
     expect(screen.getByTestId('end-summary').textContent).toBe('Never');
     await user.click(saveButton());
-    await screen.findByText('2026-12-31');
+    await screen.findByText('Dec 31, 2026');
     expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([
       { ...WEEKLY.config, frequency: 'Monthly', monthlyDate: 31, endPayout: 'Never', weeklyDays: [], endPayoutAfter: null, repeatFrequency: 1 },
     ]);
@@ -64,12 +65,12 @@ describe('settings screen, as an admin', () => {
     mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/payout-config': { body: WEEKLY } });
     const { user } = renderSettings();
     await screen.findByTestId('repeat-summary');
-    expect(screen.getByTestId('next-payout').textContent).toBe('2026-11-26');
+    expect(screen.getByTestId('next-payout').textContent).toBe('Nov 26, 2026');
     await user.click(radio('Daily'));
     expect(screen.getByTestId('repeat-summary').textContent).toBe('Daily');
     expect(screen.getByText('Next payout, if saved now')).toBeTruthy();
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    expect(screen.getByTestId('next-payout').textContent).toBe(tomorrow);
+    expect(screen.getByTestId('next-payout').textContent).toBe(formatDay(tomorrow));
     await user.click(radio('Weekly'));
     const every = screen.getByLabelText('Repeat every') as HTMLInputElement;
     expect(every.value).toBe('1');

@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 import { useInviteUser } from '../api/invite-user.ts';
 import { RolePicker } from './role-picker.tsx';
 
@@ -28,7 +29,11 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         toast.show(TEAM_MESSAGES.invited(user.email));
         onOpenChange(false);
       },
-      onError: (err) => setFormError(err.message),
+      onError: (err) => {
+        // an e-mail already in use is about the E-mail field: said under it
+        if (err instanceof ApiError && err.code === 'EmailInUse') form.setError('email', { message: err.message }, { shouldFocus: true });
+        else setFormError(err.message);
+      },
     });
   });
 

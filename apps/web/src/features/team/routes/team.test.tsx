@@ -93,6 +93,10 @@ describe('team screen', () => {
     await user.click(within(dialog).getByRole('radio', { name: /Treasury/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
     await within(dialog).findByText(TEAM_MESSAGES.emailInUse);
+    // said under the E-mail field, which is marked invalid and focused
+    const email = within(dialog).getByLabelText('E-mail');
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(email));
 
     await user.clear(within(dialog).getByLabelText('E-mail'));
     await user.type(within(dialog).getByLabelText('E-mail'), 'Naledi@Acme.test ');
