@@ -3,6 +3,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { compareDecimal, divideDecimal, normalise } from '@portal/contract/decimal';
 import {
   PAYMENT_MESSAGES,
+  accountNumberProblem,
+  cleanAccountNumber,
   RAMP_OF_KIND,
   sandboxOutcome,
   type CollectionInstructions,
@@ -43,8 +45,6 @@ export type PaymentDeps = { db: Kysely<DB>; now: () => number; live: LiveBus; en
 const INITIATE = { roles: ['admin', 'treasury'] as const, permission: 'api_write' as const };
 const READ = { roles: ['admin', 'treasury', 'view'] as const, permission: 'api_read' as const };
 
-const ACCOUNT_NUMBER: Record<string, RegExp> = { phone: /^\+?\d{7,15}$/, bank: /^\d{6,20}$/, app: /^[A-Za-z0-9._@-]{3,64}$/ };
-const cleanAccountNumber = (type: string, value: string) => (type === 'app' ? value.trim() : value.replace(/[\s-]/g, ''));
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const PAYMENT_METHOD: Record<string, string> = { momo: 'mobile_money', bank: 'bank_transfer', eft: 'bank_transfer', p2p: 'bank_transfer', card: 'card' };
 
@@ -219,11 +219,10 @@ export function createPaymentService(deps: PaymentDeps) {
       if (!network || network.status !== 'active' || network.country !== input.country || !network.channel_ids.includes(p.channel.id) || network.temp_disabled_for.includes('withdraw')) {
         throw badRequest(PAYMENT_MESSAGES.networkUnavailable, 'ChannelUnavailable');
       }
-      const accountType = network.account_number_type;
+      const accountType = network.account_number_type as keyof typeof PAYMENT_MESSAGES.accountNumber;
       const accountNumber = cleanAccountNumber(accountType, input.accountNumber);
-      if (!ACCOUNT_NUMBER[accountType]!.test(accountNumber)) {
-        throw badRequest(PAYMENT_MESSAGES.accountNumber[accountType as keyof typeof PAYMENT_MESSAGES.accountNumber], 'ValidationFailed');
-      }
+      const accountProblem = accountNumberProblem(accountType, accountNumber);
+      if (accountProblem) throw badRequest(accountProblem, 'ValidationFailed');
       return book(caller, 'disbursement', {
         ...ordered('disbursement', input, fingerprint, p),
         network_id: network.id,
@@ -249,7 +248,8 @@ export function createPaymentService(deps: PaymentDeps) {
       const accountType = momo ? 'phone' : 'bank';
       const accountNumber = input.accountNumber ? cleanAccountNumber(accountType, input.accountNumber) : null;
       if (momo && !accountNumber) throw badRequest(`accountNumber: ${PAYMENT_MESSAGES.accountNumber.phone}`, 'ValidationFailed');
-      if (accountNumber && !ACCOUNT_NUMBER[accountType]!.test(accountNumber)) throw badRequest(PAYMENT_MESSAGES.accountNumber[accountType], 'ValidationFailed');
+      const accountProblem = accountNumber ? accountNumberProblem(accountType, accountNumber) : undefined;
+      if (accountProblem) throw badRequest(accountProblem, 'ValidationFailed');
       const bank = momo ? undefined : (await networksOfChannel(db, input.country, p.channel.id))[0];
       const reference = input.reference?.trim() || '';
       return book(caller, 'collection', {

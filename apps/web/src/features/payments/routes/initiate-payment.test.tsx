@@ -71,7 +71,7 @@ describe('initiate payment screen', () => {
     const form = await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     const quote = await screen.findByRole('region', { name: 'Quote' });
-    for (const text of ['KES 1,000.00', '128.9 KES per USD', 'USD 7.75', 'USD 0.23', 'USD 7.98', 'USD 5,000.00']) expect(quote.textContent).toContain(text);
+    for (const text of ['KES 1,000.00', '1 USD = 128.90 KES', 'USD 7.75', 'USD 0.23', 'USD 7.98', 'USD 5,000.00']) expect(quote.textContent).toContain(text);
     expect(api.to('GET partner/payments/quote')[0]!.query).toBe(`kind=disbursement&country=KE&channelId=${momoOut.id}&amount=1000`);
     expect(api.to('POST partner/disbursement')).toHaveLength(0);
     await user.click(within(quote).getByRole('button', { name: 'Confirm payout' }));
@@ -88,11 +88,45 @@ describe('initiate payment screen', () => {
     const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
     const form = await screen.findByRole('form', { name: 'Payment details' });
     await user.click(within(form).getByRole('button', { name: 'Review' }));
-    for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount with at most 2 decimals']) expect(within(form).getAllByText(text).length).toBeGreaterThan(0);
+    for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount in the local currency with at most 2 decimals']) expect(within(form).getAllByText(text).length).toBeGreaterThan(0);
     expect(api.to('GET partner/payments/quote')).toHaveLength(0);
     await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     expect(await screen.findByText('This country is not enabled for your account')).toBeTruthy();
+  });
+
+  it('at Review, says a negative amount is below the minimum and a bad account number under its field, asking for no quote', async () => {
+    const api = setupApi();
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await fillDisbursement(user);
+    const amount = within(form).getByLabelText('Amount (KES)');
+    await user.clear(amount);
+    await user.type(amount, '-5');
+    const phone = within(form).getByLabelText('Phone number');
+    await user.clear(phone);
+    await user.type(phone, '12ab');
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    expect(within(form).getByText('Enter an amount of at least KES 10.00')).toBeTruthy();
+    const phoneError = within(form).getByText('Enter a phone number with its country code, digits only (7 to 15)');
+    expect(phone.getAttribute('aria-invalid')).toBe('true');
+    expect(phone.closest('div')!.contains(phoneError)).toBe(true);
+    expect(api.to('GET partner/payments/quote')).toHaveLength(0);
+  });
+
+  it('colours the status with the shared meaning: a payment under way is blue, a refunded one grey', async () => {
+    const api = setupApi();
+    api.on('POST partner/disbursement', { status: 201, body: { payment: payment({ status: 'processing' }) } });
+    api.on(`GET disbursements/${payment().id}`, {
+      body: { payment: payment({ status: 'refunded', timeline: [{ status: 'created', at: '2026-11-23T10:00:00.000Z' }, { status: 'pending', at: '2026-11-23T10:00:01.000Z' }, { status: 'refunded', at: '2026-11-23T10:00:02.000Z' }] }) },
+    });
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await fillDisbursement(user);
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    await user.click(within(await screen.findByRole('region', { name: 'Quote' })).getByRole('button', { name: 'Confirm payout' }));
+    await waitFor(() => expect(screen.getByTestId('payment-status').textContent).toBe('Refunded'));
+    expect(screen.getByTestId('payment-status').querySelector('[data-tone]')!.getAttribute('data-tone')).toBe('neutral');
+    const tones = [...within(screen.getByRole('list', { name: 'Timeline' })).getAllByRole('listitem')].map((li) => li.querySelector('[data-tone]')!.getAttribute('data-tone'));
+    expect(tones).toEqual(['info', 'info', 'neutral']);
   });
 
   it('a view user reads but cannot initiate', async () => {

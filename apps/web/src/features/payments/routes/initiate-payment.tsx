@@ -9,7 +9,7 @@ import { cn } from '../../../components/ui/cn.ts';
 import { TextField, inputClass } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { formatCurrency } from '../../../lib/format.ts';
+import { formatAmount, formatRate } from '../../../lib/format.ts';
 import { newId } from '../../../lib/ids.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useCreatePayment } from '../api/create-payment.ts';
@@ -172,7 +172,7 @@ export function InitiatePaymentScreen() {
                 <option value="">Choose a channel</option>
                 {countryChannels.map((c) => (
                   <option key={c.id} value={c.id}>
-                    {channelTypeName(c.channelType)} ({c.currency} {Number(c.min).toLocaleString('en-US')} – {Number(c.max).toLocaleString('en-US')})
+                    {channelTypeName(c.channelType)} ({formatAmount(c.min, c.currency)} – {formatAmount(c.max, c.currency)})
                   </option>
                 ))}
               </Select>
@@ -218,17 +218,17 @@ export function InitiatePaymentScreen() {
             <section aria-label="Quote" className="mt-5 rounded-lg border border-line bg-canvas p-4">
               <h2 className="text-sm font-semibold text-ink">{disbursing ? 'You pay out' : 'You collect'}</h2>
               <dl className="mt-2">
-                <QuoteRow label="Amount">{formatCurrency(q.amount, q.currency)}</QuoteRow>
+                <QuoteRow label="Amount">{formatAmount(q.amount, q.currency)}</QuoteRow>
                 <QuoteRow label="Rate">
-                  {q.rate.replace(/\.?0+$/, '')} {q.currency} per USD
+                  {formatRate(q.rate, 'USD', q.currency)}
                 </QuoteRow>
-                <QuoteRow label="In USD">{formatCurrency(q.amountUsd, 'USD')}</QuoteRow>
-                <QuoteRow label="Fee">{formatCurrency(q.feeUsd, 'USD')}</QuoteRow>
+                <QuoteRow label="In USD">{formatAmount(q.amountUsd, 'USD')}</QuoteRow>
+                <QuoteRow label="Fee">{formatAmount(q.feeUsd, 'USD')}</QuoteRow>
                 <QuoteRow label={disbursing ? 'Taken from your balance' : 'Credited to your balance when paid'} strong>
-                  {formatCurrency(q.totalUsd, 'USD')}
+                  {formatAmount(q.totalUsd, 'USD')}
                 </QuoteRow>
               </dl>
-              <p className="mt-2 text-xs text-muted">Balance: {formatCurrency(q.balanceUsd, 'USD')}</p>
+              <p className="mt-2 text-xs text-muted">Balance: {formatAmount(q.balanceUsd, 'USD')}</p>
               <div className="mt-4 flex flex-wrap justify-end gap-3">
                 <Button variant="secondary" onClick={() => setQuote(undefined)} disabled={create.isPending}>
                   Edit
