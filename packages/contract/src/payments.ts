@@ -126,6 +126,12 @@ export const PaymentQuote = z.object({
 });
 export type PaymentQuote = z.infer<typeof PaymentQuote>;
 
+/** The markets (country and currency) the partner may pay in: its enabled countries, the ones the quote and the payment accept. */
+export const PaymentMarket = z.object({ country: z.string(), currency: z.string() });
+export type PaymentMarket = z.infer<typeof PaymentMarket>;
+export const PaymentMarketsResponse = z.object({ markets: z.array(PaymentMarket) });
+export type PaymentMarketsResponse = z.infer<typeof PaymentMarketsResponse>;
+
 export const CollectionInstructions = z.discriminatedUnion('type', [
   z.object({ type: z.literal('bank_transfer'), bankName: z.string(), accountName: z.string(), accountNumber: z.string(), reference: z.string(), amount: DecimalString, currency: z.string() }),
   z.object({ type: z.literal('mobile_money'), prompt: z.string(), phoneNumber: z.string().nullable(), reference: z.string(), amount: DecimalString, currency: z.string() }),

@@ -12,6 +12,7 @@ import {
   type DisbursementRequest,
   type Payment,
   type PaymentKind,
+  type PaymentMarketsResponse,
   type PaymentQuote,
 } from '@portal/contract/payments';
 import type { DB } from '../../db/schema.ts';
@@ -30,6 +31,7 @@ import {
   insertMirrors,
   insertOrder,
   insertTimelineEntry,
+  enabledMarkets,
   marketRate,
   networksOfChannel,
   timeline,
@@ -189,6 +191,13 @@ export function createPaymentService(deps: PaymentDeps) {
 
   return {
     /** GET partner/payments/quote: what a payment of an amount would cost or bring, before confirming it. */
+    /** GET partner/payments/markets: the countries (with their currency) the partner may pay in, so a form offers no refused one. */
+    async markets(caller: Caller): Promise<PaymentMarketsResponse> {
+      requireAccess(caller, READ);
+      await requireEnabledPartner(caller.partnerId);
+      return { markets: await enabledMarkets(db, caller.partnerId) };
+    },
+
     async quote(caller: Caller, q: { kind: PaymentKind; country: string; channelId: string; amount: string }): Promise<PaymentQuote> {
       requireAccess(caller, READ);
       await requireEnabledPartner(caller.partnerId);

@@ -12,10 +12,24 @@ describe('the initiate form', () => {
   const paused = channel({ country: 'GH', apiStatus: 'inactive' });
   const all = [out, inn, ng, paused];
 
+  const served = [
+    { country: 'KE', currency: 'KES' },
+    { country: 'NG', currency: 'NGN' },
+    { country: 'GH', currency: 'GHS' },
+  ];
+
   it('offers the countries and channels of the direction of the payment', () => {
-    expect(countriesFor('disbursement', all).map((c) => c.code)).toEqual(['KE', 'NG']);
-    expect(countriesFor('collection', all).map((c) => c.code)).toEqual(['KE']);
-    expect(channelsFor('collection', 'KE', all)).toEqual([inn]);
+    expect(countriesFor('disbursement', all, served).map((c) => c.code)).toEqual(['KE', 'NG']);
+    expect(countriesFor('collection', all, served).map((c) => c.code)).toEqual(['KE']);
+    expect(channelsFor('collection', 'KE', all, served)).toEqual([inn]);
+  });
+
+  it("offers only the partner's enabled countries (markets), so a refused one is never offered", () => {
+    const tz = channel({ country: 'TZ', currency: 'TZS' });
+    expect(countriesFor('disbursement', [...all, tz], served).map((c) => c.code)).toEqual(['KE', 'NG']);
+    expect(countriesFor('disbursement', [...all, tz], [{ country: 'NG', currency: 'NGN' }]).map((c) => c.code)).toEqual(['NG']);
+    expect(channelsFor('disbursement', 'TZ', [...all, tz], served)).toEqual([]);
+    expect(countriesFor('disbursement', all, [])).toEqual([]);
   });
 
   it('offers the networks reached through the channel and not paused for payouts', () => {

@@ -1,7 +1,7 @@
 import type { Channel, PaymentNetwork } from '@portal/contract/coverage';
 import { countryByLocale } from '@portal/contract/countries';
 import { compareDecimal, normalise } from '@portal/contract/decimal';
-import { PAYMENT_MESSAGES, RAMP_OF_KIND, accountNumberProblem, localAmountProblem, type PaymentKind } from '@portal/contract/payments';
+import { PAYMENT_MESSAGES, RAMP_OF_KIND, accountNumberProblem, localAmountProblem, type PaymentKind, type PaymentMarket } from '@portal/contract/payments';
 
 /** What the initiate form holds. */
 export type PaymentDraft = {
@@ -17,14 +17,23 @@ export type PaymentDraft = {
 
 export const EMPTY_DRAFT: PaymentDraft = { kind: 'disbursement', country: '', channelId: '', networkId: '', accountNumber: '', name: '', amount: '', reference: '' };
 
-/** The countries with an active channel in the kind's direction, by name. */
-export function countriesFor(kind: PaymentKind, channels: Channel[]) {
-  const codes = [...new Set(channels.filter((c) => c.rampType === RAMP_OF_KIND[kind] && c.apiStatus === 'active').map((c) => c.country))];
+const servedBy = (markets: PaymentMarket[]) => {
+  const served = new Set(markets.map((m) => `${m.country}:${m.currency}`));
+  return (c: Channel) => served.has(`${c.country}:${c.currency}`);
+};
+
+/** The countries with an active channel in the kind's direction in a market the partner serves (enabled), by name. */
+export function countriesFor(kind: PaymentKind, channels: Channel[], markets: PaymentMarket[]) {
+  const codes = [...new Set(channelsOf(kind, channels, markets).map((c) => c.country))];
   return codes.map((code) => ({ code, name: countryByLocale(code)?.name ?? code })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export const channelsFor = (kind: PaymentKind, country: string, channels: Channel[]) =>
-  channels.filter((c) => c.country === country && c.rampType === RAMP_OF_KIND[kind] && c.apiStatus === 'active');
+const channelsOf = (kind: PaymentKind, channels: Channel[], markets: PaymentMarket[]) => {
+  const served = servedBy(markets);
+  return channels.filter((c) => c.rampType === RAMP_OF_KIND[kind] && c.apiStatus === 'active' && served(c));
+};
+
+export const channelsFor = (kind: PaymentKind, country: string, channels: Channel[], markets: PaymentMarket[]) => channelsOf(kind, channels, markets).filter((c) => c.country === country);
 
 /** The networks a disbursement through the channel can reach. */
 export const networksFor = (country: string, channelId: string, networks: PaymentNetwork[]) =>

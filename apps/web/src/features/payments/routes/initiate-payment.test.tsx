@@ -8,6 +8,7 @@ import { InitiatePaymentScreen } from './initiate-payment.tsx';
 
 const momoOut = channel({ channelType: 'momo', rampType: 'withdraw', min: '10.00000000', max: '250000.00000000' });
 const momoIn = channel({ channelType: 'momo', rampType: 'deposit' });
+const tzOut = channel({ channelType: 'momo', rampType: 'withdraw', country: 'TZ', currency: 'TZS' });
 const mpesa = network({ name: 'M-Pesa', channelIds: [momoOut.id, momoIn.id] });
 const QUOTE: PaymentQuote = { kind: 'disbursement', country: 'KE', currency: 'KES', amount: '1000.00', rate: '128.90000000', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', min: '10.00', max: '250000.00', balanceUsd: '5000.00' };
 const payment = (over: Partial<Payment> = {}): Payment => ({
@@ -44,7 +45,8 @@ function setupApi(role: 'admin' | 'view' = 'admin') {
   signIn(role);
   return mockApi({
     'GET partner/profile': { body: profile() },
-    'GET channels': { body: { channels: [momoOut, momoIn] } },
+    'GET channels': { body: { channels: [momoOut, momoIn, tzOut] } },
+    'GET partner/payments/markets': { body: { markets: [{ country: 'KE', currency: 'KES' }] } },
     'GET networks': { body: { networks: [mpesa] } },
     'GET partner/payments/quote': { body: QUOTE },
     'POST partner/disbursement': { status: 201, body: { payment: payment() } },
@@ -127,6 +129,15 @@ describe('initiate payment screen', () => {
     expect(screen.getByTestId('payment-status').querySelector('[data-tone]')!.getAttribute('data-tone')).toBe('neutral');
     const tones = [...within(screen.getByRole('list', { name: 'Timeline' })).getAllByRole('listitem')].map((li) => li.querySelector('[data-tone]')!.getAttribute('data-tone'));
     expect(tones).toEqual(['info', 'info', 'neutral']);
+  });
+
+  it("offers only the partner's enabled countries: a channel's country it does not serve is not in the list", async () => {
+    setupApi();
+    renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await screen.findByRole('form', { name: 'Payment details' });
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'Kenya' })).toBeTruthy());
+    const offered = within(within(form).getByLabelText('Country')).getAllByRole('option').map((o) => (o as HTMLOptionElement).value);
+    expect(offered).toEqual(['', 'KE']);
   });
 
   it('a view user reads but cannot initiate', async () => {

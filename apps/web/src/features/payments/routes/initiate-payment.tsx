@@ -14,7 +14,7 @@ import { newId } from '../../../lib/ids.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useCreatePayment } from '../api/create-payment.ts';
 import { fetchQuote } from '../api/quote.ts';
-import { useChannels, useNetworks } from '../api/reference.ts';
+import { useChannels, useMarkets, useNetworks } from '../api/reference.ts';
 import { PaymentResult } from '../components/payment-result.tsx';
 import { EMPTY_DRAFT, channelsFor, countriesFor, draftProblems, networksFor, type PaymentDraft } from '../payment-form.ts';
 
@@ -62,6 +62,7 @@ export function InitiatePaymentScreen() {
   const role = useSession((s) => s.user?.role);
   const channels = useChannels();
   const networks = useNetworks();
+  const markets = useMarkets();
   const create = useCreatePayment();
   const [draft, setDraft] = useState<PaymentDraft>(EMPTY_DRAFT);
   const [showProblems, setShowProblems] = useState(false);
@@ -71,8 +72,10 @@ export function InitiatePaymentScreen() {
   const [created, setCreated] = useState<Payment | undefined>();
 
   const allChannels = useMemo(() => channels.data?.channels ?? [], [channels.data]);
-  const countries = useMemo(() => countriesFor(draft.kind, allChannels), [draft.kind, allChannels]);
-  const countryChannels = channelsFor(draft.kind, draft.country, allChannels);
+  const served = useMemo(() => markets.data?.markets ?? [], [markets.data]);
+  const countries = useMemo(() => countriesFor(draft.kind, allChannels, served), [draft.kind, allChannels, served]);
+  const countryChannels = channelsFor(draft.kind, draft.country, allChannels, served);
+  const loading = channels.isPending || markets.isPending;
   const channel = countryChannels.find((c) => c.id === draft.channelId);
   const reachable = networksFor(draft.country, draft.channelId, networks.data?.networks ?? []);
   const network = reachable.find((n) => n.id === draft.networkId);
@@ -158,10 +161,10 @@ export function InitiatePaymentScreen() {
                 </button>
               ))}
             </div>
-            {(channels.isError || networks.isError) && <Alert tone="danger" className="mt-4">The channels could not be loaded. Reload the page to try again.</Alert>}
+            {(channels.isError || networks.isError || markets.isError) && <Alert tone="danger" className="mt-4">The channels could not be loaded. Reload the page to try again.</Alert>}
             <div className="mt-5 grid gap-4 sm:grid-cols-2">
-              <Select label="Country" value={draft.country} error={shown.country} disabled={channels.isPending} onChange={(v) => set({ country: v, channelId: '', networkId: '' })}>
-                <option value="">{channels.isPending ? 'Loading…' : 'Choose a country'}</option>
+              <Select label="Country" value={draft.country} error={shown.country} disabled={loading} onChange={(v) => set({ country: v, channelId: '', networkId: '' })}>
+                <option value="">{loading ? 'Loading…' : countries.length === 0 && !markets.isError ? 'No country enabled for payments' : 'Choose a country'}</option>
                 {countries.map((c) => (
                   <option key={c.code} value={c.code}>
                     {c.name}
