@@ -9,7 +9,7 @@ import { cn } from '../../../components/ui/cn.ts';
 import { TextField, inputClass } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { formatAmount, formatRate } from '../../../lib/format.ts';
+import { formatAmount, formatMoney, formatRate } from '../../../lib/format.ts';
 import { newId } from '../../../lib/ids.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useCreatePayment } from '../api/create-payment.ts';
@@ -175,7 +175,7 @@ export function InitiatePaymentScreen() {
                 <option value="">Choose a channel</option>
                 {countryChannels.map((c) => (
                   <option key={c.id} value={c.id}>
-                    {channelTypeName(c.channelType)} ({formatAmount(c.min, c.currency)} – {formatAmount(c.max, c.currency)})
+                    {channelTypeName(c.channelType)} ({c.currency} {formatMoney(c.min)} – {formatMoney(c.max)})
                   </option>
                 ))}
               </Select>
