@@ -189,6 +189,33 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect((await post(LEAN, 'disbursement', disbursement())).json()).toMatchObject({ code: 'CountryNotEnabled' });
   });
 
+  it('lists the markets each partner may pay in: its own enabled countries, the ones the quote accepts; every role reads them', async () => {
+    const markets = async (email: string) => {
+      const res = await get(email, '/partner/payments/markets');
+      expect(res.statusCode, email).toBe(200);
+      return res.json<{ markets: { country: string; currency: string }[] }>().markets;
+    };
+    const kora = await markets(KORA);
+    expect(kora.map((m) => m.country).sort()).toEqual(['GH', 'KE', 'NG', 'UG']);
+    expect(kora).toContainEqual({ country: 'KE', currency: 'KES' });
+    // a market listed is quoted; one not listed (TZ) is refused
+    expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoOut}&amount=1000`)).statusCode).toBe(200);
+    expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=TZ&channelId=${ids.tzMomoOut}&amount=1000`)).json()).toMatchObject({ code: 'CountryNotEnabled' });
+    for (const email of [ACME_ADMIN, ACME_TREASURY, ACME_VIEWER]) expect(await markets(email)).toEqual(await markets(ACME_ADMIN));
+    // another partner's countries are its own: lean serves none yet
+    expect(await markets(LEAN)).toEqual([]);
+    const baobab = await get(BAOBAB, '/partner/payments/markets');
+    expect([baobab.statusCode, baobab.json().code]).toEqual([403, 'FeatureDisabled']);
+  });
+
+  it('says zero or less must be above zero (not a decimals problem), and the limits with thousands separators', async () => {
+    const said = async (amount: string) => (await post(KORA, 'disbursement', disbursement({ amount }))).json<{ message: string }>().message;
+    expect(await said('-5')).toBe('Amount: Enter an amount above zero');
+    expect(await said('0.00')).toBe('Amount: Enter an amount above zero');
+    expect(await said('9')).toBe('Enter an amount of at least KES 10.00');
+    expect(await said('250001')).toBe('Enter an amount of at most KES 250,000.00');
+  });
+
   it("never shows or touches another partner's payment", async () => {
     const koras = (await post(KORA, 'disbursement', disbursement())).json<{ payment: Payment }>().payment;
     const acmes = (await post(ACME_ADMIN, 'collection', collection())).json<{ payment: Payment }>().payment;

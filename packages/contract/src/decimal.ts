@@ -44,6 +44,8 @@ export function divideDecimal(a: string, b: string, scale = 8): string {
 }
 
 /** The smaller of two decimal strings. */
+/** A decimal string with thousands separators, as messages show amounts: groupThousands('5000000.00') = '5,000,000.00'. */
+export const groupThousands = (value: string) => value.replace(/^(-?)(\d+)/, (_, sign: string, whole: string) => sign + whole.replace(/\B(?=(\d{3})+$)/g, ','));
 export const minDecimal = (a: string, b: string) => (compareDecimal(a, b) <= 0 ? a : b);
 
 /**

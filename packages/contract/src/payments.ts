@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DecimalString, TRANSACTION_STATUSES } from './domain.ts';
+import { groupThousands } from './decimal.ts';
+import { DecimalString, TRANSACTION_STATUSES, type ACCOUNT_NUMBER_TYPES } from './domain.ts';
 import { safeText } from './validation.ts';
 
 /**
@@ -48,18 +49,38 @@ export const PAYMENT_MESSAGES = {
   channelUnavailable: 'This channel is not available: choose an active channel of the country',
   networkUnavailable: 'This payment network is not available for this channel: choose an active network',
   countryNotEnabled: 'This country is not enabled for your account',
-  amountBelow: (min: string, currency: string) => `Enter an amount of at least ${currency} ${min}`,
-  amountAbove: (max: string, currency: string) => `Enter an amount of at most ${currency} ${max}`,
-  insufficientBalance: (balance: string) => `Your USD balance (${balance}) does not cover this payment and its fee`,
+  amountBelow: (min: string, currency: string) => `Enter an amount of at least ${currency} ${groupThousands(min)}`,
+  amountAbove: (max: string, currency: string) => `Enter an amount of at most ${currency} ${groupThousands(max)}`,
+  amountPositive: 'Enter an amount above zero',
+  amountDecimals: 'Enter an amount in the local currency with at most 2 decimals',
+  insufficientBalance: (balance: string) => `Your USD balance (${groupThousands(balance)}) does not cover this payment and its fee`,
   sequenceReused: 'This sequenceId was already used for a different payment: send a new sequenceId for a new payment',
   accountNumber: { phone: 'Enter a phone number with its country code, digits only (7 to 15)', bank: 'Enter a bank account number of 6 to 20 digits', app: 'Enter the app account id (3 to 64 letters, digits, . _ - @)' },
   notFound: 'Payment not found',
 } as const;
 
+/** What is wrong with a local amount as typed, before the channel's limits (undefined when nothing): zero or less, then the format. */
+export function localAmountProblem(text: string): string | undefined {
+  const t = text.trim();
+  if (/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t) && Number(t) <= 0) return PAYMENT_MESSAGES.amountPositive;
+  return /^\d{1,15}(\.\d{1,2})?$/.test(t) ? undefined : PAYMENT_MESSAGES.amountDecimals;
+}
 const LocalAmount = z
   .string()
   .trim()
-  .regex(/^\d{1,15}(\.\d{1,2})?$/, 'Enter an amount in the local currency with at most 2 decimals');
+  .superRefine((value, ctx) => {
+    const problem = localAmountProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** The account number rules of a payment, by the network's account number type (a collection's payer: phone or bank). */
+type AccountNumberType = (typeof ACCOUNT_NUMBER_TYPES)[number];
+const ACCOUNT_NUMBER_PATTERNS: Record<AccountNumberType, RegExp> = { phone: /^\+?\d{7,15}$/, bank: /^\d{6,20}$/, app: /^[A-Za-z0-9._@-]{3,64}$/ };
+/** The account number as it is checked and stored: spaces and dashes dropped from phone and bank numbers. */
+export const cleanAccountNumber = (type: AccountNumberType, value: string) => (type === 'app' ? value.trim() : value.replace(/[\s-]/g, ''));
+/** The message for an account number the rules refuse, or undefined when it passes. */
+export const accountNumberProblem = (type: AccountNumberType, value: string): string | undefined =>
+  ACCOUNT_NUMBER_PATTERNS[type].test(cleanAccountNumber(type, value)) ? undefined : PAYMENT_MESSAGES.accountNumber[type];
 const Country = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code');
 const SequenceId = z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'must be 1 to 64 printable ASCII characters');
 
@@ -104,6 +125,12 @@ export const PaymentQuote = z.object({
   balanceUsd: DecimalString,
 });
 export type PaymentQuote = z.infer<typeof PaymentQuote>;
+
+/** The markets (country and currency) the partner may pay in: its enabled countries, the ones the quote and the payment accept. */
+export const PaymentMarket = z.object({ country: z.string(), currency: z.string() });
+export type PaymentMarket = z.infer<typeof PaymentMarket>;
+export const PaymentMarketsResponse = z.object({ markets: z.array(PaymentMarket) });
+export type PaymentMarketsResponse = z.infer<typeof PaymentMarketsResponse>;
 
 export const CollectionInstructions = z.discriminatedUnion('type', [
   z.object({ type: z.literal('bank_transfer'), bankName: z.string(), accountName: z.string(), accountNumber: z.string(), reference: z.string(), amount: DecimalString, currency: z.string() }),

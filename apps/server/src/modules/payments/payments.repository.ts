@@ -32,6 +32,19 @@ export function marketRate(db: Executor, country: string, currency: string) {
   return db.selectFrom('platform_rates').select(['id', 'buy', 'sell']).where('locale', '=', country).where('code', '=', currency).executeTakeFirst();
 }
 
+/** The markets the partner serves now (the rule of countryEnabled): country and currency of its enabled rates. */
+export function enabledMarkets(db: Executor, partnerId: string) {
+  return db
+    .selectFrom('partner_rates')
+    .innerJoin('platform_rates', 'platform_rates.id', 'partner_rates.platform_rate_id')
+    .select(['platform_rates.locale as country', 'platform_rates.code as currency'])
+    .where('partner_rates.partner_id', '=', partnerId)
+    .where('partner_rates.status', 'in', ['enabled', 'pending_disable'])
+    .orderBy('platform_rates.locale')
+    .orderBy('platform_rates.code')
+    .execute();
+}
+
 /** Whether the partner serves the country now: its rate is enabled (or still enabled while a disable waits for review). */
 export async function countryEnabled(db: Executor, partnerId: string, platformRateId: string) {
   const row = await db

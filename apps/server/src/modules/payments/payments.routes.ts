@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
-import { CollectionRequest, DisbursementRequest, PaymentIdParams, PaymentQuote, PaymentQuoteQuery, PaymentResponse, SANDBOX_DOCS } from '@portal/contract/payments';
+import { CollectionRequest, DisbursementRequest, PaymentIdParams, PaymentMarketsResponse, PaymentQuote, PaymentQuoteQuery, PaymentResponse, SANDBOX_DOCS } from '@portal/contract/payments';
 import { enqueuePaymentStep } from '../../jobs/payment-processing.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { createPaymentService } from './payments.service.ts';
@@ -25,6 +25,20 @@ const read = { apiKey: 'api_read' } as const;
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = paymentServiceOf(app);
   app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/partner/payments/markets',
+    {
+      config: read,
+      schema: {
+        operationId: 'paymentMarkets',
+        tags: ['payments'],
+        summary: "The markets (country and currency) the partner may pay in: its enabled countries, the only ones a quote or a payment accepts",
+        response: { 200: PaymentMarketsResponse, ...errors },
+      },
+    },
+    async (request) => service.markets(callerOf(request)),
+  );
 
   app.get(
     '/partner/payments/quote',

@@ -3,6 +3,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { compareDecimal, divideDecimal, normalise } from '@portal/contract/decimal';
 import {
   PAYMENT_MESSAGES,
+  accountNumberProblem,
+  cleanAccountNumber,
   RAMP_OF_KIND,
   sandboxOutcome,
   type CollectionInstructions,
@@ -10,6 +12,7 @@ import {
   type DisbursementRequest,
   type Payment,
   type PaymentKind,
+  type PaymentMarketsResponse,
   type PaymentQuote,
 } from '@portal/contract/payments';
 import type { DB } from '../../db/schema.ts';
@@ -28,6 +31,7 @@ import {
   insertMirrors,
   insertOrder,
   insertTimelineEntry,
+  enabledMarkets,
   marketRate,
   networksOfChannel,
   timeline,
@@ -43,8 +47,6 @@ export type PaymentDeps = { db: Kysely<DB>; now: () => number; live: LiveBus; en
 const INITIATE = { roles: ['admin', 'treasury'] as const, permission: 'api_write' as const };
 const READ = { roles: ['admin', 'treasury', 'view'] as const, permission: 'api_read' as const };
 
-const ACCOUNT_NUMBER: Record<string, RegExp> = { phone: /^\+?\d{7,15}$/, bank: /^\d{6,20}$/, app: /^[A-Za-z0-9._@-]{3,64}$/ };
-const cleanAccountNumber = (type: string, value: string) => (type === 'app' ? value.trim() : value.replace(/[\s-]/g, ''));
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const PAYMENT_METHOD: Record<string, string> = { momo: 'mobile_money', bank: 'bank_transfer', eft: 'bank_transfer', p2p: 'bank_transfer', card: 'card' };
 
@@ -189,6 +191,13 @@ export function createPaymentService(deps: PaymentDeps) {
 
   return {
     /** GET partner/payments/quote: what a payment of an amount would cost or bring, before confirming it. */
+    /** GET partner/payments/markets: the countries (with their currency) the partner may pay in, so a form offers no refused one. */
+    async markets(caller: Caller): Promise<PaymentMarketsResponse> {
+      requireAccess(caller, READ);
+      await requireEnabledPartner(caller.partnerId);
+      return { markets: await enabledMarkets(db, caller.partnerId) };
+    },
+
     async quote(caller: Caller, q: { kind: PaymentKind; country: string; channelId: string; amount: string }): Promise<PaymentQuote> {
       requireAccess(caller, READ);
       await requireEnabledPartner(caller.partnerId);
@@ -219,11 +228,10 @@ export function createPaymentService(deps: PaymentDeps) {
       if (!network || network.status !== 'active' || network.country !== input.country || !network.channel_ids.includes(p.channel.id) || network.temp_disabled_for.includes('withdraw')) {
         throw badRequest(PAYMENT_MESSAGES.networkUnavailable, 'ChannelUnavailable');
       }
-      const accountType = network.account_number_type;
+      const accountType = network.account_number_type as keyof typeof PAYMENT_MESSAGES.accountNumber;
       const accountNumber = cleanAccountNumber(accountType, input.accountNumber);
-      if (!ACCOUNT_NUMBER[accountType]!.test(accountNumber)) {
-        throw badRequest(PAYMENT_MESSAGES.accountNumber[accountType as keyof typeof PAYMENT_MESSAGES.accountNumber], 'ValidationFailed');
-      }
+      const accountProblem = accountNumberProblem(accountType, accountNumber);
+      if (accountProblem) throw badRequest(accountProblem, 'ValidationFailed');
       return book(caller, 'disbursement', {
         ...ordered('disbursement', input, fingerprint, p),
         network_id: network.id,
@@ -249,7 +257,8 @@ export function createPaymentService(deps: PaymentDeps) {
       const accountType = momo ? 'phone' : 'bank';
       const accountNumber = input.accountNumber ? cleanAccountNumber(accountType, input.accountNumber) : null;
       if (momo && !accountNumber) throw badRequest(`accountNumber: ${PAYMENT_MESSAGES.accountNumber.phone}`, 'ValidationFailed');
-      if (accountNumber && !ACCOUNT_NUMBER[accountType]!.test(accountNumber)) throw badRequest(PAYMENT_MESSAGES.accountNumber[accountType], 'ValidationFailed');
+      const accountProblem = accountNumber ? accountNumberProblem(accountType, accountNumber) : undefined;
+      if (accountProblem) throw badRequest(accountProblem, 'ValidationFailed');
       const bank = momo ? undefined : (await networksOfChannel(db, input.country, p.channel.id))[0];
       const reference = input.reference?.trim() || '';
       return book(caller, 'collection', {

@@ -1,7 +1,7 @@
 import type { Channel, PaymentNetwork } from '@portal/contract/coverage';
 import { countryByLocale } from '@portal/contract/countries';
-import { RAMP_OF_KIND, type PaymentKind, type PaymentStatus } from '@portal/contract/payments';
-import type { BadgeTone } from '../../components/ui/status-badge.tsx';
+import { compareDecimal, normalise } from '@portal/contract/decimal';
+import { PAYMENT_MESSAGES, RAMP_OF_KIND, accountNumberProblem, localAmountProblem, type PaymentKind, type PaymentMarket } from '@portal/contract/payments';
 
 /** What the initiate form holds. */
 export type PaymentDraft = {
@@ -17,14 +17,23 @@ export type PaymentDraft = {
 
 export const EMPTY_DRAFT: PaymentDraft = { kind: 'disbursement', country: '', channelId: '', networkId: '', accountNumber: '', name: '', amount: '', reference: '' };
 
-/** The countries with an active channel in the kind's direction, by name. */
-export function countriesFor(kind: PaymentKind, channels: Channel[]) {
-  const codes = [...new Set(channels.filter((c) => c.rampType === RAMP_OF_KIND[kind] && c.apiStatus === 'active').map((c) => c.country))];
+const servedBy = (markets: PaymentMarket[]) => {
+  const served = new Set(markets.map((m) => `${m.country}:${m.currency}`));
+  return (c: Channel) => served.has(`${c.country}:${c.currency}`);
+};
+
+/** The countries with an active channel in the kind's direction in a market the partner serves (enabled), by name. */
+export function countriesFor(kind: PaymentKind, channels: Channel[], markets: PaymentMarket[]) {
+  const codes = [...new Set(channelsOf(kind, channels, markets).map((c) => c.country))];
   return codes.map((code) => ({ code, name: countryByLocale(code)?.name ?? code })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export const channelsFor = (kind: PaymentKind, country: string, channels: Channel[]) =>
-  channels.filter((c) => c.country === country && c.rampType === RAMP_OF_KIND[kind] && c.apiStatus === 'active');
+const channelsOf = (kind: PaymentKind, channels: Channel[], markets: PaymentMarket[]) => {
+  const served = servedBy(markets);
+  return channels.filter((c) => c.rampType === RAMP_OF_KIND[kind] && c.apiStatus === 'active' && served(c));
+};
+
+export const channelsFor = (kind: PaymentKind, country: string, channels: Channel[], markets: PaymentMarket[]) => channelsOf(kind, channels, markets).filter((c) => c.country === country);
 
 /** The networks a disbursement through the channel can reach. */
 export const networksFor = (country: string, channelId: string, networks: PaymentNetwork[]) =>
@@ -38,16 +47,19 @@ export function draftProblems(d: PaymentDraft, channel: Channel | undefined, net
   if (d.kind === 'disbursement' && !network) p.networkId = 'Choose a network';
   const needsAccount = d.kind === 'disbursement' || channel?.channelType === 'momo';
   if (needsAccount && !d.accountNumber.trim()) p.accountNumber = d.kind === 'disbursement' ? "Enter the recipient's account number" : "Enter the payer's phone number";
+  else if (d.accountNumber.trim()) {
+    // the server's rule: a disbursement by the network's account type, a collection's payer by phone (momo) or bank
+    const type = d.kind === 'disbursement' ? network?.accountNumberType : channel ? (channel.channelType === 'momo' ? 'phone' : 'bank') : undefined;
+    const problem = type && accountNumberProblem(type, d.accountNumber);
+    if (problem) p.accountNumber = problem;
+  }
   if (!d.name.trim()) p.name = d.kind === 'disbursement' ? "Enter the recipient's name" : "Enter the payer's name";
-  if (!/^\d{1,15}(\.\d{1,2})?$/.test(d.amount.trim())) p.amount = 'Enter an amount with at most 2 decimals';
+  const amountProblem = localAmountProblem(d.amount);
+  const amount = d.amount.trim();
+  if (amountProblem === PAYMENT_MESSAGES.amountPositive && channel) p.amount = PAYMENT_MESSAGES.amountBelow(normalise(channel.min, 2), channel.currency);
+  else if (amountProblem) p.amount = amountProblem;
+  else if (channel && compareDecimal(amount, channel.min) < 0) p.amount = PAYMENT_MESSAGES.amountBelow(normalise(channel.min, 2), channel.currency);
+  else if (channel && compareDecimal(amount, channel.max) > 0) p.amount = PAYMENT_MESSAGES.amountAbove(normalise(channel.max, 2), channel.currency);
   return p;
 }
 
-const FINAL_GOOD = new Set<string>(['complete']);
-const FINAL_BAD = new Set<string>(['failed', 'expired', 'denied', 'cancelled', 'refunded', 'refund_failed']);
-export function statusTone(status: PaymentStatus): BadgeTone {
-  if (FINAL_GOOD.has(status)) return 'success';
-  if (FINAL_BAD.has(status)) return 'danger';
-  return status === 'created' ? 'neutral' : 'warning';
-}
-export const statusLabel = (status: string) => status.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());

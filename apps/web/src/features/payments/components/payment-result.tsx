@@ -3,9 +3,8 @@ import type { Payment } from '@portal/contract/payments';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import { formatCurrency, formatDate } from '../../../lib/format.ts';
+import { formatAmount, formatDate, statusLabel } from '../../../lib/format.ts';
 import { usePayment } from '../api/payment.ts';
-import { statusLabel, statusTone } from '../payment-form.ts';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -27,15 +26,15 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold text-ink">{noun}</h2>
         <span data-testid="payment-status">
-          <StatusBadge tone={statusTone(p.status)}>{statusLabel(p.status)}</StatusBadge>
+          <StatusBadge status={p.status}>{statusLabel(p.status)}</StatusBadge>
         </span>
       </div>
       <p className="mt-1 text-xs text-muted">
         Created {formatDate(p.createdAt)} · <span className="break-all font-mono">{p.id}</span>
       </p>
       <dl className="mt-4 divide-y divide-line">
-        <Row label="Amount">{formatCurrency(p.amount, p.currency)}</Row>
-        <Row label={p.kind === 'collection' ? 'Credited to your balance' : 'Taken from your balance'}>{formatCurrency(p.totalUsd, 'USD')}</Row>
+        <Row label="Amount">{formatAmount(p.amount, p.currency)}</Row>
+        <Row label={p.kind === 'collection' ? 'Credited to your balance' : 'Taken from your balance'}>{formatAmount(p.totalUsd, 'USD')}</Row>
         <Row label={p.kind === 'collection' ? 'Payer' : 'Recipient'}>{p.counterpartyName}</Row>
         {p.networkName && <Row label="Network">{p.networkName}</Row>}
         {p.accountNumber && <Row label="Account">{p.accountNumber}</Row>}
@@ -57,7 +56,7 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
               <Row label="Account name">{i.accountName}</Row>
               <Row label="Account number">{i.accountNumber}</Row>
               <Row label="Reference">{i.reference}</Row>
-              <Row label="Amount">{formatCurrency(i.amount, i.currency)}</Row>
+              <Row label="Amount">{formatAmount(i.amount, i.currency)}</Row>
             </dl>
           )}
         </div>
@@ -66,7 +65,7 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
       <ol className="mt-2 space-y-1.5" aria-label="Timeline">
         {p.timeline.map((e) => (
           <li key={e.status} className="flex flex-wrap items-center justify-between gap-2 text-sm">
-            <StatusBadge tone={statusTone(e.status)}>{statusLabel(e.status)}</StatusBadge>
+            <StatusBadge status={e.status}>{statusLabel(e.status)}</StatusBadge>
             <span className="text-xs text-muted">{formatDate(e.at)}</span>
           </li>
         ))}

@@ -8,6 +8,7 @@ import { InitiatePaymentScreen } from './initiate-payment.tsx';
 
 const momoOut = channel({ channelType: 'momo', rampType: 'withdraw', min: '10.00000000', max: '250000.00000000' });
 const momoIn = channel({ channelType: 'momo', rampType: 'deposit' });
+const tzOut = channel({ channelType: 'momo', rampType: 'withdraw', country: 'TZ', currency: 'TZS' });
 const mpesa = network({ name: 'M-Pesa', channelIds: [momoOut.id, momoIn.id] });
 const QUOTE: PaymentQuote = { kind: 'disbursement', country: 'KE', currency: 'KES', amount: '1000.00', rate: '128.90000000', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', min: '10.00', max: '250000.00', balanceUsd: '5000.00' };
 const payment = (over: Partial<Payment> = {}): Payment => ({
@@ -44,7 +45,8 @@ function setupApi(role: 'admin' | 'view' = 'admin') {
   signIn(role);
   return mockApi({
     'GET partner/profile': { body: profile() },
-    'GET channels': { body: { channels: [momoOut, momoIn] } },
+    'GET channels': { body: { channels: [momoOut, momoIn, tzOut] } },
+    'GET partner/payments/markets': { body: { markets: [{ country: 'KE', currency: 'KES' }] } },
     'GET networks': { body: { networks: [mpesa] } },
     'GET partner/payments/quote': { body: QUOTE },
     'POST partner/disbursement': { status: 201, body: { payment: payment() } },
@@ -71,7 +73,7 @@ describe('initiate payment screen', () => {
     const form = await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     const quote = await screen.findByRole('region', { name: 'Quote' });
-    for (const text of ['KES 1,000.00', '128.9 KES per USD', 'USD 7.75', 'USD 0.23', 'USD 7.98', 'USD 5,000.00']) expect(quote.textContent).toContain(text);
+    for (const text of ['KES 1,000.00', '1 USD = 128.90 KES', 'USD 7.75', 'USD 0.23', 'USD 7.98', 'USD 5,000.00']) expect(quote.textContent).toContain(text);
     expect(api.to('GET partner/payments/quote')[0]!.query).toBe(`kind=disbursement&country=KE&channelId=${momoOut.id}&amount=1000`);
     expect(api.to('POST partner/disbursement')).toHaveLength(0);
     await user.click(within(quote).getByRole('button', { name: 'Confirm payout' }));
@@ -88,11 +90,54 @@ describe('initiate payment screen', () => {
     const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
     const form = await screen.findByRole('form', { name: 'Payment details' });
     await user.click(within(form).getByRole('button', { name: 'Review' }));
-    for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount with at most 2 decimals']) expect(within(form).getAllByText(text).length).toBeGreaterThan(0);
+    for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount in the local currency with at most 2 decimals']) expect(within(form).getAllByText(text).length).toBeGreaterThan(0);
     expect(api.to('GET partner/payments/quote')).toHaveLength(0);
     await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     expect(await screen.findByText('This country is not enabled for your account')).toBeTruthy();
+  });
+
+  it('at Review, says a negative amount is below the minimum and a bad account number under its field, asking for no quote', async () => {
+    const api = setupApi();
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await fillDisbursement(user);
+    const amount = within(form).getByLabelText('Amount (KES)');
+    await user.clear(amount);
+    await user.type(amount, '-5');
+    const phone = within(form).getByLabelText('Phone number');
+    await user.clear(phone);
+    await user.type(phone, '12ab');
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    expect(within(form).getByText('Enter an amount of at least KES 10.00')).toBeTruthy();
+    const phoneError = within(form).getByText('Enter a phone number with its country code, digits only (7 to 15)');
+    expect(phone.getAttribute('aria-invalid')).toBe('true');
+    expect(phone.closest('div')!.contains(phoneError)).toBe(true);
+    expect(api.to('GET partner/payments/quote')).toHaveLength(0);
+  });
+
+  it('colours the status with the shared meaning: a payment under way is blue, a refunded one grey', async () => {
+    const api = setupApi();
+    api.on('POST partner/disbursement', { status: 201, body: { payment: payment({ status: 'processing' }) } });
+    api.on(`GET disbursements/${payment().id}`, {
+      body: { payment: payment({ status: 'refunded', timeline: [{ status: 'created', at: '2026-11-23T10:00:00.000Z' }, { status: 'pending', at: '2026-11-23T10:00:01.000Z' }, { status: 'refunded', at: '2026-11-23T10:00:02.000Z' }] }) },
+    });
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await fillDisbursement(user);
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    await user.click(within(await screen.findByRole('region', { name: 'Quote' })).getByRole('button', { name: 'Confirm payout' }));
+    await waitFor(() => expect(screen.getByTestId('payment-status').textContent).toBe('Refunded'));
+    expect(screen.getByTestId('payment-status').querySelector('[data-tone]')!.getAttribute('data-tone')).toBe('neutral');
+    const tones = [...within(screen.getByRole('list', { name: 'Timeline' })).getAllByRole('listitem')].map((li) => li.querySelector('[data-tone]')!.getAttribute('data-tone'));
+    expect(tones).toEqual(['info', 'info', 'neutral']);
+  });
+
+  it("offers only the partner's enabled countries: a channel's country it does not serve is not in the list", async () => {
+    setupApi();
+    renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await screen.findByRole('form', { name: 'Payment details' });
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'Kenya' })).toBeTruthy());
+    const offered = within(within(form).getByLabelText('Country')).getAllByRole('option').map((o) => (o as HTMLOptionElement).value);
+    expect(offered).toEqual(['', 'KE']);
   });
 
   it('a view user reads but cannot initiate', async () => {

@@ -9,12 +9,12 @@ import { cn } from '../../../components/ui/cn.ts';
 import { TextField, inputClass } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { formatCurrency } from '../../../lib/format.ts';
+import { formatAmount, formatMoney, formatRate } from '../../../lib/format.ts';
 import { newId } from '../../../lib/ids.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useCreatePayment } from '../api/create-payment.ts';
 import { fetchQuote } from '../api/quote.ts';
-import { useChannels, useNetworks } from '../api/reference.ts';
+import { useChannels, useMarkets, useNetworks } from '../api/reference.ts';
 import { PaymentResult } from '../components/payment-result.tsx';
 import { EMPTY_DRAFT, channelsFor, countriesFor, draftProblems, networksFor, type PaymentDraft } from '../payment-form.ts';
 
@@ -62,6 +62,7 @@ export function InitiatePaymentScreen() {
   const role = useSession((s) => s.user?.role);
   const channels = useChannels();
   const networks = useNetworks();
+  const markets = useMarkets();
   const create = useCreatePayment();
   const [draft, setDraft] = useState<PaymentDraft>(EMPTY_DRAFT);
   const [showProblems, setShowProblems] = useState(false);
@@ -71,8 +72,10 @@ export function InitiatePaymentScreen() {
   const [created, setCreated] = useState<Payment | undefined>();
 
   const allChannels = useMemo(() => channels.data?.channels ?? [], [channels.data]);
-  const countries = useMemo(() => countriesFor(draft.kind, allChannels), [draft.kind, allChannels]);
-  const countryChannels = channelsFor(draft.kind, draft.country, allChannels);
+  const served = useMemo(() => markets.data?.markets ?? [], [markets.data]);
+  const countries = useMemo(() => countriesFor(draft.kind, allChannels, served), [draft.kind, allChannels, served]);
+  const countryChannels = channelsFor(draft.kind, draft.country, allChannels, served);
+  const loading = channels.isPending || markets.isPending;
   const channel = countryChannels.find((c) => c.id === draft.channelId);
   const reachable = networksFor(draft.country, draft.channelId, networks.data?.networks ?? []);
   const network = reachable.find((n) => n.id === draft.networkId);
@@ -158,10 +161,10 @@ export function InitiatePaymentScreen() {
                 </button>
               ))}
             </div>
-            {(channels.isError || networks.isError) && <Alert tone="danger" className="mt-4">The channels could not be loaded. Reload the page to try again.</Alert>}
+            {(channels.isError || networks.isError || markets.isError) && <Alert tone="danger" className="mt-4">The channels could not be loaded. Reload the page to try again.</Alert>}
             <div className="mt-5 grid gap-4 sm:grid-cols-2">
-              <Select label="Country" value={draft.country} error={shown.country} disabled={channels.isPending} onChange={(v) => set({ country: v, channelId: '', networkId: '' })}>
-                <option value="">{channels.isPending ? 'Loading…' : 'Choose a country'}</option>
+              <Select label="Country" value={draft.country} error={shown.country} disabled={loading} onChange={(v) => set({ country: v, channelId: '', networkId: '' })}>
+                <option value="">{loading ? 'Loading…' : countries.length === 0 && !markets.isError ? 'No country enabled for payments' : 'Choose a country'}</option>
                 {countries.map((c) => (
                   <option key={c.code} value={c.code}>
                     {c.name}
@@ -172,7 +175,7 @@ export function InitiatePaymentScreen() {
                 <option value="">Choose a channel</option>
                 {countryChannels.map((c) => (
                   <option key={c.id} value={c.id}>
-                    {channelTypeName(c.channelType)} ({c.currency} {Number(c.min).toLocaleString('en-US')} – {Number(c.max).toLocaleString('en-US')})
+                    {channelTypeName(c.channelType)} ({c.currency} {formatMoney(c.min)} – {formatMoney(c.max)})
                   </option>
                 ))}
               </Select>
@@ -218,17 +221,17 @@ export function InitiatePaymentScreen() {
             <section aria-label="Quote" className="mt-5 rounded-lg border border-line bg-canvas p-4">
               <h2 className="text-sm font-semibold text-ink">{disbursing ? 'You pay out' : 'You collect'}</h2>
               <dl className="mt-2">
-                <QuoteRow label="Amount">{formatCurrency(q.amount, q.currency)}</QuoteRow>
+                <QuoteRow label="Amount">{formatAmount(q.amount, q.currency)}</QuoteRow>
                 <QuoteRow label="Rate">
-                  {q.rate.replace(/\.?0+$/, '')} {q.currency} per USD
+                  {formatRate(q.rate, 'USD', q.currency)}
                 </QuoteRow>
-                <QuoteRow label="In USD">{formatCurrency(q.amountUsd, 'USD')}</QuoteRow>
-                <QuoteRow label="Fee">{formatCurrency(q.feeUsd, 'USD')}</QuoteRow>
+                <QuoteRow label="In USD">{formatAmount(q.amountUsd, 'USD')}</QuoteRow>
+                <QuoteRow label="Fee">{formatAmount(q.feeUsd, 'USD')}</QuoteRow>
                 <QuoteRow label={disbursing ? 'Taken from your balance' : 'Credited to your balance when paid'} strong>
-                  {formatCurrency(q.totalUsd, 'USD')}
+                  {formatAmount(q.totalUsd, 'USD')}
                 </QuoteRow>
               </dl>
-              <p className="mt-2 text-xs text-muted">Balance: {formatCurrency(q.balanceUsd, 'USD')}</p>
+              <p className="mt-2 text-xs text-muted">Balance: {formatAmount(q.balanceUsd, 'USD')}</p>
               <div className="mt-4 flex flex-wrap justify-end gap-3">
                 <Button variant="secondary" onClick={() => setQuote(undefined)} disabled={create.isPending}>
                   Edit
