@@ -1,6 +1,7 @@
 import { countryName } from '@portal/contract/countries';
 import { NETWORK_NAMES, type Network } from '@portal/contract/domain';
 import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow } from '@portal/contract/transaction-rows';
+import type { Payment } from '@portal/contract/payments';
 import type { SearchTable } from '@portal/contract/transactions';
 import { formatCrypto, formatDate, formatMoney, formatRate, paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from '../../lib/format.ts';
 import { walletAmount, type Row } from './tables.ts';
@@ -16,7 +17,7 @@ export type DetailField = {
   /** a link to the network's block explorer */
   href?: string;
 };
-export type DetailSection = { title: 'Summary' | 'Parties' | 'Amounts' | 'Chain'; fields: DetailField[] };
+export type DetailSection = { title: 'Summary' | 'Parties' | 'Amounts' | 'Chain' | 'Order' | 'Timeline'; fields: DetailField[] };
 
 /** Where each network's explorer shows a transaction (by hash). */
 const EXPLORER_TX: Record<Network, string> = {
@@ -211,4 +212,27 @@ export function detailSections(table: SearchTable, row: Row): DetailSection[] {
     case 'initiate-payments':
       return initiated(row as InitiatedPaymentRow);
   }
+}
+
+/**
+ * The order behind an initiated payment (GET disbursements/{id} or collections/{id}): what the row does not carry, the
+ * fee and what the balance gave or got, and the timeline of its states in order of occurrence (transaction-data §4).
+ */
+export function paymentOrderSections(p: Payment): DetailSection[] {
+  const payout = p.kind === 'disbursement';
+  return [
+    {
+      title: 'Order',
+      fields: [
+        ...field('Kind', payout ? 'Pay out' : 'Collect'),
+        ...field('Rate', formatRate(p.rate, 'USD', p.currency)),
+        ...field('Amount in USD', formatMoney(p.amountUsd, 'USD')),
+        ...field('Fee', formatMoney(p.feeUsd, 'USD')),
+        ...field(payout ? 'Taken from your balance' : 'Credited to your balance', formatMoney(p.totalUsd, 'USD')),
+        ...field('Network', p.networkName),
+        ...field('Reason', p.failureReason),
+      ],
+    },
+    { title: 'Timeline', fields: p.timeline.flatMap((e) => field(statusLabel(e.status), formatDate(e.at))) },
+  ];
 }

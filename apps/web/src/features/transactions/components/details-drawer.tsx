@@ -3,7 +3,8 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import type { SearchTable } from '@portal/contract/transactions';
-import { detailSections, type DetailField } from '../details.ts';
+import { usePaymentOrder } from '../api/payment-order.ts';
+import { detailSections, paymentOrderSections, type DetailField, type DetailSection } from '../details.ts';
 import type { Row } from '../tables.ts';
 
 function Value({ f }: { f: DetailField }) {
@@ -25,31 +26,52 @@ function Value({ f }: { f: DetailField }) {
   );
 }
 
+/** One group of fields under its heading. */
+function Section({ s }: { s: DetailSection }) {
+  if (s.fields.length === 0) return null;
+  return (
+    <section aria-labelledby={`details-${s.title}`}>
+      <h3 id={`details-${s.title}`} className="mb-2 border-b border-line pb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
+        {s.title}
+      </h3>
+      <dl className="grid grid-cols-[minmax(0,9rem)_minmax(0,1fr)] gap-x-4 gap-y-2.5 text-sm">
+        {s.fields.map((f) => (
+          <div key={f.label} className="contents" data-field={f.label}>
+            <dt className="text-muted">{f.label}</dt>
+            <dd className="min-w-0 font-medium">
+              <Value f={f} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** An initiated payment's order: fee, total and the timeline of its states (updated live). */
+function PaymentOrder({ id }: { id: string }) {
+  const order = usePaymentOrder(id);
+  if (order.isPending) return <p className="text-sm text-muted">Loading the payment's timeline…</p>;
+  if (order.isError) return <p className="text-sm text-muted">The payment's timeline could not be loaded.</p>;
+  return (
+    <>
+      {paymentOrderSections(order.data).map((s) => (
+        <Section key={s.title} s={s} />
+      ))}
+    </>
+  );
+}
+
 /** One transaction in a side drawer: its fields grouped (summary, parties, amounts, chain) and formatted. */
 export function DetailsDrawer({ table, row, onClose }: { table: SearchTable; row: Row | undefined; onClose(): void }) {
   return (
     <Dialog open={!!row} onOpenChange={(open) => !open && onClose()} title="Transaction details" width={480} side>
       {row && (
         <div className="flex flex-col gap-6">
-          {detailSections(table, row).map((s) =>
-            s.fields.length === 0 ? null : (
-              <section key={s.title} aria-labelledby={`details-${s.title}`}>
-                <h3 id={`details-${s.title}`} className="mb-2 border-b border-line pb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
-                  {s.title}
-                </h3>
-                <dl className="grid grid-cols-[minmax(0,9rem)_minmax(0,1fr)] gap-x-4 gap-y-2.5 text-sm">
-                  {s.fields.map((f) => (
-                    <div key={f.label} className="contents" data-field={f.label}>
-                      <dt className="text-muted">{f.label}</dt>
-                      <dd className="min-w-0 font-medium">
-                        <Value f={f} />
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
-              </section>
-            ),
-          )}
+          {detailSections(table, row).map((s) => (
+            <Section key={s.title} s={s} />
+          ))}
+          {table === 'initiate-payments' && <PaymentOrder id={String(row.id)} />}
         </div>
       )}
     </Dialog>

@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { Payment } from '@portal/contract/payments';
 import type { InitiatedPaymentRow } from '@portal/contract/transaction-rows';
 import type { SearchRequest } from '@portal/contract/transactions';
-import { mockApi, type ApiCall } from '../../../testing/api-mock.ts';
+import { apiError, mockApi, type ApiCall } from '../../../testing/api-mock.ts';
 import { profile, searchReply, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { PaymentsScreen } from './trades.tsx';
@@ -44,6 +45,58 @@ describe('initiated payments', () => {
     // viewing a row puts its id in the address
     await user.click(await screen.findByRole('button', { name: `View ${ROWS[2]!.id}` }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/payments/${ROWS[2]!.id}`));
+  });
+
+  it("shows the order behind the row: fee, what left the balance, and the timeline of its states (a collection found after the disbursement call's 404)", async () => {
+    signIn('view');
+    const id = ROWS[0]!.id;
+    const order: Payment = {
+      id,
+      kind: 'collection',
+      status: 'failed',
+      sequenceId: 'seq-1',
+      country: 'KE',
+      currency: 'KES',
+      amount: '12900.00',
+      rate: '129.00000000',
+      amountUsd: '100.00',
+      feeUsd: '0.23',
+      totalUsd: '99.77',
+      channelId: '00000000-0000-4000-8000-00000000000c',
+      channelType: 'momo',
+      paymentMethod: 'MOBILE_MONEY',
+      networkId: null,
+      networkName: null,
+      accountNumber: '254722000111',
+      accountType: 'phone',
+      counterpartyName: 'Amina Njeri',
+      reference: 'INV-000001',
+      source: 'portal',
+      instructions: null,
+      failureReason: 'The payer did not approve the prompt',
+      timeline: [
+        { status: 'created', at: '2026-11-20T12:00:00.000Z' },
+        { status: 'pending', at: '2026-11-20T12:00:04.000Z' },
+        { status: 'failed', at: '2026-11-20T12:00:08.000Z' },
+      ],
+      createdAt: '2026-11-20T12:00:00.000Z',
+      updatedAt: '2026-11-20T12:00:08.000Z',
+    };
+    const api = mockApi({
+      'GET partner/profile': { body: profile({ productTypes: ['COMMERCIAL'], whitelisted: true }) },
+      'POST transactions/search': search,
+      [`GET disbursements/${id}`]: apiError(404, 'NotFound', 'Payment not found'),
+      [`GET collections/${id}`]: { body: { payment: order } },
+    });
+    renderPayments(`/payments/${id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Transaction details' });
+    await waitFor(() => expect(drawer.querySelector('[data-field="Failed"] dd')?.textContent).toBe('Nov 20, 2026, 12:00 UTC'));
+    expect([...drawer.querySelectorAll('section')].at(-1)?.querySelectorAll('dt').length).toBe(3);
+    expect([...drawer.querySelectorAll('section:last-of-type dt')].map((d) => d.textContent)).toEqual(['Created', 'Pending', 'Failed']);
+    expect(drawer.querySelector('[data-field="Fee"] dd')?.textContent).toBe('USD 0.23');
+    expect(drawer.querySelector('[data-field="Credited to your balance"] dd')?.textContent).toBe('USD 99.77');
+    expect(drawer.querySelector('[data-field="Reason"] dd')?.textContent).toBe('The payer did not approve the prompt');
+    expect(api.to(`GET collections/${id}`)).toHaveLength(1);
   });
 
   it('says when the id of the address is no payment of the partner', async () => {
