@@ -53,6 +53,7 @@ function PaymentOrder({ id }: { id: string }) {
   const order = usePaymentOrder(id);
   if (order.isPending) return <p className="text-sm text-muted">Loading the payment's timeline…</p>;
   if (order.isError) return <p className="text-sm text-muted">The payment's timeline could not be loaded.</p>;
+  if (!order.data) return null;
   return (
     <>
       {paymentOrderSections(order.data).map((s) => (

@@ -99,6 +99,16 @@ describe('initiated payments', () => {
     expect(api.to(`GET collections/${id}`)).toHaveLength(1);
   });
 
+  it('shows no order section for a row with no order behind it (both calls 404), and no error', async () => {
+    signIn('view');
+    mockApi({ 'GET partner/profile': { body: profile({ productTypes: ['COMMERCIAL'], whitelisted: true }) }, 'POST transactions/search': search });
+    renderPayments(`/payments/${ROWS[2]!.id}`);
+    const drawer = await screen.findByRole('dialog', { name: 'Transaction details' });
+    await waitFor(() => expect(drawer.textContent).not.toContain('Loading the payment'));
+    expect(drawer.textContent).not.toContain('could not be loaded');
+    expect(drawer.querySelector('[data-field="Fee"]')).toBeNull();
+  });
+
   it('says when the id of the address is no payment of the partner', async () => {
     signIn('view');
     mockApi({ 'GET partner/profile': { body: profile() }, 'POST transactions/search': search });
