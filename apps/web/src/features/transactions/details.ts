@@ -226,7 +226,6 @@ export function paymentOrderSections(p: Payment): DetailSection[] {
       fields: [
         ...field('Kind', payout ? 'Pay out' : 'Collect'),
         ...field('Rate', formatRate(p.rate, 'USD', p.currency)),
-        ...field('Amount in USD', formatMoney(p.amountUsd, 'USD')),
         ...field('Fee', formatMoney(p.feeUsd, 'USD')),
         ...field(payout ? 'Taken from your balance' : 'Credited to your balance', formatMoney(p.totalUsd, 'USD')),
         ...field('Network', p.networkName),
