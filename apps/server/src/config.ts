@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseIpAddress } from '@portal/contract/ip-address';
+import { parseConnectionTargets } from './db/hosts.ts';
 import { ExtendedKeyError, parseExtendedPublicKey, type XpubFamily } from './lib/deposit-addresses.ts';
 
 const bool = z
@@ -22,15 +23,34 @@ const xpub = (family: XpubFamily) =>
     })
     .optional();
 
+const postgresUrl = z.string().superRefine((value, ctx) => {
+  try {
+    parseConnectionTargets(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: `must be a postgres:// URL (${err instanceof Error ? err.message : String(err)})` });
+  }
+});
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-    .optional(),
+  /**
+   * The PostgreSQL server (unset: the embedded database under DATA_DIR). May go through a transaction pooler
+   * (PgBouncer); may list several hosts, libpq style, with `target_session_attrs=read-write` to follow the primary.
+   */
+  DATABASE_URL: postgresUrl.optional(),
+  /**
+   * A direct (session) connection for what a transaction pooler cannot serve: LISTEN/NOTIFY. Several hosts with
+   * `target_session_attrs=read-write` follow a failover. Unset: DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /**
+   * A streaming replica for reads that may be a moment behind (searches, exports, reports). A read uses it only once
+   * it has replayed every write committed before the read started, and the primary when it lags or is down.
+   */
+  DATABASE_READ_URL: postgresUrl.optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -197,6 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e.MAIL_CATCHER) problems.push('  MAIL_CATCHER: the development mail catcher cannot run when NODE_ENV=production');
     if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
+  const databaseOnly = (['DATABASE_DIRECT_URL', 'DATABASE_READ_URL'] as const).filter((k) => e[k] && !e.DATABASE_URL);
+  if (databaseOnly.length > 0) throw new ConfigError(`Invalid configuration:\n${databaseOnly.map((k) => `  ${k}: needs DATABASE_URL`).join('\n')}`);
   const repoRoot = path.resolve(import.meta.dirname, '../../..');
   return {
     ...e,

@@ -14,7 +14,7 @@ export async function openRuntime(config: Config): Promise<{ database: Database;
   const keys = await loadKeys(config);
   const database = await openDatabase(
     config.DATABASE_URL
-      ? { kind: 'postgres', url: config.DATABASE_URL }
+      ? { kind: 'postgres', url: config.DATABASE_URL, directUrl: config.DATABASE_DIRECT_URL, readUrl: config.DATABASE_READ_URL }
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pgdata') },
   );
   try {

@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { logFailure } from './db/outage.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, seedDemo } from './db/seed/demo.ts';
 import { createBoss } from './jobs/boss.ts';
@@ -45,7 +46,7 @@ async function main() {
   }
   const { database, keys } = await orExitOnConfigError(() => openRuntime(config));
   const boss = createBoss(database);
-  boss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+  boss.on('error', (err) => logFailure(app.log, err, 'job queue error'));
   await boss.start();
 
   const app = await buildApp({

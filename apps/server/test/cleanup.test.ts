@@ -123,6 +123,14 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
         { to_address: 'failed-ancient@portal.test', subject: 's', text_body: 'Temporary password: Failed-1', status: 'failed', created_at: at(-40 * DAY), sent_at: null },
       ])
       .execute();
+    // the live event log: one event past its day, one fresh
+    await db
+      .insertInto('live_events')
+      .values([
+        { partner_id: ACME, payload: '{"table":"payments"}', created_at: at(-DAY - HOUR) },
+        { partner_id: ACME, payload: '{"table":"payments"}', created_at: at(-HOUR) },
+      ])
+      .execute();
     // report files: one past its expiry, one still downloadable
     const report = async (name: string, expiresIn: number) => {
       const id = crypto.randomUUID();
@@ -162,7 +170,7 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
     expect(fs.existsSync(expiredReport.file)).toBe(true);
 
     const result = await runCleanup({ db: t.database.db, storage: t.app.storage, now: () => now });
-    expect(result).toEqual({ reportFiles: 1, refreshTokens: 4, challenges: 1, resetCodes: 2, sessions: 2, signInCounters: 1, emailCodes: 2, rateLimitWindows: 1, mailBodiesRedacted: 3, mailsDeleted: 2, idempotencyKeys: 1 });
+    expect(result).toEqual({ reportFiles: 1, refreshTokens: 4, challenges: 1, resetCodes: 2, sessions: 2, signInCounters: 1, emailCodes: 2, rateLimitWindows: 1, mailBodiesRedacted: 3, mailsDeleted: 2, idempotencyKeys: 1, liveEvents: 1 });
 
     const db = t.database.db;
     expect((await db.selectFrom('auth_challenges').select('session_hash').execute()).map((r) => r.session_hash)).toEqual(['fresh-challenge']);
@@ -191,7 +199,7 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
     expect(jobs.find((j) => j.id === freshReport.id)?.file_key).toBeTruthy();
 
     // a second pass finds nothing more to do
-    expect(await runCleanup({ db, storage: t.app.storage, now: () => now })).toEqual({ reportFiles: 0, refreshTokens: 0, challenges: 0, resetCodes: 0, sessions: 0, signInCounters: 0, emailCodes: 0, rateLimitWindows: 0, mailBodiesRedacted: 0, mailsDeleted: 0, idempotencyKeys: 0 });
+    expect(await runCleanup({ db, storage: t.app.storage, now: () => now })).toEqual({ reportFiles: 0, refreshTokens: 0, challenges: 0, resetCodes: 0, sessions: 0, signInCounters: 0, emailCodes: 0, rateLimitWindows: 0, mailBodiesRedacted: 0, mailsDeleted: 0, idempotencyKeys: 0, liveEvents: 0 });
   });
 
   it('is scheduled hourly on the job queue', async () => {

@@ -8,12 +8,16 @@ import type { App } from '../src/app.ts';
 import { DATABASES, setup, signIn, twoInstances, type TestContext } from './harness.ts';
 
 /** An open event stream as the portal holds it: the events received so far, and how to close it. */
-async function openStream(app: App, token: string) {
+async function openStream(app: App, token: string, lastEventId?: string) {
   const address = app.server.address() as AddressInfo;
   const events: LiveEvent[] = [];
+  /** the `id:` of each change, in the order received */
+  const ids: string[] = [];
+  let resyncs = 0;
   let buffer = '';
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) };
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: address.port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, resolve);
+    const req = http.get({ host: '127.0.0.1', port: address.port, path: '/api/v1/events', headers }, resolve);
     req.on('error', reject);
   });
   res.setEncoding('utf8');
@@ -24,10 +28,15 @@ async function openStream(app: App, token: string) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (block.includes('event: change') && data) events.push(JSON.parse(data.slice(6)) as LiveEvent);
+      const id = block.split('\n').find((l) => l.startsWith('id: '));
+      if (block.includes('event: resync')) resyncs++;
+      if (block.includes('event: change') && data) {
+        events.push(JSON.parse(data.slice(6)) as LiveEvent);
+        ids.push(id?.slice(4) ?? '');
+      }
     }
   });
-  return { status: res.statusCode, type: res.headers['content-type'], events, close: () => res.destroy() };
+  return { status: res.statusCode, type: res.headers['content-type'], events, ids, resyncs: () => resyncs, close: () => res.destroy() };
 }
 
 const waitFor = async (check: () => boolean, ms = 10_000) => {
@@ -100,6 +109,53 @@ describe.each(DATABASES)('the live event stream on %s', (kind) => {
       acmeStream.close();
     }
   });
+
+  it('sends a stream that comes back with Last-Event-ID what it missed, once each, in order, and only its partner\'s', async () => {
+    const kora = await signIn(t, 'admin@kora.test');
+    const acme = await signIn(t, 'admin@acme.test');
+    const pay = await kenyaMomo(t);
+    const first = await openStream(t.app, kora.accessToken);
+    const seenId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    await waitFor(() => first.events.filter((e) => e.id === seenId).length === 4);
+    expect(first.ids.every((id) => /^\d+$/.test(id))).toBe(true);
+    expect(new Set(first.ids).size).toBe(first.ids.length);
+    const last = first.ids.at(-1)!;
+    first.close();
+
+    // while the stream is away: one of kora's payments goes through its states, and one of acme's
+    const acmeStream = await openStream(t.app, acme.accessToken);
+    const missedId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    const acmeId = (await acme.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: acme.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    await waitFor(() => acmeStream.events.filter((e) => e.id === acmeId).length === 4);
+    const lastOfAcme = acmeStream.ids.at(-1)!;
+    acmeStream.close();
+    await waitFor(() => false, 300).catch(() => undefined); // kora's last state is committed by now (acme's came after)
+
+    const back = await openStream(t.app, kora.accessToken, last);
+    try {
+      await waitFor(() => back.events.filter((e) => e.id === missedId).length === 4);
+      expect(back.events.filter((e) => e.id === missedId).map((e) => e.status)).toEqual(['created', 'pending', 'processing', 'failed']);
+      // the overlap replays nothing already seen, and nothing of another partner
+      expect(back.ids).not.toContain(last);
+      expect(new Set(back.ids).size).toBe(back.ids.length);
+      expect(back.events.filter((e) => e.id === acmeId)).toEqual([]);
+      expect(back.ids.map(Number)).toEqual([...back.ids.map(Number)].sort((x, y) => x - y));
+      expect(back.resyncs()).toBe(0);
+    } finally {
+      back.close();
+    }
+
+    // another partner's event id, or one the log does not have, tells nothing: the stream asks for a refetch
+    for (const foreign of [lastOfAcme, '999999999']) {
+      const stray = await openStream(t.app, kora.accessToken, foreign);
+      try {
+        await waitFor(() => stray.resyncs() === 1);
+        expect(stray.events).toEqual([]);
+      } finally {
+        stray.close();
+      }
+    }
+  });
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two instances', () => {
@@ -134,6 +190,31 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two inst
       onA.close();
       onB.close();
       acmeOnB.close();
+    }
+  });
+
+  it('a stream that left one instance resumes on the other from its Last-Event-ID, missing nothing', async () => {
+    const kora = await signIn(pair.a, 'admin@kora.test');
+    const onA = await openStream(pair.a.app, kora.accessToken);
+    const pay = await kenyaMomo(pair.a);
+    const firstId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1000'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    await waitFor(() => onA.events.filter((e) => e.id === firstId).length === 4);
+    const last = onA.ids.at(-1)!;
+    onA.close();
+    const missedId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1000'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    // opened after the payment was created: it sees the later states, the last of which ends the payment
+    const watcher = await openStream(pair.a.app, kora.accessToken);
+    await waitFor(() => watcher.events.some((e) => e.id === missedId && e.status === 'complete'));
+    watcher.close();
+    const onB = await openStream(pair.b.app, kora.accessToken, last);
+    try {
+      await waitFor(() => onB.events.filter((e) => e.id === missedId).length === 4);
+      expect(onB.events.filter((e) => e.id === missedId).map((e) => e.status)).toEqual(['created', 'pending', 'processing', 'complete']);
+      // at least once: what came shortly before the last id seen may come again (ids commit out of order), never the last
+      expect(onB.ids).not.toContain(last);
+      expect(new Set(onB.ids).size).toBe(onB.ids.length);
+    } finally {
+      onB.close();
     }
   });
 });

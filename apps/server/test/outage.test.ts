@@ -5,7 +5,7 @@ import { buildApp, type App } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { DEMO_PARTNERS, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { signAccessToken } from '../src/lib/tokens.ts';
-import { OUTAGE_RETRY_AFTER_SECONDS, isDatabaseOutage } from '../src/plugins/error-handler.ts';
+import { OUTAGE_RETRY_AFTER_SECONDS, isDatabaseOutage } from '../src/db/outage.ts';
 import { DATABASES, browser, memoryMailer, setup, signIn, testConfig, testKeys } from './harness.ts';
 
 const expectOutage = (res: { statusCode: number; headers: Record<string, unknown>; json<T>(): T }) => {

@@ -23,6 +23,7 @@ import * as referenceData from './migrations/0021-reference-data.ts';
 import * as searchWalletIndexes from './migrations/0022-search-wallet-indexes.ts';
 import * as paymentOrders from './migrations/0023-payment-orders.ts';
 import * as tradeIdSearch from './migrations/0025-trade-id-search.ts';
+import * as liveEvents from './migrations/0026-live-events.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022-search-wallet-indexes': searchWalletIndexes,
   '0023-payment-orders': paymentOrders,
   '0025-trade-id-search': tradeIdSearch,
+  '0026-live-events': liveEvents,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from './schema.ts';
+import { chooserClient, hostChooser, parseConnectionTargets } from './hosts.ts';
 
 export type Listener = { close(): Promise<void> };
 
@@ -22,10 +23,14 @@ export function listen(options: {
   let client: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;
   let first = true;
+  // several hosts: the writable one (NOTIFY is sent on the primary, and only the primary's listeners hear it)
+  const chooser = hostChooser(options.url);
+  const Client = chooser.needed ? chooserClient(chooser) : pg.Client;
+  const connectionString = parseConnectionTargets(options.url).targets[0]!.url;
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: options.url });
+    const c = new Client({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
     c.on('notification', (n) => {
       if (n.channel === options.channel && n.payload !== undefined) options.onMessage(n.payload);
     });

@@ -586,7 +586,17 @@ export type AllowedIpAddressesTable = {
   created_at: Timestamp;
 };
 
+/** The live event stream's log (0026): what a reconnecting stream is sent again. */
+export interface LiveEventsTable {
+  partner_id: string;
+  /** bigint identity, as a number (int8 parser) */
+  id: Generated<number>;
+  payload: Json<unknown>;
+  created_at: Generated<Date>;
+}
+
 export type DB = {
+  live_events: LiveEventsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   allowed_ip_addresses: AllowedIpAddressesTable;

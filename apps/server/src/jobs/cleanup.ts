@@ -5,6 +5,7 @@ import { createIdempotencyRepository } from '../db/idempotency.repository.ts';
 import { createRateLimitRepository } from '../db/rate-limit.repository.ts';
 import type { DB } from '../db/schema.ts';
 import type { FileStorage } from '../lib/file-storage.ts';
+import { deleteLiveEventsBefore } from '../lib/live-events.repository.ts';
 import { deleteDeliveredMails, redactMailBodies } from '../lib/mail-outbox.repository.ts';
 import { expiredReportFiles, forgetReportFile } from '../modules/reports/reports.repository.ts';
 import {
@@ -26,6 +27,8 @@ export const MAIL_BODY_RETENTION_HOURS = 24;
 export const DELIVERED_MAIL_RETENTION_DAYS = 30;
 /** Ended sessions and idle sign-in counters are kept this long (the audit log keeps the history). */
 export const ENDED_SESSION_RETENTION_HOURS = 24;
+/** The live event log is kept this long: a stream that comes back later refetches everything instead. */
+export const LIVE_EVENT_RETENTION_HOURS = 24;
 
 export type CleanupDeps = { db: Kysely<DB>; storage: FileStorage; now: () => number };
 export type CleanupResult = {
@@ -40,6 +43,7 @@ export type CleanupResult = {
   mailBodiesRedacted: number;
   mailsDeleted: number;
   idempotencyKeys: number;
+  liveEvents: number;
 };
 
 /** One cleanup pass; safe to run at any time and on any number of servers. */
@@ -68,6 +72,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupResult> {
     mailBodiesRedacted: await redactMailBodies(db, new Date(now.getTime() - MAIL_BODY_RETENTION_HOURS * 3600_000)),
     mailsDeleted: await deleteDeliveredMails(db, new Date(now.getTime() - DELIVERED_MAIL_RETENTION_DAYS * 86400_000)),
     idempotencyKeys: await createIdempotencyRepository(db).deleteExpired(now),
+    liveEvents: await deleteLiveEventsBefore(db, new Date(now.getTime() - LIVE_EVENT_RETENTION_HOURS * 3600_000)),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { logFailure } from '../db/outage.ts';
 import type PgBoss from 'pg-boss';
 import { WEBHOOK_TIMEOUT_SECONDS } from '@portal/contract/webhooks';
 import { bossExecutor } from '../db/boss-executor.ts';
@@ -160,7 +161,7 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
           } while (queued === RELAY_BATCH && !stopped);
         } while (relayAgain && !stopped);
       } catch (err) {
-        if (!stopped) log.error({ err }, 'webhook relay failed; it tries again shortly');
+        if (!stopped) logFailure(log, err, 'webhook relay failed; it tries again shortly');
       } finally {
         relaying = undefined;
       }
@@ -200,7 +201,7 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
           }
         } while (fillAgain && !stopped);
       } catch (err) {
-        if (!stopped) log.error({ err }, 'webhook worker could not fetch jobs');
+        if (!stopped) logFailure(log, err, 'webhook worker could not fetch jobs');
       } finally {
         filling = false;
       }
@@ -220,7 +221,7 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
     try {
       await attempt(job.id, job.data, row);
     } catch (err) {
-      log.error({ err, delivery: job.data.deliveryId }, 'webhook attempt could not be recorded; the job is tried again');
+      logFailure(log, err, 'webhook attempt could not be recorded; the job is tried again', { delivery: job.data.deliveryId });
       await boss.fail(WEBHOOK_QUEUE, job.id, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
     }
   }

@@ -4,11 +4,18 @@ import type { LiveEvent } from '@portal/contract/payments';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { listen, notifyInTransaction, type Listener } from '../db/notify.ts';
+import { insertLiveEvent, liveEventsSince } from './live-events.repository.ts';
 
 export const LIVE_CHANNEL = 'portal_live';
+/** Seconds before the last event seen that a replay covers again (transactions commit out of id order). */
+export const LIVE_REPLAY_OVERLAP_SECONDS = 10;
+/** Events a reconnecting stream is sent at most; past that it is told to refetch everything. */
+export const LIVE_REPLAY_LIMIT = 1000;
 
 export type LiveMessage = LiveEvent & { partnerId: string };
-type Subscriber = (event: LiveEvent) => void;
+/** An event as a stream sends it: its id in the log (the SSE `id:`) and what changed. */
+export type LoggedEvent = { id: number; event: LiveEvent };
+type Subscriber = (event: LoggedEvent) => void;
 
 /**
  * The changes the portal's event stream (GET events) pushes, per partner. On a PostgreSQL server a change sends
@@ -22,10 +29,10 @@ export function createLiveBus(options: { database: Database; onError?: (err: unk
   local.setMaxListeners(0);
   const url = options.database.url;
   let counted = 0;
-  const deliver = (message: LiveMessage) => {
+  const deliver = ({ id, message }: { id: number; message: LiveMessage }) => {
     const { partnerId, ...event } = message;
     counted++;
-    local.emit(`p:${partnerId}`, event);
+    local.emit(`p:${partnerId}`, { id, event } satisfies LoggedEvent);
   };
   let listening: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (listening = resolve));
@@ -35,7 +42,7 @@ export function createLiveBus(options: { database: Database; onError?: (err: unk
         channel: LIVE_CHANNEL,
         onMessage: (payload) => {
           try {
-            deliver(JSON.parse(payload) as LiveMessage);
+            deliver(JSON.parse(payload) as { id: number; message: LiveMessage });
           } catch (err) {
             options.onError?.(err);
           }
@@ -50,10 +57,21 @@ export function createLiveBus(options: { database: Database; onError?: (err: unk
 
   return {
     ready,
-    /** Announces a change of a partner's row inside the change's transaction. */
+    /** Announces a change of a partner's row inside the change's transaction: logged, then sent to every instance. */
     async publish(trx: Transaction<DB>, message: LiveMessage) {
-      if (url) await notifyInTransaction(trx, LIVE_CHANNEL, JSON.stringify(message));
-      else setImmediate(() => deliver(message));
+      const { partnerId, ...event } = message;
+      const id = await insertLiveEvent(trx, partnerId, event);
+      if (url) await notifyInTransaction(trx, LIVE_CHANNEL, JSON.stringify({ id, message }));
+      else setImmediate(() => deliver({ id, message }));
+    },
+    /**
+     * What a stream that last saw event `lastId` missed, from the log (any instance wrote it). Undefined when the
+     * log cannot tell (the id is unknown or too old, or more than LIVE_REPLAY_LIMIT events): the stream must refetch.
+     */
+    async missed(partnerId: string, lastId: number): Promise<LoggedEvent[] | undefined> {
+      const found = await liveEventsSince(options.database.db, partnerId, lastId, LIVE_REPLAY_OVERLAP_SECONDS, LIVE_REPLAY_LIMIT);
+      if (!found || found.truncated) return undefined;
+      return found.events.map(({ id, payload }) => ({ id, event: payload as LiveEvent }));
     },
     /** Calls `onEvent` with each change of the partner's rows; `onResync` when changes may have been missed. */
     subscribe(partnerId: string, onEvent: Subscriber, onResync: () => void) {

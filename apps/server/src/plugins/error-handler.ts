@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import type { ErrorBody, ErrorCode } from '@portal/contract/errors';
 import { AppError } from '../lib/errors.ts';
+import { OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER_SECONDS, isDatabaseOutage } from '../db/outage.ts';
 import { describeValidation, type ValidationIssue } from './validation-message.ts';
 
 /** Maps Fastify's own error codes (body parsing, limits) to ours. */
@@ -16,40 +17,6 @@ const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message?:
   FST_CSRF_MISSING_SECRET: { status: 403, code: 'CsrfTokenInvalid', message: AUTH_MESSAGES.csrf },
   FST_CSRF_INVALID_TOKEN: { status: 403, code: 'CsrfTokenInvalid', message: AUTH_MESSAGES.csrf },
 };
-
-/** Seconds a client is asked to wait before trying again while the database is out. */
-export const OUTAGE_RETRY_AFTER_SECONDS = 5;
-export const OUTAGE_MESSAGE = 'The service is briefly unavailable. Please try again in a few seconds.';
-
-// network failures reaching the database server
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
-// SQLSTATE: class 08 (connection exception), 57P01-57P03 (admin or crash shutdown, cannot connect now),
-// 53300 (too many connections)
-const OUTAGE_SQLSTATES = /^(08...|57P0[1-3]|53300)$/;
-// what pg, pg-pool, PGlite and Kysely say when the connection or the database is gone
-const OUTAGE_MESSAGES = [
-  /^Connection terminated/, // pg: the server went away (unexpectedly, or during a connection timeout)
-  /^timeout exceeded when trying to connect$/, // pg-pool: no connection within connectionTimeoutMillis
-  /^Cannot use a pool after calling end on the pool$/, // pg-pool: closed
-  /^Client has encountered a connection error and is not queryable$/, // pg
-  /^Client was closed and is not queryable$/, // pg
-  /^PGlite is clos(ed|ing)$/, // the embedded database was closed
-  /^driver has already been destroyed$/, // Kysely: the database was closed
-];
-
-/**
- * Whether an error means the database cannot be reached (refused, terminated, pool closed or exhausted, embedded
- * database closed), as opposed to a query that failed: the first is a 503 the client may retry, the second a 500.
- */
-export function isDatabaseOutage(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false;
-  const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || OUTAGE_SQLSTATES.test(e.code))) return true;
-  if (typeof e.message === 'string' && OUTAGE_MESSAGES.some((m) => m.test(e.message as string))) return true;
-  // a connection attempt to several addresses fails with an AggregateError; a wrapped error keeps its cause
-  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseOutage(inner, depth + 1))) return true;
-  return isDatabaseOutage(e.cause, depth + 1);
-}
 
 /** Errors of Fastify's router, raised before a route is found (a malformed or too long URL). */
 const ROUTER_ERRORS: Record<string, { status: number; message: string }> = {

@@ -87,6 +87,8 @@ export type RequestOptions<T> = {
   /** send the access token (default true) */
   auth?: boolean;
   signal?: AbortSignal;
+  /** headers of the call's own (e.g. Last-Event-ID) */
+  headers?: Record<string, string>;
 };
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -96,6 +98,7 @@ async function send(method: string, path: string, options: RequestOptions<unknow
     accept: 'application/json',
     'accept-language': document.documentElement.lang || 'en',
     'x-device-id': deviceId(),
+    ...options.headers,
   };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const token = options.auth === false ? undefined : hooks?.token();
@@ -198,8 +201,8 @@ export async function apiRequest<T = unknown>(method: string, path: string, opti
 }
 
 /** A streamed reply (server-sent events), with the token and the same refresh and session handling; the caller reads its body. */
-export async function apiStream(path: string, signal: AbortSignal): Promise<Response> {
-  return call('GET', path, { signal });
+export async function apiStream(path: string, signal: AbortSignal, headers?: Record<string, string>): Promise<Response> {
+  return call('GET', path, { signal, ...(headers ? { headers } : {}) });
 }
 
 /** A file from the API (with the token and the same refresh and session handling), as a Blob. */

@@ -46,6 +46,43 @@ describe('useLiveEvents', () => {
     spy.mockRestore();
   });
 
+  it('reconnects when a server ends the stream, as soon as it asks, with the last event id it saw', async () => {
+    signIn('admin');
+    installAuthHooks();
+    const streams = [stream(), stream()];
+    const requests: { at: number; lastEventId: string | undefined }[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit = {}) => {
+      requests.push({ at: Date.now(), lastEventId: (init.headers as Record<string, string>)['last-event-id'] });
+      return new Response(streams[requests.length - 1]!.body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    });
+    const qc = new QueryClient();
+    const spy = vi.spyOn(qc, 'invalidateQueries').mockResolvedValue(undefined);
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>;
+    const { unmount } = renderHook(() => useLiveEvents(true), { wrapper });
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]!.lastEventId).toBeUndefined();
+    const first = streams[0]!;
+    first.write('retry: 2000\n\nid: 17\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"pending","at":"2026-11-23T10:00:00.000Z"}\n\n');
+    first.write('id: 18\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"processing","at":"2026-11-23T10:00:01.000Z"}\n\n');
+    // the server shuts down: come back after 250 ms, not the 2 s asked before
+    first.write('retry: 250\nevent: reconnect\ndata: {}\n\n');
+    const ended = Date.now();
+    first.end();
+    await waitFor(() => expect(requests).toHaveLength(2), { timeout: 1500 });
+    expect(requests[1]!.lastEventId).toBe('18');
+    expect(requests[1]!.at - ended).toBeGreaterThanOrEqual(200);
+    expect(requests[1]!.at - ended).toBeLessThan(1000);
+    // the new server replays from just before 18 (at least once): 17 and 18 are not handed on again, 19 is
+    const seen: string[] = [];
+    const off = onLiveEvent((e) => seen.push(e.status));
+    streams[1]!.write('id: 17\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"pending","at":"2026-11-23T10:00:00.000Z"}\n\n');
+    streams[1]!.write('id: 19\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"complete","at":"2026-11-23T10:00:02.000Z"}\n\n');
+    await waitFor(() => expect(seen).toEqual(['complete']));
+    off();
+    unmount();
+    spy.mockRestore();
+  });
+
   it('opens nothing when signed out (disabled)', () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);

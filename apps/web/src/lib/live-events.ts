@@ -21,19 +21,28 @@ export function onLiveEvent(listener: Listener) {
   return () => void listeners.delete(listener);
 }
 
-/** Splits a server-sent event stream's text into its events; answers what is left of an unfinished one. */
-export function parseEvents(buffer: string, onEvent: (type: string, data: string) => void): string {
+/** One server-sent event: its type, data, and the `id:` and `retry:` fields when it has them. */
+export type StreamEvent = { type: string; data: string; id?: string; retry?: number };
+
+/**
+ * Splits a server-sent event stream's text into its events (those with data or a `retry:`); answers what is left
+ * of an unfinished one.
+ */
+export function parseEvents(buffer: string, onEvent: (event: StreamEvent) => void): string {
   let end: number;
   while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
     const block = buffer.slice(0, end);
     buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-    let type = 'message';
+    const event: StreamEvent = { type: 'message', data: '' };
     const data: string[] = [];
     for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith('event:')) type = line.slice(6).trim();
+      if (line.startsWith('event:')) event.type = line.slice(6).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      else if (line.startsWith('id:')) event.id = line.slice(3).trim();
+      else if (/^retry:\s*\d+$/.test(line)) event.retry = Number(line.slice(6).trim());
     }
-    if (data.length > 0) onEvent(type, data.join('\n'));
+    event.data = data.join('\n');
+    if (data.length > 0 || event.retry !== undefined) onEvent(event);
   }
   return buffer;
 }
@@ -58,11 +67,18 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
+/** Milliseconds before the first reconnection, doubling to RECONNECT_MAX_MS while the server stays away. */
+const RECONNECT_FIRST_MS = 1000;
+const RECONNECT_MAX_MS = 30_000;
+/** Event ids remembered, so that one replayed after a reconnection is not handed on twice. */
+const SEEN_IDS_KEPT = 2000;
+
 /**
  * Keeps the signed-in frame's data live: holds the partner's event stream (GET events, with the session's token;
  * fetch, not EventSource, so the token goes in the header as on every call) and refetches what a change makes
- * stale. Reconnects by itself (1 s, doubling to 30 s), and refetches after each reconnection since changes may have
- * been missed meanwhile.
+ * stale. Reconnects by itself (1 s, doubling to 30 s; sooner when the server asks with `retry:`, as one that shuts
+ * down does), sending the last event id it saw (`Last-Event-ID`) so that the server, whichever instance answers,
+ * sends what was missed. When the server cannot tell (`resync`), everything on screen is refetched.
  */
 export function useLiveEvents(enabled = true) {
   const qc = useQueryClient();
@@ -71,25 +87,40 @@ export function useLiveEvents(enabled = true) {
     const controller = new AbortController();
     const refetch = invalidator(qc);
     const run = async () => {
-      let delay = 1000;
-      let connected = false;
+      let delay = RECONNECT_FIRST_MS;
+      let lastId: string | undefined;
+      let opened = false;
+      // a replay may send again what came shortly before the last id (at least once): each id counts once
+      const seen = new Set<string>();
       while (!controller.signal.aborted) {
+        // the wait the server asked for (`retry:`), used once the stream it sent it on has ended
+        let asked: number | undefined;
+        let streamed = false;
         try {
-          const res = await apiStream(LIVE_EVENTS_PATH, controller.signal);
+          const res = await apiStream(LIVE_EVENTS_PATH, controller.signal, lastId ? { 'last-event-id': lastId } : undefined);
           if (!res.body) throw new Error('no stream');
-          if (connected) refetch.schedule();
-          connected = true;
-          delay = 1000;
+          // without an id to resume from, what changed while away is unknown: refetch it
+          if (opened && lastId === undefined) refetch.schedule();
+          opened = true;
+          streamed = true;
+          delay = RECONNECT_FIRST_MS;
           const reader = res.body.getReader();
           const decoder = new TextDecoder();
           let buffer = '';
           for (;;) {
             const { value, done } = await reader.read();
             if (done) break;
-            buffer = parseEvents(buffer + decoder.decode(value, { stream: true }), (type, data) => {
-              if (type === 'resync') return refetch.schedule();
-              if (type !== 'change') return;
-              const parsed = LiveEvent.safeParse(JSON.parse(data));
+            buffer = parseEvents(buffer + decoder.decode(value, { stream: true }), (event) => {
+              if (event.retry !== undefined) asked = event.retry;
+              if (event.type === 'resync') return refetch.schedule();
+              if (event.type !== 'change') return;
+              if (event.id) {
+                if (seen.has(event.id)) return;
+                seen.add(event.id);
+                if (seen.size > SEEN_IDS_KEPT) seen.delete(seen.values().next().value!);
+                lastId = event.id;
+              }
+              const parsed = LiveEvent.safeParse(JSON.parse(event.data));
               if (!parsed.success) return;
               listeners.forEach((l) => l(parsed.data));
               refetch.schedule();
@@ -99,8 +130,12 @@ export function useLiveEvents(enabled = true) {
           // a lost connection or a refused call: try again below (a lost session logs out through the api client)
         }
         if (controller.signal.aborted) break;
-        await sleep(delay, controller.signal);
-        delay = Math.min(delay * 2, 30_000);
+        if (streamed) {
+          await sleep(asked ?? RECONNECT_FIRST_MS, controller.signal);
+        } else {
+          await sleep(delay, controller.signal);
+          delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+        }
       }
     };
     void run();

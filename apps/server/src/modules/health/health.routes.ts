@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Healthz, Readyz } from '@portal/contract/health';
 import { ErrorBody } from '@portal/contract/errors';
-import { ping } from '../../db/database.ts';
+import { checkDatabase } from '../../db/database.ts';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../db/outage.ts';
 import { migrationStatus } from '../../db/migrate.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -23,10 +24,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_request, reply) => {
       const { db, kind } = app.database;
-      const reachable = await ping(db);
-      const migrations = reachable ? await migrationStatus(db) : { applied: 0, pending: -1 };
-      const ready = reachable && migrations.pending === 0;
-      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', database: kind, migrations });
+      const database = await checkDatabase(db);
+      const migrations = database.ok ? await migrationStatus(db).catch(() => ({ applied: 0, pending: -1 })) : { applied: 0, pending: -1 };
+      const reason = !database.ok
+        ? database.reason
+        : migrations.pending !== 0
+          ? migrations.pending < 0
+            ? 'the migrations could not be read'
+            : `${migrations.pending} migrations pending`
+          : undefined;
+      // a balancer stops sending work here at once; a client is told when to ask again
+      if (reason) void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
+      return reply.status(reason ? 503 : 200).send({ status: reason ? 'not_ready' : 'ready', database: kind, migrations, ...(reason ? { reason } : {}) });
     },
   );
 };

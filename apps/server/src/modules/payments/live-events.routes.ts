@@ -2,15 +2,29 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LIVE_EVENTS_PATH } from '@portal/contract/payments';
 import { AppError } from '../../lib/errors.ts';
 import { authOf } from '../../plugins/auth.ts';
+import type { LoggedEvent } from '../../lib/live-bus.ts';
 
 /** Seconds between two comments on an idle stream, so proxies and the browser keep it open. */
 export const LIVE_HEARTBEAT_SECONDS = 15;
+/** Milliseconds a client waits before it reconnects to a stream that a server ended by shutting down. */
+const RECONNECT_AFTER_SHUTDOWN_MS = 250;
+/** Ids a stream remembers having sent, so that a replay never sends one twice. */
+const SENT_IDS_KEPT = 5000;
+
+/** The Last-Event-ID a reconnecting client sends: an event id of the log, or nothing usable. */
+function lastEventId(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || !/^\d{1,15}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
 
 /**
  * GET events: the signed-in user's partner's changes as server-sent events (`event: change`, data a LiveEvent), for
  * the portal's open tables, payment details and balance. Authenticated like every call (bearer token); only the
  * partner of the token is subscribed, so another partner's change never reaches the stream. `event: resync` asks the
  * client to refetch everything (notifications may have been missed while this server's listener reconnected).
+ * Every change carries its id in the event log (`id:`); a client that reconnects, to this instance or another, sends
+ * the last one as `Last-Event-ID` and is sent what it missed from the log, then the live changes.
  */
 export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -40,11 +54,44 @@ export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       // a client that reconnects waits this long (ms) at least
       res.write('retry: 2000\n\n');
+      // ids sent on this stream (the last ones): a replay and the live events it overlaps are sent once
+      const sent = new Set<number>();
+      let lastSent = lastEventId(request.headers['last-event-id']);
+      const send = ({ id, event }: LoggedEvent) => {
+        if (sent.has(id)) return;
+        sent.add(id);
+        if (sent.size > SENT_IDS_KEPT) sent.delete(sent.values().next().value!);
+        lastSent = id;
+        res.write(`id: ${id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`);
+      };
+      // what this stream missed (before it opened, or while this server's listener was reconnecting), from the log;
+      // live events that arrive meanwhile wait, so that the order stays the log's
+      let replaying: LoggedEvent[] | undefined;
+      const catchUp = async () => {
+        if (replaying) return;
+        replaying = [];
+        const from = lastSent;
+        try {
+          const missed = from === undefined ? undefined : await app.liveBus.missed(partnerId, from);
+          if (missed) missed.forEach(send);
+          else if (from !== undefined) res.write('event: resync\ndata: {}\n\n');
+        } catch (err) {
+          request.log.warn({ err }, 'live events could not be replayed; the stream asks for a refetch');
+          res.write('event: resync\ndata: {}\n\n');
+        }
+        const waiting = replaying;
+        replaying = undefined;
+        waiting.forEach(send);
+      };
       const unsubscribe = app.liveBus.subscribe(
         partnerId,
-        (event) => void res.write(`event: change\ndata: ${JSON.stringify(event)}\n\n`),
-        () => void res.write('event: resync\ndata: {}\n\n'),
+        (event) => (replaying ? replaying.push(event) : send(event)),
+        () => {
+          if (lastSent === undefined) res.write('event: resync\ndata: {}\n\n');
+          else void catchUp();
+        },
       );
+      if (lastSent !== undefined) void catchUp();
       const heartbeat = setInterval(() => res.write(': ping\n\n'), LIVE_HEARTBEAT_SECONDS * 1000);
       heartbeat.unref();
       const end = () => {
@@ -55,8 +102,8 @@ export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
         else open.delete(userId);
       };
       res.on('close', end);
-      // the server closing ends every stream (the client reconnects to another instance)
-      const onClose = () => res.end();
+      // the server closing ends every stream, asking the client to come back at once (to another instance)
+      const onClose = () => res.end(`retry: ${RECONNECT_AFTER_SHUTDOWN_MS}\nevent: reconnect\ndata: {}\n\n`);
       closing.add(onClose);
       res.on('close', () => closing.delete(onClose));
     },

@@ -1,0 +1,46 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/** The live event log's statements (migration 0026). */
+
+/** Writes an event in the change's transaction; its id, which the stream sends as the event's `id:`. */
+export async function insertLiveEvent(trx: Transaction<DB>, partnerId: string, payload: unknown): Promise<number> {
+  const row = await trx
+    .insertInto('live_events')
+    .values({ partner_id: partnerId, payload: JSON.stringify(payload) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
+ * The partner's events a stream that last saw `lastId` may have missed, oldest first: every later id, and the
+ * events of the `overlapSeconds` before it (an id is taken before its transaction commits, so a smaller id may
+ * commit after a larger one was sent). Undefined when `lastId` is not in the log (too old, or not this partner's):
+ * then the stream cannot know what it missed.
+ */
+export async function liveEventsSince(db: Kysely<DB>, partnerId: string, lastId: number, overlapSeconds: number, limit: number) {
+  const last = await db
+    .selectFrom('live_events')
+    .select('created_at')
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', lastId)
+    .executeTakeFirst();
+  if (!last) return undefined;
+  const rows = await db
+    .selectFrom('live_events')
+    .select(['id', 'payload'])
+    .where('partner_id', '=', partnerId)
+    .where((eb) => eb.or([eb('id', '>', lastId), eb('created_at', '>=', sql<Date>`${last.created_at}::timestamptz - make_interval(secs => ${overlapSeconds})`)]))
+    .where('id', '<>', lastId)
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
+  return { events: rows.slice(0, limit).map((r) => ({ id: Number(r.id), payload: r.payload })), truncated: rows.length > limit };
+}
+
+/** Events older than `before` (the cleanup job). */
+export async function deleteLiveEventsBefore(db: Kysely<DB>, before: Date): Promise<number> {
+  const result = await db.deleteFrom('live_events').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
