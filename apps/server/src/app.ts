@@ -102,8 +102,14 @@ export async function buildApp(deps: AppDeps) {
     deps.mailer ?? createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log, logBodies: deps.config.demo }),
   );
 
+  // once closing, a reply ends its keep-alive connection: the requests in flight finish, then nothing holds the close
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    if (closing) void reply.header('connection', 'close');
   });
 
   const cacheBus = createCacheBus({ database: deps.database, onError: (err) => app.log.warn({ err }, 'cache notifications interrupted') });

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { logFailure } from './db/outage.ts';
+import { isDatabaseOutage, logFailure } from './db/outage.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, seedDemo } from './db/seed/demo.ts';
 import { createBoss } from './jobs/boss.ts';
@@ -17,6 +17,8 @@ import { walletServiceOf } from './modules/wallets/wallets.routes.ts';
 import { startMailCatcher, type MailCatcher } from './lib/mail-catcher.ts';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
+/** Milliseconds running jobs get to finish on shutdown, within the deadline above. */
+const JOB_SHUTDOWN_GRACE_MS = 4000;
 
 /** A configuration the server cannot run with (a bad variable, keys that are not the database's): exit 78. */
 async function orExitOnConfigError<T>(step: () => T | Promise<T>): Promise<T> {
@@ -29,6 +31,24 @@ async function orExitOnConfigError<T>(step: () => T | Promise<T>): Promise<T> {
     }
     throw err;
   }
+}
+
+/**
+ * A promise rejected with no one to catch it ends the process (Node's default), as a bug should. One kind is let
+ * through: a lost database connection in a library's own background work (pg-boss 10 neither awaits nor catches its
+ * completion of a job, so a connection cut as a job ends rejects into the void). The job is then completed or retried
+ * by the queue's own expiry; ending the process for it would turn a blip into an outage.
+ */
+function survivingDatabaseOutages(log: () => { warn(obj: object, msg: string): void }) {
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseOutage(reason)) {
+      const e = reason as { code?: unknown; message?: unknown };
+      log().warn({ cause: typeof e.code === 'string' ? e.code : String(e.message) }, 'background database work lost its connection; it is tried again');
+      return;
+    }
+    console.error('Unhandled promise rejection:', reason);
+    process.exit(1);
+  });
 }
 
 async function main() {
@@ -45,6 +65,7 @@ async function main() {
     }
   }
   const { database, keys } = await orExitOnConfigError(() => openRuntime(config));
+  survivingDatabaseOutages(() => app.log);
   const boss = createBoss(database);
   boss.on('error', (err) => logFailure(app.log, err, 'job queue error'));
   await boss.start();
@@ -64,13 +85,19 @@ async function main() {
   // webhook delivery starts after the app; it stops (its attempts finishing) before the queue does
   const running: { webhooks?: { stop(): Promise<void> } } = {};
   app.addHook('onClose', async () => {
-    await running.webhooks?.stop();
-    await boss.stop({ graceful: true, wait: true, timeout: 5000 });
-    await database.close();
-    await catcher?.stop();
+    const step = async (name: string, work: () => Promise<unknown> | undefined) => {
+      const at = performance.now();
+      await work();
+      app.log.info({ ms: Math.round(performance.now() - at) }, `shutdown: ${name}`);
+    };
+    await step('webhook attempts finished', () => running.webhooks?.stop());
+    // running jobs get until then to finish; those still running are handed back to the queue (failed, so retried)
+    await step('job queue stopped', () => boss.stop({ graceful: true, wait: true, timeout: JOB_SHUTDOWN_GRACE_MS }));
+    await step('database closed', () => database.close());
+    await step('mail catcher stopped', () => catcher?.stop());
   });
 
-  await startReportWorker({ boss, db: database.db, storage: app.storage, log: app.log, concurrency: config.REPORT_CONCURRENCY });
+  await startReportWorker({ boss, db: database.db, read: database.reader, storage: app.storage, log: app.log, concurrency: config.REPORT_CONCURRENCY });
   await startCleanupJob({ boss, db: database.db, storage: app.storage, log: app.log, now: Date.now });
   running.webhooks = await startWebhookDelivery({
     boss,

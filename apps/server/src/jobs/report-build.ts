@@ -12,7 +12,13 @@ export const REPORT_PAGE_ROWS = 5_000;
 /** Files live this long after they are built. */
 export const REPORT_TTL_HOURS = 24;
 
-export type ReportBuildDeps = { db: Kysely<DB>; storage: FileStorage; now: () => number };
+export type ReportBuildDeps = {
+  db: Kysely<DB>;
+  /** where the report's rows are read: a replica that has caught up with the primary, else the primary */
+  read?: () => Promise<Kysely<DB>>;
+  storage: FileStorage;
+  now: () => number;
+};
 
 /**
  * Builds a report's CSV file page by page (keyset pages, newest first), in the column set of the portal's exports
@@ -36,7 +42,10 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
     fiatWallet: row.fiat_wallet,
   };
   const update = (values: ReportJobUpdate) => updateReportJob(db, partnerId, id, values, new Date(deps.now()));
-  const total = await countReportRows(db, partnerId, query);
+  // the rows as of the build's start (a replica only once it has every write committed before it), the job's own
+  // row on the primary
+  const rows = deps.read ? await deps.read() : db;
+  const total = await countReportRows(rows, partnerId, query);
   const totalPages = Math.max(1, Math.ceil(total / REPORT_PAGE_ROWS));
   await update({ status: 'in_progress', total_pages: totalPages, processed_pages: 0, error: null });
   const key = `reports/${partnerId}/${id}.csv`;
@@ -46,13 +55,13 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
     let after: { createdAt: string; id: string } | undefined;
     let written = 0;
     for (let pageNo = 1; ; pageNo++) {
-      const rows = await reportRowsAfter(db, partnerId, query, after, REPORT_PAGE_ROWS);
-      if (rows.length === 0 && pageNo > 1) break;
-      if (rows.length) await file.write(exportLines(columns, toRows(table, rows)));
-      written += rows.length;
+      const page = await reportRowsAfter(rows, partnerId, query, after, REPORT_PAGE_ROWS);
+      if (page.length === 0 && pageNo > 1) break;
+      if (page.length) await file.write(exportLines(columns, toRows(table, page)));
+      written += page.length;
       await update({ processed_pages: Math.min(pageNo, totalPages) });
-      const last = rows.at(-1);
-      if (!last || rows.length < REPORT_PAGE_ROWS) break;
+      const last = page.at(-1);
+      if (!last || page.length < REPORT_PAGE_ROWS) break;
       after = { createdAt: (last.created_at as Date).toISOString(), id: String(last.id) };
     }
     await update({ status: 'data_downloaded', row_count: written });

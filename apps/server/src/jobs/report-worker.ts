@@ -10,6 +10,8 @@ import { REPORT_QUEUE, createReportQueue, enqueueReportBuild, isQueueJobLive, ty
 export type ReportWorkerDeps = {
   boss: PgBoss;
   db: Kysely<DB>;
+  /** where report rows are read (a caught-up replica, else the primary); default `db` */
+  read?: () => Promise<Kysely<DB>>;
   storage: FileStorage;
   log: FastifyBaseLogger;
   now?: () => number;
@@ -35,7 +37,7 @@ export async function startReportWorker(deps: ReportWorkerDeps) {
       if (!job) return;
       try {
         deps.log.info({ report: job.data.id, partner: job.data.partnerId }, 'building report');
-        await buildReport({ db: deps.db, storage: deps.storage, now }, job.data.partnerId, job.data.id);
+        await buildReport({ db: deps.db, ...(deps.read ? { read: deps.read } : {}), storage: deps.storage, now }, job.data.partnerId, job.data.id);
       } finally {
         // look for the next job straight away instead of sleeping out the polling interval
         if (builder.id) deps.boss.notifyWorker(builder.id);

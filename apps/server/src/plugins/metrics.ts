@@ -66,6 +66,19 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
   pool('portal_db_pool_idle', 'Database connections open and idle (embedded database: 1 when its session is free)', (s) => s.idle);
   pool('portal_db_pool_waiting', 'Queries waiting for a database connection (embedded database: for its session)', (s) => s.waiting);
 
+  new Counter({
+    name: 'portal_db_reads_total',
+    help: 'Searches, exports and reports read, by where: the replica (caught up with the primary) or the primary in its place',
+    labelNames: ['target'],
+    registers: [registry],
+    collect() {
+      const stats = database.readStats();
+      this.reset();
+      this.inc({ target: 'replica' }, stats.replica);
+      this.inc({ target: 'primary' }, stats.primary);
+    },
+  });
+
   new Gauge({
     name: 'portal_job_queue_depth',
     help: 'Jobs waiting in each queue (created or due for a retry, not yet picked up), sampled at each scrape',

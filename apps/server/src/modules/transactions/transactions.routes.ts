@@ -10,7 +10,7 @@ const partnerApi = { apiKey: 'api_read' } as const;
 /** Transaction search (transaction-data §5, §7). The partner comes from the token; a partnerId in the body is refused. */
 export const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.authenticate);
-  const service = createTransactionsService({ db: app.database.db, key: app.keys.jwtSecret, now: app.clock });
+  const service = createTransactionsService({ db: app.database.db, read: app.database.reader, key: app.keys.jwtSecret, now: app.clock });
 
   app.post(
     '/transactions/search',

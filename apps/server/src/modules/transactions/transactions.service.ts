@@ -36,7 +36,14 @@ const SCROLL_ID = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
  * cursor and an expiry, signed with the server key: no state is kept between calls, and a scroll id cannot be
  * altered or used by another partner.
  */
-export function createTransactionsService(deps: { db: Kysely<DB>; key: Buffer; now: () => number }) {
+export function createTransactionsService(deps: {
+  db: Kysely<DB>;
+  /** where searches and exports read: a replica that has caught up with the primary, else the primary */
+  read?: () => Promise<Kysely<DB>>;
+  key: Buffer;
+  now: () => number;
+}) {
+  const read = deps.read ?? (async () => deps.db);
   const sign = (body: string) => crypto.createHmac('sha256', deps.key).update(`scroll:${body}`).digest('base64url');
   const encode = (state: ScrollState) => {
     const body = Buffer.from(JSON.stringify(state)).toString('base64url');
@@ -70,7 +77,7 @@ export function createTransactionsService(deps: { db: Kysely<DB>; key: Buffer; n
     async search(partnerId: string, request: SearchRequest): Promise<SearchResponse> {
       const { startIndex, size, anchor, ...query } = request;
       checkIdSearch(query);
-      const page = await searchPage(deps.db, partnerId, query, startIndex, size, anchor);
+      const page = await searchPage(await read(), partnerId, query, startIndex, size, anchor);
       return searchReply(query.table, { data: toRows(query.table, page.rows), total: page.total, totalRelation: page.totalRelation });
     },
 
@@ -82,7 +89,7 @@ export function createTransactionsService(deps: { db: Kysely<DB>; key: Buffer; n
       const table = state.q.table;
       const size = Math.min(scrollSize, MAX_EXPORT_ROWS - state.n);
       if (size <= 0) return scrollReply(table, { scrollId: null, hits: [] });
-      const rows = await scrollBatch(deps.db, partnerId, state.q, state.after, size);
+      const rows = await scrollBatch(await read(), partnerId, state.q, state.after, size);
       const last = rows.at(-1);
       const n = state.n + rows.length;
       const more = rows.length === size && n < MAX_EXPORT_ROWS && last !== undefined;
