@@ -16,6 +16,18 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      // the deployment under load and faults (npm run test:cluster): not part of npm test, run by CI on its own
+      {
+        test: {
+          name: 'cluster',
+          root: 'apps/server',
+          include: ['test/cluster/**/*.cluster.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
       { test: { name: 'e2e', include: ['e2e/**/*.spec.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false } },
     ],
   },
