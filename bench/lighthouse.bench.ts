@@ -3,7 +3,6 @@
 // asserts nothing (budgets: docs/performance.md). LH_SAVE=<dir> keeps the reports. Needs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
@@ -11,6 +10,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { DEMO_PASSWORD, SECRETS, totp } from '../e2e/support/portal.ts';
 // @ts-expect-error -- plain .mjs helper
 import { ensureWebBuild } from '../scripts/web-build.mjs';
+import { freePort } from '../apps/server/test/server-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.LH_RUNS ?? 3);
@@ -20,17 +20,6 @@ const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-background-ne
 const USER = 'admin@acme.test';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(58)} ${value}`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** The real server over a fresh embedded database with the demo data (as `npm start`), on a free port. */
 async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {

@@ -20,6 +20,7 @@ import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { createPaymentQueue, startPaymentWorker } from '../apps/server/src/jobs/payment-processing.ts';
 import { adminToken, benchServerUrl as serverUrl, csrfHeaders, withAdminClient as admin } from './support.ts';
+import { readEvents } from '../apps/server/test/sse.ts';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -89,27 +90,18 @@ try {
     await res.arrayBuffer();
   };
   const stream = await new Promise<http.IncomingMessage>((resolve) => http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } }, resolve));
-  let buffer = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (!block.includes('event: change') || !data) continue;
-      const at = Date.parse((JSON.parse(data.slice(6)) as { at: string }).at);
-      delivery.push(Date.now() - at);
-      if (oldestPending === undefined) {
-        oldestPending = at;
-        setTimeout(() => {
-          const from = oldestPending!;
-          oldestPending = undefined;
-          refetches++;
-          void search().then(() => table.push(Date.now() - from));
-        }, 150);
-      }
+  readEvents(stream, (e) => {
+    if (e.type !== 'change' || !e.data) return;
+    const at = Date.parse((JSON.parse(e.data) as { at: string }).at);
+    delivery.push(Date.now() - at);
+    if (oldestPending === undefined) {
+      oldestPending = at;
+      setTimeout(() => {
+        const from = oldestPending!;
+        oldestPending = undefined;
+        refetches++;
+        void search().then(() => table.push(Date.now() - from));
+      }, 150);
     }
   });
   // 200 payments at about 10 a second: 800 changes

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '@portal/contract/payments';
 import { startPaymentWorker } from '../src/jobs/payment-processing.ts';
 import type { App } from '../src/app.ts';
+import { readEvents } from './sse.ts';
 import { DATABASES, setup, signIn, twoInstances, type TestContext } from './harness.ts';
 
 /** An open event stream as the portal holds it: the events received so far, and how to close it. */
@@ -14,26 +15,16 @@ async function openStream(app: App, token: string, lastEventId?: string) {
   /** the `id:` of each change, in the order received */
   const ids: string[] = [];
   let resyncs = 0;
-  let buffer = '';
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) };
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port: address.port, path: '/api/v1/events', headers }, resolve);
     req.on('error', reject);
   });
-  res.setEncoding('utf8');
-  res.on('data', (chunk: string) => {
-    buffer += chunk;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block.split('\n').find((l) => l.startsWith('data: '));
-      const id = block.split('\n').find((l) => l.startsWith('id: '));
-      if (block.includes('event: resync')) resyncs++;
-      if (block.includes('event: change') && data) {
-        events.push(JSON.parse(data.slice(6)) as LiveEvent);
-        ids.push(id?.slice(4) ?? '');
-      }
+  readEvents(res, (e) => {
+    if (e.type === 'resync') resyncs++;
+    if (e.type === 'change' && e.data) {
+      events.push(JSON.parse(e.data) as LiveEvent);
+      ids.push(e.id ?? '');
     }
   });
   return { status: res.statusCode, type: res.headers['content-type'], events, ids, resyncs: () => resyncs, close: () => res.destroy() };

@@ -23,7 +23,8 @@ export async function freePort(): Promise<number> {
  */
 export async function startServerProcess(env: Record<string, string>) {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-process-'));
+  const ownDir = env.DATA_DIR === undefined;
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-process-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: serverDir,
     env: {
@@ -62,10 +63,15 @@ export async function startServerProcess(env: Record<string, string>) {
     alive: () => child.exitCode === null && child.signalCode === null,
     exited,
     signal: (name: NodeJS.Signals) => child.kill(name),
+    /** SIGTERM, and SIGKILL if it has not exited 15 s later; a data directory made here is removed */
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTNERS, DEMO_USERS } from '../../src/db/seed/demo.ts';
 import { generateDemoAddress } from '../../src/lib/deposit-addresses.ts';
 import { httpClient, type HttpClient, type HttpReply } from '../http-client.ts';
+import { readEvents } from '../sse.ts';
 
 /**
  * The deployment proved under load (`npm run test:cluster`): the whole topology of `npm run cluster` (a PostgreSQL
@@ -60,20 +61,10 @@ function heldStream(base: string, token: string) {
             res.on('end', resolve);
             return;
           }
-          let buffer = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            buffer += chunk;
-            let end: number;
-            while ((end = buffer.indexOf('\n\n')) >= 0) {
-              const block = buffer.slice(0, end);
-              buffer = buffer.slice(end + 2);
-              const id = /^id: (\d+)$/m.exec(block)?.[1];
-              if (id && block.includes('event: change')) {
-                ids.add(Number(id));
-                lastId = id;
-              }
-            }
+          readEvents(res, (e) => {
+            if (e.type !== 'change' || !e.id) return;
+            ids.add(Number(e.id));
+            lastId = e.id;
           });
           res.on('end', resolve);
           res.on('close', resolve);
@@ -108,6 +99,15 @@ describe('the cluster under load and faults', () => {
   let stopLoad: () => Promise<void> = async () => undefined;
   let streams: ReturnType<typeof heldStream>[] = [];
   let startedAt = 0;
+  /** reports asked for just before a fault: each must be built once the fault is over */
+  const reports: string[] = [];
+  let reporter: HttpClient;
+  const askReport = async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
+    const r = await reporter.post('/api/v1/report-jobs/create', { dataSource: 'payments', startDate: day(-365), endDate: day(0) });
+    expect(r.status, r.text).toBe(200);
+    reports.push((r.body as { job: { id: string } }).job.id);
+  };
 
   beforeAll(async () => {
     if (!process.env.CLUSTER_DIR) {
@@ -200,6 +200,8 @@ describe('the cluster under load and faults', () => {
     await acme.signIn('admin@acme.test');
     const kora = httpClient(base);
     await kora.signIn('admin@kora.test');
+    reporter = httpClient(base);
+    await reporter.signIn('treasury@acme.test');
     streams = [heldStream(base, kora.token()!), heldStream(base, kora.token()!)];
     startedAt = Date.now();
 
@@ -268,6 +270,7 @@ describe('the cluster under load and faults', () => {
   }, 60_000);
 
   it("the primary's TCP cut for 10 s: 503 with Retry-After during it, served again within 5 s after", async () => {
+    await askReport();
     const from = Date.now();
     await cluster.cutPrimary(10);
     await sleep(10_000);
@@ -293,6 +296,7 @@ describe('the cluster under load and faults', () => {
   }, 60_000);
 
   it('failover: the primary stopped, the replica promoted; writes resume within 30 s', async () => {
+    await askReport();
     const from = Date.now();
     const moved = await cluster.failover();
     let writesBack: number | undefined;
@@ -363,6 +367,19 @@ describe('the cluster under load and faults', () => {
     expect(orders.length).toBe(disbursements.size);
     expect(orders.filter((o) => o.debits !== 1)).toEqual([]);
     figures.push(`money: ${booked.length} withdrawals and ${orders.length} payments, each booked once (0 double debits, 0 lost); ${open.length} waiting on its job`);
+
+    // the reports asked for just before the cut and the failover are built (a build cut off is done again)
+    for (const id of reports) {
+      let status = '';
+      const until = Date.now() + 60_000;
+      while (status !== 'complete' && Date.now() < until) {
+        const r = await reporter.get(`/api/v1/report-jobs/${id}`);
+        status = (r.body as { job?: { status: string } } | undefined)?.job?.status ?? `HTTP ${r.status}`;
+        if (status !== 'complete') await sleep(1000);
+      }
+      expect(status, `report ${id}`).toBe('complete');
+    }
+    figures.push(`reports asked for before the cut and the failover: ${reports.length}, all built`);
 
     // every event of Kora's log since the streams opened reached both streams (each resumed with Last-Event-ID)
     await sleep(2000);
