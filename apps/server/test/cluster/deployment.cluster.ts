@@ -44,8 +44,11 @@ const ACME = DEMO_PARTNERS.acme.id;
 
 type Sample = { at: number; kind: string; status: number; code?: string };
 
-/** A live event stream held as the portal holds it: reconnects at once (or as asked), resumes with Last-Event-ID. */
-function heldStream(base: string, token: string) {
+/**
+ * A live event stream held as the portal holds it: reconnects at once (or as asked), resumes with Last-Event-ID.
+ * With `firstOn`, the first connection goes there (one instance) and every reconnection to `base` (the balancer).
+ */
+function heldStream(base: string, token: string, firstOn?: string) {
   const ids = new Set<number>();
   let lastId: string | undefined;
   let reconnections = 0;
@@ -55,7 +58,8 @@ function heldStream(base: string, token: string) {
     while (running) {
       await new Promise<void>((resolve) => {
         const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) };
-        current = http.get(`${base}/api/v1/events`, { headers }, (res) => {
+        const on = firstOn && reconnections === 0 ? firstOn : base;
+        current = http.get(`${on}/api/v1/events`, { headers }, (res) => {
           if (res.statusCode !== 200) {
             res.resume();
             res.on('end', resolve);
@@ -202,7 +206,8 @@ describe('the cluster under load and faults', () => {
     await kora.signIn('admin@kora.test');
     reporter = httpClient(base);
     await reporter.signIn('treasury@acme.test');
-    streams = [heldStream(base, kora.token()!), heldStream(base, kora.token()!)];
+    // two through the balancer, and one on instance-2, the instance the next test kills
+    streams = [heldStream(base, kora.token()!), heldStream(base, kora.token()!), heldStream(base, kora.token()!, state.instances[1]!.url)];
     startedAt = Date.now();
 
     let running = true;
@@ -389,6 +394,8 @@ describe('the cluster under load and faults', () => {
       const missed = logged.filter((id) => !s.ids.has(id));
       expect(missed, `events missed by a stream that reconnected ${s.reconnections()} times`).toEqual([]);
     }
-    figures.push(`streams: ${logged.length} events, each delivered to both streams (reconnections: ${streams.map((s) => s.reconnections()).join(', ')})`);
+    // the stream that was on the killed instance came back through the balancer
+    expect(streams[2]!.reconnections()).toBeGreaterThan(0);
+    figures.push(`streams: ${logged.length} events, each delivered to all ${streams.length} streams (reconnections: ${streams.map((s) => s.reconnections()).join(', ')})`);
   }, 180_000);
 });
