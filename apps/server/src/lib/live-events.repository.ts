@@ -16,22 +16,26 @@ export async function insertLiveEvent(trx: Transaction<DB>, partnerId: string, p
 /**
  * The partner's events a stream that last saw `lastId` may have missed, oldest first: every later id, and the
  * events of the `overlapSeconds` before it (an id is taken before its transaction commits, so a smaller id may
- * commit after a larger one was sent). Undefined when `lastId` is not in the log (too old, or not this partner's):
- * then the stream cannot know what it missed.
+ * commit after a larger one was sent). The overlap is measured from the partner's last event at or before `lastId`,
+ * which is `lastId` itself unless that event is gone (a transaction lost in a failover: the stream saw it through
+ * NOTIFY, the new primary never had it). Undefined when the partner has no event at or before `lastId` (older than
+ * the log, or an id from elsewhere): then the stream cannot know what it missed.
  */
 export async function liveEventsSince(db: Kysely<DB>, partnerId: string, lastId: number, overlapSeconds: number, limit: number) {
-  const last = await db
+  const anchor = await db
     .selectFrom('live_events')
     .select('created_at')
     .where('partner_id', '=', partnerId)
-    .where('id', '=', lastId)
+    .where('id', '<=', lastId)
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  if (!last) return undefined;
+  if (!anchor) return undefined;
   const rows = await db
     .selectFrom('live_events')
     .select(['id', 'payload'])
     .where('partner_id', '=', partnerId)
-    .where((eb) => eb.or([eb('id', '>', lastId), eb('created_at', '>=', sql<Date>`${last.created_at}::timestamptz - make_interval(secs => ${overlapSeconds})`)]))
+    .where((eb) => eb.or([eb('id', '>', lastId), eb('created_at', '>=', sql<Date>`${anchor.created_at}::timestamptz - make_interval(secs => ${overlapSeconds})`)]))
     .where('id', '<>', lastId)
     .orderBy('id')
     .limit(limit + 1)

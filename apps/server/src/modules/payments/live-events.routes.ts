@@ -8,6 +8,8 @@ import type { LoggedEvent } from '../../lib/live-bus.ts';
 export const LIVE_HEARTBEAT_SECONDS = 15;
 /** Milliseconds a client waits before it reconnects to a stream that a server ended by shutting down. */
 const RECONNECT_AFTER_SHUTDOWN_MS = 250;
+/** Times a stream tries a replay that failed again (once a second) before it leaves it to the client's refetch. */
+const REPLAY_ATTEMPTS = 60;
 /** Ids a stream remembers having sent, so that a replay never sends one twice. */
 const SENT_IDS_KEPT = 5000;
 
@@ -67,34 +69,62 @@ export const liveEventRoutes: FastifyPluginAsyncZod = async (app) => {
       // what this stream missed (before it opened, or while this server's listener was reconnecting), from the log;
       // live events that arrive meanwhile wait, so that the order stays the log's
       let replaying: LoggedEvent[] | undefined;
+      // where the next replay starts (the last id sent when events may have begun to be missed); undefined: none due
+      let replayFrom = lastSent;
+      let again = false;
+      let streaming = true;
+      let retry: NodeJS.Timeout | undefined;
+      let failures = 0;
       const catchUp = async () => {
-        if (replaying) return;
+        if (!streaming || replayFrom === undefined) return;
+        if (replaying) {
+          again = true;
+          return;
+        }
         replaying = [];
-        const from = lastSent;
+        let failed = false;
         try {
-          const missed = from === undefined ? undefined : await app.liveBus.missed(partnerId, from);
+          const missed = await app.liveBus.missed(partnerId, replayFrom);
           if (missed) missed.forEach(send);
-          else if (from !== undefined) res.write('event: resync\ndata: {}\n\n');
+          else res.write('event: resync\ndata: {}\n\n');
+          failures = 0;
+          // a gap that opened while this replay ran starts at or after its start: replay again from there
+          if (!again) replayFrom = undefined;
         } catch (err) {
-          request.log.warn({ err }, 'live events could not be replayed; the stream asks for a refetch');
-          res.write('event: resync\ndata: {}\n\n');
+          // the database is out (or this server's pool has not found it again yet): the client refetches what it
+          // shows now, and the replay is tried again from the same place, so that the events themselves still come
+          failed = true;
+          if (failures++ === 0) {
+            request.log.warn({ err }, 'live events could not be replayed yet; the stream tries again');
+            res.write('event: resync\ndata: {}\n\n');
+          }
         }
         const waiting = replaying;
         replaying = undefined;
         waiting.forEach(send);
+        if (again) {
+          again = false;
+          void catchUp();
+        } else if (failed && streaming && failures <= REPLAY_ATTEMPTS) {
+          clearTimeout(retry);
+          retry = setTimeout(() => void catchUp(), 1000);
+        }
       };
       const unsubscribe = app.liveBus.subscribe(
         partnerId,
         (event) => (replaying ? replaying.push(event) : send(event)),
         () => {
-          if (lastSent === undefined) res.write('event: resync\ndata: {}\n\n');
-          else void catchUp();
+          if (lastSent === undefined && replayFrom === undefined) return void res.write('event: resync\ndata: {}\n\n');
+          replayFrom ??= lastSent;
+          void catchUp();
         },
       );
-      if (lastSent !== undefined) void catchUp();
+      void catchUp();
       const heartbeat = setInterval(() => res.write(': ping\n\n'), LIVE_HEARTBEAT_SECONDS * 1000);
       heartbeat.unref();
       const end = () => {
+        streaming = false;
+        clearTimeout(retry);
         clearInterval(heartbeat);
         unsubscribe();
         const left = (open.get(userId) ?? 1) - 1;
