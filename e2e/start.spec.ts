@@ -33,28 +33,21 @@ describe('npm start', () => {
   }
   const listening = (url: string) => fetch(`${url}/healthz`).then(() => true, () => false);
 
-  it('stops on a SIGTERM to npm alone, leaving nothing running', async () => {
+  /** Starts `npm start`, stops it with `stop`, and checks npm exits 0 within 10 s with nothing left listening. */
+  async function stopsCleanly(stop: (npm: ReturnType<typeof spawn>) => void) {
     const { npm, url, exited, dataDir } = await started();
     const at = Date.now();
-    npm.kill('SIGTERM');
+    stop(npm);
     const exit = await exited;
     expect(exit.code).toBe(0);
     expect(exit.at - at).toBeLessThan(10_000);
-    // the server itself is gone too (before, it was left running when npm's shell died)
     await new Promise((r) => setTimeout(r, 300));
     expect(await listening(url)).toBe(false);
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 180_000);
+  }
 
-  it('stops on Ctrl-C (SIGINT to the process group)', async () => {
-    const { npm, url, exited, dataDir } = await started();
-    const at = Date.now();
-    process.kill(-npm.pid!, 'SIGINT');
-    const exit = await exited;
-    expect(exit.code).toBe(0);
-    expect(exit.at - at).toBeLessThan(10_000);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await listening(url)).toBe(false);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 180_000);
+  // the server itself must go too (before, it was left running when npm's shell died)
+  it('stops on a SIGTERM to npm alone, leaving nothing running', () => stopsCleanly((npm) => npm.kill('SIGTERM')), 180_000);
+
+  it('stops on Ctrl-C (SIGINT to the process group)', () => stopsCleanly((npm) => process.kill(-npm.pid!, 'SIGINT')), 180_000);
 });

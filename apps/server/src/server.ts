@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { isDatabaseOutage, logFailure } from './db/outage.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -39,13 +40,9 @@ async function orExitOnConfigError<T>(step: () => T | Promise<T>): Promise<T> {
  * completion of a job, so a connection cut as a job ends rejects into the void). The job is then completed or retried
  * by the queue's own expiry; ending the process for it would turn a blip into an outage.
  */
-function survivingDatabaseOutages(log: () => { warn(obj: object, msg: string): void }) {
+function survivingDatabaseOutages(log: () => FastifyBaseLogger) {
   process.on('unhandledRejection', (reason) => {
-    if (isDatabaseOutage(reason)) {
-      const e = reason as { code?: unknown; message?: unknown };
-      log().warn({ cause: typeof e.code === 'string' ? e.code : String(e.message) }, 'background database work lost its connection; it is tried again');
-      return;
-    }
+    if (isDatabaseOutage(reason)) return logFailure(log(), reason, 'background database work lost its connection; it is tried again');
     console.error('Unhandled promise rejection:', reason);
     process.exit(1);
   });

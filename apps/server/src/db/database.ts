@@ -4,7 +4,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
-import { chooserClient, hostChooser, parseConnectionTargets } from './hosts.ts';
+import { connectionFor } from './hosts.ts';
+import { errorCause } from './outage.ts';
 import { PGliteDialect, SessionLock, pgliteExecute } from './pglite-dialect.ts';
 
 // int8 (counts, sums of integers) as a JS number on both drivers; numeric (money) stays a string on both.
@@ -99,15 +100,7 @@ const CONNECT_TIMEOUT_MS = 5000;
  * connection string with several hosts follows the writable one.
  */
 function openPool(url: string, max: number): pg.Pool {
-  const chooser = hostChooser(url);
-  const { targets } = parseConnectionTargets(url);
-  const pool = new pg.Pool({
-    connectionString: targets[0]!.url,
-    max,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    keepAlive: true,
-    ...(chooser.needed ? { Client: chooserClient(chooser) } : {}),
-  });
+  const pool = new pg.Pool({ ...connectionFor(url), max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   // pg-pool listens on idle clients only; a checked-out client (a query, a transaction, the job queue's) that
   // loses its connection emits 'error' too, which with no listener would end the process
   pool.on('connect', (client) => client.on('error', () => undefined));
@@ -173,8 +166,6 @@ export async function checkDatabase(db: Kysely<DB>): Promise<{ ok: true } | { ok
     const { rows } = await sql<{ recovery: boolean }>`select pg_is_in_recovery() as recovery`.execute(db);
     return rows[0]?.recovery ? { ok: false, reason: 'the database is read-only (a standby)' } : { ok: true };
   } catch (err) {
-    const e = err as { code?: unknown; message?: unknown };
-    const detail = typeof e.code === 'string' ? e.code : typeof e.message === 'string' ? e.message : 'no answer';
-    return { ok: false, reason: `the database cannot be reached (${detail})` };
+    return { ok: false, reason: `the database cannot be reached (${errorCause(err)})` };
   }
 }

@@ -3,7 +3,7 @@ import pg from 'pg';
 /** One host of a connection string, and the string that reaches only it. */
 export type HostTarget = { host: string; port: number; url: string };
 
-export type ConnectionTargets = {
+type ConnectionTargets = {
   targets: HostTarget[];
   /** libpq's target_session_attrs: 'read-write' picks the host that takes writes (the primary); 'any' the first that answers */
   sessionAttrs: 'any' | 'read-write';
@@ -79,11 +79,14 @@ export function hostChooser(url: string) {
     throw new AggregateError(errors, 'no host of the connection string takes writes');
   };
 
+  // more than one host, or a session attribute to check: the choice needs asking
+  const needed = targets.length > 1 || sessionAttrs === 'read-write';
   return {
-    /** more than one host, or a session attribute to check: the choice needs asking */
-    needed: targets.length > 1 || sessionAttrs === 'read-write',
+    needed,
+    /** a connection string for pg's config (its host is replaced by the chosen one when `needed`) */
+    connectionString: targets[0]!.url,
     async current(): Promise<HostTarget> {
-      if (targets.length === 1 && sessionAttrs === 'any') return targets[0]!;
+      if (!needed) return targets[0]!;
       if (chosen && Date.now() - chosen.at < CHOICE_TTL_MS) return chosen.target;
       asking ??= ask().then(
         (target) => {
@@ -105,7 +108,7 @@ export function hostChooser(url: string) {
   };
 }
 
-export type HostChooser = ReturnType<typeof hostChooser>;
+type HostChooser = ReturnType<typeof hostChooser>;
 
 type ConnectCallback = (err?: Error) => void;
 
@@ -113,7 +116,7 @@ type ConnectCallback = (err?: Error) => void;
  * A pg Client class that connects to the host `chooser` picks at the moment it connects (pg.Pool's `Client`
  * option), so that a pool follows the primary after a failover. Its errors make the chooser ask again.
  */
-export function chooserClient(chooser: HostChooser): typeof pg.Client {
+function chooserClient(chooser: HostChooser): typeof pg.Client {
   class ChosenHostClient extends pg.Client {
     constructor(config?: string | pg.ClientConfig) {
       super(config);
@@ -136,4 +139,13 @@ export function chooserClient(chooser: HostChooser): typeof pg.Client {
     );
   };
   return ChosenHostClient;
+}
+
+/**
+ * How pg connects for a connection string that may list several hosts: the first host's string, and a Client class
+ * that connects to the chosen host (pg's own Client when there is nothing to choose). For a pool and a listener alike.
+ */
+export function connectionFor(url: string): { connectionString: string; Client: typeof pg.Client } {
+  const chooser = hostChooser(url);
+  return { connectionString: chooser.connectionString, Client: chooser.needed ? chooserClient(chooser) : pg.Client };
 }

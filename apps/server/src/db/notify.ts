@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from './schema.ts';
-import { chooserClient, hostChooser, parseConnectionTargets } from './hosts.ts';
+import { connectionFor } from './hosts.ts';
 
 export type Listener = { close(): Promise<void> };
 
@@ -24,9 +24,7 @@ export function listen(options: {
   let timer: NodeJS.Timeout | undefined;
   let first = true;
   // several hosts: the writable one (NOTIFY is sent on the primary, and only the primary's listeners hear it)
-  const chooser = hostChooser(options.url);
-  const Client = chooser.needed ? chooserClient(chooser) : pg.Client;
-  const connectionString = parseConnectionTargets(options.url).targets[0]!.url;
+  const { connectionString, Client } = connectionFor(options.url);
 
   const connect = async () => {
     if (closed) return;

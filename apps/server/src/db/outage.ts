@@ -37,14 +37,19 @@ export function isDatabaseOutage(error: unknown, depth = 0): boolean {
   return isDatabaseOutage(e.cause, depth + 1);
 }
 
+/** What an error says in a word for a log line or a reason: its code (SQLSTATE, errno) or else its message. */
+export function errorCause(err: unknown): string {
+  const e = (err ?? {}) as { code?: unknown; message?: unknown };
+  return typeof e.code === 'string' ? e.code : typeof e.message === 'string' ? e.message : 'no answer';
+}
+
 /**
  * Logs a background failure: an outage of the database as a one-line warning (it is expected during a blip, and
  * the loop tries again), anything else as an error with its stack.
  */
 export function logFailure(log: FastifyBaseLogger, err: unknown, message: string, context: Record<string, unknown> = {}) {
   if (isDatabaseOutage(err)) {
-    const e = err as { code?: unknown; message?: unknown };
-    log.warn({ ...context, cause: typeof e.code === 'string' ? e.code : String(e.message) }, `${message} (database unavailable)`);
+    log.warn({ ...context, cause: errorCause(err) }, `${message} (database unavailable)`);
   } else {
     log.error({ ...context, err }, message);
   }
