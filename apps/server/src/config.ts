@@ -84,6 +84,11 @@ const EnvSchema = z.object({
   /** Sign-in attempts (login, codes, password calls) per IP and route per minute. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   /**
+   * Refreshes (POST users/refresh) per IP per minute. Counted apart from the sign-in calls: every tab of the portal
+   * refreshes, and a new tab signs itself in with a refresh when it opens.
+   */
+  REFRESH_RATE_LIMIT: z.coerce.number().int().positive().default(120),
+  /**
    * Deposit addresses outside the demo: the operator's account-level extended public keys, one per chain family.
    * Addresses are derived from them (`<key>/0/<index>`); networks without one take addresses from the imported pool.
    */

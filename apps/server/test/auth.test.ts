@@ -1,12 +1,14 @@
+import crypto from 'node:crypto';
 import { SignJWT, base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
+import { sessionEndMessage, type SessionEndReason } from '@portal/contract/live';
 import { DEMO_PARTNERS, DEMO_PASSWORD, DEMO_TEMP_PASSWORD, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { signAccessToken } from '../src/lib/tokens.ts';
 import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
 import { decrypt } from '../src/lib/keys.ts';
 import { throttleKey } from '../src/modules/auth/sign-in.service.ts';
-import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, browser, setup, signIn, testConfig, type TestContext } from './harness.ts';
 
 const secretOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.totpSecret!;
 
@@ -26,6 +28,9 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
   const profileWith = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${token}` } });
   const sessionOf = (accessToken: string) => (JSON.parse(new TextDecoder().decode(base64url.decode(accessToken.split('.')[1]!))) as { sid: string }).sid;
+  /** The 401 of an ended session: SessionEnded, the reason and its words. */
+  const ended = (reason: SessionEndReason, partner?: string) => ({ code: 'SessionEnded', reason, message: sessionEndMessage(reason, partner) });
+  const endedReason = async (sid: string) => (await t.database.db.selectFrom('auth_sessions').select('ended_reason').where('id', '=', sid).executeTakeFirstOrThrow()).ended_reason;
 
   async function startChallenge(email: string, as = browser(t.app)) {
     nextStep();
@@ -319,9 +324,12 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     t.clock.now += 11_000;
     const stolen = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: first });
     expect(stolen.statusCode).toBe(401);
-    expect(stolen.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+    expect(stolen.json()).toMatchObject(ended('refresh-reuse'));
     const legit = await s.browser.post('/api/v1/users/refresh');
     expect(legit.statusCode).toBe(401);
+    expect(legit.json()).toMatchObject(ended('refresh-reuse'));
+    expect((await profileWith(r1body.accessToken)).json()).toMatchObject(ended('refresh-reuse'));
+    expect(await endedReason(sessionOf(s.accessToken))).toBe('refresh-reuse');
     expect(await t.database.db.selectFrom('audit_events').select('action').where('action', '=', 'session.refresh_token_reused').execute()).toHaveLength(1);
   });
 
@@ -330,7 +338,9 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const out = await s.browser.post('/api/v1/users/logout');
     expect(out.statusCode).toBe(200);
     const after = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });
-    expect(after.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toMatchObject(ended('logout'));
+    expect(await endedReason(sessionOf(s.accessToken))).toBe('logout');
   });
 
   it('gives two refreshes a few milliseconds apart the same new token (two tabs), and both keep working', async () => {
@@ -355,19 +365,49 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(200);
     t.clock.now += 1_500;
     const late = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });
-    expect(late.json()).toMatchObject({ code: 'InvalidRefreshToken' });
-    expect((await profileWith(s.accessToken)).json()).toMatchObject({ code: 'InvalidToken' });
+    expect(late.json()).toMatchObject(ended('refresh-reuse'));
+    expect((await profileWith(s.accessToken)).json()).toMatchObject(ended('refresh-reuse'));
   });
 
-  it('refuses a refresh token after its 12 hours, and the refresh of a user made inactive', async () => {
+  it('refuses a refresh token after its 12 hours, and the refresh of a user made inactive, saying why', async () => {
     const s = await signIn(t, 'admin@kora.test');
     t.clock.now += 12 * 3600_000 + 1000;
-    expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).json()).toMatchObject({ code: 'InvalidRefreshToken' });
+    expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).json()).toMatchObject(ended('expired'));
     const v = await signIn(t, 'viewer@acme.test');
     await t.database.db.updateTable('users').set({ status: 'inactive' }).where('email', '=', 'viewer@acme.test').execute();
+    // the embedded database's cached row of the user goes as a deactivation would drop it
+    await t.app.cacheBus.invalidate('user', `${v.user.partnerId}:${v.user.id}`);
     const refused = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: v.refreshToken });
+    const call = await profileWith(v.accessToken);
     await t.database.db.updateTable('users').set({ status: 'active' }).where('email', '=', 'viewer@acme.test').execute();
-    expect(refused.json()).toMatchObject({ code: 'InvalidRefreshToken' });
+    await t.app.cacheBus.invalidate('user', `${v.user.partnerId}:${v.user.id}`);
+    expect(refused.json()).toMatchObject(ended('deactivated'));
+    expect(call.statusCode).toBe(401);
+    expect(call.json()).toMatchObject(ended('deactivated'));
+  });
+
+  it('keeps InvalidRefreshToken for a token that is not one of ours', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const [id] = s.refreshToken.split('.');
+    for (const refreshToken of ['not-a-token', `${id}.${'A'.repeat(43)}`, `${crypto.randomUUID()}.${'A'.repeat(43)}`]) {
+      const res = await browser(t.app).post('/api/v1/users/refresh', { refreshToken });
+      expect(res.statusCode, refreshToken).toBe(401);
+      expect(res.json(), refreshToken).toMatchObject({ code: 'InvalidRefreshToken', message: AUTH_MESSAGES.invalidRefresh });
+    }
+  });
+
+  it('answers a refresh with the user as it is now: a role changed since the sign-in shows', async () => {
+    const s = await signIn(t, 'treasury@acme.test');
+    const first = await s.browser.post('/api/v1/users/refresh');
+    expect(first.statusCode).toBe(200);
+    expect(first.json<{ user: unknown }>().user).toEqual({ id: s.user.id, name: 'Thandi Nkosi', email: 'treasury@acme.test', role: 'treasury', partnerId: DEMO_PARTNERS.acme.id, status: 'active' });
+    await t.database.db.updateTable('users').set({ role: 'view' }).where('id', '=', s.user.id).execute();
+    const second = await s.browser.post('/api/v1/users/refresh');
+    await t.database.db.updateTable('users').set({ role: 'treasury' }).where('id', '=', s.user.id).execute();
+    expect(second.statusCode).toBe(200);
+    const body = second.json<{ user: { role: string }; accessToken: string }>();
+    expect(body.user.role).toBe('view');
+    expect(JSON.parse(new TextDecoder().decode(base64url.decode(body.accessToken.split('.')[1]!)))).toMatchObject({ role: 'view' });
   });
 
   it('ends the access token at logout, at once', async () => {
@@ -376,7 +416,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect((await s.browser.post('/api/v1/users/logout')).statusCode).toBe(200);
     const after = await profileWith(s.accessToken);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toMatchObject({ code: 'InvalidToken' });
+    expect(after.json()).toEqual({ code: 'SessionEnded', reason: 'logout', message: 'You signed out in another tab or window.', requestId: expect.any(String) });
   });
 
   it('ends every access token of a user whose password was reset', async () => {
@@ -387,7 +427,9 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const resetCode = /code to reset your password is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
     const ok = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Okavango-Delta-2031', confirmationCode: resetCode });
     expect(ok.statusCode).toBe(200);
-    expect((await profileWith(s.accessToken)).json()).toMatchObject({ code: 'InvalidToken' });
+    expect((await profileWith(s.accessToken)).json()).toMatchObject(ended('password-changed'));
+    expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).json()).toMatchObject(ended('password-changed'));
+    expect(await endedReason(sessionOf(s.accessToken))).toBe('password-changed');
   });
 
   it('spends reset-code tries before comparing: parallel guesses get five comparisons in all', async () => {
@@ -519,7 +561,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     it('refuses the token of a user made inactive or deleted', async () => {
       const inactive = DEMO_USERS.find((u) => u.email === 'inactive@acme.test')!;
       const token = await tokenOf({ ...claims, sub: inactive.id, email: inactive.email });
-      expect((await profile(token)).json()).toMatchObject({ code: 'InvalidToken' });
+      expect((await profile(token)).json()).toMatchObject(ended('deactivated'));
       const ghost = await signAccessToken(t.keys.jwtSecret, { ...claims, sub: crypto.randomUUID(), sid: crypto.randomUUID() });
       expect((await profile(ghost)).statusCode).toBe(401);
     });
@@ -600,7 +642,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 describe.each(DATABASES)('sign-in rate limit on %s', (kind) => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '3' } });
+    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '3', REFRESH_RATE_LIMIT: '5' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -615,9 +657,18 @@ describe.each(DATABASES)('sign-in rate limit on %s', (kind) => {
     expect((await attempt('127.0.0.3')).statusCode).toBe(401);
   });
 
-  it('limits refreshes per IP like the other sign-in calls', async () => {
+  it('limits refreshes per IP with their own limit (REFRESH_RATE_LIMIT), not the sign-in one', async () => {
     const refresh = () => browser(t.app).post('/api/v1/users/refresh', { refreshToken: 'not-a-token' }, { ip: '127.0.0.4' });
-    for (let i = 0; i < 3; i++) expect((await refresh()).statusCode).toBe(401);
-    expect((await refresh()).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await refresh()).statusCode).toBe(401);
+    const limited = await refresh();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'TooManyRequests' });
+    // the sign-in calls of that address still have their own count
+    expect((await browser(t.app).post('/api/v1/users/login', { email: 'somebody@x.test', password: 'whatever-123' }, { ip: '127.0.0.4' })).statusCode).toBe(401);
+  });
+
+  it('defaults to 120 refreshes a minute per IP', () => {
+    expect(testConfig().REFRESH_RATE_LIMIT).toBe(120);
+    expect(testConfig().LOGIN_RATE_LIMIT).toBe(10);
   });
 });

@@ -41,7 +41,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
     expect((await s.browser.post('/api/v1/users/logout')).statusCode).toBe(200);
     const after = await profile(b, s.accessToken);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toMatchObject({ code: 'InvalidToken' });
+    expect(after.json()).toMatchObject({ code: 'SessionEnded', reason: 'logout' });
   });
 
   it('refuses on every instance, at once, a user made inactive', async () => {
@@ -50,7 +50,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
     await shared.db.updateTable('users').set({ status: 'inactive' }).where('email', '=', 'admin@baobab.test').execute();
     const refused = [await profile(a, s.accessToken), await profile(b, s.accessToken)];
     await shared.db.updateTable('users').set({ status: 'active' }).where('email', '=', 'admin@baobab.test').execute();
-    expect(refused.map((r) => r.json<{ code: string }>().code)).toEqual(['InvalidToken', 'InvalidToken']);
+    expect(refused.map((r) => r.json<{ code: string; reason: string }>())).toEqual([1, 2].map(() => expect.objectContaining({ code: 'SessionEnded', reason: 'deactivated' })));
     expect((await profile(a, s.accessToken)).statusCode).toBe(200);
   });
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveEvent } from '@portal/contract/payments';
+import type { LiveEvent } from '@portal/contract/live';
 import { startPaymentWorker } from '../src/jobs/payment-processing.ts';
 import type { App } from '../src/app.ts';
 import { readEvents } from './sse.ts';

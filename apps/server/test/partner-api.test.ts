@@ -43,6 +43,12 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
     expect(signed.statusCode, signed.body).toBe(200);
     expect(signed.json()).toEqual((await portal('/api/v1/partner/accounts')).json());
     expect(signed.json()).toMatchObject({ partner: { id: ACME } });
+    // the profile: the same partner and flags; the user only for a signed-in user (a key has none)
+    const profile = await call(readKey, 'GET', '/api/v1/partner/profile');
+    expect(profile.statusCode, profile.body).toBe(200);
+    const { user, ...shared } = (await portal('/api/v1/partner/profile')).json<{ user?: { email: string } }>();
+    expect(user).toMatchObject({ email: 'admin@acme.test', role: 'admin', partnerId: ACME, status: 'active' });
+    expect(profile.json()).toEqual(shared);
     const search = await call(readKey, 'POST', '/api/v1/transactions/search', { body: { table: 'payments', size: 3 } });
     expect(search.statusCode, search.body).toBe(200);
     const page = search.json<{ table: string; data: { id: string }[]; total: number }>();

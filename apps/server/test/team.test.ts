@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
+import { sessionEndMessage } from '@portal/contract/live';
+import type { PartnerProfile } from '@portal/contract/partner';
 import { TEAM_MESSAGES, type TeamMember } from '@portal/contract/team';
 import { DEMO_PARTNERS, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { currentStep, totpCode, TOTP_PERIOD } from '../src/lib/totp.ts';
@@ -192,15 +194,20 @@ describe.each(DATABASES)('the team on %s', (kind) => {
 
   it('changes a role; a demoted user loses the old rights on its very next call', async () => {
     const put = () => s['treasury@acme.test']!.browser.put('/api/v1/partner/fiat-wallet', { id: 1, paymentEnabled: true }, token('treasury@acme.test'));
+    const profileUser = async () => (await s['treasury@acme.test']!.browser.get('/api/v1/partner/profile', token('treasury@acme.test'))).json<PartnerProfile>().user;
     // treasury may switch fiat wallets (the default one answers 400: a treasury call that passed the role check)
     expect((await put()).statusCode).toBe(400);
+    expect(await profileUser()).toEqual({ id: idOf('treasury@acme.test'), name: 'Thandi Nkosi', email: 'treasury@acme.test', role: 'treasury', partnerId: ACME, status: 'active' });
     const res = await as('admin@acme.test').update({ userId: idOf('treasury@acme.test'), role: 'view' });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ user: TeamMember }>().user).toMatchObject({ email: 'treasury@acme.test', role: 'view' });
+    // the member's next read of the profile (the portal's, after `event: access`) has the new role
+    expect(await profileUser()).toMatchObject({ role: 'view' });
     const refused = await put();
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'Forbidden' });
     expect((await as('admin@acme.test').update({ userId: idOf('treasury@acme.test'), role: 'treasury' })).statusCode).toBe(200);
+    expect(await profileUser()).toMatchObject({ role: 'treasury' });
     expect((await put()).statusCode).toBe(400);
     const events = await t.database.db.selectFrom('audit_events').select(['actor', 'details']).where('action', '=', 'user.role_changed').orderBy('created_at').execute();
     expect(events.map((e) => [e.actor, e.details])).toEqual([
@@ -218,11 +225,14 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       const res = await as('admin@acme.test').reset(idOf('viewer@acme.test'));
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: TEAM_MESSAGES.passwordReset('viewer@acme.test') });
+      const ended = { code: 'SessionEnded', reason: 'password-reset', message: sessionEndMessage('password-reset') };
       for (const session of [viewer, second]) {
         const refused = await session.browser.get('/api/v1/partner/users', { token: session.accessToken });
         expect(refused.statusCode).toBe(401);
-        expect(refused.json()).toMatchObject({ code: 'InvalidToken' });
-        expect((await session.browser.post('/api/v1/users/refresh', {})).statusCode).toBe(401);
+        expect(refused.json()).toMatchObject(ended);
+        const refresh = await session.browser.post('/api/v1/users/refresh', {});
+        expect(refresh.statusCode).toBe(401);
+        expect(refresh.json()).toMatchObject(ended);
       }
       const mail = await mailTo('viewer@acme.test', 1);
       expect(mail).toContain('admin@acme.test, an admin of your team, reset your Partner Dashboard password');
@@ -266,8 +276,11 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       expect(res.json()).toEqual({ message: TEAM_MESSAGES.removed('treasury@acme.test') });
       const refused = await member.browser.get('/api/v1/partner/users', { token: member.accessToken });
       expect(refused.statusCode).toBe(401);
-      expect(refused.json()).toMatchObject({ code: 'InvalidToken' });
-      expect((await member.browser.post('/api/v1/users/refresh', {})).statusCode).toBe(401);
+      const ended = { code: 'SessionEnded', reason: 'removed', message: 'You no longer have access to Acme Remit.' };
+      expect(refused.json()).toMatchObject(ended);
+      const refresh = await member.browser.post('/api/v1/users/refresh', {});
+      expect(refresh.statusCode).toBe(401);
+      expect(refresh.json()).toMatchObject(ended);
       expect((await team()).map((u) => u.email)).not.toContain('treasury@acme.test');
       // kept for the audit trail, without any secret
       expect(await row('treasury@acme.test')).toMatchObject({ status: 'deleted', password_hash: null, totp_secret_enc: null, temp_password_hash: null });

@@ -138,7 +138,9 @@ export type AuthResult = z.infer<typeof AuthResult>;
 
 export const SetPasswordRequest = z.object({ password: safeText({ max: PASSWORD_MAX_LENGTH }), email: Email, tempPassword: safeText({ min: 1, max: PASSWORD_MAX_LENGTH }) });
 export const RefreshRequest = z.object({ refreshToken: TokenText.optional() }).default({});
-export const RefreshResponse = z.object({ accessToken: z.string(), expiresIn: z.number().int(), refreshToken: z.string() });
+/** A refresh answers the user as it is now (its role may have changed since the sign-in): a new tab signs in with it. */
+export const RefreshResponse = z.object({ accessToken: z.string(), expiresIn: z.number().int(), refreshToken: z.string(), user: SessionUser });
+export type RefreshResponse = z.infer<typeof RefreshResponse>;
 export const ForgotPasswordRequest = z.object({ email: Email });
 export const ConfirmPasswordResetRequest = z.object({
   email: Email,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionEndReason } from './live.ts';
 
 /** Stable error codes. The portal maps a code to the message it shows; the server's message is for people. */
 export const ERROR_CODES = [
@@ -27,6 +28,8 @@ export const ERROR_CODES = [
   'InvalidToken',
   'TokenExpired',
   'InvalidRefreshToken',
+  // the session ended (logout, removal, password reset, ...): the message says why, in words
+  'SessionEnded',
   'CsrfTokenInvalid',
   // e-mailed one-time codes
   'OtpRateLimited',
@@ -76,5 +79,7 @@ export const ErrorBody = z.object({
   code: ErrorCode,
   message: z.string(),
   requestId: z.string(),
+  /** `SessionEnded` only: why the session ended (the message says it in words) */
+  reason: SessionEndReason.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

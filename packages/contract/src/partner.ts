@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionUser } from './auth.ts';
 import { CURRENCY_NETWORK_IDS, Coin, CurrencyNetworkId, DecimalString, FeatureFlags, Network, ProductType, splitCurrencyNetwork } from './domain.ts';
 import { PAYOUT_FREQUENCIES, PAYOUT_TYPES } from './payout.ts';
 
@@ -25,7 +26,11 @@ export const Partner = z.object({
 });
 export type Partner = z.infer<typeof Partner>;
 
-export const PartnerProfile = z.object({ partner: Partner, featureFlags: FeatureFlags });
+/**
+ * The partner and its flags; for a signed-in user also the user as the server sees it now (role, status), so that a
+ * role changed since the sign-in shows on the next read of the profile (an API key has no user).
+ */
+export const PartnerProfile = z.object({ partner: Partner, featureFlags: FeatureFlags, user: SessionUser.optional() });
 export type PartnerProfile = z.infer<typeof PartnerProfile>;
 
 /** Kind flags follow from product types and the whitelist (portal-core §6). */

@@ -171,14 +171,3 @@ export type Payment = z.infer<typeof Payment>;
 export const PaymentResponse = z.object({ payment: Payment });
 export type PaymentResponse = z.infer<typeof PaymentResponse>;
 export const PaymentIdParams = z.object({ id: z.string().uuid() });
-
-/** One change the live event stream announces (GET events): which table row moved, and to what. */
-export const LiveEvent = z.object({
-  table: z.enum(['payments', 'collections', 'settlements']),
-  kind: z.string(),
-  id: z.string(),
-  status: z.string(),
-  at: z.string(),
-});
-export type LiveEvent = z.infer<typeof LiveEvent>;
-export const LIVE_EVENTS_PATH = '/events';

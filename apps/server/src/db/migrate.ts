@@ -24,6 +24,7 @@ import * as searchWalletIndexes from './migrations/0022-search-wallet-indexes.ts
 import * as paymentOrders from './migrations/0023-payment-orders.ts';
 import * as tradeIdSearch from './migrations/0025-trade-id-search.ts';
 import * as liveEvents from './migrations/0026-live-events.ts';
+import * as sessionEndReason from './migrations/0027-session-end-reason.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-payment-orders': paymentOrders,
   '0025-trade-id-search': tradeIdSearch,
   '0026-live-events': liveEvents,
+  '0027-session-end-reason': sessionEndReason,
 };
 
 class StaticProvider implements MigrationProvider {

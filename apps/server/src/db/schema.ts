@@ -129,6 +129,8 @@ export type AuthSessionsTable = {
   user_id: string;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** why it ended (a SessionEndReason other than 'expired'); null while open */
+  ended_reason: string | null;
   created_at: Timestamp;
 };
 

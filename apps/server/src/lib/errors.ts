@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@portal/contract/errors';
+import type { ErrorBody, ErrorCode } from '@portal/contract/errors';
 
 /** A failure the client caused or may see: its code and message go out as they are. */
 export class AppError extends Error {
@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
+    /** more fields of the error body (`reason` of SessionEnded) */
+    readonly extra: Pick<ErrorBody, 'reason'> = {},
   ) {
     super(message);
   }

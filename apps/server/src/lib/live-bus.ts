@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Transaction } from 'kysely';
-import type { LiveEvent } from '@portal/contract/payments';
+import type { LiveEvent } from '@portal/contract/live';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { listen, notifyInTransaction, type Listener } from '../db/notify.ts';

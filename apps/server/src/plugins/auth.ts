@@ -7,6 +7,7 @@ import { forbidden, unauthorized } from '../lib/errors.ts';
 import { verifyAccessToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { createAuthRepository } from '../modules/auth/auth.repository.ts';
+import { sessionEnd, sessionEnded } from '../modules/auth/session-end.ts';
 
 /** Who is calling, from the verified token and the user's current row: never from the request body. */
 export type Auth = { userId: string; partnerId: string; role: Role; email: string; name: string; sessionId: string };
@@ -41,7 +42,9 @@ declare module 'fastify' {
 export const AUTH_CACHE_MS = 5_000;
 
 type CachedUser = { id: string; partner_id: string; role: string; status: string; email: string; name: string } | undefined;
-type CachedSession = { user_id: string; revoked_at: Date | null } | undefined;
+type CachedSession = { user_id: string; revoked_at: Date | null; ended_reason: string | null } | undefined;
+/** The user of a token's session as it is now, and whether (and why) the session ended. */
+type SessionRead = NonNullable<CachedUser> & { revoked_at: Date | null; ended_reason: string | null };
 
 export function registerAuth(app: App) {
   app.decorateRequest('auth', undefined);
@@ -52,16 +55,15 @@ export function registerAuth(app: App) {
   const verified = new TtlCache<AccessClaims>(AUTH_CACHE_MS);
   app.cacheBus.attach('user', users);
   app.cacheBus.attach('session', sessions);
-  const current = async (claims: AccessClaims): Promise<CachedUser> => {
-    if (app.database.kind === 'postgres') {
-      const row = await repo.sessionUser(claims.pid, claims.sid, claims.sub);
-      return row && !row.revoked_at ? row : undefined;
-    }
+  /** Undefined when the token names no session of its user (or the user is gone). */
+  const current = async (claims: AccessClaims): Promise<SessionRead | undefined> => {
+    if (app.database.kind === 'postgres') return repo.sessionUser(claims.pid, claims.sid, claims.sub);
     const [session, user] = await Promise.all([
       sessions.get(claims.sid, () => repo.session(claims.pid, claims.sid)),
       users.get(`${claims.pid}:${claims.sub}`, () => repo.activeUser(claims.pid, claims.sub)),
     ]);
-    return session && !session.revoked_at && session.user_id === claims.sub ? user : undefined;
+    if (!session || !user || session.user_id !== claims.sub) return undefined;
+    return { ...user, revoked_at: session.revoked_at, ended_reason: session.ended_reason };
   };
   app.decorate('authenticate', async (request: FastifyRequest) => {
     // a signed API-key call (only ever marked on a partner-API route) is verified by plugins/api-key-auth.ts
@@ -75,9 +77,12 @@ export function registerAuth(app: App) {
       verified.delete(token);
       claims = await verifyAccessToken(app.keys.jwtSecret, token); // throws TokenExpired
     }
-    // the session must still be open (a logout ends its tokens at once) and the user still exist and be active
+    // the session must still be open (a logout ends its tokens at once) and the user still exist and be active;
+    // when not, the 401 says why (SessionEnded), so that the portal can say it in words
     const user = await current(claims);
-    if (!user || user.status !== 'active') throw unauthorized(AUTH_MESSAGES.invalidToken, 'InvalidToken');
+    if (!user) throw unauthorized(AUTH_MESSAGES.invalidToken, 'InvalidToken');
+    const ended = sessionEnd(user);
+    if (ended) throw await sessionEnded(ended, user.partner_id, repo.partnerName);
     request.auth = { userId: user.id, partnerId: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sessionId: claims.sid };
   });
 }

@@ -46,7 +46,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     if (error instanceof AppError) {
       status = error.statusCode;
-      body = { code: error.code, message: error.message };
+      body = { code: error.code, message: error.message, ...error.extra };
     } else if (isDatabaseOutage(error)) {
       status = 503;
       body = { code: 'ServiceUnavailable', message: OUTAGE_MESSAGE };

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, UserRow } from '../../db/schema.ts';
 import { audit, type AuditEvent } from '../../lib/audit.repository.ts';
+import type { EndReason } from './session-end.ts';
 
 type Exec = Kysely<DB> | Transaction<DB>;
 export type AuthExec = Exec;
@@ -162,16 +163,19 @@ export function createAuthRepository(db: Kysely<DB>) {
     createSession: (exec: Exec, values: { partnerId: string; id: string; userId: string; expiresAt: Date }) =>
       exec.insertInto('auth_sessions').values({ partner_id: values.partnerId, id: values.id, user_id: values.userId, expires_at: values.expiresAt }).execute(),
 
-    /** What authenticate needs of a session: whose it is and whether it has ended. */
+    /** What authenticate needs of a session: whose it is, whether it has ended and why. */
     session: (partnerId: string, id: string) =>
-      db.selectFrom('auth_sessions').select(['user_id', 'revoked_at']).where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst(),
+      db.selectFrom('auth_sessions').select(['user_id', 'revoked_at', 'ended_reason']).where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst(),
 
     extendSession: (exec: Exec, partnerId: string, id: string, expiresAt: Date) =>
       exec.updateTable('auth_sessions').set({ expires_at: expiresAt }).where('partner_id', '=', partnerId).where('id', '=', id).execute(),
 
-    /** Ends sessions (one, or every session of a user) and their refresh tokens; returns the ids that were open. */
-    async revokeSessions(exec: Exec, where: { partnerId: string; sessionId?: string; userId?: string }, now: Date) {
-      let q = exec.updateTable('auth_sessions').set({ revoked_at: now }).where('partner_id', '=', where.partnerId).where('revoked_at', 'is', null);
+    /**
+     * Ends sessions (one, or every session of a user) and their refresh tokens, keeping why; returns the ids that were
+     * open.
+     */
+    async revokeSessions(exec: Exec, where: { partnerId: string; sessionId?: string; userId?: string }, now: Date, reason: EndReason) {
+      let q = exec.updateTable('auth_sessions').set({ revoked_at: now, ended_reason: reason }).where('partner_id', '=', where.partnerId).where('revoked_at', 'is', null);
       if (where.sessionId) q = q.where('id', '=', where.sessionId);
       if (where.userId) q = q.where('user_id', '=', where.userId);
       const ended = await q.returning('id').execute();
@@ -246,16 +250,22 @@ export function createAuthRepository(db: Kysely<DB>) {
 
     // ── what authenticate reads on every request ──
 
-    /** The session and its user in one round trip: undefined when either is gone. */
+    /**
+     * The session (whether it ended, and why) and its user as they are now, in one round trip: undefined when either
+     * is gone. Authenticate reads it on every request on a PostgreSQL server; a refresh and an open event stream too.
+     */
     sessionUser: (partnerId: string, sessionId: string, userId: string) =>
       db
         .selectFrom('auth_sessions as s')
         .innerJoin('users as u', (j) => j.onRef('u.partner_id', '=', 's.partner_id').onRef('u.id', '=', 's.user_id'))
-        .select(['u.id', 'u.partner_id', 'u.role', 'u.status', 'u.email', 'u.name', 's.revoked_at'])
+        .select(['u.id', 'u.partner_id', 'u.role', 'u.status', 'u.email', 'u.name', 's.revoked_at', 's.ended_reason'])
         .where('s.partner_id', '=', partnerId)
         .where('s.id', '=', sessionId)
         .where('s.user_id', '=', userId)
         .executeTakeFirst(),
+
+    /** The partner's name, for the words of a removed user's ended session. */
+    partnerName: async (partnerId: string) => (await db.selectFrom('partners').select('name').where('id', '=', partnerId).executeTakeFirst())?.name,
 
     activeUser: (partnerId: string, userId: string) =>
       db

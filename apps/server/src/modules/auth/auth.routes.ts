@@ -97,7 +97,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/users/refresh',
-    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'refresh', tags: ['auth'], summary: 'A new access token; the refresh token rotates', body: RefreshRequest, response: { 200: RefreshResponse, ...errors } } },
+    {
+      config: limited(app.config.REFRESH_RATE_LIMIT),
+      schema: {
+        operationId: 'refresh',
+        tags: ['auth'],
+        summary: 'A new access token and the user as it is now; the refresh token rotates. An ended session answers 401 SessionEnded, saying why',
+        body: RefreshRequest, response: { 200: RefreshResponse, ...errors },
+      },
+    },
     async (request, reply) => {
       try {
         return withRefreshCookie(reply, await sessions.refresh(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request)));

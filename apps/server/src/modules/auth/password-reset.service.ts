@@ -58,7 +58,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         if (!(await repo.requirePasswordReset(trx, user, now()))) return undefined;
         await repo.replaceResetCode(trx, user, { codeHash: sha256(code), expiresAt: expiry() });
         await repo.deleteUserChallenges(trx, user.partner_id, user.id);
-        const ids = await sessions.endUserSessions(trx, user);
+        const ids = await sessions.endUserSessions(trx, user, 'password-reset');
         await repo.audit({ partnerId: user.partner_id, actorUserId: actor.userId, actor: actor.email, action: 'password.reset_by_admin', target: user.id, details: { email: user.email, sessionsEnded: ids.length }, ip }, trx);
         return ids;
       });
@@ -118,7 +118,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         if (!(await repo.claimResetCode(trx, user, now()))) throw refuse();
         await repo.setResetPassword(trx, user, { hash, now: now() });
         await repo.clearFailures(throttleKey(user.email), trx);
-        const ids = await sessions.endUserSessions(trx, user);
+        const ids = await sessions.endUserSessions(trx, user, 'password-changed');
         await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'reset' }, ip }, trx);
         return ids;
       });

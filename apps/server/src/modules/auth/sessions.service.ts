@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { AUTH_MESSAGES } from '@portal/contract/auth';
-import type { Role } from '@portal/contract/domain';
+import { AUTH_MESSAGES, type SessionUser } from '@portal/contract/auth';
+import type { Role, UserStatus } from '@portal/contract/domain';
 import type { DB, UserRow } from '../../db/schema.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import { decrypt, encrypt, type Keys } from '../../lib/keys.ts';
 import { ACCESS_TOKEN_SECONDS, randomToken, safeEqual, sha256, signAccessToken } from '../../lib/tokens.ts';
 import type { AuthExec, AuthRepository } from './auth.repository.ts';
+import { sessionEnd, sessionEnded, type EndReason } from './session-end.ts';
 
 export const REFRESH_TOKEN_HOURS = 12;
 /**
@@ -26,6 +27,9 @@ type Ctx = { ip: string | null };
 
 const invalidRefresh = () => unauthorized(AUTH_MESSAGES.invalidRefresh, 'InvalidRefreshToken');
 
+type UserFields = Pick<UserRow, 'id' | 'partner_id' | 'role' | 'email' | 'name' | 'status'>;
+const toSessionUser = (u: UserFields): SessionUser => ({ id: u.id, name: u.name, email: u.email, role: u.role as Role, partnerId: u.partner_id, status: u.status as UserStatus });
+
 function parseRefreshToken(token: string | undefined) {
   const match = token ? /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token) : null;
   return match ? { id: match[1]!, secret: match[2]! } : undefined;
@@ -36,6 +40,7 @@ export function createSessionsService(deps: SessionsDeps) {
   const { repo, keys } = deps;
   const now = () => new Date(deps.now());
   const refreshExpiry = () => new Date(deps.now() + REFRESH_TOKEN_HOURS * 3600 * 1000);
+  const ends = (reason: Parameters<typeof sessionEnded>[0], partnerId: string) => sessionEnded(reason, partnerId, repo.partnerName);
 
   const accessToken = (user: Pick<UserRow, 'id' | 'partner_id' | 'role' | 'email' | 'name'>, sid: string) =>
     signAccessToken(keys.jwtSecret, { sub: user.id, pid: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sid });
@@ -58,14 +63,22 @@ export function createSessionsService(deps: SessionsDeps) {
       return { accessToken: await accessToken(user, sessionId), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: refresh.token };
     },
 
-    async refresh(token: string | undefined, { ip }: Ctx) {
+    /**
+     * A new access token and the next refresh token of the session, with the user as it is now. A token that is not
+     * one of ours is InvalidRefreshToken; one of a session that ended (or whose user is no longer active) answers
+     * SessionEnded with the reason in words.
+     */
+    async refresh(token: string | undefined, { ip }: Ctx): Promise<{ accessToken: string; expiresIn: number; refreshToken: string; user: SessionUser }> {
       const parsed = parseRefreshToken(token);
       if (!parsed) throw invalidRefresh();
       const row = await repo.refreshToken(parsed.id);
-      if (!row || !safeEqual(row.token_hash, sha256(parsed.secret)) || row.revoked_at) throw invalidRefresh();
-      if (row.expires_at.getTime() <= deps.now()) throw invalidRefresh();
-      const user = await repo.userById(row.partner_id, row.user_id);
-      if (!user || user.status !== 'active') throw invalidRefresh();
+      if (!row || !safeEqual(row.token_hash, sha256(parsed.secret))) throw invalidRefresh();
+      const user = await repo.sessionUser(row.partner_id, row.family_id, row.user_id);
+      if (!user) throw invalidRefresh();
+      const ended = sessionEnd({ ...user, revoked_at: user.revoked_at ?? row.revoked_at });
+      if (ended) throw await ends(ended, row.partner_id);
+      if (row.expires_at.getTime() <= deps.now()) throw await ends('expired', row.partner_id);
+      const answer = async (refreshToken: string) => ({ accessToken: await accessToken(user, row.family_id), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken, user: toSessionUser(user) });
 
       const next = mintRefreshToken(user, row.family_id);
       const successor = await repo.transaction(async (trx) => {
@@ -75,21 +88,27 @@ export function createSessionsService(deps: SessionsDeps) {
         await repo.extendSession(trx, row.partner_id, row.family_id, refreshExpiry());
         return next.token;
       });
-      if (successor) return { accessToken: await accessToken(user, row.family_id), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: successor };
+      if (successor) return answer(successor);
 
       // used already: read it again, now that the request that used it has committed
       const used = await repo.refreshToken(row.id);
-      if (used && !used.revoked_at && used.used_at && used.successor_enc && deps.now() - used.used_at.getTime() <= REFRESH_REUSE_SECONDS * 1000) {
-        return { accessToken: await accessToken(user, row.family_id), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: decrypt(keys.encryptionKey, used.successor_enc) };
+      if (!used) throw invalidRefresh();
+      if (used.revoked_at) {
+        // the session ended meanwhile (a logout, a removal, ...): say why
+        const state = await repo.sessionUser(row.partner_id, row.family_id, row.user_id);
+        throw await ends((state && sessionEnd({ ...state, revoked_at: state.revoked_at ?? used.revoked_at })) || 'expired', row.partner_id);
+      }
+      if (used.used_at && used.successor_enc && deps.now() - used.used_at.getTime() <= REFRESH_REUSE_SECONDS * 1000) {
+        return answer(decrypt(keys.encryptionKey, used.successor_enc));
       }
       // a rotated token came back later: someone holds a copy. End the whole session, for both holders.
-      const ended = await repo.transaction(async (trx) => {
-        const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now());
+      const ids = await repo.transaction(async (trx) => {
+        const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now(), 'refresh-reuse');
         await repo.audit({ partnerId: row.partner_id, actorUserId: row.user_id, actor: 'system', action: 'session.refresh_token_reused', details: { familyId: row.family_id }, ip }, trx);
         return ids;
       });
-      await deps.onSessionsEnded(ended);
-      throw invalidRefresh();
+      await deps.onSessionsEnded(ids);
+      throw await ends('refresh-reuse', row.partner_id);
     },
 
     async logout(token: string | undefined, { ip }: Ctx) {
@@ -98,16 +117,19 @@ export function createSessionsService(deps: SessionsDeps) {
       const row = await repo.refreshToken(parsed.id);
       if (!row || !safeEqual(row.token_hash, sha256(parsed.secret))) return;
       const ended = await repo.transaction(async (trx) => {
-        const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now());
+        const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now(), 'logout');
         await repo.audit({ partnerId: row.partner_id, actorUserId: row.user_id, actor: 'user', action: 'logout', ip }, trx);
         return ids;
       });
       await deps.onSessionsEnded(ended);
     },
 
-    /** Ends every session of a user (password changed, access removed); call inside the change's transaction. */
-    endUserSessions: (trx: Transaction<DB>, user: { partner_id: string; id: string }) =>
-      repo.revokeSessions(trx, { partnerId: user.partner_id, userId: user.id }, now()),
+    /**
+     * Ends every session of a user (password reset or changed, access removed), keeping why; call inside the
+     * change's transaction, then `onSessionsEnded` with the ids once it has committed.
+     */
+    endUserSessions: (trx: Transaction<DB>, user: { partner_id: string; id: string }, reason: EndReason) =>
+      repo.revokeSessions(trx, { partnerId: user.partner_id, userId: user.id }, now(), reason),
 
     onSessionsEnded: deps.onSessionsEnded,
   };

@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { FeatureFlag, ProductType, Role, type FeatureFlags } from '@portal/contract/domain';
+import type { PartnerProfile } from '@portal/contract/partner';
 import type { DB } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.repository.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import { isApiKeyCaller, type Caller } from '../../plugins/auth.ts';
 import { createInvitationService } from '../team/invitations.service.ts';
 import { createTeamRepository } from '../team/team.repository.ts';
 import type { InvalidatePartner, PartnerCache } from './partner-cache.ts';
@@ -30,9 +31,15 @@ export function createPartnerService(deps: { db: Kysely<DB>; partners: PartnerCa
     return row;
   }
   return {
-    async profile(auth: Caller) {
+    /**
+     * The partner and its flags; for a signed-in user also the user as authenticate read it from its current row
+     * (a role changed since the sign-in shows here; authenticate lets only active users through). An API key has none.
+     */
+    async profile(auth: Caller): Promise<PartnerProfile> {
       const row = await ownPartner(auth);
-      return { partner: toPartner(row), featureFlags: toFeatureFlags(row.feature_flags) };
+      const profile: PartnerProfile = { partner: toPartner(row), featureFlags: toFeatureFlags(row.feature_flags) };
+      if (!isApiKeyCaller(auth)) profile.user = { id: auth.userId, name: auth.name, email: auth.email, role: auth.role, partnerId: auth.partnerId, status: 'active' };
+      return profile;
     },
     async accounts(auth: Caller) {
       const row = await ownPartner(auth);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LIVE_EVENTS_PATH } from '@portal/contract/payments';
+import { LIVE_EVENTS_PATH } from '@portal/contract/live';
 import { AppError } from '../../lib/errors.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { LoggedEvent } from '../../lib/live-bus.ts';

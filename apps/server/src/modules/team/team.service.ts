@@ -96,7 +96,7 @@ export function createTeamService(deps: TeamDeps) {
         if (!user || user.status === 'deleted') throw notFound(TEAM_MESSAGES.notFound);
         if (admins.includes(user.id) && admins.length === 1) throw lastAdmin();
         await repo.markDeleted(trx, auth.partnerId, user.id, now());
-        const ids = await sessions.endUserSessions(trx, user);
+        const ids = await sessions.endUserSessions(trx, user, 'removed');
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.deleted', target: user.id, details: { email: user.email, role: user.role, status: user.status, sessionsEnded: ids.length }, ip: ctx.ip });
         return { email: user.email, ended: ids };
       });
