@@ -12,6 +12,8 @@ export function Guarded({ meta }: { meta: RouteMeta }) {
   const session = useSession();
   const needsPartner = meta.access === 'protected' && session.isLoggedIn && session.verified;
   const profile = useProfile();
+  // a new tab signing itself in with the browser's session: neither the sign-in page nor the screen yet
+  if (session.restoring) return <LoadingBlock label="Signing you in..." minHeight={320} />;
   if (needsPartner && profile.isPending) return <LoadingBlock label="Loading..." minHeight={320} />;
   if (needsPartner && profile.isError) {
     return (

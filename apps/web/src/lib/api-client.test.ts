@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, setAuthHooks } from './api-client.ts';
+import { ApiError, CHANGE_NOT_CONFIRMED_MESSAGE, api, setAuthHooks } from './api-client.ts';
+import { resetConnection, tryNow, useConnection } from './connection.ts';
 
 type Call = { url: string; init: RequestInit };
 
@@ -136,16 +137,21 @@ describe('api client', () => {
     expect(replies).toHaveLength(2);
   });
 
-  it('reports an unreachable server as a network error', async () => {
-    await expect(api.get('partner/profile')).rejects.toMatchObject({ code: 'NetworkError' });
-  });
-
-  describe('a call that gets no reply at all (portal-core §8)', () => {
+  describe('an outage (no reply, 502/503/504) is never a sign-out', () => {
     const noReply = () => new TypeError('Failed to fetch');
     let outcomes: (Response | Error)[];
+    let probes: number;
+    let serverBack: boolean;
     beforeEach(() => {
       outcomes = [];
-      vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      probes = 0;
+      serverBack = false;
+      vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+        if (url === '/readyz') {
+          probes++;
+          if (!serverBack) throw noReply();
+          return reply(200, { status: 'ok' });
+        }
         calls.push({ url, init });
         const next = outcomes.shift();
         if (!next) throw noReply();
@@ -153,54 +159,106 @@ describe('api client', () => {
         return next;
       });
     });
+    afterEach(() => resetConnection());
 
-    it('refreshes the token and retries once: the answer of the retry is the answer', async () => {
-      let token = 'old';
-      const refresh = vi.fn(async () => {
-        token = 'new';
-        return true;
-      });
+    const session = () => {
+      document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="c">';
+      const refresh = vi.fn(async () => true);
       const lost = vi.fn();
-      setAuthHooks({ token: () => token, refresh, onSessionLost: lost });
-      outcomes.push(noReply(), reply(200, { v: 2 }));
-      expect(await api.get('partner/accounts')).toEqual({ v: 2 });
-      expect(refresh).toHaveBeenCalledTimes(1);
-      expect(calls.map((c) => headers(c).authorization)).toEqual(['Bearer old', 'Bearer new']);
+      setAuthHooks({ token: () => 't', refresh, onSessionLost: lost });
+      return { refresh, lost };
+    };
+    const settle = () => new Promise((r) => setTimeout(r, 10));
+
+    it('a read waits, with "Reconnecting...", and is sent again once the server answers: no refresh, no logout', async () => {
+      const { refresh, lost } = session();
+      outcomes.push(noReply());
+      const answer = api.get('partner/accounts');
+      await settle();
+      expect(useConnection.getState().status).toBe('reconnecting');
+      // the server still away: the probe fails, the read keeps waiting
+      tryNow();
+      await settle();
+      expect(probes).toBe(1);
+      expect(calls).toHaveLength(1);
+      serverBack = true;
+      outcomes.push(reply(200, { v: 2 }));
+      tryNow();
+      expect(await answer).toEqual({ v: 2 });
+      expect(useConnection.getState().status).toBe('online');
+      expect(calls).toHaveLength(2);
+      expect(refresh).not.toHaveBeenCalled();
       expect(lost).not.toHaveBeenCalled();
     });
 
-    it('logs out when the retry gets no reply either, and tries no third time', async () => {
-      const refresh = vi.fn(async () => true);
-      const lost = vi.fn();
-      setAuthHooks({ token: () => 't', refresh, onSessionLost: lost });
-      outcomes.push(noReply(), noReply(), reply(200, { never: 'taken' }));
-      await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'NetworkError' });
-      expect(refresh).toHaveBeenCalledTimes(1);
-      expect(lost).toHaveBeenCalledTimes(1);
-      expect(calls).toHaveLength(2);
+    it("waits as long as a 503's Retry-After says, then tries", async () => {
+      session();
+      outcomes.push(new Response(JSON.stringify({ code: 'ServiceUnavailable', message: 'away', requestId: 'r' }), { status: 503, headers: { 'retry-after': '5' } }));
+      const started = Date.now();
+      const answer = api.get('partner/profile');
+      await settle();
+      const state = useConnection.getState();
+      expect(state.status).toBe('reconnecting');
+      if (state.status === 'reconnecting') expect(state.nextTryAt - started).toBeGreaterThanOrEqual(4900);
+      serverBack = true;
+      outcomes.push(reply(200, { ok: true }));
+      tryNow();
+      expect(await answer).toEqual({ ok: true });
     });
 
-    it('logs out when the refresh fails, without retrying', async () => {
-      const lost = vi.fn();
-      setAuthHooks({ token: () => 't', refresh: async () => false, onSessionLost: lost });
-      outcomes.push(noReply(), reply(200, {}));
-      await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'NetworkError' });
-      expect(lost).toHaveBeenCalledTimes(1);
-      expect(calls).toHaveLength(1);
+    it('backs off between probes: 1 s, 2 s, 4 s ...', async () => {
+      session();
+      void api.get('partner/accounts').catch(() => undefined);
+      await settle();
+      const first = useConnection.getState();
+      tryNow();
+      await settle();
+      const second = useConnection.getState();
+      tryNow();
+      await settle();
+      const third = useConnection.getState();
+      const gap = (s: typeof first) => (s.status === 'reconnecting' ? s.nextTryAt - Date.now() : 0);
+      expect(first.status === 'reconnecting' && first.attempt).toBe(0);
+      expect(gap(second)).toBeGreaterThan(1500);
+      expect(gap(second)).toBeLessThanOrEqual(2000);
+      expect(gap(third)).toBeGreaterThan(3500);
+      expect(gap(third)).toBeLessThanOrEqual(4000);
     });
 
-    it('spends its one refresh: a 401 on the retry ends the session', async () => {
-      const refresh = vi.fn(async () => true);
-      const lost = vi.fn();
-      setAuthHooks({ token: () => 't', refresh, onSessionLost: lost });
-      outcomes.push(noReply(), reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' }), reply(200, {}));
-      await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'TokenExpired' });
-      expect(refresh).toHaveBeenCalledTimes(1);
-      expect(lost).toHaveBeenCalledTimes(1);
-      expect(calls).toHaveLength(2);
+    it('a change is not sent again blindly: the caller is told it may not have been saved', async () => {
+      const { refresh, lost } = session();
+      outcomes.push(noReply(), reply(200, { never: 'sent' }));
+      const err = await api.post('partner/webhook', { url: 'https://example.com' }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'NetworkError', message: CHANGE_NOT_CONFIRMED_MESSAGE });
+      expect(calls.filter((c) => c.url.endsWith('/partner/webhook'))).toHaveLength(1);
+      expect(useConnection.getState().status).toBe('reconnecting');
+      expect(refresh).not.toHaveBeenCalled();
+      expect(lost).not.toHaveBeenCalled();
     });
 
-    it('does not retry a call made without a session (sign-in): the network error is the answer', async () => {
+    it('a change with its own idempotency key is sent again, the same, once the server is back', async () => {
+      session();
+      outcomes.push(noReply());
+      const answer = api.post('partner/settlement/withdrawal', { sequenceId: 'seq-1' }, { idempotent: true });
+      await settle();
+      serverBack = true;
+      outcomes.push(reply(201, { settlement: 'booked' }));
+      tryNow();
+      expect(await answer).toEqual({ settlement: 'booked' });
+      const sent = calls.filter((c) => c.url.endsWith('/withdrawal')).map((c) => c.init.body);
+      expect(sent).toEqual(['{"sequenceId":"seq-1"}', '{"sequenceId":"seq-1"}']);
+    });
+
+    it('lets a waiting read go when it is aborted', async () => {
+      session();
+      const controller = new AbortController();
+      const answer = api.get('partner/accounts', { signal: controller.signal }).catch((e: unknown) => e);
+      await settle();
+      controller.abort();
+      expect(await answer).toMatchObject({ name: 'AbortError' });
+    });
+
+    it('a call made without a session (sign-in) reports the network error', async () => {
       const refresh = vi.fn(async () => true);
       const lost = vi.fn();
       setAuthHooks({ token: () => undefined, refresh, onSessionLost: lost });
@@ -211,13 +269,13 @@ describe('api client', () => {
       expect(lost).not.toHaveBeenCalled();
       expect(calls).toHaveLength(1);
     });
+  });
 
-    it('lets an aborted call go without a retry', async () => {
-      const refresh = vi.fn(async () => true);
-      setAuthHooks({ token: () => 't', refresh, onSessionLost: () => {} });
-      outcomes.push(new DOMException('aborted', 'AbortError'));
-      await expect(api.get('partner/accounts')).rejects.toMatchObject({ name: 'AbortError' });
-      expect(refresh).not.toHaveBeenCalled();
-    });
+  it('hands the 401 a refresh could not cure to the session, with its reason', async () => {
+    const lost = vi.fn();
+    setAuthHooks({ token: () => 't', refresh: async () => false, onSessionLost: lost });
+    replies.push(reply(401, { code: 'SessionEnded', message: 'You no longer have access to Acme Remit.', requestId: 'r' }));
+    await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'SessionEnded' });
+    expect(lost).toHaveBeenCalledWith(expect.objectContaining({ code: 'SessionEnded', message: 'You no longer have access to Acme Remit.' }));
   });
 });

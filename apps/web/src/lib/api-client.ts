@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { API_PREFIX } from '@portal/contract/api';
 import { ErrorBody, type ErrorCode } from '@portal/contract/errors';
+import { reportOnline, reportOutage, untilOnline } from './connection.ts';
 import { deviceId } from './device-id.ts';
 
 /** A failed call: the server's code and message, or NetworkError when no reply came. */
@@ -19,10 +20,10 @@ export class ApiError extends Error {
 export type AuthHooks = {
   /** the current access token, if signed in */
   token(): string | undefined;
-  /** refreshes the access token; resolves false when the session cannot go on */
+  /** refreshes the access token; resolves false when the session cannot go on (a 401 a refresh cannot cure) */
   refresh(): Promise<boolean>;
-  /** called when a refresh failed: log out, clear the session, go to /login */
-  onSessionLost(): void;
+  /** called when a 401 could not be cured: log out with the reason in words, go to /login */
+  onSessionLost(err: ApiError): void;
 };
 
 let hooks: AuthHooks | undefined;
@@ -89,6 +90,12 @@ export type RequestOptions<T> = {
   signal?: AbortSignal;
   /** headers of the call's own (e.g. Last-Event-ID) */
   headers?: Record<string, string>;
+  /**
+   * sending the call again changes nothing more: a read sent as a POST (a search), or a change that carries its own
+   * idempotency key (a withdrawal's sequenceId). Like a GET it waits through an outage and is sent again; other
+   * changes are not re-sent blindly.
+   */
+  idempotent?: boolean;
 };
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -128,68 +135,89 @@ async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, res.status >= 500 ? 'InternalError' : 'BadRequest', `Request failed (${res.status})`);
 }
 
-/** The message of portal-core §8 when a signed-in call cannot go on: shown on the sign-in page after the logout. */
-export const SESSION_LOST_MESSAGE = 'something went wrong';
+/** Replies that mean the server (or its database) is away for a moment, not that the call was wrong. */
+const OUTAGE_STATUSES = new Set([502, 503, 504]);
+
+/** The words for a change that got no reply: it may or may not have been made. */
+export const CHANGE_NOT_CONFIRMED_MESSAGE =
+  'The server could not be reached, so this change may not have been saved. Check once the connection is back before you try again.';
 
 const isNoReply = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'NetworkError';
 
+/** A failure that is an outage (no reply, 502/503/504): never a reason to end a session. */
+export const isOutage = (err: unknown): err is ApiError => err instanceof ApiError && (err.code === 'NetworkError' || OUTAGE_STATUSES.has(err.status));
+
+function retryAfterSeconds(res: Response): number | undefined {
+  const header = res.headers.get('retry-after');
+  return header && /^\d+$/.test(header.trim()) ? Number(header.trim()) : undefined;
+}
+
+const aborted = () => new DOMException('The call was aborted.', 'AbortError');
+
 /**
- * Sends, and for a signed-in call that got no reply at all (network error, connection dropped) refreshes the token
- * and sends once more; when the refresh or that retry fails too, the session is lost (portal-core §8: "a reply
- * without a response: refresh the token and retry once; if that fails log out ... show 'something went wrong'").
- * Calls without a token (sign-in, refresh itself) just report the network error.
+ * Sends, through outages: no reply, or a 502/503/504, is reported to the connection (the "Reconnecting..." notice
+ * and its probe) and never ends the session. A read then waits until the server is back and is sent again; a change
+ * is not re-sent blindly (it may have been made): its caller gets the outage as the error, and a change that can be
+ * sent again safely (a withdrawal with its sequenceId) says so itself.
  */
-async function sendOrRetry(method: string, path: string, options: RequestOptions<unknown>): Promise<{ res: Response; refreshed: boolean }> {
-  try {
-    return { res: await send(method, path, options, false), refreshed: false };
-  } catch (err) {
-    const signedIn = options.auth !== false && hooks !== undefined && hooks.token() !== undefined;
-    if (!isNoReply(err) || !signedIn || !hooks) throw err;
-    const session = hooks;
-    const refreshed = await session.refresh().catch(() => false);
-    if (!refreshed) {
-      session.onSessionLost();
-      throw err;
-    }
+async function sendThroughOutages(method: string, path: string, options: RequestOptions<unknown>, csrfFresh: boolean): Promise<Response> {
+  const read = !MUTATING.has(method) || options.idempotent === true;
+  for (;;) {
+    let res: Response | undefined;
     try {
-      return { res: await send(method, path, options, false), refreshed: true };
-    } catch (again) {
-      if (isNoReply(again)) session.onSessionLost();
-      throw again;
+      res = await send(method, path, options, csrfFresh);
+    } catch (err) {
+      if (!isNoReply(err)) throw err;
     }
+    if (res && !OUTAGE_STATUSES.has(res.status)) {
+      reportOnline();
+      return res;
+    }
+    reportOutage(res ? retryAfterSeconds(res) : undefined);
+    if (!read) {
+      if (res) throw await toError(res);
+      throw new ApiError(0, 'NetworkError', CHANGE_NOT_CONFIRMED_MESSAGE);
+    }
+    await untilOnline(options.signal);
+    if (options.signal?.aborted) throw aborted();
   }
 }
 
 /**
- * One call to the portal API, answered with its successful Response. No reply at all, or a 401 other than
- * InvalidLogin, refreshes the token once and retries once; if that fails the session is lost (portal-core §8). A
- * refused request-forgery token is fetched anew and retried once.
+ * One call to the portal API, answered with its successful Response. An outage waits (reads) or is the answer
+ * (changes), never a sign-out. A 401 other than InvalidLogin refreshes the token once and sends again; a 401 the
+ * refresh cannot cure ends the session with its reason. A refused request-forgery token is fetched anew and the call
+ * sent once more.
  */
 async function call(method: string, path: string, options: RequestOptions<unknown>): Promise<Response> {
-  const first = await sendOrRetry(method, path, options);
-  let res = first.res;
-  if (res.status === 403 && MUTATING.has(method)) {
-    const err = await toError(res.clone());
-    if (err.code === 'CsrfTokenInvalid') res = await send(method, path, options, true);
-  }
-  if (res.status === 401 && options.auth !== false && hooks) {
-    const err = await toError(res.clone());
-    if (err.code !== 'InvalidLogin') {
-      // one refresh and one retry per call, whichever failure asked for it first
-      const ok = !first.refreshed && (await hooks.refresh().catch(() => false));
-      if (!ok) {
-        hooks.onSessionLost();
-        throw err;
-      }
-      res = await send(method, path, options, false);
-      if (res.status === 401) {
-        hooks.onSessionLost();
-        throw await toError(res);
+  let refreshed = false;
+  let csrfRetried = false;
+  let csrfFresh = false;
+  for (;;) {
+    const res = await sendThroughOutages(method, path, options, csrfFresh);
+    csrfFresh = false;
+    if (res.status === 403 && MUTATING.has(method) && !csrfRetried) {
+      const err = await toError(res.clone());
+      if (err.code === 'CsrfTokenInvalid') {
+        csrfRetried = csrfFresh = true;
+        continue;
       }
     }
+    if (res.status === 401 && options.auth !== false && hooks) {
+      const err = await toError(res.clone());
+      if (err.code !== 'InvalidLogin') {
+        // one refresh per call; a second 401, or a refresh that cannot be made, ends the session
+        if (!refreshed && (await hooks.refresh().catch(() => false))) {
+          refreshed = true;
+          continue;
+        }
+        hooks.onSessionLost(err);
+        throw err;
+      }
+    }
+    if (!res.ok) throw await toError(res);
+    return res;
   }
-  if (!res.ok) throw await toError(res);
-  return res;
 }
 
 /** A JSON call, its reply parsed with the schema when one is given. */

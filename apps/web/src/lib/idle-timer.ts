@@ -1,45 +1,50 @@
 export type IdleTimerOptions = {
   warnAfterMs: number;
   logoutAfterMs: number;
-  onWarn(): void;
+  /** when the person last did something (ms since the epoch), in any tab of the browser */
+  lastActivity(): number;
+  /** each second of the warning, with the whole seconds left before the logout */
+  onWarn(secondsLeft: number): void;
+  /** the warning no longer applies: someone was active (here or in another tab) */
+  onActive(): void;
   onLogout(): void;
-  setTimer?: (fn: () => void, ms: number) => unknown;
-  clearTimer?: (handle: unknown) => void;
+  /** how often the count is checked (ms) */
+  tickMs?: number;
+  now?: () => number;
 };
 
 /**
- * Inactivity (portal-core §4): after warnAfterMs without activity onWarn; after a further logoutAfterMs without
- * activity onLogout. Any activity, or dismissing the warning, starts the count again.
+ * Inactivity (portal-core §4), counted for the whole browser: `lastActivity` is shared by its tabs, so activity in
+ * any tab keeps every tab signed in. After warnAfterMs without activity onWarn, once a second with the seconds left
+ * (the countdown); after a further logoutAfterMs onLogout, once. Activity anywhere before that ends the warning.
  */
 export function createIdleTimer(options: IdleTimerOptions) {
-  const set = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-  const clear = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
-  let handle: unknown;
+  const now = options.now ?? Date.now;
+  const total = options.warnAfterMs + options.logoutAfterMs;
+  let warned = false;
   let stopped = false;
-
-  const arm = (ms: number, fn: () => void) => {
-    if (handle !== undefined) clear(handle);
-    handle = set(fn, ms);
-  };
-  const start = () => {
+  const check = () => {
     if (stopped) return;
-    arm(options.warnAfterMs, () => {
-      options.onWarn();
-      arm(options.logoutAfterMs, () => {
-        handle = undefined;
-        options.onLogout();
-      });
-    });
+    const idle = now() - options.lastActivity();
+    if (idle >= total) {
+      stop();
+      options.onLogout();
+    } else if (idle >= options.warnAfterMs) {
+      warned = true;
+      options.onWarn(Math.ceil((total - idle) / 1000));
+    } else if (warned) {
+      warned = false;
+      options.onActive();
+    }
   };
-
-  start();
+  const handle = setInterval(check, options.tickMs ?? 1000);
+  function stop() {
+    stopped = true;
+    clearInterval(handle);
+  }
   return {
-    /** activity, or the warning closed: count again from zero */
-    reset: start,
-    stop() {
-      stopped = true;
-      if (handle !== undefined) clear(handle);
-      handle = undefined;
-    },
+    /** checks now (a tab shown again after the browser slowed its timers) */
+    check,
+    stop,
   };
 }

@@ -3,8 +3,9 @@ import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signIn } from '../testing/factories.ts';
-import { installAuthHooks } from './session/session.ts';
-import { onLiveEvent, useLiveEvents } from './live-events.ts';
+import { installAuthHooks, setNavigator, takeFlash } from './session/session.ts';
+import { useSession } from './session/session-store.ts';
+import { MONEY_TOPICS, liveQueries, onLiveEvent, useLiveEvents } from './live-events.ts';
 
 /** A server-sent event stream the test writes into. */
 function stream() {
@@ -18,6 +19,8 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('useLiveEvents', () => {
   it('opens the stream with the token and refetches the tables, balance and payments a change makes stale', async () => {
+    // what the transaction and payment screens register when they load
+    liveQueries(MONEY_TOPICS, ['transactions'], ['payment']);
     signIn('admin');
     installAuthHooks();
     const s = stream();
@@ -39,7 +42,7 @@ describe('useLiveEvents', () => {
     s.write('event: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"processing","at":"2026-11-23T10:00:01.000Z"}\n\n');
     await waitFor(() => expect(invalidated).toHaveLength(3));
     // two changes in one burst: one refetch of each
-    expect(invalidated).toEqual([['transactions'], ['partner', 'accounts'], ['payment']]);
+    expect(invalidated).toEqual([['partner', 'accounts'], ['transactions'], ['payment']]);
     expect(seen).toEqual(['p1:pending', 'p1:processing']);
     unmount();
     off();
@@ -89,5 +92,51 @@ describe('useLiveEvents', () => {
     const qc = new QueryClient();
     renderHook(() => useLiveEvents(false), { wrapper: ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider> });
     expect(fetch).not.toHaveBeenCalled();
+  });
+  /** Renders the hook over a stream the test writes into; answers the stream, the invalidated keys and an unmount. */
+  async function open() {
+    signIn('admin');
+    installAuthHooks();
+    const s = stream();
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (url.endsWith('/users/logout')) return new Response('{}', { status: 200 });
+      return new Response(s.body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    });
+    const qc = new QueryClient();
+    const invalidated: unknown[] = [];
+    vi.spyOn(qc, 'invalidateQueries').mockImplementation(async (filters) => void invalidated.push(filters?.queryKey));
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>;
+    const hook = renderHook(() => useLiveEvents(true), { wrapper });
+    await new Promise((r) => setTimeout(r, 20));
+    return { s, invalidated, unmount: hook.unmount };
+  }
+
+  it("refetches only what a change's topic shows: a webhook delivery refetches the webhooks' queries, not the tables", async () => {
+    liveQueries(MONEY_TOPICS, ['transactions']);
+    liveQueries('webhooks', ['webhooks'], ['webhook-activity']);
+    const { s, invalidated, unmount } = await open();
+    s.write('id: 5\nevent: change\ndata: {"table":"webhooks","kind":"delivery","id":"d1","status":"failed","at":"2026-11-23T10:00:00.000Z"}\n\n');
+    await waitFor(() => expect(invalidated).toHaveLength(2));
+    expect(invalidated).toEqual([['webhooks'], ['webhook-activity']]);
+    unmount();
+  });
+
+  it('reads the profile again when access changed (a role, the partner\'s flags)', async () => {
+    const { s, invalidated, unmount } = await open();
+    s.write('event: access\ndata: {"reason":"role"}\n\n');
+    await waitFor(() => expect(invalidated).toEqual([['partner', 'profile']]));
+    unmount();
+  });
+
+  it('signs out with the reason in words when the session ended, and stops listening', async () => {
+    const went: string[] = [];
+    setNavigator((to) => went.push(to));
+    const { s, unmount } = await open();
+    expect(useSession.getState().verified).toBe(true);
+    s.write('event: ended\ndata: {"reason":"removed","message":"You no longer have access to Acme Remit."}\n\n');
+    await waitFor(() => expect(went).toEqual(['/login']));
+    expect(useSession.getState().verified).toBe(false);
+    expect(takeFlash()).toBe('You no longer have access to Acme Remit.');
+    unmount();
   });
 });

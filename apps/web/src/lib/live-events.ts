@@ -1,14 +1,29 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { LIVE_EVENTS_PATH, LiveEvent } from '@portal/contract/payments';
+import { LIVE_EVENTS_PATH, LIVE_TOPICS, LiveAccessEvent, LiveEndedEvent, LiveEvent, type LiveTopic } from '@portal/contract/live';
 import { apiStream } from './api-client.ts';
+import { profileQuery } from './partner/profile.ts';
+import { logout } from './session/session.ts';
 
+type QueryKey = readonly unknown[];
 /**
- * The queries a change makes stale: the transaction tables (search pages), the balance (accounts, read by the
- * balance screen and the banners) and the payment details. Only queries on screen refetch; the rest refetch when
- * they are next shown.
+ * The queries each topic's changes make stale. Whoever owns a query says which topic it shows (`liveQueries`), when
+ * its module loads: a screen never loaded has nothing to refetch. Only queries on screen refetch; the rest refetch
+ * when they are next shown.
  */
-export const LIVE_QUERY_KEYS = [['transactions'], ['partner', 'accounts'], ['payment']] as const;
+const topicQueries = new Map<LiveTopic, QueryKey[]>(LIVE_TOPICS.map((topic) => [topic, []]));
+
+/** Says that the query (key prefix) shows rows of these topics, so that their changes refetch it. */
+export function liveQueries(topics: LiveTopic | readonly LiveTopic[], ...keys: QueryKey[]) {
+  for (const topic of typeof topics === 'string' ? [topics] : topics) {
+    const known = topicQueries.get(topic)!;
+    for (const key of keys) if (!known.some((k) => JSON.stringify(k) === JSON.stringify(key))) known.push(key);
+  }
+}
+
+/** The balance (accounts, read by the balance screen and the banners) moves with the money. */
+export const MONEY_TOPICS = ['payments', 'collections', 'settlements'] as const satisfies readonly LiveTopic[];
+liveQueries(MONEY_TOPICS, ['partner', 'accounts']);
 
 /** Changes arriving within this many milliseconds are refetched together. */
 export const LIVE_COALESCE_MS = 150;
@@ -49,16 +64,32 @@ export function parseEvents(buffer: string, onEvent: (event: StreamEvent) => voi
 
 function invalidator(qc: QueryClient) {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // the topics changed since the last refetch; every topic when the stream cannot tell what it missed
+  const due = new Set<LiveTopic>();
   return {
-    schedule() {
+    schedule(topic?: LiveTopic) {
+      for (const t of topic ? [topic] : LIVE_TOPICS) due.add(t);
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        for (const queryKey of LIVE_QUERY_KEYS) void qc.invalidateQueries({ queryKey: [...queryKey] });
+        const keys = new Map<string, QueryKey>();
+        for (const t of due) for (const key of topicQueries.get(t)!) keys.set(JSON.stringify(key), key);
+        due.clear();
+        for (const queryKey of keys.values()) void qc.invalidateQueries({ queryKey: [...queryKey] });
       }, LIVE_COALESCE_MS);
     },
     cancel: () => timer && clearTimeout(timer),
   };
+}
+
+/** Reads an event's JSON data with its schema; undefined when it is not what the schema says. */
+function read<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, data: string): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -77,8 +108,11 @@ const SEEN_IDS_KEPT = 2000;
  * Keeps the signed-in frame's data live: holds the partner's event stream (GET events, with the session's token;
  * fetch, not EventSource, so the token goes in the header as on every call) and refetches what a change makes
  * stale. Reconnects by itself (1 s, doubling to 30 s; sooner when the server asks with `retry:`, as one that shuts
- * down does), sending the last event id it saw (`Last-Event-ID`) so that the server, whichever instance answers,
- * sends what was missed. When the server cannot tell (`resync`), everything on screen is refetched.
+ * down does; through an outage the call waits for the server), sending the last event id it saw (`Last-Event-ID`)
+ * so that the server, whichever instance answers, sends what was missed. When the server cannot tell (`resync`),
+ * everything on screen is refetched. The stream also carries the session's access: `access` (a role or the
+ * partner's flags changed) reads the profile again, which redraws navigation, buttons and guards; `ended` (logout,
+ * removal, password reset...) signs every tab out with the reason in words.
  */
 export function useLiveEvents(enabled = true) {
   const qc = useQueryClient();
@@ -113,6 +147,18 @@ export function useLiveEvents(enabled = true) {
             buffer = parseEvents(buffer + decoder.decode(value, { stream: true }), (event) => {
               if (event.retry !== undefined) asked = event.retry;
               if (event.type === 'resync') return refetch.schedule();
+              if (event.type === 'access') {
+                if (read(LiveAccessEvent, event.data)) void qc.invalidateQueries({ queryKey: profileQuery.queryKey });
+                return;
+              }
+              if (event.type === 'ended') {
+                const ended = read(LiveEndedEvent, event.data);
+                if (ended) {
+                  controller.abort();
+                  logout({ message: ended.message, callServer: false });
+                }
+                return;
+              }
               if (event.type !== 'change') return;
               if (event.id) {
                 if (seen.has(event.id)) return;
@@ -120,10 +166,10 @@ export function useLiveEvents(enabled = true) {
                 if (seen.size > SEEN_IDS_KEPT) seen.delete(seen.values().next().value!);
                 lastId = event.id;
               }
-              const parsed = LiveEvent.safeParse(JSON.parse(event.data));
-              if (!parsed.success) return;
-              listeners.forEach((l) => l(parsed.data));
-              refetch.schedule();
+              const change = read(LiveEvent, event.data);
+              if (!change) return;
+              listeners.forEach((l) => l(change));
+              refetch.schedule(change.table);
             });
           }
         } catch {

@@ -11,7 +11,8 @@ export const apiError = (status: number, code: string, message: string): Reply =
 /**
  * Replaces fetch with the portal API as a table of `'METHOD path'` → reply (or a function of the call). The real
  * api client runs: token, request-forgery token (answered here unless a route is given), error shape. A call
- * with no route answers 404 NotFound, so that a test sees what the screen asked for.
+ * with no route answers 404 NotFound, so that a test sees what the screen asked for. The connection's probe
+ * (`GET /readyz`) answers 200 unless a route says otherwise.
  */
 export function mockApi(routes: Record<string, Route> = {}) {
   const table = new Map(Object.entries(routes));
@@ -26,8 +27,10 @@ export function mockApi(routes: Record<string, Route> = {}) {
       headers: (init.headers ?? {}) as Record<string, string>,
     };
     const key = `${call.method} ${call.path}`;
-    const route = table.get(key) ?? (key === 'POST security/csrf' ? { body: { csrf: 'csrf-test' } } : undefined);
-    if (key !== 'POST security/csrf') calls.push(call);
+    // the request-forgery token and the connection's probe (after an outage) answer by themselves, unless given
+    const builtIn = key === 'POST security/csrf' ? { body: { csrf: 'csrf-test' } } : key === 'GET /readyz' ? { body: { status: 'ok' } } : undefined;
+    const route = table.get(key) ?? builtIn;
+    if (!builtIn) calls.push(call);
     const reply = route === undefined ? apiError(404, 'NotFound', `no mock for ${key}`) : typeof route === 'function' ? await route(call) : route;
     return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { 'content-type': 'application/json' } });
   });

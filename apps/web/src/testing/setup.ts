@@ -2,12 +2,14 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { useToasts } from '../components/ui/toast-store.ts';
 import { setAuthHooks } from '../lib/api-client.ts';
+import { resetConnection } from '../lib/connection.ts';
 import { useSession } from '../lib/session/session-store.ts';
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   setAuthHooks(undefined);
+  resetConnection();
   useSession.getState().reset();
   useToasts.getState().hideToast();
   sessionStorage.clear();

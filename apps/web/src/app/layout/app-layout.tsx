@@ -19,6 +19,8 @@ import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
 import { everyHourOnTheHour } from '../../lib/hourly.ts';
 import { useLiveEvents } from '../../lib/live-events.ts';
+import { onReconnected } from '../../lib/connection.ts';
+import { ConnectionNotice } from '../../components/connection-notice.tsx';
 
 /** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
 const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
@@ -39,6 +41,8 @@ export function AppLayout() {
   useEffect(() => everyHourOnTheHour(() => void queryClient.invalidateQueries({ queryKey: ['partner'] })), [queryClient]);
   // open tables, payment details and the balance refetch when the partner's data changes (the live event stream)
   useLiveEvents(Boolean(user));
+  // back from an outage: what is on screen is read again (reads that waited go by themselves; this catches the rest)
+  useEffect(() => onReconnected(() => void queryClient.invalidateQueries(undefined, { cancelRefetch: false })), [queryClient]);
   const partner = profile.data?.partner;
   const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
   // About is linked for whoever the guard lets open it (B2B partners)
@@ -132,6 +136,7 @@ export function AppLayout() {
         </Suspense>
       )}
       <SessionWatch />
+      <ConnectionNotice />
       <Toaster duration={LAYOUT_TOAST_MS} />
     </div>
   );

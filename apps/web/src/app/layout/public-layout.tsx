@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
 import { MAIN_ID, SkipLink } from './skip-link.tsx';
+import { ConnectionNotice } from '../../components/connection-notice.tsx';
 
 /** The frame of the screens before sign-in: the logo and one centred card, every part inside a landmark. */
 export function PublicLayout() {
@@ -14,6 +15,7 @@ export function PublicLayout() {
         <Outlet />
       </main>
       <footer className="mt-10 text-xs text-muted">Protected by two-factor authentication.</footer>
+      <ConnectionNotice />
     </div>
   );
 }

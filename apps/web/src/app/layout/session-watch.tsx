@@ -3,28 +3,33 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { createIdleTimer } from '../../lib/idle-timer.ts';
 import { portalConfig } from '../../lib/portal-config.ts';
-import { logout, refreshSession } from '../../lib/session/session.ts';
+import { logout, refreshSession, sessionLostMessage } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
+import { lastActivity, recordActivity } from '../../lib/session/tabs.ts';
 
 const ACTIVITY = ['mousemove', 'mousedown', 'keydown', 'scroll', 'touchstart', 'wheel'] as const;
 
-/** Refreshes the token before it expires, and logs out after inactivity with a warning first (portal-core §4). */
+/**
+ * Refreshes the token before it expires, and logs out after inactivity with a warning first (portal-core §4). The
+ * count is the browser's: activity in any tab keeps every tab signed in, the warning shows in every tab with the
+ * seconds left, and "Stay signed in" in any of them closes it in all.
+ */
 export function SessionWatch() {
   const refreshAt = useSession((s) => s.refreshAt);
-  const [warning, setWarning] = useState(false);
+  const [secondsLeft, setSecondsLeft] = useState<number>();
   const warningRef = useRef(false);
-  const timer = useRef<ReturnType<typeof createIdleTimer>>(undefined);
-  const showWarning = (show: boolean) => {
-    warningRef.current = show;
-    setWarning(show);
+  const showWarning = (left: number | undefined) => {
+    warningRef.current = left !== undefined;
+    setSecondsLeft(left);
   };
 
   useEffect(() => {
     if (refreshAt === undefined) return;
     const handle = setTimeout(
       () => {
+        // an outage waits inside the refresh; false is a session the server refused
         void refreshSession().then((ok) => {
-          if (!ok) logout({ message: 'something went wrong', callServer: false });
+          if (!ok) logout({ message: sessionLostMessage(), callServer: false });
         });
       },
       Math.max(0, refreshAt - Date.now()),
@@ -34,35 +39,42 @@ export function SessionWatch() {
 
   useEffect(() => {
     const { idleWarningSeconds, idleLogoutSeconds } = portalConfig();
+    // opening the frame is activity (a stale time from a session long gone must not log this one out)
+    recordActivity(Date.now(), true);
     const idle = createIdleTimer({
       warnAfterMs: idleWarningSeconds * 1000,
       logoutAfterMs: idleLogoutSeconds * 1000,
-      onWarn: () => showWarning(true),
+      lastActivity,
+      onWarn: (left) => showWarning(left),
+      onActive: () => showWarning(undefined),
       onLogout: () => {
-        showWarning(false);
+        showWarning(undefined);
         logout({ message: 'You were logged out after a period of inactivity.' });
       },
     });
-    timer.current = idle;
     // while the warning shows, moving the mouse does not count: only closing the modal keeps the session
     const onActivity = () => {
-      if (!warningRef.current) idle.reset();
+      if (!warningRef.current) recordActivity();
     };
+    // a tab shown again (its timers slowed while hidden) checks at once
+    const onVisible = () => document.visibilityState === 'visible' && idle.check();
     for (const e of ACTIVITY) window.addEventListener(e, onActivity, { passive: true });
+    document.addEventListener('visibilitychange', onVisible);
     return () => {
       idle.stop();
       for (const e of ACTIVITY) window.removeEventListener(e, onActivity);
+      document.removeEventListener('visibilitychange', onVisible);
     };
   }, []);
 
   const stay = () => {
-    showWarning(false);
-    timer.current?.reset();
+    recordActivity(Date.now(), true);
+    showWarning(undefined);
   };
 
   return (
     <Dialog
-      open={warning}
+      open={secondsLeft !== undefined}
       onOpenChange={(open) => !open && stay()}
       title="Are you still there?"
       description="You will be logged out soon because you have been inactive."
@@ -74,6 +86,10 @@ export function SessionWatch() {
           <Button onClick={stay}>Stay signed in</Button>
         </>
       }
-    />
+    >
+      <p role="timer" aria-live="off" className="text-sm text-muted" data-testid="idle-countdown">
+        Logging out in <span className="font-semibold tabular-nums text-ink">{secondsLeft ?? 0}</span> {secondsLeft === 1 ? 'second' : 'seconds'}.
+      </p>
+    </Dialog>
   );
 }

@@ -3,6 +3,10 @@ import { PartnerRatesResponse, RATE_MESSAGES, RateStatusResponse, isPending, typ
 import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
 import { useProfile } from './profile.ts';
+import { liveQueries } from '../live-events.ts';
+
+// a change asked for, approved or refused (by another admin) shows at once
+liveQueries('countries', ['partner', 'rates']);
 
 /**
  * The partner's country rates (enabled countries): read by the countries screen and by the pending-country banner

@@ -2,6 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { WALLET_MESSAGES, WalletsResponse } from '@portal/contract/wallets';
 import { ApiError, api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
+import { liveQueries } from '../live-events.ts';
+
+// a wallet added, approved, denied or screened (by someone else, or the screening job) shows at once
+liveQueries('wallets', ['partner', 'wallets']);
 
 /** The partner's settlement wallets (GET partner/wallets): the wallets screen, its review banners and the withdrawal read them. */
 export const walletsQuery = queryOptions({

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { AuthResult, LoginResponse, SessionUser } from '@portal/contract/auth';
+import type { AuthResult, LoginResponse, RefreshResponse, SessionUser } from '@portal/contract/auth';
 import type { ChallengeName } from '@portal/contract/domain';
 
 /** Token margin: the token is refreshed this many seconds before it expires (portal-core §9). */
@@ -29,13 +29,20 @@ export type AuthState = {
   recoveryCodes: string[] | undefined;
   /** ms since the epoch at which the token should be refreshed (its expiry minus the margin) */
   refreshAt: number | undefined;
+  /** a new tab signing itself in with the browser's session (the refresh cookie): screens wait; memory only */
+  restoring: boolean;
 };
 
 type Actions = {
   /** stores what each sign-in challenge needs (portal-core §4); throws for an unknown challenge */
   applyChallenge(res: LoginResponse, credentials: { email: string; password: string }): void;
   applyAuthResult(res: AuthResult): void;
-  setToken(accessToken: string, expiresIn: number): void;
+  /** a refreshed token, and the user as the server sees it now (its role may have changed) */
+  setToken(accessToken: string, expiresIn: number, user?: SessionUser): void;
+  /** signs this tab in with the browser's session: a refresh's reply */
+  adopt(res: RefreshResponse): void;
+  /** the user as the server sees it now (the profile carries it): role, name, status */
+  updateUser(user: SessionUser): void;
   clearRecoveryCodes(): void;
   reset(): void;
 };
@@ -56,6 +63,7 @@ const EMPTY: AuthState = {
   tempPassword: undefined,
   recoveryCodes: undefined,
   refreshAt: undefined,
+  restoring: false,
 };
 
 export const refreshTime = (expiresIn: number, now = Date.now()) => now + (expiresIn - TOKEN_EXPIRY_MARGIN_SECONDS) * 1000;
@@ -100,10 +108,19 @@ export const useSession = create<AuthState & Actions>()(
           refreshAt: refreshTime(res.expiresIn),
         });
       },
-      setToken(accessToken, expiresIn) {
+      setToken(accessToken, expiresIn, fresh) {
         const user = get().user;
         if (!user) throw new Error('cannot retrieve token if user is undefined');
-        set({ user: { ...user, token: accessToken }, refreshAt: refreshTime(expiresIn) });
+        set({ user: { ...user, ...fresh, token: accessToken }, refreshAt: refreshTime(expiresIn) });
+      },
+      adopt(res) {
+        set({ ...EMPTY, user: { ...res.user, token: res.accessToken }, isLoggedIn: true, verified: true, refreshAt: refreshTime(res.expiresIn) });
+      },
+      updateUser(fresh) {
+        const user = get().user;
+        if (!user || user.id !== fresh.id) return;
+        if (user.role === fresh.role && user.name === fresh.name && user.email === fresh.email && user.status === fresh.status) return;
+        set({ user: { ...user, ...fresh } });
       },
       clearRecoveryCodes() {
         set({ recoveryCodes: undefined });
@@ -116,7 +133,7 @@ export const useSession = create<AuthState & Actions>()(
       name: 'portal-session',
       storage: createJSONStorage(() => sessionStorage),
       partialize: (s) => {
-        const { tempPassword: _t, recoveryCodes: _r, ...kept } = s;
+        const { tempPassword: _t, recoveryCodes: _r, restoring: _s, ...kept } = s;
         return kept;
       },
     },

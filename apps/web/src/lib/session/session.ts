@@ -1,6 +1,9 @@
-import { MessageResponse, RefreshResponse } from '@portal/contract/auth';
-import { SESSION_LOST_MESSAGE, api, setAuthHooks } from '../api-client.ts';
+import { AUTH_MESSAGES, MessageResponse, RefreshResponse } from '@portal/contract/auth';
+import { sessionEndMessage } from '@portal/contract/live';
+import { ApiError, api, isOutage, setAuthHooks } from '../api-client.ts';
+import { untilOnline } from '../connection.ts';
 import { useSession } from './session-store.ts';
+import { browserSignedIn, listenToOtherTabs, setBrowserSignedIn, tellOtherTabs } from './tabs.ts';
 
 /** The session's own calls; the refresh token travels as an httpOnly cookie the page cannot read. */
 const sessionApi = {
@@ -31,19 +34,53 @@ export function onLogout(reset: () => void): () => void {
   return () => resetters.delete(reset);
 }
 
+/** Seconds to wait when the server asks to slow down (429) before the refresh is sent again. */
+const SLOW_DOWN_MS = 5000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Why the last refresh could not be made (a 401 with the reason in words), for the sign-in page. */
+let refreshRefusal: ApiError | undefined;
+
+/**
+ * A refresh with the browser's cookie, sent again through outages (the server away, a 502/503/504, a 429): an outage
+ * is never the end of a session. Answers the reply, or undefined when the server refused the session (a 401).
+ */
+async function refreshThroughOutages(): Promise<RefreshResponse | undefined> {
+  for (;;) {
+    try {
+      return await sessionApi.refresh();
+    } catch (err) {
+      if (isOutage(err)) {
+        await untilOnline();
+        continue;
+      }
+      if (err instanceof ApiError && err.status === 429) {
+        await sleep(SLOW_DOWN_MS);
+        continue;
+      }
+      refreshRefusal = err instanceof ApiError ? err : undefined;
+      return undefined;
+    }
+  }
+}
+
 let refreshing: Promise<boolean> | undefined;
 
-/** Refreshes the access token once at a time; false when the session cannot go on. */
+/** Refreshes the access token once at a time; false only when the server refused the session. */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
-    const { user } = useSession.getState();
-    if (!user) return false;
     try {
-      const res = await sessionApi.refresh();
-      useSession.getState().setToken(res.accessToken, res.expiresIn);
+      if (!useSession.getState().user) return false;
+      const res = await refreshThroughOutages();
+      if (!res) return false;
+      if (useSession.getState().user?.id !== res.user.id) {
+        // the browser's session is now someone else's (signed in again in another tab): take it as it is
+        clearTab();
+        useSession.getState().adopt(res);
+        return true;
+      }
+      useSession.getState().setToken(res.accessToken, res.expiresIn, res.user);
       return true;
-    } catch {
-      return false;
     } finally {
       refreshing = undefined;
     }
@@ -51,9 +88,37 @@ export function refreshSession(): Promise<boolean> {
   return refreshing;
 }
 
-/** Ends the session: server, every store, session storage; then /login, with a message when given. */
-export function logout(options: { message?: string; callServer?: boolean } = {}) {
-  if (options.callServer !== false) void sessionApi.logout().catch(() => undefined);
+let restoring: Promise<boolean> | undefined;
+
+/**
+ * Signs this tab in with the browser's session (a new tab, a bookmark, a sign-in seen in another tab): one refresh
+ * with the httpOnly cookie answers a token and the user. Screens wait meanwhile (`restoring`). False when the
+ * browser holds no session (then nothing is asked) or the server refused it.
+ */
+export function restoreSession(): Promise<boolean> {
+  const state = useSession.getState();
+  if (state.verified && state.user) return Promise.resolve(true);
+  if (!browserSignedIn()) return Promise.resolve(false);
+  restoring ??= (async () => {
+    useSession.setState({ restoring: true });
+    try {
+      const res = await refreshThroughOutages();
+      if (!res) {
+        setBrowserSignedIn(false);
+        return false;
+      }
+      useSession.getState().adopt(res);
+      return true;
+    } finally {
+      useSession.setState({ restoring: false });
+      restoring = undefined;
+    }
+  })();
+  return restoring;
+}
+
+/** Empties this tab: every store, session storage. */
+function clearTab() {
   useSession.getState().reset();
   for (const reset of resetters) reset();
   try {
@@ -61,14 +126,66 @@ export function logout(options: { message?: string; callServer?: boolean } = {})
   } catch {
     // storage unavailable: nothing to clear
   }
-  flash = options.message;
+}
+
+/**
+ * Ends the session in every tab of the browser: the server (unless it ended it itself), every store, session storage;
+ * then /login, with a message when given. The other tabs are told, and show the same message, or that the person
+ * signed out in another tab.
+ */
+export function logout(options: { message?: string; callServer?: boolean } = {}) {
+  if (options.callServer !== false) void sessionApi.logout().catch(() => undefined);
+  setBrowserSignedIn(false);
+  tellOtherTabs({ type: 'signed-out', ...(options.message ? { message: options.message } : {}) });
+  endHere(options.message);
+}
+
+function endHere(message: string | undefined) {
+  clearTab();
+  flash = message;
   navigate('/login');
+}
+
+/** The words for a session the server ended: its own (SessionEnded says why), else the refresh's refusal. */
+export function sessionLostMessage(err?: ApiError): string {
+  if (err?.code === 'SessionEnded') return err.message;
+  if (refreshRefusal?.code === 'SessionEnded') return refreshRefusal.message;
+  return AUTH_MESSAGES.invalidRefresh;
 }
 
 export function installAuthHooks() {
   setAuthHooks({
     token: () => useSession.getState().user?.token,
     refresh: refreshSession,
-    onSessionLost: () => logout({ message: SESSION_LOST_MESSAGE, callServer: false }),
+    onSessionLost: (err) => logout({ message: sessionLostMessage(err), callServer: false }),
+  });
+}
+
+let following = false;
+
+/**
+ * Follows the other tabs: a sign-out there ends this tab too (with its message); a sign-in there signs this tab in
+ * (or over, when it was someone else). A sign-in here is told to them.
+ */
+export function followOtherTabs() {
+  if (following) return;
+  following = true;
+  useSession.subscribe((now, before) => {
+    const signedIn = now.verified && now.user !== undefined;
+    const was = before.verified && before.user !== undefined;
+    if (signedIn && (!was || before.user?.id !== now.user?.id)) {
+      setBrowserSignedIn(true);
+      tellOtherTabs({ type: 'signed-in', userId: now.user!.id });
+    }
+  });
+  listenToOtherTabs((message) => {
+    const { verified, user } = useSession.getState();
+    if (message.type === 'signed-out') {
+      if (verified && user) endHere(message.message ?? sessionEndMessage('logout'));
+      return;
+    }
+    if (verified && user?.id === message.userId) return;
+    if (verified) clearTab();
+    void restoreSession().then((ok) => ok && navigate('/'));
   });
 }

@@ -5,14 +5,15 @@ import { accountsQuery } from '../../../lib/partner/accounts.ts';
 
 /**
  * POST partner/settlement/withdrawal. The request carries its sequenceId: sending it again (a retry after a lost
- * reply, a second click) answers the first withdrawal and books nothing.
+ * reply, a second click) answers the first withdrawal and books nothing. So through an outage it is sent again, with
+ * the same sequenceId, once the server is back (the dialog says so meanwhile).
  */
 export function useWithdraw() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (request: SettlementRequest) => {
       try {
-        return await api.post('partner/settlement/withdrawal', request, { schema: WithdrawalResponse });
+        return await api.post('partner/settlement/withdrawal', request, { schema: WithdrawalResponse, idempotent: true });
       } catch (err) {
         if (err instanceof ApiError) throw new ApiError(err.status, err.code, `${WITHDRAWAL_MESSAGES.failed}${err.message}`, err.requestId);
         throw err;

@@ -67,7 +67,7 @@ describe('withdrawal', () => {
     expect(sent.sequenceId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('asks for the travel-rule recipient from the minimum on, prefilled from the wallet, and sends one sequenceId on a retry', async () => {
+  it('asks for the travel-rule recipient from the minimum on, prefilled from the wallet, and through an outage sends it again by itself with the same sequenceId', async () => {
     const api = server();
     let first = true;
     api.on('POST partner/settlement/withdrawal', (call) => {
@@ -86,12 +86,27 @@ describe('withdrawal', () => {
     expect(((await screen.findByLabelText('Full name of entity or beneficiary')) as HTMLInputElement).value).toBe('Acme Remit Ltd');
     expect((screen.getByLabelText('Business registration number') as HTMLInputElement).value).toBe('RC-123456');
     await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('could not process settlement: The database is not reachable. Try again shortly.');
-    await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
-    await screen.findByTestId('withdrawal-pending');
-    const [a, b] = api.to('POST partner/settlement/withdrawal').map((c) => c.body as { sequenceId: string; travelRuleInfo: unknown });
+    // the server away: the dialog says the request will go again, and cannot be made twice
+    expect((await screen.findByText(/Your withdrawal will be sent again, with the same reference/)).textContent).toContain('it cannot be made twice');
+    await screen.findByTestId('withdrawal-pending', {}, { timeout: 4000 });
+    const [a, b, more] = api.to('POST partner/settlement/withdrawal').map((c) => c.body as { sequenceId: string; travelRuleInfo: unknown });
+    expect(more).toBeUndefined();
     expect(a!.sequenceId).toBe(b!.sequenceId);
     expect(b!.travelRuleInfo).toEqual({ name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' });
+  });
+
+  it('a refused withdrawal is the answer: not sent again', async () => {
+    const api = server();
+    api.on('POST partner/settlement/withdrawal', apiError(409, 'InsufficientBalance', 'The balance is too low for this withdrawal.'));
+    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await user.type(screen.getByLabelText('Amount (USD)'), '250');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByTestId('confirm-rate');
+    await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('could not process settlement: The balance is too low for this withdrawal.');
+    expect(api.to('POST partner/settlement/withdrawal')).toHaveLength(1);
   });
 
   it("says 'Cannot withdraw funds without setting a wallet address' when no wallet is enabled", async () => {

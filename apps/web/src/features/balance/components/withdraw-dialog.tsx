@@ -16,6 +16,7 @@ import { useSettlementFee } from '../api/settlement-fee.ts';
 import { useTravelRule } from '../api/travel-rule.ts';
 import { useWithdraw } from '../api/withdraw.ts';
 import { amountProblem, destinations, type Destination } from '../withdrawal.ts';
+import { useConnection } from '../../../lib/connection.ts';
 
 const short = (a: string) => (a.length > 22 ? `${a.slice(0, 10)}…${a.slice(-8)}` : a);
 
@@ -40,6 +41,7 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
   const wallets = useSettlementWallets();
   const travelRule = useTravelRule();
   const withdraw = useWithdraw();
+  const reconnecting = useConnection((c) => c.status === 'reconnecting');
   const options = destinations(wallets.data?.wallets);
   const [step, setStep] = useState<'amount' | 'confirm' | 'pending'>('amount');
   const [amount, setAmount] = useState('');
@@ -230,6 +232,9 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <p data-testid="irreversible-warning">{WITHDRAWAL_MESSAGES.irreversible}</p>
           </div>
+          {withdraw.isPending && reconnecting && (
+            <Alert tone="warning">The server cannot be reached right now. Your withdrawal will be sent again, with the same reference, as soon as it answers: it cannot be made twice.</Alert>
+          )}
           {withdraw.isError && <Alert tone="danger">{withdraw.error.message}</Alert>}
         </div>
       )}

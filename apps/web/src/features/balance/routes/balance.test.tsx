@@ -33,9 +33,9 @@ describe('balance screen', () => {
   });
 
   it('shows why the accounts could not be read', async () => {
-    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/accounts': apiError(503, 'ServiceUnavailable', 'The database is not reachable. Try again shortly.') });
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/accounts': apiError(500, 'InternalError', 'Something went wrong on our side.') });
     renderBalance();
-    expect((await screen.findByRole('alert')).textContent).toBe('The database is not reachable. Try again shortly.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong on our side.');
   });
 
   it('asks for nothing while the user is only half way through sign-in', async () => {

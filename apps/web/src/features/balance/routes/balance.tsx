@@ -9,6 +9,7 @@ import { formatMoney } from '../../../lib/format.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useAccounts, usdAvailable } from '../../../lib/partner/accounts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
+import { ROLE_LABELS } from '@portal/contract/team';
 import { TopUpDialog } from '../components/top-up-dialog.tsx';
 import { WithdrawDialog } from '../components/withdraw-dialog.tsx';
 
@@ -20,6 +21,12 @@ export function BalanceScreen() {
   const role = useSession((s) => s.user?.role);
   // moving money is for admin and treasury users (the server refuses the others)
   const movesMoney = role === 'admin' || role === 'treasury';
+  // a role taken away while the withdrawal is open (the live stream's access event) closes it, and says why
+  const [roleNotice, setRoleNotice] = useState<string>();
+  if (withdraw && !movesMoney) {
+    setWithdraw(false);
+    setRoleNotice(`Your role is now ${role ? ROLE_LABELS[role] : 'changed'}: only admin and treasury users can withdraw, so the withdrawal was closed before it was sent.`);
+  }
   const others = accounts.data?.accounts.filter((a) => a.currency !== 'USD') ?? [];
 
   return (
@@ -42,6 +49,11 @@ export function BalanceScreen() {
           </>
         }
       />
+      {roleNotice && (
+        <Alert tone="warning" className="mb-4">
+          {roleNotice}
+        </Alert>
+      )}
       {accounts.isError && <Alert tone="danger">{accounts.error.message || 'cannot retrieve account data'}</Alert>}
       <Card className="p-6">
         <p className="text-sm font-medium text-muted">Available balance</p>

@@ -54,7 +54,7 @@ export function DataDownloadScreen() {
   const now = useMinuteClock();
   const jobs = useQuery({
     queryKey: ['report-jobs'],
-    queryFn: () => api.post('report-jobs', { startIndex: 0, size: 50 }, { schema: ListReportsResponse }),
+    queryFn: () => api.post('report-jobs', { startIndex: 0, size: 50 }, { schema: ListReportsResponse, idempotent: true }),
     // while a report is being built, its progress updates by itself
     refetchInterval: (q) => (q.state.data?.jobs.some((j) => isActive(j.status)) ? 1500 : false),
   });

@@ -167,7 +167,7 @@ describe('settings screen, as an admin', () => {
     signIn('admin');
     const api = mockApi({
       'GET partner/profile': { body: profile() },
-      'GET partner/payout-config': apiError(503, 'ServiceUnavailable', 'The database is not reachable.'),
+      'GET partner/payout-config': apiError(500, 'InternalError', 'Something went wrong on our side.'),
       'POST partner/payout-config': (call) => ({ body: { config: call.body, nextPayoutDate: null } }),
     });
     const { user } = renderSettings();

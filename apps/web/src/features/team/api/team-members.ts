@@ -1,8 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { TeamResponse } from '@portal/contract/team';
 import { api } from '../../../lib/api-client.ts';
+import { liveQueries } from '../../../lib/live-events.ts';
 
 export const TEAM_KEY = ['partner', 'users'] as const;
+// an invitation, a role change or a removal by another admin shows at once
+liveQueries('team', TEAM_KEY);
 
 /** GET partner/users: the partner's team (every role may read it). */
 export const teamQuery = queryOptions({

@@ -1,6 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { PaymentResponse, type Payment } from '@portal/contract/payments';
 import { ApiError, api } from '../../../lib/api-client.ts';
+import { liveQueries, MONEY_TOPICS } from '../../../lib/live-events.ts';
+
+liveQueries(MONEY_TOPICS, ['payment', 'order']);
 
 /**
  * The order behind an initiated payment's row (GET disbursements/{id}, else GET collections/{id}): its timeline of

@@ -2,8 +2,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { MAX_EXPORT_ROWS, MAX_PAGE_SIZE, MAX_SCROLL_SIZE, ScrollResponse, SearchResponse, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { api } from '../../../lib/api-client.ts';
 import type { Row } from '../tables.ts';
+import { liveQueries, MONEY_TOPICS } from '../../../lib/live-events.ts';
 
 export const PAGE_SIZE = 10;
+// a change of a payment, collection or settlement refetches the pages on screen
+liveQueries(MONEY_TOPICS, ['transactions']);
 
 /**
  * A page of the search. The keyset anchor (a row of the page the user came from, with its position) lets the server
@@ -12,7 +15,7 @@ export const PAGE_SIZE = 10;
 export function useTransactionPage(query: SearchQuery, startIndex: number, anchor?: SearchAnchor) {
   return useQuery({
     queryKey: ['transactions', query, startIndex],
-    queryFn: () => api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse }),
+    queryFn: () => api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse, idempotent: true }),
     // the previous page stays on screen while the next loads: no layout shift
     placeholderData: keepPreviousData,
     staleTime: 30_000,
@@ -28,17 +31,17 @@ export async function fetchAll(query: SearchQuery, total: number, onProgress: (l
     const target = Math.min(total, MAX_EXPORT_ROWS);
     if (total <= MAX_PAGE_SIZE) {
       if (total === 0) return [];
-      const res = await api.post('transactions/search', { ...query, startIndex: 0, size: total }, { schema: SearchResponse });
+      const res = await api.post('transactions/search', { ...query, startIndex: 0, size: total }, { schema: SearchResponse, idempotent: true });
       onProgress(res.data.length, target);
       return res.data;
     }
     const rows: Row[] = [];
-    let res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE }, { schema: ScrollResponse });
+    let res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE }, { schema: ScrollResponse, idempotent: true });
     for (;;) {
       rows.push(...res.hits);
       onProgress(rows.length, target);
       if (!res.scrollId || res.hits.length === 0 || rows.length >= MAX_EXPORT_ROWS) break;
-      res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId }, { schema: ScrollResponse });
+      res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId }, { schema: ScrollResponse, idempotent: true });
     }
     return rows.slice(0, MAX_EXPORT_ROWS);
   } catch (err) {
@@ -55,7 +58,7 @@ export function useTransactionById(table: SearchQuery['table'], id: string | und
   return useQuery({
     queryKey: ['transactions', 'one', table, id],
     queryFn: async () => {
-      const res = await api.post('transactions/search', { table, idFilter: id, startIndex: 0, size: 1 }, { schema: SearchResponse });
+      const res = await api.post('transactions/search', { table, idFilter: id, startIndex: 0, size: 1 }, { schema: SearchResponse, idempotent: true });
       return (res.data[0] as Row | undefined) ?? null;
     },
     enabled: !!id,

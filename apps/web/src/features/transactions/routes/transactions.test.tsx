@@ -158,7 +158,7 @@ describe('transactions screen', () => {
     const api = mockApi({ ...base, 'POST transactions/search': search });
     const { user } = renderTransactions();
     await pageShown('1–10 of 25');
-    api.on('POST transactions/search', apiError(503, 'ServiceUnavailable', 'down'));
+    api.on('POST transactions/search', apiError(500, 'InternalError', 'down'));
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByTestId('table-error');
     expect(bodyRows()).toHaveLength(10);

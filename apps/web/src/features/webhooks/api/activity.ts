@@ -1,8 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { WebhookActivityResponse, type DeliveryStatus } from '@portal/contract/webhooks';
 import { api } from '../../../lib/api-client.ts';
+import { liveQueries } from '../../../lib/live-events.ts';
 
 export const ACTIVITY_KEY = ['webhook-activity'] as const;
+// each delivery attempt shows at once
+liveQueries('webhooks', ACTIVITY_KEY);
 export const ACTIVITY_PAGE_SIZE = 10;
 
 export type ActivityFilter = { webhookId?: string; status?: DeliveryStatus; startIndex: number };

@@ -1,8 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { WebhooksResponse } from '@portal/contract/webhooks';
 import { api } from '../../../lib/api-client.ts';
+import { liveQueries } from '../../../lib/live-events.ts';
 
 export const WEBHOOKS_KEY = ['webhooks'] as const;
+liveQueries('webhooks', WEBHOOKS_KEY);
 
 export const webhooksQuery = queryOptions({
   queryKey: WEBHOOKS_KEY,

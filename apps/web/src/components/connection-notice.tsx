@@ -1,0 +1,47 @@
+import { RefreshCw } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { tryNow, useConnection } from '../lib/connection.ts';
+
+/**
+ * "Reconnecting...": shown while the server cannot be reached (or answers that it is away for a moment). The screen
+ * stays as it was; reads go again when the server is back; the notice says when the next try is and offers one now.
+ */
+export function ConnectionNotice() {
+  const connection = useConnection();
+  const [now, setNow] = useState(() => Date.now());
+  const reconnecting = connection.status === 'reconnecting';
+  useEffect(() => {
+    if (!reconnecting) return;
+    const tick = () => setNow(Date.now());
+    const first = setTimeout(tick, 0);
+    const every = setInterval(tick, 500);
+    return () => {
+      clearTimeout(first);
+      clearInterval(every);
+    };
+  }, [reconnecting]);
+  if (!reconnecting) return null;
+  const seconds = Math.max(0, Math.ceil((connection.nextTryAt - now) / 1000));
+  return (
+    <div className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex justify-center px-3">
+      <div
+        role="status"
+        data-testid="connection-notice"
+        className="pointer-events-auto flex max-w-full items-center gap-3 rounded-full border border-warning/25 bg-warning-soft py-1.5 pl-3 pr-1.5 text-sm text-warning shadow-md"
+      >
+        <RefreshCw className="size-4 shrink-0 animate-spin [animation-duration:2s]" aria-hidden="true" />
+        <span className="min-w-0">
+          <span className="font-semibold">Reconnecting...</span>{' '}
+          <span className="text-warning/90">{seconds > 0 ? `Next try in ${seconds} s.` : 'Trying now.'}</span>
+        </span>
+        <button
+          type="button"
+          onClick={tryNow}
+          className="shrink-0 rounded-full bg-white/70 px-3 py-1 text-xs font-semibold text-warning ring-1 ring-warning/25 hover:bg-white"
+        >
+          Try now
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sessionEndMessage } from '@portal/contract/live';
+import { mockApi, apiError } from '../../testing/api-mock.ts';
+import { signIn, USER_ID, PARTNER_ID } from '../../testing/factories.ts';
+import { api } from '../api-client.ts';
+import { tryNow } from '../connection.ts';
+import { followOtherTabs, installAuthHooks, logout, refreshSession, restoreSession, setNavigator, takeFlash } from './session.ts';
+import { useSession } from './session-store.ts';
+import { browserSignedIn, resetTabs, setBrowserSignedIn } from './tabs.ts';
+
+const user = { id: USER_ID, name: 'Ada Admin', email: 'admin@acme.test', role: 'admin' as const, partnerId: PARTNER_ID, status: 'active' as const };
+const refreshed = (role: 'admin' | 'view' = 'admin') => ({ body: { accessToken: 'fresh', expiresIn: 900, refreshToken: 'r2', user: { ...user, role } } });
+
+/** Another tab of the same browser, as the session module's channel hears it. */
+function otherTab() {
+  const channel = new BroadcastChannel('portal-session');
+  const heard: unknown[] = [];
+  channel.onmessage = (e) => heard.push(e.data);
+  return { post: (m: unknown) => channel.postMessage(m), heard, close: () => channel.close() };
+}
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+};
+
+describe('one session per browser', () => {
+  let went: string[];
+  beforeEach(() => {
+    went = [];
+    setNavigator((to) => went.push(to));
+    installAuthHooks();
+    followOtherTabs();
+    localStorage.clear();
+  });
+  afterEach(() => {
+    resetTabs();
+    followOtherTabs();
+    localStorage.clear();
+  });
+
+  it('a new tab of a signed-in browser signs itself in with the refresh cookie, and waits meanwhile', async () => {
+    setBrowserSignedIn(true);
+    const api = mockApi({ 'POST users/refresh': refreshed() });
+    const restoring = restoreSession();
+    expect(useSession.getState().restoring).toBe(true);
+    expect(await restoring).toBe(true);
+    expect(useSession.getState()).toMatchObject({ verified: true, isLoggedIn: true, restoring: false, user: { id: USER_ID, token: 'fresh', role: 'admin' } });
+    expect(api.to('POST users/refresh')).toHaveLength(1);
+  });
+
+  it('asks nothing when the browser holds no session, and forgets one the server refuses', async () => {
+    const api = mockApi({ 'POST users/refresh': apiError(401, 'SessionEnded', sessionEndMessage('expired')) });
+    expect(await restoreSession()).toBe(false);
+    expect(api.calls).toEqual([]);
+    setBrowserSignedIn(true);
+    expect(await restoreSession()).toBe(false);
+    expect(browserSignedIn()).toBe(false);
+    expect(useSession.getState().verified).toBe(false);
+  });
+
+  it('a logout tells the other tabs, which sign out with words', async () => {
+    signIn('admin');
+    mockApi({ 'POST users/logout': { body: { message: 'ok' } } });
+    const tab = otherTab();
+    logout();
+    await until(() => tab.heard.length > 0);
+    expect(tab.heard).toEqual([{ type: 'signed-out' }]);
+    expect(browserSignedIn()).toBe(false);
+    tab.close();
+  });
+
+  it("another tab's sign-out ends this one with its message", async () => {
+    signIn('admin');
+    const tab = otherTab();
+    tab.post({ type: 'signed-out', message: 'You were logged out after a period of inactivity.' });
+    await until(() => went.length > 0);
+    expect(went).toEqual(['/login']);
+    expect(useSession.getState().verified).toBe(false);
+    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+    tab.close();
+  });
+
+  it("another tab's sign-in signs this tab in (it was on the sign-in page)", async () => {
+    mockApi({ 'POST users/refresh': refreshed() });
+    const tab = otherTab();
+    setBrowserSignedIn(true);
+    tab.post({ type: 'signed-in', userId: USER_ID });
+    await until(() => went.includes('/'));
+    expect(useSession.getState().user?.token).toBe('fresh');
+    tab.close();
+  });
+
+  it('a sign-in here is told to the other tabs', async () => {
+    const tab = otherTab();
+    signIn('admin');
+    await until(() => tab.heard.length > 0);
+    expect(tab.heard).toEqual([{ type: 'signed-in', userId: USER_ID }]);
+    expect(browserSignedIn()).toBe(true);
+    tab.close();
+  });
+
+  it('a refresh waits through an outage and takes the role the server says now', async () => {
+    signIn('admin');
+    let away = true;
+    const api = mockApi({
+      'POST users/refresh': () => (away ? apiError(503, 'ServiceUnavailable', 'away') : refreshed('view')),
+      'GET /readyz': () => (away ? apiError(503, 'ServiceUnavailable', 'away') : { body: { status: 'ok' } }),
+    });
+    const done = refreshSession();
+    await until(() => api.to('POST users/refresh').length === 1);
+    away = false;
+    tryNow();
+    expect(await done).toBe(true);
+    expect(useSession.getState().user).toMatchObject({ token: 'fresh', role: 'view' });
+    expect(went).toEqual([]);
+  });
+
+  it('a call whose session ended, and which a refresh cannot cure, signs out with the reason in words', async () => {
+    signIn('admin');
+    mockApi({
+      'GET partner/accounts': apiError(401, 'TokenExpired', 'Your session has expired.'),
+      'POST users/refresh': apiError(401, 'SessionEnded', 'You no longer have access to Acme Remit.'),
+    });
+    await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'TokenExpired' });
+    expect(went).toEqual(['/login']);
+    expect(takeFlash()).toBe('You no longer have access to Acme Remit.');
+  });
+});
