@@ -6,7 +6,7 @@ import { currencyNetworkFor } from '@portal/contract/partner';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, resetDemoData, seedDemo, seedManyTransactions } from './db/seed/demo.ts';
 import { deriveAddress, xpubFamilyOf } from './lib/deposit-addresses.ts';
-import { createCacheBus } from './lib/cache-bus.ts';
+import { invalidateEverywhere } from './lib/cache-bus.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
 import { configuredKeys } from './modules/partners/deposit-address-sources.ts';
@@ -107,14 +107,7 @@ async function main() {
     mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     // running servers drop their cached row of the partner at once (NOTIFY on a PostgreSQL server)
-    invalidatePartner: async (partnerId) => {
-      const bus = createCacheBus({ database });
-      try {
-        await bus.invalidate(PARTNER_CACHE, partnerId);
-      } finally {
-        await bus.close();
-      }
-    },
+    invalidatePartner: (partnerId) => invalidateEverywhere(database, PARTNER_CACHE, partnerId),
   });
   const addresses = createDepositAddressService({ db, config, now: Date.now });
   const partnerOf = async (ref: string | undefined) => {

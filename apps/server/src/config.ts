@@ -131,6 +131,11 @@ const EnvSchema = z.object({
   PAYMENT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** Event streams (GET events) one user may hold open on one server; one more is refused (429). */
   LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
+   * Seconds between two reads of an open event stream's session, besides the one each change of it (a logout, a
+   * removal, a role change) triggers at once: the backstop against a lost notification.
+   */
+  LIVE_SESSION_CHECK_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   /** The demo's live generator: new collections and disbursements for the demo partners (default: on in the demo outside tests). */
   DEMO_LIVE: bool.optional(),
   /** Seconds between two payments of the demo's live generator. */

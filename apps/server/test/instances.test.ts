@@ -68,6 +68,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
     await expect.poll(() => onA.map.size, { timeout: 2000, interval: 5 }).toBe(0);
   });
 
+  it("tells onDrop listeners of this instance's drops and the other's, and of every cache ('*') after a lost connection", async () => {
+    const heard: string[] = [];
+    const off = a.app.cacheBus.onDrop((name, key) => heard.push(`${name}|${key}`));
+    try {
+      await a.app.cacheBus.invalidate('session', 'local');
+      expect(heard).toContain('session|local'); // at once, before the notification comes back
+      await b.app.cacheBus.invalidate('user', 'p:u');
+      await expect.poll(() => heard.includes('user|p:u'), { timeout: 2000, interval: 5 }).toBe(true);
+      // the listening connections are cut: once back, every cache may have missed a drop
+      await shared.executeSql("select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen%portal_cache%' and pid <> pg_backend_pid()", []);
+      await expect.poll(() => ['session|*', 'user|*', 'partner|*'].every((k) => heard.includes(k)), { timeout: 5000, interval: 20 }).toBe(true);
+    } finally {
+      off();
+    }
+    const before = heard.length;
+    await a.app.cacheBus.invalidate('session', 'after');
+    expect(heard).toHaveLength(before);
+  });
+
   it('continues on one instance an export scroll started on the other', async () => {
     const s = await signIn(a, 'admin@lean.test');
     const first = await s.browser.post('/api/v1/transactions/scroll', { table: 'payments', scrollSize: 10 }, { token: s.accessToken });

@@ -2,11 +2,16 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveEvent } from '@portal/contract/live';
+import { sessionEndMessage, type LiveAccessEvent, type LiveEndedEvent, type LiveEvent } from '@portal/contract/live';
+import type { PartnerProfile } from '@portal/contract/partner';
+import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
+import { invalidateEverywhere } from '../src/lib/cache-bus.ts';
+import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
+import { createOperatorService } from '../src/modules/partners/partners.service.ts';
 import { startPaymentWorker } from '../src/jobs/payment-processing.ts';
 import type { App } from '../src/app.ts';
-import { readEvents } from './sse.ts';
-import { DATABASES, setup, signIn, twoInstances, type TestContext } from './harness.ts';
+import { readEvents, type SseEvent } from './sse.ts';
+import { DATABASES, browser, setup, signIn, twoInstances, type TestContext } from './harness.ts';
 
 /** An open event stream as the portal holds it: the events received so far, and how to close it. */
 async function openStream(app: App, token: string, lastEventId?: string) {
@@ -14,6 +19,9 @@ async function openStream(app: App, token: string, lastEventId?: string) {
   const events: LiveEvent[] = [];
   /** the `id:` of each change, in the order received */
   const ids: string[] = [];
+  /** every other event (ended, access, resync, ...), with the time it came */
+  const others: (SseEvent & { at: number })[] = [];
+  let ended = false;
   let resyncs = 0;
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) };
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
@@ -25,9 +33,37 @@ async function openStream(app: App, token: string, lastEventId?: string) {
     if (e.type === 'change' && e.data) {
       events.push(JSON.parse(e.data) as LiveEvent);
       ids.push(e.id ?? '');
-    }
+    } else if (e.type !== 'message') others.push({ ...e, at: Date.now() });
   });
-  return { status: res.statusCode, type: res.headers['content-type'], events, ids, resyncs: () => resyncs, close: () => res.destroy() };
+  res.on('end', () => (ended = true));
+  return {
+    status: res.statusCode,
+    type: res.headers['content-type'],
+    headers: res.headers,
+    events,
+    ids,
+    others,
+    /** the data of each event of this type, parsed */
+    of: <T>(type: string) => others.filter((e) => e.type === type).map((e) => JSON.parse(e.data ?? '{}') as T),
+    /** whether the server ended the stream */
+    ended: () => ended,
+    resyncs: () => resyncs,
+    close: () => res.destroy(),
+  };
+}
+type Stream = Awaited<ReturnType<typeof openStream>>;
+
+/**
+ * Makes a change and waits for the first `type` event on the stream after it: its data and the milliseconds from the
+ * start of the change to its arrival.
+ */
+async function timed<T>(stream: Stream, type: string, change: () => Promise<unknown>, ms = 5000) {
+  const before = stream.others.length;
+  const started = Date.now();
+  await change();
+  await waitFor(() => stream.others.slice(before).some((e) => e.type === type), ms);
+  const event = stream.others.slice(before).find((e) => e.type === type)!;
+  return { data: JSON.parse(event.data ?? '{}') as T, ms: event.at - started };
 }
 
 const waitFor = async (check: () => boolean, ms = 10_000) => {
@@ -160,6 +196,162 @@ describe.each(DATABASES)('the live event stream on %s', (kind) => {
   });
 });
 
+describe.each(DATABASES)('the live event stream follows its session and access on %s', (kind) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => t?.close());
+  const ACME = DEMO_PARTNERS.acme.id;
+  const withToken = (s: Awaited<ReturnType<typeof signIn>>) => ({ token: s.accessToken });
+
+  it('ends the stream of a session logged out within 2 s, saying why; another session of the user keeps streaming', async () => {
+    const first = await signIn(t, 'admin@acme.test');
+    const second = await signIn(t, 'admin@acme.test');
+    const one = await openStream(t.app, first.accessToken);
+    const two = await openStream(t.app, second.accessToken);
+    try {
+      const { data, ms } = await timed<LiveEndedEvent>(one, 'ended', () => first.browser.post('/api/v1/users/logout'));
+      expect(data).toEqual({ reason: 'logout', message: 'You signed out in another tab or window.' });
+      expect(ms).toBeLessThan(2000);
+      await waitFor(() => one.ended());
+      // the other session's stream stays open and still hears its partner's changes
+      const alive = await timed<LiveAccessEvent>(two, 'access', () => second.browser.post('/api/v1/partner/low-balance-limit', { lowBalanceLimit: '750' }, withToken(second)));
+      expect(alive.data).toEqual({ reason: 'partner' });
+      expect(two.ended()).toBe(false);
+      expect(two.of('ended')).toEqual([]);
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
+
+  it('ends the stream of a session whose refresh token came back after its reuse window', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const stream = await openStream(t.app, s.accessToken);
+    try {
+      expect((await s.browser.post('/api/v1/users/refresh')).statusCode).toBe(200);
+      t.clock.now += 11_000;
+      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () => browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }));
+      expect(data).toEqual({ reason: 'refresh-reuse', message: sessionEndMessage('refresh-reuse') });
+      expect(ms).toBeLessThan(2000);
+      await waitFor(() => stream.ended());
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("sends `event: access` (role) when an admin changes the user's role, and the user's next call has the new role", async () => {
+    const admin = await signIn(t, 'admin@acme.test');
+    const member = await signIn(t, 'admin2@acme.test');
+    const stream = await openStream(t.app, member.accessToken);
+    const bystander = await openStream(t.app, admin.accessToken);
+    const profileRole = async () => (await member.browser.get('/api/v1/partner/profile', withToken(member))).json<PartnerProfile>().user?.role;
+    try {
+      const demoted = await timed<LiveAccessEvent>(stream, 'access', () => admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'view' }, withToken(admin)));
+      expect(demoted.data).toEqual({ reason: 'role' });
+      expect(demoted.ms).toBeLessThan(2000);
+      expect(await profileRole()).toBe('view');
+      expect((await member.browser.get('/api/v1/partner/users', withToken(member))).statusCode).toBe(200);
+      expect((await member.browser.post('/api/v1/users/update', { userId: admin.user.id, role: 'view' }, withToken(member))).statusCode).toBe(403);
+      const restored = await timed<LiveAccessEvent>(stream, 'access', () => admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'admin' }, withToken(admin)));
+      expect(restored.data).toEqual({ reason: 'role' });
+      expect(await profileRole()).toBe('admin');
+      // the stream stays open; the admin's own stream heard nothing of it
+      expect(stream.ended()).toBe(false);
+      expect(stream.of('access')).toHaveLength(2);
+      expect(bystander.of('access')).toEqual([]);
+    } finally {
+      stream.close();
+      bystander.close();
+    }
+  });
+
+  it("sends `event: access` (partner) when the operator changes the partner's flags (the CLI's set-flags); another partner's stream gets nothing", async () => {
+    const acme = await signIn(t, 'viewer@acme.test');
+    const kora = await signIn(t, 'admin@kora.test');
+    const acmeStream = await openStream(t.app, acme.accessToken);
+    const koraStream = await openStream(t.app, kora.accessToken);
+    // as the CLI does: a NOTIFY from a process of its own on a PostgreSQL server; the embedded database has one process
+    const operator = createOperatorService({
+      db: t.database.db,
+      mailer: t.mailer,
+      publicUrl: 'http://portal.test',
+      invalidatePartner: (id) => (kind === 'postgres' ? invalidateEverywhere(t.database, PARTNER_CACHE, id) : t.app.cacheBus.invalidate(PARTNER_CACHE, id)),
+    });
+    try {
+      const { data, ms } = await timed<LiveAccessEvent>(acmeStream, 'access', () => operator.setFeatureFlags(ACME, { reportDownloadsEnabled: false }));
+      expect(data).toEqual({ reason: 'partner' });
+      expect(ms).toBeLessThan(2000);
+      expect((await acme.browser.get('/api/v1/partner/profile', withToken(acme))).json<PartnerProfile>().featureFlags.reportDownloadsEnabled).toBe(false);
+      await operator.setFeatureFlags(ACME, { reportDownloadsEnabled: true });
+      await waitFor(() => acmeStream.of('access').length === 2);
+      expect(koraStream.of('access')).toEqual([]);
+      expect(acmeStream.ended()).toBe(false);
+    } finally {
+      acmeStream.close();
+      koraStream.close();
+    }
+  });
+
+  it("ends the stream within 2 s when an admin resets the user's password", async () => {
+    const admin = await signIn(t, 'admin@acme.test');
+    const viewer = await signIn(t, 'viewer@acme.test');
+    const stream = await openStream(t.app, viewer.accessToken);
+    try {
+      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () => admin.browser.post('/api/v1/user/reset-password', { userId: viewer.user.id }, withToken(admin)));
+      expect(data).toEqual({ reason: 'password-reset', message: sessionEndMessage('password-reset') });
+      expect(ms).toBeLessThan(2000);
+      await waitFor(() => stream.ended());
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('ends the stream of a removed user within 2 s, naming the partner', async () => {
+    const admin = await signIn(t, 'admin@acme.test');
+    const member = await signIn(t, 'treasury@acme.test');
+    const stream = await openStream(t.app, member.accessToken);
+    const bystander = await openStream(t.app, admin.accessToken);
+    try {
+      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () => admin.browser.put(`/api/v1/users/delete/${member.user.id}`, {}, withToken(admin)));
+      expect(data).toEqual({ reason: 'removed', message: 'You no longer have access to Acme Remit.' });
+      expect(ms).toBeLessThan(2000);
+      await waitFor(() => stream.ended());
+      expect(bystander.ended()).toBe(false);
+      expect(bystander.of('ended')).toEqual([]);
+    } finally {
+      stream.close();
+      bystander.close();
+    }
+  });
+});
+
+describe.each(DATABASES)('the live event stream reads its session again on its own on %s', (kind) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000', LIVE_SESSION_CHECK_SECONDS: '1' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => t?.close());
+
+  it('ends the stream of a session ended without a notification (a lost one), at the next periodic read', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const stream = await openStream(t.app, s.accessToken);
+    try {
+      const sid = (JSON.parse(Buffer.from(s.accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
+      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () =>
+        t.database.db.updateTable('auth_sessions').set({ revoked_at: new Date(), ended_reason: 'logout' }).where('id', '=', sid).execute(),
+      );
+      expect(data).toEqual({ reason: 'logout', message: sessionEndMessage('logout') });
+      expect(ms).toBeLessThan(2500);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
 describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two instances', () => {
   let pair: Awaited<ReturnType<typeof twoInstances>>;
   beforeAll(async () => {
@@ -192,6 +384,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two inst
       onA.close();
       onB.close();
       acmeOnB.close();
+    }
+  });
+
+  it('tells a stream on one instance, within 2 s, of a role change and of the logout of its session made on the other', async () => {
+    const admin = await signIn(pair.a, 'admin@acme.test');
+    const member = await signIn(pair.a, 'admin2@acme.test');
+    const onB = await openStream(pair.b.app, member.accessToken);
+    try {
+      const role = await timed<LiveAccessEvent>(onB, 'access', () => admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'treasury' }, { token: admin.accessToken }));
+      expect(role.data).toEqual({ reason: 'role' });
+      expect(role.ms).toBeLessThan(2000);
+      expect((await admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'admin' }, { token: admin.accessToken })).statusCode).toBe(200);
+      const ended = await timed<LiveEndedEvent>(onB, 'ended', () => member.browser.post('/api/v1/users/logout'));
+      expect(ended.data).toEqual({ reason: 'logout', message: sessionEndMessage('logout') });
+      expect(ended.ms).toBeLessThan(2000);
+      await waitFor(() => onB.ended());
+    } finally {
+      onB.close();
     }
   });
 

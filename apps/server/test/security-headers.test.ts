@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +116,26 @@ describe.each(DATABASES)('security headers on %s', (kind) => {
       expect(res.headers['strict-transport-security'], name).toBeUndefined();
       expectSecurityHeaders(res.headers);
       expect(csp(res.headers).get('style-src'), name).toEqual(["'self'"]);
+    }
+  });
+
+  it('sends them on the live event stream, whose reply is written by hand', async () => {
+    const { accessToken } = await signIn(t, 'admin@acme.test');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' } }, resolve);
+      req.on('error', reject);
+    });
+    try {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(res.headers['x-request-id']).toEqual(expect.any(String));
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+      expectSecurityHeaders(res.headers);
+      expect(csp(res.headers).get('style-src')).toEqual(["'self'"]);
+    } finally {
+      res.destroy();
     }
   });
 
