@@ -197,7 +197,7 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
     await page.close();
   });
 
-  it('a call with no reply is retried once after a token refresh; a second no-reply logs out with "something went wrong"', async () => {
+  it('a read with no reply is not a sign-out: "Reconnecting..." shows, the read goes again once the server answers, no refresh', async () => {
     const page = await env.browser.newPage();
     await signInAs(page, env.server.url, 'treasury@acme.test');
     await page.waitForURL('**/transactions');
@@ -205,8 +205,8 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/v1/users/refresh')) refreshes += 1;
     });
-    // one dropped connection: refreshed, retried, the screen loads
-    let drops = 1;
+    // the settings cannot be read three times running: the screen waits and says so, then loads
+    let drops = 3;
     await page.route('**/api/v1/partner/payout-config', async (route) => {
       if (drops > 0) {
         drops -= 1;
@@ -215,18 +215,13 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
       return route.continue();
     });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-    await page.getByTestId('repeat-summary').waitFor();
-    expect(refreshes).toBe(1);
+    await page.getByTestId('connection-notice').waitFor();
+    await page.getByTestId('repeat-summary').waitFor({ timeout: 15_000 });
+    await page.getByTestId('connection-notice').waitFor({ state: 'detached' });
+    expect(drops).toBe(0);
+    expect(refreshes).toBe(0);
     expect(new URL(page.url()).pathname).toBe('/settings');
-
-    // two in a row (the page loaded again, so the settings are asked for again): logged out, and told
-    await page.unroute('**/api/v1/partner/payout-config');
-    await page.route('**/api/v1/partner/payout-config', (route) => route.abort('connectionreset'));
-    await page.reload();
-    await page.waitForURL('**/login');
-    await page.getByText('something went wrong').waitFor();
-    expect(refreshes).toBe(2);
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate(() => sessionStorage.length)).toBeGreaterThan(0);
     await page.close();
   });
 });

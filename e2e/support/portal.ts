@@ -35,10 +35,11 @@ export async function submitLogin(page: Page, baseUrl: string, email: string, pa
 }
 
 /** Signs a demo persona in through the screens, with a code computed from its secret. */
-export async function signInAs(page: Page, baseUrl: string, email: string) {
+export async function signInAs(page: Page, baseUrl: string, email: string, options: { beforeVerify?: (page: Page) => Promise<void> } = {}) {
   await submitLogin(page, baseUrl, email, DEMO_PASSWORD);
   await page.waitForURL('**/two-factor-authentication');
   await page.getByLabel('Authentication code').fill(await freshTotp(email));
+  await options.beforeVerify?.(page);
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/two-factor'));
 }
@@ -64,10 +65,10 @@ export async function apiSignIn(baseUrl: string, email: string) {
   const jar = new Map<string, string>();
   let csrf = '';
   let token = '';
-  const call = async (method: 'GET' | 'POST', url: string, body?: unknown): Promise<Response> => {
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown): Promise<Response> => {
     const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method === 'POST' && csrf) headers['x-csrf-token'] = csrf;
+    if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await fetch(`${baseUrl}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     for (const cookie of res.headers.getSetCookie()) {
@@ -87,5 +88,5 @@ export async function apiSignIn(baseUrl: string, email: string) {
   });
   if (answer.status !== 200) throw new Error(`sign-in of ${email} failed: ${answer.status} ${await answer.text()}`);
   token = ((await answer.json()) as { accessToken: string }).accessToken;
-  return { get: (url: string) => call('GET', url), post: (url: string, body: unknown = {}) => call('POST', url, body) };
+  return { get: (url: string) => call('GET', url), post: (url: string, body: unknown = {}) => call('POST', url, body), put: (url: string, body: unknown = {}) => call('PUT', url, body) };
 }

@@ -23,11 +23,11 @@ export function ConnectionNotice() {
   if (!reconnecting) return null;
   const seconds = Math.max(0, Math.ceil((connection.nextTryAt - now) / 1000));
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-3 z-[60] flex justify-center px-3">
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-[60] flex justify-center px-3 sm:bottom-auto sm:top-3">
       <div
         role="status"
         data-testid="connection-notice"
-        className="pointer-events-auto flex max-w-full items-center gap-3 rounded-full border border-warning/25 bg-warning-soft py-1.5 pl-3 pr-1.5 text-sm text-warning shadow-md"
+        className="pointer-events-auto flex max-w-full items-center gap-2 whitespace-nowrap rounded-full border border-warning/25 bg-warning-soft py-1.5 pl-3 pr-1.5 text-xs text-warning shadow-md sm:gap-3 sm:text-sm"
       >
         <RefreshCw className="size-4 shrink-0 animate-spin [animation-duration:2s]" aria-hidden="true" />
         <span className="min-w-0">

@@ -206,7 +206,7 @@ describe('api client', () => {
       expect(await answer).toEqual({ ok: true });
     });
 
-    it('backs off between probes: 1 s, 2 s, 4 s ...', async () => {
+    it('backs off between probes: 1 s, 2 s, 3 s, then 5 s', async () => {
       session();
       void api.get('partner/accounts').catch(() => undefined);
       await settle();
@@ -221,8 +221,8 @@ describe('api client', () => {
       expect(first.status === 'reconnecting' && first.attempt).toBe(0);
       expect(gap(second)).toBeGreaterThan(1500);
       expect(gap(second)).toBeLessThanOrEqual(2000);
-      expect(gap(third)).toBeGreaterThan(3500);
-      expect(gap(third)).toBeLessThanOrEqual(4000);
+      expect(gap(third)).toBeGreaterThan(2500);
+      expect(gap(third)).toBeLessThanOrEqual(3000);
     });
 
     it('a change is not sent again blindly: the caller is told it may not have been saved', async () => {

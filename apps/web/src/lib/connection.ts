@@ -4,7 +4,7 @@ import { create } from 'zustand';
  * The portal's link to the server, shared by every call of this tab. A call that gets no reply, or a 502/503/504
  * (the server or its database away for a moment), reports an outage here instead of failing the screen or the
  * session: the tab shows "Reconnecting...", reads wait for the link to come back and are then sent again, and one
- * probe (`GET /readyz`, no sign-in needed) tries the server on a backoff: 1 s, 2 s, 4 s, 8 s, then every 10 s, or
+ * probe (`GET /readyz`, no sign-in needed) tries the server on a backoff: 1 s, 2 s, 3 s, then every 5 s, or
  * when the server's `Retry-After` says. "Try now" probes at once.
  */
 export type ConnectionState =
@@ -19,7 +19,7 @@ export type ConnectionState =
       attempt: number;
     };
 
-export const RECONNECT_DELAYS_MS = [1000, 2000, 4000, 8000, 10_000] as const;
+export const RECONNECT_DELAYS_MS = [1000, 2000, 3000, 5000] as const;
 /** The longest wait between two probes, whatever `Retry-After` asks. */
 const MAX_DELAY_MS = 30_000;
 const PROBE_PATH = '/readyz';

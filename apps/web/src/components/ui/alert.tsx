@@ -8,9 +8,9 @@ const TONES = {
   info: 'border-brand-600/20 bg-brand-50 text-brand-800',
 } as const;
 
-export function Alert({ tone = 'info', children, className }: { tone?: keyof typeof TONES; children: ReactNode; className?: string }) {
+export function Alert({ tone = 'info', children, className, testId }: { tone?: keyof typeof TONES; children: ReactNode; className?: string; testId?: string }) {
   return (
-    <div role={tone === 'danger' ? 'alert' : 'status'} className={cn('rounded-lg border px-3 py-2.5 text-sm', TONES[tone], className)}>
+    <div role={tone === 'danger' ? 'alert' : 'status'} data-testid={testId} className={cn('rounded-lg border px-3 py-2.5 text-sm', TONES[tone], className)}>
       {children}
     </div>
   );

@@ -83,7 +83,7 @@ describe('one session per browser', () => {
   it("another tab's sign-in signs this tab in (it was on the sign-in page)", async () => {
     mockApi({ 'POST users/refresh': refreshed() });
     const tab = otherTab();
-    setBrowserSignedIn(true);
+    // this tab's copy of local storage may not show the sign-in yet when the message comes: it asks anyway
     tab.post({ type: 'signed-in', userId: USER_ID });
     await until(() => went.includes('/'));
     expect(useSession.getState().user?.token).toBe('fresh');

@@ -93,12 +93,14 @@ let restoring: Promise<boolean> | undefined;
 /**
  * Signs this tab in with the browser's session (a new tab, a bookmark, a sign-in seen in another tab): one refresh
  * with the httpOnly cookie answers a token and the user. Screens wait meanwhile (`restoring`). False when the
- * browser holds no session (then nothing is asked) or the server refused it.
+ * browser holds no session (then nothing is asked, unless another tab `told` of a sign-in) or the server refused it.
  */
-export function restoreSession(): Promise<boolean> {
+export function restoreSession(options: { told?: boolean } = {}): Promise<boolean> {
   const state = useSession.getState();
   if (state.verified && state.user) return Promise.resolve(true);
-  if (!browserSignedIn()) return Promise.resolve(false);
+  // told by another tab: ask even if this tab's copy of local storage does not show the sign-in yet (storage reaches
+  // other processes a moment after the message may)
+  if (!options.told && !browserSignedIn()) return Promise.resolve(false);
   restoring ??= (async () => {
     useSession.setState({ restoring: true });
     try {
@@ -186,6 +188,6 @@ export function followOtherTabs() {
     }
     if (verified && user?.id === message.userId) return;
     if (verified) clearTab();
-    void restoreSession().then((ok) => ok && navigate('/'));
+    void restoreSession({ told: true }).then((ok) => ok && navigate('/'));
   });
 }

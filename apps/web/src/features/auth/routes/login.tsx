@@ -61,7 +61,12 @@ export function LoginScreen() {
   return (
     <AuthCard title="Sign in" subtitle="Sign in to your partner dashboard.">
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
-        {flash && !error && <Alert tone="danger">{flash}</Alert>}
+        {/* why the last session ended (another tab, inactivity, a removal...): news, not a mistake of the person */}
+        {flash && !error && (
+          <Alert tone="info" testId="sign-in-flash">
+            {flash}
+          </Alert>
+        )}
         {error && <Alert tone="danger">{error}</Alert>}
         <TextField label="E-mail" type="email" name="email" autoComplete="username" autoFocus required value={values.email} onChange={change('email')} error={errors.email} />
         <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={values.password} onChange={change('password')} error={errors.password} />
