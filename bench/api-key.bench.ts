@@ -57,6 +57,7 @@ const service = createApiKeysService({
   encryptionKey: keys.encryptionKey,
   now: Date.now,
   invalidateKey: async () => undefined,
+  live: app.liveBus,
 });
 const auth = { userId: admin.id, partnerId, role: 'admin' as const, email: admin.email, name: admin.name, sessionId: '' };
 const key = await service.create(auth, { name: 'Benchmark', permissions: ['api_read'] });

@@ -17,6 +17,7 @@ import { DEMO_PARTNERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { startWebhookDelivery } from '../apps/server/src/jobs/webhook-delivery.ts';
 import { encrypt } from '../apps/server/src/lib/keys.ts';
+import { livePublisher } from '../apps/server/src/lib/live-bus.ts';
 import type { Mailer } from '../apps/server/src/lib/mailer.ts';
 import { recordEvent } from '../apps/server/src/modules/webhooks/webhook-events.ts';
 import { newWebhookSecret, webhookMessageId } from '../apps/server/src/modules/webhooks/webhook-signing.ts';
@@ -70,6 +71,7 @@ async function run(title: string, database: Database) {
     concurrency: CONCURRENCY,
     allowPrivateTargets: true,
     publicUrl: 'http://localhost',
+    live: livePublisher(database),
   });
 
   /** Records one change's event in its own transaction; the time it committed, by webhook-id. */

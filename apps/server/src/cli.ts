@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, resetDemoData, seedDemo, seedManyTransactions } from './db/seed/demo.ts';
 import { deriveAddress, xpubFamilyOf } from './lib/deposit-addresses.ts';
 import { invalidateEverywhere } from './lib/cache-bus.ts';
+import { livePublisher } from './lib/live-bus.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
 import { configuredKeys } from './modules/partners/deposit-address-sources.ts';
@@ -106,6 +107,7 @@ async function main() {
     db,
     mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    live: livePublisher(database),
     // running servers drop their cached row of the partner at once (NOTIFY on a PostgreSQL server)
     invalidatePartner: (partnerId) => invalidateEverywhere(database, PARTNER_CACHE, partnerId),
   });

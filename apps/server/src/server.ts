@@ -106,6 +106,7 @@ async function main() {
     concurrency: config.WEBHOOK_CONCURRENCY,
     allowPrivateTargets: config.NODE_ENV !== 'production',
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    live: app.liveBus,
   });
   await startWalletScreeningWorker({ boss, service: walletServiceOf(app), screener: blocklistScreener(config.WALLET_SCREENING_BLOCKLIST), log: app.log });
   await startSettlementWorker({

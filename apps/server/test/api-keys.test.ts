@@ -20,7 +20,7 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
     // a second B2B partner with keys and addresses enabled, for the cross-partner checks
-    await createOperatorService({ db: t.database.db, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true });
     for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {
@@ -153,11 +153,11 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     expect((await del('admin@acme.test', `/api/v1/partner/apikey/${lean.apiKey}`)).statusCode).toBe(404);
     expect((await listKeys('admin@lean.test')).find((k) => k.apiKey === lean.apiKey)).toMatchObject({ status: 'active' });
 
-    await createOperatorService({ db: t.database.db, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: false });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: false });
     const off = await get('admin@lean.test', '/api/v1/partner/apikey');
     expect(off.statusCode).toBe(403);
     expect(off.json<{ message: string }>().message).toMatch(/not enabled/);
-    await createOperatorService({ db: t.database.db, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true });
   });
 
   it('needs the request-forgery token for the portal calls that change keys', async () => {

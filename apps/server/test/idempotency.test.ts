@@ -42,7 +42,7 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
           { prefix: '/api/v1' },
         ),
     });
-    await createOperatorService({ db: t.database.db, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true });
     for (const email of ['admin@acme.test', 'admin@lean.test']) s[email] = await signIn(t, email);
     key = await createKey(s['admin@acme.test']!, { name: 'Payouts', permissions: ['api_read', 'api_write'] });
     leanKey = await createKey(s['admin@lean.test']!, { name: 'Lean payouts', permissions: ['api_write'] });

@@ -276,6 +276,7 @@ describe.each(DATABASES)('the live event stream follows its session and access o
     // as the CLI does: a NOTIFY from a process of its own on a PostgreSQL server; the embedded database has one process
     const operator = createOperatorService({
       db: t.database.db,
+      live: t.app.liveBus,
       mailer: t.mailer,
       publicUrl: 'http://portal.test',
       invalidatePartner: (id) => (kind === 'postgres' ? invalidateEverywhere(t.database, PARTNER_CACHE, id) : t.app.cacheBus.invalidate(PARTNER_CACHE, id)),

@@ -23,7 +23,7 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
   beforeAll(async () => {
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url, transactions: true });
-    await createOperatorService({ db: t.database.db, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true });
     for (const email of ['admin@acme.test', 'admin@lean.test']) s[email] = await signIn(t, email);
     readKey = await createKey(s['admin@acme.test']!, { name: 'Reader', permissions: ['api_read'] });
     writeKey = await createKey(s['admin@acme.test']!, { name: 'Writer', permissions: ['api_write'] });
@@ -214,7 +214,7 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
 
   it('refuses the keys of a partner whose API access is switched off', async () => {
     const lean = await createKey(s['admin@lean.test']!, { name: 'Lean switched off', permissions: ['api_read'] });
-    const operator = createOperatorService({ db: t.database.db, mailer: t.mailer, publicUrl: 'http://portal.test' });
+    const operator = createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' });
     await operator.setFeatureFlags(LEAN, { apiKeysManagementEnabled: false });
     const res = await call(lean, 'GET', '/api/v1/partner/accounts');
     expect(res.statusCode).toBe(403);

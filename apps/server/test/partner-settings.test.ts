@@ -278,7 +278,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the partner row on two instance
 
     expect((await profileOnB()).featureFlags.webhooksManagementEnabled).toBe(false);
     const bus = createCacheBus({ database: a.database });
-    const operator = createOperatorService({ db: a.database.db, mailer: memoryMailer(), publicUrl: 'https://portal.test', invalidatePartner: (id) => bus.invalidate(PARTNER_CACHE, id) });
+    const operator = createOperatorService({ db: a.database.db, live: a.app.liveBus, mailer: memoryMailer(), publicUrl: 'https://portal.test', invalidatePartner: (id) => bus.invalidate(PARTNER_CACHE, id) });
     await operator.setFeatureFlags(DEMO_PARTNERS.lean.id, { webhooksManagementEnabled: true });
     await bus.close();
     await expect.poll(async () => (await profileOnB()).featureFlags.webhooksManagementEnabled, { timeout: 2000, interval: 20 }).toBe(true);

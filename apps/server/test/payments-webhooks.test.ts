@@ -28,7 +28,7 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
       .insertInto('webhook_endpoints')
       .values({ partner_id: DEMO_PARTNERS.acme.id, id: crypto.randomUUID(), url: `${receiver.url}/hooks`, events: WEBHOOK_EVENT_TYPES.filter((e) => e.startsWith('PAYMENT.')), secret_encrypted: encrypt(t.keys.encryptionKey, secret) })
       .execute();
-    delivery = await startWebhookDelivery({ boss: t.app.boss!, database: t.database, encryptionKey: t.keys.encryptionKey, mailer: t.app.mailer, log: t.app.log, schedule: [1, 1], concurrency: 8, allowPrivateTargets: true, publicUrl: 'http://portal.test' });
+    delivery = await startWebhookDelivery({ boss: t.app.boss!, database: t.database, encryptionKey: t.keys.encryptionKey, mailer: t.app.mailer, log: t.app.log, schedule: [1, 1], concurrency: 8, allowPrivateTargets: true, publicUrl: 'http://portal.test', live: t.app.liveBus });
     // a state lasts half a second: long enough for each event to be delivered before the next is made
     worker = await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0.5, log: t.app.log, now: t.app.clock });
   });

@@ -44,6 +44,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
       allowPrivateTargets: true,
       publicUrl: 'http://portal.test',
       timeoutMs: TIMEOUT_MS,
+      live: t.app.liveBus,
     });
     for (const email of USERS) s[email] = await signIn(t, email);
   });

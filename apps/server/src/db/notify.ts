@@ -80,3 +80,9 @@ export function listen(options: {
 export async function notifyInTransaction(trx: Transaction<DB>, channel: string, payload: string) {
   await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
 }
+
+/** Sends one `NOTIFY <channel>` per payload inside a transaction, in one statement. */
+export async function notifyManyInTransaction(trx: Transaction<DB>, channel: string, payloads: string[]) {
+  if (payloads.length === 0) return;
+  await sql`select pg_notify(${channel}, p) from unnest(${payloads}::text[]) as p`.execute(trx);
+}

@@ -6,6 +6,7 @@ import { bossExecutor } from '../db/boss-executor.ts';
 import type { Database } from '../db/database.ts';
 import { listen, type Listener } from '../db/notify.ts';
 import { decrypt } from '../lib/keys.ts';
+import type { LivePublisher } from '../lib/live-bus.ts';
 import type { Mailer } from '../lib/mailer.ts';
 import { onOutboxNudge } from '../modules/webhooks/webhook-events.ts';
 import { signWebhook, webhookMessageId } from '../modules/webhooks/webhook-signing.ts';
@@ -62,6 +63,8 @@ export type WebhookDeliveryDeps = {
   allowPrivateTargets: boolean;
   /** the portal's address, for the mail to admins */
   publicUrl: string;
+  /** announces each delivery's attempt (and its new state) to the partner's open screens, with the attempt's record */
+  live: LivePublisher;
   timeoutMs?: number;
   /** how often the relay looks for due deliveries when nothing told it (default 250 ms embedded, 1 s on a server) */
   relayIntervalMs?: number;
@@ -232,7 +235,10 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
     if (!row.active) {
       await db.transaction().execute(async (trx) => {
         const [current] = await lockDeliveries(trx, [{ partnerId, deliveryId }]);
-        if (current?.status === 'pending' && current.job_id === jobId) await failDelivery(trx, partnerId, deliveryId, 'Not sent: the webhook is disabled.');
+        if (current?.status === 'pending' && current.job_id === jobId) {
+          await failDelivery(trx, partnerId, deliveryId, 'Not sent: the webhook is disabled.');
+          await deps.live.publish(trx, { partnerId, table: 'webhooks', kind: 'delivery', id: deliveryId, status: 'failed', at: new Date().toISOString() });
+        }
         await boss.complete(WEBHOOK_QUEUE, jobId, {}, { db: bossExecutor(trx) });
       });
       return;
@@ -305,6 +311,12 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
       }
       await insertAttempts(trx, attempts);
       await applyDeliveryOutcomes(trx, [...outcomes.values()]);
+      // one event per delivery of the batch: its attempt is in the history, its state may have moved
+      const at = new Date().toISOString();
+      await deps.live.publishMany(
+        trx,
+        [...outcomes.values()].map((o) => ({ partnerId: o.partnerId, table: 'webhooks' as const, kind: 'delivery', id: o.deliveryId, status: o.status, at })),
+      );
       await markEndpointsHealthy(trx, healthy);
       for (const x of failing) {
         const marked = await markEndpointFailing(trx, x.partnerId, x.endpointId);

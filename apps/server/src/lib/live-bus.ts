@@ -3,8 +3,8 @@ import type { Transaction } from 'kysely';
 import type { LiveEvent } from '@portal/contract/live';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { listen, notifyInTransaction, type Listener } from '../db/notify.ts';
-import { insertLiveEvent, liveEventsSince } from './live-events.repository.ts';
+import { listen, notifyInTransaction, notifyManyInTransaction, type Listener } from '../db/notify.ts';
+import { insertLiveEvent, insertLiveEvents, liveEventsSince } from './live-events.repository.ts';
 
 export const LIVE_CHANNEL = 'portal_live';
 /** Seconds before the last event seen that a replay covers again (transactions commit out of id order). */
@@ -16,6 +16,40 @@ export type LiveMessage = LiveEvent & { partnerId: string };
 /** An event as a stream sends it: its id in the log (the SSE `id:`) and what changed. */
 export type LoggedEvent = { id: number; event: LiveEvent };
 type Subscriber = (event: LoggedEvent) => void;
+
+/** What a change needs of the bus: to announce itself (the CLI and the benchmarks hold one that listens to nothing). */
+export type LivePublisher = {
+  /** Announces a change of a partner's row inside the change's transaction: logged, then sent to every instance. */
+  publish(trx: Transaction<DB>, message: LiveMessage): Promise<void>;
+  /** Announces several changes in one statement each for the log and the notifications (a batch of webhook attempts). */
+  publishMany(trx: Transaction<DB>, messages: LiveMessage[]): Promise<void>;
+};
+
+/** Writes to the log and notifies (PostgreSQL); on the embedded database `deliver` hands each event over in process. */
+function publisher(database: Database, deliver?: (logged: { id: number; message: LiveMessage }) => void): LivePublisher {
+  const url = database.url;
+  return {
+    async publish(trx, message) {
+      const { partnerId, ...event } = message;
+      const id = await insertLiveEvent(trx, partnerId, event);
+      if (url) await notifyInTransaction(trx, LIVE_CHANNEL, JSON.stringify({ id, message }));
+      else if (deliver) setImmediate(() => deliver({ id, message }));
+    },
+    async publishMany(trx, messages) {
+      const rows = await insertLiveEvents(trx, messages.map(({ partnerId, ...event }) => ({ partnerId, payload: event })));
+      const logged = rows.map(({ id, partnerId, payload }) => ({ id, message: { ...(payload as LiveEvent), partnerId } }));
+      if (url) await notifyManyInTransaction(trx, LIVE_CHANNEL, logged.map((l) => JSON.stringify(l)));
+      else if (deliver) setImmediate(() => logged.forEach(deliver));
+    },
+  };
+}
+
+/**
+ * A publisher for a process that serves no streams (the operator CLI, a benchmark): on a PostgreSQL server its
+ * notifications reach the running servers' streams; on the embedded database the log is all there is (the server
+ * is another process, and a stream that comes back is sent what it missed from the log).
+ */
+export const livePublisher = (database: Database): LivePublisher => publisher(database);
 
 /**
  * The changes the portal's event stream (GET events) pushes, per partner. On a PostgreSQL server a change sends
@@ -57,13 +91,7 @@ export function createLiveBus(options: { database: Database; onError?: (err: unk
 
   return {
     ready,
-    /** Announces a change of a partner's row inside the change's transaction: logged, then sent to every instance. */
-    async publish(trx: Transaction<DB>, message: LiveMessage) {
-      const { partnerId, ...event } = message;
-      const id = await insertLiveEvent(trx, partnerId, event);
-      if (url) await notifyInTransaction(trx, LIVE_CHANNEL, JSON.stringify({ id, message }));
-      else setImmediate(() => deliver({ id, message }));
-    },
+    ...publisher(options.database, deliver),
     /**
      * What a stream that last saw event `lastId` missed, from the log (any instance wrote it). Undefined when the
      * log cannot tell (the id is unknown or too old, or more than LIVE_REPLAY_LIMIT events): the stream must refetch.

@@ -13,6 +13,17 @@ export async function insertLiveEvent(trx: Transaction<DB>, partnerId: string, p
   return Number(row.id);
 }
 
+/** Writes several events in one statement; each with its id and what was written (in no particular order). */
+export async function insertLiveEvents(trx: Transaction<DB>, events: { partnerId: string; payload: unknown }[]) {
+  if (events.length === 0) return [];
+  const rows = await trx
+    .insertInto('live_events')
+    .values(events.map((e) => ({ partner_id: e.partnerId, payload: JSON.stringify(e.payload) })))
+    .returning(['id', 'partner_id', 'payload'])
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), partnerId: r.partner_id, payload: r.payload }));
+}
+
 /**
  * The partner's events a stream that last saw `lastId` may have missed, oldest first: every later id, and the
  * events of the `overlapSeconds` before it (an id is taken before its transaction commits, so a smaller id may

@@ -179,6 +179,14 @@ export function registerApiKeyAuth(app: App) {
     return { touch: true };
   };
 
+  /** Records the key's use (at most once a minute), and announces it to the partner's open API-keys screen. */
+  const touchKey = (key: CachedKey) => {
+    const now = new Date(app.clock());
+    return keysRepo.touchLastUsed(key.partnerId, key.id, now, (trx) =>
+      app.liveBus.publish(trx, { partnerId: key.partnerId, table: 'api-keys', kind: 'used', id: key.apiKey, status: key.status, at: now.toISOString() }),
+    );
+  };
+
   // the partner API's routes (config `apiKey`) get the body hash and the verification as their own hooks, so that
   // no other route pays for them; both answer at once (no promise) when nothing needs loading
   app.addHook('onRoute', (route) => {
@@ -208,15 +216,14 @@ export function registerApiKeyAuth(app: App) {
       if (cachedKey && (!cachedKey.value || cachedList)) {
         const { problem, touch } = verify(request, call, cachedKey.value, cachedList?.value ?? null, permission);
         if (!touch) return done(problem);
-        const key = cachedKey.value!;
-        return void keysRepo.touchLastUsed(key.partnerId, key.id, new Date(app.clock())).then(() => done(), done);
+        return void touchKey(cachedKey.value!).then(() => done(), done);
       }
       void (async () => {
         const key = await keys.get(call.apiKey, () => loadKey(call.apiKey));
         const list = key ? await allowed.get(key.partnerId, () => loadAllowed(key.partnerId)) : null;
         const { problem, touch } = verify(request, call, key, list, permission);
         if (problem) throw problem;
-        if (touch) await keysRepo.touchLastUsed(key!.partnerId, key!.id, new Date(app.clock()));
+        if (touch) await touchKey(key!);
       })().then(() => done(), done);
     };
     route.preParsing = [hashBody, ...hooksOf(route.preParsing)];

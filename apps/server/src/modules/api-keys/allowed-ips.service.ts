@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
 import type { DB, PartnerRow } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.repository.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
 import { toFeatureFlags } from '../partners/partners.repository.ts';
@@ -16,6 +17,8 @@ export type AllowedIpsDeps = {
   authorise: <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
   /** drops the partner's list from every instance's cache (after the change is committed) */
   invalidate: (partnerId: string) => Promise<void>;
+  /** announces each change of the list to the partner's open screens (topic 'api-keys': the screen shows both) */
+  live: LivePublisher;
 };
 
 const toAllowed = (r: { ip_address: string; created_at: Date; created_by_email: string | null }): AllowedIpAddress => ({
@@ -55,6 +58,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
         const inserted = await repo.insert(trx, { partnerId: auth.partnerId, ipAddress, createdBy: auth.userId, createdByEmail: auth.email, now: new Date(deps.now()) });
         if (!inserted) throw conflict(`${ipAddress} is already on the list.`);
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.added', target: ipAddress });
+        await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind: 'ip_added', id: ipAddress, status: 'whitelisted', at: new Date(deps.now()).toISOString() });
         return inserted;
       });
       await deps.invalidate(auth.partnerId);
@@ -67,6 +71,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
         const removed = await repo.remove(trx, auth.partnerId, ipAddress);
         if (!removed) throw notFound(`${ipAddress} is not on the list.`);
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.deleted', target: ipAddress });
+        await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind: 'ip_deleted', id: ipAddress, status: 'deleted', at: new Date(deps.now()).toISOString() });
       });
       await deps.invalidate(auth.partnerId);
       return { message: `${ipAddress} removed from the allowed addresses` };

@@ -98,11 +98,18 @@ export function createApiKeysRepository(db: Kysely<DB>) {
         .where('api_keys.api_key', '=', apiKey)
         .executeTakeFirst(),
 
-    /** Records a use, unless one was recorded in the last minute (by this or another server). */
-    touchLastUsed: (partnerId: string, id: string, now: Date) =>
-      sql`update api_keys set last_used_at = ${now}::timestamptz
-          where partner_id = ${partnerId} and id = ${id}
-            and (last_used_at is null or last_used_at < ${now}::timestamptz - interval '1 minute')`.execute(db),
+    /**
+     * Records a use, unless one was recorded in the last minute (by this or another server); `recorded` runs in the
+     * same transaction when it was (to announce it).
+     */
+    touchLastUsed: (partnerId: string, id: string, now: Date, recorded: (trx: Transaction<DB>) => Promise<void>) =>
+      db.transaction().execute(async (trx) => {
+        const result = await sql<{ id: string }>`update api_keys set last_used_at = ${now}::timestamptz
+            where partner_id = ${partnerId} and id = ${id}
+              and (last_used_at is null or last_used_at < ${now}::timestamptz - interval '1 minute')
+            returning id`.execute(trx);
+        if (result.rows.length > 0) await recorded(trx);
+      }),
   };
 }
 

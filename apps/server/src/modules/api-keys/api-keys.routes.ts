@@ -38,6 +38,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     encryptionKey: app.keys.encryptionKey,
     now: app.clock,
     invalidateKey: (apiKey) => app.cacheBus.invalidate(API_KEY_CACHE, apiKey),
+    live: app.liveBus,
   });
   const otp = otpServiceOf(app);
   const ips = createAllowedIpsService({
@@ -46,6 +47,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
     now: app.clock,
     authorise: (auth, code, change) => otp.authorise(auth, code, change),
     invalidate: (partnerId) => app.cacheBus.invalidate(ALLOWED_IPS_CACHE, partnerId),
+    live: app.liveBus,
   });
 
   app.get(

@@ -12,6 +12,7 @@ import type { DB, PartnerRow } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.repository.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt } from '../../lib/keys.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
 import { toFeatureFlags } from '../partners/partners.repository.ts';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
@@ -24,6 +25,8 @@ export type ApiKeysDeps = {
   now: () => number;
   /** drops a key from every instance's cache of decrypted keys (after the change is committed) */
   invalidateKey: (apiKey: string) => Promise<void>;
+  /** announces each change of a key to the partner's open screens */
+  live: LivePublisher;
 };
 
 const toApiKey = (r: ApiKeyRow, now: number): ApiKey => ({
@@ -66,12 +69,18 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     if (!toFeatureFlags(partner.feature_flags).apiKeysManagementEnabled) throw forbidden('API keys are not enabled for your business. Ask your account manager.');
   }
 
-  async function change(auth: Auth, apiKey: string, action: string, work: (trx: Transaction<DB>) => Promise<ApiKeyRow | undefined>, details: Record<string, unknown> = {}) {
+  /** The key's change, for the partner's event stream (in the change's transaction). */
+  const announce = (trx: Transaction<DB>, partnerId: string, kind: string, apiKey: string, status: string) =>
+    deps.live.publish(trx, { partnerId, table: 'api-keys', kind, id: apiKey, status, at: new Date(deps.now()).toISOString() });
+
+  async function change(auth: Auth, apiKey: string, action: `api_key.${string}`, work: (trx: Transaction<DB>) => Promise<ApiKeyRow | undefined>, details: Record<string, unknown> = {}) {
     await requireManager(auth);
     const row = await repo.transaction(async (trx) => {
       const changed = await work(trx);
       if (!changed) throw notFound('No such API key');
       await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action, target: apiKey, details: { name: changed.name, ...details } });
+      const kind = action.slice('api_key.'.length);
+      await announce(trx, auth.partnerId, kind, apiKey, kind === 'deleted' ? 'deleted' : changed.status);
       return changed;
     });
     await deps.invalidateKey(apiKey);
@@ -115,6 +124,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
           target: inserted.api_key,
           details: { name: inserted.name, permissions: input.permissions, expiry: expiresAt?.toISOString() ?? null },
         });
+        await announce(trx, auth.partnerId, 'created', inserted.api_key, inserted.status);
         return inserted;
       });
       return { ...toApiKey(row, now), secretKey };

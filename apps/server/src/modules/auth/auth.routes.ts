@@ -42,6 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     mailer: app.mailer,
     now: app.clock,
     publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
+    live: app.liveBus,
   });
   const secure = app.config.NODE_ENV === 'production';
   const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });

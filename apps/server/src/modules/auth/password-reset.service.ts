@@ -3,6 +3,7 @@ import { AUTH_MESSAGES, passwordProblem } from '@portal/contract/auth';
 import { isCommonPassword } from '@portal/contract/common-passwords';
 import { badRequest } from '../../lib/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { safeEqual, sha256 } from '../../lib/tokens.ts';
@@ -13,7 +14,15 @@ import { throttleKey } from './sign-in.service.ts';
 export const RESET_CODE_MINUTES = 15;
 export const MAX_RESET_ATTEMPTS = 5;
 
-export type PasswordResetDeps = { repo: AuthRepository; sessions: SessionsService; mailer: Mailer; now: () => number; publicUrl: string };
+export type PasswordResetDeps = {
+  repo: AuthRepository;
+  sessions: SessionsService;
+  mailer: Mailer;
+  now: () => number;
+  publicUrl: string;
+  /** announces an admin's reset of a member (the team lists it) to the partner's open team screens */
+  live: LivePublisher;
+};
 type Ctx = { ip: string | null };
 /** Who asked for a change on someone else's account (an admin of the same partner). */
 export type Actor = { userId: string; email: string };
@@ -60,6 +69,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         await repo.deleteUserChallenges(trx, user.partner_id, user.id);
         const ids = await sessions.endUserSessions(trx, user, 'password-reset');
         await repo.audit({ partnerId: user.partner_id, actorUserId: actor.userId, actor: actor.email, action: 'password.reset_by_admin', target: user.id, details: { email: user.email, sessionsEnded: ids.length }, ip }, trx);
+        await deps.live.publish(trx, { partnerId: user.partner_id, table: 'team', kind: 'password_reset', id: user.id, status: user.status, at: now().toISOString() });
         return ids;
       });
       if (!ended) return false;

@@ -6,6 +6,7 @@ import type { PartnerProfile } from '@portal/contract/partner';
 import type { DB } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.repository.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { isApiKeyCaller, type Caller } from '../../plugins/auth.ts';
 import { createInvitationService } from '../team/invitations.service.ts';
@@ -68,9 +69,17 @@ export const InviteUserInput = z.object({
 export type InviteUserInput = z.input<typeof InviteUserInput>;
 
 /** What an operator does to set a partner up (there is no operator UI: the CLI calls these). */
-export function createOperatorService(deps: { db: Kysely<DB>; mailer: Mailer; publicUrl: string; invalidatePartner?: InvalidatePartner; now?: () => number }) {
+export function createOperatorService(deps: {
+  db: Kysely<DB>;
+  mailer: Mailer;
+  publicUrl: string;
+  /** announces an invitation to the partner's open team screens (the CLI's reaches running servers by NOTIFY) */
+  live: LivePublisher;
+  invalidatePartner?: InvalidatePartner;
+  now?: () => number;
+}) {
   const { db } = deps;
-  const invitations = createInvitationService({ repo: createTeamRepository(db), mailer: deps.mailer, publicUrl: deps.publicUrl, now: deps.now ?? Date.now });
+  const invitations = createInvitationService({ repo: createTeamRepository(db), mailer: deps.mailer, publicUrl: deps.publicUrl, now: deps.now ?? Date.now, live: deps.live });
   return {
     async createPartner(raw: CreatePartnerInput) {
       const input = CreatePartnerInput.parse(raw);

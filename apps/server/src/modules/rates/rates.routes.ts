@@ -18,6 +18,7 @@ export const rateRoutes: FastifyPluginAsyncZod = async (app) => {
     log: app.log,
     now: app.clock,
     publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
+    live: app.liveBus,
   });
 
   app.get(

@@ -17,6 +17,7 @@ import type { ProductType } from '@portal/contract/domain';
 import type { DB } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
 import { findPartner, toFeatureFlags } from '../partners/partners.repository.ts';
@@ -25,7 +26,16 @@ import { findPartnerRate, findPlatformRate, listPartnerRates, otherActiveAdmins,
 /** Runs a change that an e-mailed code authorises (the otp module's `authorise`). */
 export type Authorise = <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
 
-export type RatesDeps = { db: Kysely<DB>; authorise: Authorise; mailer: Mailer; log: FastifyBaseLogger; now: () => number; publicUrl: string };
+export type RatesDeps = {
+  db: Kysely<DB>;
+  authorise: Authorise;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  now: () => number;
+  publicUrl: string;
+  /** announces each change of a country (asked for, approved, denied) to the partner's open screens */
+  live: LivePublisher;
+};
 
 type PlatformRate = { id: string; locale: string; code: string };
 
@@ -127,6 +137,7 @@ export function createRatesService(deps: RatesDeps) {
             target: item.partnerRateId,
             details: { locale: rate.locale, code: rate.code, from, status: item.status },
           });
+          await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'countries', kind: 'requested', id: item.partnerRateId, status: item.status, at: at.toISOString() });
         }
       };
       if (body.otp) await deps.authorise(auth, body.otp, change);
@@ -171,6 +182,7 @@ export function createRatesService(deps: RatesDeps) {
             target: row.id,
             details: { locale: rate.locale, code: rate.code, change: pending, status: item.status, requestedBy: row.requested_by },
           });
+          await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'countries', kind: approval ? 'approved' : 'denied', id: row.id, status: item.status, at: now().toISOString() });
         }
       });
       return { isValid: true };

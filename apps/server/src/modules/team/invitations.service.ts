@@ -3,11 +3,19 @@ import { TEAM_MESSAGES } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
 import { audit } from '../../lib/audit.repository.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
 import type { TeamRepository } from './team.repository.ts';
 
-export type InvitationDeps = { repo: TeamRepository; mailer: Mailer; publicUrl: string; now: () => number };
+export type InvitationDeps = {
+  repo: TeamRepository;
+  mailer: Mailer;
+  publicUrl: string;
+  now: () => number;
+  /** announces an invitation to the partner's open team screens */
+  live: LivePublisher;
+};
 /** Who invites: an admin of the partner (from the verified token) or the operator (CLI). */
 export type Inviter = { userId: string | null; email: string; ip?: string | null };
 export type Invitation = { partnerId: string; name: string; email: string; role: Role };
@@ -63,6 +71,7 @@ export function createInvitationService(deps: InvitationDeps) {
           details: { email: input.email, role: input.role, ...(existing ? { again: true } : {}) },
           ip: by.ip ?? null,
         });
+        await deps.live.publish(trx, { partnerId: partner.id, table: 'team', kind: 'invited', id: created, status: 'invited', at: now.toISOString() });
         return created;
       });
       await mail(input, partner.name, tempPassword, false);
@@ -78,6 +87,7 @@ export function createInvitationService(deps: InvitationDeps) {
       const done = await repo.transaction(async (trx) => {
         if (!(await repo.replaceTempPassword(trx, user.partner_id, user.id, tempHash, new Date(deps.now())))) return false;
         await audit(trx, { partnerId: user.partner_id, actorUserId: by.userId, actor: by.email, action: 'user.invite_resent', target: user.id, details: { email: user.email }, ip: by.ip ?? null });
+        await deps.live.publish(trx, { partnerId: user.partner_id, table: 'team', kind: 'invite_resent', id: user.id, status: 'invited', at: new Date(deps.now()).toISOString() });
         return true;
       });
       if (done) await mail(user, partner.name, tempPassword, true);

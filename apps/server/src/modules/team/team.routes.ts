@@ -42,11 +42,12 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   const service = createTeamService({
     repo,
-    invitations: createInvitationService({ repo, mailer: app.mailer, publicUrl, now: app.clock }),
+    invitations: createInvitationService({ repo, mailer: app.mailer, publicUrl, now: app.clock, live: app.liveBus }),
     sessions,
-    passwordReset: createPasswordResetService({ repo: createAuthRepository(db), sessions, mailer: app.mailer, now: app.clock, publicUrl }),
+    passwordReset: createPasswordResetService({ repo: createAuthRepository(db), sessions, mailer: app.mailer, now: app.clock, publicUrl, live: app.liveBus }),
     now: app.clock,
     invalidateUser: (partnerId, userId) => app.cacheBus.invalidate('user', `${partnerId}:${userId}`),
+    live: app.liveBus,
   });
   const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });
   const mails = {

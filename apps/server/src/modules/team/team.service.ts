@@ -2,6 +2,7 @@ import { TEAM_MESSAGES, type InviteUserRequest, type TeamMember, type TeamMember
 import type { Role } from '@portal/contract/domain';
 import { audit } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
 import type { PasswordResetService } from '../auth/password-reset.service.ts';
 import type { SessionsService } from '../auth/sessions.service.ts';
@@ -15,8 +16,13 @@ export type TeamDeps = {
   sessions: SessionsService;
   passwordReset: PasswordResetService;
   now: () => number;
-  /** drops the user's cached row on every instance (embedded database: authenticate caches it for a few seconds) */
+  /**
+   * drops the user's cached row on every instance (embedded database: authenticate caches it for a few seconds), and
+   * tells the user's open event streams to read their access again
+   */
   invalidateUser: (partnerId: string, userId: string) => Promise<void>;
+  /** announces each change of the team to the partner's open team screens */
+  live: LivePublisher;
 };
 
 type MemberFields = { id: string; name: string; email: string; role: string; status: string; password_reset_requested: boolean; last_sign_in_at: Date | null; created_at: Date };
@@ -80,6 +86,7 @@ export function createTeamService(deps: TeamDeps) {
         if (admins.includes(user.id) && input.role !== 'admin' && admins.length === 1) throw lastAdmin();
         await repo.setRole(trx, auth.partnerId, user.id, input.role, now());
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.role_changed', target: user.id, details: { email: user.email, from: user.role, to: input.role }, ip: ctx.ip });
+        await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'team', kind: 'role_changed', id: user.id, status: input.role, at: now().toISOString() });
       });
       // the role is read from the user's row on every request: drop any cached copy so it holds at once
       await deps.invalidateUser(auth.partnerId, input.userId);
@@ -98,6 +105,7 @@ export function createTeamService(deps: TeamDeps) {
         await repo.markDeleted(trx, auth.partnerId, user.id, now());
         const ids = await sessions.endUserSessions(trx, user, 'removed');
         await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.deleted', target: user.id, details: { email: user.email, role: user.role, status: user.status, sessionsEnded: ids.length }, ip: ctx.ip });
+        await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'team', kind: 'removed', id: user.id, status: 'deleted', at: now().toISOString() });
         return { email: user.email, ended: ids };
       });
       await sessions.onSessionsEnded(ended);

@@ -15,6 +15,7 @@ export const walletServiceOf = (app: FastifyInstance) =>
     mailer: app.mailer,
     now: app.clock,
     publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
+    live: app.liveBus,
     enqueueScreening: async (trx, job) => {
       if (!app.boss) throw new Error('no job queue: wallets cannot be screened');
       await enqueueScreening(app.boss, trx, job, app.config.WALLET_SCREENING_SECONDS);

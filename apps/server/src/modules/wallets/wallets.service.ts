@@ -15,6 +15,7 @@ import { OTP_MESSAGES } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { addressKey, normaliseWalletAddress, walletTagProblem } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
@@ -46,6 +47,8 @@ export type WalletDeps = {
   now: () => number;
   enqueueScreening: EnqueueScreening;
   publicUrl: string;
+  /** announces each change of a wallet (added, reviewed, enabled or disabled, deleted, screened) to open screens */
+  live: LivePublisher;
 };
 
 export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
@@ -112,6 +115,9 @@ export function createWalletService(deps: WalletDeps) {
   }
 
   const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
+  /** The wallet's change, for the partner's event stream (in the change's transaction). */
+  const announce = (trx: Transaction<DB>, kind: string, row: WalletRow, at: Date) =>
+    deps.live.publish(trx, { partnerId: row.partner_id, table: 'wallets', kind, id: row.id, status: row.status, at: at.toISOString() });
 
   return {
     async list(auth: Auth) {
@@ -160,6 +166,7 @@ export function createWalletService(deps: WalletDeps) {
           updated_at: at,
         });
         await audit(trx, { ...actor(auth), action: 'settlement_wallet.created', target: wallet.id, details: { address, network, tag: input.tag, currencies } });
+        await announce(trx, 'added', wallet, at);
         return wallet;
       });
       return { wallet: toWallet(row, auth) };
@@ -188,6 +195,7 @@ export function createWalletService(deps: WalletDeps) {
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was reviewed by someone else just now');
         await audit(trx, { ...actor(auth), action: approved ? 'settlement_wallet.approved' : 'settlement_wallet.denied', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: approved ? null : reason } });
         if (approved) await deps.enqueueScreening(trx, { partnerId: auth.partnerId, walletId: wallet.id });
+        await announce(trx, approved ? 'approved' : 'denied', changed, at);
         return changed;
       });
       if (row.status === 'denied') {
@@ -213,6 +221,7 @@ export function createWalletService(deps: WalletDeps) {
         const changed = await updateWallet(trx, auth.partnerId, wallet.id, [from], { status: input.status }, at);
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
         await audit(trx, { ...actor(auth), action: `settlement_wallet.${input.status}`, target: wallet.id, details: { address: wallet.address, network: wallet.network } });
+        await announce(trx, input.status, changed, at);
         return changed;
       };
       let row: WalletRow;
@@ -243,6 +252,7 @@ export function createWalletService(deps: WalletDeps) {
         );
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
         await audit(trx, { ...actor(auth), action: 'settlement_wallet.deleted', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: input.reason, previousStatus: wallet.status } });
+        await announce(trx, 'deleted', changed, at);
         return changed;
       });
       return { wallet: toWallet(row, auth) };
@@ -271,6 +281,7 @@ export function createWalletService(deps: WalletDeps) {
           at,
         );
         await audit(trx, { partnerId, actor: 'system', action: outcome.passed ? 'settlement_wallet.screening_passed' : 'settlement_wallet.screening_failed', target: walletId, details: { address: wallet.address, network: wallet.network, reason: outcome.passed ? null : outcome.reason } });
+        if (changed) await announce(trx, 'screened', changed, at);
         return changed;
       });
       if (!row) return undefined;

@@ -36,6 +36,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     now: app.clock,
     production: app.config.NODE_ENV === 'production',
     rateLimits: createRateLimitRepository(app.database.db),
+    live: app.liveBus,
   });
 
   app.get(

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import {
   MAX_WEBHOOKS,
   WEBHOOK_MESSAGES,
@@ -15,6 +15,7 @@ import {
 } from '@portal/contract/webhooks';
 import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
 import type { DB, WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
 import { audit } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt } from '../../lib/keys.ts';
@@ -50,6 +51,8 @@ export type WebhooksDeps = {
   /** production: https only, and the host must resolve to public addresses only (SSRF) */
   production: boolean;
   rateLimits: Pick<RateLimitRepository, 'hit'>;
+  /** announces each change of an endpoint, and each delivery a person sent, to the partner's open screens */
+  live: LivePublisher;
 };
 
 /** Test events and resends a partner may ask for in a minute (each makes the server call out). */
@@ -136,6 +139,10 @@ export function createWebhooksService(deps: WebhooksDeps) {
     if (hit.hits > MANUAL_SENDS_PER_MINUTE) throw new AppError(429, 'TooManyRequests', 'Too many test events and resends. Wait a minute and try again.');
   }
   const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
+  /** The change, for the partner's event stream (in the change's transaction): an endpoint's, or a delivery's. */
+  const announce = (trx: Transaction<DB>, partnerId: string, kind: string, id: string, status: string) =>
+    deps.live.publish(trx, { partnerId, table: 'webhooks', kind, id, status, at: now().toISOString() });
+  const endpointStatus = (r: Selectable<WebhookEndpointsTable>) => (r.active ? r.state : 'disabled');
 
   async function endpointOrThrow(auth: Auth, id: string) {
     const endpoint = await findEndpoint(db, auth.partnerId, id);
@@ -175,6 +182,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
           updated_at: now(),
         });
         await audit(trx, { ...actor(auth), action: 'webhook.created', target: created.id, details: { url: input.url, events: input.events } });
+        await announce(trx, auth.partnerId, 'created', created.id, endpointStatus(created));
         return created;
       });
       return { webhook: toWebhook(row), secret };
@@ -198,6 +206,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         if (!updated) throw notFound(WEBHOOK_MESSAGES.notFound);
         const { state: _state, failing_since: _since, ...details } = changes;
         await audit(trx, { ...actor(auth), action: 'webhook.updated', target: input.id, details });
+        await announce(trx, auth.partnerId, 'updated', updated.id, endpointStatus(updated));
         return updated;
       });
       return { webhook: toWebhook(row) };
@@ -210,6 +219,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         // its deliveries and their attempts go with it; a job already queued for one finds nothing and ends
         if (!(await deleteEndpoint(trx, auth.partnerId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
         await audit(trx, { ...actor(auth), action: 'webhook.deleted', target: id, details: { url: existing.url } });
+        await announce(trx, auth.partnerId, 'deleted', id, 'deleted');
       });
       return { id };
     },
@@ -240,6 +250,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         }
         await notifyOutbox(trx);
         await audit(trx, { ...actor(auth), action: 'webhook.delivery_resent', target: deliveryId });
+        await announce(trx, auth.partnerId, 'delivery', deliveryId, 'pending');
       });
       nudgeOutbox();
       return { delivery: await deliveryWithAttempts(auth.partnerId, deliveryId) };
@@ -261,6 +272,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         await insertDelivery(trx, { partnerId: auth.partnerId, id: deliveryId, eventId, endpointId: endpoint.id, manual: true });
         await notifyOutbox(trx);
         await audit(trx, { ...actor(auth), action: 'webhook.test_sent', target: endpoint.id });
+        await announce(trx, auth.partnerId, 'delivery', deliveryId, 'pending');
       });
       nudgeOutbox();
       return { delivery: await deliveryWithAttempts(auth.partnerId, deliveryId) };
