@@ -101,11 +101,12 @@ describe.skipIf(browserMissing).each(DATABASES)('sessions follow the person (%s)
     const d = await tab('/transactions');
     await d.waitForURL('**/login');
 
-    // a sign-in in B is seen by C (on the sign-in page): it opens the portal too
+    // a sign-in in B (by a colleague at the same browser) is seen by C, on the sign-in page: it opens the portal too
     await stampMove(c, '/');
-    await signInAs(b, server.url, 'admin@acme.test', { beforeVerify: stampClick });
+    await signInAs(b, server.url, 'admin2@acme.test', { beforeVerify: stampClick });
     await c.waitForURL('**/transactions', { timeout: 5000 });
     console.log(`a sign-in reached the other tab in ${await between(b, c)} s (from Verify in one tab to the other's move)`);
+    await c.getByText('admin2@acme.test', { exact: false }).waitFor();
   });
 
   it('activity in one tab keeps the others signed in past 300 s; the warning counts down in every tab and Stay signed in works from any', async () => {
