@@ -6,6 +6,7 @@ import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { buildApp, type App } from '../src/app.ts';
 import { createBoss } from '../src/jobs/boss.ts';
+import { startWebhookDelivery, type WebhookDeliveryDeps } from '../src/jobs/webhook-delivery.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -94,6 +95,24 @@ export async function setup(
   options.extend?.(app);
   await app.ready();
   return testContext({ app, clock, database, keys, mailer, boss });
+}
+
+/**
+ * The webhook delivery workers over a test's app (its queue, database, keys, mail and live bus), sending to receivers
+ * on loopback; the rest as the test says.
+ */
+export function startTestWebhookDelivery(t: TestContext, options: Pick<WebhookDeliveryDeps, 'schedule' | 'concurrency' | 'timeoutMs'>) {
+  return startWebhookDelivery({
+    boss: t.app.boss!,
+    database: t.database,
+    encryptionKey: t.keys.encryptionKey,
+    mailer: t.app.mailer,
+    log: t.app.log,
+    allowPrivateTargets: true,
+    publicUrl: 'http://portal.test',
+    live: t.app.liveBus,
+    ...options,
+  });
 }
 
 /** What a test holds of one running app; closing it stops the app, its job queue and its database. */

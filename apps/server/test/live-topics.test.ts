@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent, LiveTopic } from '@portal/contract/live';
 import type { PartnerRate } from '@portal/contract/rates';
 import { WALLET_DELETION_REASONS } from '@portal/contract/wallets';
-import { startWebhookDelivery, type WebhookDelivery } from '../src/jobs/webhook-delivery.ts';
+import type { WebhookDelivery } from '../src/jobs/webhook-delivery.ts';
 import { blocklistScreener, startWalletScreeningWorker } from '../src/jobs/wallet-screening.ts';
 import type { App } from '../src/app.ts';
 import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
 import { walletServiceOf } from '../src/modules/wallets/wallets.routes.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';
 import { readEvents } from './sse.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
@@ -52,18 +52,7 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000', WALLET_SCREENING_SECONDS: '0' }, smtpUrl: smtp.url, jobs: true });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     await startWalletScreeningWorker({ boss: t.app.boss!, service: walletServiceOf(t.app), screener: blocklistScreener(undefined), log: t.app.log });
-    delivery = await startWebhookDelivery({
-      boss: t.app.boss!,
-      database: t.database,
-      encryptionKey: t.keys.encryptionKey,
-      mailer: t.app.mailer,
-      log: t.app.log,
-      schedule: [1],
-      concurrency: 4,
-      allowPrivateTargets: true,
-      publicUrl: 'http://portal.test',
-      live: t.app.liveBus,
-    });
+    delivery = await startTestWebhookDelivery(t, { schedule: [1], concurrency: 4 });
     for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test']) s[email] = await signIn(t, email);
     acme = await openStream(t.app, s['viewer@acme.test']!.accessToken);
     kora = await openStream(t.app, s['admin@kora.test']!.accessToken);

@@ -4,9 +4,8 @@ import { WEBHOOK_EVENT_TYPES } from '@portal/contract/webhooks';
 import { SANDBOX_PATHS, type Payment } from '@portal/contract/payments';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { startPaymentWorker } from '../src/jobs/payment-processing.ts';
-import { startWebhookDelivery } from '../src/jobs/webhook-delivery.ts';
 import { encrypt } from '../src/lib/keys.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';
 import { webhookReceiver, type Receiver } from './webhook-receiver.ts';
 
@@ -28,7 +27,7 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
       .insertInto('webhook_endpoints')
       .values({ partner_id: DEMO_PARTNERS.acme.id, id: crypto.randomUUID(), url: `${receiver.url}/hooks`, events: WEBHOOK_EVENT_TYPES.filter((e) => e.startsWith('PAYMENT.')), secret_encrypted: encrypt(t.keys.encryptionKey, secret) })
       .execute();
-    delivery = await startWebhookDelivery({ boss: t.app.boss!, database: t.database, encryptionKey: t.keys.encryptionKey, mailer: t.app.mailer, log: t.app.log, schedule: [1, 1], concurrency: 8, allowPrivateTargets: true, publicUrl: 'http://portal.test', live: t.app.liveBus });
+    delivery = await startTestWebhookDelivery(t, { schedule: [1, 1], concurrency: 8 });
     // a state lasts half a second: long enough for each event to be delivered before the next is made
     worker = await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0.5, log: t.app.log, now: t.app.clock });
   });

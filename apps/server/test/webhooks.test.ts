@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WEBHOOKS, WEBHOOK_MESSAGES, type CreatedWebhookResponse, type Webhook, type WebhookActivityResponse, type WebhookDelivery } from '@portal/contract/webhooks';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { startWebhookDelivery, webhookUpkeep, WEBHOOK_RETENTION_DAYS, type WebhookDelivery as Delivery } from '../src/jobs/webhook-delivery.ts';
+import { webhookUpkeep, WEBHOOK_RETENTION_DAYS, type WebhookDelivery as Delivery } from '../src/jobs/webhook-delivery.ts';
 import { postWebhook } from '../src/jobs/webhook-http.ts';
 import { MANUAL_SENDS_PER_MINUTE } from '../src/modules/webhooks/webhooks.service.ts';
 import { encrypt } from '../src/lib/keys.ts';
 import { recordEvent, settlementEvent, type WebhookEventInput } from '../src/modules/webhooks/webhook-events.ts';
 import { webhookMessageId } from '../src/modules/webhooks/webhook-signing.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 import { webhookReceiver, type Receiver } from './webhook-receiver.ts';
 
@@ -33,19 +33,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url, jobs: true });
     rx = await webhookReceiver();
-    delivery = await startWebhookDelivery({
-      boss: t.app.boss!,
-      database: t.database,
-      encryptionKey: t.keys.encryptionKey,
-      mailer: t.app.mailer,
-      log: t.app.log,
-      schedule: SCHEDULE,
-      concurrency: 8,
-      allowPrivateTargets: true,
-      publicUrl: 'http://portal.test',
-      timeoutMs: TIMEOUT_MS,
-      live: t.app.liveBus,
-    });
+    delivery = await startTestWebhookDelivery(t, { schedule: SCHEDULE, concurrency: 8, timeoutMs: TIMEOUT_MS });
     for (const email of USERS) s[email] = await signIn(t, email);
   });
   afterAll(async () => {
