@@ -4,6 +4,7 @@ import { mailText, smtpSink } from '../apps/server/test/smtp-sink.ts';
 import { browserMissing } from './support/browser.ts';
 import { DEMO_PASSWORD, screenshots, signInAs, submitLogin, totp } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
+import { sessionEndMessage } from '../packages/contract/src/live.ts';
 
 const NEW_PASSWORD = 'Kilimanjaro-Sunrise-42';
 
@@ -116,9 +117,9 @@ describe.skipIf(browserMissing)('the team in Chromium', () => {
     await admin.getByText('viewer@acme.test is signed out and must choose a new password').waitFor();
     await member(admin, 'viewer@acme.test').getByText('Password reset', { exact: true }).waitFor();
 
-    // the member's open session has ended: its next call is refused and the portal signs it out
-    await viewer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-    await viewer.waitForURL('**/login');
+    // the member's open session has ended: the open screen is signed out at once, and says why
+    await viewer.waitForURL('**/login', { timeout: 2000 });
+    expect(await viewer.getByTestId('sign-in-flash').textContent()).toBe(sessionEndMessage('password-reset'));
 
     await submitLogin(viewer, ctx.server.url, 'viewer@acme.test', DEMO_PASSWORD);
     await viewer.waitForURL((url) => url.pathname === '/requested-password-reset' && url.searchParams.get('reason') === 'admin');

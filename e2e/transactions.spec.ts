@@ -179,7 +179,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await page.getByLabel('From (UTC)').fill(day);
     await page.getByLabel('To (UTC)').fill(day);
     await expect.poll(() => new URL(page.url()).searchParams.get('to')).toBe(day);
-    await expect.poll(async () => (await rowDates(page)).every((d) => isoDay(d) === day)).toBe(true);
+    await expect.poll(async () => (await rowDates(page)).every((d) => isoDay(d) === day), { timeout: 10_000 }).toBe(true);
     expect(await rowIds(page)).toContain(pick!.id);
     await screenshots(page, 'transactions-date-filter');
     await page.close();
@@ -193,9 +193,9 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await page.getByRole('tab', { name: 'Collections' }).click();
     await expect.poll(() => summary.textContent()).toBe('1–10 of 30');
     const kept = await rowIds(page);
-    // the search fails (twice: the portal retries a failed read once)
+    // the search fails (twice: the portal retries a failed read once); a 500, not an outage (a 503 waits and retries)
     await page.route('**/api/v1/transactions/search', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'ServiceUnavailable', message: 'down', statusCode: 503 }) }),
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'InternalError', message: 'down', requestId: 'r' }) }),
     );
     await page.getByRole('button', { name: 'Next' }).click();
     const error = page.getByTestId('table-error');
@@ -214,7 +214,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await page.getByRole('option', { name: 'Widget' }).click();
     await page.getByLabel('From (UTC)').fill('2020-01-01');
     await page.getByLabel('To (UTC)').fill('2030-12-31');
-    await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ tab: '2', requestSource: 'widget', from: '2020-01-01', to: '2030-12-31' });
+    await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams), { timeout: 10_000 }).toEqual({ tab: '2', requestSource: 'widget', from: '2020-01-01', to: '2030-12-31' });
     await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
     const before = await rowIds(page);
     expect(before.length).toBeGreaterThan(0);
@@ -316,7 +316,8 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     // initiated payments: a row's id in the address opens it, also after a reload or from a shared link
     await page.getByRole('link', { name: 'Initiate payments' }).click();
     await page.waitForURL('**/payments');
-    await page.getByTestId('transaction-row').nth(3).waitFor();
+    // the payments' own rows (the trades' may still show while they load: they have no "Copy ID")
+    await expect.poll(async () => (await rowIds(page)).length, { timeout: 10_000 }).toBeGreaterThan(3);
     const id = (await rowIds(page))[3]!;
     await page.goto(`${env.server.url}/payments/${id}`);
     await drawer.waitFor();

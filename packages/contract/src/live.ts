@@ -42,7 +42,7 @@ export function sessionEndMessage(reason: SessionEndReason, partner?: string): s
     case 'deactivated':
       return "You don't have access to this dashboard currently. Contact your administrator if this is an error.";
     case 'password-reset':
-      return 'An admin reset your password. Sign in with it to set a new one using the code sent to your e-mail.';
+      return 'An admin reset your password. Sign in again and use the code sent to your e-mail to choose a new one.';
     case 'password-changed':
       return 'Your password was changed. Sign in with the new password.';
     case 'refresh-reuse':

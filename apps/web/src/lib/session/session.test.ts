@@ -80,6 +80,17 @@ describe('one session per browser', () => {
     tab.close();
   });
 
+  it("keeps the first words: the stream's `ended` after another tab's sign-out changes nothing", async () => {
+    signIn('admin');
+    const tab = otherTab();
+    tab.post({ type: 'signed-out', message: 'You were logged out after a period of inactivity.' });
+    await until(() => went.length > 0);
+    logout({ message: sessionEndMessage('logout'), callServer: false });
+    expect(went).toEqual(['/login']);
+    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+    tab.close();
+  });
+
   it("another tab's sign-in signs this tab in (it was on the sign-in page)", async () => {
     mockApi({ 'POST users/refresh': refreshed() });
     const tab = otherTab();

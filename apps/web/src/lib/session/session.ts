@@ -136,6 +136,9 @@ function clearTab() {
  * signed out in another tab.
  */
 export function logout(options: { message?: string; callServer?: boolean } = {}) {
+  // the server ending a session this tab has already left (the stream's `ended` after another tab's sign-out reached
+  // it first) changes nothing: the first words stay on the sign-in page
+  if (options.callServer === false && !useSession.getState().isLoggedIn) return;
   if (options.callServer !== false) void sessionApi.logout().catch(() => undefined);
   setBrowserSignedIn(false);
   tellOtherTabs({ type: 'signed-out', ...(options.message ? { message: options.message } : {}) });
