@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
 export type AuditEvent = {
@@ -12,9 +12,14 @@ export type AuditEvent = {
   ip?: string | null;
 };
 
-/** Writes an audit event; pass the transaction of the change it records so that both land or neither does. */
-export async function audit(db: Kysely<DB> | Transaction<DB>, event: AuditEvent): Promise<void> {
-  await db
+/**
+ * Writes the audit event of a change inside the change's own transaction, so that both land or neither does. Only a
+ * transaction is taken: a plain `Kysely` does not type-check (its `isTransaction` is `boolean`, a transaction's is
+ * `true`), and one that slips through (a cast) is refused here before anything is written.
+ */
+export async function auditChange(trx: Transaction<DB>, event: AuditEvent): Promise<void> {
+  if (!trx.isTransaction) throw new Error(`audit of ${event.action} outside a transaction: write it with the transaction of the change it records`);
+  await trx
     .insertInto('audit_events')
     .values({
       partner_id: event.partnerId,

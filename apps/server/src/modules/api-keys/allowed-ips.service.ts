@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
 import type { DB, PartnerRow } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
@@ -57,7 +57,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
         }
         const inserted = await repo.insert(trx, { partnerId: auth.partnerId, ipAddress, createdBy: auth.userId, createdByEmail: auth.email, now: new Date(deps.now()) });
         if (!inserted) throw conflict(`${ipAddress} is already on the list.`);
-        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.added', target: ipAddress });
+        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.added', target: ipAddress });
         await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind: 'ip_added', id: ipAddress, status: 'whitelisted', at: new Date(deps.now()).toISOString() });
         return inserted;
       });
@@ -70,7 +70,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
       await deps.authorise(auth, otp, async (trx) => {
         const removed = await repo.remove(trx, auth.partnerId, ipAddress);
         if (!removed) throw notFound(`${ipAddress} is not on the list.`);
-        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.deleted', target: ipAddress });
+        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.deleted', target: ipAddress });
         await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind: 'ip_deleted', id: ipAddress, status: 'deleted', at: new Date(deps.now()).toISOString() });
       });
       await deps.invalidate(auth.partnerId);

@@ -9,7 +9,7 @@ import {
   type RollApiKeyRequest,
 } from '@portal/contract/api-keys';
 import type { DB, PartnerRow } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
@@ -78,7 +78,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     const row = await repo.transaction(async (trx) => {
       const changed = await work(trx);
       if (!changed) throw notFound('No such API key');
-      await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action, target: apiKey, details: { name: changed.name, ...details } });
+      await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action, target: apiKey, details: { name: changed.name, ...details } });
       const kind = action.slice('api_key.'.length);
       await announce(trx, auth.partnerId, kind, apiKey, kind === 'deleted' ? 'deleted' : changed.status);
       return changed;
@@ -116,7 +116,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
           createdBy: auth.userId,
           now: new Date(now),
         });
-        await audit(trx, {
+        await auditChange(trx, {
           partnerId: auth.partnerId,
           actorUserId: auth.userId,
           actor: auth.email,

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, UserRow } from '../../db/schema.ts';
-import { audit, type AuditEvent } from '../../lib/audit.repository.ts';
+import { auditChange, type AuditEvent } from '../../lib/audit.repository.ts';
 import type { EndReason } from './session-end.ts';
 
 type Exec = Kysely<DB> | Transaction<DB>;
@@ -12,8 +12,8 @@ export function createAuthRepository(db: Kysely<DB>) {
 
   return {
     transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
-    /** Writes an audit event; pass the transaction of the change it records. */
-    audit: (event: AuditEvent, exec: Exec = db) => audit(exec, event),
+    /** Writes an audit event in the transaction of the change it records. */
+    audit: (event: AuditEvent, trx: Transaction<DB>) => auditChange(trx, event),
 
     userByEmail: (email: string, exec: Exec = db) => exec.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst(),
     userById: (partnerId: string, userId: string, exec: Exec = db) =>
@@ -47,8 +47,8 @@ export function createAuthRepository(db: Kysely<DB>) {
     },
 
     /** Locks the key (the last allowed attempt failed); false when it was locked already. */
-    async lock(key: string, input: { now: Date; lockUntil: Date }) {
-      const row = await db
+    async lock(key: string, input: { now: Date; lockUntil: Date }, exec: Exec = db) {
+      const row = await exec
         .updateTable('sign_in_throttle')
         .set({ locked_until: input.lockUntil, updated_at: input.now })
         .where('key', '=', key)

@@ -1,5 +1,5 @@
 import { DEFAULT_FIAT_WALLET, FIAT_WALLET_MESSAGES, type FiatWallet, type UpdateFiatWalletRequest } from '@portal/contract/fiat-wallets';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
 import type { FiatWalletsRepository } from './fiat-wallets.repository.ts';
@@ -39,7 +39,7 @@ export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; no
       return repo.transaction(async (trx) => {
         const id = await repo.insert(trx, { partnerId, currency, country });
         if (id === undefined) throw conflict(`The partner has a ${currency} wallet already`);
-        await audit(trx, { partnerId, actor: 'operator', action: 'fiat_wallet.added', target: currency, details: { id, currency, country } });
+        await auditChange(trx, { partnerId, actor: 'operator', action: 'fiat_wallet.added', target: currency, details: { id, currency, country } });
         return { id, currency, country };
       });
     },
@@ -64,7 +64,7 @@ export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; no
         const changed = Object.entries(changes).filter(([k, v]) => before[k as keyof typeof changes] !== v);
         if (changed.length > 0) {
           await repo.update(trx, auth.partnerId, input.id, changes, new Date(deps.now()));
-          await audit(trx, {
+          await auditChange(trx, {
             partnerId: auth.partnerId,
             actorUserId: auth.userId,
             actor: auth.email,

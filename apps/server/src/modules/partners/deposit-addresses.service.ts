@@ -3,7 +3,7 @@ import { CURRENCY_NETWORK_IDS, splitCurrencyNetwork, type CurrencyNetworkId, typ
 import { currencyNetworkFor, type AssignDepositAddressRequest, type DepositAddress } from '@portal/contract/partner';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { generateDemoAddress, tagProblem, validateAddress } from '../../lib/deposit-addresses.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { actorOf, isApiKeyCaller, requireAccess, type Caller } from '../../plugins/auth.ts';
@@ -83,7 +83,7 @@ export function createDepositAddressService(deps: {
         }
         const inserted = await insertAddress(trx, { partnerId, currencyNetwork, cryptocurrency: coin, network, ...taken });
         if (!inserted) throw new AssignedMeanwhile();
-        await audit(trx, {
+        await auditChange(trx, {
           partnerId,
           ...actor,
           action: 'deposit_address.assigned',

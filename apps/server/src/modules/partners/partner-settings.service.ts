@@ -9,7 +9,7 @@ import {
   payoutConfigProblem,
 } from '@portal/contract/payout';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
 import type { InvalidatePartner } from './partner-cache.ts';
@@ -37,7 +37,7 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
       const text = parsed.data.lowBalanceLimit;
       await db.transaction().execute(async (trx) => {
         await updatePartner(trx, auth.partnerId, { low_balance_limit: text }, new Date(deps.now()));
-        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.low_balance_limit_changed', details: { lowBalanceLimit: text } });
+        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.low_balance_limit_changed', details: { lowBalanceLimit: text } });
       });
       await deps.invalidatePartner(auth.partnerId);
       return { lowBalanceLimit: text };
@@ -57,7 +57,7 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
         const at = new Date(deps.now());
         await upsertPayoutConfig(trx, auth.partnerId, config, auth.userId, at);
         await updatePartner(trx, auth.partnerId, { payout_type: config.type, payout_frequency: config.frequency }, at);
-        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.payout_config_changed', details: config });
+        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.payout_config_changed', details: config });
       });
       await deps.invalidatePartner(auth.partnerId);
       return withNext(config);

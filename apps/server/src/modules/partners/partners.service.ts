@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { FeatureFlag, ProductType, Role, type FeatureFlags } from '@portal/contract/domain';
 import type { PartnerProfile } from '@portal/contract/partner';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -104,7 +104,7 @@ export function createOperatorService(deps: {
           payout_frequency: null,
         });
         await insertCurrencyAccount(trx, id, 'USD');
-        await audit(trx, { partnerId: id, actor: 'operator', action: 'partner.created', target: id, details: { ...input } });
+        await auditChange(trx, { partnerId: id, actor: 'operator', action: 'partner.created', target: id, details: { ...input } });
         return toPartner(row);
       });
     },
@@ -115,7 +115,7 @@ export function createOperatorService(deps: {
         if (!row) throw notFound(`No partner ${partnerId}`);
         const next = { ...toFeatureFlags(row.feature_flags), ...changes };
         await updatePartner(trx, partnerId, { feature_flags: JSON.stringify(next) }, new Date());
-        await audit(trx, { partnerId, actor: 'operator', action: 'partner.flags_changed', target: partnerId, details: changes });
+        await auditChange(trx, { partnerId, actor: 'operator', action: 'partner.flags_changed', target: partnerId, details: changes });
         return next;
       });
       await deps.invalidatePartner?.(partnerId);

@@ -15,7 +15,7 @@ import {
 } from '@portal/contract/rates';
 import type { ProductType } from '@portal/contract/domain';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -129,7 +129,7 @@ export function createRatesService(deps: RatesDeps) {
                 : `${place(rate)} is already ${current}.`,
             );
           }
-          await audit(trx, {
+          await auditChange(trx, {
             partnerId: auth.partnerId,
             actorUserId: auth.userId,
             actor: auth.email,
@@ -174,7 +174,7 @@ export function createRatesService(deps: RatesDeps) {
             if (approval && current?.status === pending && current.requested_by === auth.userId) throw fourEyes();
             throw conflict(`${place(rate)} has no change waiting for review: it was reviewed or changed meanwhile.`);
           }
-          await audit(trx, {
+          await auditChange(trx, {
             partnerId: auth.partnerId,
             actorUserId: auth.userId,
             actor: auth.email,

@@ -4,7 +4,7 @@ import type PgBoss from 'pg-boss';
 import { MAX_REPORT_DAYS, type ReportJob, type SearchTable } from '@portal/contract/transactions';
 import type { DB } from '../../db/schema.ts';
 import { createReportQueue, enqueueReportBuild } from '../../jobs/report-queue.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
 import type { Auth } from '../../plugins/auth.ts';
@@ -101,7 +101,7 @@ export function createReportsService(deps: ReportsDeps) {
           const queueJobId = await enqueueReportBuild(boss, trx, { partnerId: auth.partnerId, id }, placed.rank);
           await updateReportJob(trx, auth.partnerId, id, { queue_job_id: queueJobId }, new Date(deps.now()));
         }
-        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'report.requested', target: id, details: { ...input } });
+        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'report.requested', target: id, details: { ...input } });
       });
       return toJob((await findReportJob(db, auth.partnerId, id))!, deps.now());
     },

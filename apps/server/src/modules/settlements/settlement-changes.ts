@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { SettlementStatus } from '@portal/contract/settlements';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { recordEvent, settlementEvent } from '../webhooks/webhook-events.ts';
 import { findSettlement, updateSettlementStatus, type SettlementRow } from './settlements.repository.ts';
 
@@ -32,7 +32,7 @@ export async function recordSettlementChange(trx: Transaction<DB>, change: Settl
     });
     if (!row) return undefined;
   }
-  await audit(trx, {
+  await auditChange(trx, {
     partnerId: change.partnerId,
     actorUserId: change.actor.userId,
     actor: change.actor.name,

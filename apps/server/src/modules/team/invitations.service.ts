@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { TEAM_MESSAGES } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -62,7 +62,7 @@ export function createInvitationService(deps: InvitationDeps) {
           ? await repo.reinvite(trx, partner.id, existing.id, { name: input.name, role: input.role, tempHash, now })
           : await repo.insertInvited(trx, { partnerId: partner.id, id: crypto.randomUUID(), name: input.name, email: input.email, role: input.role, tempHash });
         if (!created) throw emailInUse(); // taken (or changed) between the check and the write
-        await audit(trx, {
+        await auditChange(trx, {
           partnerId: partner.id,
           actorUserId: by.userId,
           actor: by.email,
@@ -86,7 +86,7 @@ export function createInvitationService(deps: InvitationDeps) {
       const tempHash = await hashPassword(tempPassword);
       const done = await repo.transaction(async (trx) => {
         if (!(await repo.replaceTempPassword(trx, user.partner_id, user.id, tempHash, new Date(deps.now())))) return false;
-        await audit(trx, { partnerId: user.partner_id, actorUserId: by.userId, actor: by.email, action: 'user.invite_resent', target: user.id, details: { email: user.email }, ip: by.ip ?? null });
+        await auditChange(trx, { partnerId: user.partner_id, actorUserId: by.userId, actor: by.email, action: 'user.invite_resent', target: user.id, details: { email: user.email }, ip: by.ip ?? null });
         await deps.live.publish(trx, { partnerId: user.partner_id, table: 'team', kind: 'invite_resent', id: user.id, status: 'invited', at: new Date(deps.now()).toISOString() });
         return true;
       });

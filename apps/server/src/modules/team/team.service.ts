@@ -1,6 +1,6 @@
 import { TEAM_MESSAGES, type InviteUserRequest, type TeamMember, type TeamMemberStatus } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireRole, type Auth } from '../../plugins/auth.ts';
@@ -85,7 +85,7 @@ export function createTeamService(deps: TeamDeps) {
         if (user.role === input.role) return;
         if (admins.includes(user.id) && input.role !== 'admin' && admins.length === 1) throw lastAdmin();
         await repo.setRole(trx, auth.partnerId, user.id, input.role, now());
-        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.role_changed', target: user.id, details: { email: user.email, from: user.role, to: input.role }, ip: ctx.ip });
+        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.role_changed', target: user.id, details: { email: user.email, from: user.role, to: input.role }, ip: ctx.ip });
         await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'team', kind: 'role_changed', id: user.id, status: input.role, at: now().toISOString() });
       });
       // the role is read from the user's row on every request: drop any cached copy so it holds at once
@@ -104,7 +104,7 @@ export function createTeamService(deps: TeamDeps) {
         if (admins.includes(user.id) && admins.length === 1) throw lastAdmin();
         await repo.markDeleted(trx, auth.partnerId, user.id, now());
         const ids = await sessions.endUserSessions(trx, user, 'removed');
-        await audit(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.deleted', target: user.id, details: { email: user.email, role: user.role, status: user.status, sessionsEnded: ids.length }, ip: ctx.ip });
+        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.deleted', target: user.id, details: { email: user.email, role: user.role, status: user.status, sessionsEnded: ids.length }, ip: ctx.ip });
         await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'team', kind: 'removed', id: user.id, status: 'deleted', at: now().toISOString() });
         return { email: user.email, ended: ids };
       });

@@ -13,7 +13,7 @@ import {
 } from '@portal/contract/wallets';
 import { OTP_MESSAGES } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -165,7 +165,7 @@ export function createWalletService(deps: WalletDeps) {
           created_at: at,
           updated_at: at,
         });
-        await audit(trx, { ...actor(auth), action: 'settlement_wallet.created', target: wallet.id, details: { address, network, tag: input.tag, currencies } });
+        await auditChange(trx, { ...actor(auth), action: 'settlement_wallet.created', target: wallet.id, details: { address, network, tag: input.tag, currencies } });
         await announce(trx, 'added', wallet, at);
         return wallet;
       });
@@ -193,7 +193,7 @@ export function createWalletService(deps: WalletDeps) {
           at,
         );
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was reviewed by someone else just now');
-        await audit(trx, { ...actor(auth), action: approved ? 'settlement_wallet.approved' : 'settlement_wallet.denied', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: approved ? null : reason } });
+        await auditChange(trx, { ...actor(auth), action: approved ? 'settlement_wallet.approved' : 'settlement_wallet.denied', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: approved ? null : reason } });
         if (approved) await deps.enqueueScreening(trx, { partnerId: auth.partnerId, walletId: wallet.id });
         await announce(trx, approved ? 'approved' : 'denied', changed, at);
         return changed;
@@ -220,7 +220,7 @@ export function createWalletService(deps: WalletDeps) {
         if (input.status === 'enabled') await requireFreeSlots(trx, auth.partnerId, wallet.network, wallet.currencies, wallet.id);
         const changed = await updateWallet(trx, auth.partnerId, wallet.id, [from], { status: input.status }, at);
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
-        await audit(trx, { ...actor(auth), action: `settlement_wallet.${input.status}`, target: wallet.id, details: { address: wallet.address, network: wallet.network } });
+        await auditChange(trx, { ...actor(auth), action: `settlement_wallet.${input.status}`, target: wallet.id, details: { address: wallet.address, network: wallet.network } });
         await announce(trx, input.status, changed, at);
         return changed;
       };
@@ -251,7 +251,7 @@ export function createWalletService(deps: WalletDeps) {
           at,
         );
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
-        await audit(trx, { ...actor(auth), action: 'settlement_wallet.deleted', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: input.reason, previousStatus: wallet.status } });
+        await auditChange(trx, { ...actor(auth), action: 'settlement_wallet.deleted', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: input.reason, previousStatus: wallet.status } });
         await announce(trx, 'deleted', changed, at);
         return changed;
       });
@@ -280,7 +280,7 @@ export function createWalletService(deps: WalletDeps) {
           outcome.passed ? { status: 'enabled', screened_at: at } : { status: 'denied', denial_reason: outcome.reason, screened_at: at },
           at,
         );
-        await audit(trx, { partnerId, actor: 'system', action: outcome.passed ? 'settlement_wallet.screening_passed' : 'settlement_wallet.screening_failed', target: walletId, details: { address: wallet.address, network: wallet.network, reason: outcome.passed ? null : outcome.reason } });
+        await auditChange(trx, { partnerId, actor: 'system', action: outcome.passed ? 'settlement_wallet.screening_passed' : 'settlement_wallet.screening_failed', target: walletId, details: { address: wallet.address, network: wallet.network, reason: outcome.passed ? null : outcome.reason } });
         if (changed) await announce(trx, 'screened', changed, at);
         return changed;
       });

@@ -16,7 +16,7 @@ import {
 import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
 import type { DB, WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { audit } from '../../lib/audit.repository.ts';
+import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { RefusedTargetError, checkPublicHost, hostOf } from '../../lib/ssrf.ts';
@@ -181,7 +181,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
           created_at: now(),
           updated_at: now(),
         });
-        await audit(trx, { ...actor(auth), action: 'webhook.created', target: created.id, details: { url: input.url, events: input.events } });
+        await auditChange(trx, { ...actor(auth), action: 'webhook.created', target: created.id, details: { url: input.url, events: input.events } });
         await announce(trx, auth.partnerId, 'created', created.id, endpointStatus(created));
         return created;
       });
@@ -205,7 +205,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         const updated = await updateEndpoint(trx, auth.partnerId, input.id, { ...changes, updated_at: now() });
         if (!updated) throw notFound(WEBHOOK_MESSAGES.notFound);
         const { state: _state, failing_since: _since, ...details } = changes;
-        await audit(trx, { ...actor(auth), action: 'webhook.updated', target: input.id, details });
+        await auditChange(trx, { ...actor(auth), action: 'webhook.updated', target: input.id, details });
         await announce(trx, auth.partnerId, 'updated', updated.id, endpointStatus(updated));
         return updated;
       });
@@ -218,7 +218,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
       await deps.otp.authorise(auth, otp, async (trx) => {
         // its deliveries and their attempts go with it; a job already queued for one finds nothing and ends
         if (!(await deleteEndpoint(trx, auth.partnerId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
-        await audit(trx, { ...actor(auth), action: 'webhook.deleted', target: id, details: { url: existing.url } });
+        await auditChange(trx, { ...actor(auth), action: 'webhook.deleted', target: id, details: { url: existing.url } });
         await announce(trx, auth.partnerId, 'deleted', id, 'deleted');
       });
       return { id };
@@ -249,7 +249,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
           throw conflict('This delivery is still being attempted. Resend it once it has succeeded or failed.');
         }
         await notifyOutbox(trx);
-        await audit(trx, { ...actor(auth), action: 'webhook.delivery_resent', target: deliveryId });
+        await auditChange(trx, { ...actor(auth), action: 'webhook.delivery_resent', target: deliveryId });
         await announce(trx, auth.partnerId, 'delivery', deliveryId, 'pending');
       });
       nudgeOutbox();
@@ -271,7 +271,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         });
         await insertDelivery(trx, { partnerId: auth.partnerId, id: deliveryId, eventId, endpointId: endpoint.id, manual: true });
         await notifyOutbox(trx);
-        await audit(trx, { ...actor(auth), action: 'webhook.test_sent', target: endpoint.id });
+        await auditChange(trx, { ...actor(auth), action: 'webhook.test_sent', target: endpoint.id });
         await announce(trx, auth.partnerId, 'delivery', deliveryId, 'pending');
       });
       nudgeOutbox();
