@@ -1,5 +1,5 @@
-// The whole suite: typecheck, lint, unit, integration and browser tests, then one summary.
-import { spawnSync } from 'node:child_process';
+// The whole suite: typecheck, lint, formatting, unused code, unit, integration and browser tests, then one summary.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,11 +13,7 @@ let skipped = 0;
 /** Integration and browser tests that ran on the PostgreSQL server (their names say "postgres"). */
 let onPostgres = 0;
 
-function step(name, cmd, args, report) {
-  const started = Date.now();
-  console.log(`\n━━ ${name} ━━ ${[cmd, ...args].join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
-  const ok = r.status === 0;
+function record(name, ok, started, report) {
   let counts = '';
   if (report && fs.existsSync(report)) {
     const j = JSON.parse(fs.readFileSync(report, 'utf8'));
@@ -32,6 +28,36 @@ function step(name, cmd, args, report) {
   results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1), counts });
 }
 
+/** One step, its output streamed. */
+function step(name, cmd, args, report) {
+  const started = Date.now();
+  console.log(`\n━━ ${name} ━━ ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+  record(name, r.status === 0, started, report);
+}
+
+/**
+ * Checks that only compute (typecheck, lint, formatting), two at a time on two cores or more: each one's output is
+ * printed whole when it ends, so that outputs do not interleave.
+ */
+async function checks(list, width = Math.max(2, os.availableParallelism() - 1)) {
+  const queue = [...list];
+  const run = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [name, cmd, args] = next;
+      const started = Date.now();
+      const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '1' } });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      console.log(`\n━━ ${name} ━━ ${[cmd, ...args].join(' ')} (${((Date.now() - started) / 1000).toFixed(1)} s)\n${out.trimEnd()}`);
+      record(name, code === 0, started, null);
+    }
+  };
+  await Promise.all(Array.from({ length: width }, run));
+}
+
 // Vitest runs files on (cores - 1) workers: one on a 2-core machine. The unit and integration tests wait on timers and
 // the database server as much as they compute, so two workers there finish about 1.4 times sooner. The browser tests
 // stay one file at a time: Chromium and the server already use both cores.
@@ -43,13 +69,15 @@ const vitest = (project, { parallel = false } = {}) => {
 };
 
 const databases = process.env.TEST_DATABASE_URL ? 'embedded PGlite and PostgreSQL' : 'embedded PGlite only (set TEST_DATABASE_URL for PostgreSQL)';
-step('typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract'], null);
-step('typecheck: server', 'npx', ['tsc', '-p', 'apps/server'], null);
-step('typecheck: web', 'npx', ['tsc', '-p', 'apps/web'], null);
-step('typecheck: e2e', 'npx', ['tsc', '-p', 'e2e'], null);
-step('typecheck: bench', 'npx', ['tsc', '-p', 'bench'], null);
-step('lint', 'npx', ['eslint', '.', '--max-warnings=0'], null);
-step('dependencies: each workspace declares what it imports', process.execPath, ['scripts/check-deps.mjs'], null);
+await checks([
+  ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+  ['typecheck: server', 'npx', ['tsc', '-p', 'apps/server']],
+  ['typecheck: web', 'npx', ['tsc', '-p', 'apps/web']],
+  ['typecheck: e2e', 'npx', ['tsc', '-p', 'e2e']],
+  ['typecheck: bench', 'npx', ['tsc', '-p', 'bench']],
+  ['typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract']],
+  ['dependencies: each workspace declares what it imports', process.execPath, ['scripts/check-deps.mjs']],
+]);
 step('unit: contract', ...vitest('contract'));
 step('unit: web', ...vitest('web', { parallel: true }));
 step(`integration: server on ${databases}`, ...vitest('server', { parallel: true }));
