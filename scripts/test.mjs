@@ -41,6 +41,7 @@ step('typecheck: web', 'npx', ['tsc', '-p', 'apps/web'], null);
 step('typecheck: e2e', 'npx', ['tsc', '-p', 'e2e'], null);
 step('typecheck: bench', 'npx', ['tsc', '-p', 'bench'], null);
 step('lint', 'npx', ['eslint', '.', '--max-warnings=0'], null);
+step('import cycles: none, type imports included', process.execPath, ['scripts/check-cycles.mjs'], null);
 step('dependencies: each workspace declares what it imports', process.execPath, ['scripts/check-deps.mjs'], null);
 step('unit: contract', ...vitest('contract'));
 step('unit: web', ...vitest('web'));
