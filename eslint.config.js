@@ -10,6 +10,11 @@ const WEB = 'apps/web/src';
 /** Every folder under the portal's features/ is a feature: a new one is fenced in without editing this file. */
 const FEATURES = readdirSync(`${import.meta.dirname}/${WEB}/features`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
+const SERVER = 'apps/server/src';
+/** Every folder under the server's modules/ is a module, met only through its face (index.ts): fenced in without editing this file. */
+const MODULES = readdirSync(`${import.meta.dirname}/${SERVER}/modules`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const FACES = MODULES.map((m) => `./${m}/index.ts`);
+
 const TSCONFIGS = ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'];
 // import-x's TypeScript preset (extensions, parsers), with the resolver of eslint-import-resolver-typescript 4
 const importSettings = { ...importX.flatConfigs.typescript.settings };
@@ -63,6 +68,38 @@ export default tseslint.config(
               target: [`${WEB}/components`, `${WEB}/lib`],
               from: [`${WEB}/features`, `${WEB}/app`],
               message: 'shared code (src/components, src/lib) imports no feature and nothing of src/app',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // the server's modules meet through their faces: another module, the composition root, plugins and jobs import a
+    // module only through its index.ts; db/ and lib/ (below the modules) import none
+    files: [`${SERVER}/**/*.ts`],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            ...MODULES.map((m) => ({
+              target: `${SERVER}/modules/${m}`,
+              from: `${SERVER}/modules`,
+              except: [`./${m}`, ...FACES.filter((f) => f !== `./${m}/index.ts`)],
+              message: `modules meet through their faces: import another module only from its index.ts (add what ${m} needs there)`,
+            })),
+            {
+              target: [`${SERVER}/*.ts`, `${SERVER}/jobs`, `${SERVER}/plugins`, `${SERVER}/types`],
+              from: `${SERVER}/modules`,
+              except: FACES,
+              message: "modules meet through their faces: import a module only from its index.ts",
+            },
+            {
+              target: [`${SERVER}/db`, `${SERVER}/lib`],
+              from: [`${SERVER}/modules`, `${SERVER}/jobs`, `${SERVER}/plugins`, `${SERVER}/types`, `${SERVER}/app.ts`, `${SERVER}/composition.ts`, `${SERVER}/server.ts`, `${SERVER}/cli.ts`],
+              message: 'src/db and src/lib are below the modules: they import no module, plugin, job or the app',
             },
           ],
         },

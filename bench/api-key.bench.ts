@@ -14,7 +14,7 @@ import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/
 import { loadKeys } from '../apps/server/src/lib/keys.ts';
 import { createApiKeysRepository } from '../apps/server/src/modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
-import { findPartner } from '../apps/server/src/modules/partners/partners.repository.ts';
+import { createPartnerAccess } from '../apps/server/src/modules/partners/index.ts';
 import { adminToken } from './support.ts';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
@@ -45,7 +45,7 @@ const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir
 await migrateToLatest(database.db);
 const keys = await loadKeys(config);
 await seedDemo(database.db, keys.encryptionKey);
-const app = await buildApp({ config, database, keys });
+const app = await buildApp({ config, database, keys, boss: null });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 
@@ -53,7 +53,7 @@ const admin = DEMO_USERS[0]!;
 const partnerId = DEMO_PARTNERS.acme.id;
 const service = createApiKeysService({
   repo: createApiKeysRepository(database.db),
-  partners: { get: (id) => findPartner(database.db, id) },
+  partners: createPartnerAccess(database.db),
   encryptionKey: keys.encryptionKey,
   now: Date.now,
   invalidateKey: async () => undefined,

@@ -11,11 +11,12 @@ import { openDatabase } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { generateTransactions, type TransactionTable } from '../apps/server/src/db/seed/transactions.ts';
-import { buildReport } from '../apps/server/src/jobs/report-build.ts';
+import { buildReport } from '../apps/server/src/modules/reports/report-build.ts';
 import { diskStorage } from '../apps/server/src/lib/file-storage.ts';
 import { createReportsService } from '../apps/server/src/modules/reports/reports.service.ts';
 import { scrollBatch } from '../apps/server/src/modules/transactions/transactions.repository.ts';
 import { toRows } from '../apps/server/src/modules/transactions/transactions.rows.ts';
+import { createPartnerAccess } from '../apps/server/src/modules/partners/index.ts';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(58)} ${value}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -54,7 +55,7 @@ for (const table of SEARCH_TABLES) {
 
 console.log('── report file: 10,000 payments built end to end (embedded database) ──');
 const storage = diskStorage(path.join(dir, 'files'));
-const reports = createReportsService({ db, boss: undefined, storage, now: () => Date.now(), activeLimit: 100 });
+const reports = createReportsService({ db, boss: undefined, storage, partners: createPartnerAccess(db), now: () => Date.now(), activeLimit: 100 });
 const admin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
 const auth = { userId: admin.id, partnerId: ACME, role: admin.role, email: admin.email, name: admin.name, sessionId: 'bench' };
 const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
@@ -64,7 +65,7 @@ for (let i = 0; i < 3; i++) {
   const job = await reports.create(auth, { dataSource: 'payments', startDate: day(-365), endDate: day(0), filters: {}, fiatWallet: 'all' });
   const rss0 = process.memoryUsage().rss;
   const t0 = performance.now();
-  await buildReport({ db, storage, now: () => Date.now() }, ACME, job.id);
+  await buildReport({ db, storage, partners: createPartnerAccess(db), now: () => Date.now() }, ACME, job.id);
   builds.push(performance.now() - t0);
   written = (await reports.get(ACME, job.id)).rowCount ?? 0;
   if (i === 2) line('rss growth of the last build', `${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB`);

@@ -37,7 +37,7 @@ async function throughput() {
   await migrateToLatest(database.db);
   const keys = await loadKeys(config);
   await seedDemo(database.db, keys.encryptionKey);
-  const app = await buildApp({ config, database, keys });
+  const app = await buildApp({ config, database, keys, boss: null });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const admin = DEMO_USERS[0]!;

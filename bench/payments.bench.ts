@@ -18,7 +18,7 @@ import { openDatabase } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
-import { createPaymentQueue, startPaymentWorker } from '../apps/server/src/jobs/payment-processing.ts';
+import { createPaymentQueue, startPaymentWorker } from '../apps/server/src/modules/payments/payment-processing.ts';
 import { adminToken, benchServerUrl as serverUrl, csrfHeaders, withAdminClient as admin } from './support.ts';
 import { readEvents } from '../apps/server/test/sse.ts';
 

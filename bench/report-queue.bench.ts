@@ -13,7 +13,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { generateTransactions } from '../apps/server/src/db/seed/transactions.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
-import { startReportWorker } from '../apps/server/src/jobs/report-worker.ts';
+import { startReportWorker } from '../apps/server/src/modules/reports/report-worker.ts';
 import { adminToken, benchServerUrl as serverUrl, withAdminClient as admin } from './support.ts';
 
 const FLOOD = Number(process.env.BENCH_FLOOD ?? 1324);
@@ -50,7 +50,7 @@ async function scenario(title: string, env: Record<string, string>) {
     await boss.start();
     const app = await buildApp({ config, database, keys, boss });
     await app.ready();
-    await startReportWorker({ boss, db: database.db, storage: app.storage, log: app.log, concurrency: CONCURRENCY });
+    await startReportWorker({ boss, db: database.db, storage: app.storage, partners: app.services.partnerAccess, log: app.log, concurrency: CONCURRENCY });
 
     const as = async (email: string) => {
       const u = DEMO_USERS.find((x) => x.email === email)!;

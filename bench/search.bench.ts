@@ -26,6 +26,7 @@ import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/
 import { generateTransactions } from '../apps/server/src/db/seed/transactions.ts';
 import * as walletIndexes from '../apps/server/src/db/migrations/0022-search-wallet-indexes.ts';
 import { pageStatement, searchPage, totalStatement } from '../apps/server/src/modules/transactions/transactions.repository.ts';
+import { createPartnerAccess } from '../apps/server/src/modules/partners/index.ts';
 import type { SearchQuery } from '@portal/contract/transactions';
 import { adminToken, csrfHeaders } from './support.ts';
 
@@ -271,7 +272,7 @@ const startHttp = async () => {
   if (app && appDatabase === database) return;
   await app?.close();
   appDatabase = database;
-  app = await buildApp({ config, database, keys });
+  app = await buildApp({ config, database, keys, boss: null });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
   headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base)) };
@@ -358,13 +359,13 @@ line('export of 10,000 rows by scroll over HTTP, median of 5', `${ms(pct(exportT
 // a report of about 100,000 rows: 55 days of the measured partner's payments, built as the worker builds it
 {
   const { createReportsService } = await import('../apps/server/src/modules/reports/reports.service.ts');
-  const { buildReport } = await import('../apps/server/src/jobs/report-build.ts');
+  const { buildReport } = await import('../apps/server/src/modules/reports/report-build.ts');
   const { diskStorage } = await import('../apps/server/src/lib/file-storage.ts');
   const storage = diskStorage('/tmp/portal-bench-reports');
-  const reports = createReportsService({ db, boss: undefined, storage, now: Date.now, activeLimit: 1_000_000 });
+  const reports = createReportsService({ db, boss: undefined, storage, partners: createPartnerAccess(db), now: Date.now, activeLimit: 1_000_000 });
   const job = await reports.create({ userId: admin.id, partnerId: ACME, role: 'admin', email: admin.email, name: admin.name, sessionId: '' }, { dataSource: 'payments', startDate: day(100), endDate: day(46), filters: {}, fiatWallet: 'all' });
   const t0 = performance.now();
-  await buildReport({ db, storage, now: Date.now }, ACME, job.id);
+  await buildReport({ db, storage, partners: createPartnerAccess(db), now: Date.now }, ACME, job.id);
   const built = await reports.get(ACME, job.id);
   line(`report of ${built.rowCount?.toLocaleString('en-US')} rows, ${built.totalPages} pages`, `${((performance.now() - t0) / 1000).toFixed(2)} s (budget <= 10 s for 100,000)`);
 }

@@ -15,7 +15,7 @@ import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
-import { startWebhookDelivery } from '../apps/server/src/jobs/webhook-delivery.ts';
+import { startWebhookDelivery } from '../apps/server/src/modules/webhooks/webhook-delivery.ts';
 import { encrypt } from '../apps/server/src/lib/keys.ts';
 import { livePublisher } from '../apps/server/src/lib/live-bus.ts';
 import type { Mailer } from '../apps/server/src/lib/mailer.ts';

@@ -15,7 +15,7 @@ import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
-import { createSettlementQueue } from '../apps/server/src/jobs/settlement-processing.ts';
+import { createSettlementQueue } from '../apps/server/src/modules/settlements/settlement-processing.ts';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { adminToken, benchServerUrl as serverUrl, csrfHeaders, withAdminClient as admin } from './support.ts';
 

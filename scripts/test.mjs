@@ -76,6 +76,7 @@ await checks([
   ['typecheck: e2e', 'npx', ['tsc', '-p', 'e2e']],
   ['typecheck: bench', 'npx', ['tsc', '-p', 'bench']],
   ['typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract']],
+  ['import cycles: none, type imports included', process.execPath, ['scripts/check-cycles.mjs']],
   ['dependencies: each workspace declares what it imports', process.execPath, ['scripts/check-deps.mjs']],
 ]);
 step('unit: contract', ...vitest('contract'));

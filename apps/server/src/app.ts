@@ -14,23 +14,11 @@ import type { Database } from './db/database.ts';
 import type { Keys } from './lib/keys.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { createMailer } from './lib/mailer.ts';
-import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { partnerRoutes } from './modules/partners/partners.routes.ts';
-import { transactionRoutes } from './modules/transactions/transactions.routes.ts';
-import { reportRoutes } from './modules/reports/reports.routes.ts';
-import { otpRoutes } from './modules/otp/otp.routes.ts';
-import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { API_DESCRIPTION, SECURITY_SCHEMES, docsTransform } from './modules/api-keys/api-docs.ts';
-import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
-import { walletRoutes } from './modules/wallets/wallets.routes.ts';
-import { settlementRoutes } from './modules/settlements/settlements.routes.ts';
-import { fiatWalletRoutes } from './modules/fiat-wallets/fiat-wallets.routes.ts';
-import { teamRoutes } from './modules/team/team.routes.ts';
-import { rateRoutes } from './modules/rates/rates.routes.ts';
-import { coverageRoutes } from './modules/coverage/coverage.routes.ts';
 import { diskStorage, type FileStorage } from './lib/file-storage.ts';
+import { createCacheBus } from './lib/cache-bus.ts';
+import { createLiveBus } from './lib/live-bus.ts';
+import { composeServices, type Services } from './composition.ts';
+import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerApiKeyAuth } from './plugins/api-key-auth.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
@@ -39,27 +27,26 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { DOCS_CSP, registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerPortal } from './plugins/portal.ts';
-import { createCacheBus, type CacheBus } from './lib/cache-bus.ts';
-import { createLiveBus, type LiveBus } from './lib/live-bus.ts';
-import { paymentRoutes } from './modules/payments/payments.routes.ts';
-import { liveEventRoutes } from './modules/payments/live-events.routes.ts';
+import { API_DESCRIPTION, SECURITY_SCHEMES, apiKeyRoutes, docsTransform } from './modules/api-keys/index.ts';
+import { authRoutes } from './modules/auth/index.ts';
+import { coverageRoutes } from './modules/coverage/index.ts';
+import { fiatWalletRoutes } from './modules/fiat-wallets/index.ts';
+import { healthRoutes } from './modules/health/index.ts';
+import { otpRoutes } from './modules/otp/index.ts';
+import { partnerRoutes } from './modules/partners/index.ts';
+import { liveEventRoutes, paymentRoutes } from './modules/payments/index.ts';
+import { rateRoutes } from './modules/rates/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
+import { settlementRoutes } from './modules/settlements/index.ts';
+import { teamRoutes } from './modules/team/index.ts';
+import { transactionRoutes } from './modules/transactions/index.ts';
+import { walletRoutes } from './modules/wallets/index.ts';
+import { webhookRoutes } from './modules/webhooks/index.ts';
+import type { App } from './types/app.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    config: Config;
-    database: Database;
-    keys: Keys;
-    mailer: Mailer;
-    boss: PgBoss | undefined;
-    storage: FileStorage;
-    /** keeps in-process caches coherent across server instances (lib/cache-bus.ts) */
-    cacheBus: CacheBus;
-    /** per-partner changes for the live event stream, heard by every instance (lib/live-bus.ts) */
-    liveBus: LiveBus;
-    /** milliseconds since the epoch; tests move it */
-    clock: () => number;
-  }
-}
+export type { App } from './types/app.ts';
+/** The app as built: Fastify's instance with the services the composition root made for it (the workers use them). */
+export type BuiltApp = App & { services: Services };
 
 export { API_PREFIX } from './lib/constants.ts';
 import { API_PREFIX } from './lib/constants.ts';
@@ -68,8 +55,8 @@ export type AppDeps = {
   config: Config;
   database: Database;
   keys: Keys;
-  /** the job queue, started by the caller; undefined where a test needs none */
-  boss?: PgBoss;
+  /** the job queue, started by the caller; null: an app without background work (tests), chosen explicitly */
+  boss: PgBoss | null;
   mailer?: Mailer;
   storage?: FileStorage;
   logger?: FastifyServerOptions['logger'];
@@ -77,7 +64,7 @@ export type AppDeps = {
 };
 
 /** Builds the Fastify instance; starting it (listen, signals) is server.ts's job, so tests use app.inject. */
-export async function buildApp(deps: AppDeps) {
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.config.BODY_LIMIT,
@@ -94,7 +81,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('config', deps.config);
   app.decorate('database', deps.database);
   app.decorate('keys', deps.keys);
-  app.decorate('boss', deps.boss);
+  app.decorate('boss', deps.boss ?? undefined);
   app.decorate('clock', deps.clock ?? Date.now);
   app.decorate('storage', deps.storage ?? diskStorage(deps.config.dataDir));
   app.decorate(
@@ -126,6 +113,21 @@ export async function buildApp(deps: AppDeps) {
   });
   app.addHook('onClose', async () => liveBus.close());
 
+  // every service, built once by the composition root (which refuses a missing dependency), handed to the routes
+  const services = composeServices({
+    config: deps.config,
+    database: deps.database,
+    keys: deps.keys,
+    mailer: app.mailer,
+    storage: app.storage,
+    cacheBus,
+    liveBus,
+    clock: app.clock,
+    log: app.log,
+    boss: deps.boss,
+  });
+  app.decorate('services', services);
+
   registerErrorHandler(app);
   await registerSecurityHeaders(app, { production: deps.config.NODE_ENV === 'production' });
   registerMetrics(app, { token: deps.config.METRICS_TOKEN });
@@ -150,30 +152,28 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (api) => {
       api.get('/', { schema: { hide: true } }, async () => ({ name: 'Partner Dashboard API', version: 'v1' }));
-      await api.register(authRoutes);
-      await api.register(partnerRoutes);
-      await api.register(transactionRoutes);
-      await api.register(reportRoutes);
-      await api.register(otpRoutes);
-      await api.register(apiKeyRoutes);
-      await api.register(webhookRoutes);
-      await api.register(walletRoutes);
-      await api.register(settlementRoutes);
-      await api.register(fiatWalletRoutes);
-      await api.register(teamRoutes);
-      await api.register(rateRoutes);
-      await api.register(coverageRoutes);
-      await api.register(paymentRoutes);
-      await api.register(liveEventRoutes);
+      await api.register(authRoutes, services.auth);
+      await api.register(partnerRoutes, services.partners);
+      await api.register(transactionRoutes, { service: services.transactions });
+      await api.register(reportRoutes, { service: services.reports });
+      await api.register(otpRoutes, { service: services.otp });
+      await api.register(apiKeyRoutes, services.apiKeys);
+      await api.register(webhookRoutes, { service: services.webhooks });
+      await api.register(walletRoutes, { service: services.wallets });
+      await api.register(settlementRoutes, { service: services.settlements });
+      await api.register(fiatWalletRoutes, { service: services.fiatWallets });
+      await api.register(teamRoutes, { service: services.team });
+      await api.register(rateRoutes, { service: services.rates });
+      await api.register(coverageRoutes, { service: services.coverage });
+      await api.register(paymentRoutes, { service: services.payments });
+      await api.register(liveEventRoutes, { sessions: services.sessionReads });
     },
     { prefix: API_PREFIX },
   );
 
   await registerPortal(app, deps.config.webDist);
-  return app;
+  return app as BuiltApp;
 }
-
-export type App = Awaited<ReturnType<typeof buildApp>>;
 
 /** TRUST_PROXY for Fastify: the proxies' addresses, or a number of hops (the nearest n senders are proxies). */
 function trustProxyOption(trusted: string[] | number | undefined): string[] | boolean | ((address: string, hop: number) => boolean) {

@@ -10,13 +10,8 @@ import { invalidateEverywhere } from './lib/cache-bus.ts';
 import { livePublisher } from './lib/live-bus.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
-import { configuredKeys } from './modules/partners/deposit-address-sources.ts';
-import { PARTNER_CACHE } from './modules/partners/partner-cache.ts';
-import { ImportRefused, createDepositAddressService } from './modules/partners/deposit-addresses.service.ts';
-import { findPartner, findPartnerByAbbreviation } from './modules/partners/partners.repository.ts';
-import { createOperatorService } from './modules/partners/partners.service.ts';
-import { createFiatWalletsRepository } from './modules/fiat-wallets/fiat-wallets.repository.ts';
-import { createFiatWalletsService } from './modules/fiat-wallets/fiat-wallets.service.ts';
+import { PARTNER_CACHE, ImportRefused, configuredKeys, createDepositAddressService, createOperatorService, findPartner, findPartnerByAbbreviation } from './modules/partners/index.ts';
+import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
 import { KeyMismatchError } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
 

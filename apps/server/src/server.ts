@@ -5,17 +5,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, seedDemo } from './db/seed/demo.ts';
 import { createBoss } from './jobs/boss.ts';
 import { openRuntime } from './runtime.ts';
-import { startReportWorker } from './jobs/report-worker.ts';
-import { startCleanupJob } from './jobs/cleanup.ts';
-import { startWebhookDelivery } from './jobs/webhook-delivery.ts';
-import { startSettlementWorker } from './jobs/settlement-processing.ts';
-import { startPaymentWorker } from './jobs/payment-processing.ts';
-import { startDemoLive } from './jobs/demo-live.ts';
-import { paymentServiceOf } from './modules/payments/payments.routes.ts';
-import { blocklistScreener, startWalletScreeningWorker } from './jobs/wallet-screening.ts';
-import { simulatedPayer } from './modules/settlements/payer.ts';
-import { walletServiceOf } from './modules/wallets/wallets.routes.ts';
-import { startMailCatcher, type MailCatcher } from './lib/mail-catcher.ts';
+import { startDemoPayments, startWorkers } from './composition.ts';
+import type { MailCatcher } from './lib/mail-catcher.ts';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 /** Milliseconds running jobs get to finish on shutdown, within the deadline above. */
@@ -55,6 +46,8 @@ async function main() {
   let catcher: MailCatcher | undefined;
   if (config.mailCatcher) {
     try {
+      // loaded only here: a production start never reads the catcher (nor its dependencies)
+      const { startMailCatcher } = await import('./lib/mail-catcher.ts');
       catcher = await startMailCatcher({ smtpPort: config.MAIL_CATCHER_SMTP_PORT, webPort: config.MAIL_CATCHER_WEB_PORT });
       config = { ...config, SMTP_URL: catcher.smtpUrl };
     } catch (err) {
@@ -94,37 +87,16 @@ async function main() {
     await step('mail catcher stopped', () => catcher?.stop());
   });
 
-  await startReportWorker({ boss, db: database.db, read: database.reader, storage: app.storage, log: app.log, concurrency: config.REPORT_CONCURRENCY });
-  await startCleanupJob({ boss, db: database.db, storage: app.storage, log: app.log, now: Date.now });
-  running.webhooks = await startWebhookDelivery({
-    boss,
-    database,
-    encryptionKey: keys.encryptionKey,
-    mailer: app.mailer,
-    log: app.log,
-    schedule: config.WEBHOOK_RETRY_SCHEDULE,
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    allowPrivateTargets: config.NODE_ENV !== 'production',
-    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
-    live: app.liveBus,
-  });
-  await startWalletScreeningWorker({ boss, service: walletServiceOf(app), screener: blocklistScreener(config.WALLET_SCREENING_BLOCKLIST), log: app.log });
-  await startSettlementWorker({
-    boss,
-    db: database.db,
-    payer: simulatedPayer,
-    timings: { processingSeconds: config.SETTLEMENT_PROCESSING_SECONDS, completionSeconds: config.SETTLEMENT_COMPLETION_SECONDS },
-    log: app.log,
-  });
-
-  await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: config.PAYMENT_STEP_SECONDS, log: app.log, concurrency: config.PAYMENT_CONCURRENCY });
+  // the workers run on the services the routes use (the composition root built them with the app)
+  const workers = await startWorkers({ boss, config, database, keys, mailer: app.mailer, storage: app.storage, liveBus: app.liveBus, log: app.log }, app.services);
+  running.webhooks = workers.webhooks;
 
   if (config.demo) {
     const { created } = await seedDemo(database.db, keys.encryptionKey);
     if (created) app.log.info('demo data created');
   }
   if (config.demo && config.demoLive) {
-    const live = startDemoLive({ db: database.db, service: paymentServiceOf(app), seconds: config.DEMO_LIVE_SECONDS, log: app.log });
+    const live = startDemoPayments({ config, database, log: app.log }, app.services);
     app.addHook('preClose', async () => live.stop());
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_CACHE_MS } from '../src/plugins/auth.ts';
+import { AUTH_CACHE_MS } from '../src/lib/constants.ts';
 import { signIn, twoInstances, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';
 

@@ -3,7 +3,7 @@ import { exportCsv } from '@portal/contract/export-columns';
 import type { SearchTable, TransactionRowOf } from '@portal/contract/transactions';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
-import { startReportWorker } from '../src/jobs/report-worker.ts';
+import { startReportWorker } from '../src/modules/reports/report-worker.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 
 /**
@@ -73,7 +73,7 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
     await generateTransactions(db, { partnerId: KORA, rows: 60, seed: 'kora-files', fiatWallets: null, tables: ['trades', 'initiated_payments'] });
     // Kora (no fiat wallets) may download reports here, for the files without the Wallet column
     await t.database.executeSql(`update partners set feature_flags = feature_flags || '{"reportDownloadsEnabled": true}'::jsonb where id = $1`, [KORA]);
-    await startReportWorker({ boss: t.app.boss!, db, storage: t.app.storage, log: t.app.log });
+    await startReportWorker({ boss: t.app.boss!, db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { buildApp, type App } from '../src/app.ts';
+import { buildApp, type App, type BuiltApp } from '../src/app.ts';
 import { createBoss } from '../src/jobs/boss.ts';
-import { startWebhookDelivery, type WebhookDeliveryDeps } from '../src/jobs/webhook-delivery.ts';
+import { startWebhookDelivery, type WebhookDeliveryDeps } from '../src/modules/webhooks/webhook-delivery.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -64,7 +64,8 @@ export function memoryMailer(): Mailer & { sent: Mail[] } {
 }
 
 export type TestContext = {
-  app: App;
+  /** the app, with the services the composition root built for it (`app.services`) */
+  app: BuiltApp;
   /** the app's clock, in ms; tests move it */
   clock: { now: number };
   database: Database;
@@ -76,7 +77,7 @@ export type TestContext = {
 /** A migrated database with the demo data and an app over it. */
 export async function setup(
   kind: DatabaseKind,
-  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: App) => void; jobs?: boolean; smtpUrl?: string } = {},
+  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: BuiltApp) => void; jobs?: boolean; smtpUrl?: string } = {},
 ): Promise<TestContext> {
   const database = await freshDatabase(kind);
   await migrateToLatest(database.db);
@@ -91,7 +92,8 @@ export async function setup(
   const config = testConfig(options.config);
   // with smtpUrl, mail goes over SMTP to a server the test runs (and reads), as in production
   const smtpMailer = options.smtpUrl ? createMailer({ db: database.db, smtpUrl: options.smtpUrl, from: config.MAIL_FROM, log: pino({ level: 'silent' }) }) : undefined;
-  const app = await buildApp({ config, database, keys, mailer: smtpMailer ?? mailer, boss, clock: () => clock.now });
+  // without `jobs` the app is built with no queue on purpose (boss: null): work that needs one fails when asked for
+  const app = await buildApp({ config, database, keys, mailer: smtpMailer ?? mailer, boss: boss ?? null, clock: () => clock.now });
   options.extend?.(app);
   await app.ready();
   return testContext({ app, clock, database, keys, mailer, boss });
@@ -216,7 +218,7 @@ export async function twoInstances(options: { config?: Record<string, string>; j
     const boss = options.jobs ? createBoss(database) : undefined;
     await boss?.start();
     const mailer = memoryMailer();
-    const app = await buildApp({ config, database, keys, mailer, boss, clock: () => clock.now });
+    const app = await buildApp({ config, database, keys, mailer, boss: boss ?? null, clock: () => clock.now });
     await app.ready();
     instances.push(testContext({ app, clock, database, keys, mailer, boss }));
   }

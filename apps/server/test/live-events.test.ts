@@ -8,7 +8,7 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { invalidateEverywhere } from '../src/lib/cache-bus.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
 import { createOperatorService } from '../src/modules/partners/partners.service.ts';
-import { startPaymentWorker } from '../src/jobs/payment-processing.ts';
+import { startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import type { App } from '../src/app.ts';
 import { readEvents, type SseEvent } from './sse.ts';
 import { DATABASES, browser, setup, signIn, twoInstances, type TestContext } from './harness.ts';

@@ -46,7 +46,7 @@ describe('a database server that refuses connections', () => {
     // nothing listens on port 1: every connection is refused
     database = await openDatabase({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/portal', max: 2 });
     const keys = testKeys();
-    app = await buildApp({ config: testConfig(), database, keys, mailer: memoryMailer() });
+    app = await buildApp({ config: testConfig(), database, keys, mailer: memoryMailer(), boss: null });
     await app.ready();
     const admin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
     const token = await signAccessToken(keys.jwtSecret, { sub: admin.id, pid: DEMO_PARTNERS.acme.id, role: 'admin', email: admin.email, name: admin.name, sid: crypto.randomUUID() });

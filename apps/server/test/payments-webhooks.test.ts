@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@portal/contract/webhooks';
 import { SANDBOX_PATHS, type Payment } from '@portal/contract/payments';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { startPaymentWorker } from '../src/jobs/payment-processing.ts';
+import { startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import { encrypt } from '../src/lib/keys.ts';
 import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';

@@ -2,12 +2,11 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDecimal, compareDecimal, subtractDecimal } from '@portal/contract/decimal';
 import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '@portal/contract/payments';
-import { runPaymentStep, startPaymentWorker } from '../src/jobs/payment-processing.ts';
+import { runPaymentStep, startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import { ledgerCheck } from '../src/modules/payments/payments.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { createBoss } from '../src/jobs/boss.ts';
-import { demoAmount, makeDemoPayment } from '../src/jobs/demo-live.ts';
-import { paymentServiceOf } from '../src/modules/payments/payments.routes.ts';
+import { demoAmount, makeDemoPayment } from '../src/modules/payments/demo-live.ts';
 import { testConfig } from './harness.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';
@@ -324,7 +323,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
 
   it("the demo's live generator makes payments for the demo partners that the processor finishes", async () => {
     await allFinished();
-    const service = paymentServiceOf(t.app);
+    const service = t.app.services.payments;
     const kinds = [];
     // a payment the balance does not cover is refused (the generator logs it and carries on)
     for (let i = 0; i < 12; i++) kinds.push(await makeDemoPayment({ db: t.database.db, service }).catch(() => 'refused' as const));

@@ -8,8 +8,8 @@ import { MIGRATION_COUNT, migrateToLatest, migrationStatus } from '../src/db/mig
 import * as reportQueueMigration from '../src/db/migrations/0009-report-queue.ts';
 import { DEMO_PARTNERS, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { generateTransactions } from '../src/db/seed/transactions.ts';
-import { REPORT_QUEUE } from '../src/jobs/report-queue.ts';
-import { requeueOrphanedReports, startReportWorker } from '../src/jobs/report-worker.ts';
+import { REPORT_QUEUE } from '../src/modules/reports/report-queue.ts';
+import { requeueOrphanedReports, startReportWorker } from '../src/modules/reports/report-worker.ts';
 import type { FileStorage } from '../src/lib/file-storage.ts';
 import { signAccessToken } from '../src/lib/tokens.ts';
 import { DATABASES, browser, freshDatabase, setup, twoInstances, type TestContext } from './harness.ts';
@@ -136,7 +136,7 @@ describe.each(DATABASES)('the report queue on %s', (kind) => {
       (await acme.create()).json<{ job: Job }>().job.id,
       (await kora.create({ ...REPORT, dataSource: 'trades' })).json<{ job: Job }>().job.id,
     ];
-    await startReportWorker({ boss, db: t.database.db, storage, log: t.app.log, concurrency: 2 });
+    await startReportWorker({ boss, db: t.database.db, storage, partners: t.app.services.partnerAccess, log: t.app.log, concurrency: 2 });
     const statuses = async () => Promise.all(ids.map(async (id, i) => (await (i < 2 ? acme : kora).get(id)).json<{ job: Job }>().job.status));
     // two builders: Acme's first and Kora's (round robin) start; Acme's second waits for a free builder
     await expect.poll(statuses, { timeout: 15_000, interval: 100 }).toEqual(['in_progress', 'requested', 'in_progress']);
@@ -177,7 +177,7 @@ describe.runIf(DATABASES.includes('postgres'))('two servers on one PostgreSQL', 
   it('builds on the second server a report requested on the first, which then serves the file', async () => {
     const { a: first, b: second } = two;
     // only the second server builds reports
-    await startReportWorker({ boss: second.app.boss!, db: second.database.db, storage: second.app.storage, log: second.app.log, concurrency: 2 });
+    await startReportWorker({ boss: second.app.boss!, db: second.database.db, storage: second.app.storage, partners: second.app.services.partnerAccess, log: second.app.log, concurrency: 2 });
     const onFirst = await caller(first.app, first.keys, 'admin@acme.test');
     const created = await onFirst.create({ dataSource: 'payments', startDate: day(-365), endDate: day(0) });
     expect(created.statusCode).toBe(200);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions } from '../src/db/seed/transactions.ts';
-import { startReportWorker } from '../src/jobs/report-worker.ts';
+import { startReportWorker } from '../src/modules/reports/report-worker.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
@@ -18,7 +18,7 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, jobs: true });
     // more than 10,000 rows in the last 18 months: a report is not capped like an export
     await generateTransactions(t.database.db, { partnerId: ACME, rows: 17_000, seed: 'acme-report', fiatWallets: null, tables: ['payments'] });
-    await startReportWorker({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, log: t.app.log });
+    await startReportWorker({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {
@@ -96,8 +96,8 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     await t.database.db.updateTable('report_jobs').set({ status: 'in_progress', processed_pages: 1, expires_at: null, file_key: null }).where('id', '=', job.id).execute();
     const part = path.join(t.app.config.dataDir, `reports/${ACME}/${job.id}.csv.part`);
     fs.writeFileSync(part, 'garbage,from,a,crash\r\n'.repeat(50));
-    const { startReportWorker: restart } = await import('../src/jobs/report-worker.ts');
-    await restart({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, log: t.app.log });
+    const { startReportWorker: restart } = await import('../src/modules/reports/report-worker.ts');
+    await restart({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
     const again = await waitDone('admin@acme.test', job.id);
     expect(again.status).toBe('complete');
     const body = (await call('admin@acme.test', 'get', again.downloadURL!)).body;

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NETWORKS, type Network } from '@portal/contract/domain';
 import { EMAIL_OTP_MINUTES } from '@portal/contract/otp';
 import { WALLET_DELETION_REASONS, WALLET_MESSAGES, type SettlementWallet } from '@portal/contract/wallets';
-import { blocklistScreener, startWalletScreeningWorker } from '../src/jobs/wallet-screening.ts';
+import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
 import { generateDemoAddress, toEip55 } from '../src/lib/deposit-addresses.ts';
-import { walletServiceOf } from '../src/modules/wallets/wallets.routes.ts';
 import { DATABASES, setup, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 import { walletActors } from './wallet-support.ts';
@@ -31,7 +30,7 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
   beforeAll(async () => {
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000', WALLET_SCREENING_SECONDS: '0' }, smtpUrl: smtp.url, jobs: true });
-    await startWalletScreeningWorker({ boss: t.app.boss!, service: walletServiceOf(t.app), screener: blocklistScreener(BLOCKED), log: t.app.log });
+    await startWalletScreeningWorker({ boss: t.app.boss!, service: t.app.services.wallets, screener: blocklistScreener(BLOCKED), log: t.app.log });
     w = await walletActors(t, smtp, [ADMIN, ADMIN2, TREASURY, VIEWER, KORA, LEAN]);
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import type { DB } from '../db/schema.ts';
 import type { FileStorage } from '../lib/file-storage.ts';
 import { deleteLiveEventsBefore } from '../lib/live-events.repository.ts';
 import { deleteDeliveredMails, redactMailBodies } from '../lib/mail-outbox.repository.ts';
-import { expiredReportFiles, forgetReportFile } from '../modules/reports/reports.repository.ts';
+import { expiredReportFiles, forgetReportFile, requeueOrphanedReports } from '../modules/reports/index.ts';
 import {
   deleteEndedSessions,
   deleteExpiredChallenges,
@@ -16,7 +16,6 @@ import {
   deleteSpentResetCodes,
   deleteStaleSignInCounters,
 } from './cleanup.repository.ts';
-import { requeueOrphanedReports } from './report-worker.ts';
 
 export const CLEANUP_QUEUE = 'cleanup';
 /** Hourly, at minute 7 (pg-boss runs one job per slot, whatever the number of servers). */

@@ -13,30 +13,14 @@ import {
   type ApiKeyPermission,
 } from '@portal/contract/api-keys';
 import { unmapIpv4 } from '@portal/contract/ip-address';
-import type { App } from '../app.ts';
 import { decrypt } from '../lib/keys.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import { createAllowedIpsRepository, createApiKeysRepository } from '../modules/api-keys/api-keys.repository.ts';
-import { AUTH_CACHE_MS, type ApiKeyAuth } from './auth.ts';
+import type { ApiKeyAuth } from '../lib/access.ts';
+import { AUTH_CACHE_MS } from '../lib/constants.ts';
+import { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsRepository, createApiKeysRepository } from '../modules/api-keys/index.ts';
+import type { ApiKeyCall, App } from '../types/app.ts';
 
-/** What a signed call carries, read at the start of the request; the body's hash is added as the body is read. */
-export type ApiKeyCall = { apiKey: string; timestamp: string; signature: Buffer; bodySha256?: string };
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** set when a partner-API route is called with the API-key headers: the key is verified before validation */
-    apiKeyCall: ApiKeyCall | undefined;
-  }
-  interface FastifyContextConfig {
-    /** the route is part of the partner API: API keys with this permission may call it (besides signed-in users) */
-    apiKey?: ApiKeyPermission;
-  }
-}
-
-/** The cache-bus names of the decrypted keys (by key id) and of each partner's allowed addresses (by partner id). */
-export const API_KEY_CACHE = 'api-key';
-export const ALLOWED_IPS_CACHE = 'allowed-ips';
 /** The last-used time of a key is written at most this often. */
 export const LAST_USED_EVERY_MS = 60_000;
 

@@ -1,45 +1,16 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_KEY_MESSAGES, type ApiKeyPermission } from '@portal/contract/api-keys';
+import type { FastifyRequest } from 'fastify';
+import { API_KEY_MESSAGES } from '@portal/contract/api-keys';
 import { AUTH_MESSAGES, type AccessClaims } from '@portal/contract/auth';
 import type { Role } from '@portal/contract/domain';
-import type { App } from '../app.ts';
+import { isApiKeyCaller, type Auth, type Caller } from '../lib/access.ts';
+import { AUTH_CACHE_MS } from '../lib/constants.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { verifyAccessToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import { createAuthRepository } from '../modules/auth/auth.repository.ts';
-import { sessionEnd, sessionEnded } from '../modules/auth/session-end.ts';
+import { createAuthRepository, sessionEnd, sessionEnded } from '../modules/auth/index.ts';
+import type { App } from '../types/app.ts';
 
-/** Who is calling, from the verified token and the user's current row: never from the request body. */
-export type Auth = { userId: string; partnerId: string; role: Role; email: string; name: string; sessionId: string };
-
-/**
- * A partner's server calling with an API key (plugins/api-key-auth.ts): no user; the key is the actor. Only routes
- * of the partner API (route config `apiKey`) ever see one.
- */
-export type ApiKeyAuth = { kind: 'apiKey'; partnerId: string; keyId: string; apiKey: string; name: string; permissions: ApiKeyPermission[] };
-
-/** Either kind of caller of a partner-API route. */
-export type Caller = Auth | ApiKeyAuth;
-
-export const isApiKeyCaller = (caller: Caller): caller is ApiKeyAuth => 'kind' in caller && caller.kind === 'apiKey';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: Caller | undefined;
-  }
-  interface FastifyInstance {
-    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  }
-}
-
-/**
- * On the embedded database (one process serves it) a user's row and a session's state are reused between requests
- * for this long, and every change drops its entry at once through the cache bus (`user` by "partnerId:userId",
- * `session` by session id). On a PostgreSQL server several instances may serve, and a notification could arrive a
- * moment after the next request: there the session and its user are read on every request, in one query, so that a
- * logout, a deletion or a role change holds on every instance at once.
- */
-export const AUTH_CACHE_MS = 5_000;
+/** The Fastify side of access: who calls, read from the request (the rules themselves are in lib/access.ts). */
 
 type CachedUser = { id: string; partner_id: string; role: string; status: string; email: string; name: string } | undefined;
 type CachedSession = { user_id: string; revoked_at: Date | null; ended_reason: string | null } | undefined;
@@ -98,24 +69,4 @@ export function authOf(request: FastifyRequest): Auth {
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.auth) throw unauthorized('Sign in to continue.');
   return request.auth;
-}
-
-/** Who made a change, for the audit trail: the user, or the API key (no user). */
-export function actorOf(caller: Caller): { actorUserId: string | null; actor: string } {
-  return isApiKeyCaller(caller) ? { actorUserId: null, actor: `api key ${caller.apiKey}` } : { actorUserId: caller.userId, actor: caller.email };
-}
-
-/**
- * A change that users of some roles, or API keys with a permission, may make. The key's permission was checked
- * when the call was verified; it is checked again here so that the rule does not rest on the route's declaration.
- */
-export function requireAccess(caller: Caller, rule: { roles: readonly Role[]; permission: ApiKeyPermission }): void {
-  if (!isApiKeyCaller(caller)) return requireRole(caller, ...rule.roles);
-  if (!caller.permissions.includes(rule.permission)) throw forbidden(API_KEY_MESSAGES.permission(rule.permission), 'ApiKeyPermissionDenied');
-}
-
-export function requireRole(auth: Auth, ...roles: Role[]): void {
-  if (!roles.includes(auth.role)) {
-    throw forbidden(roles.length === 1 && roles[0] === 'admin' ? 'Only an admin can do this.' : `Only ${roles.join(' or ')} users can do this.`);
-  }
 }

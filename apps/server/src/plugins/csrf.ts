@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { App } from '../app.ts';
 import { API_PREFIX } from '../lib/constants.ts';
+import type { App } from '../types/app.ts';
 
 export const CSRF_COOKIE = 'portal_csrf';
 const MUTATING = ['POST', 'PUT', 'PATCH', 'DELETE'];

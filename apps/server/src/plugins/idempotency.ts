@@ -1,18 +1,11 @@
 import crypto from 'node:crypto';
 import { API_KEY_MESSAGES, IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS } from '@portal/contract/api-keys';
 import type { onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
-import type { App } from '../app.ts';
 import { createIdempotencyRepository } from '../db/idempotency.repository.ts';
 import { AppError, badRequest } from '../lib/errors.ts';
 import { hooksOf } from './api-key-auth.ts';
 import { callerOf } from './auth.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** the Idempotency-Key this request claimed: its reply is kept for the next request with the key */
-    idempotencyClaim: { partnerId: string; key: string; token: string } | undefined;
-  }
-}
+import type { App } from '../types/app.ts';
 
 /** A claim whose request never finished (its server stopped) may be taken over after this long. */
 export const IDEMPOTENCY_LOCK_MS = 5 * 60_000;

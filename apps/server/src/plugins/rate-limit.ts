@@ -1,7 +1,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../app.ts';
 import { createRateLimitRepository } from '../db/rate-limit.repository.ts';
+import type { App } from '../types/app.ts';
 
 type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
 

@@ -291,6 +291,8 @@ const OTHER_RATES = [
 ];
 
 export const platformRateId = (locale: string, code: string) => nameUuid(`platform-rate:${locale}:${code}`);
+/** A partner's row for a platform rate has a fixed id too: the rates module and the demo seed make the same one. */
+export const partnerRateId = (partnerId: string, platformRateId: string) => nameUuid(`partner-rate:${partnerId}:${platformRateId}`);
 
 export type PlatformRateRow = { id: string; locale: string; code: string; buy: string; sell: string };
 export type ChannelRow = {

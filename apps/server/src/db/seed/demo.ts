@@ -4,11 +4,10 @@ import type { DB } from '../schema.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { generateTransactions, type TransactionTable } from './transactions.ts';
-import { seedDemoAddress } from '../../modules/partners/deposit-addresses.service.ts';
-import type { CurrencyNetworkId } from '@portal/contract/domain';
+import { splitCurrencyNetwork, type CurrencyNetworkId } from '@portal/contract/domain';
+import { generateDemoAddress } from '../../lib/deposit-addresses.ts';
 import { COUNTRY_CURRENCIES, type Country } from '@portal/contract/countries';
-import { platformRateId } from '../reference/markets.ts';
-import { enableRates } from '../../modules/rates/rates.repository.ts';
+import { partnerRateId, platformRateId } from '../reference/markets.ts';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026!';
 export const DEMO_TEMP_PASSWORD = 'Temp-pass-2026!';
@@ -156,6 +155,26 @@ export async function resetDemoData(db: Kysely<DB>): Promise<void> {
   });
 }
 
+/** A valid but random address of the network, marked demo (the seed writes its own rows; modules are above it). */
+async function insertDemoAddress(db: Kysely<DB>, partnerId: string, currencyNetwork: CurrencyNetworkId) {
+  const { coin, network } = splitCurrencyNetwork(currencyNetwork);
+  const { address, tag } = generateDemoAddress(network);
+  await db
+    .insertInto('deposit_addresses')
+    .values({ partner_id: partnerId, currency_network: currencyNetwork, cryptocurrency: coin, network, address, tag, source: 'demo', derivation_key: null, derivation_index: null })
+    .onConflict((oc) => oc.columns(['partner_id', 'currency_network']).doNothing())
+    .execute();
+}
+
+/** The partner's rates of these platform rates, enabled (as its operator would). */
+async function enableDemoRates(db: Kysely<DB>, partnerId: string, platformRateIds: string[]) {
+  await db
+    .insertInto('partner_rates')
+    .values(platformRateIds.map((rateId) => ({ partner_id: partnerId, id: partnerRateId(partnerId, rateId), platform_rate_id: rateId, status: 'enabled' })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
 /** Creates the demo partners, users and balances; a second run changes nothing. */
 export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: { transactions?: boolean } = {}): Promise<{ created: boolean }> {
   if (await hasDemoData(db)) return { created: false };
@@ -217,15 +236,15 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
   // demo deposit addresses: valid for their network but random (nobody holds their key), marked demo and shown
   // only while DEMO is on; the demo payout schedule shows an automated one
   for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) {
-    for (const cn of p.depositNetworks) await seedDemoAddress(db, p.id, cn);
+    for (const cn of p.depositNetworks) await insertDemoAddress(db, p.id, cn);
     if (options.transactions !== false) await seedTransactions(db, p, null);
   }
   // Acme serves four countries from the start; nothing is pending, so no admin sees the review banner before asking
   const acmeCountries: Country[] = ['NG', 'KE', 'GH', 'ZA'];
-  await enableRates(db, DEMO_PARTNERS.acme.id, acmeCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
+  await enableDemoRates(db, DEMO_PARTNERS.acme.id, acmeCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
   // Kora pays out and collects in these markets (its operator enabled them; commercial partners have no countries screen)
   const koraCountries: Country[] = ['KE', 'NG', 'GH', 'UG'];
-  await enableRates(db, DEMO_PARTNERS.kora.id, koraCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
+  await enableDemoRates(db, DEMO_PARTNERS.kora.id, koraCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
   await db
     .insertInto('payout_configs')
     .values({

@@ -1,17 +1,17 @@
 import type { Transaction } from 'kysely';
 import { MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
-import type { DB, PartnerRow } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
-import { toFeatureFlags } from '../partners/partners.repository.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
+import type { PartnerAccess } from '../partners/index.ts';
 import type { AllowedIpsRepository } from './api-keys.repository.ts';
 
 export type AllowedIpsDeps = {
   repo: AllowedIpsRepository;
-  /** the caller's partner row, read fresh (these calls are rare) */
-  partners: { get(partnerId: string): Promise<PartnerRow | undefined> };
+  /** the caller's partner's feature rule (the partners module's port) */
+  partners: Pick<PartnerAccess, 'requireFeature'>;
   now: () => number;
   /** runs a change that the user's e-mailed code authorises, using the code up in the same transaction */
   authorise: <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
@@ -38,9 +38,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
 
   async function requireManager(auth: Auth) {
     requireRole(auth, 'admin');
-    const partner = await deps.partners.get(auth.partnerId);
-    if (!partner) throw notFound('No such partner');
-    if (!toFeatureFlags(partner.feature_flags).whitelistedIpsEnabled) throw forbidden('Allowed IP addresses are not enabled for your business. Ask your account manager.');
+    await deps.partners.requireFeature(auth, 'whitelistedIpsEnabled', 'Allowed IP addresses are not enabled for your business. Ask your account manager.');
   }
 
   return {
@@ -78,3 +76,5 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     },
   };
 }
+
+export type AllowedIpsService = ReturnType<typeof createAllowedIpsService>;

@@ -14,13 +14,9 @@ import {
 } from '@portal/contract/api-keys';
 import { MessageResponse } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
-import { ALLOWED_IPS_CACHE, API_KEY_CACHE } from '../../plugins/api-key-auth.ts';
 import { authOf } from '../../plugins/auth.ts';
-import { otpServiceOf } from '../otp/otp.routes.ts';
-import { findPartner } from '../partners/partners.repository.ts';
-import { createAllowedIpsRepository, createApiKeysRepository } from './api-keys.repository.ts';
-import { createAllowedIpsService } from './allowed-ips.service.ts';
-import { createApiKeysService } from './api-keys.service.ts';
+import type { AllowedIpsService } from './allowed-ips.service.ts';
+import type { ApiKeysService } from './api-keys.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -28,27 +24,8 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
  * API keys and allowed IP addresses (portal-core §7): the portal's calls, for signed-in admins only (API keys cannot
  * manage keys). The partner is always the one of the token.
  */
-export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
+export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: AllowedIpsService }> = async (app, { keys, ips }) => {
   app.addHook('onRequest', app.authenticate);
-  const db = app.database.db;
-  const partners = { get: (partnerId: string) => findPartner(db, partnerId) };
-  const keys = createApiKeysService({
-    repo: createApiKeysRepository(db),
-    partners,
-    encryptionKey: app.keys.encryptionKey,
-    now: app.clock,
-    invalidateKey: (apiKey) => app.cacheBus.invalidate(API_KEY_CACHE, apiKey),
-    live: app.liveBus,
-  });
-  const otp = otpServiceOf(app);
-  const ips = createAllowedIpsService({
-    repo: createAllowedIpsRepository(db),
-    partners,
-    now: app.clock,
-    authorise: (auth, code, change) => otp.authorise(auth, code, change),
-    invalidate: (partnerId) => app.cacheBus.invalidate(ALLOWED_IPS_CACHE, partnerId),
-    live: app.liveBus,
-  });
 
   app.get(
     '/partner/apikey',

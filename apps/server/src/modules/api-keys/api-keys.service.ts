@@ -8,19 +8,19 @@ import {
   type ApiKeyWithSecret,
   type RollApiKeyRequest,
 } from '@portal/contract/api-keys';
-import type { DB, PartnerRow } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
-import { toFeatureFlags } from '../partners/partners.repository.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
+import type { PartnerAccess } from '../partners/index.ts';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
 
 export type ApiKeysDeps = {
   repo: ApiKeysRepository;
-  /** the caller's partner row, read fresh (these calls are rare) */
-  partners: { get(partnerId: string): Promise<PartnerRow | undefined> };
+  /** the caller's partner, read fresh (the partners module's port) */
+  partners: Pick<PartnerAccess, 'find'>;
   encryptionKey: Buffer;
   now: () => number;
   /** drops a key from every instance's cache of decrypted keys (after the change is committed) */
@@ -63,10 +63,10 @@ export function createApiKeysService(deps: ApiKeysDeps) {
   /** Admins of a B2B partner whose API keys are enabled (the portal's guard says the same; this is the rule). */
   async function requireManager(auth: Auth) {
     requireRole(auth, 'admin');
-    const partner = await deps.partners.get(auth.partnerId);
+    const partner = await deps.partners.find(auth.partnerId);
     if (!partner) throw notFound('No such partner');
-    if (!partner.product_types.includes('B2B')) throw forbidden('API keys are for business (B2B) partners.');
-    if (!toFeatureFlags(partner.feature_flags).apiKeysManagementEnabled) throw forbidden('API keys are not enabled for your business. Ask your account manager.');
+    if (!partner.productTypes.includes('B2B')) throw forbidden('API keys are for business (B2B) partners.');
+    if (!partner.flags.apiKeysManagementEnabled) throw forbidden('API keys are not enabled for your business. Ask your account manager.');
   }
 
   /** The key's change, for the partner's event stream (in the change's transaction). */

@@ -17,33 +17,19 @@ import {
 } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
 import { AppError } from '../../lib/errors.ts';
-import { createAuthRepository } from './auth.repository.ts';
-import { createPasswordResetService } from './password-reset.service.ts';
-import { REFRESH_TOKEN_HOURS, createSessionsService } from './sessions.service.ts';
-import { createSignInService } from './sign-in.service.ts';
+import type { PasswordResetService } from './password-reset.service.ts';
+import { REFRESH_TOKEN_HOURS, type SessionsService } from './sessions.service.ts';
+import type { SignInService } from './sign-in.service.ts';
 
 export const REFRESH_COOKIE = 'portal_refresh';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 423: ErrorBody, 429: ErrorBody };
 
 /** Sign-in, two-factor, sessions and password resets (portal-core §4, §7). */
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const repo = createAuthRepository(app.database.db);
-  const sessions = createSessionsService({
-    repo,
-    keys: app.keys,
-    now: app.clock,
-    onSessionsEnded: (ids) => app.cacheBus.invalidate('session', ...ids),
-  });
-  const signIn = createSignInService({ repo, sessions, keys: app.keys, now: app.clock });
-  const passwordReset = createPasswordResetService({
-    repo,
-    sessions,
-    mailer: app.mailer,
-    now: app.clock,
-    publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
-    live: app.liveBus,
-  });
+export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; signIn: SignInService; passwordReset: PasswordResetService }> = async (
+  app,
+  { sessions, signIn, passwordReset },
+) => {
   const secure = app.config.NODE_ENV === 'production';
   const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });
   const limited = (max: number) => ({

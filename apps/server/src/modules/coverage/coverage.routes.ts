@@ -2,14 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ChannelsResponse, CoverageQuery, NetworksResponse } from '@portal/contract/coverage';
 import { ErrorBody } from '@portal/contract/errors';
 import { callerOf } from '../../plugins/auth.ts';
-import { createCoverageService } from './coverage.service.ts';
+import type { CoverageService } from './coverage.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody };
 
 /** Coverage reference data (portal-core §7: GET channels, GET networks), also part of the partner API (api_read). */
-export const coverageRoutes: FastifyPluginAsyncZod = async (app) => {
+export const coverageRoutes: FastifyPluginAsyncZod<{ service: CoverageService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const service = createCoverageService({ db: app.database.db });
 
   app.get(
     '/channels',

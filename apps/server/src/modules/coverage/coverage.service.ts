@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountNumberType, Channel, CoverageQuery, PaymentNetwork, RampType, ReferenceStatus } from '@portal/contract/coverage';
 import type { DB } from '../../db/schema.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/access.ts';
 import { activeChannels, activeNetworks } from './coverage.repository.ts';
 
 /**
@@ -56,3 +56,5 @@ export function createCoverageService(deps: { db: Kysely<DB> }) {
     },
   };
 }
+
+export type CoverageService = ReturnType<typeof createCoverageService>;

@@ -2,15 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { FiatWalletsResponse, UpdateFiatWalletRequest, UpdateFiatWalletResponse } from '@portal/contract/fiat-wallets';
 import { authOf } from '../../plugins/auth.ts';
-import { createFiatWalletsRepository } from './fiat-wallets.repository.ts';
-import { createFiatWalletsService } from './fiat-wallets.service.ts';
+import type { FiatWalletsService } from './fiat-wallets.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** GET partner/fiat-wallets and PUT partner/fiat-wallet (portal-core §7), always for the partner of the token. */
-export const fiatWalletRoutes: FastifyPluginAsyncZod = async (app) => {
+export const fiatWalletRoutes: FastifyPluginAsyncZod<{ service: FiatWalletsService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const service = createFiatWalletsService({ repo: createFiatWalletsRepository(app.database.db), now: app.clock });
 
   app.get(
     '/partner/fiat-wallets',

@@ -1,7 +1,7 @@
 import { DEFAULT_FIAT_WALLET, FIAT_WALLET_MESSAGES, type FiatWallet, type UpdateFiatWalletRequest } from '@portal/contract/fiat-wallets';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
 import type { FiatWalletsRepository } from './fiat-wallets.repository.ts';
 
 type StoredWallet = { id: number; currency: string; country: string; payment_enabled: boolean; collection_enabled: boolean; balance: string };

@@ -1,21 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { SendOtpResponse, VerifyOtpParams, VerifyOtpResponse } from '@portal/contract/otp';
-import { createRateLimitRepository } from '../../db/rate-limit.repository.ts';
 import { authOf } from '../../plugins/auth.ts';
-import { createOtpRepository } from './otp.repository.ts';
-import { createOtpService } from './otp.service.ts';
-
-/** The service over the app's database, mailer and clock: modules whose changes need a code make theirs with this. */
-export const otpServiceOf = (app: FastifyInstance) =>
-  createOtpService({ repo: createOtpRepository(app.database.db), rateLimits: createRateLimitRepository(app.database.db), mailer: app.mailer, now: app.clock });
+import type { OtpService } from './otp.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
 
 /** E-mailed one-time codes (portal-core §5, §7: PUT user/otp, GET user/otp/{otp}). */
-export const otpRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = otpServiceOf(app);
+export const otpRoutes: FastifyPluginAsyncZod<{ service: OtpService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.put(

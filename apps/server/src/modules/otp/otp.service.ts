@@ -6,7 +6,7 @@ import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { safeEqual, sha256 } from '../../lib/tokens.ts';
-import type { Auth } from '../../plugins/auth.ts';
+import type { Auth } from '../../lib/access.ts';
 import type { OtpRepository } from './otp.repository.ts';
 
 export type OtpDeps = { repo: OtpRepository; rateLimits: RateLimitRepository; mailer: Mailer; now: () => number };

@@ -4,9 +4,9 @@ import { currencyNetworkFor, type AssignDepositAddressRequest, type DepositAddre
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
-import { generateDemoAddress, tagProblem, validateAddress } from '../../lib/deposit-addresses.ts';
+import { tagProblem, validateAddress } from '../../lib/deposit-addresses.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { actorOf, isApiKeyCaller, requireAccess, type Caller } from '../../plugins/auth.ts';
+import { actorOf, isApiKeyCaller, requireAccess, type Caller } from '../../lib/access.ts';
 import { createDepositAddressProvider, type DepositAddressProvider } from './deposit-address-sources.ts';
 import {
   deleteDemoAddress,
@@ -18,7 +18,6 @@ import {
   lockAssignment,
   type AddressRow,
 } from './deposit-addresses.repository.ts';
-import type { Executor } from './partners.repository.ts';
 
 export const ADDRESS_NOT_FOUND = 'Address not found';
 
@@ -169,9 +168,3 @@ export function createDepositAddressService(deps: {
 }
 
 export type DepositAddressService = ReturnType<typeof createDepositAddressService>;
-
-/** Demo seed: a made-up address, marked demo, for a demo partner (shown only while DEMO is on). */
-export async function seedDemoAddress(db: Executor, partnerId: string, currencyNetwork: CurrencyNetworkId) {
-  const { coin, network } = splitCurrencyNetwork(currencyNetwork);
-  await insertAddress(db, { partnerId, currencyNetwork, cryptocurrency: coin, network, ...generateDemoAddress(network), source: 'demo' });
-}

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, PartnerRow } from '../../db/schema.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
-import { AUTH_CACHE_MS } from '../../plugins/auth.ts';
+import { AUTH_CACHE_MS } from '../../lib/constants.ts';
 import { findPartner } from './partners.repository.ts';
 
 /** The name the partner-row cache has on the cache bus (`lib/cache-bus.ts`): `NOTIFY portal_cache 'partner|<id>'`. */

@@ -11,7 +11,7 @@ import {
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
 import type { InvalidatePartner } from './partner-cache.ts';
 import { findPayoutConfig, upsertPayoutConfig } from './partner-settings.repository.ts';
 import { updatePartner } from './partners.repository.ts';
@@ -64,3 +64,5 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
     },
   };
 }
+
+export type PartnerSettingsService = ReturnType<typeof createPartnerSettingsService>;

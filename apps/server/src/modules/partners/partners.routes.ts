@@ -5,23 +5,18 @@ import { ErrorBody } from '@portal/contract/errors';
 import { AssignDepositAddressRequest, DepositAddressResponse, DepositAddressesResponse, PartnerAccounts, PartnerProfile } from '@portal/contract/partner';
 import { LowBalanceLimitRequest, PayoutConfig, PayoutConfigResponse } from '@portal/contract/payout';
 import { authOf, callerOf } from '../../plugins/auth.ts';
-import { createDepositAddressService } from './deposit-addresses.service.ts';
-import { PARTNER_CACHE, createPartnerCache } from './partner-cache.ts';
-import { createPartnerSettingsService } from './partner-settings.service.ts';
-import { createPartnerService } from './partners.service.ts';
+import type { DepositAddressService } from './deposit-addresses.service.ts';
+import type { PartnerSettingsService } from './partner-settings.service.ts';
+import type { PartnerService } from './partners.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** The signed-in user's own partner: always the one in the verified token; a partnerId sent by the client is ignored. */
-export const partnerRoutes: FastifyPluginAsyncZod = async (app) => {
+export const partnerRoutes: FastifyPluginAsyncZod<{ partners: PartnerService; settings: PartnerSettingsService; addresses: DepositAddressService }> = async (
+  app,
+  { partners, settings, addresses },
+) => {
   app.addHook('onRequest', app.authenticate);
-  const db = app.database.db;
-  const cache = createPartnerCache(db);
-  app.cacheBus.attach(PARTNER_CACHE, cache.entries);
-  const invalidatePartner = (partnerId: string) => app.cacheBus.invalidate(PARTNER_CACHE, partnerId);
-  const partners = createPartnerService({ db, partners: cache });
-  const settings = createPartnerSettingsService({ db, now: app.clock, invalidatePartner });
-  const addresses = createDepositAddressService({ db, config: app.config, now: app.clock });
 
   app.get(
     '/partner/profile',

@@ -8,9 +8,9 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { isApiKeyCaller, type Caller } from '../../plugins/auth.ts';
-import { createInvitationService } from '../team/invitations.service.ts';
-import { createTeamRepository } from '../team/team.repository.ts';
+import { isApiKeyCaller, type Caller } from '../../lib/access.ts';
+import { createInvitationService } from '../team/index.ts';
+import { createTeamRepository } from '../team/index.ts';
 import type { InvalidatePartner, PartnerCache } from './partner-cache.ts';
 import {
   accountBalances,
@@ -132,3 +132,5 @@ export function createOperatorService(deps: {
     },
   };
 }
+
+export type PartnerService = ReturnType<typeof createPartnerService>;

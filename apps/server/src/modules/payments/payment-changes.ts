@@ -4,8 +4,8 @@ import { webhookEventType } from '@portal/contract/webhooks';
 import type { CollectionInstructions, Payment, PaymentKind, PaymentStatus } from '@portal/contract/payments';
 import type { DB } from '../../db/schema.ts';
 import type { LiveBus } from '../../lib/live-bus.ts';
-import { insertLedgerEntry } from '../settlements/settlements.repository.ts';
-import { recordEvent } from '../webhooks/webhook-events.ts';
+import { insertLedgerEntry } from '../settlements/index.ts';
+import { recordEvent } from '../webhooks/index.ts';
 import { insertFeeRow, moveOrder, type OrderRow } from './payments.repository.ts';
 
 /** The partner's balance account: collections and disbursements settle in USD (the default fiat wallet). */

@@ -1,29 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { CollectionRequest, DisbursementRequest, PaymentIdParams, PaymentMarketsResponse, PaymentQuote, PaymentQuoteQuery, PaymentResponse, SANDBOX_DOCS } from '@portal/contract/payments';
-import { enqueuePaymentStep } from '../../jobs/payment-processing.ts';
 import { callerOf } from '../../plugins/auth.ts';
-import { createPaymentService } from './payments.service.ts';
-
-export const paymentServiceOf = (app: FastifyInstance) =>
-  createPaymentService({
-    db: app.database.db,
-    now: app.clock,
-    live: app.liveBus,
-    enqueueStep: async (trx, job) => {
-      if (!app.boss) throw new Error('no job queue: payments cannot be processed');
-      await enqueuePaymentStep(app.boss, trx, job, app.config.PAYMENT_STEP_SECONDS);
-    },
-  });
+import type { PaymentService } from './payments.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const write = { apiKey: 'api_write' } as const;
 const read = { apiKey: 'api_read' } as const;
 
 /** Collections and disbursements (portal-core §7), from the portal and the partner API. */
-export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = paymentServiceOf(app);
+export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.get(

@@ -18,9 +18,9 @@ import {
 import type { DB } from '../../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { LiveBus } from '../../lib/live-bus.ts';
-import { isApiKeyCaller, requireAccess, type Caller } from '../../plugins/auth.ts';
-import { findPartner } from '../partners/partners.repository.ts';
-import { accountBalance, insertLedgerEntry, lockAccount } from '../settlements/settlements.repository.ts';
+import { isApiKeyCaller, requireAccess, type Caller } from '../../lib/access.ts';
+import type { PartnerAccess } from '../partners/index.ts';
+import { accountBalance, insertLedgerEntry, lockAccount } from '../settlements/index.ts';
 import { PAYMENT_CURRENCY, announce, toPayment, totalUsd } from './payment-changes.ts';
 import {
   countryEnabled,
@@ -42,7 +42,14 @@ export type PaymentJob = { partnerId: string; id: string };
 /** Queues an order's next sandbox step in the given transaction. */
 export type EnqueueStep = (trx: Transaction<DB>, job: PaymentJob) => Promise<void>;
 
-export type PaymentDeps = { db: Kysely<DB>; now: () => number; live: LiveBus; enqueueStep: EnqueueStep };
+export type PaymentDeps = {
+  db: Kysely<DB>;
+  now: () => number;
+  live: LiveBus;
+  enqueueStep: EnqueueStep;
+  /** the partner's kind and flags (the partners module's port) */
+  partners: Pick<PartnerAccess, 'find'>;
+};
 
 const INITIATE = { roles: ['admin', 'treasury'] as const, permission: 'api_write' as const };
 const READ = { roles: ['admin', 'treasury', 'view'] as const, permission: 'api_read' as const };
@@ -69,10 +76,9 @@ export function createPaymentService(deps: PaymentDeps) {
   const now = () => new Date(deps.now());
 
   async function requireEnabledPartner(partnerId: string) {
-    const partner = await findPartner(db, partnerId);
-    const flags = (partner?.feature_flags ?? {}) as Record<string, boolean>;
-    const b2b = partner?.product_types.includes('B2B') ?? false;
-    const commercial = partner ? partner.product_types.includes('COMMERCIAL') && partner.whitelisted && flags.paymentsViewEnabled === true : false;
+    const partner = await deps.partners.find(partnerId);
+    const b2b = partner?.productTypes.includes('B2B') ?? false;
+    const commercial = partner ? partner.productTypes.includes('COMMERCIAL') && partner.whitelisted && partner.flags.paymentsViewEnabled : false;
     if (!partner || (!b2b && !commercial)) throw forbidden(PAYMENT_MESSAGES.notEnabled, 'FeatureDisabled');
     return partner;
   }

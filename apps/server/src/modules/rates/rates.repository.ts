@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { PendingRateStatus, SettledRateStatus } from '@portal/contract/rates';
 import type { DB } from '../../db/schema.ts';
-import { nameUuid } from '../../lib/ids.ts';
 
 /** The rates module's SQL: platform rates (global) and each partner's status for them (partner_rates). */
 
@@ -11,7 +10,8 @@ export type Executor = Kysely<DB> | Transaction<DB>;
  * A partner rate's id: the same partner and platform rate always give the same id, so that a country a partner
  * never touched has its id before it has a row (a row is written by its first change).
  */
-export const partnerRateId = (partnerId: string, platformRateId: string) => nameUuid(`partner-rate:${partnerId}:${platformRateId}`);
+export { partnerRateId } from '../../db/reference/markets.ts';
+import { partnerRateId } from '../../db/reference/markets.ts';
 
 /** Every platform rate with the partner's row for it, when it has one (and the name of who asked for a pending change). */
 export function listPartnerRates(db: Executor, partnerId: string) {

@@ -2,24 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { PartnerRatesResponse, RateChangeRequest, RateReviewRequest, RateStatusResponse } from '@portal/contract/rates';
 import { authOf } from '../../plugins/auth.ts';
-import { otpServiceOf } from '../otp/otp.routes.ts';
-import { createRatesService } from './rates.service.ts';
+import type { RatesService } from './rates.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Enabled countries: the partner's rates and their four-eyes changes (portal-core §7: GET, PUT partner/rates). */
-export const rateRoutes: FastifyPluginAsyncZod = async (app) => {
+export const rateRoutes: FastifyPluginAsyncZod<{ service: RatesService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const otp = otpServiceOf(app);
-  const service = createRatesService({
-    db: app.database.db,
-    authorise: (auth, code, change) => otp.authorise(auth, code, change),
-    mailer: app.mailer,
-    log: app.log,
-    now: app.clock,
-    publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
-    live: app.liveBus,
-  });
 
   app.get(
     '/partner/rates',

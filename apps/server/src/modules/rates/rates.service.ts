@@ -13,14 +13,13 @@ import {
   type RateReviewRequest,
   type RateStatusResponse,
 } from '@portal/contract/rates';
-import type { ProductType } from '@portal/contract/domain';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
-import { findPartner, toFeatureFlags } from '../partners/partners.repository.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
+import type { PartnerAccess } from '../partners/index.ts';
 import { findPartnerRate, findPlatformRate, listPartnerRates, otherActiveAdmins, partnerRateId, requestChange, settleChange } from './rates.repository.ts';
 
 /** Runs a change that an e-mailed code authorises (the otp module's `authorise`). */
@@ -29,6 +28,8 @@ export type Authorise = <T>(auth: Auth, otp: string, change: (trx: Transaction<D
 export type RatesDeps = {
   db: Kysely<DB>;
   authorise: Authorise;
+  /** the partner's feature rule (the partners module's port) */
+  partners: Pick<PartnerAccess, 'requireFeature'>;
   mailer: Mailer;
   log: FastifyBaseLogger;
   now: () => number;
@@ -53,10 +54,8 @@ export function createRatesService(deps: RatesDeps) {
   const now = () => new Date(deps.now());
 
   async function requireEnabledCountries(auth: Auth) {
-    const partner = await findPartner(db, auth.partnerId);
-    if (!partner) throw notFound('No such partner');
-    const { isB2B } = partnerKind(partner.product_types as ProductType[], partner.whitelisted);
-    if (!isB2B || !toFeatureFlags(partner.feature_flags).enabledCountriesEnabled) throw forbidden(RATE_MESSAGES.notEnabled);
+    const partner = await deps.partners.requireFeature(auth, 'enabledCountriesEnabled', RATE_MESSAGES.notEnabled);
+    if (!partnerKind(partner.productTypes, partner.whitelisted).isB2B) throw forbidden(RATE_MESSAGES.notEnabled);
     return partner;
   }
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { SearchQuery } from '@portal/contract/transactions';
 import type { DB, ReportJobsTable } from '../../db/schema.ts';
-import { conditions, scrollBatch, tableRef } from '../transactions/transactions.repository.ts';
+import { conditions, scrollBatch, tableRef } from '../transactions/index.ts';
 
 /** Every statement on report jobs. */
 

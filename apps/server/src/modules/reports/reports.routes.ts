@@ -3,15 +3,14 @@ import { z } from 'zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { CreateReportRequest, ListReportsRequest, ListReportsResponse, ReportJobResponse } from '@portal/contract/transactions';
 import { authOf } from '../../plugins/auth.ts';
-import { createReportsService } from './reports.service.ts';
+import type { ReportsService } from './reports.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 410: ErrorBody, 429: ErrorBody };
 const Params = z.object({ jobId: z.string().uuid() });
 
 /** Report jobs (transaction-data §7): the caller's partner only. */
-export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
+export const reportRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const service = createReportsService({ db: app.database.db, boss: app.boss, storage: app.storage, now: app.clock, activeLimit: app.config.REPORT_ACTIVE_LIMIT });
 
   app.post(
     '/report-jobs/create',

@@ -3,12 +3,12 @@ import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
 import { MAX_REPORT_DAYS, type ReportJob, type SearchTable } from '@portal/contract/transactions';
 import type { DB } from '../../db/schema.ts';
-import { createReportQueue, enqueueReportBuild } from '../../jobs/report-queue.ts';
+import { createReportQueue, enqueueReportBuild } from './report-queue.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
-import type { Auth } from '../../plugins/auth.ts';
-import { findPartner, toFeatureFlags } from '../partners/partners.repository.ts';
+import type { Auth } from '../../lib/access.ts';
+import type { PartnerAccess } from '../partners/index.ts';
 import { countActiveReportJobs, countReportJobs, findReportJob, insertReportJobWithinLimit, listReportJobs, updateReportJob, type ReportJobRow } from './reports.repository.ts';
 
 /** The refusal when a partner already has its limit of reports queued or being built. */
@@ -20,6 +20,8 @@ export type ReportsDeps = {
   /** the job queue; without it (some tests) reports are recorded and not built */
   boss: PgBoss | undefined;
   storage: FileStorage;
+  /** the partner's feature rule (the partners module's port) */
+  partners: Pick<PartnerAccess, 'requireFeature'>;
   now: () => number;
   /** reports a partner may have queued or being built at once */
   activeLimit: number;
@@ -54,8 +56,7 @@ export function createReportsService(deps: ReportsDeps) {
 
   /** Requesting and downloading reports need the partner's report-downloads flag. */
   async function requireReportDownloads(partnerId: string) {
-    const partner = await findPartner(db, partnerId);
-    if (!partner || !toFeatureFlags(partner.feature_flags).reportDownloadsEnabled) throw forbidden('Report downloads are not enabled for your account.');
+    await deps.partners.requireFeature({ partnerId }, 'reportDownloadsEnabled', 'Report downloads are not enabled for your account.');
   }
 
   /** The queue exists once any server started its worker; a server that only answers requests makes sure too. */

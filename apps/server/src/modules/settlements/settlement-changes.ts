@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { SettlementStatus } from '@portal/contract/settlements';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
-import { recordEvent, settlementEvent } from '../webhooks/webhook-events.ts';
+import { recordEvent, settlementEvent } from '../webhooks/index.ts';
 import { findSettlement, updateSettlementStatus, type SettlementRow } from './settlements.repository.ts';
 
 export type SettlementChange = {

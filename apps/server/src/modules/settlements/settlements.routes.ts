@@ -1,27 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
-import { enqueueSettlementStep } from '../../jobs/settlement-processing.ts';
 import { authOf } from '../../plugins/auth.ts';
-import { createSettlementService } from './settlements.service.ts';
-
-export const settlementServiceOf = (app: FastifyInstance) =>
-  createSettlementService({
-    db: app.database.db,
-    now: app.clock,
-    maxAmount: app.config.WITHDRAWAL_MAX_USD,
-    enqueueProcessing: async (trx, job) => {
-      if (!app.boss) throw new Error('no job queue: withdrawals cannot be processed');
-      await enqueueSettlementStep(app.boss, trx, { ...job, step: 'send' }, app.config.SETTLEMENT_PROCESSING_SECONDS);
-    },
-  });
+import type { SettlementService } from './settlements.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Withdrawals (portal-core §7: GET partner/settlement/fee, GET partner/travel-rule, POST partner/settlement/withdrawal). */
-export const settlementRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = settlementServiceOf(app);
+export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.get(

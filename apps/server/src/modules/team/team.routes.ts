@@ -13,12 +13,7 @@ import {
 } from '@portal/contract/team';
 import { AppError } from '../../lib/errors.ts';
 import { authOf } from '../../plugins/auth.ts';
-import { createAuthRepository } from '../auth/auth.repository.ts';
-import { createPasswordResetService } from '../auth/password-reset.service.ts';
-import { createSessionsService } from '../auth/sessions.service.ts';
-import { createInvitationService } from './invitations.service.ts';
-import { createTeamRepository } from './team.repository.ts';
-import { createTeamService } from './team.service.ts';
+import type { TeamService } from './team.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
@@ -29,26 +24,8 @@ export const TEAM_MAILS_PER_MINUTE = 30;
  * The team (portal-core §7): GET partner/users (everyone), and the admin's changes POST users/add, POST users/update,
  * POST users/resend-invite, PUT users/resend-code/{userId}, PUT users/delete/{userId}, POST user/reset-password.
  */
-export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
+export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const db = app.database.db;
-  const repo = createTeamRepository(db);
-  const publicUrl = app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`;
-  const sessions = createSessionsService({
-    repo: createAuthRepository(db),
-    keys: app.keys,
-    now: app.clock,
-    onSessionsEnded: (ids) => app.cacheBus.invalidate('session', ...ids),
-  });
-  const service = createTeamService({
-    repo,
-    invitations: createInvitationService({ repo, mailer: app.mailer, publicUrl, now: app.clock, live: app.liveBus }),
-    sessions,
-    passwordReset: createPasswordResetService({ repo: createAuthRepository(db), sessions, mailer: app.mailer, now: app.clock, publicUrl, live: app.liveBus }),
-    now: app.clock,
-    invalidateUser: (partnerId, userId) => app.cacheBus.invalidate('user', `${partnerId}:${userId}`),
-    live: app.liveBus,
-  });
   const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });
   const mails = {
     rateLimit: {

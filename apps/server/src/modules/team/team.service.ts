@@ -3,9 +3,9 @@ import type { Role } from '@portal/contract/domain';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
-import type { PasswordResetService } from '../auth/password-reset.service.ts';
-import type { SessionsService } from '../auth/sessions.service.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
+import type { PasswordResetService } from '../auth/index.ts';
+import type { SessionsService } from '../auth/index.ts';
 import type { InvitationService } from './invitations.service.ts';
 import type { TeamRepository } from './team.repository.ts';
 

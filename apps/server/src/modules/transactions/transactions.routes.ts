@@ -2,15 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { ScrollRequest, ScrollResponse, SearchRequest, SearchResponse, TransactionParams, TransactionResponse } from '@portal/contract/transactions';
 import { callerOf } from '../../plugins/auth.ts';
-import { createTransactionsService } from './transactions.service.ts';
+import type { TransactionsService } from './transactions.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 const partnerApi = { apiKey: 'api_read' } as const;
 
 /** Transaction search (transaction-data §5, §7). The partner comes from the token; a partnerId in the body is refused. */
-export const transactionRoutes: FastifyPluginAsyncZod = async (app) => {
+export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const service = createTransactionsService({ db: app.database.db, read: app.database.reader, key: app.keys.jwtSecret, now: app.clock });
 
   app.post(
     '/transactions/search',

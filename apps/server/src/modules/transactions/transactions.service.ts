@@ -100,3 +100,5 @@ export function createTransactionsService(deps: {
     },
   };
 }
+
+export type TransactionsService = ReturnType<typeof createTransactionsService>;

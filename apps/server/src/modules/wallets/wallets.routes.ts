@@ -1,32 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { CreateWalletRequest, DeleteWalletParams, DeleteWalletRequest, UpdateWalletRequest, WalletResponse, WalletStatusUpdateRequest, WalletsResponse } from '@portal/contract/wallets';
-import { enqueueScreening } from '../../jobs/wallet-screening.ts';
 import { authOf } from '../../plugins/auth.ts';
-import { otpServiceOf } from '../otp/otp.routes.ts';
-import { createWalletService } from './wallets.service.ts';
-
-/** The service over the app's database, mailer, clock and queue (the screening worker uses it too). */
-export const walletServiceOf = (app: FastifyInstance) =>
-  createWalletService({
-    db: app.database.db,
-    otp: otpServiceOf(app),
-    mailer: app.mailer,
-    now: app.clock,
-    publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
-    live: app.liveBus,
-    enqueueScreening: async (trx, job) => {
-      if (!app.boss) throw new Error('no job queue: wallets cannot be screened');
-      await enqueueScreening(app.boss, trx, job, app.config.WALLET_SCREENING_SECONDS);
-    },
-  });
+import type { WalletService } from './wallets.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Settlement wallets (portal-core §7: GET partner/wallets, POST and PUT partner/wallet, DELETE partner/wallet/{address}). */
-export const walletRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = walletServiceOf(app);
+export const walletRoutes: FastifyPluginAsyncZod<{ service: WalletService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.get(

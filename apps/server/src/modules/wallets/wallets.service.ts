@@ -18,8 +18,8 @@ import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { addressKey, normaliseWalletAddress, walletTagProblem } from '../../lib/wallet-addresses.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
-import type { OtpService } from '../otp/otp.service.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
+import type { OtpService } from '../otp/index.ts';
 import {
   claimAddress,
   findWallet,

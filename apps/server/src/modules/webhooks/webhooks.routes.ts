@@ -14,10 +14,8 @@ import {
   WebhookResponse,
   WebhooksResponse,
 } from '@portal/contract/webhooks';
-import { createRateLimitRepository } from '../../db/rate-limit.repository.ts';
 import { authOf } from '../../plugins/auth.ts';
-import { otpServiceOf } from '../otp/otp.routes.ts';
-import { createWebhooksService } from './webhooks.service.ts';
+import type { WebhooksService } from './webhooks.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const changeErrors = { ...errors, 409: ErrorBody };
@@ -27,17 +25,8 @@ const tags = ['webhooks'];
  * Webhooks (portal-core §7: GET, POST, PUT partner/webhook; DELETE partner/webhook/{id}?otp=; GET partner/activity
  * with type=webhook), plus a test event and a resend. Changes to an endpoint need the e-mailed code (PUT user/otp).
  */
-export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
+export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const service = createWebhooksService({
-    db: app.database.db,
-    encryptionKey: app.keys.encryptionKey,
-    otp: otpServiceOf(app),
-    now: app.clock,
-    production: app.config.NODE_ENV === 'production',
-    rateLimits: createRateLimitRepository(app.database.db),
-    live: app.liveBus,
-  });
 
   app.get(
     '/partner/webhook',

@@ -20,9 +20,9 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { RefusedTargetError, checkPublicHost, hostOf } from '../../lib/ssrf.ts';
-import { requireRole, type Auth } from '../../plugins/auth.ts';
-import type { OtpService } from '../otp/otp.service.ts';
-import { findPartner, toFeatureFlags } from '../partners/partners.repository.ts';
+import { requireRole, type Auth } from '../../lib/access.ts';
+import type { OtpService } from '../otp/index.ts';
+import type { PartnerAccess } from '../partners/index.ts';
 import { nudgeOutbox, recordEvent } from './webhook-events.ts';
 import { newWebhookSecret, webhookMessageId } from './webhook-signing.ts';
 import {
@@ -47,6 +47,8 @@ export type WebhooksDeps = {
   db: Kysely<DB>;
   encryptionKey: Buffer;
   otp: Pick<OtpService, 'authorise'>;
+  /** the partner's feature rule (the partners module's port) */
+  partners: Pick<PartnerAccess, 'requireFeature'>;
   now: () => number;
   /** production: https only, and the host must resolve to public addresses only (SSRF) */
   production: boolean;
@@ -112,9 +114,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
   const now = () => new Date(deps.now());
 
   async function access(auth: Auth, change: boolean) {
-    const partner = await findPartner(db, auth.partnerId);
-    if (!partner || !toFeatureFlags(partner.feature_flags).webhooksManagementEnabled) throw forbidden(WEBHOOK_MESSAGES.notEnabled);
-    if (!partner.product_types.includes('B2B')) throw forbidden(WEBHOOK_MESSAGES.businessOnly);
+    const partner = await deps.partners.requireFeature(auth, 'webhooksManagementEnabled', WEBHOOK_MESSAGES.notEnabled);
+    if (!partner.productTypes.includes('B2B')) throw forbidden(WEBHOOK_MESSAGES.businessOnly);
     if (change) requireRole(auth, 'admin');
   }
 

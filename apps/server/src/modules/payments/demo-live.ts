@@ -3,12 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Country } from '@portal/contract/countries';
 import type { PaymentKind } from '@portal/contract/payments';
-import type { DB } from '../db/schema.ts';
-import { DEMO_PARTNERS } from '../db/seed/demo.ts';
-import type { ApiKeyAuth } from '../plugins/auth.ts';
-import { activeChannels } from '../modules/coverage/coverage.repository.ts';
-import { networksOfChannel } from '../modules/payments/payments.repository.ts';
-import type { PaymentService } from '../modules/payments/payments.service.ts';
+import type { DB } from '../../db/schema.ts';
+import { DEMO_PARTNERS } from '../../db/seed/demo.ts';
+import type { ApiKeyAuth } from '../../lib/access.ts';
+import { activeChannels } from '../coverage/index.ts';
+import { networksOfChannel } from './payments.repository.ts';
+import type { PaymentService } from './payments.service.ts';
 
 /** The demo partners the generator makes payments for, and their markets (enabled by the demo seed). */
 const LIVE_PARTNERS: { partnerId: string; countries: Country[] }[] = [

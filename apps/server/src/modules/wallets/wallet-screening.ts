@@ -3,9 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Network } from '@portal/contract/domain';
 import { WALLET_MESSAGES } from '@portal/contract/wallets';
-import { bossExecutor } from '../db/boss-executor.ts';
-import type { DB } from '../db/schema.ts';
-import type { WalletService } from '../modules/wallets/wallets.service.ts';
+import { bossExecutor } from '../../db/boss-executor.ts';
+import type { DB } from '../../db/schema.ts';
+import type { WalletService } from './wallets.service.ts';
 
 /**
  * Screening of approved settlement wallets: after its approval a wallet waits here (pending screening) until the

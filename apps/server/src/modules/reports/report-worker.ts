@@ -1,10 +1,10 @@
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import type { FileStorage } from '../lib/file-storage.ts';
-import { ACTIVE_REPORT_STATUSES, findReportJob, lockReportLine, unfinishedReportJobs, updateReportJob } from '../modules/reports/reports.repository.ts';
-import { buildReport } from './report-build.ts';
+import type { DB } from '../../db/schema.ts';
+import type { FileStorage } from '../../lib/file-storage.ts';
+import { ACTIVE_REPORT_STATUSES, findReportJob, lockReportLine, unfinishedReportJobs, updateReportJob } from './reports.repository.ts';
+import { buildReport, type ReportBuildDeps } from './report-build.ts';
 import { REPORT_QUEUE, createReportQueue, enqueueReportBuild, isQueueJobLive, type ReportBuildJob } from './report-queue.ts';
 
 export type ReportWorkerDeps = {
@@ -13,6 +13,7 @@ export type ReportWorkerDeps = {
   /** where report rows are read (a caught-up replica, else the primary); default `db` */
   read?: () => Promise<Kysely<DB>>;
   storage: FileStorage;
+  partners: ReportBuildDeps['partners'];
   log: FastifyBaseLogger;
   now?: () => number;
   /** reports this server builds at the same time (REPORT_CONCURRENCY) */
@@ -37,7 +38,7 @@ export async function startReportWorker(deps: ReportWorkerDeps) {
       if (!job) return;
       try {
         deps.log.info({ report: job.data.id, partner: job.data.partnerId }, 'building report');
-        await buildReport({ db: deps.db, ...(deps.read ? { read: deps.read } : {}), storage: deps.storage, now }, job.data.partnerId, job.data.id);
+        await buildReport({ db: deps.db, ...(deps.read ? { read: deps.read } : {}), storage: deps.storage, partners: deps.partners, now }, job.data.partnerId, job.data.id);
       } finally {
         // look for the next job straight away instead of sleeping out the polling interval
         if (builder.id) deps.boss.notifyWorker(builder.id);

@@ -1,15 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { logFailure } from '../db/outage.ts';
+import { logFailure } from '../../db/outage.ts';
 import type PgBoss from 'pg-boss';
 import { WEBHOOK_TIMEOUT_SECONDS } from '@portal/contract/webhooks';
-import { bossExecutor } from '../db/boss-executor.ts';
-import type { Database } from '../db/database.ts';
-import { listen, type Listener } from '../db/notify.ts';
-import { decrypt } from '../lib/keys.ts';
-import type { LivePublisher } from '../lib/live-bus.ts';
-import type { Mailer } from '../lib/mailer.ts';
-import { onOutboxNudge } from '../modules/webhooks/webhook-events.ts';
-import { signWebhook, webhookMessageId } from '../modules/webhooks/webhook-signing.ts';
+import { bossExecutor } from '../../db/boss-executor.ts';
+import type { Database } from '../../db/database.ts';
+import { listen, type Listener } from '../../db/notify.ts';
+import { decrypt } from '../../lib/keys.ts';
+import type { LivePublisher } from '../../lib/live-bus.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import { onOutboxNudge } from './webhook-events.ts';
+import { signWebhook, webhookMessageId } from './webhook-signing.ts';
 import {
   WEBHOOK_OUTBOX_CHANNEL,
   activeAdmins,
@@ -25,7 +25,7 @@ import {
   requeueStuckDeliveries,
   type AttemptRow,
   type DeliveryOutcome,
-} from '../modules/webhooks/webhooks.repository.ts';
+} from './webhooks.repository.ts';
 import { closeWebhookConnections, postWebhook, type PostOutcome } from './webhook-http.ts';
 
 /** One job per attempt of one delivery; the relay queues it, any server's worker makes the attempt. */

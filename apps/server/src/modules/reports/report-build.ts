@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { exportColumns, exportHeaderLine, exportLines } from '@portal/contract/export-columns';
 import type { SearchQuery, SearchTable } from '@portal/contract/transactions';
-import type { DB } from '../db/schema.ts';
-import type { FileStorage } from '../lib/file-storage.ts';
-import { countReportRows, findReportJob, reportRowsAfter, updateReportJob, type ReportJobUpdate } from '../modules/reports/reports.repository.ts';
-import { findPartner } from '../modules/partners/partners.repository.ts';
-import { toRows } from '../modules/transactions/transactions.rows.ts';
+import type { DB } from '../../db/schema.ts';
+import type { FileStorage } from '../../lib/file-storage.ts';
+import { countReportRows, findReportJob, reportRowsAfter, updateReportJob, type ReportJobUpdate } from './reports.repository.ts';
+import type { PartnerAccess } from '../partners/index.ts';
+import { toRows } from '../transactions/index.ts';
 
 /** Rows read and written per step; each step moves the job's progress. */
 export const REPORT_PAGE_ROWS = 5_000;
@@ -18,6 +18,8 @@ export type ReportBuildDeps = {
   read?: () => Promise<Kysely<DB>>;
   storage: FileStorage;
   now: () => number;
+  /** the partner's fiat-wallet setting (the partners module's port) */
+  partners: Pick<PartnerAccess, 'find'>;
 };
 
 /**
@@ -32,8 +34,8 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
   const row = await findReportJob(db, partnerId, id);
   if (!row || row.status === 'complete') return;
   const table = row.data_source as SearchTable;
-  const partner = await findPartner(db, partnerId);
-  const columns = exportColumns(table, { walletMode: partner?.fiat_wallets_enabled === true });
+  const partner = await deps.partners.find(partnerId);
+  const columns = exportColumns(table, { walletMode: partner?.fiatWalletsEnabled === true });
   const query: SearchQuery = {
     table,
     filters: row.filters,

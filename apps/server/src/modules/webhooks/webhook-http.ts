@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { WEBHOOK_RESPONSE_SNIPPET_MAX } from '@portal/contract/webhooks';
-import { RefusedTargetError, hostOf, isPublicAddress, publicOnlyLookup } from '../lib/ssrf.ts';
+import { RefusedTargetError, hostOf, isPublicAddress, publicOnlyLookup } from '../../lib/ssrf.ts';
 
 export type PostOutcome = {
   /** the receiver's status code, or null when no answer came */

@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import type { Kysely } from 'kysely';
-import { bossExecutor } from '../db/boss-executor.ts';
+import { bossExecutor } from '../../db/boss-executor.ts';
 
 /** The queue of report builds, shared by every server on the database (pg-boss, schema pgboss). */
 export const REPORT_QUEUE = 'report-build';

@@ -1,14 +1,14 @@
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import { bossExecutor } from '../db/boss-executor.ts';
-import type { DB } from '../db/schema.ts';
+import { bossExecutor } from '../../db/boss-executor.ts';
+import type { DB } from '../../db/schema.ts';
 import type { Network } from '@portal/contract/domain';
 import type { SettlementStatus } from '@portal/contract/settlements';
-import type { SettlementPayer } from '../modules/settlements/payer.ts';
-import { recordSettlementChange } from '../modules/settlements/settlement-changes.ts';
-import { findRequestBySettlement, insertLedgerEntry, setFailureReason, unfinishedWithdrawals } from '../modules/settlements/settlements.repository.ts';
-import { findWallet } from '../modules/wallets/wallets.repository.ts';
+import type { SettlementPayer } from './payer.ts';
+import { recordSettlementChange } from './settlement-changes.ts';
+import { findRequestBySettlement, insertLedgerEntry, setFailureReason, unfinishedWithdrawals } from './settlements.repository.ts';
+import { findWallet } from '../wallets/index.ts';
 
 /**
  * Withdrawals after they are booked: pending → processing (sent on chain) → complete, or failed with a reversing

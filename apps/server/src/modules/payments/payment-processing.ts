@@ -2,12 +2,12 @@ import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { SANDBOX_PATHS, type SandboxOutcome } from '@portal/contract/payments';
-import { bossExecutor } from '../db/boss-executor.ts';
-import type { DB } from '../db/schema.ts';
-import type { LiveBus } from '../lib/live-bus.ts';
-import { recordPaymentChange } from '../modules/payments/payment-changes.ts';
-import { findOrder, unfinishedOrders } from '../modules/payments/payments.repository.ts';
-import type { PaymentJob } from '../modules/payments/payments.service.ts';
+import { bossExecutor } from '../../db/boss-executor.ts';
+import type { DB } from '../../db/schema.ts';
+import type { LiveBus } from '../../lib/live-bus.ts';
+import { recordPaymentChange } from './payment-changes.ts';
+import { findOrder, unfinishedOrders } from './payments.repository.ts';
+import type { PaymentJob } from './payments.service.ts';
 
 /**
  * The sandbox processor: moves each collection and disbursement along the path of its outcome (SANDBOX_PATHS, chosen

@@ -1,0 +1,226 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type PgBoss from 'pg-boss';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { createRateLimitRepository } from './db/rate-limit.repository.ts';
+import type { CacheBus } from './lib/cache-bus.ts';
+import type { FileStorage } from './lib/file-storage.ts';
+import type { Keys } from './lib/keys.ts';
+import type { LiveBus } from './lib/live-bus.ts';
+import type { Mailer } from './lib/mailer.ts';
+import { startCleanupJob } from './jobs/cleanup.ts';
+import { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsRepository, createAllowedIpsService, createApiKeysRepository, createApiKeysService } from './modules/api-keys/index.ts';
+import { createAuthRepository, createPasswordResetService, createSessionsService, createSignInService } from './modules/auth/index.ts';
+import { createCoverageService } from './modules/coverage/index.ts';
+import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
+import { createOtpRepository, createOtpService } from './modules/otp/index.ts';
+import {
+  PARTNER_CACHE,
+  createDepositAddressService,
+  createPartnerAccess,
+  createPartnerCache,
+  createPartnerService,
+  createPartnerSettingsService,
+} from './modules/partners/index.ts';
+import { createPaymentService, enqueuePaymentStep, startDemoLive, startPaymentWorker } from './modules/payments/index.ts';
+import { createRatesService } from './modules/rates/index.ts';
+import { createReportsService, startReportWorker } from './modules/reports/index.ts';
+import { createSettlementService, enqueueSettlementStep, simulatedPayer, startSettlementWorker } from './modules/settlements/index.ts';
+import { createInvitationService, createTeamRepository, createTeamService } from './modules/team/index.ts';
+import { createTransactionsService } from './modules/transactions/index.ts';
+import { blocklistScreener, createWalletService, enqueueScreening, startWalletScreeningWorker } from './modules/wallets/index.ts';
+import { createWebhooksService, startWebhookDelivery } from './modules/webhooks/index.ts';
+
+/**
+ * The composition root: every service is built here, once, from what the process runs on, and handed to the routes
+ * (app.ts) and the workers (server.ts). A service asks for narrow ports (`Pick<OtpService, 'authorise'>`,
+ * `PartnerAccess`); nothing else builds one, so this file is the one place where the modules are wired together.
+ */
+export type RuntimeDeps = {
+  config: Config;
+  database: Database;
+  keys: Keys;
+  mailer: Mailer;
+  storage: FileStorage;
+  cacheBus: CacheBus;
+  liveBus: LiveBus;
+  clock: () => number;
+  log: FastifyBaseLogger;
+  /**
+   * The job queue (payments, withdrawals, wallet screening, reports and webhooks need one). `null` is the explicit
+   * choice of an app without background work (tests): what needs the queue then fails when it is used.
+   */
+  boss: PgBoss | null;
+};
+
+/** A dependency the composition root was not given: the server does not start. */
+export class WiringError extends Error {
+  override name = 'WiringError';
+}
+
+/** What each runtime dependency is for, named in the message when one is missing. */
+const NEEDED_BY: Record<keyof RuntimeDeps, string> = {
+  config: 'every service',
+  database: 'every service',
+  keys: 'sign-in, sessions, API keys, webhooks',
+  mailer: 'one-time codes, invitations, password resets, wallets, rates',
+  storage: 'reports',
+  cacheBus: 'sessions, the partner cache, API keys',
+  liveBus: "the portal's live screens",
+  clock: 'every service',
+  log: 'rates, workers',
+  boss: 'payments, withdrawals, wallet screening, reports (pass null for an app without background work)',
+};
+
+/** Checks that every dependency is there before anything is built: a wiring mistake stops the start, with its name. */
+export function checkWiring(deps: Partial<RuntimeDeps>): asserts deps is RuntimeDeps {
+  const missing = (Object.keys(NEEDED_BY) as (keyof RuntimeDeps)[]).filter((name) => deps[name] === undefined);
+  if (missing.length > 0) {
+    throw new WiringError(`The server is not wired: ${missing.map((name) => `${name} is missing (needed by ${NEEDED_BY[name]})`).join('; ')}.`);
+  }
+}
+
+/** Every service, built once. */
+export function composeServices(deps: RuntimeDeps) {
+  checkWiring(deps);
+  const { config, database, keys, mailer, storage, cacheBus, liveBus: live, clock: now, log, boss } = deps;
+  const db = database.db;
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  /** The queue, for work queued on use; an app built without one (null) refuses that work when it is asked for. */
+  const queue = (work: string) => {
+    if (!boss) throw new Error(`no job queue: ${work} (this app was built without one)`);
+    return boss;
+  };
+
+  const partnerAccess = createPartnerAccess(db);
+  const partnerCache = createPartnerCache(db);
+  cacheBus.attach(PARTNER_CACHE, partnerCache.entries);
+  const otp = createOtpService({ repo: createOtpRepository(db), rateLimits: createRateLimitRepository(db), mailer, now });
+  const authorise = otp.authorise;
+
+  const authRepo = createAuthRepository(db);
+  const sessions = createSessionsService({ repo: authRepo, keys, now, onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids) });
+  const passwordReset = createPasswordResetService({ repo: authRepo, sessions, mailer, now, publicUrl, live });
+  const teamRepo = createTeamRepository(db);
+
+  return {
+    auth: { sessions, passwordReset, signIn: createSignInService({ repo: authRepo, sessions, keys, now }) },
+    /** what the live event stream reads of a session and its partner */
+    sessionReads: authRepo,
+    otp,
+    partners: {
+      partners: createPartnerService({ db, partners: partnerCache }),
+      settings: createPartnerSettingsService({ db, now, invalidatePartner: (partnerId) => cacheBus.invalidate(PARTNER_CACHE, partnerId) }),
+      addresses: createDepositAddressService({ db, config, now }),
+    },
+    partnerAccess,
+    apiKeys: {
+      keys: createApiKeysService({
+        repo: createApiKeysRepository(db),
+        partners: partnerAccess,
+        encryptionKey: keys.encryptionKey,
+        now,
+        invalidateKey: (apiKey) => cacheBus.invalidate(API_KEY_CACHE, apiKey),
+        live,
+      }),
+      ips: createAllowedIpsService({
+        repo: createAllowedIpsRepository(db),
+        partners: partnerAccess,
+        now,
+        authorise,
+        invalidate: (partnerId) => cacheBus.invalidate(ALLOWED_IPS_CACHE, partnerId),
+        live,
+      }),
+    },
+    transactions: createTransactionsService({ db, read: database.reader, key: keys.jwtSecret, now }),
+    reports: createReportsService({ db, boss: boss ?? undefined, storage, partners: partnerAccess, now, activeLimit: config.REPORT_ACTIVE_LIMIT }),
+    webhooks: createWebhooksService({
+      db,
+      encryptionKey: keys.encryptionKey,
+      otp,
+      partners: partnerAccess,
+      now,
+      production: config.NODE_ENV === 'production',
+      rateLimits: createRateLimitRepository(db),
+      live,
+    }),
+    wallets: createWalletService({
+      db,
+      otp,
+      mailer,
+      now,
+      publicUrl,
+      live,
+      enqueueScreening: async (trx, job) => enqueueScreening(queue('wallets cannot be screened'), trx, job, config.WALLET_SCREENING_SECONDS),
+    }),
+    settlements: createSettlementService({
+      db,
+      now,
+      maxAmount: config.WITHDRAWAL_MAX_USD,
+      enqueueProcessing: async (trx, job) => enqueueSettlementStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
+    }),
+    fiatWallets: createFiatWalletsService({ repo: createFiatWalletsRepository(db), now }),
+    team: createTeamService({
+      repo: teamRepo,
+      invitations: createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live }),
+      sessions,
+      passwordReset,
+      now,
+      invalidateUser: (partnerId, userId) => cacheBus.invalidate('user', `${partnerId}:${userId}`),
+      live,
+    }),
+    rates: createRatesService({ db, authorise, partners: partnerAccess, mailer, log, now, publicUrl, live }),
+    coverage: createCoverageService({ db }),
+    payments: createPaymentService({
+      db,
+      now,
+      live,
+      partners: partnerAccess,
+      enqueueStep: async (trx, job) => enqueuePaymentStep(queue('payments cannot be processed'), trx, job, config.PAYMENT_STEP_SECONDS),
+    }),
+  };
+}
+
+export type Services = ReturnType<typeof composeServices>;
+
+/** What the workers run on: the runtime the services were built from, with its queue. */
+export type WorkerDeps = Omit<RuntimeDeps, 'boss' | 'cacheBus' | 'clock'> & { boss: PgBoss };
+
+/**
+ * Starts the background work of a server (server.ts) over the same services the routes use: report builders,
+ * cleanup, webhook delivery, wallet screening, withdrawals and payments, and the demo's live payments when asked.
+ * Returns what must stop before the queue does.
+ */
+export async function startWorkers(deps: WorkerDeps, services: Services) {
+  const { boss, config, database, keys, storage, mailer, liveBus: live, log } = deps;
+  const db = database.db;
+  await startReportWorker({ boss, db, read: database.reader, storage, partners: services.partnerAccess, log, concurrency: config.REPORT_CONCURRENCY });
+  await startCleanupJob({ boss, db, storage, log, now: Date.now });
+  const webhooks = await startWebhookDelivery({
+    boss,
+    database,
+    encryptionKey: keys.encryptionKey,
+    mailer,
+    log,
+    schedule: config.WEBHOOK_RETRY_SCHEDULE,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    allowPrivateTargets: config.NODE_ENV !== 'production',
+    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    live,
+  });
+  await startWalletScreeningWorker({ boss, service: services.wallets, screener: blocklistScreener(config.WALLET_SCREENING_BLOCKLIST), log });
+  await startSettlementWorker({
+    boss,
+    db,
+    payer: simulatedPayer,
+    timings: { processingSeconds: config.SETTLEMENT_PROCESSING_SECONDS, completionSeconds: config.SETTLEMENT_COMPLETION_SECONDS },
+    log,
+  });
+  await startPaymentWorker({ boss, db, live, stepSeconds: config.PAYMENT_STEP_SECONDS, log, concurrency: config.PAYMENT_CONCURRENCY });
+  return { webhooks };
+}
+
+/** The demo's live payments (DEMO and DEMO_LIVE), made through the payment service. */
+export function startDemoPayments(deps: Pick<WorkerDeps, 'config' | 'database' | 'log'>, services: Services) {
+  return startDemoLive({ db: deps.database.db, service: services.payments, seconds: deps.config.DEMO_LIVE_SECONDS, log: deps.log });
+}

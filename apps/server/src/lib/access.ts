@@ -1,0 +1,42 @@
+import { API_KEY_MESSAGES, type ApiKeyPermission } from '@portal/contract/api-keys';
+import type { Role } from '@portal/contract/domain';
+import { forbidden } from './errors.ts';
+
+/**
+ * Who is calling and what they may do: plain rules over the caller, with nothing of Fastify (plugins/auth.ts reads
+ * the caller from the request) and nothing of any module, so that every service may use them.
+ */
+
+/** Who is calling, from the verified token and the user's current row: never from the request body. */
+export type Auth = { userId: string; partnerId: string; role: Role; email: string; name: string; sessionId: string };
+
+/**
+ * A partner's server calling with an API key (plugins/api-key-auth.ts): no user; the key is the actor. Only routes
+ * of the partner API (route config `apiKey`) ever see one.
+ */
+export type ApiKeyAuth = { kind: 'apiKey'; partnerId: string; keyId: string; apiKey: string; name: string; permissions: ApiKeyPermission[] };
+
+/** Either kind of caller of a partner-API route. */
+export type Caller = Auth | ApiKeyAuth;
+
+export const isApiKeyCaller = (caller: Caller): caller is ApiKeyAuth => 'kind' in caller && caller.kind === 'apiKey';
+
+/** Who made a change, for the audit trail: the user, or the API key (no user). */
+export function actorOf(caller: Caller): { actorUserId: string | null; actor: string } {
+  return isApiKeyCaller(caller) ? { actorUserId: null, actor: `api key ${caller.apiKey}` } : { actorUserId: caller.userId, actor: caller.email };
+}
+
+/**
+ * A change that users of some roles, or API keys with a permission, may make. The key's permission was checked
+ * when the call was verified; it is checked again here so that the rule does not rest on the route's declaration.
+ */
+export function requireAccess(caller: Caller, rule: { roles: readonly Role[]; permission: ApiKeyPermission }): void {
+  if (!isApiKeyCaller(caller)) return requireRole(caller, ...rule.roles);
+  if (!caller.permissions.includes(rule.permission)) throw forbidden(API_KEY_MESSAGES.permission(rule.permission), 'ApiKeyPermissionDenied');
+}
+
+export function requireRole(auth: Auth, ...roles: Role[]): void {
+  if (!roles.includes(auth.role)) {
+    throw forbidden(roles.length === 1 && roles[0] === 'admin' ? 'Only an admin can do this.' : `Only ${roles.join(' or ')} users can do this.`);
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The settlements module's face: withdrawals, their worker, and the partner's ledger, which payments book on in
+ * their own transactions.
+ */
+export { settlementRoutes } from './settlements.routes.ts';
+export { createSettlementService, type SettlementService } from './settlements.service.ts';
+export { enqueueSettlementStep, startSettlementWorker } from './settlement-processing.ts';
+export { simulatedPayer } from './payer.ts';
+export { accountBalance, insertLedgerEntry, lockAccount } from './settlements.repository.ts';

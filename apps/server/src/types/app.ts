@@ -1,0 +1,52 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type PgBoss from 'pg-boss';
+import type { ApiKeyPermission } from '@portal/contract/api-keys';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Caller } from '../lib/access.ts';
+import type { CacheBus } from '../lib/cache-bus.ts';
+import type { FileStorage } from '../lib/file-storage.ts';
+import type { Keys } from '../lib/keys.ts';
+import type { LiveBus } from '../lib/live-bus.ts';
+import type { Mailer } from '../lib/mailer.ts';
+
+/**
+ * The Fastify instance the server builds (app.ts), typed here with what its plugins add to Fastify's types, so that
+ * plugins and routes depend on this file and never on the file that assembles them.
+ */
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+/** What a signed call carries, read at the start of the request; the body's hash is added as the body is read. */
+export type ApiKeyCall = { apiKey: string; timestamp: string; signature: Buffer; bodySha256?: string };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    keys: Keys;
+    mailer: Mailer;
+    boss: PgBoss | undefined;
+    storage: FileStorage;
+    /** keeps in-process caches coherent across server instances (lib/cache-bus.ts) */
+    cacheBus: CacheBus;
+    /** per-partner changes for the live event stream, heard by every instance (lib/live-bus.ts) */
+    liveBus: LiveBus;
+    /** milliseconds since the epoch; tests move it */
+    clock: () => number;
+    /** plugins/auth.ts: a bearer token's user, or a verified API-key call, as request.auth */
+    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+  interface FastifyRequest {
+    auth: Caller | undefined;
+    /** set when a partner-API route is called with the API-key headers: the key is verified before validation */
+    apiKeyCall: ApiKeyCall | undefined;
+    /** the Idempotency-Key this request claimed: its reply is kept for the next request with the key */
+    idempotencyClaim: { partnerId: string; key: string; token: string } | undefined;
+  }
+  interface FastifyContextConfig {
+    /** the route is part of the partner API: API keys with this permission may call it (besides signed-in users) */
+    apiKey?: ApiKeyPermission;
+  }
+}
