@@ -48,7 +48,6 @@ export type { App } from './types/app.ts';
 /** The app as built: Fastify's instance with the services the composition root made for it (the workers use them). */
 export type BuiltApp = App & { services: Services };
 
-export { API_PREFIX } from './lib/constants.ts';
 import { API_PREFIX } from './lib/constants.ts';
 
 export type AppDeps = {

@@ -34,6 +34,7 @@ export const CollectionRow = z.object({
 });
 export type CollectionRow = z.infer<typeof CollectionRow>;
 
+/** @alias a payment row has the collection row's shape (transaction-data §3), under its own name */
 export const PaymentRow = CollectionRow;
 export type PaymentRow = z.infer<typeof PaymentRow>;
 

@@ -51,4 +51,3 @@ export function createIdempotencyRepository(db: Kysely<DB>) {
   };
 }
 
-export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;

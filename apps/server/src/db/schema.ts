@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** Row types of the tables, kept by hand next to the migrations that make them. */
 
@@ -646,6 +646,4 @@ export type DB = {
 
 export type PartnerRow = Selectable<PartnersTable>;
 export type NewPartner = Insertable<PartnersTable>;
-export type PartnerUpdate = Updateable<PartnersTable>;
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;

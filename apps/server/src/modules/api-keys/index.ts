@@ -2,5 +2,5 @@
 export { apiKeyRoutes } from './api-keys.routes.ts';
 export { API_DESCRIPTION, SECURITY_SCHEMES, docsTransform } from './api-docs.ts';
 export { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsRepository, createApiKeysRepository } from './api-keys.repository.ts';
-export { createAllowedIpsService, type AllowedIpsService } from './allowed-ips.service.ts';
-export { createApiKeysService, type ApiKeysService } from './api-keys.service.ts';
+export { createAllowedIpsService } from './allowed-ips.service.ts';
+export { createApiKeysService } from './api-keys.service.ts';

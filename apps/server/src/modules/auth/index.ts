@@ -3,5 +3,5 @@ export { authRoutes } from './auth.routes.ts';
 export { createAuthRepository, type AuthRepository } from './auth.repository.ts';
 export { createPasswordResetService, type PasswordResetService } from './password-reset.service.ts';
 export { createSessionsService, type SessionsService } from './sessions.service.ts';
-export { createSignInService, type SignInService } from './sign-in.service.ts';
+export { createSignInService } from './sign-in.service.ts';
 export { sessionEnd, sessionEnded } from './session-end.ts';

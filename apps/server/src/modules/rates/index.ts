@@ -1,3 +1,3 @@
 /** The rates (enabled countries) module's face. */
 export { rateRoutes } from './rates.routes.ts';
-export { createRatesService, type RatesService } from './rates.service.ts';
+export { createRatesService } from './rates.service.ts';

@@ -3,7 +3,7 @@
  * their own transactions.
  */
 export { settlementRoutes } from './settlements.routes.ts';
-export { createSettlementService, type SettlementService } from './settlements.service.ts';
+export { createSettlementService } from './settlements.service.ts';
 export { enqueueSettlementStep, startSettlementWorker } from './settlement-processing.ts';
 export { simulatedPayer } from './payer.ts';
 export { accountBalance, insertLedgerEntry, lockAccount } from './settlements.repository.ts';

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB, UserRow } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 
 type Exec = Kysely<DB> | Transaction<DB>;
 
@@ -115,4 +115,3 @@ export function createTeamRepository(db: Kysely<DB>) {
 }
 
 export type TeamRepository = ReturnType<typeof createTeamRepository>;
-export type MemberRow = Awaited<ReturnType<TeamRepository['members']>>[number] | UserRow;

@@ -1,5 +1,5 @@
 /** The webhooks module's face: its routes, service and delivery workers, and the events other modules record. */
 export { webhookRoutes } from './webhooks.routes.ts';
-export { createWebhooksService, type WebhooksService } from './webhooks.service.ts';
+export { createWebhooksService } from './webhooks.service.ts';
 export { startWebhookDelivery } from './webhook-delivery.ts';
 export { recordEvent, settlementEvent } from './webhook-events.ts';

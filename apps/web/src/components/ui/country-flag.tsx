@@ -24,8 +24,6 @@ import { cn } from './cn.ts';
  */
 const FLAGS: Record<string, string> = { NG: ng, KE: ke, GH: gh, ZA: za, UG: ug, TZ: tz, RW: rw, CM: cm, SN: sn, CI: ci, ZM: zm, MW: mw, BJ: bj, TG: tg, BF: bf, CD: cd, BW: bw };
 
-export const hasFlag = (locale: string) => locale.toUpperCase() in FLAGS;
-
 export function CountryFlag({ locale, className }: { locale: string; className?: string }) {
   const src = FLAGS[locale.toUpperCase()];
   const box = cn('inline-block h-[15px] w-5 shrink-0 rounded-[3px] ring-1 ring-black/10', className);
