@@ -349,10 +349,10 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }),
       browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }),
     ]);
-    expect(a!.statusCode).toBe(200);
-    expect(b!.statusCode).toBe(200);
-    const next = a!.json<{ refreshToken: string }>().refreshToken;
-    expect(b!.json<{ refreshToken: string }>().refreshToken).toBe(next);
+    expect(a.statusCode).toBe(200);
+    expect(b.statusCode).toBe(200);
+    const next = a.json<{ refreshToken: string }>().refreshToken;
+    expect(b.json<{ refreshToken: string }>().refreshToken).toBe(next);
     const again = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: next });
     expect(again.statusCode).toBe(200);
     expect(await t.database.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', sessionOf(s.accessToken)).execute()).toHaveLength(3);

@@ -44,7 +44,7 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     for (const email of [...ADMINS, 'treasury@acme.test', 'viewer@acme.test']) {
       s[email] = await signIn(t, email);
       // fetch the request-forgery token once, so that the parallel calls below all carry the same one
-      await s[email]!.browser.post('/api/v1/partner/addresses', {}, { token: s[email]!.accessToken });
+      await s[email].browser.post('/api/v1/partner/addresses', {}, { token: s[email].accessToken });
     }
   });
   afterAll(async () => {

@@ -199,7 +199,7 @@ function hostile(valid: fc.Arbitrary<unknown>, keys: string[]): fc.Arbitrary<unk
     const all = paths(v);
     const at = all[n % all.length]!;
     const target = at.length === 0 ? v : at.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], v);
-    if (addKey && target && typeof target === 'object' && !Array.isArray(target)) return replaceAt(v, at, { ...(target as object), [key]: bad });
+    if (addKey && target && typeof target === 'object' && !Array.isArray(target)) return replaceAt(v, at, { ...target, [key]: bad });
     return replaceAt(v, at, bad);
   });
 }

@@ -70,7 +70,7 @@ export function createPaymentService(deps: PaymentDeps) {
 
   async function requireEnabledPartner(partnerId: string) {
     const partner = await findPartner(db, partnerId);
-    const flags = (partner?.feature_flags ?? {}) as Record<string, boolean>;
+    const flags = partner?.feature_flags ?? {};
     const b2b = partner?.product_types.includes('B2B') ?? false;
     const commercial = partner ? partner.product_types.includes('COMMERCIAL') && partner.whitelisted && flags.paymentsViewEnabled === true : false;
     if (!partner || (!b2b && !commercial)) throw forbidden(PAYMENT_MESSAGES.notEnabled, 'FeatureDisabled');

@@ -34,7 +34,7 @@ describe('wallet management', () => {
     expect(rows[2]!.textContent).toContain('USDT');
     expect(rows[1]!.textContent).toContain('Pending approval');
     expect(rows[1]!.textContent).toContain('Kwame Boateng');
-    expect(rows.slice(1).every((r) => !r.textContent!.includes('Memo'))).toBe(true);
+    expect(rows.slice(1).every((r) => !r.textContent.includes('Memo'))).toBe(true);
     expect(screen.getByTestId('wallets-page-summary').textContent).toBe('1–10 of 14');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(within(screen.getByRole('table')).getAllByTestId('wallet-row')).toHaveLength(4);
