@@ -99,7 +99,7 @@ describe('wallet management', () => {
     await user.click(within(await screen.findByRole('table')).getByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getAllByRole('radio')).toHaveLength(4);
-    expect((within(dialog).getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Continue' }).disabled).toBe(true);
     await user.click(within(dialog).getByRole('radio', { name: 'This wallet was compromised' }));
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     await user.type(await screen.findByLabelText('Verification code'), '654321');
@@ -151,7 +151,7 @@ describe('wallet review banners and modal', () => {
     const { user } = renderScreen(<WalletReviewBanners />);
     await user.click(await screen.findByRole('button', { name: 'Review' }));
     await user.click(screen.getByRole('button', { name: 'Deny' }));
-    const submit = screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
+    const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Submit' });
     expect(submit.disabled).toBe(true);
     expect(screen.getAllByRole('radio')).toHaveLength(4);
     await user.click(screen.getByRole('radio', { name: 'There is a mistake in this wallet address' }));
