@@ -28,7 +28,7 @@ declare module 'fastify' {
     auth: Caller | undefined;
   }
   interface FastifyInstance {
-    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 

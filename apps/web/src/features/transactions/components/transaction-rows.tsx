@@ -14,7 +14,7 @@ type Props = {
   rows: Row[];
   pending: boolean;
   fetching: boolean;
-  onView(row: Row, opener: HTMLElement): void;
+  onView: (row: Row, opener: HTMLElement) => void;
 };
 
 /**
