@@ -64,7 +64,7 @@ describe.each(DATABASES)('the report queue on %s', (kind) => {
     expect(accepted).toHaveLength(3);
     expect(refused).toHaveLength(7);
     expect(refused[0]!.json()).toMatchObject({ code: 'TooManyActiveReports', message: 'You already have 3 reports being prepared. Wait for one to finish.' });
-    expect(refused[0]!.json().requestId).toBeTruthy();
+    expect(refused[0]!.json<{ requestId: string }>().requestId).toBeTruthy();
     const rows = await activeRows(ACME);
     expect(rows).toHaveLength(3);
     // each in its place in the partner's line, each with its queue job
