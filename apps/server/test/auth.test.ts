@@ -416,6 +416,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect((await s.browser.post('/api/v1/users/logout')).statusCode).toBe(200);
     const after = await profileWith(s.accessToken);
     expect(after.statusCode).toBe(401);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(after.json()).toEqual({ code: 'SessionEnded', reason: 'logout', message: 'You signed out in another tab or window.', requestId: expect.any(String) });
   });
 
