@@ -71,7 +71,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
 
     // export what the filters show and read the file back
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    const csv = fs.readFileSync(await download.path(), 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     const lines = csv.slice(1).trim().split('\r\n');
     expect(lines[0]!.startsWith('ID,Created (UTC),Country,Wallet,Amount,Currency,Status,Payment Method,')).toBe(true);
@@ -276,7 +276,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     const rows = Number((await row.locator('td').nth(4).innerText()).replace(/,/g, ''));
     expect(rows).toBeGreaterThan(0);
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
-    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    const csv = fs.readFileSync(await download.path(), 'utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv.slice(1).trim().split('\r\n').length - 1).toBe(rows);
     await page.close();

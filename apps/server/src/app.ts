@@ -90,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   // once closing, a reply ends its keep-alive connection: the requests in flight finish, then nothing holds the close
   let closing = false;
+  // eslint-disable-next-line @typescript-eslint/require-await -- an async hook: Fastify goes on when its promise settles, as before
   app.addHook('preClose', async () => {
     closing = true;
   });
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(healthRoutes);
   await app.register(
     async (api) => {
+      // eslint-disable-next-line @typescript-eslint/require-await -- an async handler: Fastify sends what its promise resolves to
       api.get('/', { schema: { hide: true } }, async () => ({ name: 'Partner Dashboard API', version: 'v1' }));
       await api.register(authRoutes, services.auth);
       await api.register(partnerRoutes, services.partners);

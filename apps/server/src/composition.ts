@@ -96,7 +96,7 @@ export function composeServices(deps: RuntimeDeps) {
   const partnerCache = createPartnerCache(db);
   cacheBus.attach(PARTNER_CACHE, partnerCache.entries);
   const otp = createOtpService({ repo: createOtpRepository(db), rateLimits: createRateLimitRepository(db), mailer, now });
-  const authorise = otp.authorise;
+  const authorise = otp.authorise.bind(otp);
 
   const authRepo = createAuthRepository(db);
   const sessions = createSessionsService({ repo: authRepo, keys, now, onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids) });

@@ -19,7 +19,7 @@ const TREASURY = 'treasury@acme.test';
 const VIEWER = 'viewer@acme.test';
 const LEAN = 'admin@lean.test';
 
-type Table = keyof DB & string;
+type Table = keyof DB;
 type Reply = { statusCode: number; body: string };
 
 /**
@@ -95,7 +95,7 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
   async function expectAtomic(action: string, tables: Table[], change: () => Promise<Reply>) {
     const before = await snapshot(tables);
     const count = await audits(action);
-    await db().insertInto('test_audit_failures' as never).values({ action } as never).execute();
+    await db().insertInto('test_audit_failures' as never).values({ action }).execute();
     let failed: Reply;
     try {
       failed = await change();
@@ -177,7 +177,7 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
       const created = await expectAtomic('webhook.created', ['webhook_endpoints'], async () =>
         call(ADMIN).post('partner/webhook', { url: 'https://hooks.example.com/atomic', events: ['PAYMENT.COMPLETE'], otp: await w.codeFor(ADMIN) }),
       );
-      id = JSON.parse(created.body).webhook.id;
+      id = (JSON.parse(created.body) as { webhook: { id: string } }).webhook.id;
     });
 
     it('updated: unchanged', async () => {

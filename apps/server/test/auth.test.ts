@@ -349,10 +349,10 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }),
       browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }),
     ]);
-    expect(a!.statusCode).toBe(200);
-    expect(b!.statusCode).toBe(200);
-    const next = a!.json<{ refreshToken: string }>().refreshToken;
-    expect(b!.json<{ refreshToken: string }>().refreshToken).toBe(next);
+    expect(a.statusCode).toBe(200);
+    expect(b.statusCode).toBe(200);
+    const next = a.json<{ refreshToken: string }>().refreshToken;
+    expect(b.json<{ refreshToken: string }>().refreshToken).toBe(next);
     const again = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: next });
     expect(again.statusCode).toBe(200);
     expect(await t.database.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', sessionOf(s.accessToken)).execute()).toHaveLength(3);
@@ -416,6 +416,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect((await s.browser.post('/api/v1/users/logout')).statusCode).toBe(200);
     const after = await profileWith(s.accessToken);
     expect(after.statusCode).toBe(401);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(after.json()).toEqual({ code: 'SessionEnded', reason: 'logout', message: 'You signed out in another tab or window.', requestId: expect.any(String) });
   });
 

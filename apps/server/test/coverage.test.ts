@@ -116,6 +116,7 @@ describe.each(DATABASES)('coverage reference data (channels, networks) on %s', (
       for (const path of ['channels', 'networks']) {
         const res = await get(`/api/v1/${path}${query}`);
         expect(res.statusCode, `${path}${query}`).toBe(400);
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
         expect(res.json()).toMatchObject({ code: 'ValidationFailed', requestId: expect.any(String) });
       }
     }

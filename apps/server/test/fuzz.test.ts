@@ -59,7 +59,7 @@ type FuzzRequest = { method: string; url: string; body?: string; contentType?: s
 function propertyNames(doc: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(doc)) for (const d of doc) propertyNames(d, into);
   else if (doc && typeof doc === 'object') {
-    for (const [k, v] of Object.entries(doc)) {
+    for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
       if (k === 'properties' && v && typeof v === 'object') for (const name of Object.keys(v)) into.add(name);
       propertyNames(v, into);
     }
@@ -188,7 +188,7 @@ function paths(value: unknown, prefix: (string | number)[] = []): (string | numb
 function replaceAt(value: unknown, path: (string | number)[], replacement: unknown): unknown {
   if (path.length === 0) return replacement;
   const [head, ...rest] = path as [string | number, ...(string | number)[]];
-  if (Array.isArray(value)) return value.map((v, i) => (i === head ? replaceAt(v, rest, replacement) : v));
+  if (Array.isArray(value)) return (value as unknown[]).map((v, i) => (i === head ? replaceAt(v, rest, replacement) : v));
   const obj = value as Record<string, unknown>;
   return { ...obj, [head]: replaceAt(obj[head], rest, replacement) };
 }
@@ -199,7 +199,7 @@ function hostile(valid: fc.Arbitrary<unknown>, keys: string[]): fc.Arbitrary<unk
     const all = paths(v);
     const at = all[n % all.length]!;
     const target = at.length === 0 ? v : at.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], v);
-    if (addKey && target && typeof target === 'object' && !Array.isArray(target)) return replaceAt(v, at, { ...(target as object), [key]: bad });
+    if (addKey && target && typeof target === 'object' && !Array.isArray(target)) return replaceAt(v, at, { ...target, [key]: bad });
     return replaceAt(v, at, bad);
   });
 }
@@ -280,7 +280,7 @@ describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s
   it('answers generated and hostile requests without a 5xx, every error in the error shape', async () => {
     const docRes = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(docRes.statusCode).toBe(200);
-    const doc = docRes.json();
+    const doc = docRes.json<Parameters<typeof operations>[0]>();
     const ops = operations(doc);
     expect(ops.length).toBeGreaterThan(15);
     const keys = [...propertyNames(doc)];

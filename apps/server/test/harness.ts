@@ -21,7 +21,7 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export const DATABASES: DatabaseKind[] = ['pglite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
 /** A new, empty database on the test server (TEST_DATABASE_URL), and how to drop it. */
-export async function serverDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function serverDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `portal_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {

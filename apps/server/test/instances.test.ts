@@ -50,6 +50,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
     await shared.db.updateTable('users').set({ status: 'inactive' }).where('email', '=', 'admin@baobab.test').execute();
     const refused = [await profile(a, s.accessToken), await profile(b, s.accessToken)];
     await shared.db.updateTable('users').set({ status: 'active' }).where('email', '=', 'admin@baobab.test').execute();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(refused.map((r) => r.json<{ code: string; reason: string }>())).toEqual([1, 2].map(() => expect.objectContaining({ code: 'SessionEnded', reason: 'deactivated' })));
     expect((await profile(a, s.accessToken)).statusCode).toBe(200);
   });

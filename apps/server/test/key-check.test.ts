@@ -16,7 +16,7 @@ const newKeys = () => ({ JWT_SECRET: crypto.randomBytes(32).toString('base64'), 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'portal-keycheck-'));
 
 /** Where a test's database lives: a DATA_DIR of its own (embedded), or a new database on the test server. */
-async function databaseEnv(kind: DatabaseKind): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+async function databaseEnv(kind: DatabaseKind): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
   if (kind === 'pglite') return { env: { DATA_DIR: tempDir() }, drop: async () => {} };
   const { url, drop } = await serverDatabase();
   return { env: { DATA_DIR: tempDir(), DATABASE_URL: url }, drop };

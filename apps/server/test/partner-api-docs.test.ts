@@ -75,6 +75,7 @@ describe.each(DATABASES)('the API documentation of the partner API on %s', (kind
     const { stdout } = await run('bash', ['-c', `set -eu\n${script}`], { timeout: 20_000 });
     // two replies, one after the other: the accounts, then the address
     const [accounts, address] = stdout.split(/(?<=\})(?=\{)/).map((part) => JSON.parse(part) as Record<string, unknown>);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(accounts).toMatchObject({ partner: { name: 'Acme Remit' }, accounts: expect.any(Array) });
     expect(address).toMatchObject({ address: { currencyNetwork: 'usdt-trc20' } });
   });

@@ -123,6 +123,7 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
       expect(res.json()).toMatchObject({ message: API_KEY_MESSAGES.notAccepted });
     }
     // nothing was changed by them
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect((await portal('/api/v1/partner/profile')).json()).toMatchObject({ partner: { lowBalanceLimit: expect.not.stringMatching(/^5(\.0+)?$/) } });
   });
 

@@ -236,6 +236,7 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       const acme = (await as('admin@acme.test').get('/api/v1/partner/addresses')).json<List>();
       expect(acme.addresses.map((a) => a.address)).not.toContain(address.address);
       const events = await t.database.db.selectFrom('audit_events').select(['partner_id', 'actor', 'details']).where('action', '=', 'deposit_address.assigned').execute();
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
       expect(events).toEqual([{ partner_id: DEMO_PARTNERS.lean.id, actor: 'admin@lean.test', details: expect.objectContaining({ currencyNetwork: 'usdt-trc20', address: address.address, source: 'demo' }) }]);
     });
 

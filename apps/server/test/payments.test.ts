@@ -168,7 +168,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     ];
     for (const [body, status, code] of cases) {
       const res = await post(KORA, 'disbursement', disbursement(body));
-      expect([res.statusCode, res.json().code], JSON.stringify(body)).toEqual([status, code]);
+      expect([res.statusCode, res.json<{ code: string }>().code], JSON.stringify(body)).toEqual([status, code]);
     }
     expect((await post(KORA, 'collection', collection({ accountNumber: undefined }))).json()).toMatchObject({ code: 'ValidationFailed' });
     expect(await balance(DEMO_PARTNERS.kora.id)).toBe(before);
@@ -178,7 +178,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect((await post(ACME_TREASURY, 'disbursement', disbursement())).statusCode).toBe(201);
     const mine = (await post(ACME_ADMIN, 'collection', collection())).json<{ payment: Payment }>().payment;
     const viewerPost = await post(ACME_VIEWER, 'disbursement', disbursement());
-    expect([viewerPost.statusCode, viewerPost.json().code]).toEqual([403, 'Forbidden']);
+    expect([viewerPost.statusCode, viewerPost.json<{ code: string }>().code]).toEqual([403, 'Forbidden']);
     expect((await post(ACME_VIEWER, 'collection', collection())).statusCode).toBe(403);
     expect((await get(ACME_VIEWER, `/collections/${mine.id}`)).statusCode).toBe(200);
     expect((await get(ACME_VIEWER, `/partner/payments/quote?kind=collection&country=KE&channelId=${ids.keMomoIn}&amount=500`)).statusCode).toBe(200);
@@ -204,7 +204,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     // another partner's countries are its own: lean serves none yet
     expect(await markets(LEAN)).toEqual([]);
     const baobab = await get(BAOBAB, '/partner/payments/markets');
-    expect([baobab.statusCode, baobab.json().code]).toEqual([403, 'FeatureDisabled']);
+    expect([baobab.statusCode, baobab.json<{ code: string }>().code]).toEqual([403, 'FeatureDisabled']);
   });
 
   it('says zero or less must be above zero (not a decimals problem), and the limits with thousands separators', async () => {
@@ -244,7 +244,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     const total = created[0]!.json<{ payment: Payment }>().payment.totalUsd;
     expect(await balance(DEMO_PARTNERS.kora.id)).toBe(subtractDecimal(before, total));
     const other = await post(KORA, 'disbursement', { ...body, amount: '2500' });
-    expect([other.statusCode, other.json().code]).toEqual([409, 'SequenceIdReused']);
+    expect([other.statusCode, other.json<{ code: string }>().code]).toEqual([409, 'SequenceIdReused']);
     const count = await t.database.db.selectFrom('payment_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('sequence_id', '=', body.sequenceId).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
@@ -277,7 +277,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     const ok = replies.filter((r) => r.statusCode === 201).map((r) => r.json<{ payment: Payment }>().payment);
     const refused = replies.filter((r) => r.statusCode === 400);
     expect(ok.length + refused.length).toBe(24);
-    expect(refused.every((r) => r.json().code === 'InsufficientBalance')).toBe(true);
+    expect(refused.every((r) => r.json<{ code: string }>().code === 'InsufficientBalance')).toBe(true);
     const each = ok[0]!.totalUsd;
     const spent = ok.reduce((sum, p) => addDecimal(sum, p.totalUsd), '0');
     expect(compareDecimal(spent, start)).toBeLessThanOrEqual(0);

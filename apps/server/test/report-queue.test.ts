@@ -23,7 +23,7 @@ type Job = { id: string; status: string; rowCount: number | null; downloadURL: s
 /** A signed-in caller of the API without the sign-in ceremony: a session row and a token signed with the app's key. */
 async function caller(app: App, keys: { jwtSecret: Buffer }, email: string) {
   const user = DEMO_USERS.find((u) => u.email === email)!;
-  const partnerId = DEMO_PARTNERS[user.partner as keyof typeof DEMO_PARTNERS].id;
+  const partnerId = DEMO_PARTNERS[user.partner].id;
   const sid = crypto.randomUUID();
   await app.database.db.insertInto('auth_sessions').values({ partner_id: partnerId, id: sid, user_id: user.id, expires_at: new Date(Date.now() + 3600_000) }).execute();
   const token = await signAccessToken(keys.jwtSecret, { sub: user.id, pid: partnerId, role: user.role, email: user.email, name: user.name, sid });
@@ -64,7 +64,7 @@ describe.each(DATABASES)('the report queue on %s', (kind) => {
     expect(accepted).toHaveLength(3);
     expect(refused).toHaveLength(7);
     expect(refused[0]!.json()).toMatchObject({ code: 'TooManyActiveReports', message: 'You already have 3 reports being prepared. Wait for one to finish.' });
-    expect(refused[0]!.json().requestId).toBeTruthy();
+    expect(refused[0]!.json<{ requestId: string }>().requestId).toBeTruthy();
     const rows = await activeRows(ACME);
     expect(rows).toHaveLength(3);
     // each in its place in the partner's line, each with its queue job

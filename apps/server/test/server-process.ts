@@ -65,7 +65,7 @@ export async function startServerProcess(env: Record<string, string>) {
     exited,
     signal: (name: NodeJS.Signals) => child.kill(name),
     /** SIGTERM, and SIGKILL if it has not exited 15 s later; a data directory made here is removed */
-    async stop() {
+    stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);

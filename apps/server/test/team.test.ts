@@ -154,6 +154,7 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     expect(done.statusCode).toBe(200);
     const me = await browser(t.app).get('/api/v1/partner/users', { token: done.json<{ accessToken: string }>().accessToken });
     expect(me.statusCode).toBe(200);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(me.json<{ users: TeamMember[] }>().users.find((u) => u.email === 'naledi@acme.test')).toMatchObject({ status: 'active', role: 'treasury', lastSignInAt: expect.any(String) });
     expect(await actions()).toContain('user.invited');
   });
@@ -333,7 +334,7 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       for (const round of rounds) {
         const answers = await Promise.all(round.map(([by, userId]) => as(by).update({ userId, role: 'view' })));
         const codes = answers.map((r) => r.statusCode);
-        expect(codes.filter((c) => c === 200), JSON.stringify(answers.map((r) => r.json()))).toHaveLength(1);
+        expect(codes.filter((c) => c === 200), JSON.stringify(answers.map((r) => r.json<unknown>()))).toHaveLength(1);
         expect(codes.filter((c) => c === 403 || c === 409)).toHaveLength(1);
         const left = await activeAdmins();
         expect(left).toHaveLength(1);

@@ -241,6 +241,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
 
     const done = await settled(webhook.id, recorded.eventId);
     expect(done).toMatchObject({ status: 'succeeded', eventType: 'SETTLEMENT.COMPLETE', url: `${rx.url}/signed`, nextAttemptAt: null, payload: body });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(done.attempts).toEqual([{ attemptedAt: expect.any(String), statusCode: 200, durationMs: expect.any(Number), responseSnippet: 'ok', error: null, trigger: 'automatic' }]);
     expect(arrivals('/other-events')).toEqual([]);
     expect(arrivals('/paused')).toEqual([]);
@@ -309,6 +310,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
       expect(done.attempts).toHaveLength(SCHEDULE.length + 1);
     }
     const failing = (await call('admin@acme.test').get('partner/webhook')).json<{ webhooks: Webhook[] }>().webhooks.find((w) => w.id === webhook.id)!;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(failing).toMatchObject({ state: 'failing', failingSince: expect.any(String) });
     const notices = () => smtp.received.slice(mailsBefore).filter((m) => mailText(m.raw).includes('/down-for-good'));
     await expect.poll(() => notices().length, { timeout: 10_000 }).toBe(2);
@@ -481,6 +483,7 @@ describe.each(DATABASES)('webhook targets in production on %s', (kind) => {
     const send = (url: string) => postWebhook({ url, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 2000, allowPrivate: false });
     for (const url of [`${rx.url}/x`, rx.url.replace('127.0.0.1', 'localhost'), rx.url.replace('127.0.0.1', '[::ffff:7f00:1]')]) {
       const outcome = await send(url);
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
       expect(outcome, url).toMatchObject({ statusCode: null, retryable: false, error: expect.stringMatching(/^Refused: .* private, loopback or link-local/) });
     }
     expect(rx.received).toEqual([]);

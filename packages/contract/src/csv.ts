@@ -19,10 +19,10 @@ export function neutraliseFormula(text: string): string {
 }
 
 /** A field: formula-safe, then quoted when it holds a quote, a comma or a line break (quotes doubled). */
-export function csvField(value: unknown): string {
+export function csvField(value: string | number | boolean | null | undefined): string {
   const text = value === null || value === undefined ? '' : neutraliseFormula(String(value));
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** One record, ended by CRLF. */
-export const csvLine = (values: readonly unknown[]) => `${values.map(csvField).join(',')}\r\n`;
+export const csvLine = (values: readonly (string | number | boolean | null | undefined)[]) => `${values.map(csvField).join(',')}\r\n`;

@@ -98,7 +98,7 @@ function records(csv: string) {
   expect(csv.startsWith('\uFEFF')).toBe(true);
   const [head, ...lines] = csv.slice(1).split('\r\n').filter(Boolean);
   const headers = head!.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [headers[i], v])));
+  return lines.map((line) => Object.fromEntries(line.split(',').map((v, i): [string, string] => [headers[i]!, v])));
 }
 
 describe('plain decimals', () => {

@@ -91,7 +91,7 @@ const searchPage = <T extends SearchTable>(table: T) =>
   z.object({
     /** the table that was searched: which row schema `data` follows */
     table: z.literal(table),
-    data: z.array(ROW_SCHEMAS[table] as (typeof ROW_SCHEMAS)[T]),
+    data: z.array(ROW_SCHEMAS[table]),
     total: z.number().int(),
     /** eq: exact; gte: at least `total` (10,000), as Elasticsearch reports large totals */
     totalRelation: z.enum(['eq', 'gte']),
@@ -124,7 +124,7 @@ const scrollBatch = <T extends SearchTable>(table: T) =>
     /** the table being exported (the one of the first call: a scroll id carries its query) */
     table: z.literal(table),
     scrollId: z.string().nullable(),
-    hits: z.array(ROW_SCHEMAS[table] as (typeof ROW_SCHEMAS)[T]),
+    hits: z.array(ROW_SCHEMAS[table]),
   });
 
 /** A batch of an export, its rows typed by the table. */
@@ -141,7 +141,7 @@ export type ScrollResponseOf<T extends SearchTable> = Extract<ScrollResponse, { 
 
 /** One transaction of a table by its id (the partner API's `GET transactions/{table}/{id}`). */
 export const TransactionParams = z.object({ table: SearchTable, id: z.guid() });
-const oneRow = <T extends SearchTable>(table: T) => z.object({ table: z.literal(table), data: ROW_SCHEMAS[table] as (typeof ROW_SCHEMAS)[T] });
+const oneRow = <T extends SearchTable>(table: T) => z.object({ table: z.literal(table), data: ROW_SCHEMAS[table] });
 export const TransactionResponse = z.discriminatedUnion('table', [
   oneRow('payments'),
   oneRow('collections'),

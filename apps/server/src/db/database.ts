@@ -27,7 +27,7 @@ export type Database = {
    * Where to read what may come from a replica (searches, exports, reports): the replica once it has replayed every
    * write committed before this call, else the primary. The same as `db` without a replica.
    */
-  reader(): Promise<Kysely<DB>>;
+  reader: () => Promise<Kysely<DB>>;
   /** reads served by the replica and by the primary in its place, since the start (metrics, tests) */
   readStats(): { replica: number; primary: number };
   /** Raw SQL for libraries that bring their own (pg-boss), serialised with Kysely's use of the embedded session. */
@@ -62,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       url: options.directUrl ?? options.url,
-      reader: replica ? () => replica.reader(db) : async () => db,
+      reader: replica ? () => replica.reader(db) : () => Promise.resolve(db),
       readStats: () => replica?.stats() ?? { replica: 0, primary: 0 },
       executeSql: async (text, values) => pool.query(text, values),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -80,7 +80,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
-    reader: async () => db,
+    reader: () => Promise.resolve(db),
     readStats: () => ({ replica: 0, primary: 0 }),
     executeSql: (text, values) => lock.run(() => pgliteExecute(pglite, text, values ?? [])),
     poolStats: () => {

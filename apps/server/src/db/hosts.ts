@@ -124,6 +124,8 @@ function chooserClient(chooser: HostChooser): typeof pg.Client {
     }
   }
   const proto = ChosenHostClient.prototype as unknown as { _connect(cb: ConnectCallback): void; host: string; port: number };
+  // pg's own connect, taken off its prototype: called below with .call(this) on the connecting client
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const parentConnect = (pg.Client.prototype as unknown as { _connect(cb: ConnectCallback): void })._connect;
   proto._connect = function (this: typeof proto, callback: ConnectCallback) {
     chooser.current().then(

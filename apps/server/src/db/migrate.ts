@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the migrator works on any schema */
+import { inspect } from 'node:util';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as core from './migrations/0001-core.ts';
 import * as auth from './migrations/0002-auth.ts';
@@ -56,8 +57,8 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 class StaticProvider implements MigrationProvider {
-  async getMigrations() {
-    return MIGRATIONS;
+  getMigrations() {
+    return Promise.resolve(MIGRATIONS);
   }
 }
 
@@ -71,7 +72,7 @@ export function migrator(db: Kysely<any>) {
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const { error, results } = await migrator(db).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

@@ -69,7 +69,8 @@ class PGliteConnection implements DatabaseConnection {
     return pgliteExecute<R>(this.pg, query.sql, query.parameters);
   }
 
-  // eslint-disable-next-line require-yield
+  // refused when iterated, as an async iterator would; nothing to yield or await
+  // eslint-disable-next-line require-yield, @typescript-eslint/require-await
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not supported on the embedded database');
   }
@@ -105,10 +106,11 @@ class PGliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
-  async releaseConnection(): Promise<void> {
+  releaseConnection(): Promise<void> {
     const release = this.#release;
     this.#release = undefined;
     release?.();
+    return Promise.resolve();
   }
 
   async destroy(): Promise<void> {

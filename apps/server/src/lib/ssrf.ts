@@ -120,7 +120,7 @@ export async function checkPublicHost(host: string): Promise<string[]> {
 export const publicOnlyLookup: net.LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
-    const list = addresses as unknown as dns.LookupAddress[];
+    const list = addresses;
     const bad = list.find((a) => !isPublicAddress(a.address));
     if (bad || list.length === 0) return callback(new RefusedTargetError(hostname, bad?.address), '', 0);
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);

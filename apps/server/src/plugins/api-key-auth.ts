@@ -174,7 +174,7 @@ export function registerApiKeyAuth(app: App) {
   // the partner API's routes (config `apiKey`) get the body hash and the verification as their own hooks, so that
   // no other route pays for them; both answer at once (no promise) when nothing needs loading
   app.addHook('onRoute', (route) => {
-    const permission = (route.config as { apiKey?: ApiKeyPermission } | undefined)?.apiKey;
+    const permission = route.config?.apiKey;
     if (!permission) return;
     const hashBody: preParsingHookHandler = (request, _reply, payload, done) => {
       const call = request.apiKeyCall;

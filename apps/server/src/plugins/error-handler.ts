@@ -4,7 +4,7 @@ import { AUTH_MESSAGES } from '@portal/contract/auth';
 import type { ErrorBody, ErrorCode } from '@portal/contract/errors';
 import { AppError } from '../lib/errors.ts';
 import { OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER_SECONDS, isDatabaseOutage } from '../db/outage.ts';
-import { describeValidation, type ValidationIssue } from './validation-message.ts';
+import { describeValidation } from './validation-message.ts';
 
 /** Maps Fastify's own error codes (body parsing, limits) to ours. */
 const FASTIFY_CODES: Record<string, { status: number; code: ErrorCode; message?: string }> = {
@@ -53,10 +53,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;
-      body = { code: 'ValidationFailed', message: describeValidation(error.validation as ValidationIssue[], error.validationContext) };
+      body = { code: 'ValidationFailed', message: describeValidation(error.validation, error.validationContext) };
     } else if (error.validation) {
       status = 400;
-      body = { code: 'ValidationFailed', message: describeValidation(error.validation as ValidationIssue[], error.validationContext) };
+      body = { code: 'ValidationFailed', message: describeValidation(error.validation, error.validationContext) };
     } else if (error.code && FASTIFY_CODES[error.code]) {
       const mapped = FASTIFY_CODES[error.code]!;
       status = mapped.status;

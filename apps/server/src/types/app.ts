@@ -36,7 +36,7 @@ declare module 'fastify' {
     /** milliseconds since the epoch; tests move it */
     clock: () => number;
     /** plugins/auth.ts: a bearer token's user, or a verified API-key call, as request.auth */
-    authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {
     auth: Caller | undefined;

@@ -35,7 +35,7 @@ export function useCodeStep() {
   const [codeError, setCodeError] = useState<string>();
   return {
     code,
-    setCode(value: string) {
+    setCode: (value: string) => {
       setCode(value);
       setCodeError(undefined);
     },

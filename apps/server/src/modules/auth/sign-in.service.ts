@@ -176,7 +176,7 @@ export function createSignInService(deps: SignInDeps) {
       const opened = await openChallenge(input.session, input.username, 'MFA_SETUP');
       const { challenge, user } = opened;
       const secret = decrypt(keys.encryptionKey, challenge.mfa_secret_enc!);
-      const step = await withCode(opened, ip, async () => matchTotp(secret, input.userCode, deps.now()));
+      const step = await withCode(opened, ip, () => Promise.resolve(matchTotp(secret, input.userCode, deps.now())));
       const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
       const result = await repo.transaction(async (trx) => {
         const updated = await repo.enrolAuthenticator(trx, user, { secretEnc: challenge.mfa_secret_enc!, step, now: now() });

@@ -35,9 +35,9 @@ export function activeNetworks(db: Kysely<DB>, where: Narrowing) {
   if (where.country) query = query.where('n.country', '=', where.country);
   if (where.rampType) {
     const ramp = where.rampType;
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('channels as c')
+    query = query.where((eb) =>
+      eb.exists(
+        eb.selectFrom('channels as c')
           .select('c.id')
           .where(sql<boolean>`c.id = any(n.channel_ids)`)
           .where('c.status', '=', 'active')

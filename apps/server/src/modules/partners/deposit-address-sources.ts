@@ -38,7 +38,7 @@ export function xpubSource(keys: ExtendedPublicKey[]): DepositAddressSource {
   const networks = new Set(NETWORKS.filter((n) => byFamily.has(xpubFamilyOf(n)!)));
   return {
     kind: 'xpub',
-    available: async () => networks,
+    available: () => Promise.resolve(networks),
     async take(trx, network) {
       const family = xpubFamilyOf(network);
       const key = family ? byFamily.get(family) : undefined;
@@ -69,8 +69,8 @@ export function demoSource(): DepositAddressSource {
   const all = new Set<Network>(NETWORKS);
   return {
     kind: 'demo',
-    available: async () => all,
-    take: async (_trx, network) => ({ ...generateDemoAddress(network), source: 'demo' }),
+    available: () => Promise.resolve(all),
+    take: (_trx, network) => Promise.resolve({ ...generateDemoAddress(network), source: 'demo' }),
   };
 }
 

@@ -64,7 +64,7 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
       await update({ processed_pages: Math.min(pageNo, totalPages) });
       const last = page.at(-1);
       if (!last || page.length < REPORT_PAGE_ROWS) break;
-      after = { createdAt: (last.created_at as Date).toISOString(), id: String(last.id) };
+      after = { createdAt: last.created_at.toISOString(), id: String(last.id) };
     }
     await update({ status: 'data_downloaded', row_count: written });
     await file.commit();

@@ -14,12 +14,12 @@ export type SettlementPayer = {
  * the settlement id, shaped like the network's, and every payout settles. Nothing is sent anywhere.
  */
 export const simulatedPayer: SettlementPayer = {
-  async send({ settlementId, network }) {
+  send({ settlementId, network }) {
     const digest = crypto.createHash('sha256').update(`simulated:${settlementId}`).digest('hex');
     const transactionHash = ['ERC20', 'POLYGON', 'BASE', 'CELO'].includes(network) ? `0x${digest}` : digest;
-    return { ok: true, transactionHash, fromAddress: `simulated-${network.toLowerCase()}-hot-wallet` };
+    return Promise.resolve({ ok: true, transactionHash, fromAddress: `simulated-${network.toLowerCase()}-hot-wallet` });
   },
-  async confirm() {
-    return { ok: true };
+  confirm() {
+    return Promise.resolve({ ok: true });
   },
 };

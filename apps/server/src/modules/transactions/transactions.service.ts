@@ -43,7 +43,7 @@ export function createTransactionsService(deps: {
   key: Buffer;
   now: () => number;
 }) {
-  const read = deps.read ?? (async () => deps.db);
+  const read = deps.read ?? (() => Promise.resolve(deps.db));
   const sign = (body: string) => crypto.createHmac('sha256', deps.key).update(`scroll:${body}`).digest('base64url');
   const encode = (state: ScrollState) => {
     const body = Buffer.from(JSON.stringify(state)).toString('base64url');

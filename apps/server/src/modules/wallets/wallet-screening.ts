@@ -24,7 +24,7 @@ export type WalletScreener = (wallet: { network: Network; address: string; tag: 
  */
 export function blocklistScreener(blocklist: string | undefined): WalletScreener {
   const blocked = new Set((blocklist ?? '').split(/[\s,;]+/).filter(Boolean).map((a) => a.toLowerCase()));
-  return async ({ address }) => (blocked.has(address.toLowerCase()) ? { passed: false, reason: WALLET_MESSAGES.screeningFailed } : { passed: true });
+  return ({ address }) => Promise.resolve(blocked.has(address.toLowerCase()) ? { passed: false, reason: WALLET_MESSAGES.screeningFailed } : { passed: true });
 }
 
 export async function createScreeningQueue(boss: PgBoss) {

@@ -16,7 +16,7 @@ function returnTarget(opener: Element | null): HTMLElement | null {
 
 export type DialogProps = {
   open: boolean;
-  onOpenChange(open: boolean): void;
+  onOpenChange: (open: boolean) => void;
   title: string;
   description?: ReactNode;
   children?: ReactNode;

@@ -2,7 +2,7 @@ import { DropdownMenu } from 'radix-ui';
 import { MoreHorizontal } from 'lucide-react';
 import { cn } from './cn.ts';
 
-export type MenuItem = { label: string; onSelect(): void; danger?: boolean; disabled?: boolean };
+export type MenuItem = { label: string; onSelect: () => void; danger?: boolean; disabled?: boolean };
 
 /** A row's actions behind a "more" button (Radix: arrow keys, typeahead, Esc). */
 export function Menu({ label, items }: { label: string; items: MenuItem[] }) {

@@ -15,7 +15,7 @@ export function OtpInput({
   allowRecovery = false,
 }: {
   value: string;
-  onChange(value: string): void;
+  onChange: (value: string) => void;
   error?: string;
   label?: string;
   autoFocus?: boolean;

@@ -14,7 +14,7 @@ export function filterOptions(options: SelectOption[], query: string): SelectOpt
 export type SearchableSelectProps = {
   options: SelectOption[];
   value: string | undefined;
-  onChange(value: string): void;
+  onChange: (value: string) => void;
   /** the accessible name */
   label: string;
   placeholder?: string;

@@ -3,7 +3,7 @@ import { cn } from './cn.ts';
 
 export type SwitchProps = {
   checked: boolean;
-  onCheckedChange?(checked: boolean): void;
+  onCheckedChange?: (checked: boolean) => void;
   /** the accessible name (a visible label is up to the caller) */
   label: string;
   disabled?: boolean;

@@ -22,9 +22,9 @@ type State = {
   toast: Toast;
   info: Toast;
   showToast(message: string, options?: ToastOptions): void;
-  hideToast(): void;
+  hideToast: () => void;
   showInfoToast(message: string, options?: ToastOptions): void;
-  hideInfoToast(): void;
+  hideInfoToast: () => void;
 };
 
 export const useToasts = create<State>()((set) => ({

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { cn } from './cn.ts';
 import { useToasts, type Toast } from './toast-store.ts';
 
-function ToastView({ t, hide, tone, duration }: { t: Toast; hide(): void; tone: 'normal' | 'info'; duration: number }) {
+function ToastView({ t, hide, tone, duration }: { t: Toast; hide: () => void; tone: 'normal' | 'info'; duration: number }) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const remaining = useRef(duration);
   const started = useRef(0);

@@ -11,7 +11,7 @@ import { PendingCountriesBanner } from './pending-countries.tsx';
  * their feature. The low-balance banner shows only to partners with a balance screen; its 'Top up balance' opens the
  * top-up dialog, which the frame owns (`onTopUp`).
  */
-export function BannerArea({ onTopUp }: { onTopUp(reason: string): void }) {
+export function BannerArea({ onTopUp }: { onTopUp: (reason: string) => void }) {
   const accounts = useAccounts();
   const profile = useProfile();
   const { lowBalanceDismissed, dismissLowBalance } = useBanners();

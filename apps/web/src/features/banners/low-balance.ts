@@ -12,7 +12,7 @@ export function isLowBalance(usdAvailable: string | undefined, limit: string | n
   return compareDecimal(usdAvailable, lowBalanceLimitOf(limit)) < 0;
 }
 
-type Banners = { lowBalanceDismissed: boolean; dismissLowBalance(): void; reset(): void };
+type Banners = { lowBalanceDismissed: boolean; dismissLowBalance: () => void; reset(): void };
 
 /** Dismissed banners, until the next sign-in. */
 export const useBanners = create<Banners>()(

@@ -96,7 +96,7 @@ describe('pending country change banner and review dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Review request' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Requested by you', { exact: false })).toBeTruthy();
-    expect((within(dialog).getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Approve' }).disabled).toBe(true);
     expect(within(dialog).getByText(/another admin must approve them/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(api.to('PUT partner/rates/review')).toHaveLength(1));

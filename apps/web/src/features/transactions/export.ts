@@ -15,7 +15,7 @@ export function exportColumns(displayIndex: number, walletMode: boolean): Export
 /** The export's columns of any table by its key; an unknown one is refused (transaction-data §8). */
 export function exportColumnsFor(table: string, walletMode: boolean): ExportColumn<Row>[] {
   if (!(SEARCH_TABLES as readonly string[]).includes(table)) throw new Error(`Unsupported transaction type ${table}`);
-  return fileColumns(table as SearchTable, { walletMode }) as ExportColumn<Row>[];
+  return fileColumns(table as SearchTable, { walletMode });
 }
 
 /** Rows as the tables read them: a missing request source is API (transaction-data §3); an unknown table is refused. */

@@ -36,7 +36,7 @@ export type AuthState = {
 type Actions = {
   /** stores what each sign-in challenge needs (portal-core §4); throws for an unknown challenge */
   applyChallenge(res: LoginResponse, credentials: { email: string; password: string }): void;
-  applyAuthResult(res: AuthResult): void;
+  applyAuthResult: (res: AuthResult) => void;
   /** a refreshed token, and the user as the server sees it now (its role may have changed) */
   setToken(accessToken: string, expiresIn: number, user?: SessionUser): void;
   /** signs this tab in with the browser's session: a refresh's reply */
@@ -44,7 +44,7 @@ type Actions = {
   /** the user as the server sees it now (the profile carries it): role, name, status */
   updateUser(user: SessionUser): void;
   clearRecoveryCodes(): void;
-  reset(): void;
+  reset: () => void;
 };
 
 const EMPTY: AuthState = {

@@ -10,7 +10,7 @@ import { useUpdateApiKeyStatus } from '../api/update-api-key-status.ts';
 import { shortDate, shortDateTime } from '../expiry.ts';
 import { KeyStatusBadge, PermissionChips } from './badges.tsx';
 
-type Actions = { onRoll(key: ApiKey): void; onDelete(key: ApiKey): void; onCreate(): void };
+type Actions = { onRoll: (key: ApiKey) => void; onDelete: (key: ApiKey) => void; onCreate: () => void };
 
 /** The key id as the table shows it: its prefix (the whole id is in the title and in the dialogs). */
 const keyPrefix = (apiKey: string) => `${apiKey.slice(0, 11)}…`;

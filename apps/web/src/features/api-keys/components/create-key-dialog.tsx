@@ -10,7 +10,7 @@ import { expiryChoices, expiryFrom, type ExpiryChoice } from '../expiry.ts';
 import { SecretReveal } from './secret-reveal.tsx';
 
 /** Create a key (name, permissions, expiry), then show its secret once. */
-export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const [created, setCreated] = useState<ApiKeyWithSecret>();
   const close = () => {
     setCreated(undefined);
@@ -29,7 +29,7 @@ export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenC
   );
 }
 
-function CreateKeyForm({ onCreated, onCancel }: { onCreated(key: ApiKeyWithSecret): void; onCancel(): void }) {
+function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSecret) => void; onCancel: () => void }) {
   const create = useCreateApiKey();
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<ApiKeyPermission[]>(['api_read']);

@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { useDeleteApiKey } from '../api/delete-api-key.ts';
 
-export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined; onClose(): void }) {
+export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined; onClose: () => void }) {
   const remove = useDeleteApiKey();
   const close = () => {
     remove.reset();

@@ -14,7 +14,7 @@ import { useDeleteIpAddress } from '../api/delete-ip-address.ts';
 const SIX_DIGITS = /^\d{6}$/;
 
 /** Add an allowed address: the address (checked as the server checks it), then the e-mailed code. */
-export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const otp = useCodeStep();
   const add = useAddIpAddress();
   const [text, setText] = useState('');
@@ -99,7 +99,7 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
 }
 
 /** Remove an allowed address, with the e-mailed code. */
-export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: string | undefined; isLast: boolean; onClose(): void }) {
+export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: string | undefined; isLast: boolean; onClose: () => void }) {
   const otp = useCodeStep();
   const remove = useDeleteIpAddress();
   const [asked, setAsked] = useState(false);

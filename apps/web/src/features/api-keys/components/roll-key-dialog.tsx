@@ -8,7 +8,7 @@ import { useRollApiKey } from '../api/roll-api-key.ts';
 import { SecretReveal } from './secret-reveal.tsx';
 
 /** Roll a key (a new secret, shown once); the current secret keeps working until the chosen time, as on Stripe. */
-export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined; onClose(): void }) {
+export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined; onClose: () => void }) {
   const roll = useRollApiKey();
   const [minutes, setMinutes] = useState(60);
   const [rolled, setRolled] = useState<ApiKeyWithSecret>();

@@ -7,7 +7,7 @@ import { CopyField } from './copy-field.tsx';
  * The key's secret, shown this once (after creating or rolling the key). It lives only in this component: closing
  * the dialog drops it, and the server never sends it again.
  */
-export function SecretReveal({ apiKey, onDone, rolled = false }: { apiKey: ApiKeyWithSecret; onDone(): void; rolled?: boolean }) {
+export function SecretReveal({ apiKey, onDone, rolled = false }: { apiKey: ApiKeyWithSecret; onDone: () => void; rolled?: boolean }) {
   return (
     <div className="space-y-4">
       <div role="status" className="flex gap-3 rounded-lg border border-warning/25 bg-warning-soft px-3 py-3 text-sm text-warning">

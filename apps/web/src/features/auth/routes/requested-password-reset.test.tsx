@@ -49,7 +49,7 @@ describe('requested password reset screen', () => {
     await user.click(screen.getByRole('button', { name: 'Send code' }));
     await screen.findByText('sent');
     await user.type(screen.getByLabelText('Six-digit code'), '12a3');
-    expect((screen.getByLabelText('Six-digit code') as HTMLInputElement).value).toBe('123');
+    expect(screen.getByLabelText<HTMLInputElement>('Six-digit code').value).toBe('123');
     await user.type(screen.getByLabelText('New password'), 'Password123!');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter the six-digit code from the e-mail', 'This password is too common. Choose one that is harder to guess.']));

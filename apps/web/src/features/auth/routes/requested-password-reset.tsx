@@ -43,7 +43,7 @@ function BackToSignIn() {
   );
 }
 
-function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; initialEmail: string; onSent(sent: { note: string; email: string }): void }) {
+function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; initialEmail: string; onSent: (sent: { note: string; email: string }) => void }) {
   const [error, setError] = useState<string>();
   const form = useForm<z.input<typeof ForgotPasswordRequest>, unknown, z.output<typeof ForgotPasswordRequest>>({ resolver: zodResolver(ForgotPasswordRequest), defaultValues: { email: initialEmail } });
   const submit = form.handleSubmit(async ({ email }) => {

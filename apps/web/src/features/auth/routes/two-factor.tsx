@@ -100,7 +100,7 @@ export function recoveryCodesText(codes: string[], email: string, at: Date): str
   ].join('\r\n');
 }
 
-function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone(): void }) {
+function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone: () => void }) {
   const codes = result.recoveryCodes ?? [];
   const [saved, setSaved] = useState(false);
   return (

@@ -36,7 +36,7 @@ function CopyRow({ label, value, testId }: { label: string; value: string; testI
  * partner has none and the user may get one (admin, treasury; the server says which networks can be served), a
  * button asks for it; otherwise 'Address not found'. A demo address is marked: nothing sent to it can be recovered.
  */
-export function TopUpDialog({ open, onOpenChange, b2b, reason }: { open: boolean; onOpenChange(open: boolean): void; b2b: boolean; /** why it opened (the low-balance banner says the limit) */ reason?: string }) {
+export function TopUpDialog({ open, onOpenChange, b2b, reason }: { open: boolean; onOpenChange: (open: boolean) => void; b2b: boolean; /** why it opened (the low-balance banner says the limit) */ reason?: string }) {
   const [selection, setSelection] = useState<TopUpSelection>(() => storedSelection());
   const currencyNetwork = currencyNetworkOf(selection) ?? DEFAULT_CURRENCY_NETWORK;
   const list = useDepositAddresses();

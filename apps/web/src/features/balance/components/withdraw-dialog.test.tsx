@@ -83,8 +83,8 @@ describe('withdrawal', () => {
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
     await user.type(screen.getByLabelText('Amount (USD)'), '1500');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(((await screen.findByLabelText('Full name of entity or beneficiary')) as HTMLInputElement).value).toBe('Acme Remit Ltd');
-    expect((screen.getByLabelText('Business registration number') as HTMLInputElement).value).toBe('RC-123456');
+    expect((await screen.findByLabelText<HTMLInputElement>('Full name of entity or beneficiary')).value).toBe('Acme Remit Ltd');
+    expect(screen.getByLabelText<HTMLInputElement>('Business registration number').value).toBe('RC-123456');
     await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
     // the server away: the dialog says the request will go again, and cannot be made twice
     expect((await screen.findByText(/Your withdrawal will be sent again, with the same reference/)).textContent).toContain('it cannot be made twice');
@@ -115,7 +115,7 @@ describe('withdrawal', () => {
     await screen.findByText('USD 25,000.00');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
     expect((await screen.findByTestId('no-wallet')).textContent).toBe('Cannot withdraw funds without setting a wallet address');
-    expect((screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue' }).disabled).toBe(true);
   });
 
   it('offers no withdrawal to a view user', async () => {

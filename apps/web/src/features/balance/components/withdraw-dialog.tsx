@@ -37,7 +37,7 @@ function Row({ label, value, strong, testId }: { label: string; value: React.Rea
  * acknowledgement. The server checks everything again; the request's sequenceId is made once per confirmation, so a
  * retry cannot book it twice.
  */
-export function WithdrawDialog({ open, onOpenChange, available, canManageWallets }: { open: boolean; onOpenChange(open: boolean): void; available: string; canManageWallets: boolean }) {
+export function WithdrawDialog({ open, onOpenChange, available, canManageWallets }: { open: boolean; onOpenChange: (open: boolean) => void; available: string; canManageWallets: boolean }) {
   const wallets = useSettlementWallets();
   const travelRule = useTravelRule();
   const withdraw = useWithdraw();

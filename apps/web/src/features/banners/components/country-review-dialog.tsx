@@ -10,7 +10,7 @@ import { toast } from '../../../components/ui/toast-store.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useReviewRates } from '../../../lib/partner/rates.ts';
 
-type Props = { open: boolean; onOpenChange(open: boolean): void; pending: PartnerRate[]; userId: string | undefined };
+type Props = { open: boolean; onOpenChange: (open: boolean) => void; pending: PartnerRate[]; userId: string | undefined };
 
 const review = (rates: PartnerRate[], decision: 'approve' | 'deny'): RateReviewRequest['rates'] =>
   rates.map((r) => {

@@ -11,7 +11,7 @@ import { useRequestRateChanges } from '../api/request-rate-changes.ts';
 export const REQUEST_SENT = 'Request sent. Another admin must approve it.';
 
 /** Confirms an Enable or Disable: the change waits for another admin's approval, and the dialog says so. */
-export function ChangeRequestDialog({ rate, partnerName, onClose }: { rate: PartnerRate; partnerName: string; onClose(): void }) {
+export function ChangeRequestDialog({ rate, partnerName, onClose }: { rate: PartnerRate; partnerName: string; onClose: () => void }) {
   const mutation = useRequestRateChanges();
   const [error, setError] = useState<string>();
   const enable = rate.status === 'disabled';

@@ -12,7 +12,7 @@ type Props = {
   rates: PartnerRate[];
   /** admins get the Enable / Disable action */
   canChange: boolean;
-  onChange(rate: PartnerRate): void;
+  onChange: (rate: PartnerRate) => void;
   /** the signed-in user: their own requests read 'Asked by you' */
   userId?: string;
 };

@@ -21,7 +21,7 @@ const RAMPS: { value: RampFilter; label: string }[] = [
   { value: 'withdraw', label: 'Withdrawal' },
 ];
 
-function Segmented({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange(v: string): void }) {
+function Segmented({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }) {
   return (
     <div role="radiogroup" aria-label={label} className="inline-flex max-w-full self-start overflow-x-auto rounded-lg border border-line bg-canvas p-0.5">
       {options.map((o) => (
@@ -54,7 +54,7 @@ function Section({ title, count, children }: { title: string; count: number; chi
 const Empty = ({ children }: { children: ReactNode }) => <p className="px-5 py-8 text-center text-sm text-muted">{children}</p>;
 
 /** Every country at a glance: channels in and out, networks, channel types; a card opens the country. */
-function Overview({ summaries, onPick }: { summaries: CountrySummary[]; onPick(country: string): void }) {
+function Overview({ summaries, onPick }: { summaries: CountrySummary[]; onPick: (country: string) => void }) {
   return (
     <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Countries covered">
       {summaries.map((s) => (

@@ -12,10 +12,10 @@ type Props = {
   canEdit: boolean;
   /** which switch of this wallet is being saved */
   saving?: 'payment' | 'collection';
-  onChange(change: { paymentEnabled?: boolean; collectionEnabled?: boolean }): void;
+  onChange: (change: { paymentEnabled?: boolean; collectionEnabled?: boolean }) => void;
 };
 
-function Toggle({ label, wallet, checked, disabled, busy, onChange }: { label: string; wallet: string; checked: boolean; disabled: boolean; busy: boolean; onChange(on: boolean): void }) {
+function Toggle({ label, wallet, checked, disabled, busy, onChange }: { label: string; wallet: string; checked: boolean; disabled: boolean; busy: boolean; onChange: (on: boolean) => void }) {
   return (
     <div className="flex items-center justify-between gap-3 md:flex-col md:items-center md:gap-1.5">
       <span className="text-sm text-ink md:text-xs md:font-medium md:text-muted">{label}</span>

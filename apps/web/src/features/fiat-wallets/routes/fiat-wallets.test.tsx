@@ -8,7 +8,7 @@ import { renderScreen } from '../../../testing/render.tsx';
 import { DEFAULT_NOTE, FiatWalletsScreen, READ_ONLY_NOTE } from './fiat-wallets.tsx';
 
 const renderWallets = () => renderScreen(<FiatWalletsScreen />, { path: '/balance/fiat-wallets' });
-const switchOf = (name: string) => screen.getByRole('switch', { name }) as HTMLButtonElement;
+const switchOf = (name: string) => screen.getByRole<HTMLButtonElement>('switch', { name });
 /** The wallet rows, once loaded (the skeleton shows list items too). */
 const rowsShown = async () => within(await screen.findByRole('list', { name: 'Fiat wallets' })).getAllByRole('listitem');
 const on = (name: string) => switchOf(name).getAttribute('aria-checked') === 'true';

@@ -16,7 +16,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 /** The payment just made, kept up to date by the live event stream: status, timeline, and a collection's instructions. */
-export function PaymentResult({ created, onAnother }: { created: Payment; onAnother(): void }) {
+export function PaymentResult({ created, onAnother }: { created: Payment; onAnother: () => void }) {
   const live = usePayment(created.kind, created.id);
   const p = live.data?.payment ?? created;
   const noun = p.kind === 'collection' ? 'Collection' : 'Disbursement';

@@ -144,6 +144,6 @@ describe('initiate payment screen', () => {
     setupApi('view');
     renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
     expect(await screen.findByText('Only admin or treasury users can initiate payments.')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Review' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Review' }).disabled).toBe(true);
   });
 });

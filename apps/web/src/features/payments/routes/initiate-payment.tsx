@@ -23,7 +23,7 @@ const KINDS: { value: PaymentKind; label: string }[] = [
   { value: 'collection', label: 'Collect' },
 ];
 
-function Select({ label, value, onChange, error, children, disabled }: { label: string; value: string; onChange(v: string): void; error?: string; children: ReactNode; disabled?: boolean }) {
+function Select({ label, value, onChange, error, children, disabled }: { label: string; value: string; onChange: (v: string) => void; error?: string; children: ReactNode; disabled?: boolean }) {
   const id = `pay-${label.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <div className="space-y-1.5">

@@ -12,9 +12,9 @@ const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(statu
 type Props = {
   jobs: ReportJob[];
   now: number;
-  onDownload(job: ReportJob): void;
+  onDownload: (job: ReportJob) => void;
   /** an expired or failed report, asked for again with the same data and period */
-  onRequestAgain(job: ReportJob): void;
+  onRequestAgain: (job: ReportJob) => void;
   requestingAgain: boolean;
 };
 

@@ -110,7 +110,7 @@ type FieldsProps = {
   initial: PayoutConfig;
   nextPayoutDate: string | null;
   /** set when the stored configuration failed to load: saving is blocked */
-  notLoaded?: { retry(): void; retrying: boolean };
+  notLoaded?: { retry: () => void; retrying: boolean };
 };
 
 /**

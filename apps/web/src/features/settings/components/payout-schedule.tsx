@@ -4,7 +4,7 @@ import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { chip, choiceInput } from './section.tsx';
 
 /** What each part of the schedule edits: the config, and a patch to apply to it. */
-export type ScheduleProps = { config: PayoutConfig; set(patch: Partial<PayoutConfig>): void };
+export type ScheduleProps = { config: PayoutConfig; set: (patch: Partial<PayoutConfig>) => void };
 type Frequency = NonNullable<PayoutConfig['frequency']>;
 
 export const REPEAT_MAX = 365;

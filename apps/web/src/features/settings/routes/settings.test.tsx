@@ -12,8 +12,8 @@ const READ_ONLY = 'You do not have edit access because you are not an admin';
 const WEEKLY = payoutConfig({ type: 'AUTOMATED', frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'], endPayout: 'After Payouts', endPayoutAfter: 6 }, '2026-11-26');
 
 const renderSettings = () => renderScreen(<SettingsScreen />, { path: '/settings' });
-const saveButton = () => screen.getByRole('button', { name: 'Save payout settings' }) as HTMLButtonElement;
-const radio = (name: string) => screen.getByRole('radio', { name }) as HTMLInputElement;
+const saveButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Save payout settings' });
+const radio = (name: string) => screen.getByRole<HTMLInputElement>('radio', { name });
 
 describe('settings screen, as an admin', () => {
   it('shows the stored schedule with its summaries and the next payout date', async () => {
@@ -23,8 +23,8 @@ describe('settings screen, as an admin', () => {
     await screen.findByTestId('repeat-summary');
     expect(radio('Automated').checked).toBe(true);
     expect(radio('Weekly').checked).toBe(true);
-    expect((screen.getByRole('checkbox', { name: 'Mon' }) as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByRole('checkbox', { name: 'Tue' }) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Mon' }).checked).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Tue' }).checked).toBe(false);
     expect(screen.getByTestId('repeat-summary').textContent).toBe('Weekly: Monday, Thursday');
     expect(screen.getByTestId('end-summary').textContent).toBe('After 6 Payouts');
     expect(screen.getByText('Nov 26, 2026')).toBeTruthy();
@@ -72,7 +72,7 @@ describe('settings screen, as an admin', () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(screen.getByTestId('next-payout').textContent).toBe(formatDay(tomorrow));
     await user.click(radio('Weekly'));
-    const every = screen.getByLabelText('Repeat every') as HTMLInputElement;
+    const every = screen.getByLabelText<HTMLInputElement>('Repeat every');
     expect(every.value).toBe('1');
     await user.clear(every);
     await user.type(every, '2');
@@ -123,7 +123,7 @@ describe('settings screen, as an admin', () => {
       'POST partner/low-balance-limit': { body: { lowBalanceLimit: '2500.00000000' } },
     });
     const { user } = renderSettings();
-    const field = (await screen.findByDisplayValue('1000')) as HTMLInputElement;
+    const field = await screen.findByDisplayValue<HTMLInputElement>('1000');
     const cases: [string, string][] = [
       ['-5', 'Invalid low balance limit value: the limit must be above zero.'],
       ['0.001', 'Invalid low balance limit value: use at most 2 decimals (cents).'],
@@ -157,7 +157,7 @@ describe('settings screen, as an admin', () => {
       'POST partner/low-balance-limit': apiError(400, 'BadRequest', 'Invalid low balance limit value: the limit is too large.'),
     });
     const { user } = renderSettings();
-    const field = (await screen.findByLabelText('Limit (USD)')) as HTMLInputElement;
+    const field = await screen.findByLabelText<HTMLInputElement>('Limit (USD)');
     await user.type(field, '5000');
     await user.click(screen.getByRole('button', { name: 'Save limit' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid low balance limit value: the limit is too large.');
@@ -200,9 +200,9 @@ describe('settings screen, read-only', () => {
     expect(screen.getByRole('status').textContent).toBe(READ_ONLY);
     expect(screen.queryByRole('button', { name: 'Save payout settings' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Save limit' })).toBeNull();
-    expect(((await screen.findByDisplayValue('1500')) as HTMLInputElement).disabled).toBe(true);
+    expect((await screen.findByDisplayValue<HTMLInputElement>('1500')).disabled).toBe(true);
     const payout = screen.getByRole('heading', { name: 'Payout settings' }).parentElement!;
-    expect((within(payout).getByRole('group', { name: 'Payout settings' }) as HTMLFieldSetElement).disabled).toBe(true);
+    expect(within(payout).getByRole<HTMLFieldSetElement>('group', { name: 'Payout settings' }).disabled).toBe(true);
     expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 

@@ -10,8 +10,8 @@ type Props = {
   danger?: boolean;
   busy: boolean;
   /** runs the action; a thrown error is shown in the dialog */
-  onConfirm(): Promise<unknown>;
-  onClose(): void;
+  onConfirm: () => Promise<unknown>;
+  onClose: () => void;
 };
 
 /** Asks before an action that cannot be undone from here (remove, reset password, resend). */

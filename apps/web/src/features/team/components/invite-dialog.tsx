@@ -13,7 +13,7 @@ import { useInviteUser } from '../api/invite-user.ts';
 import { RolePicker } from './role-picker.tsx';
 
 /** Invite a member: name, e-mail and role, checked with the contract's schema; they get a temporary password by e-mail. */
-export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const invite = useInviteUser();
   const [formError, setFormError] = useState<string>();
   const form = useForm<z.input<typeof InviteUserRequest>, unknown, z.output<typeof InviteUserRequest>>({

@@ -39,7 +39,7 @@ const LABELS: Record<MemberAction, string> = {
   remove: 'Remove from team',
 };
 
-type Props = { member: TeamMember; self: boolean; canManage: boolean; onAction(action: MemberAction): void };
+type Props = { member: TeamMember; self: boolean; canManage: boolean; onAction: (action: MemberAction) => void };
 
 /** One member: name and e-mail, role, status, last sign-in, and the admin's actions. */
 export function MemberRow({ member, self, canManage, onAction }: Props) {

@@ -10,7 +10,7 @@ import { useUpdateRole } from '../api/update-role.ts';
 import { RolePicker } from './role-picker.tsx';
 
 /** Change a member's role. Changing one's own role applies to this session at once (menus, guarded screens). */
-export function RoleDialog({ member, onClose }: { member: TeamMember; onClose(): void }) {
+export function RoleDialog({ member, onClose }: { member: TeamMember; onClose: () => void }) {
   const update = useUpdateRole();
   const me = useSession((s) => s.user?.id);
   const [role, setRole] = useState<Role>(member.role);

@@ -3,7 +3,7 @@ import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@portal/contract/team';
 import { cn } from '../../../components/ui/cn.ts';
 
 /** The three roles as radio cards, each with what it may do. */
-export function RolePicker({ value, onChange, name }: { value: Role; onChange(role: Role): void; name: string }) {
+export function RolePicker({ value, onChange, name }: { value: Role; onChange: (role: Role) => void; name: string }) {
   return (
     <fieldset className="space-y-2">
       <legend className="mb-1.5 text-sm font-medium text-ink">Role</legend>

@@ -115,7 +115,7 @@ describe('team screen', () => {
     await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Change role' }));
     const dialog = screen.getByRole('dialog', { name: 'Change the role of Thandi Nkosi' });
-    expect((within(dialog).getByRole('button', { name: 'Save role' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Save role' }).disabled).toBe(true);
     await user.click(within(dialog).getByRole('radio', { name: /View only/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Save role' }));
     await waitFor(() => expect(api.to('POST users/update').map((c) => c.body)).toEqual([{ userId: TEAM[3]!.id, role: 'view' }]));

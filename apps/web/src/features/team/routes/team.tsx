@@ -35,7 +35,7 @@ function Skeleton() {
 }
 
 /** The dialog of the action chosen for a member. */
-function ActionDialog({ member, action, self, onClose }: { member: TeamMember; action: MemberAction; self: boolean; onClose(): void }) {
+function ActionDialog({ member, action, self, onClose }: { member: TeamMember; action: MemberAction; self: boolean; onClose: () => void }) {
   const remove = useDeleteUser();
   const reset = useResetPassword();
   const resendInvite = useResendInvite();

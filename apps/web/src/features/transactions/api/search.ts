@@ -59,7 +59,7 @@ export function useTransactionById(table: SearchQuery['table'], id: string | und
     queryKey: ['transactions', 'one', table, id],
     queryFn: async () => {
       const res = await api.post('transactions/search', { table, idFilter: id, startIndex: 0, size: 1 }, { schema: SearchResponse, idempotent: true });
-      return (res.data[0] as Row | undefined) ?? null;
+      return res.data[0] ?? null;
     },
     enabled: !!id,
     staleTime: 30_000,

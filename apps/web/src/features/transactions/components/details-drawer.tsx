@@ -64,7 +64,7 @@ function PaymentOrder({ id }: { id: string }) {
 }
 
 /** One transaction in a side drawer: its fields grouped (summary, parties, amounts, chain) and formatted. */
-export function DetailsDrawer({ table, row, onClose }: { table: SearchTable; row: Row | undefined; onClose(): void }) {
+export function DetailsDrawer({ table, row, onClose }: { table: SearchTable; row: Row | undefined; onClose: () => void }) {
   return (
     <Dialog open={!!row} onOpenChange={(open) => !open && onClose()} title="Transaction details" width={480} side>
       {row && (

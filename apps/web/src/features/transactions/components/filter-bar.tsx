@@ -39,7 +39,7 @@ type Props = {
   actions?: ReactNode;
 };
 
-function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string; idFilter: string; hasRange: boolean; onSearch(id: string): void }) {
+function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string; idFilter: string; hasRange: boolean; onSearch: (id: string) => void }) {
   const [text, setText] = useState(idFilter);
   // the id of the address (a shared link, Back) shows in the box
   const [shownFor, setShownFor] = useState(idFilter);

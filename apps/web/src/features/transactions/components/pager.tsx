@@ -11,7 +11,7 @@ type Props = {
   /** false until a first page arrived */
   loaded: boolean;
   busy: boolean;
-  onPage(startIndex: number): void;
+  onPage: (startIndex: number) => void;
 };
 
 /**

@@ -1,5 +1,5 @@
 import { Eye } from 'lucide-react';
-import type { CSSProperties, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
@@ -14,7 +14,7 @@ type Props = {
   rows: Row[];
   pending: boolean;
   fetching: boolean;
-  onView(row: Row, opener: HTMLElement): void;
+  onView: (row: Row, opener: HTMLElement) => void;
 };
 
 /**
@@ -94,7 +94,7 @@ export function TransactionRows({ label, columns, rows, pending, fetching, onVie
       <StackTable aria-label={label} className="sm:min-w-[50rem] sm:table-fixed">
         <StackHead>
           {columns.map((c) => (
-            <StackTh key={c.header} className={cn('whitespace-normal!', c.kind === 'amount' && 'text-right')} style={{ width: widthOf(c) } as CSSProperties}>
+            <StackTh key={c.header} className={cn('whitespace-normal!', c.kind === 'amount' && 'text-right')} style={{ width: widthOf(c) }}>
               {c.header}
             </StackTh>
           ))}

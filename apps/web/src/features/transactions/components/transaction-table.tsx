@@ -26,7 +26,7 @@ function ExportStatus({ progress }: { progress: ExportProgress }) {
 }
 
 /** A failed request, inside the table: the table's message (transaction-data §8) and Retry; the last rows stay below. */
-function LoadError({ message, kept, retrying, onRetry }: { message: string; kept: boolean; retrying: boolean; onRetry(): void }) {
+function LoadError({ message, kept, retrying, onRetry }: { message: string; kept: boolean; retrying: boolean; onRetry: () => void }) {
   return (
     <div role="alert" className="flex flex-col gap-3 border-b border-danger/20 bg-danger-soft/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="table-error">
       <p className="flex items-start gap-2 text-sm text-danger">
@@ -53,7 +53,7 @@ type Props = {
   /** a row opened from the address (/payments/{id}): its details show once it is found */
   linked?: Row;
   /** tells the screen which row's details are open (none when closed), to keep the address in step */
-  onViewChange?(row: Row | undefined): void;
+  onViewChange?: (row: Row | undefined) => void;
 };
 
 /** One transaction table: filters, id search, date range, wallet, pages of 10, details, export. */

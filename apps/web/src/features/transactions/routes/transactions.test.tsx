@@ -115,7 +115,7 @@ describe('transactions screen', () => {
     renderTransactions();
     expect((await screen.findByTestId('empty-noData')).textContent).toContain('No transactions yet');
     expect(screen.queryByRole('table')).toBeNull();
-    expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Export CSV' }).disabled).toBe(true);
   });
 
   it('tells a search by id that found nothing apart from a filter that found nothing', async () => {
@@ -201,7 +201,7 @@ describe('transactions screen', () => {
     const { user, router } = renderTransactions('/transactions?tab=1&page=2&status=failed&from=2026-11-01&to=2026-11-30');
     await waitFor(() => expect(searches(api)[0]).toMatchObject({ filters: { status: 'failed' }, range: { startDate: '2026-11-01', endDate: '2026-11-30' }, startIndex: 10 }));
     expect(screen.getByRole('button', { name: 'Status: Failed' })).toBeTruthy();
-    expect((screen.getByLabelText('From (UTC)') as HTMLInputElement).value).toBe('2026-11-01');
+    expect(screen.getByLabelText<HTMLInputElement>('From (UTC)').value).toBe('2026-11-01');
     await user.click(screen.getByRole('button', { name: 'Reset filters' }));
     await waitFor(() => expect(router.state.location.search).toBe('?tab=1&from=2026-11-01&to=2026-11-30'));
     await user.type(screen.getByLabelText('Search by ID'), 'abc');

@@ -35,7 +35,7 @@ export function checkWalletForm(f: Form): Errors {
  * Stellar, the travel-rule details of its owner; then the code e-mailed to the user. The new wallet waits for a
  * second person's approval.
  */
-export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const [form, setForm] = useState<Form>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const [step, setStep] = useState<'details' | 'code'>('details');

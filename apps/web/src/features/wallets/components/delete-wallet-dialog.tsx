@@ -12,7 +12,7 @@ import { useDeleteWallet } from '../api/delete-wallet.ts';
 type Reason = (typeof WALLET_DELETION_REASONS)[number];
 
 /** Delete a wallet (portal-core §5): one of the four reasons, then the e-mailed code. It stays listed as deleted. */
-export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange(open: boolean): void }) {
+export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange: (open: boolean) => void }) {
   const [reason, setReason] = useState<Reason | null>(null);
   const [step, setStep] = useState<'reason' | 'code'>('reason');
   const [formError, setFormError] = useState<string>();

@@ -13,7 +13,7 @@ import { WalletDetails } from './wallet-details.tsx';
  * as radios and a free 'Other' text that wins over the chosen one; Submit stays disabled while the reason is empty.
  * The outcome is a toast (§8), a failure too.
  */
-export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange(open: boolean): void }) {
+export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange: (open: boolean) => void }) {
   const [step, setStep] = useState<'details' | 'deny'>('details');
   const [selected, setSelected] = useState<string | null>(null);
   const [other, setOther] = useState('');

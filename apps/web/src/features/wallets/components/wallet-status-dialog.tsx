@@ -12,7 +12,7 @@ import { useUpdateWallet } from '../api/update-wallet.ts';
  * Enable or disable a wallet. Disabling stops withdrawals to it at once and needs no code; enabling makes it a
  * destination of money again, so, like adding one, it needs the e-mailed code.
  */
-export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet: SettlementWallet; to: 'enabled' | 'disabled'; open: boolean; onOpenChange(open: boolean): void }) {
+export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet: SettlementWallet; to: 'enabled' | 'disabled'; open: boolean; onOpenChange: (open: boolean) => void }) {
   const otp = useCodeStep();
   const update = useUpdateWallet();
   const [formError, setFormError] = useState<string>();

@@ -34,7 +34,7 @@ describe('wallet management', () => {
     expect(rows[2]!.textContent).toContain('USDT');
     expect(rows[1]!.textContent).toContain('Pending approval');
     expect(rows[1]!.textContent).toContain('Kwame Boateng');
-    expect(rows.slice(1).every((r) => !r.textContent!.includes('Memo'))).toBe(true);
+    expect(rows.slice(1).every((r) => !r.textContent.includes('Memo'))).toBe(true);
     expect(screen.getByTestId('wallets-page-summary').textContent).toBe('1–10 of 14');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(within(screen.getByRole('table')).getAllByTestId('wallet-row')).toHaveLength(4);
@@ -99,7 +99,7 @@ describe('wallet management', () => {
     await user.click(within(await screen.findByRole('table')).getByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getAllByRole('radio')).toHaveLength(4);
-    expect((within(dialog).getByRole('button', { name: 'Continue' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Continue' }).disabled).toBe(true);
     await user.click(within(dialog).getByRole('radio', { name: 'This wallet was compromised' }));
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     await user.type(await screen.findByLabelText('Verification code'), '654321');
@@ -151,7 +151,7 @@ describe('wallet review banners and modal', () => {
     const { user } = renderScreen(<WalletReviewBanners />);
     await user.click(await screen.findByRole('button', { name: 'Review' }));
     await user.click(screen.getByRole('button', { name: 'Deny' }));
-    const submit = screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
+    const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Submit' });
     expect(submit.disabled).toBe(true);
     expect(screen.getAllByRole('radio')).toHaveLength(4);
     await user.click(screen.getByRole('radio', { name: 'There is a mistake in this wallet address' }));

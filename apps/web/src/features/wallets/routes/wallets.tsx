@@ -30,7 +30,7 @@ function Status({ wallet }: { wallet: SettlementWallet }) {
   );
 }
 
-function Actions({ wallet, canManage, onAction }: { wallet: SettlementWallet; canManage: boolean; onAction(a: Action): void }) {
+function Actions({ wallet, canManage, onAction }: { wallet: SettlementWallet; canManage: boolean; onAction: (a: Action) => void }) {
   const buttons: { label: string; kind: Action['kind']; danger?: boolean }[] = [];
   if (wallet.canReview) buttons.push({ label: 'Review', kind: 'review' });
   if (canManage && wallet.status === 'enabled') buttons.push({ label: 'Disable', kind: 'disabled' });

@@ -10,11 +10,11 @@ import { useDeleteWebhook } from '../api/delete-webhook.ts';
 import { CodeStepFooter } from './code-step.tsx';
 
 /** Deletes an endpoint after the e-mailed code. */
-export function DeleteWebhookDialog({ webhook, onClose }: { webhook: Webhook | undefined; onClose(): void }) {
+export function DeleteWebhookDialog({ webhook, onClose }: { webhook: Webhook | undefined; onClose: () => void }) {
   return webhook ? <DeleteBody webhook={webhook} onClose={onClose} /> : null;
 }
 
-function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose(): void }) {
+function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
   const [step, setStep] = useState<'confirm' | 'code'>('confirm');
   const [error, setError] = useState<string>();
   const code = useCodeStep();

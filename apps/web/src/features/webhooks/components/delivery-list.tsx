@@ -95,7 +95,7 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
   );
 }
 
-function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: WebhookDelivery; open: boolean; onToggle(): void; canEdit: boolean }) {
+function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: WebhookDelivery; open: boolean; onToggle: () => void; canEdit: boolean }) {
   const resend = useResendDelivery();
   const last = d.attempts.at(-1);
   const retrying = d.status === 'pending' && d.attempts.length > 0;

@@ -10,10 +10,10 @@ type Props = {
   webhooks: Webhook[];
   canEdit: boolean;
   testing?: string;
-  onAdd(): void;
-  onEdit(webhook: Webhook): void;
-  onDelete(webhook: Webhook): void;
-  onTest(webhook: Webhook): void;
+  onAdd: () => void;
+  onEdit: (webhook: Webhook) => void;
+  onDelete: (webhook: Webhook) => void;
+  onTest: (webhook: Webhook) => void;
 };
 
 /** The partner's endpoints: address, status, events, and (admins) test, edit, delete. */

@@ -5,7 +5,7 @@ import { titleCase } from '../../../lib/format.ts';
 const eventsOf = (group: (typeof WEBHOOK_EVENT_GROUPS)[number]) => group.states.map((s) => `${group.object}.${s.toUpperCase()}` as WebhookEventType);
 
 /** The events an endpoint subscribes to, by object (collections, payments, settlements), each group foldable with "All". */
-export function EventPicker({ value, onChange, error }: { value: WebhookEventType[]; onChange(events: WebhookEventType[]): void; error?: string }) {
+export function EventPicker({ value, onChange, error }: { value: WebhookEventType[]; onChange: (events: WebhookEventType[]) => void; error?: string }) {
   const chosen = new Set(value);
   const set = (events: WebhookEventType[], on: boolean) => {
     const next = new Set(chosen);

@@ -21,11 +21,11 @@ const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === 
  * Adds an endpoint, or edits one (`webhook` given): the form, then the e-mailed code, then (new endpoints only) the
  * signing secret, shown once. A refused URL sends the user back to the form with the reason under the field.
  */
-export function WebhookDialog({ open, onOpenChange, webhook }: { open: boolean; onOpenChange(open: boolean): void; webhook?: Webhook }) {
+export function WebhookDialog({ open, onOpenChange, webhook }: { open: boolean; onOpenChange: (open: boolean) => void; webhook?: Webhook }) {
   return open ? <WebhookDialogBody onOpenChange={onOpenChange} webhook={webhook} /> : null;
 }
 
-function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange(open: boolean): void; webhook?: Webhook }) {
+function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boolean) => void; webhook?: Webhook }) {
   const editing = webhook !== undefined;
   const [step, setStep] = useState<Step>('form');
   const [url, setUrl] = useState(webhook?.url ?? '');

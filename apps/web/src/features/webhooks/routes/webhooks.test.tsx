@@ -108,7 +108,7 @@ describe('webhooks screen', () => {
     await user.type(within(dialog).getByLabelText('Verification code'), '123456');
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
     expect(await within(dialog).findByText(/points to a private, loopback or link-local address/)).toBeTruthy();
-    expect((within(dialog).getByLabelText('Endpoint URL') as HTMLInputElement).value).toBe('https://127.0.0.1/hook');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Endpoint URL').value).toBe('https://127.0.0.1/hook');
   });
 
   it('lists endpoints and deliveries with their attempts, and resends a delivery', async () => {
