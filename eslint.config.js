@@ -8,11 +8,15 @@ import tseslint from 'typescript-eslint';
 
 const WEB = 'apps/web/src';
 /** Every folder under the portal's features/ is a feature: a new one is fenced in without editing this file. */
-const FEATURES = readdirSync(`${import.meta.dirname}/${WEB}/features`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const FEATURES = readdirSync(`${import.meta.dirname}/${WEB}/features`, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 const SERVER = 'apps/server/src';
 /** Every folder under the server's modules/ is a module, met only through its face (index.ts): fenced in without editing this file. */
-const MODULES = readdirSync(`${import.meta.dirname}/${SERVER}/modules`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const MODULES = readdirSync(`${import.meta.dirname}/${SERVER}/modules`, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 const FACES = MODULES.map((m) => `./${m}/index.ts`);
 
 const TSCONFIGS = ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'];
@@ -95,11 +99,20 @@ export default tseslint.config(
               target: [`${SERVER}/*.ts`, `${SERVER}/jobs`, `${SERVER}/plugins`, `${SERVER}/types`],
               from: `${SERVER}/modules`,
               except: FACES,
-              message: "modules meet through their faces: import a module only from its index.ts",
+              message: 'modules meet through their faces: import a module only from its index.ts',
             },
             {
               target: [`${SERVER}/db`, `${SERVER}/lib`],
-              from: [`${SERVER}/modules`, `${SERVER}/jobs`, `${SERVER}/plugins`, `${SERVER}/types`, `${SERVER}/app.ts`, `${SERVER}/composition.ts`, `${SERVER}/server.ts`, `${SERVER}/cli.ts`],
+              from: [
+                `${SERVER}/modules`,
+                `${SERVER}/jobs`,
+                `${SERVER}/plugins`,
+                `${SERVER}/types`,
+                `${SERVER}/app.ts`,
+                `${SERVER}/composition.ts`,
+                `${SERVER}/server.ts`,
+                `${SERVER}/cli.ts`,
+              ],
               message: 'src/db and src/lib are below the modules: they import no module, plugin, job or the app',
             },
           ],
@@ -110,7 +123,10 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}', 'packages/contract/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/server/**', '@portal/server', '@portal/server/**'], message: 'the portal and contract never import server code' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/apps/server/**', '@portal/server', '@portal/server/**'], message: 'the portal and contract never import server code' }] },
+      ],
     },
   },
   {
@@ -137,7 +153,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|executeQuery)$/]",
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|executeQuery)$/]',
           message: 'SQL lives in *.repository.ts files: call a repository function',
         },
       ],

@@ -87,11 +87,20 @@ const accounts = await rps(`${base}/api/v1/partner/accounts`, signedHeaders(key,
 
 const ratios = bare.map((b, i) => signed[i]! / b);
 const bearerRatios = bare.map((b, i) => bearer[i]! / b);
-line(`bare Fastify hello-world (20 connections, 5 s; median of ${ROUNDS})`, `${Math.round(median(bare))} req/s, p50 ${lastBare!.p50} ms, p99 ${lastBare!.p99} ms`);
-line(`GET partner/profile signed with an API key (median of ${ROUNDS})`, `${Math.round(median(signed))} req/s, p50 ${lastSigned!.p50} ms, p99 ${lastSigned!.p99} ms, errors ${lastSigned!.errors}`);
+line(
+  `bare Fastify hello-world (20 connections, 5 s; median of ${ROUNDS})`,
+  `${Math.round(median(bare))} req/s, p50 ${lastBare!.p50} ms, p99 ${lastBare!.p99} ms`,
+);
+line(
+  `GET partner/profile signed with an API key (median of ${ROUNDS})`,
+  `${Math.round(median(signed))} req/s, p50 ${lastSigned!.p50} ms, p99 ${lastSigned!.p99} ms, errors ${lastSigned!.errors}`,
+);
 line('  ratio to hello-world, each round (budget >= 40%)', ratios.map((r) => `${(r * 100).toFixed(0)}%`).join(', '));
 line('  ratio to hello-world, median', `${(median(ratios) * 100).toFixed(0)}%`);
-line(`GET partner/profile with a bearer token (median of ${ROUNDS})`, `${Math.round(median(bearer))} req/s, p50 ${lastBearer!.p50} ms, errors ${lastBearer!.errors}`);
+line(
+  `GET partner/profile with a bearer token (median of ${ROUNDS})`,
+  `${Math.round(median(bearer))} req/s, p50 ${lastBearer!.p50} ms, errors ${lastBearer!.errors}`,
+);
 line('  ratio to hello-world, median', `${(median(bearerRatios) * 100).toFixed(0)}%`);
 line('GET partner/accounts signed (balances summed in the database)', `${Math.round(accounts.rps)} req/s, p50 ${accounts.p50} ms, errors ${accounts.errors}`);
 

@@ -199,11 +199,23 @@ async function reads(base: string, token: string): Promise<Reads> {
   await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers });
   const cpu = await cpuWindow();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  return { rps: r.requests.total / r.duration, total: r.requests.total, p50: r.latency.p50, p975: r.latency.p97_5, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, cpu: cpu() };
+  return {
+    rps: r.requests.total / r.duration,
+    total: r.requests.total,
+    p50: r.latency.p50,
+    p975: r.latency.p97_5,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    cpu: cpu(),
+  };
 }
 
 const showReads = (title: string, r: Reads) =>
-  line(title, `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p97.5 ${r.p975} ms, p99 ${r.p99} ms (${r.total.toLocaleString('en-US')} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`);
+  line(
+    title,
+    `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p97.5 ${r.p975} ms, p99 ${r.p99} ms (${r.total.toLocaleString('en-US')} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`,
+  );
 
 /** `clients` loops sending withdrawals (a new sequenceId each) one after the other for `seconds`. */
 async function withdrawals(base: string, headers: Record<string, string>, address: string, clients: number, seconds: number) {
@@ -215,7 +227,14 @@ async function withdrawals(base: string, headers: Record<string, string>, addres
     Array.from({ length: clients }, async () => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        const body = { amount: '10.00', sequenceId: crypto.randomUUID(), source: 'dashboard', walletAddress: address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' };
+        const body = {
+          amount: '10.00',
+          sequenceId: crypto.randomUUID(),
+          source: 'dashboard',
+          walletAddress: address,
+          cryptoCurrency: 'USDT',
+          cryptoNetwork: 'TRC20',
+        };
         let status = 'no reply';
         try {
           const res = await fetch(`${base}/api/v1/partner/settlement/withdrawal`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -232,7 +251,15 @@ async function withdrawals(base: string, headers: Record<string, string>, addres
   const elapsed = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   const created = statuses['201'] ?? 0;
-  return { perSecond: created / elapsed, count: latencies.length, created, statuses, p50: pct(latencies, 50), p95: pct(latencies, 95), p99: pct(latencies, 99) };
+  return {
+    perSecond: created / elapsed,
+    count: latencies.length,
+    created,
+    statuses,
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    p99: pct(latencies, 99),
+  };
 }
 
 /**
@@ -262,7 +289,11 @@ function lagSampler(primaryPort: number, replicaPort: number, { write = false } 
         const { rows } = await primary.query<{ lsn: string }>({ name: 'lsn', text: 'select pg_current_wal_lsn()::text as lsn' });
         const t0 = performance.now();
         for (let poll = 1; ; poll++) {
-          const r = await replica.query<{ ok: boolean }>({ name: 'replayed', text: 'select pg_last_wal_replay_lsn() >= $1::pg_lsn as ok', values: [rows[0]!.lsn] });
+          const r = await replica.query<{ ok: boolean }>({
+            name: 'replayed',
+            text: 'select pg_last_wal_replay_lsn() >= $1::pg_lsn as ok',
+            values: [rows[0]!.lsn],
+          });
           if (r.rows[0]!.ok) {
             delays.push(performance.now() - t0);
             if (poll === 1) firstPoll += 1;
@@ -291,7 +322,10 @@ function lagSampler(primaryPort: number, replicaPort: number, { write = false } 
 }
 
 const showLag = (title: string, l: Awaited<ReturnType<ReturnType<typeof lagSampler>>>) =>
-  line(title, `p50 ${ms(l.p50)}, p95 ${ms(l.p95)}, max ${ms(l.max)} (${l.samples} samples, ${l.firstPoll} already there at the first poll${l.timeouts ? `, ${l.timeouts} not caught up within 10 s` : ''})`);
+  line(
+    title,
+    `p50 ${ms(l.p50)}, p95 ${ms(l.p95)}, max ${ms(l.max)} (${l.samples} samples, ${l.firstPoll} already there at the first poll${l.timeouts ? `, ${l.timeouts} not caught up within 10 s` : ''})`,
+  );
 
 // ---------------------------------------------------------------------------------------------------------------
 // the run
@@ -330,7 +364,10 @@ try {
        values ($1, $2, $3, 'TRC20', null, '{USDT}', 'enabled', 'Acme Remit Ltd', 'RC-1', $4, 'bench', null, null, null, null, null)`,
       [DEMO_PARTNERS.acme.id, crypto.randomUUID(), address, acmeAdmin.id],
     );
-    await db.query(`insert into ledger_entries (partner_id, currency, amount, kind, reference) values ($1, 'USD', 10000000, 'bench_funding', $2)`, [DEMO_PARTNERS.acme.id, crypto.randomUUID()]);
+    await db.query(`insert into ledger_entries (partner_id, currency, amount, kind, reference) values ($1, 'USD', 10000000, 'bench_funding', $2)`, [
+      DEMO_PARTNERS.acme.id,
+      crypto.randomUUID(),
+    ]);
   } finally {
     await db.end();
   }
@@ -412,13 +449,15 @@ try {
   const wCpu = cpu();
   line(
     `withdrawals, ${CLIENTS} clients, ${SECONDS} s, through HAProxy`,
-    `${w.perSecond.toFixed(0)} withdrawals/s (201), p50 ${ms(w.p50)}, p95 ${ms(w.p95)}, p99 ${ms(w.p99)}; answers ${Object.entries(w.statuses).map(([k, v]) => `${v}× ${k}`).join(', ')}`,
+    `${w.perSecond.toFixed(0)} withdrawals/s (201), p50 ${ms(w.p50)}, p95 ${ms(w.p95)}, p99 ${ms(w.p99)}; answers ${Object.entries(w.statuses)
+      .map(([k, v]) => `${v}× ${k}`)
+      .join(', ')}`,
   );
   showLag('replica replay delay under that load', lag);
   showCpu('  CPU during the withdrawals', wCpu);
   note(
     'a sample "already there at the first poll" is one round trip to the replica: the replica had replayed that far before the ' +
-      'question reached it, so its real delay is below what this can see; the sampler also shares this process\'s event loop ' +
+      "question reached it, so its real delay is below what this can see; the sampler also shares this process's event loop " +
       'with the withdrawal clients (a delay includes its wait for a turn) and polls in 2 ms steps',
   );
 } finally {

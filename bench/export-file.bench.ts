@@ -38,11 +38,20 @@ const dbTable: Record<SearchTable, TransactionTable> = {
 };
 // 15,000 rows over 18 months: about 10,000 in the last year (the report); fees are made from the partner's payments
 // and collections, so those come first
-await generateTransactions(db, { partnerId: ACME, rows: 15_000, seed: 'bench-export', fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments', 'collections', 'settlements', 'trades', 'initiated_payments', 'fees'] });
+await generateTransactions(db, {
+  partnerId: ACME,
+  rows: 15_000,
+  seed: 'bench-export',
+  fiatWallets: ['USD', 'NGN', 'KES'],
+  tables: ['payments', 'collections', 'settlements', 'trades', 'initiated_payments', 'fees'],
+});
 
 console.log('── files: 10,000 rows in the shared column set ──');
 for (const table of SEARCH_TABLES) {
-  const rows = toRows(table, await scrollBatch(db, ACME, { table, filters: {}, idFilter: '', range: {}, fiatWallet: 'all' }, undefined, ROWS)) as TransactionRowOf<SearchTable>[];
+  const rows = toRows(
+    table,
+    await scrollBatch(db, ACME, { table, filters: {}, idFilter: '', range: {}, fiatWallet: 'all' }, undefined, ROWS),
+  ) as TransactionRowOf<SearchTable>[];
   const times: number[] = [];
   let size = 0;
   for (let i = 0; i < 7; i++) {
@@ -50,7 +59,10 @@ for (const table of SEARCH_TABLES) {
     size = exportCsv(table, rows, { walletMode: true }).length;
     times.push(performance.now() - t0);
   }
-  line(`${table} (${dbTable[table]}), ${rows.length.toLocaleString('en-US')} rows, median of 7`, `${median(times).toFixed(0)} ms, ${(size / 1e6).toFixed(1)} MB`);
+  line(
+    `${table} (${dbTable[table]}), ${rows.length.toLocaleString('en-US')} rows, median of 7`,
+    `${median(times).toFixed(0)} ms, ${(size / 1e6).toFixed(1)} MB`,
+  );
 }
 
 console.log('── report file: 10,000 payments built end to end (embedded database) ──');

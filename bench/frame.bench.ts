@@ -47,7 +47,10 @@ async function throughput() {
   const bare = await rps(helloUrl);
   const profile = await rps(`http://127.0.0.1:${port}/api/v1/partner/profile`, { authorization: `Bearer ${token}` });
   line('bare Fastify hello-world (20 connections, 5 s)', `${Math.round(bare.rps)} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`);
-  line('GET /api/v1/partner/profile with token (embedded db)', `${Math.round(profile.rps)} req/s, p50 ${profile.p50} ms, p99 ${profile.p99} ms, errors ${profile.errors}`);
+  line(
+    'GET /api/v1/partner/profile with token (embedded db)',
+    `${Math.round(profile.rps)} req/s, p50 ${profile.p50} ms, p99 ${profile.p99} ms, errors ${profile.errors}`,
+  );
   line('  ratio to hello-world (budget >= 40%)', `${((profile.rps / bare.rps) * 100).toFixed(0)}%`);
   await app.close();
   await database.close();

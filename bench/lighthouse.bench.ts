@@ -16,7 +16,15 @@ const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.LH_RUNS ?? 3);
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 // the machine has no outside network: Chromium must not try to reach it
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-gpu',
+];
 const USER = 'admin@acme.test';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(58)} ${value}`);
@@ -35,7 +43,10 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error('the server exited early');
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error('the server was not ready in time');
     await new Promise((r) => setTimeout(r, 200));
@@ -53,7 +64,19 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
   };
 }
 
-type Run = { performance: number; accessibility: number; fcp: number; lcp: number; tbt: number; cls: number; si: number; totalKB: number; jsKB: number; url: string; failing: string[] };
+type Run = {
+  performance: number;
+  accessibility: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  si: number;
+  totalKB: number;
+  jsKB: number;
+  url: string;
+  failing: string[];
+};
 
 /** One Lighthouse run (default mobile config: Moto G Power screen, 4x CPU slowdown, slow 4G simulated). */
 async function audit(page: Page, url: string, keepStorage: boolean): Promise<Run> {

@@ -37,8 +37,17 @@ try {
   await migrateToLatest(database.db);
   const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
   await seedDemo(database.db, keys.encryptionKey, { transactions: false });
-  await database.db.insertInto('ledger_entries').values({ partner_id: KORA.id, currency: 'USD', amount: '100000000', kind: 'bench_funding', reference: 'bench' }).execute();
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, PAYMENT_STEP_SECONDS: '0', LIVE_STREAMS_PER_USER: String(STREAMS + 10) });
+  await database.db
+    .insertInto('ledger_entries')
+    .values({ partner_id: KORA.id, currency: 'USD', amount: '100000000', kind: 'bench_funding', reference: 'bench' })
+    .execute();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    WEB_DIST: '/nonexistent',
+    DATA_DIR: dataDir,
+    PAYMENT_STEP_SECONDS: '0',
+    LIVE_STREAMS_PER_USER: String(STREAMS + 10),
+  });
   const boss = createBoss(database);
   await boss.start();
   await createPaymentQueue(boss);
@@ -49,18 +58,33 @@ try {
   const user = DEMO_USERS.find((u) => u.email === 'admin@kora.test')!;
   const token = await adminToken(database.db, keys.jwtSecret, KORA.id, user);
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base)) };
-  const ke = await database.db.selectFrom('channels').select('id').where('country', '=', 'KE').where('ramp_type', '=', 'withdraw').where('channel_type', '=', 'momo').executeTakeFirstOrThrow();
+  const ke = await database.db
+    .selectFrom('channels')
+    .select('id')
+    .where('country', '=', 'KE')
+    .where('ramp_type', '=', 'withdraw')
+    .where('channel_type', '=', 'momo')
+    .executeTakeFirstOrThrow();
   const mpesa = await database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow();
   const disburse = async () => {
     const res = await fetch(`${base}/partner/disbursement`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ country: 'KE', channelId: ke.id, networkId: mpesa.id, accountNumber: '+254712345678', recipient: { name: 'Bench' }, amount: '1000', sequenceId: crypto.randomUUID() }),
+      body: JSON.stringify({
+        country: 'KE',
+        channelId: ke.id,
+        networkId: mpesa.id,
+        accountNumber: '+254712345678',
+        recipient: { name: 'Bench' },
+        amount: '1000',
+        sequenceId: crypto.randomUUID(),
+      }),
     });
     if (res.status !== 201) throw new Error(`disbursement: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { payment: { id: string } }).payment.id;
   };
-  const unfinished = async () => Number(((await database.executeSql(`select count(*)::int as n from payment_orders where status <> outcome`)).rows[0] as { n: number }).n);
+  const unfinished = async () =>
+    Number(((await database.executeSql(`select count(*)::int as n from payment_orders where status <> outcome`)).rows[0] as { n: number }).n);
   console.log('── payments on PostgreSQL ──');
   line('machine: cores, load average (1 min) at start', `${os.cpus().length}, ${os.loadavg()[0]!.toFixed(2)}`);
 
@@ -68,7 +92,11 @@ try {
   for (const workers of [2, 8]) {
     const t0 = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: 20 }, async () => { while (next++ < 1000) await disburse(); }));
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next++ < 1000) await disburse();
+      }),
+    );
     const made = (performance.now() - t0) / 1000;
     const started = performance.now();
     const worker = await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: 0, log: app.log, concurrency: workers });
@@ -76,7 +104,10 @@ try {
     const s = (performance.now() - started) / 1000;
     await worker.stop();
     line(`1,000 disbursements created over HTTP (20 clients)`, `${(1000 / made).toFixed(0)} payments/s`);
-    line(`  processed to complete (3 state changes each), ${workers} workers`, `${(1000 / s).toFixed(0)} payments/s, ${(3000 / s).toFixed(0)} state changes/s (${s.toFixed(1)} s)`);
+    line(
+      `  processed to complete (3 state changes each), ${workers} workers`,
+      `${(1000 / s).toFixed(0)} payments/s, ${(3000 / s).toFixed(0)} state changes/s (${s.toFixed(1)} s)`,
+    );
   }
 
   // 2. state change → open table
@@ -86,10 +117,16 @@ try {
   let oldestPending: number | undefined;
   let refetches = 0;
   const search = async () => {
-    const res = await fetch(`${base}/transactions/search`, { method: 'POST', headers, body: JSON.stringify({ table: 'initiate-payments', startIndex: 0, size: 10 }) });
+    const res = await fetch(`${base}/transactions/search`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ table: 'initiate-payments', startIndex: 0, size: 10 }),
+    });
     await res.arrayBuffer();
   };
-  const stream = await new Promise<http.IncomingMessage>((resolve) => http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } }, resolve));
+  const stream = await new Promise<http.IncomingMessage>((resolve) =>
+    http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } }, resolve),
+  );
   readEvents(stream, (e) => {
     if (e.type !== 'change' || !e.data) return;
     const at = Date.parse((JSON.parse(e.data) as { at: string }).at);
@@ -115,8 +152,14 @@ try {
   await worker.stop();
   delivery.sort((a, b) => a - b);
   table.sort((a, b) => a - b);
-  line('state change committed → event on the stream', `p50 ${pct(delivery, 50)} ms, p95 ${pct(delivery, 95)} ms, p99 ${pct(delivery, 99)} ms (${delivery.length} events)`);
-  line('state change → open table refetched (150 ms coalescing)', `p50 ${pct(table, 50)} ms, p95 ${pct(table, 95)} ms, max ${table.at(-1)} ms (${refetches} refetches; goal p95 <= 1000 ms)`);
+  line(
+    'state change committed → event on the stream',
+    `p50 ${pct(delivery, 50)} ms, p95 ${pct(delivery, 95)} ms, p99 ${pct(delivery, 99)} ms (${delivery.length} events)`,
+  );
+  line(
+    'state change → open table refetched (150 ms coalescing)',
+    `p50 ${pct(table, 50)} ms, p95 ${pct(table, 95)} ms, max ${table.at(-1)} ms (${refetches} refetches; goal p95 <= 1000 ms)`,
+  );
 
   // 3. 1,000 streams
   const settle = async () => {
@@ -144,7 +187,10 @@ try {
   }
   const after = await settle();
   const js = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
-  line(`${STREAMS} open event streams: JS heap + external growth, RSS`, `${((js(after) - js(before)) / 1048576).toFixed(1)} MB; RSS ${(before.rss / 1048576).toFixed(0)} → ${(after.rss / 1048576).toFixed(0)} MB`);
+  line(
+    `${STREAMS} open event streams: JS heap + external growth, RSS`,
+    `${((js(after) - js(before)) / 1048576).toFixed(1)} MB; RSS ${(before.rss / 1048576).toFixed(0)} → ${(after.rss / 1048576).toFixed(0)} MB`,
+  );
   line('  per connection (server and client sides, upper bound)', `${((js(after) - js(before)) / STREAMS / 1024).toFixed(1)} KB heap + external`);
   const sent = Date.now();
   const one = await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: 3600, log: app.log, concurrency: 1 });

@@ -28,7 +28,6 @@ const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOS
 const ACME = DEMO_PARTNERS.acme;
 const KORA = DEMO_PARTNERS.kora;
 
-
 async function scenario(title: string, env: Record<string, string>) {
   const name = `portal_bench_queue_${crypto.randomBytes(4).toString('hex')}`;
   await admin((c) => c.query(`create database ${name}`));
@@ -60,7 +59,8 @@ async function scenario(title: string, env: Record<string, string>) {
       const headers = { authorization: `Bearer ${token}`, 'x-csrf-token': csrfRes.json<{ csrf: string }>().csrf, cookie };
       return {
         create: (body: unknown) => app.inject({ method: 'POST', url: '/api/v1/report-jobs/create', headers, payload: body as object }),
-        status: async (id: string) => (await app.inject({ method: 'GET', url: `/api/v1/report-jobs/${id}`, headers })).json<{ job: { status: string } }>().job.status,
+        status: async (id: string) =>
+          (await app.inject({ method: 'GET', url: `/api/v1/report-jobs/${id}`, headers })).json<{ job: { status: string } }>().job.status,
       };
     };
     const acme = await as('admin@acme.test');
@@ -82,7 +82,10 @@ async function scenario(title: string, env: Record<string, string>) {
       }),
     );
     const floodMs = performance.now() - floodStart;
-    line(`flood: ${FLOOD.toLocaleString('en-US')} requests from one partner`, `${s(floodMs)}: ${accepted.toLocaleString('en-US')} accepted, ${refused.toLocaleString('en-US')} refused (429)`);
+    line(
+      `flood: ${FLOOD.toLocaleString('en-US')} requests from one partner`,
+      `${s(floodMs)}: ${accepted.toLocaleString('en-US')} accepted, ${refused.toLocaleString('en-US')} refused (429)`,
+    );
 
     const created = await kora.create({ dataSource: 'trades', startDate: day(-30), endDate: day(0) });
     if (created.statusCode !== 200) throw new Error(`the second partner's request answered ${created.statusCode}: ${created.body}`);
@@ -100,12 +103,19 @@ async function scenario(title: string, env: Record<string, string>) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const acmeDone = Number(
-      ((await database.executeSql(`select count(*)::int as n from report_jobs where partner_id = $1 and status = 'complete'`, [ACME.id])).rows[0] as { n: number }).n,
+      (
+        (await database.executeSql(`select count(*)::int as n from report_jobs where partner_id = $1 and status = 'complete'`, [ACME.id])).rows[0] as {
+          n: number;
+        }
+      ).n,
     );
     const elapsed = (performance.now() - floodStart) / 60_000;
     line("second partner's report: wait to start", started === undefined ? `> ${s(GIVE_UP_MS)} (gave up)` : `${s(started)} (budget <= 30 s)`);
     line("second partner's report: ready to download", done === undefined ? `> ${s(GIVE_UP_MS)} (gave up)` : s(done));
-    line(`reports built meanwhile (${CONCURRENCY} builders)`, `${acmeDone.toLocaleString('en-US')} of the flood in ${elapsed.toFixed(1)} min (${(acmeDone / elapsed).toFixed(0)} a minute)`);
+    line(
+      `reports built meanwhile (${CONCURRENCY} builders)`,
+      `${acmeDone.toLocaleString('en-US')} of the flood in ${elapsed.toFixed(1)} min (${(acmeDone / elapsed).toFixed(0)} a minute)`,
+    );
 
     // stop taking jobs and let the builds in flight end before the database goes
     await boss.stop({ graceful: true, wait: true, timeout: 60_000 });

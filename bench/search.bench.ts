@@ -117,7 +117,10 @@ async function pgliteDemo() {
     return times;
   };
   console.log('── search: embedded database, demo data (payments 1,200, collections 1,500) ──');
-  for (const [label, step] of [['without the indexes of 0022', walletIndexes.down], ['with them', walletIndexes.up]] as const) {
+  for (const [label, step] of [
+    ['without the indexes of 0022', walletIndexes.down],
+    ['with them', walletIndexes.up],
+  ] as const) {
     await step(lite.db as unknown as Kysely<unknown>);
     await sql`analyze`.execute(lite.db);
     for (let round = 1; round <= 3; round++) {
@@ -161,7 +164,9 @@ for (const table of ['payments', 'collections'] as const) {
 // other partners' rows, so that the tables hold TOTAL rows in all
 for (let i = 1; (await count('payments')) + (await count('collections')) < TOTAL; i++) {
   const id = `0b0b0000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  await sql`insert into partners (id, name, abbreviation, product_types) values (${id}, ${`Bench ${i}`}, ${`BN${i}`}, ${['B2B']}) on conflict do nothing`.execute(db);
+  await sql`insert into partners (id, name, abbreviation, product_types) values (${id}, ${`Bench ${i}`}, ${`BN${i}`}, ${['B2B']}) on conflict do nothing`.execute(
+    db,
+  );
   const t0 = performance.now();
   await generateTransactions(db, { partnerId: id, rows: ROWS, seed: `bench-${i}`, fiatWallets: null, tables: ['payments', 'collections'] });
   line(`generated ${(2 * ROWS).toLocaleString('en-US')} rows for filler partner ${i}`, `${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -170,7 +175,10 @@ for (let i = 1; (await count('payments')) + (await count('collections')) < TOTAL
 await sql`vacuum analyze payments`.execute(db);
 await sql`vacuum analyze collections`.execute(db);
 line('rows: payments + collections (all partners)', ((await count('payments')) + (await count('collections'))).toLocaleString('en-US'));
-line('rows for the measured partner (payments, collections)', `${(await count('payments', ACME)).toLocaleString('en-US')}, ${(await count('collections', ACME)).toLocaleString('en-US')}`);
+line(
+  'rows for the measured partner (payments, collections)',
+  `${(await count('payments', ACME)).toLocaleString('en-US')}, ${(await count('collections', ACME)).toLocaleString('en-US')}`,
+);
 if (MODE === 'generate') {
   await database.close();
   process.exit(0);
@@ -179,29 +187,49 @@ if (MODE === 'generate') {
 // the write path: a bulk insert (rolled back) and single-row inserts, each committed, into the 5,000,000-row table
 async function insertRate(label: string) {
   const INSERT_PARTNER = '0b0b0000-0000-4000-8000-1a5e00000000';
-  await sql`insert into partners (id, name, abbreviation, product_types) values (${INSERT_PARTNER}, 'Bench inserts', 'BNINS', ${['B2B']}) on conflict do nothing`.execute(db);
+  await sql`insert into partners (id, name, abbreviation, product_types) values (${INSERT_PARTNER}, 'Bench inserts', 'BNINS', ${['B2B']}) on conflict do nothing`.execute(
+    db,
+  );
   const bulk = 100_000;
   let t0 = performance.now();
   await db
     .transaction()
     .execute(async (trx) => {
-      await generateTransactions(trx, { partnerId: INSERT_PARTNER, rows: bulk, seed: `insert-${Date.now()}`, fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments'] });
+      await generateTransactions(trx, {
+        partnerId: INSERT_PARTNER,
+        rows: bulk,
+        seed: `insert-${Date.now()}`,
+        fiatWallets: ['USD', 'NGN', 'KES'],
+        tables: ['payments'],
+      });
       throw new Error('rollback');
     })
     .catch((e: unknown) => {
       if ((e as Error).message !== 'rollback') throw e;
     });
-  line(`${label}bulk insert of ${bulk.toLocaleString('en-US')} payments in one statement (rolled back)`, `${Math.round(bulk / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s`);
+  line(
+    `${label}bulk insert of ${bulk.toLocaleString('en-US')} payments in one statement (rolled back)`,
+    `${Math.round(bulk / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s`,
+  );
   const single = 2_000;
   const runId = Date.now();
   const times: number[] = [];
   t0 = performance.now();
   for (let i = 0; i < single; i++) {
     const t1 = performance.now();
-    await generateTransactions(db, { partnerId: INSERT_PARTNER, rows: 1, seed: `single-${runId}-${i}`, fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments'] });
+    await generateTransactions(db, {
+      partnerId: INSERT_PARTNER,
+      rows: 1,
+      seed: `single-${runId}-${i}`,
+      fiatWallets: ['USD', 'NGN', 'KES'],
+      tables: ['payments'],
+    });
     times.push(performance.now() - t1);
   }
-  line(`${label}${single.toLocaleString('en-US')} single-row inserts, each committed`, `${Math.round(single / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s, p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`);
+  line(
+    `${label}${single.toLocaleString('en-US')} single-row inserts, each committed`,
+    `${Math.round(single / ((performance.now() - t0) / 1000)).toLocaleString('en-US')} rows/s, p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`,
+  );
   await sql`delete from payments where partner_id = ${INSERT_PARTNER}`.execute(db);
   await sql`vacuum payments`.execute(db);
 }
@@ -304,7 +332,9 @@ console.log(`ten slowest query shapes in the database (${inDb.cold ? 'cold, then
 for (const s of slow) console.log(`  ${ms(s.t).padStart(10)} ${inDb.cold ? `${ms(s.warm).padStart(10)} ` : ''}${describe(s.shape)}`);
 
 const ids: number[] = [];
-const sampleIds = (await database.executeSql(`select id from payments where partner_id = $1 order by random() limit 200`, [ACME])).rows.map((r) => (r as { id: string }).id);
+const sampleIds = (await database.executeSql(`select id from payments where partner_id = $1 order by random() limit 200`, [ACME])).rows.map(
+  (r) => (r as { id: string }).id,
+);
 for (let i = 0; i < 300; i++) {
   const id = sampleIds[rnd(sampleIds.length)]!;
   const idFilter = [id.slice(0, 2 + rnd(7)), id.slice(0, 20), id][rnd(3)]!;
@@ -354,7 +384,10 @@ for (let run = 0; run < 5; run++) {
   exportTimes.push(performance.now() - t0);
   if (rows !== 10_000) throw new Error(`export gave ${rows} rows`);
 }
-line('export of 10,000 rows by scroll over HTTP, median of 5', `${ms(pct(exportTimes, 50))} (budget <= 1 s); rss growth ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB`);
+line(
+  'export of 10,000 rows by scroll over HTTP, median of 5',
+  `${ms(pct(exportTimes, 50))} (budget <= 1 s); rss growth ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB`,
+);
 
 // a report of about 100,000 rows: 55 days of the measured partner's payments, built as the worker builds it
 {
@@ -363,11 +396,17 @@ line('export of 10,000 rows by scroll over HTTP, median of 5', `${ms(pct(exportT
   const { diskStorage } = await import('../apps/server/src/lib/file-storage.ts');
   const storage = diskStorage('/tmp/portal-bench-reports');
   const reports = createReportsService({ db, boss: undefined, storage, partners: createPartnerAccess(db), now: Date.now, activeLimit: 1_000_000 });
-  const job = await reports.create({ userId: admin.id, partnerId: ACME, role: 'admin', email: admin.email, name: admin.name, sessionId: '' }, { dataSource: 'payments', startDate: day(100), endDate: day(46), filters: {}, fiatWallet: 'all' });
+  const job = await reports.create(
+    { userId: admin.id, partnerId: ACME, role: 'admin', email: admin.email, name: admin.name, sessionId: '' },
+    { dataSource: 'payments', startDate: day(100), endDate: day(46), filters: {}, fiatWallet: 'all' },
+  );
   const t0 = performance.now();
   await buildReport({ db, storage, partners: createPartnerAccess(db), now: Date.now }, ACME, job.id);
   const built = await reports.get(ACME, job.id);
-  line(`report of ${built.rowCount?.toLocaleString('en-US')} rows, ${built.totalPages} pages`, `${((performance.now() - t0) / 1000).toFixed(2)} s (budget <= 10 s for 100,000)`);
+  line(
+    `report of ${built.rowCount?.toLocaleString('en-US')} rows, ${built.totalPages} pages`,
+    `${((performance.now() - t0) / 1000).toFixed(2)} s (budget <= 10 s for 100,000)`,
+  );
 }
 
 console.log('── search: insert rate ──');
@@ -377,9 +416,17 @@ console.log('── search: plans (docs/performance.md) ──');
 const explain = async (title: string, q: SearchQuery, startIndex = 0) => {
   const page = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers, costs off) ${pageStatement(ACME, q, 10, { offset: startIndex })}`.execute(db);
   const total = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers, costs off) ${totalStatement(ACME, q)}`.execute(db);
-  console.log(`\n### ${title}\n\npage:\n${page.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n\ncapped total:\n${total.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}`);
+  console.log(
+    `\n### ${title}\n\npage:\n${page.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n\ncapped total:\n${total.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}`,
+  );
 };
-const q = (table: SearchQuery['table'], filters: Record<string, string>, fiatWallet = 'all', range: SearchQuery['range'] = {}): SearchQuery => ({ table, filters, idFilter: '', range, fiatWallet });
+const q = (table: SearchQuery['table'], filters: Record<string, string>, fiatWallet = 'all', range: SearchQuery['range'] = {}): SearchQuery => ({
+  table,
+  filters,
+  idFilter: '',
+  range,
+  fiatWallet,
+});
 await explain('newest payments, no filter', q('payments', {}));
 await explain('payments with status failed', q('payments', { status: 'failed' }));
 await explain('collections in a 30-day range', q('collections', {}, 'all', { startDate: day(90), endDate: day(60) }));

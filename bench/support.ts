@@ -9,7 +9,10 @@ type BenchUser = { id: string; email: string; name: string };
 /** An access token of a fresh session of a demo admin (the session row is what a sign-in would have written). */
 export async function adminToken(db: Kysely<DB>, jwtSecret: Buffer, partnerId: string, user: BenchUser): Promise<string> {
   const sid = crypto.randomUUID();
-  await db.insertInto('auth_sessions').values({ partner_id: partnerId, id: sid, user_id: user.id, expires_at: new Date(Date.now() + 12 * 3600_000) }).execute();
+  await db
+    .insertInto('auth_sessions')
+    .values({ partner_id: partnerId, id: sid, user_id: user.id, expires_at: new Date(Date.now() + 12 * 3600_000) })
+    .execute();
   return signAccessToken(jwtSecret, { sub: user.id, pid: partnerId, role: 'admin', email: user.email, name: user.name, sid });
 }
 

@@ -57,7 +57,13 @@ async function run(title: string, database: Database) {
   const secret = newWebhookSecret();
   await database.db
     .insertInto('webhook_endpoints')
-    .values({ partner_id: ACME, id: crypto.randomUUID(), url: `${rx.url}/bench`, events: ['PAYMENT.COMPLETE'], secret_encrypted: encrypt(encryptionKey, secret) })
+    .values({
+      partner_id: ACME,
+      id: crypto.randomUUID(),
+      url: `${rx.url}/bench`,
+      events: ['PAYMENT.COMPLETE'],
+      secret_encrypted: encrypt(encryptionKey, secret),
+    })
     .execute();
   const boss = createBoss(database);
   await boss.start();
@@ -77,7 +83,9 @@ async function run(title: string, database: Database) {
   /** Records one change's event in its own transaction; the time it committed, by webhook-id. */
   const committed = new Map<string, number>();
   const change = async (n: number) => {
-    const { eventId } = await database.db.transaction().execute((trx) => recordEvent(trx, { partnerId: ACME, type: 'PAYMENT.COMPLETE', data: { id: crypto.randomUUID(), n, status: 'complete' } }));
+    const { eventId } = await database.db
+      .transaction()
+      .execute((trx) => recordEvent(trx, { partnerId: ACME, type: 'PAYMENT.COMPLETE', data: { id: crypto.randomUUID(), n, status: 'complete' } }));
     committed.set(webhookMessageId(eventId), performance.now() + performance.timeOrigin);
   };
 
@@ -109,9 +117,15 @@ async function run(title: string, database: Database) {
     const latencies = [...firsts].map(([id, at]) => at - committed.get(id)!).sort((a, b) => a - b);
     console.log(`── webhooks on ${title}: ${name} ──`);
     line(`${EVENTS.toLocaleString('en-US')} changes recorded`, `${ms(recordedIn)} (${((EVENTS / recordedIn) * 1000).toFixed(0)} a second)`);
-    line('delivered (distinct webhook-ids) / requests / verified', `${firsts.size.toLocaleString('en-US')} / ${received.length.toLocaleString('en-US')} / ${verified.toLocaleString('en-US')}`);
+    line(
+      'delivered (distinct webhook-ids) / requests / verified',
+      `${firsts.size.toLocaleString('en-US')} / ${received.length.toLocaleString('en-US')} / ${verified.toLocaleString('en-US')}`,
+    );
     line('all delivered after', ms(elapsed));
-    line('first-attempt latency after the commit p50 / p95 / p99 / max', `${ms(pct(latencies, 50))} / ${ms(pct(latencies, 95))} / ${ms(pct(latencies, 99))} / ${ms(latencies.at(-1) ?? NaN)} (budget p95 <= 1 s)`);
+    line(
+      'first-attempt latency after the commit p50 / p95 / p99 / max',
+      `${ms(pct(latencies, 50))} / ${ms(pct(latencies, 95))} / ${ms(pct(latencies, 99))} / ${ms(latencies.at(-1) ?? NaN)} (budget p95 <= 1 s)`,
+    );
   }
 
   let next = 0;

@@ -24,7 +24,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
 const ACME = DEMO_PARTNERS.acme;
 
-
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** An enabled TRC20 USDT wallet and a balance for a partner, as the review and a top-up would leave them. */
@@ -32,9 +31,29 @@ async function fund(database: Database, partnerId: string, createdBy: string, us
   const { address } = generateDemoAddress('TRC20');
   await database.db
     .insertInto('settlement_wallets')
-    .values({ partner_id: partnerId, id: crypto.randomUUID(), address, network: 'TRC20', tag: null, currencies: ['USDT'], status: 'enabled', travel_rule_name: 'Bench Ltd', travel_rule_registration_number: 'RC-1', created_by: createdBy, created_by_name: 'bench', reviewed_by: null, reviewed_by_name: null, denial_reason: null, deletion_reason: null, deleted_by: null })
+    .values({
+      partner_id: partnerId,
+      id: crypto.randomUUID(),
+      address,
+      network: 'TRC20',
+      tag: null,
+      currencies: ['USDT'],
+      status: 'enabled',
+      travel_rule_name: 'Bench Ltd',
+      travel_rule_registration_number: 'RC-1',
+      created_by: createdBy,
+      created_by_name: 'bench',
+      reviewed_by: null,
+      reviewed_by_name: null,
+      denial_reason: null,
+      deletion_reason: null,
+      deleted_by: null,
+    })
     .execute();
-  await database.db.insertInto('ledger_entries').values({ partner_id: partnerId, currency: 'USD', amount: usd, kind: 'bench_funding', reference: crypto.randomUUID() }).execute();
+  await database.db
+    .insertInto('ledger_entries')
+    .values({ partner_id: partnerId, currency: 'USD', amount: usd, kind: 'bench_funding', reference: crypto.randomUUID() })
+    .execute();
   return address;
 }
 
@@ -44,9 +63,37 @@ async function partners(database: Database, n: number, prefix: string) {
   for (let i = 0; i < n; i++) {
     const partnerId = crypto.randomUUID();
     const user = { id: crypto.randomUUID(), email: `${prefix.toLowerCase()}${i}@bench.test`, name: `Bench ${prefix} ${i}` };
-    await database.db.insertInto('partners').values({ id: partnerId, name: `Bench ${prefix} ${i}`, abbreviation: `${prefix}${i}`, product_types: ['B2B'], feature_flags: JSON.stringify({ walletManagementEnabled: true }), wallet_address: null, withdrawal_address: null, settlement_threshold: null, low_balance_limit: null, payout_frequency: null }).execute();
+    await database.db
+      .insertInto('partners')
+      .values({
+        id: partnerId,
+        name: `Bench ${prefix} ${i}`,
+        abbreviation: `${prefix}${i}`,
+        product_types: ['B2B'],
+        feature_flags: JSON.stringify({ walletManagementEnabled: true }),
+        wallet_address: null,
+        withdrawal_address: null,
+        settlement_threshold: null,
+        low_balance_limit: null,
+        payout_frequency: null,
+      })
+      .execute();
     await database.db.insertInto('currency_accounts').values({ partner_id: partnerId, currency: 'USD' }).execute();
-    await database.db.insertInto('users').values({ partner_id: partnerId, id: user.id, name: user.name, email: user.email, role: 'admin', status: 'active', password_hash: null, temp_password_hash: null, totp_secret_enc: null, totp_last_step: null }).execute();
+    await database.db
+      .insertInto('users')
+      .values({
+        partner_id: partnerId,
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        role: 'admin',
+        status: 'active',
+        password_hash: null,
+        temp_password_hash: null,
+        totp_secret_enc: null,
+        totp_last_step: null,
+      })
+      .execute();
     out.push({ partnerId, user });
   }
   return out;
@@ -68,7 +115,14 @@ async function closedLoop(base: string, clients: Client[], seconds: number, amou
         const res = await fetch(`${base}/partner/settlement/withdrawal`, {
           method: 'POST',
           headers: c.headers,
-          body: JSON.stringify({ amount, sequenceId: crypto.randomUUID(), source: 'dashboard', walletAddress: c.address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' }),
+          body: JSON.stringify({
+            amount,
+            sequenceId: crypto.randomUUID(),
+            source: 'dashboard',
+            walletAddress: c.address,
+            cryptoCurrency: 'USDT',
+            cryptoNetwork: 'TRC20',
+          }),
         });
         await res.arrayBuffer();
         latencies.push(performance.now() - started);
@@ -81,7 +135,15 @@ async function closedLoop(base: string, clients: Client[], seconds: number, amou
   latencies.sort((a, b) => a - b);
   // CPU of this process (server and load generator together) per request: steadier than latency on a shared machine
   const cpuMs = (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length);
-  return { count: latencies.length, perSecond: latencies.length / elapsed, p50: pct(latencies, 50), p95: pct(latencies, 95), p99: pct(latencies, 99), failures, cpuMs };
+  return {
+    count: latencies.length,
+    perSecond: latencies.length / elapsed,
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    p99: pct(latencies, 99),
+    failures,
+    cpuMs,
+  };
 }
 
 const name = `portal_bench_withdrawal_${crypto.randomBytes(4).toString('hex')}`;
@@ -113,9 +175,19 @@ try {
   console.log(`── withdrawals on PostgreSQL, ${CLIENTS} concurrent clients, ${SECONDS} s each, over HTTP (budget: p95 <= 100 ms) ──`);
   line('machine: cores, load average (1 min) at start', `${os.cpus().length}, ${os.loadavg()[0]!.toFixed(2)}`);
   // warm-up: connections, statement plans, JIT of the request path
-  await closedLoop(base, Array.from({ length: 10 }, () => ({ headers: acmeHeaders, address: acmeAddress })), 2, '10.00');
+  await closedLoop(
+    base,
+    Array.from({ length: 10 }, () => ({ headers: acmeHeaders, address: acmeAddress })),
+    2,
+    '10.00',
+  );
 
-  const one = await closedLoop(base, Array.from({ length: CLIENTS }, () => ({ headers: acmeHeaders, address: acmeAddress })), SECONDS, '10.00');
+  const one = await closedLoop(
+    base,
+    Array.from({ length: CLIENTS }, () => ({ headers: acmeHeaders, address: acmeAddress })),
+    SECONDS,
+    '10.00',
+  );
   const show = (title: string, r: typeof one) =>
     line(
       title,
@@ -125,7 +197,8 @@ try {
 
   const many = await partners(database, CLIENTS, 'B');
   const manyClients: Client[] = [];
-  for (const p of many) manyClients.push({ headers: await headersFor(p.partnerId, p.user), address: await fund(database, p.partnerId, p.user.id, '100000000.00') });
+  for (const p of many)
+    manyClients.push({ headers: await headersFor(p.partnerId, p.user), address: await fund(database, p.partnerId, p.user.id, '100000000.00') });
   const spread = await closedLoop(base, manyClients, SECONDS, '10.00');
   show(`${CLIENTS} partners, one client each`, spread);
 
@@ -142,7 +215,11 @@ try {
     Array.from({ length: CLIENTS }, async () => {
       while (next < order.length) {
         const sequenceId = order[next++]!;
-        const res = await fetch(`${base}/partner/settlement/withdrawal`, { method: 'POST', headers, body: JSON.stringify({ amount: '10.00', sequenceId, walletAddress: address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' }) });
+        const res = await fetch(`${base}/partner/settlement/withdrawal`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ amount: '10.00', sequenceId, walletAddress: address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' }),
+        });
         await res.arrayBuffer();
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       }
@@ -156,10 +233,23 @@ try {
       [p.partnerId],
     )
   ).rows[0] as { balance: string; debits: number; refs: number };
-  const requests = Number(((await database.executeSql(`select count(*)::int as n from settlement_requests where partner_id = $1`, [p.partnerId])).rows[0] as { n: number }).n);
-  line('500 requests, 200 sequenceIds, balance for 70 (USD 700)', `${(ms / 1000).toFixed(2)} s; answers ${Object.entries(statuses).map(([k, v]) => `${v}× ${k}`).join(', ')}`);
-  line('  withdrawals booked / ledger debits / distinct debits', `${requests} / ${ledger.debits} / ${ledger.refs} (double debits: ${ledger.debits - ledger.refs})`);
-  line('  balance afterwards (700 - 10 × booked)', `${ledger.balance} (${Number(ledger.balance) === 700 - 10 * requests ? 'matches the ledger' : 'DOES NOT MATCH'}; negative: ${Number(ledger.balance) < 0 ? 'yes' : 'no'})`);
+  const requests = Number(
+    ((await database.executeSql(`select count(*)::int as n from settlement_requests where partner_id = $1`, [p.partnerId])).rows[0] as { n: number }).n,
+  );
+  line(
+    '500 requests, 200 sequenceIds, balance for 70 (USD 700)',
+    `${(ms / 1000).toFixed(2)} s; answers ${Object.entries(statuses)
+      .map(([k, v]) => `${v}× ${k}`)
+      .join(', ')}`,
+  );
+  line(
+    '  withdrawals booked / ledger debits / distinct debits',
+    `${requests} / ${ledger.debits} / ${ledger.refs} (double debits: ${ledger.debits - ledger.refs})`,
+  );
+  line(
+    '  balance afterwards (700 - 10 × booked)',
+    `${ledger.balance} (${Number(ledger.balance) === 700 - 10 * requests ? 'matches the ledger' : 'DOES NOT MATCH'}; negative: ${Number(ledger.balance) < 0 ? 'yes' : 'no'})`,
+  );
 
   await app.close();
   await boss.stop({ graceful: false, wait: true });

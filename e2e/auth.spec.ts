@@ -6,13 +6,70 @@ import { serverAndBrowser } from './support/server.ts';
 
 /** Where each persona lands, and a sample of routes it may not open with where the guard sends it. */
 const PERSONAS: { email: string; home: string; forbidden: [string, string][]; nav: string[] }[] = [
-  { email: 'admin@acme.test', home: '/transactions', forbidden: [['/trades', '/transactions'], ['/payments', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'API Keys', 'Webhooks', 'Wallet Management', 'Request Data Download', 'Settings'] },
-  { email: 'admin2@acme.test', home: '/transactions', forbidden: [['/trades', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'API Keys', 'Webhooks', 'Wallet Management', 'Request Data Download', 'Settings'] },
-  { email: 'treasury@acme.test', home: '/transactions', forbidden: [['/api-keys', '/transactions'], ['/payments', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'Webhooks', 'Request Data Download', 'Settings'] },
-  { email: 'viewer@acme.test', home: '/transactions', forbidden: [['/api-keys', '/transactions'], ['/wallets', '/transactions']], nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'Webhooks', 'Request Data Download', 'Settings'] },
-  { email: 'admin@kora.test', home: '/trades', forbidden: [['/transactions', '/trades'], ['/api-keys', '/trades'], ['/countries', '/trades']], nav: ['Trades', 'Initiate payments', 'Balance', 'Wallet Management', 'Settings'] },
-  { email: 'admin@baobab.test', home: '/trades', forbidden: [['/payments', '/trades'], ['/transactions', '/trades'], ['/wallets', '/trades']], nav: ['Trades', 'Settings'] },
-  { email: 'admin@lean.test', home: '/transactions', forbidden: [['/countries', '/transactions'], ['/api-keys', '/transactions'], ['/data-download', '/transactions'], ['/coverage', '/transactions']], nav: ['Transactions', 'Balance', 'Settings'] },
+  {
+    email: 'admin@acme.test',
+    home: '/transactions',
+    forbidden: [
+      ['/trades', '/transactions'],
+      ['/payments', '/transactions'],
+    ],
+    nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'API Keys', 'Webhooks', 'Wallet Management', 'Request Data Download', 'Settings'],
+  },
+  {
+    email: 'admin2@acme.test',
+    home: '/transactions',
+    forbidden: [['/trades', '/transactions']],
+    nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'API Keys', 'Webhooks', 'Wallet Management', 'Request Data Download', 'Settings'],
+  },
+  {
+    email: 'treasury@acme.test',
+    home: '/transactions',
+    forbidden: [
+      ['/api-keys', '/transactions'],
+      ['/payments', '/transactions'],
+    ],
+    nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'Webhooks', 'Request Data Download', 'Settings'],
+  },
+  {
+    email: 'viewer@acme.test',
+    home: '/transactions',
+    forbidden: [
+      ['/api-keys', '/transactions'],
+      ['/wallets', '/transactions'],
+    ],
+    nav: ['Transactions', 'Enabled Countries', 'Coverage', 'Balance', 'Webhooks', 'Request Data Download', 'Settings'],
+  },
+  {
+    email: 'admin@kora.test',
+    home: '/trades',
+    forbidden: [
+      ['/transactions', '/trades'],
+      ['/api-keys', '/trades'],
+      ['/countries', '/trades'],
+    ],
+    nav: ['Trades', 'Initiate payments', 'Balance', 'Wallet Management', 'Settings'],
+  },
+  {
+    email: 'admin@baobab.test',
+    home: '/trades',
+    forbidden: [
+      ['/payments', '/trades'],
+      ['/transactions', '/trades'],
+      ['/wallets', '/trades'],
+    ],
+    nav: ['Trades', 'Settings'],
+  },
+  {
+    email: 'admin@lean.test',
+    home: '/transactions',
+    forbidden: [
+      ['/countries', '/transactions'],
+      ['/api-keys', '/transactions'],
+      ['/data-download', '/transactions'],
+      ['/coverage', '/transactions'],
+    ],
+    nav: ['Transactions', 'Balance', 'Settings'],
+  },
 ];
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
@@ -158,4 +215,3 @@ describe.skipIf(browserMissing)('inactivity in Chromium (timings shortened)', ()
     await page.close();
   });
 });
-

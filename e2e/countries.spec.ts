@@ -89,7 +89,11 @@ describe.skipIf(browserMissing)('enabled countries and coverage in Chromium', ()
     expect(texts.filter((t) => t.includes('Mobile money'))).toHaveLength(2);
     expect(texts.some((t) => t.includes('Withdrawal') && t.includes('KES 30.00') && t.includes('≈ USD 0.23'))).toBe(true);
     const networks = await page.getByTestId('network-row').allTextContents();
-    for (const name of ['M-Pesa', 'Airtel Money', 'Equity Bank', 'KCB Bank']) expect(networks.some((n) => n.startsWith(name)), name).toBe(true);
+    for (const name of ['M-Pesa', 'Airtel Money', 'Equity Bank', 'KCB Bank'])
+      expect(
+        networks.some((n) => n.startsWith(name)),
+        name,
+      ).toBe(true);
     expect(networks.find((n) => n.startsWith('M-Pesa'))).toContain('Phone number');
     await shoot(page, 'coverage-kenya');
 

@@ -161,7 +161,9 @@ describe.skipIf(browserMissing)('exports and reports in Chromium', () => {
       sameMoney(row['you sold']!, r['You sold'], r['You sold currency'], `${what} sold`);
       sameMoney(row['you received']!, r['You received'], r['You received currency'], `${what} received`);
       expect(Math.abs(Number(r['Rate including fee']) - rateShown(row['rate including fee']!)), what).toBeLessThanOrEqual(0.005);
-      expect(r['Rate including fee unit'], what).toBe(`${r['You sold currency'] === r['Fee currency'] ? r['You received currency'] : r['You sold currency']} per ${r['Fee currency']}`);
+      expect(r['Rate including fee unit'], what).toBe(
+        `${r['You sold currency'] === r['Fee currency'] ? r['You received currency'] : r['You sold currency']} per ${r['Fee currency']}`,
+      );
     });
 
     // the trade id as the table shows it finds that trade, in the forms a person types it
@@ -208,7 +210,11 @@ describe.skipIf(browserMissing)('exports and reports in Chromium', () => {
     await page.getByRole('button', { name: 'Request report' }).click();
     const rows = page.getByTestId('report-row');
     await expect.poll(() => rows.count()).toBe(2);
-    for (let i = 0; i < 2; i++) await rows.nth(i).getByRole('button', { name: /^Download/ }).waitFor({ timeout: 30_000 });
+    for (let i = 0; i < 2; i++)
+      await rows
+        .nth(i)
+        .getByRole('button', { name: /^Download/ })
+        .waitFor({ timeout: 30_000 });
     const payments = rows.filter({ hasText: 'Payments' });
     expect((await payments.locator('[data-tone]').textContent())?.trim()).toBe('Complete');
     expect(await payments.locator('[data-tone]').getAttribute('data-tone')).toBe('success');
@@ -224,14 +230,33 @@ describe.skipIf(browserMissing)('exports and reports in Chromium', () => {
     // every state a report goes through, as the list answers them, each with its badge and expiry
     const now = Date.now();
     const job = (status: string, extra: Record<string, unknown>) => ({
-      id: crypto.randomUUID(), partnerId: '0a5e0000-0000-4000-8000-00000000ac3e', status, requestedByEmail: 'treasury@acme.test', requestedById: '0a5e0001-0000-4000-8000-000000000003',
-      startDate: '2026-10-01', endDate: '2026-10-31', dataSource: 'collections', filters: {}, expiresAt: null, downloadURL: null, totalPages: 4, processedPages: 0, rowCount: null,
-      createdAt: new Date(now - 3600_000).toISOString(), ...extra,
+      id: crypto.randomUUID(),
+      partnerId: '0a5e0000-0000-4000-8000-00000000ac3e',
+      status,
+      requestedByEmail: 'treasury@acme.test',
+      requestedById: '0a5e0001-0000-4000-8000-000000000003',
+      startDate: '2026-10-01',
+      endDate: '2026-10-31',
+      dataSource: 'collections',
+      filters: {},
+      expiresAt: null,
+      downloadURL: null,
+      totalPages: 4,
+      processedPages: 0,
+      rowCount: null,
+      createdAt: new Date(now - 3600_000).toISOString(),
+      ...extra,
     });
     const jobs = [
       job('requested', {}),
       job('in_progress', { dataSource: 'fees', processedPages: 2 }),
-      job('complete', { dataSource: 'payments', rowCount: 18250, expiresAt: new Date(now + 5 * 3600_000).toISOString(), downloadURL: '/api/v1/report-jobs/x/download', processedPages: 4 }),
+      job('complete', {
+        dataSource: 'payments',
+        rowCount: 18250,
+        expiresAt: new Date(now + 5 * 3600_000).toISOString(),
+        downloadURL: '/api/v1/report-jobs/x/download',
+        processedPages: 4,
+      }),
       job('expired', { dataSource: 'settlements', rowCount: 912, expiresAt: new Date(now - 2 * 3600_000).toISOString(), processedPages: 4 }),
       job('failed', { startDate: '2026-01-01', endDate: '2026-12-31' }),
     ];
@@ -239,12 +264,22 @@ describe.skipIf(browserMissing)('exports and reports in Chromium', () => {
     await page.reload();
     await expect.poll(() => rows.count()).toBe(5);
     const tones = await rows.locator('[data-tone]').evaluateAll((els) => els.map((e) => [e.textContent, e.getAttribute('data-tone')]));
-    expect(tones).toEqual([['Requested', 'info'], ['In Progress', 'info'], ['Complete', 'success'], ['Expired', 'neutral'], ['Failed', 'danger']]);
+    expect(tones).toEqual([
+      ['Requested', 'info'],
+      ['In Progress', 'info'],
+      ['Complete', 'success'],
+      ['Expired', 'neutral'],
+      ['Failed', 'danger'],
+    ]);
     expect(await rows.nth(1).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50');
     expect(await rows.nth(0).getByTestId('report-expires').innerText()).toBe('24 hours after it is ready');
     expect(await rows.nth(2).getByTestId('report-expires').innerText()).toMatch(/in (4 h 59 min|5 h)$/);
     expect(await rows.nth(3).getByTestId('report-expires').innerText()).toMatch(/^Expired/);
-    for (const i of [3, 4]) await rows.nth(i).getByRole('button', { name: /again$/ }).waitFor();
+    for (const i of [3, 4])
+      await rows
+        .nth(i)
+        .getByRole('button', { name: /again$/ })
+        .waitFor();
     await screenshots(page, 'data-download-states');
     await page.close();
   });

@@ -14,7 +14,11 @@ describe.skipIf(browserMissing)('fiat wallets in Chromium', () => {
     await page.waitForURL('**/balance/fiat-wallets');
     const list = page.getByRole('list', { name: 'Fiat wallets' });
     await list.waitFor();
-    expect(await list.getByRole('listitem').evaluateAll((items) => items.map((i) => i.getAttribute('data-testid')))).toEqual(['fiat-wallet-USD', 'fiat-wallet-NGN', 'fiat-wallet-KES']);
+    expect(await list.getByRole('listitem').evaluateAll((items) => items.map((i) => i.getAttribute('data-testid')))).toEqual([
+      'fiat-wallet-USD',
+      'fiat-wallet-NGN',
+      'fiat-wallet-KES',
+    ]);
     await page.getByTestId('fiat-wallet-NGN').getByText('NGN 12,500,000.00').waitFor();
     await screenshots(page, 'fiat-wallets');
 

@@ -27,7 +27,10 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     await page.waitForLoadState('networkidle');
     expect(scripts.some((s) => s.startsWith('login-'))).toBe(true);
     for (const prefix of ['app-layout-', 'transactions-', 'browser-', 'i18n-', 'team-', 'dialog-']) {
-      expect(scripts.filter((s) => s.startsWith(prefix)), prefix).toEqual([]);
+      expect(
+        scripts.filter((s) => s.startsWith(prefix)),
+        prefix,
+      ).toEqual([]);
     }
     expect(errors).toEqual([]);
     await screenshots(page, 'first-paint-login');

@@ -193,8 +193,11 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
       });
       return { status: res.status, body: (await res.json()) as { code: string; message: string } };
     });
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-    expect(refused).toEqual({ status: 400, body: expect.objectContaining({ code: 'InvalidPassword', message: 'This password is too common. Choose one that is harder to guess.' }) });
+    expect(refused).toEqual({
+      status: 400,
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+      body: expect.objectContaining({ code: 'InvalidPassword', message: 'This password is too common. Choose one that is harder to guess.' }),
+    });
     await page.close();
   });
 

@@ -5,7 +5,10 @@ import { apiSignIn, screenshots, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 /** Fills the initiate form and confirms after the quote; answers the result card. */
-async function initiate(page: Page, p: { kind: 'Pay out' | 'Collect'; channel: RegExp; network?: string; name: string; account: string; amount: string; shot?: string }) {
+async function initiate(
+  page: Page,
+  p: { kind: 'Pay out' | 'Collect'; channel: RegExp; network?: string; name: string; account: string; amount: string; shot?: string },
+) {
   const form = page.getByRole('form', { name: 'Payment details' });
   await form.getByRole('radio', { name: p.kind }).click();
   await form.getByLabel('Country').selectOption({ label: 'Kenya' });
@@ -57,7 +60,15 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
       await screenshots(page, 'payments-initiate-problems');
     }
 
-    const status = await initiate(page, { kind: 'Pay out', channel: /^Mobile money/, network: 'M-Pesa', name: 'Amina Payout', account: '+254712345678', amount: '1000', shot: 'payments-initiate-quote' });
+    const status = await initiate(page, {
+      kind: 'Pay out',
+      channel: /^Mobile money/,
+      network: 'M-Pesa',
+      name: 'Amina Payout',
+      account: '+254712345678',
+      amount: '1000',
+      shot: 'payments-initiate-quote',
+    });
     await screenshots(page, 'payments-initiate-created');
     await page.getByRole('link', { name: 'All payments' }).click();
     await page.waitForURL('**/payments');
@@ -82,7 +93,14 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
     await collected.getByText('Complete').waitFor({ timeout: 30_000 });
 
     await page.getByRole('button', { name: 'Initiate another' }).click();
-    const failing = await initiate(page, { kind: 'Pay out', channel: /^Mobile money/, network: 'M-Pesa', name: 'Failing Payout', account: '+254712345678', amount: '1001' });
+    const failing = await initiate(page, {
+      kind: 'Pay out',
+      channel: /^Mobile money/,
+      network: 'M-Pesa',
+      name: 'Failing Payout',
+      account: '+254712345678',
+      amount: '1001',
+    });
     await failing.getByText('Failed').waitFor({ timeout: 30_000 });
     await page.getByText(/refused the payment/).waitFor();
     await screenshots(page, 'payments-failed');
@@ -92,15 +110,28 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
     const accounts = (await (await api.get('/api/v1/partner/accounts')).json()) as { accounts: { currency: string; available: string }[] };
     expect(Number(accounts.accounts.find((a) => a.currency === 'USD')!.available)).toBe(5001.81);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Balance' }).first().click();
-    await page.getByText(/5,001\.81/).first().waitFor();
+    await page
+      .getByText(/5,001\.81/)
+      .first()
+      .waitFor();
     await screenshots(page, 'payments-balance');
 
     // the balance on screen follows a collection made elsewhere (the partner's server), without a reload
     const channels = (await (await api.get('/api/v1/channels?country=KE&rampType=deposit')).json()) as { channels: { id: string; channelType: string }[] };
     const momoIn = channels.channels.find((c) => c.channelType === 'momo')!;
-    const made = await api.post('/api/v1/partner/collection', { country: 'KE', channelId: momoIn.id, accountNumber: '254722000111', payer: { name: 'Yaw Boateng' }, amount: '1305', sequenceId: crypto.randomUUID() });
+    const made = await api.post('/api/v1/partner/collection', {
+      country: 'KE',
+      channelId: momoIn.id,
+      accountNumber: '254722000111',
+      payer: { name: 'Yaw Boateng' },
+      amount: '1305',
+      sequenceId: crypto.randomUUID(),
+    });
     expect(made.status).toBe(201);
-    await page.getByText(/5,011\.60/).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText(/5,011\.60/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(loads).toBe(0);
     await page.close();
   });

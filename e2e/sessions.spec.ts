@@ -10,7 +10,8 @@ import { DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 /** A time a page wrote down (ms since the epoch, the browser's clock). */
 type Stamped = { stamp?: number };
 /** The page writes down when it is next clicked. */
-const stampClick = (page: Page) => page.evaluate(() => document.addEventListener('click', () => ((window as unknown as Stamped).stamp ??= Date.now()), { capture: true }));
+const stampClick = (page: Page) =>
+  page.evaluate(() => document.addEventListener('click', () => ((window as unknown as Stamped).stamp ??= Date.now()), { capture: true }));
 /** The page writes down when the portal next moves it to a path starting with `prefix`. */
 const stampMove = (page: Page, prefix: string) =>
   page.evaluate((prefix) => {
@@ -189,7 +190,9 @@ describe.skipIf(browserMissing).each(DATABASES)('sessions follow the person (%s)
     server = await startServer({ ...env(), DATA_DIR: server.dataDir });
     const restarted = Date.now();
     for (const page of [a, b]) await page.getByTestId('connection-notice').waitFor({ state: 'detached', timeout: 15_000 });
-    console.log(`server back after ${seconds(started)} s (start ${((restarted - started) / 1000).toFixed(2)} s); both tabs reconnected ${seconds(restarted)} s after it was ready`);
+    console.log(
+      `server back after ${seconds(started)} s (start ${((restarted - started) / 1000).toFixed(2)} s); both tabs reconnected ${seconds(restarted)} s after it was ready`,
+    );
     // the table carries on: the demo's next payment shows at the top without a reload (the live stream is back)
     await expect.poll(firstRow, { timeout: 30_000 }).not.toBe(before);
     // and the other tab still works: the balance screen reads again
@@ -250,7 +253,9 @@ describe.skipIf(browserMissing).each(DATABASES)('sessions follow the person (%s)
     const { rates } = (await (await (await admin()).get('/api/v1/partner/rates')).json()) as { rates: { id: string; rateId: string; locale: string }[] };
     const rate = rates.find((r) => r.locale === 'BJ')!;
     const started = Date.now();
-    const res = await (await admin()).put('/api/v1/partner/rates/review', { rates: [{ partnerRateId: rate.id, platformRateId: rate.rateId, status: 'enabled' }] });
+    const res = await (
+      await admin()
+    ).put('/api/v1/partner/rates/review', { rates: [{ partnerRateId: rate.id, platformRateId: rate.rateId, status: 'enabled' }] });
     expect(res.status).toBe(200);
     await benin.getByText('Enabled', { exact: true }).waitFor({ timeout: 2000 });
     await page.getByTestId('pending-countries-banner').waitFor({ state: 'detached', timeout: 2000 });

@@ -25,13 +25,22 @@ describe('npm start', () => {
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => npm.once('exit', (code) => resolve({ code, at: Date.now() })));
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 120_000;
-    while (!(await fetch(`${url}/readyz`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline || npm.exitCode !== null) throw new Error('npm start did not come up');
       await new Promise((r) => setTimeout(r, 250));
     }
     return { npm, url, exited, dataDir };
   }
-  const listening = (url: string) => fetch(`${url}/healthz`).then(() => true, () => false);
+  const listening = (url: string) =>
+    fetch(`${url}/healthz`).then(
+      () => true,
+      () => false,
+    );
 
   /** Starts `npm start`, stops it with `stop`, and checks npm exits 0 within 10 s with nothing left listening. */
   async function stopsCleanly(stop: (npm: ReturnType<typeof spawn>) => void) {

@@ -6,16 +6,17 @@ import { screenshots, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 /** The whole ids of the rows on screen (each row's copy action carries its whole id). */
-const rowIds = (page: Page) => page.locator('[data-testid="transaction-row"] button[aria-label="Copy ID"]').evaluateAll((b) => b.map((e) => e.getAttribute('data-copy')!));
+const rowIds = (page: Page) =>
+  page.locator('[data-testid="transaction-row"] button[aria-label="Copy ID"]').evaluateAll((b) => b.map((e) => e.getAttribute('data-copy')!));
 /** The statuses of the rows, as their badges say. */
 const rowStatuses = (page: Page) => page.locator('[data-testid="transaction-row"] [data-tone]').allTextContents();
 /** The dates of the rows as written ("Nov 16, 2026, 01:44 UTC"). */
 const rowDates = (page: Page) => page.locator('[data-testid="transaction-row"] [data-date]').evaluateAll((d) => d.map((e) => e.getAttribute('data-date')!));
 /** Cells of the rows whose content spills out of them (none may: on a phone a spill covers the next cell). */
 const spilling = (page: Page) =>
-  page.locator('[data-testid="transaction-row"] td').evaluateAll((cells) =>
-    cells.filter((c) => getComputedStyle(c).display !== 'none' && c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
-  );
+  page
+    .locator('[data-testid="transaction-row"] td')
+    .evaluateAll((cells) => cells.filter((c) => getComputedStyle(c).display !== 'none' && c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent));
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** "Nov 16, 2026, 01:44 UTC" → "2026-11-16" (the UTC day it was written in). */
 const isoDay = (shown: string) => {
@@ -214,7 +215,9 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await page.getByRole('option', { name: 'Widget' }).click();
     await page.getByLabel('From (UTC)').fill('2020-01-01');
     await page.getByLabel('To (UTC)').fill('2030-12-31');
-    await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams), { timeout: 10_000 }).toEqual({ tab: '2', requestSource: 'widget', from: '2020-01-01', to: '2030-12-31' });
+    await expect
+      .poll(() => Object.fromEntries(new URL(page.url()).searchParams), { timeout: 10_000 })
+      .toEqual({ tab: '2', requestSource: 'widget', from: '2020-01-01', to: '2030-12-31' });
     await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
     const before = await rowIds(page);
     expect(before.length).toBeGreaterThan(0);
@@ -293,7 +296,9 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     for (const r of rates) expect(r).toMatch(/^1 (USDC|USDT|CUSD|PYUSD|BTC) = [\d,]+\.\d{2,6} [A-Z]{3}$/);
     for (const f of await page.getByTestId('amount-sub').allTextContents()) expect(f).toMatch(/^Fee (USDC|USDT|CUSD|PYUSD|BTC) [\d,.]+$/);
     // the trade id is shown whole, like the ids of the other tables, with its copy action
-    const tradeIds = await page.locator('[data-testid="transaction-row"] button[aria-label="Copy Trade id"]').evaluateAll((b) => b.map((e) => e.getAttribute('data-copy')));
+    const tradeIds = await page
+      .locator('[data-testid="transaction-row"] button[aria-label="Copy Trade id"]')
+      .evaluateAll((b) => b.map((e) => e.getAttribute('data-copy')));
     for (const t of tradeIds) expect(t).toMatch(/^TRD-[0-9A-F]{10}$/);
     expect(await spilling(page)).toEqual([]);
     await screenshots(page, 'trades');

@@ -41,7 +41,13 @@ describe.skipIf(browserMissing)('money movement in Chromium', () => {
   beforeAll(async () => {
     smtp = await smtpSink();
     [server, browser] = await Promise.all([
-      startServer({ SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: '1000', WALLET_SCREENING_SECONDS: '1', SETTLEMENT_PROCESSING_SECONDS: '1', SETTLEMENT_COMPLETION_SECONDS: '2' }),
+      startServer({
+        SMTP_URL: smtp.url,
+        LOGIN_RATE_LIMIT: '1000',
+        WALLET_SCREENING_SECONDS: '1',
+        SETTLEMENT_PROCESSING_SECONDS: '1',
+        SETTLEMENT_COMPLETION_SECONDS: '2',
+      }),
       launch(),
     ]);
   });

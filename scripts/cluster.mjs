@@ -180,8 +180,7 @@ function ensureTools(say) {
   if (!isRoot()) throw new ClusterError('tools', `missing: ${missing.join(', ')}. Install them (apt-get install -y ${missing.join(' ')}) and run again.`);
   say(`Installing ${missing.join(', ')} with apt-get...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () =>
-    spawnSync('apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', ...missing], { env, encoding: 'utf8' });
+  const install = () => spawnSync('apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', ...missing], { env, encoding: 'utf8' });
   let result = install();
   if (result.status !== 0) {
     spawnSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore' });
@@ -520,7 +519,8 @@ async function ensureReplica(state, say) {
   const part = `replica PostgreSQL (${node})`;
   if (nodePid(node)) return false;
   if (!fs.existsSync(path.join(nodeDir(node), 'PG_VERSION')) || !isStandby(node)) {
-    if (fs.existsSync(path.join(nodeDir(node), 'PG_VERSION'))) say(`${node} was a primary before the failover: rebuilding it as the replica of ${state.primary}.`);
+    if (fs.existsSync(path.join(nodeDir(node), 'PG_VERSION')))
+      say(`${node} was a primary before the failover: rebuilding it as the replica of ${state.primary}.`);
     await createReplica(state, node, say);
   } else {
     await startNode(state, node, part);
@@ -691,8 +691,21 @@ function databaseUrls(state) {
 
 /** What the cluster sets for every instance; the caller's own values of these never reach the instances. */
 const CLUSTER_SET = [
-  'NODE_ENV', 'PORT', 'HOST', 'DATA_DIR', 'JWT_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL', 'DATABASE_DIRECT_URL',
-  'DATABASE_READ_URL', 'TRUST_PROXY', 'DEMO', 'DEMO_LIVE', 'MAIL_CATCHER', 'SMTP_URL', 'PUBLIC_URL',
+  'NODE_ENV',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+  'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
+  'DATABASE_READ_URL',
+  'TRUST_PROXY',
+  'DEMO',
+  'DEMO_LIVE',
+  'MAIL_CATCHER',
+  'SMTP_URL',
+  'PUBLIC_URL',
 ];
 
 /** Settings of the caller's environment that the server knows and the cluster does not set (LOG_LEVEL, ...). */
@@ -850,7 +863,11 @@ async function ensureHaproxy(state) {
   fs.rmSync(FILES.haproxySock, { force: true });
   const child = spawnDetached(which('haproxy'), ['-f', FILES.haproxyCfg], { log: logFile('haproxy') });
   state.pids.haproxy = child.pid;
-  await waitFor(part, 'listening', () => canConnect(state.ports.balancer), { log: logFile('haproxy'), gone: () => !alive(child.pid, MARK.haproxy), ms: 15_000 });
+  await waitFor(part, 'listening', () => canConnect(state.ports.balancer), {
+    log: logFile('haproxy'),
+    gone: () => !alive(child.pid, MARK.haproxy),
+    ms: 15_000,
+  });
   return true;
 }
 
@@ -892,10 +909,15 @@ export async function balancerView() {
 
 async function waitBalancer(state, names, wanted = 'UP', ms = 30_000) {
   if (!alive(state.pids.haproxy, MARK.haproxy)) return;
-  await waitFor('HAProxy', `${names.join(', ')} ${wanted}`, async () => {
-    const view = await balancerView();
-    return names.every((n) => view[n]?.status?.startsWith(wanted));
-  }, { ms, log: logFile('haproxy') });
+  await waitFor(
+    'HAProxy',
+    `${names.join(', ')} ${wanted}`,
+    async () => {
+      const view = await balancerView();
+      return names.every((n) => view[n]?.status?.startsWith(wanted));
+    },
+    { ms, log: logFile('haproxy') },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -944,7 +966,10 @@ async function checkPorts(state) {
   const busy = [];
   for (const [part, port] of wanted) if (!(await portFree(port))) busy.push(`port ${port} (${part}) is in use by ${portOwner(port)}`);
   if (busy.length) {
-    throw new ClusterError('ports', `${busy.join('\n')}\nFree them, or move the whole block with CLUSTER_PORT=<first port> (on a new cluster: stop --purge first).`);
+    throw new ClusterError(
+      'ports',
+      `${busy.join('\n')}\nFree them, or move the whole block with CLUSTER_PORT=<first port> (on a new cluster: stop --purge first).`,
+    );
   }
 }
 
@@ -1002,7 +1027,13 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
     ];
     const before = new Set(parts.filter((p) => p.running()).map((p) => p.part));
     try {
-      const steps = [() => ensureMail(state), () => ensurePrimary(state, say), () => ensureReplica(state, say), () => ensureProxy(state), () => ensurePooler(state)];
+      const steps = [
+        () => ensureMail(state),
+        () => ensurePrimary(state, say),
+        () => ensureReplica(state, say),
+        () => ensureProxy(state),
+        () => ensurePooler(state),
+      ];
       for (const step of steps) {
         await step();
         writeState(state);
@@ -1020,7 +1051,10 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
       }
       await ensureHaproxy(state);
       writeState(state);
-      await waitBalancer(state, instanceNumbers.map((n) => `instance-${n}`));
+      await waitBalancer(
+        state,
+        instanceNumbers.map((n) => `instance-${n}`),
+      );
       await waitFor('HAProxy', 'GET /readyz = 200 through the balancer', () => ready(state.ports.balancer), { log: logFile('haproxy'), ms: 15_000 });
     } catch (err) {
       const begun = parts.filter((p) => !before.has(p.part) && p.running());
@@ -1065,7 +1099,9 @@ export function stop({ purge = false } = {}) {
     const stopped = [];
     if (await terminate(state.pids.haproxy, MARK.haproxy)) stopped.push('HAProxy');
     const instances = await Promise.all(
-      Array.from({ length: INSTANCES }, (_, i) => i + 1).map(async (n) => ((await terminate(state.pids[`instance-${n}`], MARK.instance(n))) ? `instance-${n}` : undefined)),
+      Array.from({ length: INSTANCES }, (_, i) => i + 1).map(async (n) =>
+        (await terminate(state.pids[`instance-${n}`], MARK.instance(n))) ? `instance-${n}` : undefined,
+      ),
     );
     stopped.push(...instances.filter(Boolean));
     if (await stopPooler()) stopped.push('PgBouncer');
@@ -1178,7 +1214,9 @@ function printStatus(s) {
     ...s.instances.map(
       (i) =>
         `  ${i.name}  ${i.url}  ${yes(i.alive)}${i.alive ? ` pid ${i.pid}, ${i.ready ? 'ready' : 'NOT ready'}` : ''}` +
-        (i.balancer ? `, balancer: ${i.balancer.status} (${i.balancer.requests} requests, ${i.balancer.retries} retries, ${i.balancer.redispatches} redispatches)` : ''),
+        (i.balancer
+          ? `, balancer: ${i.balancer.status} (${i.balancer.requests} requests, ${i.balancer.retries} retries, ${i.balancer.redispatches} redispatches)`
+          : ''),
     ),
     ...[s.primary, s.replica].map(
       (d, k) =>
@@ -1271,7 +1309,11 @@ export function startReplica() {
     if (!nodePid(state.primary)) throw new ClusterError('replica', `the primary (${state.primary}) is not running`);
     const startedIt = await ensureReplica(state, say);
     writeState(state);
-    say(startedIt ? `The replica (${state.replica}) streams from ${state.primary} (${((performance.now() - began) / 1000).toFixed(1)} s).` : `The replica (${state.replica}) is running already.`);
+    say(
+      startedIt
+        ? `The replica (${state.replica}) streams from ${state.primary} (${((performance.now() - began) / 1000).toFixed(1)} s).`
+        : `The replica (${state.replica}) is running already.`,
+    );
   });
 }
 

@@ -1,4 +1,4 @@
-// The whole suite: typecheck, lint, formatting, unused code, unit, integration and browser tests, then one summary.
+// The whole suite: typecheck, lint, formatting, unused code, import cycles, unit, integration and browser tests, then one summary.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,6 +76,8 @@ await checks([
   ['typecheck: e2e', 'npx', ['tsc', '-p', 'e2e']],
   ['typecheck: bench', 'npx', ['tsc', '-p', 'bench']],
   ['typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract']],
+  ['format: Prettier', 'npm', ['run', '--silent', 'format:check']],
+  ['unused files, exports and dependencies: knip', 'npx', ['knip', '--no-progress']],
   ['import cycles: none, type imports included', process.execPath, ['scripts/check-cycles.mjs']],
   ['dependencies: each workspace declares what it imports', process.execPath, ['scripts/check-deps.mjs']],
 ]);

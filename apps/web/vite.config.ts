@@ -72,7 +72,8 @@ function bundleList(): Plugin {
         if (chunk.type !== 'chunk') continue;
         console.log(`${chunk.fileName}${chunk.isEntry ? ' (entry)' : ''} ${kb(chunk.code.length)} imports: ${chunk.imports.join(', ') || '-'}`);
         const modules = Object.entries(chunk.modules).sort((a, b) => b[1].renderedLength - a[1].renderedLength);
-        for (const [id, m] of modules.slice(0, Number(process.env.BUNDLE_LIST) > 1 ? Number(process.env.BUNDLE_LIST) : 12)) if (m.renderedLength > 0) console.log(`  ${kb(m.renderedLength)}  ${id.replace(/^.*node_modules\//, '~/').replace(process.cwd(), '.')}`);
+        for (const [id, m] of modules.slice(0, Number(process.env.BUNDLE_LIST) > 1 ? Number(process.env.BUNDLE_LIST) : 12))
+          if (m.renderedLength > 0) console.log(`  ${kb(m.renderedLength)}  ${id.replace(/^.*node_modules\//, '~/').replace(process.cwd(), '.')}`);
       }
     },
   };

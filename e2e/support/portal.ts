@@ -7,7 +7,9 @@ import { DEMO_PASSWORD, DEMO_USERS } from '../../apps/server/src/db/seed/demo.ts
 export { DEMO_PASSWORD };
 
 /** Authenticator secrets of the demo users that have one, from the seed itself. */
-export const SECRETS: Record<string, string> = Object.fromEntries(DEMO_USERS.filter((u) => u.totpSecret && u.status === 'active').map((u) => [u.email, u.totpSecret!]));
+export const SECRETS: Record<string, string> = Object.fromEntries(
+  DEMO_USERS.filter((u) => u.totpSecret && u.status === 'active').map((u) => [u.email, u.totpSecret!]),
+);
 
 /** The authenticator code an app would show now for this secret. */
 export const totp = (secret: string) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) });
@@ -96,5 +98,9 @@ export async function apiSignIn(baseUrl: string, email: string) {
   });
   if (answer.status !== 200) throw new Error(`sign-in of ${email} failed: ${answer.status} ${await answer.text()}`);
   token = ((await answer.json()) as { accessToken: string }).accessToken;
-  return { get: (url: string) => call('GET', url), post: (url: string, body: unknown = {}) => call('POST', url, body), put: (url: string, body: unknown = {}) => call('PUT', url, body) };
+  return {
+    get: (url: string) => call('GET', url),
+    post: (url: string, body: unknown = {}) => call('POST', url, body),
+    put: (url: string, body: unknown = {}) => call('PUT', url, body),
+  };
 }

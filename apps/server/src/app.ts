@@ -3,11 +3,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type PgBoss from 'pg-boss';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -85,7 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.decorate('storage', deps.storage ?? diskStorage(deps.config.dataDir));
   app.decorate(
     'mailer',
-    deps.mailer ?? createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log, logBodies: deps.config.demo }),
+    deps.mailer ??
+      createMailer({ db: deps.database.db, smtpUrl: deps.config.SMTP_URL, from: deps.config.MAIL_FROM, log: app.log, logBodies: deps.config.demo }),
   );
 
   // once closing, a reply ends its keep-alive connection: the requests in flight finish, then nothing holds the close

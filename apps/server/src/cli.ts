@@ -10,7 +10,15 @@ import { invalidateEverywhere } from './lib/cache-bus.ts';
 import { livePublisher } from './lib/live-bus.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
-import { PARTNER_CACHE, ImportRefused, configuredKeys, createDepositAddressService, createOperatorService, findPartner, findPartnerByAbbreviation } from './modules/partners/index.ts';
+import {
+  PARTNER_CACHE,
+  ImportRefused,
+  configuredKeys,
+  createDepositAddressService,
+  createOperatorService,
+  findPartner,
+  findPartnerByAbbreviation,
+} from './modules/partners/index.ts';
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
 import { KeyMismatchError } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
@@ -41,7 +49,15 @@ Commands:
 Feature flags: ${FEATURE_FLAGS.join(', ')}
 Networks: ${NETWORKS.join(', ')} (also SOLANA, STELLAR, TRON, ETHEREUM, BITCOIN); coins: ${COINS.join(', ')}`;
 
-const NETWORK_ALIASES: Record<string, Network> = { SOLANA: 'SOL', STELLAR: 'XLM', TRON: 'TRC20', ETHEREUM: 'ERC20', ETH: 'ERC20', BITCOIN: 'BTC', MATIC: 'POLYGON' };
+const NETWORK_ALIASES: Record<string, Network> = {
+  SOLANA: 'SOL',
+  STELLAR: 'XLM',
+  TRON: 'TRC20',
+  ETHEREUM: 'ERC20',
+  ETH: 'ERC20',
+  BITCOIN: 'BTC',
+  MATIC: 'POLYGON',
+};
 
 function networkOf(value: string | undefined): Network {
   const upper = (value ?? '').trim().toUpperCase();
@@ -52,7 +68,8 @@ function networkOf(value: string | undefined): Network {
 
 function coinOf(value: string | undefined): Coin {
   const upper = (value ?? '').trim().toUpperCase();
-  if (!(COINS as readonly string[]).includes(upper)) throw new ConfigError(`--currency must be one of ${COINS.join(', ')}${value ? ` (not ${value})` : ''}\n\n${USAGE}`);
+  if (!(COINS as readonly string[]).includes(upper))
+    throw new ConfigError(`--currency must be one of ${COINS.join(', ')}${value ? ` (not ${value})` : ''}\n\n${USAGE}`);
   return upper as Coin;
 }
 
@@ -155,10 +172,9 @@ async function main() {
       }
       case 'set-flags': {
         const partner = await partnerOf(values.partner);
-        const changes = Object.fromEntries([
-          ...flagList(values.on).map((f) => [f, true]),
-          ...flagList(values.off).map((f) => [f, false]),
-        ]) as Partial<Record<FeatureFlag, boolean>>;
+        const changes = Object.fromEntries([...flagList(values.on).map((f) => [f, true]), ...flagList(values.off).map((f) => [f, false])]) as Partial<
+          Record<FeatureFlag, boolean>
+        >;
         const flags = await operator.setFeatureFlags(partner.id, changes);
         console.log(`Feature flags of ${partner.name}:`);
         for (const [f, on] of Object.entries(flags)) console.log(`  ${on ? 'on ' : 'off'}  ${f}`);
@@ -176,7 +192,8 @@ async function main() {
         const wallets = createFiatWalletsService({ repo: createFiatWalletsRepository(db), now: Date.now });
         const wallet = await wallets.addForOperator(partner.id, { currency: values.currency, country: values.country });
         console.log(`Added the ${wallet.currency} (${wallet.country}) fiat wallet of ${partner.name} with id ${wallet.id}.`);
-        if (!partner.fiat_wallets_enabled) console.log('Note: the partner does not have fiat wallets enabled (create-partner --fiat-wallets): it does not see them yet.');
+        if (!partner.fiat_wallets_enabled)
+          console.log('Note: the partner does not have fiat wallets enabled (create-partner --fiat-wallets): it does not see them yet.');
         break;
       }
       case 'import-addresses': {
@@ -205,7 +222,9 @@ async function main() {
         const cn = currencyNetworkFor(currency, network);
         if (!cn) throw new ConfigError(`${currency} is not offered on ${network}`);
         const { address, created } = await addresses.assignForOperator(partner.id, cn);
-        console.log(`${created ? 'Assigned' : 'Already assigned'}: ${partner.name} ${currency} (${network}) ${address.address}${address.tag ? ` memo ${address.tag}` : ''}${address.demo ? ' (demo address: do not send funds)' : ''}`);
+        console.log(
+          `${created ? 'Assigned' : 'Already assigned'}: ${partner.name} ${currency} (${network}) ${address.address}${address.tag ? ` memo ${address.tag}` : ''}${address.demo ? ' (demo address: do not send funds)' : ''}`,
+        );
         break;
       }
       case 'address-sources': {
@@ -236,7 +255,9 @@ main().catch((err: unknown) => {
   }
   if (err instanceof ConfigError || err instanceof AppError) console.error(err.message);
   else if (err && typeof err === 'object' && 'issues' in err) {
-    console.error(`Invalid input: ${(err as { issues: { path: PropertyKey[]; message: string }[] }).issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    console.error(
+      `Invalid input: ${(err as { issues: { path: PropertyKey[]; message: string }[] }).issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   } else console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });

@@ -9,7 +9,14 @@ import type { Keys } from './lib/keys.ts';
 import type { LiveBus } from './lib/live-bus.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { startCleanupJob } from './jobs/cleanup.ts';
-import { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsRepository, createAllowedIpsService, createApiKeysRepository, createApiKeysService } from './modules/api-keys/index.ts';
+import {
+  ALLOWED_IPS_CACHE,
+  API_KEY_CACHE,
+  createAllowedIpsRepository,
+  createAllowedIpsService,
+  createApiKeysRepository,
+  createApiKeysService,
+} from './modules/api-keys/index.ts';
 import { createAuthRepository, createPasswordResetService, createSessionsService, createSignInService } from './modules/auth/index.ts';
 import { createCoverageService } from './modules/coverage/index.ts';
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
@@ -157,7 +164,8 @@ export function composeServices(deps: RuntimeDeps) {
       db,
       now,
       maxAmount: config.WITHDRAWAL_MAX_USD,
-      enqueueProcessing: async (trx, job) => enqueueSettlementStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
+      enqueueProcessing: async (trx, job) =>
+        enqueueSettlementStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
     }),
     fiatWallets: createFiatWalletsService({ repo: createFiatWalletsRepository(db), now }),
     team: createTeamService({

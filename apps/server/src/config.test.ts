@@ -36,7 +36,12 @@ describe('configuration', () => {
 
   it('trusts no proxy unless TRUST_PROXY names them (addresses, ranges, names, or a hop count), and never every sender', () => {
     expect(loadConfig({}).TRUST_PROXY).toBeUndefined();
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,loopback, 2001:DB8::1' }).TRUST_PROXY).toEqual(['10.0.0.1', '10.1.0.0/16', 'loopback', '2001:db8::1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,loopback, 2001:DB8::1' }).TRUST_PROXY).toEqual([
+      '10.0.0.1',
+      '10.1.0.0/16',
+      'loopback',
+      '2001:db8::1',
+    ]);
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     for (const bad of ['true', '*', '0.0.0.0/0', 'proxy.internal', '10.0.0.1/8', '0', '11']) {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: /);
@@ -54,7 +59,11 @@ describe('configuration', () => {
     const xpub = 'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8';
     const zpub = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
     const xprv = HDKey.fromMasterSeed(Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex')).privateExtendedKey;
-    expect(loadConfig({ DEPOSIT_XPUB_EVM: xpub, DEPOSIT_XPUB_TRON: ` ${xpub} `, DEPOSIT_XPUB_BTC: zpub })).toMatchObject({ DEPOSIT_XPUB_EVM: xpub, DEPOSIT_XPUB_TRON: xpub, DEPOSIT_XPUB_BTC: zpub });
+    expect(loadConfig({ DEPOSIT_XPUB_EVM: xpub, DEPOSIT_XPUB_TRON: ` ${xpub} `, DEPOSIT_XPUB_BTC: zpub })).toMatchObject({
+      DEPOSIT_XPUB_EVM: xpub,
+      DEPOSIT_XPUB_TRON: xpub,
+      DEPOSIT_XPUB_BTC: zpub,
+    });
     expect(() => loadConfig({ DEPOSIT_XPUB_EVM: xprv })).toThrow(/DEPOSIT_XPUB_EVM: is an extended private key \(xprv\)/);
     expect(() => loadConfig({ DEPOSIT_XPUB_TRON: zpub })).toThrow(/DEPOSIT_XPUB_TRON: must be an xpub/);
     expect(() => loadConfig({ DEPOSIT_XPUB_BTC: 'xpub-not-really' })).toThrow(/DEPOSIT_XPUB_BTC: is not an extended public key/);

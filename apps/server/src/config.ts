@@ -4,9 +4,7 @@ import { parseIpAddress } from '@portal/contract/ip-address';
 import { parseConnectionTargets } from './db/hosts.ts';
 import { ExtendedKeyError, parseExtendedPublicKey, type XpubFamily } from './lib/deposit-addresses.ts';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /** An operator's account-level extended public key for a family of chains; a private key is refused. */
 const xpub = (family: XpubFamily) =>
@@ -168,7 +166,10 @@ function trustedProxies(text: string, ctx: z.RefinementCtx): string[] | number {
     ctx.addIssue({ code: 'custom', message: "name the proxies' addresses (or a hop count): trusting every sender would let any client choose its address" });
     return z.NEVER;
   }
-  const entries = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   const out: string[] = [];
   for (const entry of entries) {
     if (PROXY_NAMES.includes(entry)) {

@@ -19,7 +19,8 @@ export async function openRuntime(config: Config): Promise<{ database: Database;
   );
   // the migrator's lock is a session advisory lock: behind a transaction pooler its lock and unlock could land on two
   // server connections, so migrations take the direct (session) connection when there is one
-  const direct = config.DATABASE_URL && config.DATABASE_DIRECT_URL ? await openDatabase({ kind: 'postgres', url: config.DATABASE_DIRECT_URL, max: 1 }) : undefined;
+  const direct =
+    config.DATABASE_URL && config.DATABASE_DIRECT_URL ? await openDatabase({ kind: 'postgres', url: config.DATABASE_DIRECT_URL, max: 1 }) : undefined;
   try {
     const migrated = await migrateToLatest((direct ?? database).db).finally(() => direct?.close());
     const keysFile = path.join(config.dataDir, 'keys.json');

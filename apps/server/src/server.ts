@@ -88,7 +88,10 @@ async function main() {
   });
 
   // the workers run on the services the routes use (the composition root built them with the app)
-  const workers = await startWorkers({ boss, config, database, keys, mailer: app.mailer, storage: app.storage, liveBus: app.liveBus, log: app.log }, app.services);
+  const workers = await startWorkers(
+    { boss, config, database, keys, mailer: app.mailer, storage: app.storage, liveBus: app.liveBus, log: app.log },
+    app.services,
+  );
   running.webhooks = workers.webhooks;
 
   if (config.demo) {

@@ -20,8 +20,12 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
     // a second B2B partner with keys and addresses enabled, for the cross-partner checks
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true });
-    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test']) s[email] = await signIn(t, email);
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+      apiKeysManagementEnabled: true,
+      whitelistedIpsEnabled: true,
+    });
+    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'])
+      s[email] = await signIn(t, email);
   });
   afterAll(async () => {
     await t?.close();
@@ -33,13 +37,22 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
   const post = (email: string, url: string, body: unknown) => as(email).browser.post(url, body, { token: as(email).accessToken });
   const put = (email: string, url: string, body: unknown) => as(email).browser.put(url, body, { token: as(email).accessToken });
   const del = (email: string, url: string) => as(email).browser.delete(url, { token: as(email).accessToken });
-  const listKeys = async (email: string) => (await get(email, '/api/v1/partner/apikey')).json<{ apiKeys: { apiKey: string; name: string; status: string }[] }>().apiKeys;
+  const listKeys = async (email: string) =>
+    (await get(email, '/api/v1/partner/apikey')).json<{ apiKeys: { apiKey: string; name: string; status: string }[] }>().apiKeys;
 
   it('creates a key whose secret is shown once and kept only encrypted', async () => {
     const res = await post('admin@acme.test', '/api/v1/partner/apikey', { name: ' Payouts server ', permissions: ['api_read', 'api_write'], expiry: null });
     expect(res.statusCode).toBe(201);
     const created = res.json<{ apiKey: Record<string, unknown> & { apiKey: string; secretKey: string; publicKey: string } }>().apiKey;
-    expect(created).toMatchObject({ partnerId: ACME, name: 'Payouts server', status: 'active', permissions: ['api_read', 'api_write'], expiry: null, lastUsedAt: null, previousSecretExpiresAt: null });
+    expect(created).toMatchObject({
+      partnerId: ACME,
+      name: 'Payouts server',
+      status: 'active',
+      permissions: ['api_read', 'api_write'],
+      expiry: null,
+      lastUsedAt: null,
+      previousSecretExpiresAt: null,
+    });
     expect(created.apiKey).toMatch(/^ak_[0-9a-f]{32}$/);
     expect(created.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     expect(created.publicKey).toMatch(/^pk_/);
@@ -56,7 +69,12 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     expect(JSON.stringify(row)).not.toContain(created.secretKey.slice(3));
     expect(decrypt(t.keys.encryptionKey, row.secret_enc)).toBe(created.secretKey);
 
-    const events = await t.database.db.selectFrom('audit_events').select(['action', 'actor', 'target']).where('partner_id', '=', ACME).where('action', 'like', 'api_key.%').execute();
+    const events = await t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor', 'target'])
+      .where('partner_id', '=', ACME)
+      .where('action', 'like', 'api_key.%')
+      .execute();
     expect(events).toContainEqual({ action: 'api_key.created', actor: 'admin@acme.test', target: created.apiKey });
   });
 
@@ -73,7 +91,11 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json()).toMatchObject({ code: 'ValidationFailed' });
     }
-    const past = await post('admin@acme.test', '/api/v1/partner/apikey', { name: 'k', permissions: ['api_read'], expiry: new Date(t.clock.now - 1000).toISOString() });
+    const past = await post('admin@acme.test', '/api/v1/partner/apikey', {
+      name: 'k',
+      permissions: ['api_read'],
+      expiry: new Date(t.clock.now - 1000).toISOString(),
+    });
     expect(past.json()).toMatchObject({ code: 'ValidationFailed', message: 'The expiry must be in the future.' });
   });
 
@@ -90,7 +112,9 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     expect(disabled.json()).toMatchObject({ apiKey: { apiKey: older.apiKey, status: 'disabled' } });
     names = (await listKeys('admin@acme.test')).map((k) => k.name);
     expect(names[0]).toBe('Older');
-    expect((await put('admin@acme.test', '/api/v1/partner/apikey', { apiKey: older.apiKey, status: 'active' })).json()).toMatchObject({ apiKey: { status: 'active' } });
+    expect((await put('admin@acme.test', '/api/v1/partner/apikey', { apiKey: older.apiKey, status: 'active' })).json()).toMatchObject({
+      apiKey: { status: 'active' },
+    });
     expect((await put('admin@acme.test', '/api/v1/partner/apikey', { apiKey: older.apiKey, status: 'paused' })).statusCode).toBe(400);
 
     const deleted = await del('admin@acme.test', `/api/v1/partner/apikey/${newer.apiKey}`);
@@ -112,7 +136,9 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     expect(decrypt(t.keys.encryptionKey, row.previous_secret_enc!)).toBe(key.secretKey);
     expect((await post('admin@acme.test', `/api/v1/partner/apikey/${key.apiKey}/roll`, { previousSecretMinutes: 60 * 24 * 8 })).statusCode).toBe(400);
     // rolling again ends the old overlap at once
-    const again = (await post('admin@acme.test', `/api/v1/partner/apikey/${key.apiKey}/roll`, {})).json<{ apiKey: { previousSecretExpiresAt: string | null } }>();
+    const again = (await post('admin@acme.test', `/api/v1/partner/apikey/${key.apiKey}/roll`, {})).json<{
+      apiKey: { previousSecretExpiresAt: string | null };
+    }>();
     expect(again.apiKey.previousSecretExpiresAt).toBeNull();
   });
 
@@ -122,7 +148,8 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     const over = await post('admin@acme.test', '/api/v1/partner/apikey', { name: 'One too many', permissions: ['api_read'] });
     expect(over.statusCode).toBe(409);
     expect(over.json<{ message: string }>().message).toMatch(/at most 25 API keys/);
-    for (const k of (await listKeys('admin@acme.test')).filter((k) => k.name.startsWith('Bulk'))) await del('admin@acme.test', `/api/v1/partner/apikey/${k.apiKey}`);
+    for (const k of (await listKeys('admin@acme.test')).filter((k) => k.name.startsWith('Bulk')))
+      await del('admin@acme.test', `/api/v1/partner/apikey/${k.apiKey}`);
   });
 
   it('lets only admins of a B2B partner with API keys enabled manage keys', async () => {
@@ -138,7 +165,8 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
       for (const res of await Promise.all(calls(email))) expect(res.json(), email).toMatchObject({ code: 'Forbidden', message: 'Only an admin can do this.' });
     }
     // a commercial partner's admin: API keys are for B2B partners
-    for (const res of await Promise.all(calls('admin@kora.test'))) expect(res.json()).toMatchObject({ code: 'Forbidden', message: 'API keys are for business (B2B) partners.' });
+    for (const res of await Promise.all(calls('admin@kora.test')))
+      expect(res.json()).toMatchObject({ code: 'Forbidden', message: 'API keys are for business (B2B) partners.' });
     // signed out
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/apikey' })).statusCode).toBe(401);
     // nothing changed
@@ -153,11 +181,15 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     expect((await del('admin@acme.test', `/api/v1/partner/apikey/${lean.apiKey}`)).statusCode).toBe(404);
     expect((await listKeys('admin@lean.test')).find((k) => k.apiKey === lean.apiKey)).toMatchObject({ status: 'active' });
 
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: false });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+      apiKeysManagementEnabled: false,
+    });
     const off = await get('admin@lean.test', '/api/v1/partner/apikey');
     expect(off.statusCode).toBe(403);
     expect(off.json<{ message: string }>().message).toMatch(/not enabled/);
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+      apiKeysManagementEnabled: true,
+    });
   });
 
   it('needs the request-forgery token for the portal calls that change keys', async () => {
@@ -172,7 +204,8 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
   });
 
   describe('allowed IP addresses', () => {
-    const listIps = async (email: string) => (await get(email, '/api/v1/partner/ip-addresses')).json<{ ipAddresses: { ipAddress: string; status: string; createdBy: string }[] }>().ipAddresses;
+    const listIps = async (email: string) =>
+      (await get(email, '/api/v1/partner/ip-addresses')).json<{ ipAddresses: { ipAddress: string; status: string; createdBy: string }[] }>().ipAddresses;
 
     it('adds an address with the e-mailed code, in its canonical form, shown as whitelisted', async () => {
       expect(await listIps('admin@acme.test')).toEqual([]);
@@ -184,14 +217,21 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
       // the code is used up by the change
       const again = await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.7', otp: code });
       expect(again.json()).toMatchObject({ code: 'InvalidOtp', message: 'Invalid OTP' });
-      const events = await t.database.db.selectFrom('audit_events').select(['action', 'target']).where('partner_id', '=', ACME).where('action', 'like', 'ip_address.%').execute();
+      const events = await t.database.db
+        .selectFrom('audit_events')
+        .select(['action', 'target'])
+        .where('partner_id', '=', ACME)
+        .where('action', 'like', 'ip_address.%')
+        .execute();
       expect(events).toEqual([{ action: 'ip_address.added', target: '2001:db8::/64' }]);
     });
 
     it('refuses a wrong or missing code, and what is not an address, adding nothing', async () => {
       const code = await emailedCode(t, as('admin@acme.test'), smtp);
       const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-      expect((await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.7', otp: wrong })).json()).toMatchObject({ code: 'InvalidOtp' });
+      expect((await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.7', otp: wrong })).json()).toMatchObject({
+        code: 'InvalidOtp',
+      });
       expect((await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.7' })).statusCode).toBe(400);
       const notAnAddress = await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.300', otp: code });
       expect(notAnAddress.statusCode).toBe(400);
@@ -226,8 +266,11 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
         expect((await del(email, '/api/v1/partner/ip-address?ipAddress=2001:db8::/64&otp=123456')).json()).toMatchObject({ code: 'Forbidden' });
       }
       // Kora's flag is off
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-      expect((await get('admin@kora.test', '/api/v1/partner/ip-addresses')).json()).toMatchObject({ code: 'Forbidden', message: expect.stringMatching(/not enabled/) });
+      expect((await get('admin@kora.test', '/api/v1/partner/ip-addresses')).json()).toMatchObject({
+        code: 'Forbidden',
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+        message: expect.stringMatching(/not enabled/),
+      });
       // Lean (flag on) has its own list; it cannot remove Acme's address
       expect(await listIps('admin@lean.test')).toEqual([]);
       const code = await emailedCode(t, as('admin@lean.test'), smtp);

@@ -63,7 +63,13 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     await installFailureAfterAudit(t.database.db);
     const boss = t.app.boss!;
     await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
-    await startSettlementWorker({ boss, db: t.database.db, payer: simulatedPayer, timings: { processingSeconds: 3600, completionSeconds: 3600 }, log: t.app.log });
+    await startSettlementWorker({
+      boss,
+      db: t.database.db,
+      payer: simulatedPayer,
+      timings: { processingSeconds: 3600, completionSeconds: 3600 },
+      log: t.app.log,
+    });
     w = await walletActors(t, smtp, [ADMIN, TREASURY, VIEWER, LEAN]);
   });
   afterAll(async () => {
@@ -95,7 +101,10 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
   async function expectAtomic(action: string, tables: Table[], change: () => Promise<Reply>) {
     const before = await snapshot(tables);
     const count = await audits(action);
-    await db().insertInto('test_audit_failures' as never).values({ action }).execute();
+    await db()
+      .insertInto('test_audit_failures' as never)
+      .values({ action })
+      .execute();
     let failed: Reply;
     try {
       failed = await change();
@@ -127,12 +136,21 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     let enabled: SettlementWallet;
     let pending: string;
     beforeAll(async () => {
-      enabled = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
+      enabled = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], {
+        travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
+      });
     });
 
     it('withdrawal: no settlement, no ledger entry', async () => {
       await expectAtomic('settlement.pending', ['settlements', 'ledger_entries'], () =>
-        call(ADMIN).post('partner/settlement/withdrawal', { amount: '100.00', sequenceId: crypto.randomUUID(), source: 'dashboard', walletAddress: enabled.address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' }),
+        call(ADMIN).post('partner/settlement/withdrawal', {
+          amount: '100.00',
+          sequenceId: crypto.randomUUID(),
+          source: 'dashboard',
+          walletAddress: enabled.address,
+          cryptoCurrency: 'USDT',
+          cryptoNetwork: 'TRC20',
+        }),
       );
     });
 
@@ -157,17 +175,24 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
 
   describe('API keys and allowed IP addresses', () => {
     it('key created: no key', async () => {
-      await expectAtomic('api_key.created', ['api_keys'], () => call(ADMIN).post('partner/apikey', { name: 'Atomic', permissions: ['api_read'], expiry: null }));
+      await expectAtomic('api_key.created', ['api_keys'], () =>
+        call(ADMIN).post('partner/apikey', { name: 'Atomic', permissions: ['api_read'], expiry: null }),
+      );
     });
 
     it('key deleted: still there', async () => {
-      const key = (await call(ADMIN).post('partner/apikey', { name: 'Doomed', permissions: ['api_read'], expiry: null })).json<{ apiKey: { apiKey: string } }>().apiKey.apiKey;
+      const key = (await call(ADMIN).post('partner/apikey', { name: 'Doomed', permissions: ['api_read'], expiry: null })).json<{ apiKey: { apiKey: string } }>()
+        .apiKey.apiKey;
       await expectAtomic('api_key.deleted', ['api_keys'], () => call(ADMIN).delete(`partner/apikey/${key}`));
     });
 
     it('address added, then deleted: neither lands without its audit', async () => {
-      await expectAtomic('ip_address.added', ['allowed_ip_addresses'], async () => call(ADMIN).post('partner/ip-address', { ipAddress: '203.0.113.7', otp: await w.codeFor(ADMIN) }));
-      await expectAtomic('ip_address.deleted', ['allowed_ip_addresses'], async () => call(ADMIN).delete(`partner/ip-address?ipAddress=203.0.113.7&otp=${await w.codeFor(ADMIN)}`));
+      await expectAtomic('ip_address.added', ['allowed_ip_addresses'], async () =>
+        call(ADMIN).post('partner/ip-address', { ipAddress: '203.0.113.7', otp: await w.codeFor(ADMIN) }),
+      );
+      await expectAtomic('ip_address.deleted', ['allowed_ip_addresses'], async () =>
+        call(ADMIN).delete(`partner/ip-address?ipAddress=203.0.113.7&otp=${await w.codeFor(ADMIN)}`),
+      );
     });
   });
 
@@ -181,7 +206,9 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     });
 
     it('updated: unchanged', async () => {
-      await expectAtomic('webhook.updated', ['webhook_endpoints'], async () => call(ADMIN).put('partner/webhook', { id, active: false, otp: await w.codeFor(ADMIN) }));
+      await expectAtomic('webhook.updated', ['webhook_endpoints'], async () =>
+        call(ADMIN).put('partner/webhook', { id, active: false, otp: await w.codeFor(ADMIN) }),
+      );
     });
 
     it('deleted: still there', async () => {
@@ -208,7 +235,9 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
 
     it('password reset by an admin: no reset asked, no session ended', async () => {
       const userId = await idOf(VIEWER);
-      await expectAtomic('password.reset_by_admin', ['users', 'auth_sessions', 'password_reset_codes'], () => call(ADMIN).post('user/reset-password', { userId }));
+      await expectAtomic('password.reset_by_admin', ['users', 'auth_sessions', 'password_reset_codes'], () =>
+        call(ADMIN).post('user/reset-password', { userId }),
+      );
     });
   });
 
@@ -218,7 +247,17 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     });
 
     it('payout schedule: the old schedule', async () => {
-      const weekly = { type: 'AUTOMATED', frequency: 'Weekly', repeatFrequency: 1, weeklyDays: ['Friday'], monthlyDate: null, yearlyDate: null, endPayout: 'Never', endPayoutAfter: null, endPayoutDate: null };
+      const weekly = {
+        type: 'AUTOMATED',
+        frequency: 'Weekly',
+        repeatFrequency: 1,
+        weeklyDays: ['Friday'],
+        monthlyDate: null,
+        yearlyDate: null,
+        endPayout: 'Never',
+        endPayoutAfter: null,
+        endPayoutDate: null,
+      };
       await expectAtomic('partner.payout_config_changed', ['payout_configs'], () => call(LEAN).post('partner/payout-config', weekly));
     });
   });
@@ -231,7 +270,12 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
         t.clock.now += TOTP_PERIOD * 1000;
         const as = browser(t.app);
         const { session } = (await as.post('/api/v1/users/login', { email, password: DEMO_PASSWORD })).json<{ session: string }>();
-        return as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: email, userCode: totpCode(secret, currentStep(t.clock.now)) });
+        return as.post('/api/v1/users/challenge-response', {
+          session,
+          challengeName: 'SOFTWARE_TOKEN_MFA',
+          username: email,
+          userCode: totpCode(secret, currentStep(t.clock.now)),
+        });
       });
     });
 
@@ -244,9 +288,16 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
         t.clock.now += 11 * 60_000;
         const before = smtp.received.length;
         expect((await browser(t.app).post('/api/v1/users/forgot-password', { email })).statusCode).toBe(200);
-        const mail = await until(() => smtp.received.slice(before).find((m) => m.to.includes(email) && /reset your password is \d{6}/.test(mailText(m.raw))), `the reset code for ${email}`);
+        const mail = await until(
+          () => smtp.received.slice(before).find((m) => m.to.includes(email) && /reset your password is \d{6}/.test(mailText(m.raw))),
+          `the reset code for ${email}`,
+        );
         const confirmationCode = /reset your password is (\d{6})/.exec(mailText(mail.raw))![1]!;
-        return browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: `Atomic-${viewer.partner}-${++n}-correct-horse`, confirmationCode });
+        return browser(t.app).post('/api/v1/users/confirm-password-reset', {
+          email,
+          password: `Atomic-${viewer.partner}-${++n}-correct-horse`,
+          confirmationCode,
+        });
       });
     });
   });

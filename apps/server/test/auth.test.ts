@@ -30,7 +30,8 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   const sessionOf = (accessToken: string) => (JSON.parse(new TextDecoder().decode(base64url.decode(accessToken.split('.')[1]!))) as { sid: string }).sid;
   /** The 401 of an ended session: SessionEnded, the reason and its words. */
   const ended = (reason: SessionEndReason, partner?: string) => ({ code: 'SessionEnded', reason, message: sessionEndMessage(reason, partner) });
-  const endedReason = async (sid: string) => (await t.database.db.selectFrom('auth_sessions').select('ended_reason').where('id', '=', sid).executeTakeFirstOrThrow()).ended_reason;
+  const endedReason = async (sid: string) =>
+    (await t.database.db.selectFrom('auth_sessions').select('ended_reason').where('id', '=', sid).executeTakeFirstOrThrow()).ended_reason;
 
   async function startChallenge(email: string, as = browser(t.app)) {
     nextStep();
@@ -59,7 +60,12 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
   it('signs in with a code: the user, a 15-minute token and the refresh token in an httpOnly strict cookie', async () => {
     const { as, session } = await startChallenge('admin@acme.test');
-    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@acme.test', userCode: code('admin@acme.test') });
+    const res = await as.post('/api/v1/users/challenge-response', {
+      session,
+      challengeName: 'SOFTWARE_TOKEN_MFA',
+      username: 'admin@acme.test',
+      userCode: code('admin@acme.test'),
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json<{ user: Record<string, unknown>; accessToken: string; expiresIn: number }>();
     expect(body.user).toMatchObject({ email: 'admin@acme.test', role: 'admin', partnerId: DEMO_PARTNERS.acme.id, status: 'active' });
@@ -163,7 +169,10 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     for (let i = 1; i <= 5; i++) {
       const [a, b] = await Promise.all([known, unknown].map((email) => browser(t.app).post('/api/v1/users/login', { email, password: `wrong-${i}` })));
       expect(a!.statusCode).toBe(b!.statusCode);
-      expect(a!.json<{ code: string; message: string }>()).toMatchObject({ code: b!.json<{ code: string }>().code, message: b!.json<{ message: string }>().message });
+      expect(a!.json<{ code: string; message: string }>()).toMatchObject({
+        code: b!.json<{ code: string }>().code,
+        message: b!.json<{ message: string }>().message,
+      });
     }
     const [a, b] = await Promise.all([known, unknown].map((email) => browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })));
     expect(a!.statusCode).toBe(423);
@@ -185,7 +194,12 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
   it('refuses a code that is not six digits with the spec message', async () => {
     const { as, session } = await startChallenge('admin2@acme.test');
-    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin2@acme.test', userCode: '12ab' });
+    const res = await as.post('/api/v1/users/challenge-response', {
+      session,
+      challengeName: 'SOFTWARE_TOKEN_MFA',
+      username: 'admin2@acme.test',
+      userCode: '12ab',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ message: string }>().message).toContain('Invalid OTP');
   });
@@ -193,21 +207,41 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   it('accepts a code once only: the same code in a second sign-in is refused', async () => {
     const first = await startChallenge('treasury@acme.test');
     const used = code('treasury@acme.test');
-    const ok = await first.as.post('/api/v1/users/challenge-response', { session: first.session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'treasury@acme.test', userCode: used });
+    const ok = await first.as.post('/api/v1/users/challenge-response', {
+      session: first.session,
+      challengeName: 'SOFTWARE_TOKEN_MFA',
+      username: 'treasury@acme.test',
+      userCode: used,
+    });
     expect(ok.statusCode).toBe(200);
     const again = await browser(t.app).post('/api/v1/users/login', { email: 'treasury@acme.test', password: DEMO_PASSWORD });
-    const replay = await browser(t.app).post('/api/v1/users/challenge-response', { session: again.json<{ session: string }>().session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'treasury@acme.test', userCode: used });
+    const replay = await browser(t.app).post('/api/v1/users/challenge-response', {
+      session: again.json<{ session: string }>().session,
+      challengeName: 'SOFTWARE_TOKEN_MFA',
+      username: 'treasury@acme.test',
+      userCode: used,
+    });
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toMatchObject({ code: 'InvalidOtp' });
   });
 
   it('allows one step of clock drift either side, not two', async () => {
-    for (const [offset, expected] of [[-1, 200], [1, 200], [-2, 400], [2, 400]] as const) {
+    for (const [offset, expected] of [
+      [-1, 200],
+      [1, 200],
+      [-2, 400],
+      [2, 400],
+    ] as const) {
       nextStep();
       nextStep();
       nextStep();
       const { as, session } = await startChallenge('viewer@acme.test');
-      const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'viewer@acme.test', userCode: code('viewer@acme.test', offset) });
+      const res = await as.post('/api/v1/users/challenge-response', {
+        session,
+        challengeName: 'SOFTWARE_TOKEN_MFA',
+        username: 'viewer@acme.test',
+        userCode: code('viewer@acme.test', offset),
+      });
       expect(res.statusCode, `offset ${offset}`).toBe(expected);
     }
   });
@@ -215,14 +249,24 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   it('expires a challenge after 3 minutes', async () => {
     const { as, session } = await startChallenge('admin@lean.test');
     t.clock.now += 181_000;
-    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@lean.test', userCode: code('admin@lean.test') });
+    const res = await as.post('/api/v1/users/challenge-response', {
+      session,
+      challengeName: 'SOFTWARE_TOKEN_MFA',
+      username: 'admin@lean.test',
+      userCode: code('admin@lean.test'),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'ChallengeExpired', message: AUTH_MESSAGES.challengeExpired });
   });
 
   it('does not let a challenge of one user serve another', async () => {
     const { as, session } = await startChallenge('admin@lean.test');
-    const res = await as.post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@acme.test', userCode: code('admin@acme.test') });
+    const res = await as.post('/api/v1/users/challenge-response', {
+      session,
+      challengeName: 'SOFTWARE_TOKEN_MFA',
+      username: 'admin@acme.test',
+      userCode: code('admin@acme.test'),
+    });
     expect(res.json()).toMatchObject({ code: 'ChallengeExpired' });
   });
 
@@ -261,9 +305,17 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(setup.challengeName).toBe('MFA_SETUP');
     expect(setup.mfaSecret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.otpauthUri).toContain(`secret=${setup.mfaSecret}`);
-    const badSetup = await browser(t.app).post('/api/v1/users/verify-token', { session: setup.session, username: email, userCode: '000000' === totpCode(setup.mfaSecret, currentStep(t.clock.now)) ? '111111' : '000000' });
+    const badSetup = await browser(t.app).post('/api/v1/users/verify-token', {
+      session: setup.session,
+      username: email,
+      userCode: '000000' === totpCode(setup.mfaSecret, currentStep(t.clock.now)) ? '111111' : '000000',
+    });
     expect(badSetup.json()).toMatchObject({ code: 'InvalidOtp' });
-    const verified = await browser(t.app).post('/api/v1/users/verify-token', { session: setup.session, username: email, userCode: totpCode(setup.mfaSecret, currentStep(t.clock.now)) });
+    const verified = await browser(t.app).post('/api/v1/users/verify-token', {
+      session: setup.session,
+      username: email,
+      userCode: totpCode(setup.mfaSecret, currentStep(t.clock.now)),
+    });
     expect(verified.statusCode).toBe(200);
     const { recoveryCodes, user } = verified.json<{ recoveryCodes: string[]; user: { status: string } }>();
     expect(user.status).toBe('active');
@@ -282,7 +334,12 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const withCode = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
     expect(withCode.json()).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA' });
     const useRecovery = (session: string) =>
-      browser(t.app).post('/api/v1/users/challenge-response', { session, challengeName: 'SOFTWARE_TOKEN_MFA', username: email, userCode: recoveryCodes[0]!.toUpperCase() });
+      browser(t.app).post('/api/v1/users/challenge-response', {
+        session,
+        challengeName: 'SOFTWARE_TOKEN_MFA',
+        username: email,
+        userCode: recoveryCodes[0]!.toUpperCase(),
+      });
     expect((await useRecovery(withCode.json<{ session: string }>().session)).statusCode).toBe(200);
     const second = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
     const reuse = await useRecovery(second.json<{ session: string }>().session);
@@ -400,7 +457,14 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const s = await signIn(t, 'treasury@acme.test');
     const first = await s.browser.post('/api/v1/users/refresh');
     expect(first.statusCode).toBe(200);
-    expect(first.json<{ user: unknown }>().user).toEqual({ id: s.user.id, name: 'Thandi Nkosi', email: 'treasury@acme.test', role: 'treasury', partnerId: DEMO_PARTNERS.acme.id, status: 'active' });
+    expect(first.json<{ user: unknown }>().user).toEqual({
+      id: s.user.id,
+      name: 'Thandi Nkosi',
+      email: 'treasury@acme.test',
+      role: 'treasury',
+      partnerId: DEMO_PARTNERS.acme.id,
+      status: 'active',
+    });
     await t.database.db.updateTable('users').set({ role: 'view' }).where('id', '=', s.user.id).execute();
     const second = await s.browser.post('/api/v1/users/refresh');
     await t.database.db.updateTable('users').set({ role: 'treasury' }).where('id', '=', s.user.id).execute();
@@ -416,8 +480,13 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect((await s.browser.post('/api/v1/users/logout')).statusCode).toBe(200);
     const after = await profileWith(s.accessToken);
     expect(after.statusCode).toBe(401);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-    expect(after.json()).toEqual({ code: 'SessionEnded', reason: 'logout', message: 'You signed out in another tab or window.', requestId: expect.any(String) });
+    expect(after.json()).toEqual({
+      code: 'SessionEnded',
+      reason: 'logout',
+      message: 'You signed out in another tab or window.',
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+      requestId: expect.any(String),
+    });
   });
 
   it('ends every access token of a user whose password was reset', async () => {
@@ -469,7 +538,12 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   it('checks the request-forgery token on every state-changing route, whatever the spelling of its path', async () => {
     const s = await signIn(t, 'admin@acme.test');
     // each of these spellings reaches the route (the first three were let through before the check moved onto the route)
-    for (const url of ['/api/v1/partner/low-balance-limit', '/%61pi/v1/partner/low-balance-limit', '/api/v1/partner/%6cow-balance-limit', '/%61%70%69/v1/partner/low-balance-limit']) {
+    for (const url of [
+      '/api/v1/partner/low-balance-limit',
+      '/%61pi/v1/partner/low-balance-limit',
+      '/api/v1/partner/%6cow-balance-limit',
+      '/%61%70%69/v1/partner/low-balance-limit',
+    ]) {
       const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${s.accessToken}` }, payload: { lowBalanceLimit: 1 } });
       expect(res.statusCode, url).toBe(403);
       expect(res.json(), url).toMatchObject({ code: 'CsrfTokenInvalid' });
@@ -512,7 +586,12 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       payload: { email: 'admin@acme.test', password: DEMO_PASSWORD },
     });
     expect(mismatched.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
-    const headerOnly = await t.app.inject({ method: 'POST', url: '/api/v1/users/login', headers: { 'x-csrf-token': csrf }, payload: { email: 'a@b.c', password: 'x' } });
+    const headerOnly = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/login',
+      headers: { 'x-csrf-token': csrf },
+      payload: { email: 'a@b.c', password: 'x' },
+    });
     expect(headerOnly.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
     const matching = await t.app.inject({
       method: 'POST',
@@ -530,7 +609,10 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     /** A token of an open session of the user (a session row, as a sign-in makes), signed with `secret`. */
     async function tokenOf(c: typeof claims, secret = t.keys.jwtSecret) {
       const sid = crypto.randomUUID();
-      await t.database.db.insertInto('auth_sessions').values({ partner_id: c.pid, id: sid, user_id: c.sub, expires_at: new Date(Date.now() + 3600_000) }).execute();
+      await t.database.db
+        .insertInto('auth_sessions')
+        .values({ partner_id: c.pid, id: sid, user_id: c.sub, expires_at: new Date(Date.now() + 3600_000) })
+        .execute();
       return signAccessToken(secret, { ...c, sid });
     }
 
@@ -569,7 +651,11 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
     it('takes the partner from the token, not from the request', async () => {
       const token = await tokenOf(claims);
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/partner/profile?partnerId=${DEMO_PARTNERS.kora.id}`, headers: { authorization: `Bearer ${token}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/partner/profile?partnerId=${DEMO_PARTNERS.kora.id}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.json<{ partner: { id: string } }>().partner.id).toBe(DEMO_PARTNERS.acme.id);
       const lean = await signIn(t, 'admin@lean.test');
       const other = await t.app.inject({ method: 'GET', url: '/api/v1/partner/accounts', headers: { authorization: `Bearer ${lean.accessToken}` } });
@@ -628,7 +714,9 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       expect(reuse.json()).toMatchObject({ code: 'InvalidResetCode' });
       expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(401);
       expect((await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_PASSWORD })).json()).toMatchObject({ code: 'InvalidLogin' });
-      expect((await browser(t.app).post('/api/v1/users/login', { email, password: 'Kilimanjaro-Peak-77' })).json()).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA' });
+      expect((await browser(t.app).post('/api/v1/users/login', { email, password: 'Kilimanjaro-Peak-77' })).json()).toMatchObject({
+        challengeName: 'SOFTWARE_TOKEN_MFA',
+      });
       expect(await auditActions(email)).toEqual(expect.arrayContaining(['password.reset_requested', 'password.changed']));
     });
 
@@ -665,7 +753,9 @@ describe.each(DATABASES)('sign-in rate limit on %s', (kind) => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ code: 'TooManyRequests' });
     // the sign-in calls of that address still have their own count
-    expect((await browser(t.app).post('/api/v1/users/login', { email: 'somebody@x.test', password: 'whatever-123' }, { ip: '127.0.0.4' })).statusCode).toBe(401);
+    expect((await browser(t.app).post('/api/v1/users/login', { email: 'somebody@x.test', password: 'whatever-123' }, { ip: '127.0.0.4' })).statusCode).toBe(
+      401,
+    );
   });
 
   it('defaults to 120 refreshes a minute per IP', () => {

@@ -11,7 +11,12 @@ import { DATABASES, setup, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
-const [ada, kwame, thandi, femi] = DEMO_USERS.filter((u) => u.partner === 'acme') as [(typeof DEMO_USERS)[0], (typeof DEMO_USERS)[0], (typeof DEMO_USERS)[0], (typeof DEMO_USERS)[0]];
+const [ada, kwame, thandi, femi] = DEMO_USERS.filter((u) => u.partner === 'acme') as [
+  (typeof DEMO_USERS)[0],
+  (typeof DEMO_USERS)[0],
+  (typeof DEMO_USERS)[0],
+  (typeof DEMO_USERS)[0],
+];
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
@@ -109,18 +114,66 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
     await db
       .insertInto('idempotency_keys')
       .values([
-        { partner_id: ACME, key: 'expired-key', fingerprint: 'f', claim_token: crypto.randomUUID(), status_code: 201, response_body: '{}', content_type: 'application/json', locked_until: at(-2 * DAY), expires_at: at(-60_000) },
-        { partner_id: ACME, key: 'living-key', fingerprint: 'f', claim_token: crypto.randomUUID(), status_code: 201, response_body: '{}', content_type: 'application/json', locked_until: at(-HOUR), expires_at: at(HOUR) },
+        {
+          partner_id: ACME,
+          key: 'expired-key',
+          fingerprint: 'f',
+          claim_token: crypto.randomUUID(),
+          status_code: 201,
+          response_body: '{}',
+          content_type: 'application/json',
+          locked_until: at(-2 * DAY),
+          expires_at: at(-60_000),
+        },
+        {
+          partner_id: ACME,
+          key: 'living-key',
+          fingerprint: 'f',
+          claim_token: crypto.randomUUID(),
+          status_code: 201,
+          response_body: '{}',
+          content_type: 'application/json',
+          locked_until: at(-HOUR),
+          expires_at: at(HOUR),
+        },
       ])
       .execute();
     await db
       .insertInto('mail_outbox')
       .values([
-        { to_address: 'logged-old@portal.test', subject: 's', text_body: 'Temporary password: Old-secret-1', status: 'logged', created_at: at(-2 * DAY), sent_at: at(-2 * DAY) },
+        {
+          to_address: 'logged-old@portal.test',
+          subject: 's',
+          text_body: 'Temporary password: Old-secret-1',
+          status: 'logged',
+          created_at: at(-2 * DAY),
+          sent_at: at(-2 * DAY),
+        },
         { to_address: 'logged-fresh@portal.test', subject: 's', text_body: 'Your code is 123456', status: 'logged', created_at: at(-HOUR), sent_at: at(-HOUR) },
-        { to_address: 'sent-ancient@portal.test', subject: 's', text_body: REDACTED_MAIL_BODY, status: 'sent', created_at: at(-40 * DAY), sent_at: at(-40 * DAY) },
-        { to_address: 'logged-ancient@portal.test', subject: 's', text_body: 'Temporary password: Ancient-1', status: 'logged', created_at: at(-31 * DAY), sent_at: at(-31 * DAY) },
-        { to_address: 'failed-ancient@portal.test', subject: 's', text_body: 'Temporary password: Failed-1', status: 'failed', created_at: at(-40 * DAY), sent_at: null },
+        {
+          to_address: 'sent-ancient@portal.test',
+          subject: 's',
+          text_body: REDACTED_MAIL_BODY,
+          status: 'sent',
+          created_at: at(-40 * DAY),
+          sent_at: at(-40 * DAY),
+        },
+        {
+          to_address: 'logged-ancient@portal.test',
+          subject: 's',
+          text_body: 'Temporary password: Ancient-1',
+          status: 'logged',
+          created_at: at(-31 * DAY),
+          sent_at: at(-31 * DAY),
+        },
+        {
+          to_address: 'failed-ancient@portal.test',
+          subject: 's',
+          text_body: 'Temporary password: Failed-1',
+          status: 'failed',
+          created_at: at(-40 * DAY),
+          sent_at: null,
+        },
       ])
       .execute();
     // the live event log: one event past its day, one fresh
@@ -170,7 +223,20 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
     expect(fs.existsSync(expiredReport.file)).toBe(true);
 
     const result = await runCleanup({ db: t.database.db, storage: t.app.storage, now: () => now });
-    expect(result).toEqual({ reportFiles: 1, refreshTokens: 4, challenges: 1, resetCodes: 2, sessions: 2, signInCounters: 1, emailCodes: 2, rateLimitWindows: 1, mailBodiesRedacted: 3, mailsDeleted: 2, idempotencyKeys: 1, liveEvents: 1 });
+    expect(result).toEqual({
+      reportFiles: 1,
+      refreshTokens: 4,
+      challenges: 1,
+      resetCodes: 2,
+      sessions: 2,
+      signInCounters: 1,
+      emailCodes: 2,
+      rateLimitWindows: 1,
+      mailBodiesRedacted: 3,
+      mailsDeleted: 2,
+      idempotencyKeys: 1,
+      liveEvents: 1,
+    });
 
     const db = t.database.db;
     expect((await db.selectFrom('auth_challenges').select('session_hash').execute()).map((r) => r.session_hash)).toEqual(['fresh-challenge']);
@@ -199,7 +265,20 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
     expect(jobs.find((j) => j.id === freshReport.id)?.file_key).toBeTruthy();
 
     // a second pass finds nothing more to do
-    expect(await runCleanup({ db, storage: t.app.storage, now: () => now })).toEqual({ reportFiles: 0, refreshTokens: 0, challenges: 0, resetCodes: 0, sessions: 0, signInCounters: 0, emailCodes: 0, rateLimitWindows: 0, mailBodiesRedacted: 0, mailsDeleted: 0, idempotencyKeys: 0, liveEvents: 0 });
+    expect(await runCleanup({ db, storage: t.app.storage, now: () => now })).toEqual({
+      reportFiles: 0,
+      refreshTokens: 0,
+      challenges: 0,
+      resetCodes: 0,
+      sessions: 0,
+      signInCounters: 0,
+      emailCodes: 0,
+      rateLimitWindows: 0,
+      mailBodiesRedacted: 0,
+      mailsDeleted: 0,
+      idempotencyKeys: 0,
+      liveEvents: 0,
+    });
   });
 
   it('is scheduled hourly on the job queue', async () => {
@@ -224,7 +303,7 @@ describe.each(DATABASES)('the outbox on %s', (kind) => {
 
   const body = (to: string) => t.database.db.selectFrom('mail_outbox').select(['status', 'text_body']).where('to_address', '=', to).executeTakeFirstOrThrow();
 
-  it('redacts a mail\'s body as soon as SMTP has taken it', async () => {
+  it("redacts a mail's body as soon as SMTP has taken it", async () => {
     const mailer = createMailer({ db: t.database.db, smtpUrl: smtp.url, from: 'Portal <no-reply@portal.test>', log: pino({ level: 'silent' }) });
     await mailer.send({ to: 'jo@savanna.example', subject: 'Invitation', text: 'Temporary password: Sav-anna-2026!' });
     expect(smtp.received).toHaveLength(1);

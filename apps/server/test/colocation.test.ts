@@ -93,7 +93,8 @@ const ALLOWED: { table: string; key: string; reason: string }[] = [
   {
     table: 'deposit_addresses',
     key: 'deposit_addresses_derivation_key',
-    reason: 'to fix in migration 0029: an operator key index is handed out once; move the check to the directory (the counter already hands each index out once)',
+    reason:
+      'to fix in migration 0029: an operator key index is handed out once; move the check to the directory (the counter already hands each index out once)',
   },
 ];
 
@@ -161,7 +162,10 @@ async function inspect(db: Kysely<DB> | Transaction<DB>): Promise<Inspection> {
   }
   return {
     partnerTables: partnerOwned.map((t) => t.label).sort(),
-    otherTables: [...byOid.values()].filter((t) => !t.partner_owned).map((t) => t.label).sort(),
+    otherTables: [...byOid.values()]
+      .filter((t) => !t.partner_owned)
+      .map((t) => t.label)
+      .sort(),
     violations: violations.sort((a, b) => `${a.table} ${a.key}`.localeCompare(`${b.table} ${b.key}`)),
   };
 }
@@ -197,7 +201,10 @@ describe.each(DATABASES)('co-location of partner-owned tables on %s', (kind) => 
 
   it('ran every migration file there is', () => {
     const dir = path.resolve(import.meta.dirname, '../src/db/migrations');
-    const files = fs.readdirSync(dir).filter((f) => /^\d{4}-.*\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, ''));
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => /^\d{4}-.*\.ts$/.test(f))
+      .map((f) => f.replace(/\.ts$/, ''));
     expect(applied.sort()).toEqual(files.sort());
     expect(applied).toHaveLength(MIGRATION_COUNT);
   });
@@ -205,8 +212,12 @@ describe.each(DATABASES)('co-location of partner-owned tables on %s', (kind) => 
   it('sees the partner-owned tables, the global ones, and not pg-boss', async () => {
     expect(found.partnerTables.length).toBeGreaterThanOrEqual(MIN_PARTNER_TABLES);
     expect(found.partnerTables).toEqual(expect.arrayContaining(['users', 'ledger_entries', 'payments', 'payment_orders', 'webhook_attempts']));
-    expect(found.otherTables).toEqual(expect.arrayContaining(['partners', 'platform_rates', 'channels', 'payment_networks', 'mail_outbox', 'rate_limit_counters']));
-    const boss = await sql<{ n: number }>`select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${BOSS_SCHEMA} and c.relkind in ('r', 'p')`.execute(
+    expect(found.otherTables).toEqual(
+      expect.arrayContaining(['partners', 'platform_rates', 'channels', 'payment_networks', 'mail_outbox', 'rate_limit_counters']),
+    );
+    const boss = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${BOSS_SCHEMA} and c.relkind in ('r', 'p')`.execute(
       database.db,
     );
     expect(boss.rows[0]!.n).toBeGreaterThan(0);

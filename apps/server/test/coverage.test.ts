@@ -34,7 +34,10 @@ describe.each(DATABASES)('coverage reference data (channels, networks) on %s', (
     expect(countries.length).toBeGreaterThanOrEqual(15);
     for (const country of countries) {
       const own = all.filter((c) => c.country === country);
-      expect(own.every((c) => c.currency === COUNTRY_CURRENCIES[country as keyof typeof COUNTRY_CURRENCIES]), country).toBe(true);
+      expect(
+        own.every((c) => c.currency === COUNTRY_CURRENCIES[country as keyof typeof COUNTRY_CURRENCIES]),
+        country,
+      ).toBe(true);
       expect(new Set(own.map((c) => c.rampType)), country).toEqual(new Set(['deposit', 'withdraw']));
       for (const c of own) expect(Number(c.min) <= Number(c.max), c.vendorId).toBe(true);
     }
@@ -61,7 +64,27 @@ describe.each(DATABASES)('coverage reference data (channels, networks) on %s', (
       widgetStatus: 'active',
     });
     expect(Object.keys(momo).sort()).toEqual(
-      ['id', 'vendorId', 'rampType', 'channelType', 'country', 'currency', 'status', 'commercialStatus', 'feeUSD', 'feeLocal', 'min', 'max', 'successThreshold', 'estimatedSettlementTime', 'settlementType', 'widgetStatus', 'apiStatus', 'widgetMin', 'widgetMax'].sort(),
+      [
+        'id',
+        'vendorId',
+        'rampType',
+        'channelType',
+        'country',
+        'currency',
+        'status',
+        'commercialStatus',
+        'feeUSD',
+        'feeLocal',
+        'min',
+        'max',
+        'successThreshold',
+        'estimatedSettlementTime',
+        'settlementType',
+        'widgetStatus',
+        'apiStatus',
+        'widgetMin',
+        'widgetMax',
+      ].sort(),
     );
     expect((await channels('?country=KE&rampType=withdraw')).every((c) => c.rampType === 'withdraw' && c.country === 'KE')).toBe(true);
   });
@@ -70,7 +93,14 @@ describe.each(DATABASES)('coverage reference data (channels, networks) on %s', (
     const [kenya, kenyaChannels] = [await networks('?country=KE'), await channels('?country=KE')];
     const byName = new Map(kenya.map((n) => [n.name, n]));
     for (const name of ['M-Pesa', 'Airtel Money', 'Equity Bank', 'KCB Bank']) expect(byName.has(name), name).toBe(true);
-    expect(byName.get('M-Pesa')).toMatchObject({ code: 'MPESA', country: 'KE', accountNumberType: 'phone', status: 'active', tempDisabledFor: [], featureFlagEnabled: false });
+    expect(byName.get('M-Pesa')).toMatchObject({
+      code: 'MPESA',
+      country: 'KE',
+      accountNumberType: 'phone',
+      status: 'active',
+      tempDisabledFor: [],
+      featureFlagEnabled: false,
+    });
     expect(byName.get('Equity Bank')!.accountNumberType).toBe('bank');
     const ids = new Map(kenyaChannels.map((c) => [c.id, c]));
     const reach = (n: PaymentNetwork) => n.channelIds.map((id) => `${ids.get(id)?.channelType}/${ids.get(id)?.rampType}`).sort();

@@ -56,11 +56,27 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     post: (url: string, body: unknown) => s[email]!.browser.post(url, body, { token: s[email]!.accessToken }),
   });
   const service = () => createDepositAddressService({ db: t.database.db, config: t.app.config, now: () => t.clock.now });
-  const rows = () => t.database.db.selectFrom('deposit_addresses').select(['partner_id', 'currency_network', 'network', 'address', 'tag', 'source', 'derivation_key', 'derivation_index']).execute();
+  const rows = () =>
+    t.database.db
+      .selectFrom('deposit_addresses')
+      .select(['partner_id', 'currency_network', 'network', 'address', 'tag', 'source', 'derivation_key', 'derivation_index'])
+      .execute();
   const counts = async () => {
     const n = async (table: 'deposit_addresses' | 'deposit_derivation_counters' | 'deposit_address_pool' | 'audit_events') =>
-      Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    return { addresses: await n('deposit_addresses'), counters: await n('deposit_derivation_counters'), pool: await n('deposit_address_pool'), audit: await n('audit_events') };
+      Number(
+        (
+          await t.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      addresses: await n('deposit_addresses'),
+      counters: await n('deposit_derivation_counters'),
+      pool: await n('deposit_address_pool'),
+      audit: await n('audit_events'),
+    };
   };
 
   it('hides the demo addresses of the seed, and a GET writes nothing', async () => {
@@ -83,10 +99,17 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     const { assignable } = (await as('admin@lean.test').get('/api/v1/partner/addresses')).json<{ assignable: string[] }>();
     expect(assignable.filter((cn) => /-(sol|xlm|btc)$/.test(cn))).toEqual([]);
     expect(assignable).toEqual(expect.arrayContaining(['usdt-trc20', 'usdt-erc20', 'usdc-polygon', 'usdc-base', 'usdt-celo']));
-    for (const [currency, network] of [['USDT', 'SOL'], ['USDC', 'XLM'], ['BTC', 'BTC']]) {
+    for (const [currency, network] of [
+      ['USDT', 'SOL'],
+      ['USDC', 'XLM'],
+      ['BTC', 'BTC'],
+    ]) {
       const res = await as('admin@lean.test').post('/api/v1/partner/addresses', { currency, network });
       expect(res.statusCode, network).toBe(409);
-      expect(res.json()).toMatchObject({ code: 'Conflict', message: `No ${currency} (${network}) deposit address can be assigned yet: none is configured. Contact support.` });
+      expect(res.json()).toMatchObject({
+        code: 'Conflict',
+        message: `No ${currency} (${network}) deposit address can be assigned yet: none is configured. Contact support.`,
+      });
     }
     expect(await counts()).toEqual(before);
   });
@@ -94,7 +117,14 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
   it('derives TRC20 and EVM addresses from the operator key, one index per assignment, replacing a demo row', async () => {
     const acme = await as('treasury@acme.test').post('/api/v1/partner/addresses', { currency: 'USDT', network: 'TRC20' });
     expect(acme.statusCode).toBe(201);
-    expect(acme.json<{ address: Addr }>().address).toMatchObject({ currencyNetwork: 'usdt-trc20', network: 'TRC20', address: tronOf(0), tag: null, status: 'active', demo: false });
+    expect(acme.json<{ address: Addr }>().address).toMatchObject({
+      currencyNetwork: 'usdt-trc20',
+      network: 'TRC20',
+      address: tronOf(0),
+      tag: null,
+      status: 'active',
+      demo: false,
+    });
     const kora = await as('admin@kora.test').post('/api/v1/partner/addresses', { currency: 'USDT', network: 'TRC20' });
     expect(kora.json<{ address: Addr }>().address.address).toBe(tronOf(1));
     const erc20 = await as('admin@kora.test').post('/api/v1/partner/addresses', { currency: 'USDC', network: 'ERC20' });
@@ -102,7 +132,12 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     // the seed's demo row for acme usdt-trc20 is gone: one row, from the key
     const acmeRows = (await rows()).filter((r) => r.partner_id === DEMO_PARTNERS.acme.id && r.currency_network === 'usdt-trc20');
     expect(acmeRows).toEqual([expect.objectContaining({ source: 'xpub', derivation_index: 0, address: tronOf(0) })]);
-    const event = await t.database.db.selectFrom('audit_events').select(['actor', 'details']).where('action', '=', 'deposit_address.assigned').where('partner_id', '=', DEMO_PARTNERS.acme.id).executeTakeFirstOrThrow();
+    const event = await t.database.db
+      .selectFrom('audit_events')
+      .select(['actor', 'details'])
+      .where('action', '=', 'deposit_address.assigned')
+      .where('partner_id', '=', DEMO_PARTNERS.acme.id)
+      .executeTakeFirstOrThrow();
     expect(event.actor).toBe('treasury@acme.test');
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
     expect(event.details).toMatchObject({ source: 'xpub', derivationIndex: 0, replacedDemoAddress: expect.any(String) });
@@ -123,7 +158,14 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
   });
 
   it('never gives one index twice when assignments run at once', async () => {
-    const pairs = [['USDT', 'ERC20'], ['USDC', 'POLYGON'], ['USDT', 'POLYGON'], ['USDC', 'BASE'], ['USDT', 'CELO'], ['PYUSD', 'ERC20']] as const;
+    const pairs = [
+      ['USDT', 'ERC20'],
+      ['USDC', 'POLYGON'],
+      ['USDT', 'POLYGON'],
+      ['USDC', 'BASE'],
+      ['USDT', 'CELO'],
+      ['PYUSD', 'ERC20'],
+    ] as const;
     const calls = ADMINS.flatMap((email) => pairs.map(([currency, network]) => as(email).post('/api/v1/partner/addresses', { currency, network })));
     const results = await Promise.all(calls);
     expect(results.map((r) => r.statusCode).filter((c) => c !== 201 && c !== 200)).toEqual([]);
@@ -133,7 +175,11 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     expect(new Set(evm.map((r) => `${r.network}|${r.address}`)).size).toBe(evm.length);
     const key = parseExtendedPublicKey('EVM', TV1_XPUB);
     for (const r of evm) expect(r.address).toBe(deriveAddress(key, r.network as 'ERC20', r.derivation_index!));
-    const counter = await t.database.db.selectFrom('deposit_derivation_counters').select('next_index').where('derivation_key', '=', key.keyId).executeTakeFirstOrThrow();
+    const counter = await t.database.db
+      .selectFrom('deposit_derivation_counters')
+      .select('next_index')
+      .where('derivation_key', '=', key.keyId)
+      .executeTakeFirstOrThrow();
     expect(counter.next_index).toBe(evm.length);
   });
 
@@ -144,14 +190,18 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     it('refuses a whole file when a line fails its checks, and names the lines', async () => {
       const before = await counts();
       const file = [`# Solana deposit addresses`, sol[0], '', `${sol[1]} 123`, 'not-an-address', `${sol[2]!.slice(0, -1)}0OIl`].join('\n');
-      const err = await service().importPool('SOL', file).catch((e: unknown) => e);
+      const err = await service()
+        .importPool('SOL', file)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ImportRefused);
       expect((err as ImportRefused).problems.map((p) => [p.line, p.problem])).toEqual([
         [4, 'a SOL address takes no memo'],
         [5, 'not a valid SOL address (format or checksum)'],
         [6, 'not a valid SOL address (format or checksum)'],
       ]);
-      await expect(service().importPool('XLM', `${xlm}\n`)).rejects.toMatchObject({ problems: [{ line: 1, problem: 'a Stellar address needs its memo (a memo id) after it' }] });
+      await expect(service().importPool('XLM', `${xlm}\n`)).rejects.toMatchObject({
+        problems: [{ line: 1, problem: 'a Stellar address needs its memo (a memo id) after it' }],
+      });
       expect(await counts()).toEqual(before);
     });
 
@@ -165,7 +215,10 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     });
 
     it('never hands one pool address to two partners when requests race', async () => {
-      const calls = ADMINS.flatMap((email) => [as(email).post('/api/v1/partner/addresses', { currency: 'USDT', network: 'SOL' }), as(email).post('/api/v1/partner/addresses', { currency: 'USDC', network: 'SOL' })]);
+      const calls = ADMINS.flatMap((email) => [
+        as(email).post('/api/v1/partner/addresses', { currency: 'USDT', network: 'SOL' }),
+        as(email).post('/api/v1/partner/addresses', { currency: 'USDC', network: 'SOL' }),
+      ]);
       const results = await Promise.all(calls);
       const codes = results.map((r) => r.statusCode).sort();
       expect(codes).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
@@ -181,13 +234,26 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     });
 
     it('gives a partner asking many times at once one address, and gives the others back to the pool', async () => {
-      const calls = Array.from({ length: 6 }, (_, i) => as(i % 2 ? 'admin@acme.test' : 'treasury@acme.test').post('/api/v1/partner/addresses', { currency: 'USDC', network: 'XLM' }));
+      const calls = Array.from({ length: 6 }, (_, i) =>
+        as(i % 2 ? 'admin@acme.test' : 'treasury@acme.test').post('/api/v1/partner/addresses', { currency: 'USDC', network: 'XLM' }),
+      );
       const results = await Promise.all(calls);
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 201]);
-      const addresses = new Set(results.map((r) => { const a = r.json<{ address: Addr }>().address; return `${a.address} ${a.tag}`; }));
+      const addresses = new Set(
+        results.map((r) => {
+          const a = r.json<{ address: Addr }>().address;
+          return `${a.address} ${a.tag}`;
+        }),
+      );
       expect(addresses.size).toBe(1);
       expect([...addresses][0]).toBe(`${xlm} 1001`);
-      const free = await t.database.db.selectFrom('deposit_address_pool').select('tag').where('network', '=', 'XLM').where('assigned_at', 'is', null).orderBy('tag').execute();
+      const free = await t.database.db
+        .selectFrom('deposit_address_pool')
+        .select('tag')
+        .where('network', '=', 'XLM')
+        .where('assigned_at', 'is', null)
+        .orderBy('tag')
+        .execute();
       expect(free.map((r) => r.tag)).toEqual(['1002', '1003']);
     });
 
@@ -195,7 +261,13 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
       const { address, created } = await service().assignForOperator(DEMO_PARTNERS.baobab.id, 'usdc-xlm');
       expect(created).toBe(true);
       expect(address).toMatchObject({ address: xlm, tag: '1002', demo: false });
-      const event = await t.database.db.selectFrom('audit_events').select('actor').where('partner_id', '=', DEMO_PARTNERS.baobab.id).where('action', '=', 'deposit_address.assigned').where('target', '=', address.id).executeTakeFirstOrThrow();
+      const event = await t.database.db
+        .selectFrom('audit_events')
+        .select('actor')
+        .where('partner_id', '=', DEMO_PARTNERS.baobab.id)
+        .where('action', '=', 'deposit_address.assigned')
+        .where('target', '=', address.id)
+        .executeTakeFirstOrThrow();
       expect(event.actor).toBe('operator');
       expect(validateAddress('XLM', address.address)).toBe(true);
     });

@@ -90,10 +90,13 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
     const { id } = created.json<{ job: Job }>().job;
     let job: Job | undefined;
     await expect
-      .poll(async () => {
-        job = (await get(requester, `/api/v1/report-jobs/${id}`)).json<{ job: Job }>().job;
-        return job.status;
-      }, { timeout: 30_000, interval: 100 })
+      .poll(
+        async () => {
+          job = (await get(requester, `/api/v1/report-jobs/${id}`)).json<{ job: Job }>().job;
+          return job.status;
+        },
+        { timeout: 30_000, interval: 100 },
+      )
       .toBe('complete');
     const file = await get(downloader, job!.downloadURL!);
     expect(file.statusCode).toBe(200);
@@ -150,7 +153,12 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
         expect(r['Rate unit']).toBe(`${String(row.currency)} per USD`);
         expect(Number(r.Rate)).toBe(Number(row.rate));
         expect(r['Payment Method']).toBe({ bank_transfer: 'Bank', mobile_money: 'Momo' }[String(row.payment_method)]);
-        expect(r.Status).toBe(String(row.status).split('_').map((w) => (w === 'kyc' ? 'KYC' : w[0]!.toUpperCase() + w.slice(1))).join(' '));
+        expect(r.Status).toBe(
+          String(row.status)
+            .split('_')
+            .map((w) => (w === 'kyc' ? 'KYC' : w[0]!.toUpperCase() + w.slice(1)))
+            .join(' '),
+        );
         if (table === 'collections') expect(r['Request Source']).toBe({ api: 'API', widget: 'Widget', portal: 'Portal' }[String(row.request_source)]);
         else expect(r).not.toHaveProperty('Request Source');
       }
@@ -195,8 +203,12 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
       const row = trades.get(r['Trade ID']!)!;
       expect(r.ID).toBe(row.id);
       const sale = Number(row.crypto_sold) > 0;
-      expect([r['You sold'], r['You sold currency']]).toEqual(sale ? [crypto(row.crypto_sold), row.crypto_currency] : [places(row.fiat_sold, 2), row.fiat_currency]);
-      expect([r['You received'], r['You received currency']]).toEqual(sale ? [places(row.fiat_bought, 2), row.fiat_currency] : [crypto(row.crypto_bought), row.crypto_currency]);
+      expect([r['You sold'], r['You sold currency']]).toEqual(
+        sale ? [crypto(row.crypto_sold), row.crypto_currency] : [places(row.fiat_sold, 2), row.fiat_currency],
+      );
+      expect([r['You received'], r['You received currency']]).toEqual(
+        sale ? [places(row.fiat_bought, 2), row.fiat_currency] : [crypto(row.crypto_bought), row.crypto_currency],
+      );
       expect(r['Rate including fee unit']).toBe(`${String(row.fiat_currency)} per ${String(row.crypto_currency)}`);
       expect([r.Fee, r['Fee currency']]).toEqual([crypto(row.fee), row.crypto_currency]);
       expect(r).not.toHaveProperty('Wallet');

@@ -40,9 +40,19 @@ async function kenyaMomo(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const channel = await client.query<{ id: string }>("select id from channels where country = 'KE' and ramp_type = 'withdraw' and channel_type = 'momo' limit 1");
+    const channel = await client.query<{ id: string }>(
+      "select id from channels where country = 'KE' and ramp_type = 'withdraw' and channel_type = 'momo' limit 1",
+    );
     const network = await client.query<{ id: string }>("select id from payment_networks where country = 'KE' and code = 'MPESA' limit 1");
-    return (amount: string) => ({ country: 'KE', channelId: channel.rows[0]!.id, networkId: network.rows[0]!.id, accountNumber: '+254712345678', recipient: { name: 'Amina Juma' }, amount, sequenceId: crypto.randomUUID() });
+    return (amount: string) => ({
+      country: 'KE',
+      channelId: channel.rows[0]!.id,
+      networkId: network.rows[0]!.id,
+      accountNumber: '+254712345678',
+      recipient: { name: 'Amina Juma' },
+      amount,
+      sequenceId: crypto.randomUUID(),
+    });
   } finally {
     await client.end();
   }
@@ -111,11 +121,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the server process through data
     // never a 500; while cut, only 503 with Retry-After (or an answer the database was not needed for)
     const statuses = new Map<number, number>();
     for (const r of load.replies) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-    expect([...statuses.keys()].filter((s) => s >= 500 && s !== 503), JSON.stringify([...statuses])).toEqual([]);
+    expect(
+      [...statuses.keys()].filter((s) => s >= 500 && s !== 503),
+      JSON.stringify([...statuses]),
+    ).toEqual([]);
     const during = load.replies.filter((r) => r.at > cutAt + 200 && r.at < restoredAt);
     expect(during.length).toBeGreaterThan(10);
     expect(during.filter((r) => r.status === 503).length).toBeGreaterThan(during.length / 2);
-    for (const r of during.filter((x) => x.status === 503)) expect(r).toMatchObject({ retryAfter: String(OUTAGE_RETRY_AFTER_SECONDS), code: 'ServiceUnavailable' });
+    for (const r of during.filter((x) => x.status === 503))
+      expect(r).toMatchObject({ retryAfter: String(OUTAGE_RETRY_AFTER_SECONDS), code: 'ServiceUnavailable' });
     const after = load.replies.filter((r) => r.at > servedAgainAt! + 500);
     expect(after.length).toBeGreaterThan(4);
     expect(after.filter((r) => r.status >= 500)).toEqual([]);
@@ -134,7 +148,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the server process through data
         [DEMO_PARTNERS.kora.id],
       );
       const bySequence = new Map(orders.rows.map((r) => [r.sequence_id, r.debits]));
-      for (const p of payments.filter((x) => x.reply.status === 201 || x.reply.status === 503)) expect(bySequence.get(p.body.sequenceId), p.body.sequenceId).toBe(1);
+      for (const p of payments.filter((x) => x.reply.status === 201 || x.reply.status === 503))
+        expect(bySequence.get(p.body.sequenceId), p.body.sequenceId).toBe(1);
       const orphans = await client.query(
         `select 1 from ledger_entries l where l.partner_id = $1 and l.kind = 'disbursement'
            and not exists (select 1 from payment_orders o where o.partner_id = l.partner_id and o.id::text = l.reference)`,

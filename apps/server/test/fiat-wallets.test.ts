@@ -32,12 +32,20 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
   };
   const acmeWallet = async (currency: string) => (await wallets('admin@acme.test')).find((w) => w.currency === currency)!;
   const stored = (partnerId: string, currency: string) =>
-    t.database.db.selectFrom('fiat_wallets').select(['payment_enabled', 'collection_enabled']).where('partner_id', '=', partnerId).where('currency', '=', currency).executeTakeFirstOrThrow();
+    t.database.db
+      .selectFrom('fiat_wallets')
+      .select(['payment_enabled', 'collection_enabled'])
+      .where('partner_id', '=', partnerId)
+      .where('currency', '=', currency)
+      .executeTakeFirstOrThrow();
 
   it('lists the default USD/US wallet (id 1, both on) first, then the stored ones, with ledger balances, for every role', async () => {
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test']) {
       const list = await wallets(email);
-      expect(list.map((w) => [w.id === 1, w.currency, w.country, w.paymentEnabled, w.collectionEnabled, Number(w.balance)]), email).toEqual([
+      expect(
+        list.map((w) => [w.id === 1, w.currency, w.country, w.paymentEnabled, w.collectionEnabled, Number(w.balance)]),
+        email,
+      ).toEqual([
         [true, 'USD', 'US', true, true, 25000],
         [false, 'NGN', 'NG', true, true, 12500000],
         [false, 'KES', 'KE', true, false, 850000],
@@ -47,7 +55,10 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
   });
 
   it('follows the ledger: a new entry moves the balance of its wallet only', async () => {
-    await t.database.db.insertInto('ledger_entries').values({ partner_id: ACME, currency: 'NGN', amount: '-2500.5', kind: 'test', reference: `fiat-${kind}` }).execute();
+    await t.database.db
+      .insertInto('ledger_entries')
+      .values({ partner_id: ACME, currency: 'NGN', amount: '-2500.5', kind: 'test', reference: `fiat-${kind}` })
+      .execute();
     const list = await wallets('viewer@acme.test');
     expect(list.find((w) => w.currency === 'NGN')!.balance).toMatch(/^12497499\.50*$/);
     expect(Number(list.find((w) => w.currency === 'KES')!.balance)).toBe(850000);
@@ -62,7 +73,7 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
     expect(res.json()).toMatchObject({ code: 'FiatWalletsDisabled', message: FIAT_WALLET_MESSAGES.disabled });
   });
 
-  it("lets admin and treasury switch payments and collections, and answers the wallet as it now is", async () => {
+  it('lets admin and treasury switch payments and collections, and answers the wallet as it now is', async () => {
     const kes = await acmeWallet('KES');
     const on = await as('treasury@acme.test').update({ id: kes.id, collectionEnabled: true });
     expect(on.statusCode).toBe(200);
@@ -72,7 +83,13 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
     expect(both.json<{ fiatWallet: FiatWallet }>().fiatWallet).toMatchObject({ paymentEnabled: false, collectionEnabled: false });
     expect(await acmeWallet('KES')).toMatchObject({ paymentEnabled: false, collectionEnabled: false });
     // each change is in the audit log with what it was and what it became
-    const events = await t.database.db.selectFrom('audit_events').select(['actor', 'action', 'target', 'details']).where('partner_id', '=', ACME).where('action', '=', 'fiat_wallet.updated').orderBy('created_at').execute();
+    const events = await t.database.db
+      .selectFrom('audit_events')
+      .select(['actor', 'action', 'target', 'details'])
+      .where('partner_id', '=', ACME)
+      .where('action', '=', 'fiat_wallet.updated')
+      .orderBy('created_at')
+      .execute();
     expect(events.map((e) => [e.actor, e.target, e.details])).toEqual([
       ['treasury@acme.test', 'KES', { collection_enabled: { from: false, to: true } }],
       ['admin@acme.test', 'KES', { payment_enabled: { from: true, to: false }, collection_enabled: { from: true, to: false } }],
@@ -94,7 +111,7 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
     const res = await as('admin@acme.test').update({ id: 1, paymentEnabled: false });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ message: FIAT_WALLET_MESSAGES.defaultFixed });
-    expect((await acmeWallet('USD'))).toMatchObject({ id: 1, paymentEnabled: true, collectionEnabled: true });
+    expect(await acmeWallet('USD')).toMatchObject({ id: 1, paymentEnabled: true, collectionEnabled: true });
   });
 
   it('refuses bad input with a 400 naming the field, and an unknown wallet with a 404', async () => {
@@ -112,9 +129,15 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
     // Lean gets fiat wallets and one of its own: it sees USD and its own, and Acme's ids are unknown to it
     await t.database.db.updateTable('partners').set({ fiat_wallets_enabled: true }).where('id', '=', LEAN).execute();
     await t.app.cacheBus.invalidate(PARTNER_CACHE, LEAN);
-    await createFiatWalletsService({ repo: createFiatWalletsRepository(t.database.db), now: () => t.clock.now }).addForOperator(LEAN, { currency: 'ngn', country: 'ng' });
+    await createFiatWalletsService({ repo: createFiatWalletsRepository(t.database.db), now: () => t.clock.now }).addForOperator(LEAN, {
+      currency: 'ngn',
+      country: 'ng',
+    });
     const lean = await wallets('admin@lean.test');
-    expect(lean.map((w) => [w.currency, Number(w.balance)])).toEqual([['USD', 400], ['NGN', 0]]);
+    expect(lean.map((w) => [w.currency, Number(w.balance)])).toEqual([
+      ['USD', 400],
+      ['NGN', 0],
+    ]);
     const acmeNgn = await acmeWallet('NGN');
     expect(lean.some((w) => w.id === acmeNgn.id)).toBe(false);
     const res = await as('admin@lean.test').update({ id: acmeNgn.id, paymentEnabled: false, collectionEnabled: false });
@@ -135,6 +158,13 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
     await expect(service.addForOperator(ACME, { currency: 'NGN', country: 'NG' })).rejects.toThrow(/has a NGN wallet already/);
     await expect(service.addForOperator(ACME, { currency: 'USD', country: 'US' })).rejects.toThrow(/other than USD/);
     const ghs = await service.addForOperator(ACME, { currency: 'GHS', country: 'GH' });
-    expect((await wallets('admin@acme.test')).at(-1)).toMatchObject({ id: ghs.id, currency: 'GHS', country: 'GH', paymentEnabled: true, collectionEnabled: true, balance: '0' });
+    expect((await wallets('admin@acme.test')).at(-1)).toMatchObject({
+      id: ghs.id,
+      currency: 'GHS',
+      country: 'GH',
+      paymentEnabled: true,
+      collectionEnabled: true,
+      balance: '0',
+    });
   });
 });

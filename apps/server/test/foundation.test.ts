@@ -112,16 +112,44 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
   });
 
   it('keeps e-mails unique regardless of case and keeps money exact', async () => {
-    const user = (email: string) => ({ partner_id: DEMO_PARTNERS.lean.id, id: crypto.randomUUID(), name: 'x', email, role: 'admin', status: 'active', password_hash: null, temp_password_hash: null, totp_secret_enc: null, totp_last_step: null });
+    const user = (email: string) => ({
+      partner_id: DEMO_PARTNERS.lean.id,
+      id: crypto.randomUUID(),
+      name: 'x',
+      email,
+      role: 'admin',
+      status: 'active',
+      password_hash: null,
+      temp_password_hash: null,
+      totp_secret_enc: null,
+      totp_last_step: null,
+    });
     await expect(t.database.db.insertInto('users').values(user('admin@lean.test')).execute()).rejects.toThrow();
     await expect(
       t.database.db
         .insertInto('users')
-        .values({ partner_id: DEMO_PARTNERS.lean.id, id: crypto.randomUUID(), name: 'x', email: 'Admin@Lean.test', role: 'admin', status: 'active', password_hash: null, temp_password_hash: null, totp_secret_enc: null, totp_last_step: null })
+        .values({
+          partner_id: DEMO_PARTNERS.lean.id,
+          id: crypto.randomUUID(),
+          name: 'x',
+          email: 'Admin@Lean.test',
+          role: 'admin',
+          status: 'active',
+          password_hash: null,
+          temp_password_hash: null,
+          totp_secret_enc: null,
+          totp_last_step: null,
+        })
         .execute(),
     ).rejects.toThrow();
-    await t.database.db.insertInto('ledger_entries').values({ partner_id: DEMO_PARTNERS.lean.id, currency: 'USD', amount: '0.10', kind: 'test', reference: 'a' }).execute();
-    await t.database.db.insertInto('ledger_entries').values({ partner_id: DEMO_PARTNERS.lean.id, currency: 'USD', amount: '0.20', kind: 'test', reference: 'b' }).execute();
+    await t.database.db
+      .insertInto('ledger_entries')
+      .values({ partner_id: DEMO_PARTNERS.lean.id, currency: 'USD', amount: '0.10', kind: 'test', reference: 'a' })
+      .execute();
+    await t.database.db
+      .insertInto('ledger_entries')
+      .values({ partner_id: DEMO_PARTNERS.lean.id, currency: 'USD', amount: '0.20', kind: 'test', reference: 'b' })
+      .execute();
     const usd = (await accountBalances(t.database.db, DEMO_PARTNERS.lean.id)).find((b) => b.currency === 'USD');
     expect(usd?.available).toMatch(/^400\.30+$/);
   });

@@ -67,7 +67,9 @@ function propertyNames(doc: unknown, into = new Set<string>()): Set<string> {
   return into;
 }
 
-function operations(doc: { paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }>> }): Operation[] {
+function operations(doc: {
+  paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+}): Operation[] {
   const ops: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -140,7 +142,9 @@ function fromSchema(schema: Schema | undefined, keys: string[], depth = 0): fc.A
         const fixed = fc.oneof(fc.record(model), fc.record(model, { requiredKeys: schema.required ?? [] }));
         const extra = schema.additionalProperties;
         if (!extra || Object.keys(model).length > 0) return fixed;
-        const key = schema.propertyNames ? (fromSchema(schema.propertyNames, keys, depth + 1) as fc.Arbitrary<string>) : fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 12 }));
+        const key = schema.propertyNames
+          ? (fromSchema(schema.propertyNames, keys, depth + 1) as fc.Arbitrary<string>)
+          : fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 12 }));
         return fc.dictionary(key, extra === true ? fc.jsonValue({ maxDepth: 1 }) : fromSchema(extra, keys, depth + 1), { maxKeys: 4 });
       }
       default:
@@ -154,18 +158,58 @@ function fromSchema(schema: Schema | undefined, keys: string[], depth = 0): fc.A
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const hostileString: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(
-    '\u0000', 'a\u0000b', 'complete\u0000', '\ud800', '\udfff', 'a\udc00b', '\ud83d', '\u001b[31m', '\u202e', '\ufeff', '\uffff', '\u0085',
-    '0000-01-01', '2026-02-30', '2026-13-01', '2026-00-10', '2025-02-29', '2026-04-31', '9999-12-31', '0001-01-01', '2026-1-1', '-001-01-01',
-    '', ' ', '%00', '%ED%A0%80', "' or '1'='1", '"; drop table users; --', '../../etc/passwd', '${jndi:ldap://x}', 'null', 'NaN', '١٢٣٤',
-    'ÿ'.repeat(43), `eyJ9.${'é'.repeat(43)}`, '😀'.repeat(40), 'e'.repeat(10_000),
-  ) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      'a\u0000b',
+      'complete\u0000',
+      '\ud800',
+      '\udfff',
+      'a\udc00b',
+      '\ud83d',
+      '\u001b[31m',
+      '\u202e',
+      '\ufeff',
+      '\uffff',
+      '\u0085',
+      '0000-01-01',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-00-10',
+      '2025-02-29',
+      '2026-04-31',
+      '9999-12-31',
+      '0001-01-01',
+      '2026-1-1',
+      '-001-01-01',
+      '',
+      ' ',
+      '%00',
+      '%ED%A0%80',
+      "' or '1'='1",
+      '"; drop table users; --',
+      '../../etc/passwd',
+      '${jndi:ldap://x}',
+      'null',
+      'NaN',
+      '١٢٣٤',
+      'ÿ'.repeat(43),
+      `eyJ9.${'é'.repeat(43)}`,
+      '😀'.repeat(40),
+      'e'.repeat(10_000),
+    ),
+  },
   fc.string({ maxLength: 64, unit: utf16Unit }),
   fc.string({ maxLength: 64, unit: 'binary' }),
   // impossible and extreme calendar dates that still have the YYYY-MM-DD shape
-  fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 })).map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }))
+    .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`),
   // a token whose signature part is non-ASCII, of the lengths digests take
-  fc.tuple(fc.base64String({ maxLength: 40 }), fc.constantFrom(1, 16, 32, 43, 44, 64, 86), fc.constantFrom('é', '€', '😀', '\u0000', 'a')).map(([head, n, c]) => `${head}.${c.repeat(n)}`),
+  fc
+    .tuple(fc.base64String({ maxLength: 40 }), fc.constantFrom(1, 16, 32, 43, 44, 64, 86), fc.constantFrom('é', '€', '😀', '\u0000', 'a'))
+    .map(([head, n, c]) => `${head}.${c.repeat(n)}`),
   // ids: uuids with non-ASCII digits or look-alikes
   fc.uuid().map((u) => u.replace(/[0-9]/, '٣')),
   fc.uuid().map((u) => `${u}\u0000`),
@@ -195,17 +239,22 @@ function replaceAt(value: unknown, path: (string | number)[], replacement: unkno
 
 /** A valid-looking value with one position replaced by a hostile value, or a hostile key added to an object. */
 function hostile(valid: fc.Arbitrary<unknown>, keys: string[]): fc.Arbitrary<unknown> {
-  return fc.tuple(valid, fc.nat(), hostileValue, fc.boolean(), fc.oneof(fc.constantFrom('partnerId', '__proto__', 'constructor', ...keys), hostileString)).map(([v, n, bad, addKey, key]) => {
-    const all = paths(v);
-    const at = all[n % all.length]!;
-    const target = at.length === 0 ? v : at.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], v);
-    if (addKey && target && typeof target === 'object' && !Array.isArray(target)) return replaceAt(v, at, { ...target, [key]: bad });
-    return replaceAt(v, at, bad);
-  });
+  return fc
+    .tuple(valid, fc.nat(), hostileValue, fc.boolean(), fc.oneof(fc.constantFrom('partnerId', '__proto__', 'constructor', ...keys), hostileString))
+    .map(([v, n, bad, addKey, key]) => {
+      const all = paths(v);
+      const at = all[n % all.length]!;
+      const target = at.length === 0 ? v : at.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], v);
+      if (addKey && target && typeof target === 'object' && !Array.isArray(target)) return replaceAt(v, at, { ...target, [key]: bad });
+      return replaceAt(v, at, bad);
+    });
 }
 
 /** Percent-encodes the UTF-8 bytes of a text (a lone surrogate becomes U+FFFD, as a client would send it). */
-const encode = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const encode = (text: string) =>
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 const hostileParam = hostileString.map((text) => encode(text.slice(0, 2000)));
 const rawSegment = fc.constantFrom('%', '%zz', '%00', '%ED%A0%80', '%C0%AF', '..%2F..%2Fetc', '%E2%80%AE');
 
@@ -249,7 +298,11 @@ function requestArbitrary(op: Operation, keys: string[]): fc.Arbitrary<FuzzReque
     !sendsBody
       ? fc.constant({})
       : bad
-        ? fc.oneof({ arbitrary: hostile(valid, keys).map(asJson), weight: 6 }, { arbitrary: hostileValue.map(asJson), weight: 1 }, { arbitrary: rawBody, weight: 1 })
+        ? fc.oneof(
+            { arbitrary: hostile(valid, keys).map(asJson), weight: 6 },
+            { arbitrary: hostileValue.map(asJson), weight: 1 },
+            { arbitrary: rawBody, weight: 1 },
+          )
         : valid.map(asJson);
   // half the requests as the schema describes them, half with one hostile part
   const request = (bad: boolean) => fc.tuple(url(bad), body(bad)).map(([u, b]): FuzzRequest => ({ method: op.method, url: u, ...b }));
@@ -266,7 +319,13 @@ describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s
   beforeAll(async () => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '1000000' } });
     // rows in every table, so that replies go through the row schemas too
-    await generateTransactions(t.database.db, { partnerId: DEMO_PARTNERS.acme.id, rows: 40, seed: 'fuzz', fiatWallets: ['USD', 'NGN'], tables: TRANSACTION_TABLES });
+    await generateTransactions(t.database.db, {
+      partnerId: DEMO_PARTNERS.acme.id,
+      rows: 40,
+      seed: 'fuzz',
+      fiatWallets: ['USD', 'NGN'],
+      tables: TRANSACTION_TABLES,
+    });
     const session = await signIn(t, 'admin@acme.test', browser(t.app));
     token = session.accessToken;
     csrf = (await session.browser.post('/api/v1/security/csrf')).json<{ csrf: string }>().csrf;
@@ -329,7 +388,12 @@ describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s
         (fivexxByOperation.size ? `\n5xx by operation: ${JSON.stringify(Object.fromEntries(fivexxByOperation))}` : ''),
     );
     // the signed-in half was signed in to the end, and its request-forgery token was accepted
-    const after = await t.app.inject({ method: 'POST', url: '/api/v1/transactions/search', headers: { ...callers['signed in'], 'content-type': 'application/json' }, payload: '{"table":"payments"}' });
+    const after = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/transactions/search',
+      headers: { ...callers['signed in'], 'content-type': 'application/json' },
+      payload: '{"table":"payments"}',
+    });
     expect(after.statusCode).toBe(200);
     expect(serverErrors.slice(0, 25)).toEqual([]);
     expect(badShapes.slice(0, 25)).toEqual([]);

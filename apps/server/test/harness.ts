@@ -91,7 +91,9 @@ export async function setup(
   await boss?.start();
   const config = testConfig(options.config);
   // with smtpUrl, mail goes over SMTP to a server the test runs (and reads), as in production
-  const smtpMailer = options.smtpUrl ? createMailer({ db: database.db, smtpUrl: options.smtpUrl, from: config.MAIL_FROM, log: pino({ level: 'silent' }) }) : undefined;
+  const smtpMailer = options.smtpUrl
+    ? createMailer({ db: database.db, smtpUrl: options.smtpUrl, from: config.MAIL_FROM, log: pino({ level: 'silent' }) })
+    : undefined;
   // without `jobs` the app is built with no queue on purpose (boss: null): work that needs one fails when asked for
   const app = await buildApp({ config, database, keys, mailer: smtpMailer ?? mailer, boss: boss ?? null, clock: () => clock.now });
   options.extend?.(app);

@@ -6,14 +6,19 @@ import { serverDatabase } from './harness.ts';
 
 describe('connection strings with several hosts', () => {
   it('splits libpq-style host lists, keeping user, database and options for each host', () => {
-    const { targets, sessionAttrs } = parseConnectionTargets('postgres://app:s3cret@10.0.0.1:5432,10.0.0.2,[::1]:6543/portal?target_session_attrs=read-write&sslmode=disable');
+    const { targets, sessionAttrs } = parseConnectionTargets(
+      'postgres://app:s3cret@10.0.0.1:5432,10.0.0.2,[::1]:6543/portal?target_session_attrs=read-write&sslmode=disable',
+    );
     expect(sessionAttrs).toBe('read-write');
     expect(targets).toEqual([
       { host: '10.0.0.1', port: 5432, url: 'postgres://app:s3cret@10.0.0.1:5432/portal?sslmode=disable' },
       { host: '10.0.0.2', port: 5432, url: 'postgres://app:s3cret@10.0.0.2/portal?sslmode=disable' },
       { host: '::1', port: 6543, url: 'postgres://app:s3cret@[::1]:6543/portal?sslmode=disable' },
     ]);
-    expect(parseConnectionTargets('postgresql://db.internal/portal')).toEqual({ targets: [{ host: 'db.internal', port: 5432, url: 'postgresql://db.internal/portal' }], sessionAttrs: 'any' });
+    expect(parseConnectionTargets('postgresql://db.internal/portal')).toEqual({
+      targets: [{ host: 'db.internal', port: 5432, url: 'postgresql://db.internal/portal' }],
+      sessionAttrs: 'any',
+    });
   });
 
   it('refuses what it cannot follow', () => {

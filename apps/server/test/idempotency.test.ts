@@ -34,7 +34,8 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
                 runs.push(body.reference);
                 await new Promise((r) => setTimeout(r, 150));
                 if (body.reference.startsWith('boom')) throw new Error('the processor failed');
-                if (body.reference.startsWith('refused')) return reply.code(409).send({ code: 'Conflict', message: 'refused by the rules', requestId: request.id });
+                if (body.reference.startsWith('refused'))
+                  return reply.code(409).send({ code: 'Conflict', message: 'refused by the rules', requestId: request.id });
                 return reply.code(201).send({ id: crypto.randomUUID(), reference: body.reference, amount: body.amount });
               },
             );
@@ -42,7 +43,9 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
           { prefix: '/api/v1' },
         ),
     });
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+      apiKeysManagementEnabled: true,
+    });
     for (const email of ['admin@acme.test', 'admin@lean.test']) s[email] = await signIn(t, email);
     key = await createKey(s['admin@acme.test']!, { name: 'Payouts', permissions: ['api_read', 'api_write'] });
     leanKey = await createKey(s['admin@lean.test']!, { name: 'Lean payouts', permissions: ['api_write'] });
@@ -62,7 +65,10 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     // the same body written in another key order is the same request
-    const reordered = await signedCall(t.app, key, 'POST', '/api/v1/test/payouts', { raw: '{"amount":"100","reference":"p-1"}', headers: { 'idempotency-key': 'key-1' } });
+    const reordered = await signedCall(t.app, key, 'POST', '/api/v1/test/payouts', {
+      raw: '{"amount":"100","reference":"p-1"}',
+      headers: { 'idempotency-key': 'key-1' },
+    });
     expect(reordered.json()).toEqual(first.json());
     expect(ran('p-1')).toBe(1);
     // without a key, each request runs
@@ -76,7 +82,10 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
     const other = await payout({ reference: 'p-3', amount: '101' }, 'key-3');
     expect(other.statusCode).toBe(422);
     expect(other.json()).toMatchObject({ code: 'IdempotencyKeyReused', message: API_KEY_MESSAGES.idempotencyReused });
-    const elsewhere = await signedCall(t.app, key, 'POST', '/api/v1/partner/addresses', { body: { currency: 'USDT', network: 'TRC20' }, headers: { 'idempotency-key': 'key-3' } });
+    const elsewhere = await signedCall(t.app, key, 'POST', '/api/v1/partner/addresses', {
+      body: { currency: 'USDT', network: 'TRC20' },
+      headers: { 'idempotency-key': 'key-3' },
+    });
     expect(elsewhere.statusCode).toBe(422);
     expect(ran('p-3')).toBe(1);
   });
@@ -109,7 +118,11 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
   it('claims nothing for a request refused before it runs (validation, signature)', async () => {
     const invalid = await payout({ reference: 'p-7', amount: 'ten' }, 'key-7');
     expect(invalid.statusCode).toBe(400);
-    const forged = await signedCall(t.app, key, 'POST', '/api/v1/test/payouts', { body: { reference: 'p-7', amount: '10' }, headers: { 'idempotency-key': 'key-7' }, sign: { body: '{}' } });
+    const forged = await signedCall(t.app, key, 'POST', '/api/v1/test/payouts', {
+      body: { reference: 'p-7', amount: '10' },
+      headers: { 'idempotency-key': 'key-7' },
+      sign: { body: '{}' },
+    });
     expect(forged.statusCode).toBe(401);
     expect((await payout({ reference: 'p-7', amount: '10' }, 'key-7')).statusCode).toBe(201);
     expect(ran('p-7')).toBe(1);
@@ -132,7 +145,11 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
     expect(lean.statusCode).toBe(201);
     expect(lean.json()).not.toEqual(acme.json());
     const admin = s['admin@acme.test']!;
-    const byUser = await admin.browser.post('/api/v1/test/payouts', { reference: 'p-9', amount: '1' }, { token: admin.accessToken, headers: { 'idempotency-key': 'shared-key' } });
+    const byUser = await admin.browser.post(
+      '/api/v1/test/payouts',
+      { reference: 'p-9', amount: '1' },
+      { token: admin.accessToken, headers: { 'idempotency-key': 'shared-key' } },
+    );
     expect(byUser.json()).toEqual(acme.json());
     expect(ran('p-9')).toBe(2);
   });
@@ -149,12 +166,23 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
   });
 
   it('replays a real write of the partner API (a deposit address) with its first status', async () => {
-    const first = await signedCall(t.app, key, 'POST', '/api/v1/partner/addresses', { body: { currency: 'USDT', network: 'POLYGON' }, headers: { 'idempotency-key': 'address-1' } });
+    const first = await signedCall(t.app, key, 'POST', '/api/v1/partner/addresses', {
+      body: { currency: 'USDT', network: 'POLYGON' },
+      headers: { 'idempotency-key': 'address-1' },
+    });
     expect(first.statusCode).toBe(201);
-    const again = await signedCall(t.app, key, 'POST', '/api/v1/partner/addresses', { body: { currency: 'USDT', network: 'POLYGON' }, headers: { 'idempotency-key': 'address-1' } });
+    const again = await signedCall(t.app, key, 'POST', '/api/v1/partner/addresses', {
+      body: { currency: 'USDT', network: 'POLYGON' },
+      headers: { 'idempotency-key': 'address-1' },
+    });
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
-    const rows = await t.database.db.selectFrom('deposit_addresses').select('id').where('partner_id', '=', DEMO_PARTNERS.acme.id).where('currency_network', '=', 'usdt-polygon').execute();
+    const rows = await t.database.db
+      .selectFrom('deposit_addresses')
+      .select('id')
+      .where('partner_id', '=', DEMO_PARTNERS.acme.id)
+      .where('currency_network', '=', 'usdt-polygon')
+      .execute();
     expect(rows).toHaveLength(1);
   });
 });

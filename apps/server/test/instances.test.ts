@@ -17,7 +17,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
   beforeAll(async () => {
     two = await twoInstances({
       config: { LOGIN_RATE_LIMIT: '4' },
-      prepare: (database) => generateTransactions(database.db, { partnerId: DEMO_PARTNERS.lean.id, rows: 30, seed: 'two-instances', fiatWallets: null, tables: ['payments'] }),
+      prepare: (database) =>
+        generateTransactions(database.db, { partnerId: DEMO_PARTNERS.lean.id, rows: 30, seed: 'two-instances', fiatWallets: null, tables: ['payments'] }),
     });
     ({ a, b } = two);
     shared = a.database;
@@ -26,7 +27,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
     await two?.close();
   });
 
-  const profile = (t: TestContext, token: string) => t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${token}` } });
+  const profile = (t: TestContext, token: string) =>
+    t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${token}` } });
 
   it('shares the sign-in rate limit: calls on either instance count together', async () => {
     const attempt = (t: TestContext) => browser(t.app).post('/api/v1/users/login', { email: 'nobody@two.test', password: 'whatever-123' }, { ip: '127.0.0.9' });
@@ -50,14 +52,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
     await shared.db.updateTable('users').set({ status: 'inactive' }).where('email', '=', 'admin@baobab.test').execute();
     const refused = [await profile(a, s.accessToken), await profile(b, s.accessToken)];
     await shared.db.updateTable('users').set({ status: 'active' }).where('email', '=', 'admin@baobab.test').execute();
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-    expect(refused.map((r) => r.json<{ code: string; reason: string }>())).toEqual([1, 2].map(() => expect.objectContaining({ code: 'SessionEnded', reason: 'deactivated' })));
+    expect(refused.map((r) => r.json<{ code: string; reason: string }>())).toEqual(
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+      [1, 2].map(() => expect.objectContaining({ code: 'SessionEnded', reason: 'deactivated' })),
+    );
     expect((await profile(a, s.accessToken)).statusCode).toBe(200);
   });
 
   it('drops a cache entry on the other instance when one invalidates it (LISTEN/NOTIFY)', async () => {
     const entries = (name: string) => {
-      const map = new Map<string, number>([['k1', 1], ['k2', 2]]);
+      const map = new Map<string, number>([
+        ['k1', 1],
+        ['k2', 2],
+      ]);
       return { map, cache: { delete: (k: string) => void map.delete(k), clear: () => map.clear() }, name };
     };
     const onA = entries('probe');
@@ -78,7 +85,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one Pos
       await b.app.cacheBus.invalidate('user', 'p:u');
       await expect.poll(() => heard.includes('user|p:u'), { timeout: 2000, interval: 5 }).toBe(true);
       // the listening connections are cut: once back, every cache may have missed a drop
-      await shared.executeSql("select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen%portal_cache%' and pid <> pg_backend_pid()", []);
+      await shared.executeSql(
+        "select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen%portal_cache%' and pid <> pg_backend_pid()",
+        [],
+      );
       await expect.poll(() => ['session|*', 'user|*', 'partner|*'].every((k) => heard.includes(k)), { timeout: 5000, interval: 20 }).toBe(true);
     } finally {
       off();

@@ -124,15 +124,19 @@ describe.each(DATABASES)('the key check at start on %s', (kind) => {
     expect(row?.encryption_key_check).toBe(keyCheckValue(Buffer.from(a.ENCRYPTION_KEY, 'base64')));
   }, 90_000);
 
-  it.skipIf(kind !== 'postgres')('refuses a server whose DATA_DIR holds other generated keys than the one that seeded the database', async () => {
-    const where = await databaseEnv(kind);
-    drops.push(where.drop);
-    const seeded = run('cli.ts', ['seed'], { DATABASE_URL: where.env.DATABASE_URL!, DATA_DIR: where.env.DATA_DIR! });
-    expect(seeded.status, seeded.stderr).toBe(0);
-    const otherDir = tempDir();
-    const server = run('server.ts', [], { DATABASE_URL: where.env.DATABASE_URL!, DATA_DIR: otherDir });
-    expect(server.status, server.stderr).toBe(78);
-    expect(server.stderr).toContain(`in use: the one from ${path.join(otherDir, 'keys.json')}`);
-    expect(server.stderr).toMatch(/JWT_SECRET: not the key[\s\S]*ENCRYPTION_KEY: not the key/);
-  }, 90_000);
+  it.skipIf(kind !== 'postgres')(
+    'refuses a server whose DATA_DIR holds other generated keys than the one that seeded the database',
+    async () => {
+      const where = await databaseEnv(kind);
+      drops.push(where.drop);
+      const seeded = run('cli.ts', ['seed'], { DATABASE_URL: where.env.DATABASE_URL!, DATA_DIR: where.env.DATA_DIR! });
+      expect(seeded.status, seeded.stderr).toBe(0);
+      const otherDir = tempDir();
+      const server = run('server.ts', [], { DATABASE_URL: where.env.DATABASE_URL!, DATA_DIR: otherDir });
+      expect(server.status, server.stderr).toBe(78);
+      expect(server.stderr).toContain(`in use: the one from ${path.join(otherDir, 'keys.json')}`);
+      expect(server.stderr).toMatch(/JWT_SECRET: not the key[\s\S]*ENCRYPTION_KEY: not the key/);
+    },
+    90_000,
+  );
 });

@@ -23,7 +23,11 @@ async function openStream(app: App, token: string, lastEventId?: string) {
   const others: (SseEvent & { at: number })[] = [];
   let ended = false;
   let resyncs = 0;
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    accept: 'text/event-stream',
+    ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+  };
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port: address.port, path: '/api/v1/events', headers }, resolve);
     req.on('error', reject);
@@ -75,9 +79,27 @@ const waitFor = async (check: () => boolean, ms = 10_000) => {
 };
 
 async function kenyaMomo(t: TestContext) {
-  const channelId = (await t.database.db.selectFrom('channels').select('id').where('country', '=', 'KE').where('ramp_type', '=', 'withdraw').where('channel_type', '=', 'momo').executeTakeFirstOrThrow()).id;
-  const networkId = (await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()).id;
-  return (amount: string) => ({ country: 'KE', channelId, networkId, accountNumber: '+254712345678', recipient: { name: 'Amina Juma' }, amount, sequenceId: crypto.randomUUID() });
+  const channelId = (
+    await t.database.db
+      .selectFrom('channels')
+      .select('id')
+      .where('country', '=', 'KE')
+      .where('ramp_type', '=', 'withdraw')
+      .where('channel_type', '=', 'momo')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const networkId = (
+    await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()
+  ).id;
+  return (amount: string) => ({
+    country: 'KE',
+    channelId,
+    networkId,
+    accountNumber: '+254712345678',
+    recipient: { name: 'Amina Juma' },
+    amount,
+    sequenceId: crypto.randomUUID(),
+  });
 }
 
 describe.each(DATABASES)('the live event stream on %s', (kind) => {
@@ -137,12 +159,13 @@ describe.each(DATABASES)('the live event stream on %s', (kind) => {
     }
   });
 
-  it('sends a stream that comes back with Last-Event-ID what it missed, once each, in order, and only its partner\'s', async () => {
+  it("sends a stream that comes back with Last-Event-ID what it missed, once each, in order, and only its partner's", async () => {
     const kora = await signIn(t, 'admin@kora.test');
     const acme = await signIn(t, 'admin@acme.test');
     const pay = await kenyaMomo(t);
     const first = await openStream(t.app, kora.accessToken);
-    const seenId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    const seenId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: kora.accessToken })).json<{ payment: { id: string } }>()
+      .payment.id;
     await waitFor(() => first.events.filter((e) => e.id === seenId).length === 4);
     expect(first.ids.every((id) => /^\d+$/.test(id))).toBe(true);
     expect(new Set(first.ids).size).toBe(first.ids.length);
@@ -151,8 +174,10 @@ describe.each(DATABASES)('the live event stream on %s', (kind) => {
 
     // while the stream is away: one of kora's payments goes through its states, and one of acme's
     const acmeStream = await openStream(t.app, acme.accessToken);
-    const missedId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
-    const acmeId = (await acme.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: acme.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    const missedId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: kora.accessToken })).json<{ payment: { id: string } }>()
+      .payment.id;
+    const acmeId = (await acme.browser.post('/api/v1/partner/disbursement', pay('1001'), { token: acme.accessToken })).json<{ payment: { id: string } }>()
+      .payment.id;
     await waitFor(() => acmeStream.events.filter((e) => e.id === acmeId).length === 4);
     const lastOfAcme = acmeStream.ids.at(-1)!;
     acmeStream.close();
@@ -217,7 +242,9 @@ describe.each(DATABASES)('the live event stream follows its session and access o
       expect(ms).toBeLessThan(2000);
       await waitFor(() => one.ended());
       // the other session's stream stays open and still hears its partner's changes
-      const alive = await timed<LiveAccessEvent>(two, 'access', () => second.browser.post('/api/v1/partner/low-balance-limit', { lowBalanceLimit: '750' }, withToken(second)));
+      const alive = await timed<LiveAccessEvent>(two, 'access', () =>
+        second.browser.post('/api/v1/partner/low-balance-limit', { lowBalanceLimit: '750' }, withToken(second)),
+      );
       expect(alive.data).toEqual({ reason: 'partner' });
       expect(two.ended()).toBe(false);
       expect(two.of('ended')).toEqual([]);
@@ -249,13 +276,17 @@ describe.each(DATABASES)('the live event stream follows its session and access o
     const bystander = await openStream(t.app, admin.accessToken);
     const profileRole = async () => (await member.browser.get('/api/v1/partner/profile', withToken(member))).json<PartnerProfile>().user?.role;
     try {
-      const demoted = await timed<LiveAccessEvent>(stream, 'access', () => admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'view' }, withToken(admin)));
+      const demoted = await timed<LiveAccessEvent>(stream, 'access', () =>
+        admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'view' }, withToken(admin)),
+      );
       expect(demoted.data).toEqual({ reason: 'role' });
       expect(demoted.ms).toBeLessThan(2000);
       expect(await profileRole()).toBe('view');
       expect((await member.browser.get('/api/v1/partner/users', withToken(member))).statusCode).toBe(200);
       expect((await member.browser.post('/api/v1/users/update', { userId: admin.user.id, role: 'view' }, withToken(member))).statusCode).toBe(403);
-      const restored = await timed<LiveAccessEvent>(stream, 'access', () => admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'admin' }, withToken(admin)));
+      const restored = await timed<LiveAccessEvent>(stream, 'access', () =>
+        admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'admin' }, withToken(admin)),
+      );
       expect(restored.data).toEqual({ reason: 'role' });
       expect(await profileRole()).toBe('admin');
       // the stream stays open; the admin's own stream heard nothing of it
@@ -301,7 +332,9 @@ describe.each(DATABASES)('the live event stream follows its session and access o
     const viewer = await signIn(t, 'viewer@acme.test');
     const stream = await openStream(t.app, viewer.accessToken);
     try {
-      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () => admin.browser.post('/api/v1/user/reset-password', { userId: viewer.user.id }, withToken(admin)));
+      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () =>
+        admin.browser.post('/api/v1/user/reset-password', { userId: viewer.user.id }, withToken(admin)),
+      );
       expect(data).toEqual({ reason: 'password-reset', message: sessionEndMessage('password-reset') });
       expect(ms).toBeLessThan(2000);
       await waitFor(() => stream.ended());
@@ -316,7 +349,9 @@ describe.each(DATABASES)('the live event stream follows its session and access o
     const stream = await openStream(t.app, member.accessToken);
     const bystander = await openStream(t.app, admin.accessToken);
     try {
-      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () => admin.browser.put(`/api/v1/users/delete/${member.user.id}`, {}, withToken(admin)));
+      const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () =>
+        admin.browser.put(`/api/v1/users/delete/${member.user.id}`, {}, withToken(admin)),
+      );
       expect(data).toEqual({ reason: 'removed', message: 'You no longer have access to Acme Remit.' });
       expect(ms).toBeLessThan(2000);
       await waitFor(() => stream.ended());
@@ -359,7 +394,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two inst
     pair = await twoInstances({ jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
     for (const i of [pair.a, pair.b]) await i.app.listen({ port: 0, host: '127.0.0.1' });
     // only the first instance processes payments: the second hears of them through the database
-    await startPaymentWorker({ boss: pair.a.app.boss!, db: pair.a.database.db, live: pair.a.app.liveBus, stepSeconds: 0, log: pair.a.app.log, now: pair.a.app.clock });
+    await startPaymentWorker({
+      boss: pair.a.app.boss!,
+      db: pair.a.database.db,
+      live: pair.a.app.liveBus,
+      stepSeconds: 0,
+      log: pair.a.app.log,
+      now: pair.a.app.clock,
+    });
   });
   afterAll(async () => pair?.close());
 
@@ -393,7 +435,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two inst
     const member = await signIn(pair.a, 'admin2@acme.test');
     const onB = await openStream(pair.b.app, member.accessToken);
     try {
-      const role = await timed<LiveAccessEvent>(onB, 'access', () => admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'treasury' }, { token: admin.accessToken }));
+      const role = await timed<LiveAccessEvent>(onB, 'access', () =>
+        admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'treasury' }, { token: admin.accessToken }),
+      );
       expect(role.data).toEqual({ reason: 'role' });
       expect(role.ms).toBeLessThan(2000);
       expect((await admin.browser.post('/api/v1/users/update', { userId: member.user.id, role: 'admin' }, { token: admin.accessToken })).statusCode).toBe(200);
@@ -410,11 +454,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two inst
     const kora = await signIn(pair.a, 'admin@kora.test');
     const onA = await openStream(pair.a.app, kora.accessToken);
     const pay = await kenyaMomo(pair.a);
-    const firstId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1000'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    const firstId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1000'), { token: kora.accessToken })).json<{ payment: { id: string } }>()
+      .payment.id;
     await waitFor(() => onA.events.filter((e) => e.id === firstId).length === 4);
     const last = onA.ids.at(-1)!;
     onA.close();
-    const missedId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1000'), { token: kora.accessToken })).json<{ payment: { id: string } }>().payment.id;
+    const missedId = (await kora.browser.post('/api/v1/partner/disbursement', pay('1000'), { token: kora.accessToken })).json<{ payment: { id: string } }>()
+      .payment.id;
     // opened after the payment was created: it sees the later states, the last of which ends the payment
     const watcher = await openStream(pair.a.app, kora.accessToken);
     await waitFor(() => watcher.events.some((e) => e.id === missedId && e.status === 'complete'));

@@ -21,7 +21,10 @@ async function openStream(app: App, token: string) {
   const { port } = app.server.address() as AddressInfo;
   const events: LiveEvent[] = [];
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } }, resolve);
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } },
+      resolve,
+    );
     req.on('error', reject);
   });
   expect(res.statusCode).toBe(200);
@@ -77,41 +80,66 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
   }
   /** Waits for the event on Acme's stream (a viewer's: every role hears its partner's changes). */
   const arrives = async (expected: Partial<LiveEvent>) => {
-    await expect.poll(() => acme.events.some((e) => Object.entries(expected).every(([k, v]) => e[k as keyof LiveEvent] === v)), { timeout: 15_000, interval: 25 }).toBe(true);
+    await expect
+      .poll(() => acme.events.some((e) => Object.entries(expected).every(([k, v]) => e[k as keyof LiveEvent] === v)), { timeout: 15_000, interval: 25 })
+      .toBe(true);
   };
 
   it('countries: a change asked for, then approved', async () => {
     const rates = (await browser('admin@acme.test').get('/api/v1/partner/rates', as('admin@acme.test'))).json<{ rates: PartnerRate[] }>().rates;
     const benin = rates.find((r) => r.locale === 'BJ')!;
     expect(benin.status).toBe('disabled');
-    const asked = await browser('admin2@acme.test').put('/api/v1/partner/rates', { rates: [{ partnerRateId: benin.id, platformRateId: benin.rateId, status: 'pending_enable' }] }, as('admin2@acme.test'));
+    const asked = await browser('admin2@acme.test').put(
+      '/api/v1/partner/rates',
+      { rates: [{ partnerRateId: benin.id, platformRateId: benin.rateId, status: 'pending_enable' }] },
+      as('admin2@acme.test'),
+    );
     expect(asked.statusCode, asked.body).toBe(200);
     await arrives({ table: 'countries', kind: 'requested', id: benin.id, status: 'pending_enable' });
-    const approved = await browser('admin@acme.test').put('/api/v1/partner/rates/review', { rates: [{ partnerRateId: benin.id, platformRateId: benin.rateId, status: 'enabled' }] }, as('admin@acme.test'));
+    const approved = await browser('admin@acme.test').put(
+      '/api/v1/partner/rates/review',
+      { rates: [{ partnerRateId: benin.id, platformRateId: benin.rateId, status: 'enabled' }] },
+      as('admin@acme.test'),
+    );
     expect(approved.statusCode, approved.body).toBe(200);
     await arrives({ table: 'countries', kind: 'approved', id: benin.id, status: 'enabled' });
   });
 
   it('wallets: added, approved, screened (the job), disabled, deleted', async () => {
     const { address } = generateDemoAddress('TRC20');
-    const created = await browser('admin@acme.test').post('/api/v1/partner/wallet', { address, network: 'TRC20', currencies: ['USDT'], otp: await code('admin@acme.test') }, as('admin@acme.test'));
+    const created = await browser('admin@acme.test').post(
+      '/api/v1/partner/wallet',
+      { address, network: 'TRC20', currencies: ['USDT'], otp: await code('admin@acme.test') },
+      as('admin@acme.test'),
+    );
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<{ wallet: { id: string } }>().wallet.id;
     await arrives({ table: 'wallets', kind: 'added', id, status: 'pending_approval' });
-    const reviewed = await browser('treasury@acme.test').put('/api/v1/partner/wallet/status', { address, network: 'TRC20', status: 'approved' }, as('treasury@acme.test'));
+    const reviewed = await browser('treasury@acme.test').put(
+      '/api/v1/partner/wallet/status',
+      { address, network: 'TRC20', status: 'approved' },
+      as('treasury@acme.test'),
+    );
     expect(reviewed.statusCode, reviewed.body).toBe(200);
     await arrives({ table: 'wallets', kind: 'approved', id, status: 'pending_screening' });
     await arrives({ table: 'wallets', kind: 'screened', id, status: 'enabled' });
     const disabled = await browser('admin@acme.test').put('/api/v1/partner/wallet', { address, network: 'TRC20', status: 'disabled' }, as('admin@acme.test'));
     expect(disabled.statusCode, disabled.body).toBe(200);
     await arrives({ table: 'wallets', kind: 'disabled', id, status: 'disabled' });
-    const removed = await browser('admin@acme.test').delete(`/api/v1/partner/wallet/${address}`, { payload: { reason: WALLET_DELETION_REASONS[0], network: 'TRC20', otp: await code('admin@acme.test') }, ...as('admin@acme.test') });
+    const removed = await browser('admin@acme.test').delete(`/api/v1/partner/wallet/${address}`, {
+      payload: { reason: WALLET_DELETION_REASONS[0], network: 'TRC20', otp: await code('admin@acme.test') },
+      ...as('admin@acme.test'),
+    });
     expect(removed.statusCode, removed.body).toBe(200);
     await arrives({ table: 'wallets', kind: 'deleted', id, status: 'deleted' });
   });
 
   it('webhooks: an endpoint added, its test delivery and the attempt the job made, changed, deleted', async () => {
-    const created = await browser('admin@acme.test').post('/api/v1/partner/webhook', { url: `${rx.url}/live`, events: ['SETTLEMENT.COMPLETE'], otp: await code('admin@acme.test') }, as('admin@acme.test'));
+    const created = await browser('admin@acme.test').post(
+      '/api/v1/partner/webhook',
+      { url: `${rx.url}/live`, events: ['SETTLEMENT.COMPLETE'], otp: await code('admin@acme.test') },
+      as('admin@acme.test'),
+    );
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<{ webhook: { id: string } }>().webhook.id;
     await arrives({ table: 'webhooks', kind: 'created', id, status: 'healthy' });
@@ -122,7 +150,11 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
     // the attempt, recorded by the delivery job
     await arrives({ table: 'webhooks', kind: 'delivery', id: deliveryId, status: 'succeeded' });
     expect(rx.received.some((r) => r.path === '/live')).toBe(true);
-    const changed = await browser('admin@acme.test').put('/api/v1/partner/webhook', { id, active: false, otp: await code('admin@acme.test') }, as('admin@acme.test'));
+    const changed = await browser('admin@acme.test').put(
+      '/api/v1/partner/webhook',
+      { id, active: false, otp: await code('admin@acme.test') },
+      as('admin@acme.test'),
+    );
     expect(changed.statusCode, changed.body).toBe(200);
     await arrives({ table: 'webhooks', kind: 'updated', id, status: 'disabled' });
     const deleted = await browser('admin@acme.test').delete(`/api/v1/partner/webhook/${id}?otp=${await code('admin@acme.test')}`, as('admin@acme.test'));
@@ -130,7 +162,7 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
     await arrives({ table: 'webhooks', kind: 'deleted', id, status: 'deleted' });
   });
 
-  it("API keys: created, used by a signed call (the last-use write), disabled, rolled, deleted; an allowed address added and deleted", async () => {
+  it('API keys: created, used by a signed call (the last-use write), disabled, rolled, deleted; an allowed address added and deleted', async () => {
     const key = await createKey(s['admin@acme.test']!, { name: 'Live', permissions: ['api_read'] });
     await arrives({ table: 'api-keys', kind: 'created', id: key.apiKey, status: 'active' });
     expect((await signedCall(t.app, key, 'GET', '/api/v1/partner/accounts')).statusCode).toBe(200);
@@ -148,16 +180,27 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
     expect(deleted.statusCode, deleted.body).toBe(200);
     await arrives({ table: 'api-keys', kind: 'deleted', id: key.apiKey, status: 'deleted' });
 
-    const added = await browser('admin@acme.test').post('/api/v1/partner/ip-address', { ipAddress: '203.0.113.7', otp: await code('admin@acme.test') }, as('admin@acme.test'));
+    const added = await browser('admin@acme.test').post(
+      '/api/v1/partner/ip-address',
+      { ipAddress: '203.0.113.7', otp: await code('admin@acme.test') },
+      as('admin@acme.test'),
+    );
     expect(added.statusCode, added.body).toBe(201);
     await arrives({ table: 'api-keys', kind: 'ip_added', id: '203.0.113.7' });
-    const gone = await browser('admin@acme.test').delete(`/api/v1/partner/ip-address?ipAddress=203.0.113.7&otp=${await code('admin@acme.test')}`, as('admin@acme.test'));
+    const gone = await browser('admin@acme.test').delete(
+      `/api/v1/partner/ip-address?ipAddress=203.0.113.7&otp=${await code('admin@acme.test')}`,
+      as('admin@acme.test'),
+    );
     expect(gone.statusCode, gone.body).toBe(200);
     await arrives({ table: 'api-keys', kind: 'ip_deleted', id: '203.0.113.7' });
   });
 
   it("the team: an invitation, a role change, an admin's password reset, a removal", async () => {
-    const invited = await browser('admin@acme.test').post('/api/v1/users/add', { name: 'Live Member', email: 'live@acme.test', role: 'view' }, as('admin@acme.test'));
+    const invited = await browser('admin@acme.test').post(
+      '/api/v1/users/add',
+      { name: 'Live Member', email: 'live@acme.test', role: 'view' },
+      as('admin@acme.test'),
+    );
     expect(invited.statusCode, invited.body).toBe(201);
     const id = invited.json<{ user: { id: string } }>().user.id;
     await arrives({ table: 'team', kind: 'invited', id, status: 'invited' });
@@ -171,12 +214,20 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
   });
 
   it("sent none of these to another partner's stream, which hears its own", async () => {
-    const invited = await browser('admin@kora.test').post('/api/v1/users/add', { name: 'Kora Member', email: 'member@kora.test', role: 'view' }, as('admin@kora.test'));
+    const invited = await browser('admin@kora.test').post(
+      '/api/v1/users/add',
+      { name: 'Kora Member', email: 'member@kora.test', role: 'view' },
+      as('admin@kora.test'),
+    );
     expect(invited.statusCode, invited.body).toBe(201);
     const id = invited.json<{ user: { id: string } }>().user.id;
     await expect.poll(() => kora.events.some((e) => e.table === 'team' && e.id === id), { timeout: 15_000, interval: 25 }).toBe(true);
     expect(kora.events.filter((e) => TOPICS.includes(e.table))).toEqual([expect.objectContaining({ table: 'team', kind: 'invited', id })]);
-    for (const topic of TOPICS) expect(acme.events.some((e) => e.table === topic), topic).toBe(true);
+    for (const topic of TOPICS)
+      expect(
+        acme.events.some((e) => e.table === topic),
+        topic,
+      ).toBe(true);
     expect(acme.events.some((e) => e.id === id)).toBe(false);
   });
 });

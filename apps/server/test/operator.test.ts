@@ -46,7 +46,11 @@ describe.each(DATABASES)('operator set-up on %s', (kind) => {
   it('keeps a failed delivery in the outbox as failed', async () => {
     const mailer = createMailer({ db: t.database.db, smtpUrl: 'smtp://127.0.0.1:1', from: 'x@portal.test', log: pino({ level: 'silent' }) });
     await expect(mailer.send({ to: 'nobody@portal.test', subject: 's', text: 't' })).rejects.toMatchObject({ statusCode: 503, code: 'MailUnavailable' });
-    const row = await t.database.db.selectFrom('mail_outbox').select(['status', 'error']).where('to_address', '=', 'nobody@portal.test').executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('mail_outbox')
+      .select(['status', 'error'])
+      .where('to_address', '=', 'nobody@portal.test')
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('failed');
     expect(row.error).toBeTruthy();
   });

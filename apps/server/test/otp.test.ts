@@ -36,8 +36,21 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
   }
   const verify = (email: string, otp: string) => s[email]!.browser.get(`/api/v1/user/otp/${otp}`, { token: s[email]!.accessToken });
   const other = (code: string, by = 1) => String((Number(code) + by) % 1_000_000).padStart(6, '0');
-  const service = () => createOtpService({ repo: createOtpRepository(t.database.db), rateLimits: createRateLimitRepository(t.database.db), mailer: t.mailer, now: () => t.clock.now });
-  const authOf = (email: string) => ({ userId: s[email]!.user.id, partnerId: s[email]!.user.partnerId, role: 'admin' as const, email, name: email, sessionId: '' });
+  const service = () =>
+    createOtpService({
+      repo: createOtpRepository(t.database.db),
+      rateLimits: createRateLimitRepository(t.database.db),
+      mailer: t.mailer,
+      now: () => t.clock.now,
+    });
+  const authOf = (email: string) => ({
+    userId: s[email]!.user.id,
+    partnerId: s[email]!.user.partnerId,
+    role: 'admin' as const,
+    email,
+    name: email,
+    sessionId: '',
+  });
 
   it('e-mails a six-digit code over SMTP to the signed-in user (every role), and says where it went', async () => {
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test']) {
@@ -88,7 +101,9 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
 
   it('rolls the code back with a change that fails', async () => {
     const code = await codeFor('admin@kora.test');
-    await expect(service().authorise(authOf('admin@kora.test'), code, async () => Promise.reject(new Error('the change failed')))).rejects.toThrow('the change failed');
+    await expect(service().authorise(authOf('admin@kora.test'), code, async () => Promise.reject(new Error('the change failed')))).rejects.toThrow(
+      'the change failed',
+    );
     expect(await service().authorise(authOf('admin@kora.test'), code, async () => 'done')).toBe('done');
   });
 

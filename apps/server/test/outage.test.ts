@@ -49,7 +49,14 @@ describe('a database server that refuses connections', () => {
     app = await buildApp({ config: testConfig(), database, keys, mailer: memoryMailer(), boss: null });
     await app.ready();
     const admin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
-    const token = await signAccessToken(keys.jwtSecret, { sub: admin.id, pid: DEMO_PARTNERS.acme.id, role: 'admin', email: admin.email, name: admin.name, sid: crypto.randomUUID() });
+    const token = await signAccessToken(keys.jwtSecret, {
+      sub: admin.id,
+      pid: DEMO_PARTNERS.acme.id,
+      role: 'admin',
+      email: admin.email,
+      name: admin.name,
+      sid: crypto.randomUUID(),
+    });
     expectOutage(await browser(app).get('/api/v1/partner/profile', { token }));
     expectOutage(await browser(app).post('/api/v1/users/login', { email: 'admin@acme.test', password: 'whatever-it-is' }));
     // the process itself is alive

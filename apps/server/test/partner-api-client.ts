@@ -50,7 +50,9 @@ export function signedCall(app: App, key: KeyPair, method: 'GET' | 'POST' | 'PUT
 export async function createKey(as: { browser: Browser; accessToken: string }, body: { name?: string; permissions: string[]; expiry?: string | null }) {
   const res = await as.browser.post('/api/v1/partner/apikey', { name: 'Test key', ...body }, { token: as.accessToken });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ apiKey: KeyPair & { name: string; status: string; permissions: string[]; expiry: string | null; expired: boolean; secretHint: string; publicKey: string } }>().apiKey;
+  return res.json<{
+    apiKey: KeyPair & { name: string; status: string; permissions: string[]; expiry: string | null; expired: boolean; secretHint: string; publicKey: string };
+  }>().apiKey;
 }
 
 /**

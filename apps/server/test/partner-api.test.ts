@@ -23,7 +23,10 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
   beforeAll(async () => {
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url, transactions: true });
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true });
+    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+      apiKeysManagementEnabled: true,
+      whitelistedIpsEnabled: true,
+    });
     for (const email of ['admin@acme.test', 'admin@lean.test']) s[email] = await signIn(t, email);
     readKey = await createKey(s['admin@acme.test']!, { name: 'Reader', permissions: ['api_read'] });
     writeKey = await createKey(s['admin@acme.test']!, { name: 'Writer', permissions: ['api_write'] });
@@ -35,7 +38,8 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
   });
 
   const admin = () => s['admin@acme.test']!;
-  const call = (key: KeyPair, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: Parameters<typeof signedCall>[4]) => signedCall(t.app, key, method, url, options);
+  const call = (key: KeyPair, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options?: Parameters<typeof signedCall>[4]) =>
+    signedCall(t.app, key, method, url, options);
   const portal = (url: string) => admin().browser.get(url, { token: admin().accessToken });
 
   it('answers a signed read as it answers the signed-in user of the same partner', async () => {
@@ -83,7 +87,11 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
       expect(res.statusCode, res.body).toBe(401);
       expect(res.json()).toMatchObject({ code: 'ApiKeySignatureInvalid', message: API_KEY_MESSAGES.badSignature });
     }
-    const garbage = await t.app.inject({ method: 'GET', url: '/api/v1/partner/accounts', headers: { 'x-api-key': readKey.apiKey, 'x-api-timestamp': String(Math.floor(t.clock.now / 1000)), 'x-api-signature': 'not-hex' } });
+    const garbage = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/partner/accounts',
+      headers: { 'x-api-key': readKey.apiKey, 'x-api-timestamp': String(Math.floor(t.clock.now / 1000)), 'x-api-signature': 'not-hex' },
+    });
     expect(garbage.json()).toMatchObject({ code: 'ApiKeySignatureInvalid' });
   });
 
@@ -97,13 +105,17 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
     for (const timestamp of [now - SIGNATURE_WINDOW_SECONDS + 1, now + SIGNATURE_WINDOW_SECONDS - 1]) {
       expect((await call(readKey, 'GET', '/api/v1/partner/accounts', { timestamp })).statusCode).toBe(200);
     }
-    expect((await call(readKey, 'GET', '/api/v1/partner/accounts', { headers: { 'x-api-timestamp': `${now}.5` } })).json()).toMatchObject({ code: 'ApiKeyTimestampInvalid' });
+    expect((await call(readKey, 'GET', '/api/v1/partner/accounts', { headers: { 'x-api-timestamp': `${now}.5` } })).json()).toMatchObject({
+      code: 'ApiKeyTimestampInvalid',
+    });
   });
 
   it('refuses an unknown key, missing headers, and a key with a bearer token', async () => {
     const unknown = await call({ apiKey: `ak_${'0'.repeat(32)}`, secretKey: readKey.secretKey }, 'GET', '/api/v1/partner/accounts');
     expect(unknown.json()).toMatchObject({ code: 'ApiKeyInvalid', message: API_KEY_MESSAGES.unknownKey });
-    expect((await call({ apiKey: 'sk_wrong', secretKey: readKey.secretKey }, 'GET', '/api/v1/partner/accounts')).json()).toMatchObject({ code: 'ApiKeyInvalid' });
+    expect((await call({ apiKey: 'sk_wrong', secretKey: readKey.secretKey }, 'GET', '/api/v1/partner/accounts')).json()).toMatchObject({
+      code: 'ApiKeyInvalid',
+    });
     const missing = await t.app.inject({ method: 'GET', url: '/api/v1/partner/accounts', headers: { 'x-api-key': readKey.apiKey } });
     expect(missing.json()).toMatchObject({ code: 'ApiKeyInvalid', message: API_KEY_MESSAGES.missingHeaders });
     const both = await call(readKey, 'GET', '/api/v1/partner/accounts', { headers: { authorization: `Bearer ${admin().accessToken}` } });
@@ -143,7 +155,12 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
     const assigned = await call(writeKey, 'POST', '/api/v1/partner/addresses', { body: { currency: 'PYUSD', network: 'ERC20' } });
     expect(assigned.statusCode, assigned.body).toBe(201);
     // the key is recorded as the actor
-    const event = await t.database.db.selectFrom('audit_events').select(['actor', 'actor_user_id']).where('action', '=', 'deposit_address.assigned').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const event = await t.database.db
+      .selectFrom('audit_events')
+      .select(['actor', 'actor_user_id'])
+      .where('action', '=', 'deposit_address.assigned')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     expect(event).toEqual({ actor: `api key ${writeKey.apiKey}`, actor_user_id: null });
   });
 
@@ -170,28 +187,37 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
     expect(expired.statusCode).toBe(401);
     expect(expired.json()).toMatchObject({ code: 'ApiKeyExpired', message: API_KEY_MESSAGES.expired(expiry) });
     expect(expired.json<{ message: string }>().message).toMatch(/^This API key expired on .+\. Create a new key/);
-    const listed = (await portal('/api/v1/partner/apikey')).json<{ apiKeys: { apiKey: string; expired: boolean; expiry: string }[] }>().apiKeys.find((k) => k.apiKey === key.apiKey);
+    const listed = (await portal('/api/v1/partner/apikey'))
+      .json<{ apiKeys: { apiKey: string; expired: boolean; expiry: string }[] }>()
+      .apiKeys.find((k) => k.apiKey === key.apiKey);
     expect(listed).toMatchObject({ expired: true, expiry });
   });
 
-  it("keeps the old secret of a rolled key until the chosen time, and the new one at once", async () => {
+  it('keeps the old secret of a rolled key until the chosen time, and the new one at once', async () => {
     const key = await createKey(admin(), { name: 'To roll', permissions: ['api_read'] });
     expect((await call(key, 'GET', '/api/v1/partner/accounts')).statusCode).toBe(200);
-    const rolled = (await admin().browser.post(`/api/v1/partner/apikey/${key.apiKey}/roll`, { previousSecretMinutes: 60 }, { token: admin().accessToken })).json<{ apiKey: KeyPair }>().apiKey;
+    const rolled = (
+      await admin().browser.post(`/api/v1/partner/apikey/${key.apiKey}/roll`, { previousSecretMinutes: 60 }, { token: admin().accessToken })
+    ).json<{ apiKey: KeyPair }>().apiKey;
     expect((await call(rolled, 'GET', '/api/v1/partner/accounts')).statusCode).toBe(200);
     expect((await call(key, 'GET', '/api/v1/partner/accounts')).statusCode).toBe(200);
     t.clock.now += 60 * 60_000;
     expect((await call(key, 'GET', '/api/v1/partner/accounts')).json()).toMatchObject({ code: 'ApiKeySignatureInvalid' });
     expect((await call(rolled, 'GET', '/api/v1/partner/accounts')).statusCode).toBe(200);
     // rolled with no overlap, the old secret stops at once
-    const now = (await admin().browser.post(`/api/v1/partner/apikey/${key.apiKey}/roll`, { previousSecretMinutes: 0 }, { token: admin().accessToken })).json<{ apiKey: KeyPair }>().apiKey;
+    const now = (await admin().browser.post(`/api/v1/partner/apikey/${key.apiKey}/roll`, { previousSecretMinutes: 0 }, { token: admin().accessToken })).json<{
+      apiKey: KeyPair;
+    }>().apiKey;
     expect((await call(rolled, 'GET', '/api/v1/partner/accounts')).json()).toMatchObject({ code: 'ApiKeySignatureInvalid' });
     expect((await call(now, 'GET', '/api/v1/partner/accounts')).statusCode).toBe(200);
   });
 
   it('records when a key was last used, at most once a minute', async () => {
     const key = await createKey(admin(), { name: 'Usage', permissions: ['api_read'] });
-    const lastUsed = async () => (await admin().browser.get('/api/v1/partner/apikey', { token: admin().accessToken })).json<{ apiKeys: { apiKey: string; lastUsedAt: string | null }[] }>().apiKeys.find((k) => k.apiKey === key.apiKey)!.lastUsedAt;
+    const lastUsed = async () =>
+      (await admin().browser.get('/api/v1/partner/apikey', { token: admin().accessToken }))
+        .json<{ apiKeys: { apiKey: string; lastUsedAt: string | null }[] }>()
+        .apiKeys.find((k) => k.apiKey === key.apiKey)!.lastUsedAt;
     expect(await lastUsed()).toBeNull();
     const first = t.clock.now;
     await call(key, 'GET', '/api/v1/partner/accounts');
@@ -207,9 +233,13 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
   it("answers each key with its own partner's data only", async () => {
     const lean = await createKey(s['admin@lean.test']!, { name: 'Lean reader', permissions: ['api_read'] });
     expect((await call(lean, 'GET', '/api/v1/partner/accounts')).json()).toMatchObject({ partner: { id: LEAN } });
-    const acmePayment = (await call(readKey, 'POST', '/api/v1/transactions/search', { body: { table: 'payments', size: 1 } })).json<{ data: { id: string }[] }>().data[0]!.id;
+    const acmePayment = (await call(readKey, 'POST', '/api/v1/transactions/search', { body: { table: 'payments', size: 1 } })).json<{
+      data: { id: string }[];
+    }>().data[0]!.id;
     expect((await call(lean, 'GET', `/api/v1/transactions/payments/${acmePayment}`)).statusCode).toBe(404);
-    const leanSearch = (await call(lean, 'POST', '/api/v1/transactions/search', { body: { table: 'payments', idFilter: acmePayment } })).json<{ total: number }>();
+    const leanSearch = (await call(lean, 'POST', '/api/v1/transactions/search', { body: { table: 'payments', idFilter: acmePayment } })).json<{
+      total: number;
+    }>();
     expect(leanSearch.total).toBe(0);
   });
 
@@ -228,7 +258,10 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
     const res = await call(writeKey, 'POST', '/api/v1/partner/addresses', { body: { currency: 'USDT', network: 'TRC20' } });
     expect([200, 201]).toContain(res.statusCode);
     // the same write with a wrong signature is refused before it runs; and a bearer call still needs its token
-    expect((await call(writeKey, 'POST', '/api/v1/partner/addresses', { body: { currency: 'USDT', network: 'POLYGON' }, sign: { secret: readKey.secretKey } })).statusCode).toBe(401);
+    expect(
+      (await call(writeKey, 'POST', '/api/v1/partner/addresses', { body: { currency: 'USDT', network: 'POLYGON' }, sign: { secret: readKey.secretKey } }))
+        .statusCode,
+    ).toBe(401);
     const noToken = await t.app.inject({
       method: 'POST',
       url: '/api/v1/partner/addresses',
@@ -237,7 +270,11 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
     });
     expect(noToken.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
     // a browser sending only some of the key headers is not let past the token check
-    const partial = await browser(t.app).post('/api/v1/partner/addresses', { currency: 'USDT', network: 'POLYGON' }, { token: admin().accessToken, headers: { 'x-api-key': writeKey.apiKey } });
+    const partial = await browser(t.app).post(
+      '/api/v1/partner/addresses',
+      { currency: 'USDT', network: 'POLYGON' },
+      { token: admin().accessToken, headers: { 'x-api-key': writeKey.apiKey } },
+    );
     expect(partial.json()).toMatchObject({ code: 'ApiKeyInvalid', message: API_KEY_MESSAGES.missingHeaders });
     const addresses = (await portal('/api/v1/partner/addresses')).json<{ addresses: { currencyNetwork: string }[] }>().addresses.map((a) => a.currencyNetwork);
     expect(addresses).not.toContain('usdt-polygon');
@@ -251,7 +288,10 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
     };
     const removeIp = async (ipAddress: string) => {
       const code = await emailedCode(t, admin(), smtp);
-      expect((await admin().browser.delete(`/api/v1/partner/ip-address?ipAddress=${encodeURIComponent(ipAddress)}&otp=${code}`, { token: admin().accessToken })).statusCode).toBe(200);
+      expect(
+        (await admin().browser.delete(`/api/v1/partner/ip-address?ipAddress=${encodeURIComponent(ipAddress)}&otp=${code}`, { token: admin().accessToken }))
+          .statusCode,
+      ).toBe(200);
     };
 
     it('allows any address while the list is empty, and only listed ones after', async () => {
@@ -289,8 +329,14 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
         // the same key on the second app (its own encryption key)
         const row = await t.database.db.selectFrom('api_keys').selectAll().where('api_key', '=', readKey.apiKey).executeTakeFirstOrThrow();
         const secretEnc = encrypt(proxied.keys.encryptionKey, decrypt(t.keys.encryptionKey, row.secret_enc));
-        await proxied.database.db.insertInto('api_keys').values({ ...row, secret_enc: secretEnc, previous_secret_enc: null, previous_secret_expires_at: null }).execute();
-        await proxied.database.db.insertInto('allowed_ip_addresses').values({ partner_id: ACME, ip_address: '203.0.113.0/24', created_by: null, created_by_email: null }).execute();
+        await proxied.database.db
+          .insertInto('api_keys')
+          .values({ ...row, secret_enc: secretEnc, previous_secret_enc: null, previous_secret_expires_at: null })
+          .execute();
+        await proxied.database.db
+          .insertInto('allowed_ip_addresses')
+          .values({ partner_id: ACME, ip_address: '203.0.113.0/24', created_by: null, created_by_email: null })
+          .execute();
         const viaProxy = await signedCall(proxied.app, readKey, 'GET', '/api/v1/partner/accounts', { ip: '10.0.0.1', headers: forwarded });
         expect(viaProxy.statusCode, viaProxy.body).toBe(200);
         // a client claiming the address itself, not through the proxy, is seen as what it is

@@ -35,12 +35,18 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
   });
 
   it('answers the accounts of the caller only, balances as decimal strings from the ledger', async () => {
-    const acme = (await as('viewer@acme.test').get('/api/v1/partner/accounts')).json<{ partner: { id: string }; accounts: { currency: string; available: string }[] }>();
+    const acme = (await as('viewer@acme.test').get('/api/v1/partner/accounts')).json<{
+      partner: { id: string };
+      accounts: { currency: string; available: string }[];
+    }>();
     expect(acme.partner.id).toBe(DEMO_PARTNERS.acme.id);
     const usd = acme.accounts.find((a) => a.currency === 'USD')!;
     expect(Number(usd.available)).toBe(25000);
     expect(typeof usd.available).toBe('string');
-    const lean = (await as('admin@lean.test').get(`/api/v1/partner/accounts?partnerId=${DEMO_PARTNERS.acme.id}`)).json<{ partner: { id: string }; accounts: { currency: string; available: string }[] }>();
+    const lean = (await as('admin@lean.test').get(`/api/v1/partner/accounts?partnerId=${DEMO_PARTNERS.acme.id}`)).json<{
+      partner: { id: string };
+      accounts: { currency: string; available: string }[];
+    }>();
     expect(lean.partner.id).toBe(DEMO_PARTNERS.lean.id);
     expect(lean.accounts.map((a) => [a.currency, Number(a.available)])).toEqual([['USD', 400]]);
   });
@@ -55,14 +61,26 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     });
 
     it("refuses a missing, zero, negative or malformed value with 'Invalid low balance limit value'", async () => {
-      for (const body of [{}, { lowBalanceLimit: null }, { lowBalanceLimit: '0' }, { lowBalanceLimit: 0 }, { lowBalanceLimit: '-5' }, { lowBalanceLimit: '12abc' }, { lowBalanceLimit: '0.00' }, { lowBalanceLimit: 'abc' }, { lowBalanceLimit: '0.001' }, { lowBalanceLimit: '12.345' }, { lowBalanceLimit: -5 }]) {
+      for (const body of [
+        {},
+        { lowBalanceLimit: null },
+        { lowBalanceLimit: '0' },
+        { lowBalanceLimit: 0 },
+        { lowBalanceLimit: '-5' },
+        { lowBalanceLimit: '12abc' },
+        { lowBalanceLimit: '0.00' },
+        { lowBalanceLimit: 'abc' },
+        { lowBalanceLimit: '0.001' },
+        { lowBalanceLimit: '12.345' },
+        { lowBalanceLimit: -5 },
+      ]) {
         const res = await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
         expect(res.json<{ message: string }>().message).toContain('Invalid low balance limit value');
       }
     });
 
-    it("lets an admin set it, on its own partner only, whatever partnerId the body names", async () => {
+    it('lets an admin set it, on its own partner only, whatever partnerId the body names', async () => {
       const res = await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', { partnerId: DEMO_PARTNERS.lean.id, lowBalanceLimit: '2500.50' });
       expect(res.statusCode).toBe(200);
       const acme = (await as('admin@acme.test').get('/api/v1/partner/profile')).json<{ partner: { lowBalanceLimit: string } }>();
@@ -74,7 +92,8 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     });
 
     it('says what is wrong with a refused value, and stores a typed one plainly', async () => {
-      const said = async (lowBalanceLimit: unknown) => (await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', { lowBalanceLimit })).json<{ message: string; lowBalanceLimit: string }>();
+      const said = async (lowBalanceLimit: unknown) =>
+        (await as('admin@acme.test').post('/api/v1/partner/low-balance-limit', { lowBalanceLimit })).json<{ message: string; lowBalanceLimit: string }>();
       expect((await said('-5')).message).toBe('Invalid low balance limit value: the limit must be above zero.');
       expect((await said('0.001')).message).toBe('Invalid low balance limit value: use at most 2 decimals (cents).');
       expect((await said('abc')).message).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
@@ -83,12 +102,25 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
   });
 
   describe('payout configuration', () => {
-    const weekly = { type: 'AUTOMATED', frequency: 'Weekly', repeatFrequency: 1, weeklyDays: ['Friday'], monthlyDate: null, yearlyDate: null, endPayout: 'Never', endPayoutAfter: null, endPayoutDate: null };
+    const weekly = {
+      type: 'AUTOMATED',
+      frequency: 'Weekly',
+      repeatFrequency: 1,
+      weeklyDays: ['Friday'],
+      monthlyDate: null,
+      yearlyDate: null,
+      endPayout: 'Never',
+      endPayoutAfter: null,
+      endPayoutDate: null,
+    };
 
     it('answers manual for a partner that never set one, and the stored schedule with its next date', async () => {
       const lean = (await as('admin@lean.test').get('/api/v1/partner/payout-config')).json<{ config: { type: string }; nextPayoutDate: string | null }>();
       expect(lean).toMatchObject({ config: { type: 'MANUAL', frequency: null, weeklyDays: [] }, nextPayoutDate: null });
-      const acme = (await as('viewer@acme.test').get('/api/v1/partner/payout-config')).json<{ config: { frequency: string; weeklyDays: string[] }; nextPayoutDate: string }>();
+      const acme = (await as('viewer@acme.test').get('/api/v1/partner/payout-config')).json<{
+        config: { frequency: string; weeklyDays: string[] };
+        nextPayoutDate: string;
+      }>();
       expect(acme.config).toMatchObject({ frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'] });
       expect(['Monday', 'Thursday']).toContain(new Date(`${acme.nextPayoutDate}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' }));
     });
@@ -157,7 +189,14 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     const counts = async () => {
       const db = t.database.db;
       const n = async (table: 'deposit_addresses' | 'deposit_derivation_counters' | 'deposit_address_pool' | 'audit_events') =>
-        Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       return [await n('deposit_addresses'), await n('deposit_derivation_counters'), await n('deposit_address_pool'), await n('audit_events')];
     };
 
@@ -219,7 +258,7 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       expect((await as('admin@lean.test').get('/api/v1/partner/addresses')).json<List>().addresses).toEqual([]);
     });
 
-    it('gives a demo address on POST, to the caller\'s own partner whatever partnerId the body names, once', async () => {
+    it("gives a demo address on POST, to the caller's own partner whatever partnerId the body names, once", async () => {
       const first = await as('treasury@acme.test').post('/api/v1/partner/addresses', { currency: 'USDC', network: 'BASE', partnerId: DEMO_PARTNERS.lean.id });
       // acme has usdc-base from the seed: the same one comes back
       expect(first.statusCode).toBe(200);
@@ -235,9 +274,19 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
       expect(lean.address.address).toBe(address.address);
       const acme = (await as('admin@acme.test').get('/api/v1/partner/addresses')).json<List>();
       expect(acme.addresses.map((a) => a.address)).not.toContain(address.address);
-      const events = await t.database.db.selectFrom('audit_events').select(['partner_id', 'actor', 'details']).where('action', '=', 'deposit_address.assigned').execute();
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-      expect(events).toEqual([{ partner_id: DEMO_PARTNERS.lean.id, actor: 'admin@lean.test', details: expect.objectContaining({ currencyNetwork: 'usdt-trc20', address: address.address, source: 'demo' }) }]);
+      const events = await t.database.db
+        .selectFrom('audit_events')
+        .select(['partner_id', 'actor', 'details'])
+        .where('action', '=', 'deposit_address.assigned')
+        .execute();
+      expect(events).toEqual([
+        {
+          partner_id: DEMO_PARTNERS.lean.id,
+          actor: 'admin@lean.test',
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+          details: expect.objectContaining({ currencyNetwork: 'usdt-trc20', address: address.address, source: 'demo' }),
+        },
+      ]);
     });
 
     it('never shows one partner the addresses of another', async () => {
@@ -250,7 +299,13 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
   });
 
   it('refuses every partner call without a token', async () => {
-    for (const url of ['/api/v1/partner/profile', '/api/v1/partner/accounts', '/api/v1/partner/payout-config', '/api/v1/partner/addresses', '/api/v1/partner/address']) {
+    for (const url of [
+      '/api/v1/partner/profile',
+      '/api/v1/partner/accounts',
+      '/api/v1/partner/payout-config',
+      '/api/v1/partner/addresses',
+      '/api/v1/partner/address',
+    ]) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
     }
   });
@@ -272,14 +327,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the partner row on two instance
   it('shows on the other instance well within the cache lifetime a limit set on one, and flags the operator set', async () => {
     const s = await signIn(a, 'admin@lean.test');
     const profileOnB = async () =>
-      (await b.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${s.accessToken}` } })).json<{ partner: { lowBalanceLimit: string | null }; featureFlags: Record<string, boolean> }>();
+      (await b.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${s.accessToken}` } })).json<{
+        partner: { lowBalanceLimit: string | null };
+        featureFlags: Record<string, boolean>;
+      }>();
     expect((await profileOnB()).partner.lowBalanceLimit).toBeNull(); // b caches the row now, for 5 s
     expect((await s.browser.post('/api/v1/partner/low-balance-limit', { lowBalanceLimit: '750' }, { token: s.accessToken })).statusCode).toBe(200);
     await expect.poll(async () => Number((await profileOnB()).partner.lowBalanceLimit), { timeout: 2000, interval: 20 }).toBe(750);
 
     expect((await profileOnB()).featureFlags.webhooksManagementEnabled).toBe(false);
     const bus = createCacheBus({ database: a.database });
-    const operator = createOperatorService({ db: a.database.db, live: a.app.liveBus, mailer: memoryMailer(), publicUrl: 'https://portal.test', invalidatePartner: (id) => bus.invalidate(PARTNER_CACHE, id) });
+    const operator = createOperatorService({
+      db: a.database.db,
+      live: a.app.liveBus,
+      mailer: memoryMailer(),
+      publicUrl: 'https://portal.test',
+      invalidatePartner: (id) => bus.invalidate(PARTNER_CACHE, id),
+    });
     await operator.setFeatureFlags(DEMO_PARTNERS.lean.id, { webhooksManagementEnabled: true });
     await bus.close();
     await expect.poll(async () => (await profileOnB()).featureFlags.webhooksManagementEnabled, { timeout: 2000, interval: 20 }).toBe(true);

@@ -25,7 +25,13 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
     receiver = await webhookReceiver();
     await t.database.db
       .insertInto('webhook_endpoints')
-      .values({ partner_id: DEMO_PARTNERS.acme.id, id: crypto.randomUUID(), url: `${receiver.url}/hooks`, events: WEBHOOK_EVENT_TYPES.filter((e) => e.startsWith('PAYMENT.')), secret_encrypted: encrypt(t.keys.encryptionKey, secret) })
+      .values({
+        partner_id: DEMO_PARTNERS.acme.id,
+        id: crypto.randomUUID(),
+        url: `${receiver.url}/hooks`,
+        events: WEBHOOK_EVENT_TYPES.filter((e) => e.startsWith('PAYMENT.')),
+        secret_encrypted: encrypt(t.keys.encryptionKey, secret),
+      })
       .execute();
     delivery = await startTestWebhookDelivery(t, { schedule: [1, 1], concurrency: 8 });
     // a state lasts half a second: long enough for each event to be delivered before the next is made
@@ -41,10 +47,28 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
   it('one payment for two sends with one Idempotency-Key; a signed webhook per state, in order', async () => {
     const admin = await signIn(t, 'admin@acme.test');
     const key = await createKey(admin, { name: 'Payouts', permissions: ['api_read', 'api_write'] });
-    const channelId = (await t.database.db.selectFrom('channels').select('id').where('country', '=', 'KE').where('ramp_type', '=', 'withdraw').where('channel_type', '=', 'momo').executeTakeFirstOrThrow()).id;
-    const networkId = (await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()).id;
+    const channelId = (
+      await t.database.db
+        .selectFrom('channels')
+        .select('id')
+        .where('country', '=', 'KE')
+        .where('ramp_type', '=', 'withdraw')
+        .where('channel_type', '=', 'momo')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const networkId = (
+      await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()
+    ).id;
     // ends in 3: completes, then is refunded (six states)
-    const body = { country: 'KE', channelId, networkId, accountNumber: '+254712345678', recipient: { name: 'Musa Kato' }, amount: '2003', sequenceId: crypto.randomUUID() };
+    const body = {
+      country: 'KE',
+      channelId,
+      networkId,
+      accountNumber: '+254712345678',
+      recipient: { name: 'Musa Kato' },
+      amount: '2003',
+      sequenceId: crypto.randomUUID(),
+    };
     const headers = { 'idempotency-key': crypto.randomUUID() };
     const first = await signedCall(t.app, key, 'POST', '/api/v1/partner/disbursement', { body, headers });
     const second = await signedCall(t.app, key, 'POST', '/api/v1/partner/disbursement', { body, headers });
@@ -52,7 +76,12 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
     expect(second.headers['idempotent-replayed']).toBe('true');
     const id = first.json<{ payment: Payment }>().payment.id;
     expect(second.json<{ payment: Payment }>().payment.id).toBe(id);
-    const count = (await t.database.executeSql(`select count(*)::int as n from payment_orders where partner_id = $1 and sequence_id = $2`, [DEMO_PARTNERS.acme.id, body.sequenceId])).rows[0] as { n: number };
+    const count = (
+      await t.database.executeSql(`select count(*)::int as n from payment_orders where partner_id = $1 and sequence_id = $2`, [
+        DEMO_PARTNERS.acme.id,
+        body.sequenceId,
+      ])
+    ).rows[0] as { n: number };
     expect(count.n).toBe(1);
 
     const expected = SANDBOX_PATHS.refunded.map((s) => `PAYMENT.${s.toUpperCase()}`);

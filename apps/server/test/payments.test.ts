@@ -23,15 +23,35 @@ type Session = Awaited<ReturnType<typeof signIn>>;
 describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
   let t: TestContext;
   const s: Record<string, Session> = {};
-  let ids: { keMomoOut: string; keMomoIn: string; keBankOut: string; keP2p: string; mpesa: string; equity: string; ngBankIn: string; ngBankOut: string; access: string; tzMomoOut: string };
+  let ids: {
+    keMomoOut: string;
+    keMomoIn: string;
+    keBankOut: string;
+    keP2p: string;
+    mpesa: string;
+    equity: string;
+    ngBankIn: string;
+    ngBankOut: string;
+    access: string;
+    tzMomoOut: string;
+  };
   let worker: { stop(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     t = await setup(kind, { jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
     for (const email of [KORA, ACME_ADMIN, ACME_TREASURY, ACME_VIEWER, BAOBAB, LEAN]) s[email] = await signIn(t, email);
     const channel = async (country: string, ramp: string, type: string) =>
-      (await t.database.db.selectFrom('channels').select('id').where('country', '=', country).where('ramp_type', '=', ramp).where('channel_type', '=', type).executeTakeFirstOrThrow()).id;
-    const network = async (country: string, code: string) => (await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', country).where('code', '=', code).executeTakeFirstOrThrow()).id;
+      (
+        await t.database.db
+          .selectFrom('channels')
+          .select('id')
+          .where('country', '=', country)
+          .where('ramp_type', '=', ramp)
+          .where('channel_type', '=', type)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const network = async (country: string, code: string) =>
+      (await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', country).where('code', '=', code).executeTakeFirstOrThrow()).id;
     ids = {
       keMomoOut: await channel('KE', 'withdraw', 'momo'),
       keMomoIn: await channel('KE', 'deposit', 'momo'),
@@ -44,7 +64,15 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       access: await network('NG', 'ACCESS'),
       tzMomoOut: await channel('TZ', 'withdraw', 'momo'),
     };
-    worker = await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, concurrency: 2, now: t.app.clock });
+    worker = await startPaymentWorker({
+      boss: t.app.boss!,
+      db: t.database.db,
+      live: t.app.liveBus,
+      stepSeconds: 0,
+      log: t.app.log,
+      concurrency: 2,
+      now: t.app.clock,
+    });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -90,16 +118,29 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     await Promise.all(open.map((o) => finished(o.id)));
   };
   const eventTypes = async (id: string) =>
-    (await t.database.executeSql(`select type from webhook_events where data->>'id' = $1 order by created_at, id`, [id])).rows.map((r) => (r as { type: string }).type);
+    (await t.database.executeSql(`select type from webhook_events where data->>'id' = $1 order by created_at, id`, [id])).rows.map(
+      (r) => (r as { type: string }).type,
+    );
 
   it('quotes a disbursement and a collection at the market rate with the channel fee', async () => {
     const out = await get(KORA, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoOut}&amount=1000`);
     expect(out.statusCode, out.body).toBe(200);
-    expect(out.json<PaymentQuote>()).toMatchObject({ currency: 'KES', amount: '1000.00', rate: '128.90000000', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', min: '10.00', max: '250000.00' });
+    expect(out.json<PaymentQuote>()).toMatchObject({
+      currency: 'KES',
+      amount: '1000.00',
+      rate: '128.90000000',
+      amountUsd: '7.75',
+      feeUsd: '0.23',
+      totalUsd: '7.98',
+      min: '10.00',
+      max: '250000.00',
+    });
     const inn = await get(KORA, `/partner/payments/quote?kind=collection&country=KE&channelId=${ids.keMomoIn}&amount=1302`);
     expect(inn.json<PaymentQuote>()).toMatchObject({ rate: '130.20000000', amountUsd: '10.00', feeUsd: '0.23', totalUsd: '9.77' });
     // a deposit channel does not pay out
-    expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoIn}&amount=1000`)).json()).toMatchObject({ code: 'ChannelUnavailable' });
+    expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoIn}&amount=1000`)).json()).toMatchObject({
+      code: 'ChannelUnavailable',
+    });
   });
 
   it('books a disbursement with its reservation, moves it to complete with a fee row and webhook events in order', async () => {
@@ -107,7 +148,16 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     const res = await post(KORA, 'disbursement', disbursement({ amount: '1000' }));
     expect(res.statusCode, res.body).toBe(201);
     const { payment } = res.json<{ payment: Payment }>();
-    expect(payment).toMatchObject({ kind: 'disbursement', status: 'created', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', accountType: 'phone', networkName: 'M-Pesa', source: 'portal' });
+    expect(payment).toMatchObject({
+      kind: 'disbursement',
+      status: 'created',
+      amountUsd: '7.75',
+      feeUsd: '0.23',
+      totalUsd: '7.98',
+      accountType: 'phone',
+      networkName: 'M-Pesa',
+      source: 'portal',
+    });
     expect(payment.reference).toMatch(/^PAY-/);
     expect(await finished(payment.id)).toBe('complete');
     expect(await balance(DEMO_PARTNERS.kora.id)).toBe(subtractDecimal(before, '7.98'));
@@ -199,7 +249,9 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect(kora).toContainEqual({ country: 'KE', currency: 'KES' });
     // a market listed is quoted; one not listed (TZ) is refused
     expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoOut}&amount=1000`)).statusCode).toBe(200);
-    expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=TZ&channelId=${ids.tzMomoOut}&amount=1000`)).json()).toMatchObject({ code: 'CountryNotEnabled' });
+    expect((await get(KORA, `/partner/payments/quote?kind=disbursement&country=TZ&channelId=${ids.tzMomoOut}&amount=1000`)).json()).toMatchObject({
+      code: 'CountryNotEnabled',
+    });
     for (const email of [ACME_ADMIN, ACME_TREASURY, ACME_VIEWER]) expect(await markets(email)).toEqual(await markets(ACME_ADMIN));
     // another partner's countries are its own: lean serves none yet
     expect(await markets(LEAN)).toEqual([]);
@@ -245,7 +297,11 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect(await balance(DEMO_PARTNERS.kora.id)).toBe(subtractDecimal(before, total));
     const other = await post(KORA, 'disbursement', { ...body, amount: '2500' });
     expect([other.statusCode, other.json<{ code: string }>().code]).toEqual([409, 'SequenceIdReused']);
-    const count = await t.database.db.selectFrom('payment_orders').select((eb) => eb.fn.countAll<number>().as('n')).where('sequence_id', '=', body.sequenceId).executeTakeFirstOrThrow();
+    const count = await t.database.db
+      .selectFrom('payment_orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('sequence_id', '=', body.sequenceId)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 
@@ -293,7 +349,10 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     const start = await balance(partnerId);
     const amounts = ['1000', '1001', '1002', '1003', '1004', '1005', '2000', '2101', '3002', '4003', '5004', '6006'];
     const replies = await Promise.all(
-      amounts.flatMap((amount, i) => [post(i % 2 ? ACME_ADMIN : ACME_TREASURY, 'disbursement', disbursement({ amount })), post(ACME_ADMIN, 'collection', collection({ amount }))]),
+      amounts.flatMap((amount, i) => [
+        post(i % 2 ? ACME_ADMIN : ACME_TREASURY, 'disbursement', disbursement({ amount })),
+        post(ACME_ADMIN, 'collection', collection({ amount })),
+      ]),
     );
     expect(replies.map((r) => r.statusCode)).toEqual(replies.map(() => 201));
     const payments = replies.map((r) => r.json<{ payment: Payment }>().payment);
@@ -345,13 +404,30 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     const p = (await post(ACME_ADMIN, 'disbursement', disbursement({ amount: '1001' }))).json<{ payment: Payment }>().payment;
     const before = await ledgerCheck(t.database.db, DEMO_PARTNERS.acme.id);
     const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, now: t.app.clock };
-    for (let i = 0; i < 3; i++) await Promise.all([runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: p.id }), runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: p.id })]);
-    expect((await get(ACME_ADMIN, `/disbursements/${p.id}`)).json<{ payment: Payment }>().payment.timeline.map((e) => e.status)).toEqual(['created', 'pending', 'processing', 'failed']);
+    for (let i = 0; i < 3; i++)
+      await Promise.all([
+        runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: p.id }),
+        runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: p.id }),
+      ]);
+    expect((await get(ACME_ADMIN, `/disbursements/${p.id}`)).json<{ payment: Payment }>().payment.timeline.map((e) => e.status)).toEqual([
+      'created',
+      'pending',
+      'processing',
+      'failed',
+    ]);
     const after = await ledgerCheck(t.database.db, DEMO_PARTNERS.acme.id);
     // one reversal, whatever ran twice
     expect(after.entries - before.entries).toBe(1);
     expect(after.balance).toBe(addDecimal(before.balance, p.totalUsd));
-    worker = await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, concurrency: 2, now: t.app.clock });
+    worker = await startPaymentWorker({
+      boss: t.app.boss!,
+      db: t.database.db,
+      live: t.app.liveBus,
+      stepSeconds: 0,
+      log: t.app.log,
+      concurrency: 2,
+      now: t.app.clock,
+    });
   });
 
   it('a server stopped mid-flow: a new one over the same database finishes every payment exactly once', async () => {
@@ -359,7 +435,9 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     await worker!.stop();
     worker = undefined;
     const before = await balance(DEMO_PARTNERS.acme.id);
-    const made = await Promise.all(['1000', '1001', '1002', '1003', '1004', '1007'].map((amount) => post(ACME_ADMIN, 'disbursement', disbursement({ amount }))));
+    const made = await Promise.all(
+      ['1000', '1001', '1002', '1003', '1004', '1007'].map((amount) => post(ACME_ADMIN, 'disbursement', disbursement({ amount }))),
+    );
     expect(made.map((r) => r.statusCode)).toEqual(made.map(() => 201));
     const payments = made.map((r) => r.json<{ payment: Payment }>().payment);
     // part of the way on the first server, then it stops (its queue stops without finishing what it holds)
@@ -386,7 +464,6 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       await boss.stop({ graceful: false, wait: true });
     }
   });
-
 });
 
 describe("the demo's live generator", () => {

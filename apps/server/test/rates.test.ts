@@ -16,8 +16,13 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
   beforeAll(async () => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
     // Lean Pay is B2B; give it the flag so that it can try to reach Acme's rates
-    await t.database.db.updateTable('partners').set({ feature_flags: JSON.stringify({ enabledCountriesEnabled: true }) }).where('id', '=', LEAN).execute();
-    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test']) s[email] = await signIn(t, email);
+    await t.database.db
+      .updateTable('partners')
+      .set({ feature_flags: JSON.stringify({ enabledCountriesEnabled: true }) })
+      .where('id', '=', LEAN)
+      .execute();
+    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'])
+      s[email] = await signIn(t, email);
   });
   afterAll(async () => {
     await t?.close();
@@ -25,7 +30,11 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
   // every test starts from the seed: Acme has NG, KE, GH and ZA enabled and nothing pending
   beforeEach(async () => {
     await t.database.db.deleteFrom('partner_rates').where('partner_id', '=', ACME).execute();
-    await enableRates(t.database.db, ACME, (['NG', 'KE', 'GH', 'ZA'] as Country[]).map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
+    await enableRates(
+      t.database.db,
+      ACME,
+      (['NG', 'KE', 'GH', 'ZA'] as Country[]).map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])),
+    );
   });
 
   const as = (email: string) => ({ token: s[email]!.accessToken });
@@ -65,11 +74,19 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     expect(kora.json()).toMatchObject({ code: 'Forbidden', message: RATE_MESSAGES.notEnabled });
     const benin = await rateOf('BJ');
     expect((await requestAs('admin@kora.test', { rates: [item(benin, 'pending_enable')] })).statusCode).toBe(403);
-    await t.database.db.updateTable('partners').set({ feature_flags: JSON.stringify({}) }).where('id', '=', LEAN).execute();
+    await t.database.db
+      .updateTable('partners')
+      .set({ feature_flags: JSON.stringify({}) })
+      .where('id', '=', LEAN)
+      .execute();
     try {
       expect((await s['admin@lean.test']!.browser.get('/api/v1/partner/rates', as('admin@lean.test'))).statusCode).toBe(403);
     } finally {
-      await t.database.db.updateTable('partners').set({ feature_flags: JSON.stringify({ enabledCountriesEnabled: true }) }).where('id', '=', LEAN).execute();
+      await t.database.db
+        .updateTable('partners')
+        .set({ feature_flags: JSON.stringify({ enabledCountriesEnabled: true }) })
+        .where('id', '=', LEAN)
+        .execute();
     }
   });
 
@@ -97,9 +114,17 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     const kenya = await rateOf('KE');
     expect((await requestAs('admin@acme.test', { rates: [item(kenya, 'pending_disable')] })).statusCode).toBe(200);
     expect(await rateOf('KE')).toMatchObject({ status: 'pending_disable', requestedBy: { name: 'Ada Mensah' } });
-    const audit = await t.database.db.selectFrom('audit_events').selectAll().where('partner_id', '=', ACME).where('action', '=', 'partner_rate.change_requested').execute();
+    const audit = await t.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('partner_id', '=', ACME)
+      .where('action', '=', 'partner_rate.change_requested')
+      .execute();
     expect(audit.map((a) => a.details)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ locale: 'BJ', status: 'pending_enable' }), expect.objectContaining({ locale: 'KE', status: 'pending_disable' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ locale: 'BJ', status: 'pending_enable' }),
+        expect.objectContaining({ locale: 'KE', status: 'pending_disable' }),
+      ]),
     );
   });
 
@@ -113,15 +138,33 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     expect(other.statusCode).toBe(200);
     expect(other.json()).toEqual({ isValid: true });
     expect(await rateOf('BJ')).toMatchObject({ status: 'enabled', requestedBy: null, requestedAt: null });
-    const approved = await t.database.db.selectFrom('audit_events').selectAll().where('partner_id', '=', ACME).where('action', '=', 'partner_rate.change_approved').execute();
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-    expect(approved.at(-1)).toMatchObject({ actor: 'admin@acme.test', target: benin.id, details: expect.objectContaining({ locale: 'BJ', status: 'enabled', requestedBy: s['admin2@acme.test']!.user.id }) });
+    const approved = await t.database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('partner_id', '=', ACME)
+      .where('action', '=', 'partner_rate.change_approved')
+      .execute();
+    expect(approved.at(-1)).toMatchObject({
+      actor: 'admin@acme.test',
+      target: benin.id,
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+      details: expect.objectContaining({ locale: 'BJ', status: 'enabled', requestedBy: s['admin2@acme.test']!.user.id }),
+    });
   });
 
   it('approves a disable; a denial restores the previous status; the one who asked may withdraw it', async () => {
     const kenya = await rateOf('KE');
     const eventsOf = async () =>
-      (await t.database.db.selectFrom('audit_events').select('action').where('partner_id', '=', ACME).where('target', '=', kenya.id).orderBy('created_at').orderBy('id').execute()).map((a) => a.action);
+      (
+        await t.database.db
+          .selectFrom('audit_events')
+          .select('action')
+          .where('partner_id', '=', ACME)
+          .where('target', '=', kenya.id)
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute()
+      ).map((a) => a.action);
     const earlier = (await eventsOf()).length;
     expect((await requestAs('admin@acme.test', { rates: [item(kenya, 'pending_disable')] })).statusCode).toBe(200);
     expect((await reviewAs('admin2@acme.test', { rates: [item(kenya, 'enabled')] })).statusCode).toBe(200);
@@ -161,7 +204,7 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     expect(twice.json()).toMatchObject({ code: 'Conflict', message: 'Benin (XOF) already has a change waiting for review.' });
   });
 
-  it('refuses bad bodies and rates that are not the caller partner\'s countries', async () => {
+  it("refuses bad bodies and rates that are not the caller partner's countries", async () => {
     const benin = await rateOf('BJ');
     for (const body of [
       {},
@@ -178,7 +221,9 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     expect((await reviewAs('admin@acme.test', { rates: [item(benin, 'pending_enable')] })).statusCode).toBe(400);
     // a coin rate or the dollar is not a country; an unknown rate is not found
     for (const rateId of [platformRateId('crypto', 'USDT'), platformRateId('US', 'USD'), '00000000-0000-4000-8000-000000000000']) {
-      const res = await requestAs('admin@acme.test', { rates: [{ partnerRateId: partnerRateId(ACME, rateId), platformRateId: rateId, status: 'pending_enable' }] });
+      const res = await requestAs('admin@acme.test', {
+        rates: [{ partnerRateId: partnerRateId(ACME, rateId), platformRateId: rateId, status: 'pending_enable' }],
+      });
       expect(res.statusCode).toBe(404);
     }
     // a partner rate id must be the caller's own for that platform rate
@@ -237,7 +282,11 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     expect(await settle('pending_enable', 'enabled', admin, true)).toMatchObject({ status: 'enabled' });
     expect(await settle('pending_enable', 'disabled', admin, false)).toBeUndefined();
     const ask = (from: 'enabled' | 'disabled') =>
-      t.database.db.transaction().execute((trx) => requestChange(trx, { partnerId: ACME, id: benin.id, platformRateId: benin.rateId, from, to: 'pending_enable', userId: admin2, at: new Date() }));
+      t.database.db
+        .transaction()
+        .execute((trx) =>
+          requestChange(trx, { partnerId: ACME, id: benin.id, platformRateId: benin.rateId, from, to: 'pending_enable', userId: admin2, at: new Date() }),
+        );
     expect(await ask('disabled')).toBeUndefined();
     expect((await rateOf('BJ')).status).toBe('enabled');
   });

@@ -25,7 +25,10 @@ async function caller(app: App, keys: { jwtSecret: Buffer }, email: string) {
   const user = DEMO_USERS.find((u) => u.email === email)!;
   const partnerId = DEMO_PARTNERS[user.partner].id;
   const sid = crypto.randomUUID();
-  await app.database.db.insertInto('auth_sessions').values({ partner_id: partnerId, id: sid, user_id: user.id, expires_at: new Date(Date.now() + 3600_000) }).execute();
+  await app.database.db
+    .insertInto('auth_sessions')
+    .values({ partner_id: partnerId, id: sid, user_id: user.id, expires_at: new Date(Date.now() + 3600_000) })
+    .execute();
   const token = await signAccessToken(keys.jwtSecret, { sub: user.id, pid: partnerId, role: user.role, email: user.email, name: user.name, sid });
   const b = browser(app);
   await b.post('/api/v1/report-jobs', {}, { token }); // fetches the request-forgery token once, before any parallel call
@@ -54,7 +57,13 @@ describe.each(DATABASES)('the report queue on %s', (kind) => {
   });
 
   const activeRows = (partnerId: string) =>
-    t.database.db.selectFrom('report_jobs').select(['id', 'queue_rank', 'queue_job_id']).where('partner_id', '=', partnerId).where('status', 'in', ['requested', 'in_progress', 'data_downloaded']).orderBy('queue_rank').execute();
+    t.database.db
+      .selectFrom('report_jobs')
+      .select(['id', 'queue_rank', 'queue_job_id'])
+      .where('partner_id', '=', partnerId)
+      .where('status', 'in', ['requested', 'in_progress', 'data_downloaded'])
+      .orderBy('queue_rank')
+      .execute();
 
   it('refuses a partner more reports than its limit, even when the requests arrive together', async () => {
     const acme = await caller(t.app, t.keys, 'admin@acme.test');
@@ -75,7 +84,7 @@ describe.each(DATABASES)('the report queue on %s', (kind) => {
     expect((await kora.create({ ...REPORT, dataSource: 'trades' })).statusCode).toBe(200);
   });
 
-  it('serves every partner\'s first waiting report before anyone\'s second (round robin)', async () => {
+  it("serves every partner's first waiting report before anyone's second (round robin)", async () => {
     // Acme queued three, then Kora one: the queue hands out Acme's first, Kora's, then Acme's others in order
     const order: string[] = [];
     for (;;) {
@@ -145,7 +154,7 @@ describe.each(DATABASES)('the report queue on %s', (kind) => {
   });
 });
 
-describe.each(DATABASES)('the report queue\'s migration on %s', (kind) => {
+describe.each(DATABASES)("the report queue's migration on %s", (kind) => {
   it('applies on a database that already has migrations numbered after it (they landed first)', async () => {
     const database = await freshDatabase(kind);
     try {
@@ -177,19 +186,32 @@ describe.runIf(DATABASES.includes('postgres'))('two servers on one PostgreSQL', 
   it('builds on the second server a report requested on the first, which then serves the file', async () => {
     const { a: first, b: second } = two;
     // only the second server builds reports
-    await startReportWorker({ boss: second.app.boss!, db: second.database.db, storage: second.app.storage, partners: second.app.services.partnerAccess, log: second.app.log, concurrency: 2 });
+    await startReportWorker({
+      boss: second.app.boss!,
+      db: second.database.db,
+      storage: second.app.storage,
+      partners: second.app.services.partnerAccess,
+      log: second.app.log,
+      concurrency: 2,
+    });
     const onFirst = await caller(first.app, first.keys, 'admin@acme.test');
     const created = await onFirst.create({ dataSource: 'payments', startDate: day(-365), endDate: day(0) });
     expect(created.statusCode).toBe(200);
     const { id } = created.json<{ job: Job }>().job;
     let job: Job | undefined;
-    await expect
-      .poll(async () => (job = (await onFirst.get(id)).json<{ job: Job }>().job).status, { timeout: 20_000, interval: 200 })
-      .toBe('complete');
+    await expect.poll(async () => (job = (await onFirst.get(id)).json<{ job: Job }>().job).status, { timeout: 20_000, interval: 200 }).toBe('complete');
     const file = await onFirst.download(job!.downloadURL!);
     expect(file.statusCode).toBe(200);
-    expect(file.body.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(job!.rowCount! + 1);
-    const built = await second.app.boss!.getJobById(REPORT_QUEUE, (await first.database.db.selectFrom('report_jobs').select('queue_job_id').where('id', '=', id).executeTakeFirstOrThrow()).queue_job_id!);
+    expect(
+      file.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n'),
+    ).toHaveLength(job!.rowCount! + 1);
+    const built = await second.app.boss!.getJobById(
+      REPORT_QUEUE,
+      (await first.database.db.selectFrom('report_jobs').select('queue_job_id').where('id', '=', id).executeTakeFirstOrThrow()).queue_job_id!,
+    );
     expect(built?.state).toBe('completed');
   });
 });

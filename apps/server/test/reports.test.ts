@@ -7,7 +7,15 @@ import { startReportWorker } from '../src/modules/reports/report-worker.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
-type Job = { id: string; status: string; totalPages: number; processedPages: number; rowCount: number | null; downloadURL: string | null; expiresAt: string | null };
+type Job = {
+  id: string;
+  status: string;
+  totalPages: number;
+  processedPages: number;
+  rowCount: number | null;
+  downloadURL: string | null;
+  expiresAt: string | null;
+};
 const ACME = DEMO_PARTNERS.acme.id;
 const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
 
@@ -26,16 +34,22 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
   });
 
   const call = async (email: string, method: 'get' | 'post', url: string, body?: unknown) => {
-    const res = method === 'get' ? await s[email]!.browser.get(url, { token: s[email]!.accessToken }) : await s[email]!.browser.post(url, body, { token: s[email]!.accessToken });
+    const res =
+      method === 'get'
+        ? await s[email]!.browser.get(url, { token: s[email]!.accessToken })
+        : await s[email]!.browser.post(url, body, { token: s[email]!.accessToken });
     return res;
   };
   const waitDone = async (email: string, id: string) => {
     let job: Job | undefined;
     await expect
-      .poll(async () => {
-        job = (await call(email, 'get', `/api/v1/report-jobs/${id}`)).json<{ job: Job }>().job;
-        return job.status;
-      }, { timeout: 30_000, interval: 200 })
+      .poll(
+        async () => {
+          job = (await call(email, 'get', `/api/v1/report-jobs/${id}`)).json<{ job: Job }>().job;
+          return job.status;
+        },
+        { timeout: 30_000, interval: 200 },
+      )
       .toMatch(/^(complete|failed)$/);
     return job!;
   };
@@ -49,21 +63,38 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     expect(done.status).toBe('complete');
     expect(done.totalPages).toBeGreaterThanOrEqual(2);
     expect(done.processedPages).toBe(done.totalPages);
-    const expected = Number(((await t.database.executeSql(`select count(*)::int as n from payments where partner_id = $1 and created_at >= $2::date and created_at < ($3::date + 1)`, [ACME, day(-365), day(0)])).rows[0] as { n: number }).n);
+    const expected = Number(
+      (
+        (
+          await t.database.executeSql(
+            `select count(*)::int as n from payments where partner_id = $1 and created_at >= $2::date and created_at < ($3::date + 1)`,
+            [ACME, day(-365), day(0)],
+          )
+        ).rows[0] as { n: number }
+      ).n,
+    );
     expect(expected).toBeGreaterThan(10_000);
     expect(done.rowCount).toBe(expected);
     expect(Date.parse(done.expiresAt!) - Date.now()).toBeGreaterThan(23 * 3600_000);
     const file = await call('admin@acme.test', 'get', done.downloadURL!);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toContain('text/csv');
-    const lines = file.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = file.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines.length - 1).toBe(expected);
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(expected);
     expect(lines[0]).toContain('Created (UTC)');
   });
 
-  it('lists the partner\'s jobs newest first, and hides them from another partner', async () => {
-    await call('admin@acme.test', 'post', '/api/v1/report-jobs/create', { dataSource: 'collections', startDate: day(-30), endDate: day(0), filters: { status: 'complete' } });
+  it("lists the partner's jobs newest first, and hides them from another partner", async () => {
+    await call('admin@acme.test', 'post', '/api/v1/report-jobs/create', {
+      dataSource: 'collections',
+      startDate: day(-30),
+      endDate: day(0),
+      filters: { status: 'complete' },
+    });
     const list = (await call('admin@acme.test', 'post', '/api/v1/report-jobs', {})).json<{ jobs: (Job & { dataSource: string })[]; total: number }>();
     expect(list.total).toBe(2);
     expect(list.jobs.map((j) => j.dataSource)).toEqual(['collections', 'payments']);
@@ -90,10 +121,16 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
   });
 
   it('starts a half-built job over after a restart, without duplicating rows', async () => {
-    const { job } = (await call('admin@acme.test', 'post', '/api/v1/report-jobs/create', { dataSource: 'fees', startDate: day(-365), endDate: day(0) })).json<{ job: Job }>();
+    const { job } = (await call('admin@acme.test', 'post', '/api/v1/report-jobs/create', { dataSource: 'fees', startDate: day(-365), endDate: day(0) })).json<{
+      job: Job;
+    }>();
     await waitDone('admin@acme.test', job.id);
     // as if the server stopped mid-job: the row says in progress and a partial file lies around
-    await t.database.db.updateTable('report_jobs').set({ status: 'in_progress', processed_pages: 1, expires_at: null, file_key: null }).where('id', '=', job.id).execute();
+    await t.database.db
+      .updateTable('report_jobs')
+      .set({ status: 'in_progress', processed_pages: 1, expires_at: null, file_key: null })
+      .where('id', '=', job.id)
+      .execute();
     const part = path.join(t.app.config.dataDir, `reports/${ACME}/${job.id}.csv.part`);
     fs.writeFileSync(part, 'garbage,from,a,crash\r\n'.repeat(50));
     const { startReportWorker: restart } = await import('../src/modules/reports/report-worker.ts');
@@ -102,7 +139,10 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     expect(again.status).toBe('complete');
     const body = (await call('admin@acme.test', 'get', again.downloadURL!)).body;
     expect(body).not.toContain('garbage');
-    const lines = body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines.length - 1).toBe(again.rowCount);
     expect(fs.existsSync(part)).toBe(false);
   });

@@ -11,7 +11,13 @@ type Page = { data: Row[]; total: number; totalRelation: string; code?: string; 
 
 const ACME = DEMO_PARTNERS.acme.id;
 const KORA = DEMO_PARTNERS.kora.id;
-const q = (table: SearchQuery['table'], filters: Record<string, string> = {}, fiatWallet = 'all', range: SearchQuery['range'] = {}): SearchQuery => ({ table, filters, idFilter: '', range, fiatWallet });
+const q = (table: SearchQuery['table'], filters: Record<string, string> = {}, fiatWallet = 'all', range: SearchQuery['range'] = {}): SearchQuery => ({
+  table,
+  filters,
+  idFilter: '',
+  range,
+  fiatWallet,
+});
 
 describe.each(DATABASES)('search keyset hint on %s', (kind) => {
   let t: TestContext;
@@ -21,7 +27,13 @@ describe.each(DATABASES)('search keyset hint on %s', (kind) => {
   beforeAll(async () => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
     const db = t.database.db;
-    await generateTransactions(db, { partnerId: ACME, rows: 700, seed: 'keyset-acme', fiatWallets: ['USD', 'NGN', 'KES'], tables: ['payments', 'collections'] });
+    await generateTransactions(db, {
+      partnerId: ACME,
+      rows: 700,
+      seed: 'keyset-acme',
+      fiatWallets: ['USD', 'NGN', 'KES'],
+      tables: ['payments', 'collections'],
+    });
     await generateTransactions(db, { partnerId: KORA, rows: 300, seed: 'keyset-kora', fiatWallets: null, tables: ['payments'] });
     // rows at the same instant (ties broken by id) and rows with microseconds, which a client sees to the millisecond
     for (let i = 0; i < 6; i++) {
@@ -45,7 +57,15 @@ describe.each(DATABASES)('search keyset hint on %s', (kind) => {
   const ids = (p: { data: Row[] }) => p.data.map((r) => r.id);
 
   it('gives the rows of the offset path, for Next and for Previous, with the keyset path taken', async () => {
-    const queries = [q('payments'), q('payments', { status: 'complete' }), q('collections', { country: 'NG' }), q('payments', {}, 'USD'), q('collections', {}, 'all', { startDate: '2025-06-01', endDate: '2026-12-31' }), q('collections', { status: 'complete' }, 'USD'), q('payments', {}, 'NGN')];
+    const queries = [
+      q('payments'),
+      q('payments', { status: 'complete' }),
+      q('collections', { country: 'NG' }),
+      q('payments', {}, 'USD'),
+      q('collections', {}, 'all', { startDate: '2025-06-01', endDate: '2026-12-31' }),
+      q('collections', { status: 'complete' }, 'USD'),
+      q('payments', {}, 'NGN'),
+    ];
     for (const query of queries) {
       const label = JSON.stringify(query);
       const { rows: all } = await searchPage(t.database.db, ACME, query, 0, 200);
@@ -56,16 +76,33 @@ describe.each(DATABASES)('search keyset hint on %s', (kind) => {
         const before = all[start - 1]!;
         const next = await searchPage(t.database.db, ACME, query, start, 10, { index: start - 1, createdAt: before.created_at.toISOString(), id: before.id });
         expect(next.via, label).toBe('keyset');
-        expect(next.rows.map((r) => r.id), `${label} next ${start}`).toEqual(offset.rows.map((r) => r.id));
+        expect(
+          next.rows.map((r) => r.id),
+          `${label} next ${start}`,
+        ).toEqual(offset.rows.map((r) => r.id));
         expect(next.total).toBe(offset.total);
         // Previous: the first row of the page after
         const after = all[start + 10]!;
-        const previous = await searchPage(t.database.db, ACME, query, start, 10, { index: start + 10, createdAt: after.created_at.toISOString(), id: after.id });
+        const previous = await searchPage(t.database.db, ACME, query, start, 10, {
+          index: start + 10,
+          createdAt: after.created_at.toISOString(),
+          id: after.id,
+        });
         expect(previous.via, label).toBe('keyset');
-        expect(previous.rows.map((r) => r.id), `${label} previous ${start}`).toEqual(offset.rows.map((r) => r.id));
+        expect(
+          previous.rows.map((r) => r.id),
+          `${label} previous ${start}`,
+        ).toEqual(offset.rows.map((r) => r.id));
         // a jump of several pages from the anchor
-        const far = await searchPage(t.database.db, ACME, query, start + 20, 10, { index: start - 1, createdAt: before.created_at.toISOString(), id: before.id });
-        expect(far.rows.map((r) => r.id), `${label} far ${start}`).toEqual(all.slice(start + 20, start + 30).map((r) => r.id));
+        const far = await searchPage(t.database.db, ACME, query, start + 20, 10, {
+          index: start - 1,
+          createdAt: before.created_at.toISOString(),
+          id: before.id,
+        });
+        expect(
+          far.rows.map((r) => r.id),
+          `${label} far ${start}`,
+        ).toEqual(all.slice(start + 20, start + 30).map((r) => r.id));
       }
     }
   });
@@ -84,7 +121,12 @@ describe.each(DATABASES)('search keyset hint on %s', (kind) => {
   });
 
   it('exports by scroll every row of a millisecond that holds several (the cursor keeps the row exact time)', async () => {
-    const body = { table: 'payments', filters: { status: 'complete', country: 'NG' }, fiatWallet: 'NGN', range: { startDate: '2026-03-01', endDate: '2026-03-01' } };
+    const body = {
+      table: 'payments',
+      filters: { status: 'complete', country: 'NG' },
+      fiatWallet: 'NGN',
+      range: { startDate: '2026-03-01', endDate: '2026-03-01' },
+    };
     const { rows: expected } = await searchPage(t.database.db, ACME, q('payments', body.filters, 'NGN', body.range), 0, 100);
     const seen: string[] = [];
     let res = await acme.browser.post('/api/v1/transactions/scroll', { ...body, scrollSize: 1 }, { token: acme.accessToken });
@@ -104,7 +146,13 @@ describe.each(DATABASES)('search keyset hint on %s', (kind) => {
       expect(first.status).toBe(200);
       const last = first.body.data.at(-1)!;
       const plain = await search(who, { table: 'collections', filters: { status: 'complete' }, startIndex: 10, size: 10 });
-      const hinted = await search(who, { table: 'collections', filters: { status: 'complete' }, startIndex: 10, size: 10, anchor: { index: 9, createdAt: last.createdAt, id: last.id } });
+      const hinted = await search(who, {
+        table: 'collections',
+        filters: { status: 'complete' },
+        startIndex: 10,
+        size: 10,
+        anchor: { index: 9, createdAt: last.createdAt, id: last.id },
+      });
       expect(hinted.status).toBe(200);
       expect(ids(hinted.body)).toEqual(ids(plain.body));
       expect(hinted.body.total).toBe(plain.body.total);
@@ -143,14 +191,26 @@ describe.each(DATABASES)('search keyset hint on %s', (kind) => {
     expect(foreign.body.data.some((r) => koraIds.has(r.id))).toBe(false);
     // and Kora's own hint pages Kora's rows
     const koraUser = await signIn(t, 'admin@kora.test');
-    const own = await search(koraUser, { table: 'payments', startIndex: 20, size: 10, anchor: { index: 19, createdAt: koraRows[19]!.created_at.toISOString(), id: koraRows[19]!.id } });
+    const own = await search(koraUser, {
+      table: 'payments',
+      startIndex: 20,
+      size: 10,
+      anchor: { index: 19, createdAt: koraRows[19]!.created_at.toISOString(), id: koraRows[19]!.id },
+    });
     expect(ids(own.body)).toEqual(koraRows.slice(20, 30).map((r) => r.id));
   });
 
   it('refuses a malformed hint with the field named', async () => {
     const base = { table: 'payments', startIndex: 10, size: 10 };
     const good = { index: 9, createdAt: '2026-03-01T10:00:00.000Z', id: 'eeeeeeee-0000-4000-8000-000000000000' };
-    for (const anchor of [{ ...good, index: -1 }, { ...good, index: 10_000 }, { ...good, id: 'nope' }, { ...good, createdAt: 'yesterday' }, { ...good, partnerId: KORA }, 'abc']) {
+    for (const anchor of [
+      { ...good, index: -1 },
+      { ...good, index: 10_000 },
+      { ...good, id: 'nope' },
+      { ...good, createdAt: 'yesterday' },
+      { ...good, partnerId: KORA },
+      'abc',
+    ]) {
       const res = await search(acme, { ...base, anchor });
       expect(res.status, JSON.stringify(anchor)).toBe(400);
       expect(res.body.code).toBe('ValidationFailed');

@@ -124,7 +124,10 @@ describe.each(DATABASES)('security headers on %s', (kind) => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' } }, resolve);
+      const req = http.get(
+        { host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${accessToken}`, accept: 'text/event-stream' } },
+        resolve,
+      );
       req.on('error', reject);
     });
     try {
@@ -144,7 +147,10 @@ describe.each(DATABASES)('security headers on %s', (kind) => {
       const res = await t.app.inject({ method: 'GET', url });
       expectSecurityHeaders(res.headers);
       expect(res.headers['content-security-policy'], url).toBe(DOCS_CSP);
-      expect(csp(res.headers).get('style-src'), url).toEqual(["'self'", `'sha256-${crypto.createHash('sha256').update('.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}').digest('base64')}'`]);
+      expect(csp(res.headers).get('style-src'), url).toEqual([
+        "'self'",
+        `'sha256-${crypto.createHash('sha256').update('.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}').digest('base64')}'`,
+      ]);
     }
     const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
     expect(page.statusCode).toBe(200);

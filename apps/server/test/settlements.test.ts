@@ -23,7 +23,9 @@ const ACME = DEMO_PARTNERS.acme.id;
  */
 const payer: SettlementPayer = {
   async send(p) {
-    return p.amount.endsWith('.13000000') || (await amountOf(p.settlementId)).endsWith('.13') ? { ok: false, reason: 'The network refused the transaction' } : simulatedPayer.send(p);
+    return p.amount.endsWith('.13000000') || (await amountOf(p.settlementId)).endsWith('.13')
+      ? { ok: false, reason: 'The network refused the transaction' }
+      : simulatedPayer.send(p);
   },
   async confirm(p) {
     return (await amountOf(p.settlementId)).endsWith('.17') ? { ok: false, reason: 'The transaction was dropped by the network' } : { ok: true };
@@ -42,11 +44,19 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
   beforeAll(async () => {
     smtp = await smtpSink();
     t = await setup(kind, {
-      config: { LOGIN_RATE_LIMIT: '10000', WALLET_SCREENING_SECONDS: '0', SETTLEMENT_PROCESSING_SECONDS: '1', SETTLEMENT_COMPLETION_SECONDS: '0', WITHDRAWAL_MAX_USD: '30000.00' },
+      config: {
+        LOGIN_RATE_LIMIT: '10000',
+        WALLET_SCREENING_SECONDS: '0',
+        SETTLEMENT_PROCESSING_SECONDS: '1',
+        SETTLEMENT_COMPLETION_SECONDS: '0',
+        WITHDRAWAL_MAX_USD: '30000.00',
+      },
       smtpUrl: smtp.url,
       jobs: true,
     });
-    amountOf = async (id) => (await t.database.db.selectFrom('settlements').select('fiat_amount_usd').where('id', '=', id).executeTakeFirst())?.fiat_amount_usd.replace(/0+$/, '') ?? '';
+    amountOf = async (id) =>
+      (await t.database.db.selectFrom('settlements').select('fiat_amount_usd').where('id', '=', id).executeTakeFirst())?.fiat_amount_usd.replace(/0+$/, '') ??
+      '';
     const boss = t.app.boss!;
     await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
     await startSettlementWorker({ boss, db: t.database.db, payer, timings: { processingSeconds: 1, completionSeconds: 0 }, log: t.app.log });
@@ -60,22 +70,44 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
 
   const balance = async () => (await ledgerSummary(t.database.db, ACME, 'USD')).balance;
   const withdraw = (email: string, body: Record<string, unknown>) =>
-    w.as(email).browser.post('/api/v1/partner/settlement/withdrawal', { amount: '100.00', sequenceId: crypto.randomUUID(), source: 'dashboard', walletAddress: wallet.address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20', ...body }, w.opts(email));
+    w.as(email).browser.post(
+      '/api/v1/partner/settlement/withdrawal',
+      {
+        amount: '100.00',
+        sequenceId: crypto.randomUUID(),
+        source: 'dashboard',
+        walletAddress: wallet.address,
+        cryptoCurrency: 'USDT',
+        cryptoNetwork: 'TRC20',
+        ...body,
+      },
+      w.opts(email),
+    );
   const statusOf = async (id: string) => (await t.database.db.selectFrom('settlements').select('status').where('id', '=', id).executeTakeFirst())?.status;
 
   /** The webhook events recorded for a settlement, oldest first. */
   const settlementEvents = async (id: string) =>
-    (await t.database.executeSql(`select type from webhook_events where data->>'id' = $1 order by created_at, type`, [id])).rows.map((r) => (r as { type: string }).type);
+    (await t.database.executeSql(`select type from webhook_events where data->>'id' = $1 order by created_at, type`, [id])).rows.map(
+      (r) => (r as { type: string }).type,
+    );
 
   it('quotes the network fee, the rate and what arrives; serves the travel-rule configs', async () => {
     const fee = await w.as(ADMIN).browser.get('/api/v1/partner/settlement/fee?amount=100&cryptoCurrency=USDT&cryptoNetwork=TRC20', w.opts(ADMIN));
     expect(fee.statusCode, fee.body).toBe(200);
-    expect(fee.json<SettlementFeeResponse>()).toMatchObject({ feeAmount: '1.00000000', feeCurrency: 'USDT', rate: '1.0000', cryptoAmount: '100.00000000', receiveAmount: '99.00000000' });
+    expect(fee.json<SettlementFeeResponse>()).toMatchObject({
+      feeAmount: '1.00000000',
+      feeCurrency: 'USDT',
+      rate: '1.0000',
+      cryptoAmount: '100.00000000',
+      receiveAmount: '99.00000000',
+    });
     // the spec's form: by cryptoAmount
     const byCrypto = await w.as(ADMIN).browser.get('/api/v1/partner/settlement/fee?cryptoAmount=50&cryptoCurrency=USDC&cryptoNetwork=ERC20', w.opts(ADMIN));
     expect(byCrypto.json()).toMatchObject({ feeAmount: '4.00000000', receiveAmount: '46.00000000' });
     expect((await w.as(ADMIN).browser.get('/api/v1/partner/settlement/fee?cryptoCurrency=USDC&cryptoNetwork=ERC20', w.opts(ADMIN))).statusCode).toBe(400);
-    expect((await w.as(ADMIN).browser.get('/api/v1/partner/settlement/fee?amount=100&cryptoCurrency=BTC&cryptoNetwork=BTC', w.opts(ADMIN))).statusCode).toBe(400);
+    expect((await w.as(ADMIN).browser.get('/api/v1/partner/settlement/fee?amount=100&cryptoCurrency=BTC&cryptoNetwork=BTC', w.opts(ADMIN))).statusCode).toBe(
+      400,
+    );
     const rules = await w.as(VIEWER).browser.get('/api/v1/partner/travel-rule', w.opts(VIEWER));
     expect(rules.json()).toMatchObject({ configs: [{ status: 'ACTIVE', minAmount: '1000.00', dataFields: ['name', 'businessRegistrationNumber'] }] });
   });
@@ -86,7 +118,17 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     const first = await withdraw(ADMIN, { amount: '250.50', sequenceId });
     expect(first.statusCode, first.body).toBe(201);
     const settlement = first.json<{ settlement: Settlement }>().settlement;
-    expect(settlement).toMatchObject({ status: 'pending', type: 'payout', amount: '250.50', cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20', feeAmount: '1.00000000', cryptoAmount: '249.50000000', walletAddress: wallet.address, sequenceId });
+    expect(settlement).toMatchObject({
+      status: 'pending',
+      type: 'payout',
+      amount: '250.50',
+      cryptoCurrency: 'USDT',
+      cryptoNetwork: 'TRC20',
+      feeAmount: '1.00000000',
+      cryptoAmount: '249.50000000',
+      walletAddress: wallet.address,
+      sequenceId,
+    });
     expect(Number(await balance())).toBeCloseTo(Number(before) - 250.5, 8);
 
     const again = await withdraw(ADMIN, { amount: '250.50', sequenceId });
@@ -111,16 +153,23 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
 
   it('checks the amount on the server: the balance, the minimum, the limit, the travel rule', async () => {
     const now = await balance();
-    const over = await withdraw(TREASURY, { amount: (Number(now) + 1).toFixed(2), travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
+    const over = await withdraw(TREASURY, {
+      amount: (Number(now) + 1).toFixed(2),
+      travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
+    });
     expect(over.statusCode).toBe(400);
     expect(over.json<{ code: string; message: string }>()).toMatchObject({ code: 'InsufficientBalance' });
     expect(over.json<{ message: string }>().message).toMatch(/^Enter amount below USD \d+\.\d{2}$/);
     expect((await withdraw(ADMIN, { amount: '9.99' })).json()).toMatchObject({ message: WITHDRAWAL_MESSAGES.amountAtLeast });
-    expect((await withdraw(ADMIN, { amount: '30000.01', travelRuleInfo: { name: 'A', businessRegistrationNumber: 'B' } })).json()).toMatchObject({ message: 'Enter amount below USD 30000.00' });
+    expect((await withdraw(ADMIN, { amount: '30000.01', travelRuleInfo: { name: 'A', businessRegistrationNumber: 'B' } })).json()).toMatchObject({
+      message: 'Enter amount below USD 30000.00',
+    });
     expect((await withdraw(ADMIN, { amount: '100.005' })).statusCode).toBe(400);
     const noRule = await withdraw(ADMIN, { amount: '1000.00' });
     expect(noRule.json()).toMatchObject({ code: 'TravelRuleRequired', message: WITHDRAWAL_MESSAGES.travelRuleRequired });
-    expect((await withdraw(ADMIN, { amount: '1000.00', travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } })).statusCode).toBe(201);
+    expect((await withdraw(ADMIN, { amount: '1000.00', travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } })).statusCode).toBe(
+      201,
+    );
     expect((await withdraw(ADMIN, { amount: '100.00', fiatWallet: 'NGN' })).statusCode).toBe(400);
     expect((await withdraw(ADMIN, { cryptoCurrency: 'USDC' })).statusCode).toBe(400);
     expect(Number(await balance())).toBeCloseTo(Number(now) - 1000, 8);
@@ -135,7 +184,10 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     expect(kora.json()).toMatchObject({ code: 'WalletNotEnabled' });
     const pending = (await import('../src/lib/deposit-addresses.ts')).generateDemoAddress('TRC20').address;
     expect((await w.api.create(ADMIN, { address: pending })).statusCode).toBe(201);
-    expect((await withdraw(TREASURY, { walletAddress: pending })).json()).toMatchObject({ code: 'WalletNotEnabled', message: WITHDRAWAL_MESSAGES.walletNotEnabled });
+    expect((await withdraw(TREASURY, { walletAddress: pending })).json()).toMatchObject({
+      code: 'WalletNotEnabled',
+      message: WITHDRAWAL_MESSAGES.walletNotEnabled,
+    });
     expect((await withdraw(TREASURY, { walletAddress: 'TThisIsNotAnAddress' })).json()).toMatchObject({ code: 'InvalidWalletAddress' });
     expect(await balance()).toBe(before);
   });
@@ -147,8 +199,19 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     await expect.poll(() => statusOf(cannotSend.id), { timeout: 20_000, interval: 250 }).toBe('failed');
     await expect.poll(() => statusOf(dropped.id), { timeout: 20_000, interval: 250 }).toBe('failed');
     expect(await balance()).toBe(before);
-    const entries = await t.database.db.selectFrom('ledger_entries').select(['kind', 'amount']).where('reference', 'in', [cannotSend.id, dropped.id]).orderBy('kind').orderBy('amount').execute();
-    expect(entries.map((e) => [e.kind, Number(e.amount)])).toEqual([['settlement', -40.17], ['settlement', -40.13], ['settlement_reversal', 40.13], ['settlement_reversal', 40.17]]);
+    const entries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['kind', 'amount'])
+      .where('reference', 'in', [cannotSend.id, dropped.id])
+      .orderBy('kind')
+      .orderBy('amount')
+      .execute();
+    expect(entries.map((e) => [e.kind, Number(e.amount)])).toEqual([
+      ['settlement', -40.17],
+      ['settlement', -40.13],
+      ['settlement_reversal', 40.13],
+      ['settlement_reversal', 40.17],
+    ]);
     const dropAudit = await t.database.db.selectFrom('audit_events').select('action').where('target', '=', dropped.id).orderBy('created_at').execute();
     expect(dropAudit.map((a) => a.action)).toEqual(['settlement.pending', 'settlement.processing', 'settlement.failed']);
     expect(await settlementEvents(dropped.id)).toEqual(['SETTLEMENT.PENDING', 'SETTLEMENT.PROCESSING', 'SETTLEMENT.FAILED']);
@@ -167,7 +230,11 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     const request = await t.database.db.selectFrom('settlement_requests').select('failure_reason').where('settlement_id', '=', id).executeTakeFirstOrThrow();
     expect(request.failure_reason).toMatch(/disabled or deleted/);
     // sent again now that the wallet is disabled, the request still answers its first result and books nothing
-    const again = await withdraw(ADMIN, { walletAddress: other.address, amount: '60.00', sequenceId: res.json<{ settlement: Settlement }>().settlement.sequenceId });
+    const again = await withdraw(ADMIN, {
+      walletAddress: other.address,
+      amount: '60.00',
+      sequenceId: res.json<{ settlement: Settlement }>().settlement.sequenceId,
+    });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json<{ settlement: Settlement }>().settlement).toMatchObject({ id, status: 'failed' });
     expect(await balance()).toBe(before);
@@ -181,7 +248,15 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     const covered = Math.floor(Number(start.balance) / Number(amount));
     expect(covered).toBeLessThan(200);
     const order = Array.from({ length: CONCURRENT }, (_, i) => ids[i % ids.length]!).sort(() => Math.random() - 0.5);
-    const results = await Promise.all(order.map((sequenceId) => withdraw(i(sequenceId), { amount, sequenceId, ...(Number(amount) >= 1000 ? { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } } : {}) })));
+    const results = await Promise.all(
+      order.map((sequenceId) =>
+        withdraw(i(sequenceId), {
+          amount,
+          sequenceId,
+          ...(Number(amount) >= 1000 ? { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } } : {}),
+        }),
+      ),
+    );
 
     const byId = new Map<string, Set<string>>();
     let created = 0;
@@ -206,19 +281,30 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     expect(Number(end.balance)).toBeGreaterThanOrEqual(0);
     // the balance is the sum of the entries: the opening balance less exactly the booked withdrawals
     expect(Math.round((Number(start.balance) - Number(end.balance)) * 100)).toBe(Math.round(Number(amount) * 100) * created);
-    const booked = await t.database.db.selectFrom('settlement_requests').select((eb) => eb.fn.countAll<number>().as('n')).where('sequence_id', 'in', ids).executeTakeFirstOrThrow();
+    const booked = await t.database.db
+      .selectFrom('settlement_requests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('sequence_id', 'in', ids)
+      .executeTakeFirstOrThrow();
     expect(Number(booked.n)).toBe(created);
     // the queued jobs settle every one of them (and the file closes on a quiet queue)
     const settlementIds = [...byId.values()].map((set) => [...set][0]!);
     await expect
-      .poll(async () => (await t.database.db.selectFrom('settlements').select('id').where('id', 'in', settlementIds).where('status', '=', 'complete').execute()).length, { timeout: 60_000, interval: 500 })
+      .poll(
+        async () =>
+          (await t.database.db.selectFrom('settlements').select('id').where('id', 'in', settlementIds).where('status', '=', 'complete').execute()).length,
+        { timeout: 60_000, interval: 500 },
+      )
       .toBe(created);
   }, 120_000);
 
   it('books the last of the balance once: 40 different withdrawals at the same moment for a balance that covers 3', async () => {
     const start = await summary();
     // a balance of exactly USD 3,000.00 for withdrawals of USD 900.00
-    await t.database.db.insertInto('ledger_entries').values({ partner_id: ACME, currency: 'USD', amount: (3000 - Number(start.balance)).toFixed(8), kind: 'test_funding', reference: crypto.randomUUID() }).execute();
+    await t.database.db
+      .insertInto('ledger_entries')
+      .values({ partner_id: ACME, currency: 'USD', amount: (3000 - Number(start.balance)).toFixed(8), kind: 'test_funding', reference: crypto.randomUUID() })
+      .execute();
     expect((await summary()).balance).toBe('3000.00000000');
     const results = await Promise.all(Array.from({ length: 40 }, (_, n) => withdraw(n % 2 ? ADMIN : TREASURY, { amount: '900.00' })));
     expect(results.filter((r) => r.statusCode === 201)).toHaveLength(3);

@@ -20,7 +20,8 @@ describe.each(DATABASES)('the team on %s', (kind) => {
   beforeAll(async () => {
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
-    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test']) s[email] = await signIn(t, email);
+    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'])
+      s[email] = await signIn(t, email);
   });
   afterAll(async () => {
     await t?.close();
@@ -56,9 +57,18 @@ describe.each(DATABASES)('the team on %s', (kind) => {
 
   it('lists the partner’s users for every role: name, e-mail, role, status, last sign-in; never another partner’s', async () => {
     const acme = await team('viewer@acme.test');
-    expect(acme.map((u) => u.email).sort()).toEqual(DEMO_USERS.filter((u) => u.partner === 'acme').map((u) => u.email).sort());
+    expect(acme.map((u) => u.email).sort()).toEqual(
+      DEMO_USERS.filter((u) => u.partner === 'acme')
+        .map((u) => u.email)
+        .sort(),
+    );
     for (const email of ['treasury@acme.test', 'admin@acme.test']) expect(await team(email)).toEqual(acme);
-    expect(acme.find((u) => u.email === 'admin@acme.test')).toMatchObject({ name: 'Ada Mensah', role: 'admin', status: 'active', passwordResetRequested: false });
+    expect(acme.find((u) => u.email === 'admin@acme.test')).toMatchObject({
+      name: 'Ada Mensah',
+      role: 'admin',
+      status: 'active',
+      passwordResetRequested: false,
+    });
     expect(acme.find((u) => u.email === 'invited@acme.test')).toMatchObject({ status: 'invited', lastSignInAt: null });
     expect(acme.find((u) => u.email === 'inactive@acme.test')).toMatchObject({ status: 'inactive' });
     // the sign-ins of beforeAll are the last sign-ins
@@ -150,12 +160,20 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     const mfa = (await login('naledi@acme.test', NEW_PASSWORD)).json<{ challengeName: string; session: string; mfaSecret: string }>();
     expect(mfa.challengeName).toBe('MFA_SETUP');
     t.clock.now += TOTP_PERIOD * 1000;
-    const done = await browser(t.app).post('/api/v1/users/verify-token', { session: mfa.session, username: 'naledi@acme.test', userCode: totpCode(mfa.mfaSecret, currentStep(t.clock.now)) });
+    const done = await browser(t.app).post('/api/v1/users/verify-token', {
+      session: mfa.session,
+      username: 'naledi@acme.test',
+      userCode: totpCode(mfa.mfaSecret, currentStep(t.clock.now)),
+    });
     expect(done.statusCode).toBe(200);
     const me = await browser(t.app).get('/api/v1/partner/users', { token: done.json<{ accessToken: string }>().accessToken });
     expect(me.statusCode).toBe(200);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-    expect(me.json<{ users: TeamMember[] }>().users.find((u) => u.email === 'naledi@acme.test')).toMatchObject({ status: 'active', role: 'treasury', lastSignInAt: expect.any(String) });
+    expect(me.json<{ users: TeamMember[] }>().users.find((u) => u.email === 'naledi@acme.test')).toMatchObject({
+      status: 'active',
+      role: 'treasury',
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+      lastSignInAt: expect.any(String),
+    });
     expect(await actions()).toContain('user.invited');
   });
 
@@ -195,10 +213,18 @@ describe.each(DATABASES)('the team on %s', (kind) => {
 
   it('changes a role; a demoted user loses the old rights on its very next call', async () => {
     const put = () => s['treasury@acme.test']!.browser.put('/api/v1/partner/fiat-wallet', { id: 1, paymentEnabled: true }, token('treasury@acme.test'));
-    const profileUser = async () => (await s['treasury@acme.test']!.browser.get('/api/v1/partner/profile', token('treasury@acme.test'))).json<PartnerProfile>().user;
+    const profileUser = async () =>
+      (await s['treasury@acme.test']!.browser.get('/api/v1/partner/profile', token('treasury@acme.test'))).json<PartnerProfile>().user;
     // treasury may switch fiat wallets (the default one answers 400: a treasury call that passed the role check)
     expect((await put()).statusCode).toBe(400);
-    expect(await profileUser()).toEqual({ id: idOf('treasury@acme.test'), name: 'Thandi Nkosi', email: 'treasury@acme.test', role: 'treasury', partnerId: ACME, status: 'active' });
+    expect(await profileUser()).toEqual({
+      id: idOf('treasury@acme.test'),
+      name: 'Thandi Nkosi',
+      email: 'treasury@acme.test',
+      role: 'treasury',
+      partnerId: ACME,
+      status: 'active',
+    });
     const res = await as('admin@acme.test').update({ userId: idOf('treasury@acme.test'), role: 'view' });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ user: TeamMember }>().user).toMatchObject({ email: 'treasury@acme.test', role: 'view' });
@@ -210,7 +236,12 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     expect((await as('admin@acme.test').update({ userId: idOf('treasury@acme.test'), role: 'treasury' })).statusCode).toBe(200);
     expect(await profileUser()).toMatchObject({ role: 'treasury' });
     expect((await put()).statusCode).toBe(400);
-    const events = await t.database.db.selectFrom('audit_events').select(['actor', 'details']).where('action', '=', 'user.role_changed').orderBy('created_at').execute();
+    const events = await t.database.db
+      .selectFrom('audit_events')
+      .select(['actor', 'details'])
+      .where('action', '=', 'user.role_changed')
+      .orderBy('created_at')
+      .execute();
     expect(events.map((e) => [e.actor, e.details])).toEqual([
       ['admin@acme.test', { email: 'treasury@acme.test', from: 'treasury', to: 'view' }],
       ['admin@acme.test', { email: 'treasury@acme.test', from: 'view', to: 'treasury' }],
@@ -242,7 +273,10 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     });
 
     it('the next sign-in answers PASSWORD_RESET_REQUESTED (with the old password too)', async () => {
-      expect((await login('viewer@acme.test', 'Portal-demo-2026!')).json()).toEqual({ challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'viewer@acme.test' });
+      expect((await login('viewer@acme.test', 'Portal-demo-2026!')).json()).toEqual({
+        challengeName: 'PASSWORD_RESET_REQUESTED',
+        userName: 'viewer@acme.test',
+      });
     });
 
     it('resends the code: the earlier one stops working, the new one sets the password', async () => {
@@ -250,7 +284,8 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: TEAM_MESSAGES.codeResent('viewer@acme.test') });
       const fresh = resetCodeIn(await mailTo('viewer@acme.test', 2));
-      const confirm = (confirmationCode: string) => browser(t.app).post('/api/v1/users/confirm-password-reset', { email: 'viewer@acme.test', password: NEW_PASSWORD, confirmationCode });
+      const confirm = (confirmationCode: string) =>
+        browser(t.app).post('/api/v1/users/confirm-password-reset', { email: 'viewer@acme.test', password: NEW_PASSWORD, confirmationCode });
       if (fresh !== code) expect((await confirm(code)).json()).toMatchObject({ code: 'InvalidResetCode' });
       expect((await confirm(fresh)).statusCode).toBe(200);
       expect((await login('viewer@acme.test', NEW_PASSWORD)).json()).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA' });
@@ -324,17 +359,37 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       const a = idOf('admin@acme.test');
       const b = idOf('admin2@acme.test');
       const activeAdmins = async () =>
-        (await t.database.db.selectFrom('users').select('email').where('partner_id', '=', ACME).where('role', '=', 'admin').where('status', '=', 'active').execute()).map((r) => r.email);
+        (
+          await t.database.db
+            .selectFrom('users')
+            .select('email')
+            .where('partner_id', '=', ACME)
+            .where('role', '=', 'admin')
+            .where('status', '=', 'active')
+            .execute()
+        ).map((r) => r.email);
       expect((await activeAdmins()).sort()).toEqual(['admin2@acme.test', 'admin@acme.test']);
       const rounds: [string, string][][] = [
-        [['admin@acme.test', b], ['admin2@acme.test', a]], // each demotes the other
-        [['admin@acme.test', a], ['admin2@acme.test', b]], // each demotes itself
-        [['admin2@acme.test', a], ['admin@acme.test', b]],
+        [
+          ['admin@acme.test', b],
+          ['admin2@acme.test', a],
+        ], // each demotes the other
+        [
+          ['admin@acme.test', a],
+          ['admin2@acme.test', b],
+        ], // each demotes itself
+        [
+          ['admin2@acme.test', a],
+          ['admin@acme.test', b],
+        ],
       ];
       for (const round of rounds) {
         const answers = await Promise.all(round.map(([by, userId]) => as(by).update({ userId, role: 'view' })));
         const codes = answers.map((r) => r.statusCode);
-        expect(codes.filter((c) => c === 200), JSON.stringify(answers.map((r) => r.json<unknown>()))).toHaveLength(1);
+        expect(
+          codes.filter((c) => c === 200),
+          JSON.stringify(answers.map((r) => r.json<unknown>())),
+        ).toHaveLength(1);
         expect(codes.filter((c) => c === 403 || c === 409)).toHaveLength(1);
         const left = await activeAdmins();
         expect(left).toHaveLength(1);
@@ -350,8 +405,22 @@ describe.each(DATABASES)('the team on %s', (kind) => {
   });
 
   it('writes every change to the audit log with who made it', async () => {
-    const rows = await t.database.db.selectFrom('audit_events').select(['action', 'actor_user_id']).where('partner_id', '=', ACME).where('action', 'in', ['user.invited', 'user.invite_resent', 'user.role_changed', 'user.deleted', 'password.reset_by_admin', 'password.reset_code_resent']).execute();
-    expect(new Set(rows.map((r) => r.action))).toEqual(new Set(['user.invited', 'user.invite_resent', 'user.role_changed', 'user.deleted', 'password.reset_by_admin', 'password.reset_code_resent']));
+    const rows = await t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_user_id'])
+      .where('partner_id', '=', ACME)
+      .where('action', 'in', [
+        'user.invited',
+        'user.invite_resent',
+        'user.role_changed',
+        'user.deleted',
+        'password.reset_by_admin',
+        'password.reset_code_resent',
+      ])
+      .execute();
+    expect(new Set(rows.map((r) => r.action))).toEqual(
+      new Set(['user.invited', 'user.invite_resent', 'user.role_changed', 'user.deleted', 'password.reset_by_admin', 'password.reset_code_resent']),
+    );
     expect(rows.every((r) => r.actor_user_id === idOf('admin@acme.test') || r.actor_user_id === idOf('admin2@acme.test'))).toBe(true);
   });
 });
@@ -373,7 +442,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('team changes across two server 
     // b holds both users (and their sessions) in its caches now
     expect((await switchOnB()).statusCode).toBe(400);
     expect((await onB.get('/api/v1/partner/users', { token: viewer.accessToken })).statusCode).toBe(200);
-    expect((await admin.browser.post('/api/v1/users/update', { userId: idOf('treasury@acme.test'), role: 'view' }, { token: admin.accessToken })).statusCode).toBe(200);
+    expect(
+      (await admin.browser.post('/api/v1/users/update', { userId: idOf('treasury@acme.test'), role: 'view' }, { token: admin.accessToken })).statusCode,
+    ).toBe(200);
     expect((await admin.browser.put(`/api/v1/users/delete/${idOf('viewer@acme.test')}`, {}, { token: admin.accessToken })).statusCode).toBe(200);
     expect((await switchOnB()).statusCode).toBe(403);
     expect((await onB.get('/api/v1/partner/users', { token: viewer.accessToken })).statusCode).toBe(401);

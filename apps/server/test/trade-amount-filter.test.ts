@@ -26,7 +26,11 @@ describe.each(DATABASES)("trades' Amount filter on %s", (kind) => {
   });
 
   const search = async (who: Session, amount: string | undefined, size = 300) => {
-    const res = await who.browser.post('/api/v1/transactions/search', { table: 'trades', size, filters: amount === undefined ? {} : { amount } }, { token: who.accessToken });
+    const res = await who.browser.post(
+      '/api/v1/transactions/search',
+      { table: 'trades', size, filters: amount === undefined ? {} : { amount } },
+      { token: who.accessToken },
+    );
     return { status: res.statusCode, body: res.json<Page>() };
   };
   const koraTotal = async (where: string, params: unknown[]) => {
@@ -72,7 +76,11 @@ describe.each(DATABASES)("trades' Amount filter on %s", (kind) => {
   });
 
   it('adds nothing on tables without an Amount filter', async () => {
-    const res = await kora.browser.post('/api/v1/transactions/search', { table: 'initiate-payments', size: 5, filters: { amount: '0-1' } }, { token: kora.accessToken });
+    const res = await kora.browser.post(
+      '/api/v1/transactions/search',
+      { table: 'initiate-payments', size: 5, filters: { amount: '0-1' } },
+      { token: kora.accessToken },
+    );
     expect(res.statusCode).toBe(200);
     const plain = await kora.browser.post('/api/v1/transactions/search', { table: 'initiate-payments', size: 5 }, { token: kora.accessToken });
     expect(res.json<Page>().total).toBe(plain.json<Page>().total);

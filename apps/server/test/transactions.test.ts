@@ -61,7 +61,11 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
         expect(Object.keys(row).sort(), table).toEqual(Object.keys(ROW_SCHEMAS[table].shape).sort());
         expect(row, table).not.toHaveProperty('partnerId');
       }
-      const res = await s['admin@acme.test']!.browser.post('/api/v1/transactions/scroll', { table, scrollSize: 3 }, { token: s['admin@acme.test']!.accessToken });
+      const res = await s['admin@acme.test']!.browser.post(
+        '/api/v1/transactions/scroll',
+        { table, scrollSize: 3 },
+        { token: s['admin@acme.test']!.accessToken },
+      );
       const batch = res.json<{ table: string; hits: Row[] }>();
       expect(batch.table, table).toBe(table);
       expect(batch.hits.length, table).toBe(3);
@@ -69,7 +73,7 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     }
   });
 
-  it('lets every role read its partner\'s tables (the spec sets no role difference inside them)', async () => {
+  it("lets every role read its partner's tables (the spec sets no role difference inside them)", async () => {
     const totals = [];
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test']) {
       const { status, body } = await search(email, { table: 'fees' });
@@ -109,18 +113,26 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
       expect(body.total, `${table} ${JSON.stringify(filters)}`).toBe(expected);
     }
     const trades = await search('admin@kora.test', { table: 'trades', filters: { country: 'GH', cryptoCurrency: 'USDT', fiatCurrency: 'GHS' }, size: 100 });
-    expect(trades.body.total).toBe(await count('trades', "partner_id = $1 and country = 'GH' and crypto_currency = 'USDT' and fiat_currency = 'GHS'", [DEMO_PARTNERS.kora.id]));
+    expect(trades.body.total).toBe(
+      await count('trades', "partner_id = $1 and country = 'GH' and crypto_currency = 'USDT' and fiat_currency = 'GHS'", [DEMO_PARTNERS.kora.id]),
+    );
     expect(trades.body.data.every((r) => r.country === 'GH' && r.cryptoCurrency === 'USDT')).toBe(true);
     // local currency is case-insensitive on initiated payments
     const ip = await search('admin@kora.test', { table: 'initiate-payments', filters: { localCurrency: 'kes', status: 'complete' } });
-    expect(ip.body.total).toBe(await count('initiated_payments', "partner_id = $1 and local_currency = 'KES' and status = 'complete'", [DEMO_PARTNERS.kora.id]));
+    expect(ip.body.total).toBe(
+      await count('initiated_payments', "partner_id = $1 and local_currency = 'KES' and status = 'complete'", [DEMO_PARTNERS.kora.id]),
+    );
     expect(ip.body.total).toBeGreaterThan(0);
   });
 
   it('adds nothing for an empty filter or one outside the table set', async () => {
     const all = (await search('admin@acme.test', { table: 'settlements' })).body.total;
-    expect((await search('admin@acme.test', { table: 'settlements', filters: { status: '', country: 'NG', paymentMethod: 'bank_transfer' } })).body.total).toBe(all);
-    expect((await search('admin@acme.test', { table: 'payments', filters: { requestSource: 'widget' } })).body.total).toBe((await search('admin@acme.test', { table: 'payments' })).body.total);
+    expect((await search('admin@acme.test', { table: 'settlements', filters: { status: '', country: 'NG', paymentMethod: 'bank_transfer' } })).body.total).toBe(
+      all,
+    );
+    expect((await search('admin@acme.test', { table: 'payments', filters: { requestSource: 'widget' } })).body.total).toBe(
+      (await search('admin@acme.test', { table: 'payments' })).body.total,
+    );
   });
 
   it("filters by fiat wallet only when one is chosen ('all' adds nothing)", async () => {
@@ -172,17 +184,29 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
         const session = table === 'trades' || table === 'initiate-payments' ? 'admin@kora.test' : 'admin@acme.test';
         const row = (await search(session, { table, startIndex: 7, size: 1 })).body.data[0]!;
         const shown = table === 'trades' ? row.tradeId! : row.id!;
-        const forms = table === 'trades' ? [shown, shown.toLowerCase(), shown.slice(4), shown.slice(4).toLowerCase(), ` ${shown} `, shown.replace('-', '')] : [shown, shown.toUpperCase(), ` ${shown} `, shown.replace(/-/g, ''), shown.slice(0, 18)];
+        const forms =
+          table === 'trades'
+            ? [shown, shown.toLowerCase(), shown.slice(4), shown.slice(4).toLowerCase(), ` ${shown} `, shown.replace('-', '')]
+            : [shown, shown.toUpperCase(), ` ${shown} `, shown.replace(/-/g, ''), shown.slice(0, 18)];
         for (const idFilter of forms) {
           const res = await search(session, { table, idFilter });
           expect(res.status, `${table} ${idFilter}`).toBe(200);
-          expect(res.body.data.map((r) => r.id), `${table} ${idFilter}`).toEqual([row.id]);
+          expect(
+            res.body.data.map((r) => r.id),
+            `${table} ${idFilter}`,
+          ).toEqual([row.id]);
         }
         // the first characters find it among the others that start so
         const start = table === 'trades' ? shown.slice(0, 7) : shown.slice(0, 4);
         const some = await search(session, { table, idFilter: start, size: 100 });
-        expect(some.body.data.map((r) => r.id), `${table} ${start}`).toContain(row.id);
-        expect(some.body.data.every((r) => (table === 'trades' ? r.tradeId! : r.id!).toUpperCase().startsWith(start.toUpperCase())), `${table} ${start}`).toBe(true);
+        expect(
+          some.body.data.map((r) => r.id),
+          `${table} ${start}`,
+        ).toContain(row.id);
+        expect(
+          some.body.data.every((r) => (table === 'trades' ? r.tradeId! : r.id!).toUpperCase().startsWith(start.toUpperCase())),
+          `${table} ${start}`,
+        ).toBe(true);
       }
       // a trade's uuid (the partner API's id) finds it too
       const trade = (await search('admin@kora.test', { table: 'trades', size: 1 })).body.data[0]!;
@@ -190,24 +214,40 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     });
 
     it('refuses text that cannot be an id with 400 InvalidIdSearch and the message the portal shows, on search and scroll', async () => {
-      for (const [table, idFilter] of [['payments', 'hello world!'], ['collections', 'id: ab12'], ['fees', 'ab12-cd'], ['settlements', 'TRD-5F41110478'], ['trades', 'hello world!'], ['trades', 'TRD-XYZ'], ['initiate-payments', '😀']] as const) {
+      for (const [table, idFilter] of [
+        ['payments', 'hello world!'],
+        ['collections', 'id: ab12'],
+        ['fees', 'ab12-cd'],
+        ['settlements', 'TRD-5F41110478'],
+        ['trades', 'hello world!'],
+        ['trades', 'TRD-XYZ'],
+        ['initiate-payments', '😀'],
+      ] as const) {
         const res = await search('viewer@acme.test', { table, idFilter });
         expect(res.status, `${table} ${idFilter}`).toBe(400);
         expect(res.body).toMatchObject({ code: 'InvalidIdSearch', message: idSearchMessage(table) });
       }
-      const scroll = await s['admin@acme.test']!.browser.post('/api/v1/transactions/scroll', { table: 'payments', idFilter: 'hello world!' }, { token: s['admin@acme.test']!.accessToken });
+      const scroll = await s['admin@acme.test']!.browser.post(
+        '/api/v1/transactions/scroll',
+        { table: 'payments', idFilter: 'hello world!' },
+        { token: s['admin@acme.test']!.accessToken },
+      );
       expect(scroll.statusCode).toBe(400);
       expect(scroll.json()).toMatchObject({ code: 'InvalidIdSearch', message: idSearchMessage('payments') });
     });
 
     it("never finds another partner's row by the id its table shows", async () => {
       for (const table of SEARCH_TABLES) {
-        const [owner, other] = table === 'trades' || table === 'initiate-payments' ? ['admin@kora.test', 'admin@acme.test'] : ['admin@acme.test', 'admin@kora.test'];
+        const [owner, other] =
+          table === 'trades' || table === 'initiate-payments' ? ['admin@kora.test', 'admin@acme.test'] : ['admin@acme.test', 'admin@kora.test'];
         const row = (await search(owner, { table, size: 1 })).body.data[0]!;
         for (const idFilter of table === 'trades' ? [row.tradeId!, row.id!] : [row.id!, row.id!.slice(0, 8)]) {
           const res = await search(other, { table, idFilter, size: 100 });
           expect(res.status, `${table} ${idFilter}`).toBe(200);
-          expect(res.body.data.map((r) => r.id), `${table} ${idFilter}`).not.toContain(row.id);
+          expect(
+            res.body.data.map((r) => r.id),
+            `${table} ${idFilter}`,
+          ).not.toContain(row.id);
         }
       }
     });
@@ -222,12 +262,19 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     // in a country no generated row has, so that the filter isolates these four
     const at = async (id: string, iso: string) =>
       sql`insert into payments (partner_id, id, created_at, status, country, currency, amount, converted_amount, rate, payment_method, request_source, sequence_id, account_number, account_type, counterparty_name)
-          values (${LEAN}, ${id}::uuid, ${iso}::timestamptz, 'complete', 'BW', 'BWP', '10', '1', '10', 'bank_transfer', 'api', 'S', '1', 'bank', 'T')`.execute(t.database.db);
+          values (${LEAN}, ${id}::uuid, ${iso}::timestamptz, 'complete', 'BW', 'BWP', '10', '1', '10', 'bank_transfer', 'api', 'S', '1', 'bank', 'T')`.execute(
+        t.database.db,
+      );
     await at('00000000-0000-4000-8000-000000000001', '2019-02-28T23:59:59.999Z');
     await at('00000000-0000-4000-8000-000000000002', '2019-03-01T00:00:00.000Z');
     await at('00000000-0000-4000-8000-000000000003', '2019-03-01T23:59:59.999Z');
     await at('00000000-0000-4000-8000-000000000004', '2019-03-02T00:00:00.000Z');
-    const ids = ['00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001'];
+    const ids = [
+      '00000000-0000-4000-8000-000000000004',
+      '00000000-0000-4000-8000-000000000003',
+      '00000000-0000-4000-8000-000000000002',
+      '00000000-0000-4000-8000-000000000001',
+    ];
     const inBotswana = (range: Record<string, string>) => search('admin@lean.test', { table: 'payments', filters: { country: 'BW' }, range });
     const day = await inBotswana({ startDate: '2019-03-01', endDate: '2019-03-01' });
     expect(day.body.data.map((r) => r.id)).toEqual([ids[1], ids[2]]);
@@ -259,11 +306,16 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
     // five rows at the very same instant
     for (let i = 0; i < 5; i++) {
       await sql`insert into fees (partner_id, id, created_at, transaction_id, transaction_type, payment_method, amount_usd)
-                values (${ACME}, ${`ffffffff-0000-4000-8000-00000000000${i}`}::uuid, '2030-01-01T00:00:00Z', gen_random_uuid(), 'payout', 'bank_transfer', '1.00')`.execute(t.database.db);
+                values (${ACME}, ${`ffffffff-0000-4000-8000-00000000000${i}`}::uuid, '2030-01-01T00:00:00Z', gen_random_uuid(), 'payout', 'bank_transfer', '1.00')`.execute(
+        t.database.db,
+      );
     }
     const seen: string[] = [];
-    for (let start = 0; start < 30; start += 3) seen.push(...(await search('admin@acme.test', { table: 'fees', startIndex: start, size: 3 })).body.data.map((r) => r.id!));
-    const expected = (await t.database.executeSql('select id from fees where partner_id = $1 order by created_at desc, id desc limit 30', [ACME])).rows.map((r) => (r as { id: string }).id);
+    for (let start = 0; start < 30; start += 3)
+      seen.push(...(await search('admin@acme.test', { table: 'fees', startIndex: start, size: 3 })).body.data.map((r) => r.id!));
+    const expected = (await t.database.executeSql('select id from fees where partner_id = $1 order by created_at desc, id desc limit 30', [ACME])).rows.map(
+      (r) => (r as { id: string }).id,
+    );
     expect(seen).toEqual(expected);
     expect(new Set(seen).size).toBe(30);
   });

@@ -25,7 +25,9 @@ describe('validation messages', () => {
       ipAddress: z.string().max(5).optional(),
       note: z.object({ text: z.string() }).optional(),
     });
-    app.withTypeProvider<ZodTypeProvider>().post('/x', { schema: { body, querystring: z.object({ startIndex: z.coerce.number().int().min(0).optional() }) } }, async () => ({ ok: true }));
+    app
+      .withTypeProvider<ZodTypeProvider>()
+      .post('/x', { schema: { body, querystring: z.object({ startIndex: z.coerce.number().int().min(0).optional() }) } }, async () => ({ ok: true }));
     await app.ready();
   });
   afterAll(() => app.close());

@@ -14,7 +14,13 @@ describe.each(DATABASES)('bad input is refused, never a 500, on %s', (kind) => {
   let session: Awaited<ReturnType<typeof signIn>>;
   beforeAll(async () => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
-    await generateTransactions(t.database.db, { partnerId: DEMO_PARTNERS.acme.id, rows: 30, seed: 'validation', fiatWallets: ['USD', 'NGN'], tables: ['payments', 'collections'] });
+    await generateTransactions(t.database.db, {
+      partnerId: DEMO_PARTNERS.acme.id,
+      rows: 30,
+      seed: 'validation',
+      fiatWallets: ['USD', 'NGN'],
+      tables: ['payments', 'collections'],
+    });
     session = await signIn(t, 'admin@acme.test');
   });
   afterAll(async () => {
@@ -39,13 +45,33 @@ describe.each(DATABASES)('bad input is refused, never a 500, on %s', (kind) => {
     await expectRefused('/api/v1/transactions/search', { table: 'payments', idFilter: 'ab\u0000cd' }, 'ID must', 'control characters');
     await expectRefused('/api/v1/transactions/search', { table: 'payments', filters: { country: 'N\u001bG' } }, 'Filters › country', 'control characters');
     await expectRefused('/api/v1/transactions/scroll', { table: 'payments', filters: { status: '\u0000' } }, 'Filters › status', 'control characters');
-    await expectRefused('/api/v1/report-jobs/create', { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: 'a\u0000' } }, 'Filters › status', 'control characters');
-    await expectRefused('/api/v1/report-jobs/create', { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', fiatWallet: '\u0000' }, 'Fiat wallet', 'control characters');
+    await expectRefused(
+      '/api/v1/report-jobs/create',
+      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: 'a\u0000' } },
+      'Filters › status',
+      'control characters',
+    );
+    await expectRefused(
+      '/api/v1/report-jobs/create',
+      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', fiatWallet: '\u0000' },
+      'Fiat wallet',
+      'control characters',
+    );
   });
 
   it('refuses lone UTF-16 surrogates (which jsonb cannot store)', async () => {
-    await expectRefused('/api/v1/report-jobs/create', { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: '\ud800' } }, 'Filters › status', 'surrogate');
-    await expectRefused('/api/v1/report-jobs/create', { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', fiatWallet: 'x\udc00' }, 'Fiat wallet', 'surrogate');
+    await expectRefused(
+      '/api/v1/report-jobs/create',
+      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: '\ud800' } },
+      'Filters › status',
+      'surrogate',
+    );
+    await expectRefused(
+      '/api/v1/report-jobs/create',
+      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', fiatWallet: 'x\udc00' },
+      'Fiat wallet',
+      'surrogate',
+    );
     await expectRefused('/api/v1/transactions/search', { table: 'payments', fiatWallet: '\udfff' }, 'Fiat wallet', 'surrogate');
     // a whole pair is fine: an emoji is text
     expect((await post('/api/v1/transactions/search', { table: 'payments', filters: { status: '😀' } })).status).toBe(200);
@@ -57,13 +83,33 @@ describe.each(DATABASES)('bad input is refused, never a 500, on %s', (kind) => {
 
   it('refuses dates of the right shape that do not exist, in searches, reports and payout schedules', async () => {
     for (const day of ['2026-02-30', '2026-13-01', '0000-01-01', '2025-02-29', '2026-04-31', '2026-00-10']) {
-      await expectRefused('/api/v1/transactions/search', { table: 'payments', range: { startDate: day, endDate: '2026-12-31' } }, 'Range › start date', 'must be a real date');
-      await expectRefused('/api/v1/transactions/scroll', { table: 'payments', range: { startDate: '2026-01-01', endDate: day } }, 'Range › end date', 'must be a real date');
+      await expectRefused(
+        '/api/v1/transactions/search',
+        { table: 'payments', range: { startDate: day, endDate: '2026-12-31' } },
+        'Range › start date',
+        'must be a real date',
+      );
+      await expectRefused(
+        '/api/v1/transactions/scroll',
+        { table: 'payments', range: { startDate: '2026-01-01', endDate: day } },
+        'Range › end date',
+        'must be a real date',
+      );
       await expectRefused('/api/v1/report-jobs/create', { dataSource: 'payments', startDate: day, endDate: '2026-12-31' }, 'Start date', 'must be a real date');
     }
     await expectRefused(
       '/api/v1/partner/payout-config',
-      { type: 'AUTOMATED', frequency: 'Daily', repeatFrequency: 1, weeklyDays: [], monthlyDate: null, yearlyDate: null, endPayout: 'On', endPayoutAfter: null, endPayoutDate: '2027-02-29' },
+      {
+        type: 'AUTOMATED',
+        frequency: 'Daily',
+        repeatFrequency: 1,
+        weeklyDays: [],
+        monthlyDate: null,
+        yearlyDate: null,
+        endPayout: 'On',
+        endPayoutAfter: null,
+        endPayoutDate: '2027-02-29',
+      },
       'End date',
       'must be a real date',
     );

@@ -37,7 +37,10 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
     const before = smtp.received.length;
     const res = await as(email).browser.put('/api/v1/user/otp', {}, opts(email));
     expect(res.statusCode, res.body).toBe(200);
-    const mail = await until(() => smtp.received.slice(before).find((m) => m.to.includes(email) && /verification code is \d{6}/.test(mailText(m.raw))), `the code mailed to ${email}`);
+    const mail = await until(
+      () => smtp.received.slice(before).find((m) => m.to.includes(email) && /verification code is \d{6}/.test(mailText(m.raw))),
+      `the code mailed to ${email}`,
+    );
     return /verification code is (\d{6})/.exec(mailText(mail.raw))![1]!;
   }
 
@@ -48,7 +51,10 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
     review: (email: string, body: Record<string, unknown>) => as(email).browser.put('/api/v1/partner/wallet/status', body, opts(email)),
     update: (email: string, body: Record<string, unknown>) => as(email).browser.put('/api/v1/partner/wallet', body, opts(email)),
     remove: async (email: string, address: string, body: Record<string, unknown>, otp?: string) =>
-      as(email).browser.delete(`/api/v1/partner/wallet/${encodeURIComponent(address)}`, { payload: { ...body, otp: otp ?? (await codeFor(email)) }, ...opts(email) }),
+      as(email).browser.delete(`/api/v1/partner/wallet/${encodeURIComponent(address)}`, {
+        payload: { ...body, otp: otp ?? (await codeFor(email)) },
+        ...opts(email),
+      }),
   };
 
   /** A wallet added by `creator`, approved by `reviewer`, then screened (the job) until enabled. */
@@ -58,7 +64,10 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
     expect(created.statusCode, created.body).toBe(201);
     const approved = await api.review(reviewer, { address, network, status: 'approved' });
     expect(approved.statusCode, approved.body).toBe(200);
-    return until(async () => (await api.list(creator)).find((w) => w.address === address && w.network === network && w.status === 'enabled'), `${address} enabled`);
+    return until(
+      async () => (await api.list(creator)).find((w) => w.address === address && w.network === network && w.status === 'enabled'),
+      `${address} enabled`,
+    );
   }
 
   return { s, as, opts, codeFor, api, enabledWallet };

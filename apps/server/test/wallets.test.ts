@@ -39,7 +39,11 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
   });
   // each test starts with no live wallet, so that the per-pair limit of one test does not meet another's wallets
   beforeEach(async () => {
-    await t.database.db.updateTable('settlement_wallets').set({ status: 'deleted', deletion_reason: 'test reset' }).where('status', 'not in', ['deleted', 'denied']).execute();
+    await t.database.db
+      .updateTable('settlement_wallets')
+      .set({ status: 'deleted', deletion_reason: 'test reset' })
+      .where('status', 'not in', ['deleted', 'denied'])
+      .execute();
   });
   const find = async (email: string, address: string) => (await w.api.list(email)).find((x) => x.address === address);
 
@@ -58,7 +62,16 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     const { address } = generateDemoAddress('TRC20');
     const res = await w.api.create(ADMIN, { address, travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json<{ wallet: SettlementWallet }>().wallet).toMatchObject({ address, network: 'TRC20', status: 'pending_approval', currencies: ['USDT'], createdByName: 'Ada Mensah', tag: null, travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' }, canReview: false });
+    expect(res.json<{ wallet: SettlementWallet }>().wallet).toMatchObject({
+      address,
+      network: 'TRC20',
+      status: 'pending_approval',
+      currencies: ['USDT'],
+      createdByName: 'Ada Mensah',
+      tag: null,
+      travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
+      canReview: false,
+    });
     expect((await find(TREASURY, address))?.canReview).toBe(true);
     expect((await find(ADMIN2, address))?.canReview).toBe(true);
     expect((await find(VIEWER, address))?.canReview).toBe(false);
@@ -155,7 +168,9 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     // USDT on SOL has one place taken only
     expect((await w.api.create(ADMIN, { address: fourth, network: 'SOL', currencies: ['USDT'] })).statusCode).toBe(201);
     // disabling one frees its place; enabling it again is refused while the places are full
-    expect((await w.api.update(ADMIN, { address: first.address, network: 'SOL', status: 'disabled' })).json()).toMatchObject({ wallet: { status: 'disabled' } });
+    expect((await w.api.update(ADMIN, { address: first.address, network: 'SOL', status: 'disabled' })).json()).toMatchObject({
+      wallet: { status: 'disabled' },
+    });
     const fifth = generateDemoAddress('SOL').address;
     expect((await w.api.create(ADMIN, { address: fifth, network: 'SOL', currencies: ['USDC'] })).statusCode).toBe(201);
     const again = await w.api.update(ADMIN, { address: first.address, network: 'SOL', status: 'enabled', otp: await w.codeFor(ADMIN) });
@@ -169,18 +184,29 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
   });
 
   it('gives the last place once when three people add a wallet for the same pair at the same moment', async () => {
-    for (let i = 0; i < 2; i++) expect((await w.api.create(ADMIN, { address: generateDemoAddress('CELO').address, network: 'CELO', currencies: ['USDT'] })).statusCode).toBe(201);
+    for (let i = 0; i < 2; i++)
+      expect((await w.api.create(ADMIN, { address: generateDemoAddress('CELO').address, network: 'CELO', currencies: ['USDT'] })).statusCode).toBe(201);
     const people = [ADMIN, ADMIN2, TREASURY];
     // asked for together: each ask moves the clock (past the send limit) before any code is made, so none expires
     const codes = await Promise.all(people.map((p) => w.codeFor(p)));
-    const results = await Promise.all(people.map((p, i) => w.api.create(p, { address: generateDemoAddress('CELO').address, network: 'CELO', currencies: ['USDT'] }, codes[i])));
+    const results = await Promise.all(
+      people.map((p, i) => w.api.create(p, { address: generateDemoAddress('CELO').address, network: 'CELO', currencies: ['USDT'] }, codes[i])),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
     expect((await w.api.list(ADMIN)).filter((x) => x.network === 'CELO' && x.status === 'pending_approval')).toHaveLength(3);
   });
 
   it('refuses a bad address on every network, and an address of another network', async () => {
     for (const network of NETWORKS.filter((n) => n !== 'SOL')) {
-      const res = await w.api.create(ADMIN, { address: typo(generateDemoAddress(network).address), network, currencies: [network === 'BTC' ? 'BTC' : network === 'XLM' || network === 'BASE' ? 'USDC' : 'USDT'] }, '000000');
+      const res = await w.api.create(
+        ADMIN,
+        {
+          address: typo(generateDemoAddress(network).address),
+          network,
+          currencies: [network === 'BTC' ? 'BTC' : network === 'XLM' || network === 'BASE' ? 'USDC' : 'USDT'],
+        },
+        '000000',
+      );
       expect(res.statusCode, `${network}: ${res.body}`).toBe(400);
       expect(res.json(), network).toMatchObject({ code: 'InvalidWalletAddress', message: WALLET_MESSAGES.invalidAddress });
     }
@@ -241,7 +267,12 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     expect(await find(ADMIN, wallet.address)).toMatchObject({ status: 'deleted', reason: 'This wallet was compromised' });
     expect((await w.api.update(ADMIN, { address: wallet.address, status: 'disabled' })).statusCode).toBe(404);
     const audit = await t.database.db.selectFrom('audit_events').select(['action', 'actor']).where('target', '=', wallet.id).orderBy('created_at').execute();
-    expect(audit.map((a) => a.action)).toEqual(['settlement_wallet.created', 'settlement_wallet.approved', 'settlement_wallet.screening_passed', 'settlement_wallet.deleted']);
+    expect(audit.map((a) => a.action)).toEqual([
+      'settlement_wallet.created',
+      'settlement_wallet.approved',
+      'settlement_wallet.screening_passed',
+      'settlement_wallet.deleted',
+    ]);
   });
 
   it('enabling a disabled wallet needs the e-mailed code; disabling does not', async () => {
@@ -249,7 +280,9 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     expect((await w.api.update(TREASURY, { address: wallet.address, status: 'disabled' })).json()).toMatchObject({ wallet: { status: 'disabled' } });
     const noCode = await w.api.update(TREASURY, { address: wallet.address, status: 'enabled' });
     expect(noCode.json()).toMatchObject({ code: 'InvalidOtp' });
-    expect((await w.api.update(TREASURY, { address: wallet.address, status: 'enabled', otp: await w.codeFor(TREASURY) })).json()).toMatchObject({ wallet: { status: 'enabled' } });
+    expect((await w.api.update(TREASURY, { address: wallet.address, status: 'enabled', otp: await w.codeFor(TREASURY) })).json()).toMatchObject({
+      wallet: { status: 'enabled' },
+    });
     // a wallet pending approval cannot be enabled around the review
     const pending = generateDemoAddress('TRC20').address;
     expect((await w.api.create(TREASURY, { address: pending })).statusCode).toBe(201);

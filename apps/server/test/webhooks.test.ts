@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_WEBHOOKS, WEBHOOK_MESSAGES, type CreatedWebhookResponse, type Webhook, type WebhookActivityResponse, type WebhookDelivery } from '@portal/contract/webhooks';
+import {
+  MAX_WEBHOOKS,
+  WEBHOOK_MESSAGES,
+  type CreatedWebhookResponse,
+  type Webhook,
+  type WebhookActivityResponse,
+  type WebhookDelivery,
+} from '@portal/contract/webhooks';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { webhookUpkeep, WEBHOOK_RETENTION_DAYS, type WebhookDelivery as Delivery } from '../src/modules/webhooks/webhook-delivery.ts';
 import { postWebhook } from '../src/modules/webhooks/webhook-http.ts';
@@ -106,9 +113,21 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ code: 'InvalidOtp' });
 
-    const { webhook, secret } = await createWebhook('admin@acme.test', { url: `${rx.url}/created`, events: ['SETTLEMENT.COMPLETE', 'SETTLEMENT.COMPLETE', 'PAYMENT.FAILED'], description: 'Ledger sync' });
+    const { webhook, secret } = await createWebhook('admin@acme.test', {
+      url: `${rx.url}/created`,
+      events: ['SETTLEMENT.COMPLETE', 'SETTLEMENT.COMPLETE', 'PAYMENT.FAILED'],
+      description: 'Ledger sync',
+    });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(webhook).toMatchObject({ partnerId: ACME, url: `${rx.url}/created`, events: ['SETTLEMENT.COMPLETE', 'PAYMENT.FAILED'], description: 'Ledger sync', active: true, state: 'healthy', failingSince: null });
+    expect(webhook).toMatchObject({
+      partnerId: ACME,
+      url: `${rx.url}/created`,
+      events: ['SETTLEMENT.COMPLETE', 'PAYMENT.FAILED'],
+      description: 'Ledger sync',
+      active: true,
+      state: 'healthy',
+      failingSince: null,
+    });
 
     const list = await call('admin@acme.test').get('partner/webhook');
     expect(list.json<{ webhooks: Webhook[] }>().webhooks.map((w) => w.id)).toContain(webhook.id);
@@ -116,7 +135,12 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const row = await t.database.db.selectFrom('webhook_endpoints').select('secret_encrypted').where('id', '=', webhook.id).executeTakeFirstOrThrow();
     expect(row.secret_encrypted).toMatch(/^v1:/);
     expect(row.secret_encrypted).not.toContain(secret.slice(6));
-    const audit = await t.database.db.selectFrom('audit_events').select(['action', 'target', 'actor']).where('action', '=', 'webhook.created').where('target', '=', webhook.id).execute();
+    const audit = await t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'target', 'actor'])
+      .where('action', '=', 'webhook.created')
+      .where('target', '=', webhook.id)
+      .execute();
     expect(audit).toEqual([{ action: 'webhook.created', target: webhook.id, actor: 'admin@acme.test' }]);
   });
 
@@ -199,7 +223,13 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     for (let i = existing; i < MAX_WEBHOOKS; i++) {
       await t.database.db
         .insertInto('webhook_endpoints')
-        .values({ partner_id: LEAN, id: crypto.randomUUID(), url: `https://example.com/${i}`, events: ['PAYMENT.COMPLETE'], secret_encrypted: encrypt(t.keys.encryptionKey, 'whsec_x') })
+        .values({
+          partner_id: LEAN,
+          id: crypto.randomUUID(),
+          url: `https://example.com/${i}`,
+          events: ['PAYMENT.COMPLETE'],
+          secret_encrypted: encrypt(t.keys.encryptionKey, 'whsec_x'),
+        })
         .execute();
     }
     const res = await call('admin@lean.test').post('partner/webhook', { url: 'https://example.com/17', events: ['PAYMENT.COMPLETE'], otp: '123456' });
@@ -212,7 +242,9 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const { webhook, secret } = await createWebhook('admin@acme.test', { url: `${rx.url}/signed`, events: ['SETTLEMENT.COMPLETE'] });
     const other = await createWebhook('admin@acme.test', { url: `${rx.url}/other-events`, events: ['SETTLEMENT.FAILED'] });
     const paused = await createWebhook('admin@acme.test', { url: `${rx.url}/paused`, events: ['SETTLEMENT.COMPLETE'] });
-    expect((await call('admin@acme.test').put('partner/webhook', { id: paused.webhook.id, active: false, otp: await codeFor('admin@acme.test') })).statusCode).toBe(200);
+    expect(
+      (await call('admin@acme.test').put('partner/webhook', { id: paused.webhook.id, active: false, otp: await codeFor('admin@acme.test') })).statusCode,
+    ).toBe(200);
 
     // the change and its announcement in one transaction (the outbox)
     const row = settlement('complete');
@@ -234,15 +266,21 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(got.id).toBe(webhookMessageId(recorded.eventId));
     expect(got.signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     const body = rx.verify(secret, got);
-    expect(body).toMatchObject({ id: got.id, type: 'SETTLEMENT.COMPLETE', data: { id: row.id, status: 'complete', cryptoAmount: '1250.50000000', sequenceId: row.sequence_id, network: 'TRC20' } });
+    expect(body).toMatchObject({
+      id: got.id,
+      type: 'SETTLEMENT.COMPLETE',
+      data: { id: row.id, status: 'complete', cryptoAmount: '1250.50000000', sequenceId: row.sequence_id, network: 'TRC20' },
+    });
     // a signature made with another secret, or over another body, does not verify
     expect(() => rx.verify(other.secret, got)).toThrow();
     expect(() => rx.verify(secret, { ...got, body: got.body.replace('1250.5', '9250.5') })).toThrow();
 
     const done = await settled(webhook.id, recorded.eventId);
     expect(done).toMatchObject({ status: 'succeeded', eventType: 'SETTLEMENT.COMPLETE', url: `${rx.url}/signed`, nextAttemptAt: null, payload: body });
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
-    expect(done.attempts).toEqual([{ attemptedAt: expect.any(String), statusCode: 200, durationMs: expect.any(Number), responseSnippet: 'ok', error: null, trigger: 'automatic' }]);
+    expect(done.attempts).toEqual([
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
+      { attemptedAt: expect.any(String), statusCode: 200, durationMs: expect.any(Number), responseSnippet: 'ok', error: null, trigger: 'automatic' },
+    ]);
     expect(arrivals('/other-events')).toEqual([]);
     expect(arrivals('/paused')).toEqual([]);
   });
@@ -261,7 +299,12 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(first.duplicate).toBe(false);
     expect(again).toMatchObject({ duplicate: true, deliveries: 0 });
     await settled(webhook.id, first.eventId);
-    const events = await t.database.db.selectFrom('webhook_events').select('id').where('partner_id', '=', ACME).where('dedupe_key', '=', `PAYMENT.PROCESSING:${id}`).execute();
+    const events = await t.database.db
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('partner_id', '=', ACME)
+      .where('dedupe_key', '=', `PAYMENT.PROCESSING:${id}`)
+      .execute();
     expect(events).toHaveLength(1);
     expect(arrivals('/outbox')).toHaveLength(1);
     await expect(record({ partnerId: ACME, type: 'PAYMENT.DONE' as never, data: {} })).rejects.toThrow('unknown webhook event type');
@@ -270,7 +313,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
   it('retries 5xx, 429, timeouts and dropped connections with the same webhook-id, each attempt signed anew', async () => {
     const { webhook, secret } = await createWebhook('admin@acme.test', { url: `${rx.url}/flaky`, events: ['COLLECTION.PENDING'] });
     const answers = [{ status: 503, text: 'busy' }, { status: 429 }, { drop: true as const }, { hang: true as const }, { status: 200, text: 'finally' }];
-    rx.answer((r) => (r.path === '/flaky' ? answers[arrivals('/flaky').length - 1] ?? { status: 200 } : { status: 200 }));
+    rx.answer((r) => (r.path === '/flaky' ? (answers[arrivals('/flaky').length - 1] ?? { status: 200 }) : { status: 200 }));
     const event = await record({ partnerId: ACME, type: 'COLLECTION.PENDING', data: { id: crypto.randomUUID() } });
     const done = await settled(webhook.id, event.eventId);
     expect(done.status).toBe('succeeded');
@@ -362,7 +405,9 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
       [500, 'manual'],
     ]);
     expect(arrivals('/resend', event.eventId).map((r) => r.id)).toEqual([got(event.eventId), got(event.eventId)]);
-    expect((await call('admin@acme.test').get('partner/webhook')).json<{ webhooks: Webhook[] }>().webhooks.find((w) => w.id === webhook.id)!.state).toBe('healthy');
+    expect((await call('admin@acme.test').get('partner/webhook')).json<{ webhooks: Webhook[] }>().webhooks.find((w) => w.id === webhook.id)!.state).toBe(
+      'healthy',
+    );
     rx.answer(() => ({ status: 200, text: 'ok' }));
     expect((await call('admin@acme.test').post(`partner/activity/${done.id}/resend`)).statusCode).toBe(200);
     expect((await settled(webhook.id, event.eventId)).status).toBe('succeeded');
@@ -373,7 +418,10 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const testDelivery = test.json<{ delivery: WebhookDelivery }>().delivery;
     expect(testDelivery).toMatchObject({ webhookId: webhook.id, eventType: 'WEBHOOK.TEST' });
     await expect.poll(() => arrivals('/resend').filter((r) => r.id === testDelivery.eventId).length, { timeout: 10_000 }).toBe(1);
-    const body = rx.verify(secret, arrivals('/resend').find((r) => r.id === testDelivery.eventId)!);
+    const body = rx.verify(
+      secret,
+      arrivals('/resend').find((r) => r.id === testDelivery.eventId)!,
+    );
     expect(body).toMatchObject({ type: 'WEBHOOK.TEST', data: { webhookId: webhook.id, sentBy: 'admin@acme.test' } });
   });
   const got = (eventId: string) => webhookMessageId(eventId);
@@ -385,10 +433,23 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const admin = call('admin@acme.test');
     const wrong = await admin.put('partner/webhook', { id: webhook.id, url: `${rx.url}/changed`, otp: '000000' });
     expect(wrong.json()).toMatchObject({ code: 'InvalidOtp' });
-    expect((await admin.put('partner/webhook', { id: webhook.id, otp: '123456' })).json()).toMatchObject({ code: 'ValidationFailed', message: 'Nothing to change.' });
-    const changed = await admin.put('partner/webhook', { id: webhook.id, url: `${rx.url}/changed`, events: ['PAYMENT.COMPLETE', 'PAYMENT.FAILED'], description: 'Changed', otp: await codeFor('admin@acme.test') });
+    expect((await admin.put('partner/webhook', { id: webhook.id, otp: '123456' })).json()).toMatchObject({
+      code: 'ValidationFailed',
+      message: 'Nothing to change.',
+    });
+    const changed = await admin.put('partner/webhook', {
+      id: webhook.id,
+      url: `${rx.url}/changed`,
+      events: ['PAYMENT.COMPLETE', 'PAYMENT.FAILED'],
+      description: 'Changed',
+      otp: await codeFor('admin@acme.test'),
+    });
     expect(changed.statusCode).toBe(200);
-    expect(changed.json<{ webhook: Webhook }>().webhook).toMatchObject({ url: `${rx.url}/changed`, events: ['PAYMENT.COMPLETE', 'PAYMENT.FAILED'], description: 'Changed' });
+    expect(changed.json<{ webhook: Webhook }>().webhook).toMatchObject({
+      url: `${rx.url}/changed`,
+      events: ['PAYMENT.COMPLETE', 'PAYMENT.FAILED'],
+      description: 'Changed',
+    });
     const code = await codeFor('admin@acme.test');
     expect((await admin.delete(`partner/webhook/${webhook.id}?otp=000000`)).json()).toMatchObject({ code: 'InvalidOtp' });
     expect((await admin.delete(`partner/webhook/${webhook.id}?otp=${code}`)).json()).toEqual({ id: webhook.id });
@@ -431,7 +492,11 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     // a delivery whose queue job was lost: pending, with a job id nobody will run
     const stuck = await t.database.db.transaction().execute(async (trx) => {
       const e = await recordEvent(trx, { partnerId: ACME, type: 'PAYMENT.CANCELLED', data: { id: crypto.randomUUID() } });
-      await trx.updateTable('webhook_deliveries').set({ job_id: crypto.randomUUID(), updated_at: new Date(Date.now() - 3600_000) }).where('event_id', '=', e.eventId).execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ job_id: crypto.randomUUID(), updated_at: new Date(Date.now() - 3600_000) })
+        .where('event_id', '=', e.eventId)
+        .execute();
       return e;
     });
     const result = await webhookUpkeep(t.database, Date.now() + WEBHOOK_RETENTION_DAYS * 86400_000 + 60_000);
@@ -450,7 +515,10 @@ describe.each(DATABASES)('webhook targets in production on %s', (kind) => {
   beforeAll(async () => {
     smtp = await smtpSink();
     const key = () => crypto.randomBytes(32).toString('base64');
-    t = await setup(kind, { config: { NODE_ENV: 'production', JWT_SECRET: key(), ENCRYPTION_KEY: key(), SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
+    t = await setup(kind, {
+      config: { NODE_ENV: 'production', JWT_SECRET: key(), ENCRYPTION_KEY: key(), SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: '10000' },
+      smtpUrl: smtp.url,
+    });
     rx = await webhookReceiver();
     admin = await signIn(t, 'admin@acme.test');
   });

@@ -59,7 +59,8 @@ export const API_KEY_MESSAGES = {
   disabled: 'This API key is disabled. An admin can enable it again in the portal (API Keys).',
   expired: (at: string) => `This API key expired on ${at}. Create a new key in the portal (API Keys) and use it instead.`,
   partnerNotEnabled: 'API access is not enabled for this partner. Ask your account manager to enable API keys.',
-  permission: (p: ApiKeyPermission) => `This API key does not have the ${p} permission. Create a key with ${API_KEY_PERMISSION_LABELS[p]} to call this endpoint.`,
+  permission: (p: ApiKeyPermission) =>
+    `This API key does not have the ${p} permission. Create a key with ${API_KEY_PERMISSION_LABELS[p]} to call this endpoint.`,
   ipNotAllowed: (ip: string) => `Requests from ${ip} are not allowed for this partner's API keys. Add the address under Allowed IP addresses in the portal.`,
   idempotencyReused: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
   idempotencyInProgress: 'A request with this Idempotency-Key is still being processed. Retry in a few seconds.',
@@ -103,7 +104,9 @@ export const ApiKeyResponse = z.object({ apiKey: ApiKey });
 
 export const CreateApiKeyRequest = z
   .object({
-    name: safeText({ min: 1, max: 80, minMessage: 'Enter a name for the key' }).transform((s) => s.trim()).pipe(z.string().min(1, 'Enter a name for the key')),
+    name: safeText({ min: 1, max: 80, minMessage: 'Enter a name for the key' })
+      .transform((s) => s.trim())
+      .pipe(z.string().min(1, 'Enter a name for the key')),
     permissions: z
       .array(ApiKeyPermission)
       .min(1, 'Choose at least one permission')

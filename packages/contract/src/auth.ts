@@ -35,7 +35,7 @@ export type PasswordRuleId = (typeof PASSWORD_RULES)[number]['id'];
 /** Tells whether a text (lower case) is a known common password: the list lives in `common-passwords.ts`. */
 export type CommonPasswordList = (candidate: string) => boolean;
 
-const LEET: Record<string, string> = { '@': 'a', '4': 'a', '8': 'b', '3': 'e', '6': 'g', '1': 'i', '!': 'i', '0': 'o', '$': 's', '5': 's', '7': 't', '2': 'z' };
+const LEET: Record<string, string> = { '@': 'a', '4': 'a', '8': 'b', '3': 'e', '6': 'g', '1': 'i', '!': 'i', '0': 'o', $: 's', '5': 's', '7': 't', '2': 'z' };
 
 /**
  * The texts a password is looked up as in the common-password list: itself in lower case, with its l33t spelling
@@ -64,7 +64,8 @@ export function passwordChecks(password: string, email: string, isCommon?: Commo
   const mail = email.trim().toLowerCase();
   const local = mail.split('@')[0] ?? '';
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((r) => r.test(password)).length;
-  const common = password.length > 0 && isRepetitive(password) ? true : isCommon && password.length > 0 ? commonPasswordCandidates(password).some(isCommon) : undefined;
+  const common =
+    password.length > 0 && isRepetitive(password) ? true : isCommon && password.length > 0 ? commonPasswordCandidates(password).some(isCommon) : undefined;
   return {
     length: password.length >= PASSWORD_MIN_LENGTH && password.length <= PASSWORD_MAX_LENGTH,
     mix: classes >= 3,
@@ -89,9 +90,15 @@ export function passwordProblem(password: string, email: string, isCommon?: Comm
 }
 
 export const Email = z.string().trim().toLowerCase().email('Enter a valid e-mail address').max(254);
-export const OtpCode = z.string().trim().regex(/^\d{6}$/, 'Invalid OTP');
+export const OtpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'Invalid OTP');
 /** An authenticator code, or one of the recovery codes (xxxxx-xxxxx). */
-export const OtpOrRecoveryCode = z.string().trim().regex(/^(\d{6}|[a-z0-9]{5}-[a-z0-9]{5})$/i, 'Invalid OTP');
+export const OtpOrRecoveryCode = z
+  .string()
+  .trim()
+  .regex(/^(\d{6}|[a-z0-9]{5}-[a-z0-9]{5})$/i, 'Invalid OTP');
 
 /** An opaque token the server handed out (challenge session, refresh token). */
 const TokenText = safeText({ max: 512 });
@@ -136,7 +143,11 @@ export const AuthResult = z.object({
 });
 export type AuthResult = z.infer<typeof AuthResult>;
 
-export const SetPasswordRequest = z.object({ password: safeText({ max: PASSWORD_MAX_LENGTH }), email: Email, tempPassword: safeText({ min: 1, max: PASSWORD_MAX_LENGTH }) });
+export const SetPasswordRequest = z.object({
+  password: safeText({ max: PASSWORD_MAX_LENGTH }),
+  email: Email,
+  tempPassword: safeText({ min: 1, max: PASSWORD_MAX_LENGTH }),
+});
 export const RefreshRequest = z.object({ refreshToken: TokenText.optional() }).default({});
 /** A refresh answers the user as it is now (its role may have changed since the sign-in): a new tab signs in with it. */
 export const RefreshResponse = z.object({ accessToken: z.string(), expiresIn: z.number().int(), refreshToken: z.string(), user: SessionUser });
@@ -145,7 +156,10 @@ export const ForgotPasswordRequest = z.object({ email: Email });
 export const ConfirmPasswordResetRequest = z.object({
   email: Email,
   password: safeText({ max: PASSWORD_MAX_LENGTH }),
-  confirmationCode: z.string().trim().regex(/^\d{6}$/, 'Enter the six-digit code from the e-mail'),
+  confirmationCode: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the six-digit code from the e-mail'),
 });
 export const MessageResponse = z.object({ message: z.string() });
 export const CsrfResponse = z.object({ csrf: z.string() });

@@ -22,7 +22,11 @@ export const SettlementType = z.enum(SETTLEMENT_TYPES);
 
 export const AccountNumberType = z.enum(ACCOUNT_NUMBER_TYPES);
 export type AccountNumberType = z.infer<typeof AccountNumberType>;
-export const ACCOUNT_NUMBER_TYPE_LABELS: Record<AccountNumberType, string> = { phone: 'Phone number', bank: 'Bank account number', app: 'App account (wallet ID)' };
+export const ACCOUNT_NUMBER_TYPE_LABELS: Record<AccountNumberType, string> = {
+  phone: 'Phone number',
+  bank: 'Bank account number',
+  app: 'App account (wallet ID)',
+};
 
 /** What each channel type is, more precisely than the product label of transaction-data §9 (which calls bank, eft and p2p all 'Bank Transfer'). */
 const CHANNEL_TYPE_NAMES: Record<string, string> = {

@@ -26,19 +26,36 @@ export const FEATURE_FLAGS = [
 ] as const;
 export const FeatureFlag = z.enum(FEATURE_FLAGS);
 export type FeatureFlag = z.infer<typeof FeatureFlag>;
-export const FeatureFlags = z.object(
-  Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as Record<FeatureFlag, z.ZodBoolean>,
-);
+export const FeatureFlags = z.object(Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean()])) as Record<FeatureFlag, z.ZodBoolean>);
 export type FeatureFlags = z.infer<typeof FeatureFlags>;
 /** All flags are off by default (portal-core §6). */
 export const NO_FEATURE_FLAGS: FeatureFlags = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, false])) as FeatureFlags;
 export const ALL_FEATURE_FLAGS: FeatureFlags = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, true])) as FeatureFlags;
 
 export const TRANSACTION_STATUSES = [
-  'created', 'pending_approval', 'pending_kyc', 'process', 'processing', 'pending', 'pending_refund',
-  'pending_liquidity', 'refund_processing', 'complete', 'expired', 'failed', 'denied', 'refunded', 'cancelled',
-  'refund_failed', 'pending_settlement', 'pending_confirmation', 'pending_hash_confirmation',
-  'hash_confirmation_received', 'settlement_pending', 'settlement_processing', 'settlement_complete',
+  'created',
+  'pending_approval',
+  'pending_kyc',
+  'process',
+  'processing',
+  'pending',
+  'pending_refund',
+  'pending_liquidity',
+  'refund_processing',
+  'complete',
+  'expired',
+  'failed',
+  'denied',
+  'refunded',
+  'cancelled',
+  'refund_failed',
+  'pending_settlement',
+  'pending_confirmation',
+  'pending_hash_confirmation',
+  'hash_confirmation_received',
+  'settlement_pending',
+  'settlement_processing',
+  'settlement_complete',
   'settlement_failed',
 ] as const;
 export const TransactionStatus = z.enum(TRANSACTION_STATUSES);
@@ -60,15 +77,32 @@ export const Coin = z.enum(COINS);
 export type Coin = z.infer<typeof Coin>;
 
 export const CURRENCY_NETWORK_IDS = [
-  'usdt-erc20', 'usdt-trc20', 'usdc-erc20', 'usdc-polygon', 'btc-btc', 'usdc-xlm', 'usdt-celo', 'usdt-polygon',
-  'usdt-sol', 'usdc-sol', 'usdc-base', 'pyusd-erc20',
+  'usdt-erc20',
+  'usdt-trc20',
+  'usdc-erc20',
+  'usdc-polygon',
+  'btc-btc',
+  'usdc-xlm',
+  'usdt-celo',
+  'usdt-polygon',
+  'usdt-sol',
+  'usdc-sol',
+  'usdc-base',
+  'pyusd-erc20',
 ] as const;
 export const CurrencyNetworkId = z.enum(CURRENCY_NETWORK_IDS);
 export type CurrencyNetworkId = z.infer<typeof CurrencyNetworkId>;
 export const DEFAULT_CURRENCY_NETWORK: CurrencyNetworkId = 'usdt-trc20';
 
 const NETWORK_OF_SUFFIX: Record<string, Network> = {
-  erc20: 'ERC20', trc20: 'TRC20', polygon: 'POLYGON', btc: 'BTC', xlm: 'XLM', celo: 'CELO', sol: 'SOL', base: 'BASE',
+  erc20: 'ERC20',
+  trc20: 'TRC20',
+  polygon: 'POLYGON',
+  btc: 'BTC',
+  xlm: 'XLM',
+  celo: 'CELO',
+  sol: 'SOL',
+  base: 'BASE',
 };
 /** The coin and network of a currency network id, e.g. usdt-trc20 → USDT on TRC20. */
 export function splitCurrencyNetwork(id: CurrencyNetworkId): { coin: Coin; network: Network } {
@@ -100,7 +134,10 @@ export const CURRENCY_NETWORKS = Object.fromEntries(
 
 export const CHANNEL_TYPES = ['p2p', 'eft', 'momo', 'bank', 'card', 'highvolumeotc'] as const;
 export const CHANNEL_TYPE_LABELS: Record<string, string> = {
-  bank: 'Bank Transfer', eft: 'Bank Transfer', p2p: 'Bank Transfer', momo: 'Mobile Money',
+  bank: 'Bank Transfer',
+  eft: 'Bank Transfer',
+  p2p: 'Bank Transfer',
+  momo: 'Mobile Money',
 };
 export const PAYMENT_METHODS = ['BANK_TRANSFER', 'MOBILE_MONEY'] as const;
 export const PaymentMethod = z.enum(PAYMENT_METHODS);

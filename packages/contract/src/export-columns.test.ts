@@ -133,7 +133,10 @@ describe('the file column set', () => {
           if (/amount$|^Amount$|^You (sold|received)$|^Fee$|^Wallet balance$/i.test(h)) expect(headers[i + 1], `${table}: ${h}`).toMatch(/currency$/i);
           if (/rate/i.test(h) && !/unit$/.test(h)) expect(headers[i + 1], `${table}: ${h}`).toBe(`${h} unit`);
         });
-        expect(headers.some((h) => h.endsWith('(UTC)')), table).toBe(true);
+        expect(
+          headers.some((h) => h.endsWith('(UTC)')),
+          table,
+        ).toBe(true);
         expect(headers.includes('Wallet'), table).toBe(walletMode && table !== 'trades' && table !== 'initiate-payments');
       }
     }
@@ -187,12 +190,24 @@ describe('the file column set', () => {
       'Fiat rate unit': 'KES per USD',
     });
     // without a local wallet the screen shows the crypto amount; the fiat amount has no known currency, so it is left out
-    expect(usdWallet).toMatchObject({ Wallet: 'USD', Amount: '8054.62731366', Currency: 'USDT', 'Fiat amount': '', 'Fiat currency': '', 'Fiat rate': '', 'Fiat rate unit': '' });
+    expect(usdWallet).toMatchObject({
+      Wallet: 'USD',
+      Amount: '8054.62731366',
+      Currency: 'USDT',
+      'Fiat amount': '',
+      'Fiat currency': '',
+      'Fiat rate': '',
+      'Fiat rate unit': '',
+    });
     expect(settlementShownAmount(settlement({ fiatAmount: null }))).toEqual({ amount: '0', currency: 'KES', crypto: false });
   });
 
   it('writes a trade as sold and received amounts with their currencies, the rate with its unit, and the fee with its coin', () => {
-    const [sale, purchase] = records(exportCsv('trades', [trade(), trade({ tradeType: 'buy', cryptoSold: '0', fiatSold: '210860.50', cryptoBought: '7957.00', fiatBought: '0' })], { walletMode: true }));
+    const [sale, purchase] = records(
+      exportCsv('trades', [trade(), trade({ tradeType: 'buy', cryptoSold: '0', fiatSold: '210860.50', cryptoBought: '7957.00', fiatBought: '0' })], {
+        walletMode: true,
+      }),
+    );
     expect(sale).toMatchObject({
       'Created (UTC)': '2026-11-16 01:44:12',
       'Trade ID': 'TRD-5F41110478',

@@ -2,14 +2,7 @@ import { CSV_BOM, csvLine } from './csv.ts';
 import { plainDecimal } from './decimal.ts';
 import { DEFAULT_FIAT_WALLET } from './fiat-wallets.ts';
 import { paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from './labels.ts';
-import type {
-  CollectionRow,
-  FeeRow,
-  InitiatedPaymentRow,
-  SettlementRow,
-  TradeRow,
-  TransactionRowOf,
-} from './transaction-rows.ts';
+import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from './transaction-rows.ts';
 import type { SearchTable } from './transactions.ts';
 
 /**
@@ -55,12 +48,17 @@ export function settlementShownAmount(r: Pick<SettlementRow, 'fiatWallet' | 'fia
 }
 
 /** What the partner gave and got in a trade: a sale of crypto gives coins and gets local currency, a purchase the other way. */
-export function tradeSides(r: Pick<TradeRow, 'cryptoSold' | 'fiatSold' | 'cryptoBought' | 'fiatBought' | 'cryptoCurrency' | 'fiatCurrency'>): { sold: Money; received: Money } {
+export function tradeSides(r: Pick<TradeRow, 'cryptoSold' | 'fiatSold' | 'cryptoBought' | 'fiatBought' | 'cryptoCurrency' | 'fiatCurrency'>): {
+  sold: Money;
+  received: Money;
+} {
   const soldCrypto = Number(r.cryptoSold) > 0;
   const receivedFiat = Number(r.fiatBought) > 0;
   return {
     sold: soldCrypto ? { amount: r.cryptoSold, currency: r.cryptoCurrency, crypto: true } : { amount: r.fiatSold, currency: r.fiatCurrency, crypto: false },
-    received: receivedFiat ? { amount: r.fiatBought, currency: r.fiatCurrency, crypto: false } : { amount: r.cryptoBought, currency: r.cryptoCurrency, crypto: true },
+    received: receivedFiat
+      ? { amount: r.fiatBought, currency: r.fiatCurrency, crypto: false }
+      : { amount: r.cryptoBought, currency: r.cryptoCurrency, crypto: true },
   };
 }
 
@@ -69,13 +67,22 @@ const moneyNumber = (m: Money) => (m.crypto ? cryptoNumber(m.amount) : fiatNumbe
 const col = <R>(header: string, value: (row: R) => string | null | undefined): ExportColumn<R> => ({ header, value: (row) => value(row) ?? '' });
 /** An amount and the column of its currency, beside it. */
 function amount<R>(header: string, currencyHeader: string, money: (row: R) => Money | null): ExportColumn<R>[] {
-  return [col(header, (r) => { const m = money(r); return m ? moneyNumber(m) : ''; }), col(currencyHeader, (r) => money(r)?.currency)];
+  return [
+    col(header, (r) => {
+      const m = money(r);
+      return m ? moneyNumber(m) : '';
+    }),
+    col(currencyHeader, (r) => money(r)?.currency),
+  ];
 }
 /** A rate and its unit (`KES per USD`), beside it. */
 function rate<R>(header: string, value: (row: R) => { rate: string | null; quote: string; base: string } | null): ExportColumn<R>[] {
   return [
     col(header, (r) => rateNumber(value(r)?.rate)),
-    col(`${header} unit`, (r) => { const v = value(r); return v?.rate ? `${v.quote} per ${v.base}` : ''; }),
+    col(`${header} unit`, (r) => {
+      const v = value(r);
+      return v?.rate ? `${v.quote} per ${v.base}` : '';
+    }),
   ];
 }
 const usd = (value: string | null): Money | null => (value === null ? null : { amount: value, currency: DEFAULT_FIAT_WALLET.currency, crypto: false });
@@ -112,7 +119,9 @@ function transfer(o: ExportOptions, collections: boolean): ExportColumn<Collecti
 function settlements(o: ExportOptions): ExportColumn<SettlementRow>[] {
   // the fiat amount's currency is known only from a local-currency wallet (the row keeps no country)
   const fiat = (r: SettlementRow): Money | null =>
-    r.fiatAmount !== null && r.fiatWallet && r.fiatWallet !== DEFAULT_FIAT_WALLET.currency ? { amount: r.fiatAmount, currency: r.fiatWallet, crypto: false } : null;
+    r.fiatAmount !== null && r.fiatWallet && r.fiatWallet !== DEFAULT_FIAT_WALLET.currency
+      ? { amount: r.fiatAmount, currency: r.fiatWallet, crypto: false }
+      : null;
   return [
     id,
     created,

@@ -30,7 +30,25 @@ describe('allowed IP addresses', () => {
   });
 
   it('refuses what is not an address, with the reason', () => {
-    for (const bad of ['', 'localhost', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.4/', '1.2.3.4/33', '1.2.3.4/08', '2001:db8:::1', '2001:db8::1::1', '1:2:3:4:5:6:7:8:9', 'fe80::1%eth0', '12345::1', '1.2.3.4/24/1', '2001:db8::/129', '::1.2.3.4:5']) {
+    for (const bad of [
+      '',
+      'localhost',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '01.2.3.4',
+      '1.2.3.4/',
+      '1.2.3.4/33',
+      '1.2.3.4/08',
+      '2001:db8:::1',
+      '2001:db8::1::1',
+      '1:2:3:4:5:6:7:8:9',
+      'fe80::1%eth0',
+      '12345::1',
+      '1.2.3.4/24/1',
+      '2001:db8::/129',
+      '::1.2.3.4:5',
+    ]) {
       expect(parseIpAddress(bad).ok, bad).toBe(false);
     }
     expect(canonical('203.0.113.7/24')).toBe('ERR 203.0.113.7/24 is not the start of its range: did you mean 203.0.113.0/24?');
@@ -62,6 +80,8 @@ describe('API key requests', () => {
   });
 
   it('signs timestamp, method, path and body hash joined with nothing', () => {
-    expect(signingText({ timestamp: '1700000000', method: 'get', path: '/api/v1/partner/accounts', bodySha256: 'e3b0' })).toBe('1700000000GET/api/v1/partner/accounts' + 'e3b0');
+    expect(signingText({ timestamp: '1700000000', method: 'get', path: '/api/v1/partner/accounts', bodySha256: 'e3b0' })).toBe(
+      '1700000000GET/api/v1/partner/accounts' + 'e3b0',
+    );
   });
 });

@@ -80,7 +80,7 @@ const formatIpv4 = (bytes: number[]) => bytes.join('.');
 function formatIpv6(bytes: number[]): string {
   const words = Array.from({ length: 8 }, (_, i) => (bytes[i * 2]! << 8) | bytes[i * 2 + 1]!);
   let best = { start: -1, length: 0 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (words[i] !== 0) {
       i++;
       continue;

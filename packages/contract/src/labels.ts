@@ -7,7 +7,10 @@ import { CHANNEL_TYPE_LABELS, PAYMENT_METHOD_LABELS, TRANSACTION_TYPE_LABELS } f
 
 /** Title case: pending_approval → Pending Approval (statuses are displayed in title case, transaction-data §2). */
 export const titleCase = (value: string | null | undefined) =>
-  (value ?? '').replace(/[_-]+/g, ' ').trim().replace(/\w\S*/g, (w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase());
+  (value ?? '')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .replace(/\w\S*/g, (w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase());
 
 /** A transaction, settlement, trade or report status as the tables show it, abbreviations kept (pending_kyc → Pending KYC). */
 export const statusLabel = (value: string | null | undefined) => titleCase(value).replace(/\bKyc\b/g, 'KYC');

@@ -55,7 +55,11 @@ export const PAYMENT_MESSAGES = {
   amountDecimals: 'Enter an amount in the local currency with at most 2 decimals',
   insufficientBalance: (balance: string) => `Your USD balance (${groupThousands(balance)}) does not cover this payment and its fee`,
   sequenceReused: 'This sequenceId was already used for a different payment: send a new sequenceId for a new payment',
-  accountNumber: { phone: 'Enter a phone number with its country code, digits only (7 to 15)', bank: 'Enter a bank account number of 6 to 20 digits', app: 'Enter the app account id (3 to 64 letters, digits, . _ - @)' },
+  accountNumber: {
+    phone: 'Enter a phone number with its country code, digits only (7 to 15)',
+    bank: 'Enter a bank account number of 6 to 20 digits',
+    app: 'Enter the app account id (3 to 64 letters, digits, . _ - @)',
+  },
   notFound: 'Payment not found',
 } as const;
 
@@ -82,7 +86,12 @@ export const cleanAccountNumber = (type: AccountNumberType, value: string) => (t
 export const accountNumberProblem = (type: AccountNumberType, value: string): string | undefined =>
   ACCOUNT_NUMBER_PATTERNS[type].test(cleanAccountNumber(type, value)) ? undefined : PAYMENT_MESSAGES.accountNumber[type];
 const Country = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code');
-const SequenceId = z.string().trim().min(1).max(64).regex(/^[\x21-\x7e]+$/, 'must be 1 to 64 printable ASCII characters');
+const SequenceId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\x21-\x7e]+$/, 'must be 1 to 64 printable ASCII characters');
 
 export const DisbursementRequest = z.object({
   country: Country,
@@ -133,8 +142,23 @@ export const PaymentMarketsResponse = z.object({ markets: z.array(PaymentMarket)
 export type PaymentMarketsResponse = z.infer<typeof PaymentMarketsResponse>;
 
 export const CollectionInstructions = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('bank_transfer'), bankName: z.string(), accountName: z.string(), accountNumber: z.string(), reference: z.string(), amount: DecimalString, currency: z.string() }),
-  z.object({ type: z.literal('mobile_money'), prompt: z.string(), phoneNumber: z.string().nullable(), reference: z.string(), amount: DecimalString, currency: z.string() }),
+  z.object({
+    type: z.literal('bank_transfer'),
+    bankName: z.string(),
+    accountName: z.string(),
+    accountNumber: z.string(),
+    reference: z.string(),
+    amount: DecimalString,
+    currency: z.string(),
+  }),
+  z.object({
+    type: z.literal('mobile_money'),
+    prompt: z.string(),
+    phoneNumber: z.string().nullable(),
+    reference: z.string(),
+    amount: DecimalString,
+    currency: z.string(),
+  }),
 ]);
 export type CollectionInstructions = z.infer<typeof CollectionInstructions>;
 

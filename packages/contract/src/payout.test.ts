@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { LowBalanceLimitForm, MANUAL_PAYOUT, lowBalanceLimitProblem, endSummary, nextPayoutDate, repeatLine, normalisePayoutConfig, payoutConfigProblem, repeatSummary, type PayoutConfig } from './payout.ts';
+import {
+  LowBalanceLimitForm,
+  MANUAL_PAYOUT,
+  lowBalanceLimitProblem,
+  endSummary,
+  nextPayoutDate,
+  repeatLine,
+  normalisePayoutConfig,
+  payoutConfigProblem,
+  repeatSummary,
+  type PayoutConfig,
+} from './payout.ts';
 
 const auto = (over: Partial<PayoutConfig>): PayoutConfig => ({ ...MANUAL_PAYOUT, type: 'AUTOMATED', frequency: 'Daily', endPayout: 'Never', ...over });
 
@@ -97,7 +108,11 @@ describe('next payout date', () => {
   });
   it('with a repeat of 1, the same dates whatever the save date', () => {
     const saved = new Date('2025-03-17T00:00:00Z');
-    for (const c of [auto({ repeatFrequency: 1 }), auto({ repeatFrequency: 1, frequency: 'Weekly', weeklyDays: ['Monday'] }), auto({ repeatFrequency: 1, frequency: 'Monthly', monthlyDate: 30 })]) {
+    for (const c of [
+      auto({ repeatFrequency: 1 }),
+      auto({ repeatFrequency: 1, frequency: 'Weekly', weeklyDays: ['Monday'] }),
+      auto({ repeatFrequency: 1, frequency: 'Monthly', monthlyDate: 30 }),
+    ]) {
       expect(nextPayoutDate(c, from, saved)).toBe(nextPayoutDate(c, from));
     }
   });

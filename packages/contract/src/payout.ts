@@ -234,13 +234,19 @@ export function nextPayoutDate(c: PayoutConfig, from: Date, since: Date = from):
 }
 
 /** The value is checked by the service (`lowBalanceLimitProblem`), so that every bad value gets the spec's message. */
-export const LowBalanceLimitRequest = z.object({ lowBalanceLimit: z.union([z.string().max(40), z.number()]).optional().nullable() });
+export const LowBalanceLimitRequest = z.object({
+  lowBalanceLimit: z
+    .union([z.string().max(40), z.number()])
+    .optional()
+    .nullable(),
+});
 export const LowBalanceLimitResponse = z.object({ lowBalanceLimit: z.string() });
 export const LOW_BALANCE_MESSAGE = 'Invalid low balance limit value';
 export const DEFAULT_LOW_BALANCE_LIMIT = '1000';
 
 /** The limit as a person types it: thousands separators and spaces are taken out ("1,000.50" is 1000.50). */
-export const normaliseLowBalanceLimit = (value: string | number | null | undefined) => (value === null || value === undefined ? '' : String(value).replace(/[\s,]/g, ''));
+export const normaliseLowBalanceLimit = (value: string | number | null | undefined) =>
+  value === null || value === undefined ? '' : String(value).replace(/[\s,]/g, '');
 
 /**
  * Why a low-balance limit cannot be saved, or undefined when it can: an amount in USD above zero with at most 2

@@ -42,7 +42,14 @@ describe('the country list', () => {
 describe('the currency network list', () => {
   it('names and labels every currency network id', () => {
     expect(Object.keys(CURRENCY_NETWORKS)).toEqual([...CURRENCY_NETWORK_IDS]);
-    expect(CURRENCY_NETWORKS['usdt-trc20']).toEqual({ id: 'usdt-trc20', coin: 'USDT', network: 'TRC20', name: 'Tether USD on Tron', icon: 'usdt', label: 'USDT (TRC20)' });
+    expect(CURRENCY_NETWORKS['usdt-trc20']).toEqual({
+      id: 'usdt-trc20',
+      coin: 'USDT',
+      network: 'TRC20',
+      name: 'Tether USD on Tron',
+      icon: 'usdt',
+      label: 'USDT (TRC20)',
+    });
     expect(CURRENCY_NETWORKS['usdc-xlm'].label).toBe('USDC (XLM)');
   });
 });

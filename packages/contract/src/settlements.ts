@@ -22,7 +22,8 @@ export const WITHDRAWAL_MESSAGES = {
   amountBelow: 'Enter amount below USD ',
   amountAtLeast: `Enter amount of at least USD ${WITHDRAWAL_MIN_USD}`,
   noWallet: 'Cannot withdraw funds without setting a wallet address',
-  irreversible: 'Blockchain transactions are irreversible. Check that the wallet address and network are correct: funds sent to a wrong address cannot be recovered.',
+  irreversible:
+    'Blockchain transactions are irreversible. Check that the wallet address and network are correct: funds sent to a wrong address cannot be recovered.',
   pending: `Your withdrawal is pending. Processing takes ${WITHDRAWAL_PROCESSING_MINUTES.min} to ${WITHDRAWAL_PROCESSING_MINUTES.max} minutes; it shows in the Settlements tab of Transactions.`,
   feeTooHigh: 'The amount does not cover the network fee: enter a larger amount',
   travelRuleRequired: "Enter the recipient's full name and business registration number: the travel rule asks for them on this amount",

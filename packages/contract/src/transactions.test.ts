@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ROW_SCHEMAS } from './transaction-rows.ts';
-import { CreateReportRequest, SEARCH_TABLES, ScrollRequest, ScrollResponse, SearchRequest, SearchResponse, idSearchMessage, parseIdSearch } from './transactions.ts';
+import {
+  CreateReportRequest,
+  SEARCH_TABLES,
+  ScrollRequest,
+  ScrollResponse,
+  SearchRequest,
+  SearchResponse,
+  idSearchMessage,
+  parseIdSearch,
+} from './transactions.ts';
 
 describe('id search by the id the table shows', () => {
   const uuid = (table: Parameters<typeof parseIdSearch>[0], text: string) => parseIdSearch(table, text);
@@ -11,15 +20,34 @@ describe('id search by the id the table shows', () => {
     expect(uuid('payments', ' ab12cd34- ')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd34' } });
     expect(uuid('fees', 'ab12cd34-99ff')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd3499ff' } });
     expect(uuid('collections', 'ab12cd3499ff')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd3499ff' } });
-    expect(uuid('settlements', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' } });
-    expect(uuid('initiate-payments', 'ee71abf0841cccb41a005dc15672c842')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' } });
+    expect(uuid('settlements', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({
+      ok: true,
+      search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' },
+    });
+    expect(uuid('initiate-payments', 'ee71abf0841cccb41a005dc15672c842')).toEqual({
+      ok: true,
+      search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' },
+    });
     // an id the table cut short, copied with its ellipsis
     expect(uuid('payments', 'ee71abf0…')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0' } });
     expect(uuid('payments', 'ee71abf0-841c...')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841c' } });
   });
   it('refuses text that cannot be the start of such an id, with one message, instead of searching what is left of it', () => {
     const refused = { ok: false, message: idSearchMessage('payments') };
-    for (const text of ['hello world!', 'xyz', 'ab 12', 'ab12-cd34', 'id: ab12', 'ab12cd34--', 'f'.repeat(33), `${'f'.repeat(36)}`, 'ee71abf0-841c-ccb4-1a00-5dc15672c8421', 'TRD-5F41110478', '😀', '-']) {
+    for (const text of [
+      'hello world!',
+      'xyz',
+      'ab 12',
+      'ab12-cd34',
+      'id: ab12',
+      'ab12cd34--',
+      'f'.repeat(33),
+      `${'f'.repeat(36)}`,
+      'ee71abf0-841c-ccb4-1a00-5dc15672c8421',
+      'TRD-5F41110478',
+      '😀',
+      '-',
+    ]) {
       expect(uuid('payments', text), text).toEqual(refused);
     }
     expect(idSearchMessage('payments')).toBe('Enter an ID as the table shows it, or its first characters: digits, letters a to f and hyphens, like 3f2a9c1e.');
@@ -32,7 +60,10 @@ describe('id search by the id the table shows', () => {
     expect(parseIdSearch('trades', '5f4')).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-5F4' } });
     expect(parseIdSearch('trades', 'TRD-')).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-' } });
     expect(parseIdSearch('trades', 'tr')).toEqual({ ok: true, search: { kind: 'tradeId', prefix: 'TRD-' } });
-    expect(parseIdSearch('trades', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' } });
+    expect(parseIdSearch('trades', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({
+      ok: true,
+      search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' },
+    });
     const refused = { ok: false, message: idSearchMessage('trades') };
     for (const text of ['hello world!', 'TRD-5F41110478A', 'TRD-XYZ', 'TRX-5F41', 'ee71abf0-841c', '5F41110478AB', 'TRD 5F41']) {
       expect(parseIdSearch('trades', text), text).toEqual(refused);
@@ -74,7 +105,12 @@ describe('typed replies', () => {
     counterpartyName: 'Ada',
   };
   it('strip what a client must not see: partnerId never goes out', () => {
-    const parsed = SearchResponse.parse({ table: 'payments', data: [{ ...payment, partnerId: '0a5e0000-0000-4000-8000-0000000001ea', secret: 'x' }], total: 1, totalRelation: 'eq' });
+    const parsed = SearchResponse.parse({
+      table: 'payments',
+      data: [{ ...payment, partnerId: '0a5e0000-0000-4000-8000-0000000001ea', secret: 'x' }],
+      total: 1,
+      totalRelation: 'eq',
+    });
     expect(parsed.data[0]).toEqual(payment);
     expect(parsed.data[0]).not.toHaveProperty('partnerId');
   });
@@ -102,7 +138,11 @@ describe('request texts and dates', () => {
     expect(SearchRequest.safeParse({ table: 'payments', range: { startDate: '', endDate: '2026-03-01' } }).success).toBe(true);
     expect(ScrollRequest.safeParse({ table: 'payments', scrollId: 'a.\u0000' }).success).toBe(false);
     expect(CreateReportRequest.safeParse({ dataSource: 'payments', startDate: '0000-01-01', endDate: '2026-01-01' }).success).toBe(false);
-    expect(CreateReportRequest.safeParse({ dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: '\udc00' } }).success).toBe(false);
-    expect(CreateReportRequest.safeParse({ dataSource: 'payments', startDate: '2024-02-29', endDate: '2024-03-31', filters: { status: 'complete' } }).success).toBe(true);
+    expect(
+      CreateReportRequest.safeParse({ dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: '\udc00' } }).success,
+    ).toBe(false);
+    expect(
+      CreateReportRequest.safeParse({ dataSource: 'payments', startDate: '2024-02-29', endDate: '2024-03-31', filters: { status: 'complete' } }).success,
+    ).toBe(true);
   });
 });

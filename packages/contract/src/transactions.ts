@@ -7,7 +7,18 @@ export const SEARCH_TABLES = ['payments', 'collections', 'settlements', 'fees', 
 export const SearchTable = z.enum(SEARCH_TABLES);
 export type SearchTable = z.infer<typeof SearchTable>;
 
-export const FILTER_KEYS = ['status', 'country', 'transactionType', 'paymentMethod', 'requestSource', 'cryptoCurrency', 'fiatCurrency', 'currency', 'localCurrency', 'amount'] as const;
+export const FILTER_KEYS = [
+  'status',
+  'country',
+  'transactionType',
+  'paymentMethod',
+  'requestSource',
+  'cryptoCurrency',
+  'fiatCurrency',
+  'currency',
+  'localCurrency',
+  'amount',
+] as const;
 export const FilterKey = z.enum(FILTER_KEYS);
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
@@ -55,7 +66,10 @@ const QueryFields = {
   table: SearchTable,
   filters: Filters.default({}),
   idFilter: safeText({ max: 200 }).default(''),
-  range: z.object({ startDate: CalendarDate.or(z.literal('')).optional(), endDate: CalendarDate.or(z.literal('')).optional() }).strict().default({}),
+  range: z
+    .object({ startDate: CalendarDate.or(z.literal('')).optional(), endDate: CalendarDate.or(z.literal('')).optional() })
+    .strict()
+    .default({}),
   fiatWallet: FiatWalletChoice.default('all'),
 };
 
@@ -68,7 +82,11 @@ const QueryFields = {
  */
 export const SearchAnchor = z
   .object({
-    index: z.number().int().min(0).max(MAX_RESULT_WINDOW - 1),
+    index: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RESULT_WINDOW - 1),
     createdAt: z.iso.datetime(),
     id: z.guid(),
   })
@@ -199,7 +217,11 @@ function uuidHex(text: string): string | undefined {
 
 /** What an id search of a table looks for, or why the text cannot be an id there. */
 export function parseIdSearch(table: SearchTable, input: string): IdSearchResult {
-  const text = input.trim().replace(/(?:…|\.\.\.)$/, '').trim().toLowerCase();
+  const text = input
+    .trim()
+    .replace(/(?:…|\.\.\.)$/, '')
+    .trim()
+    .toLowerCase();
   if (text === '') return { ok: true, search: { kind: 'none' } };
   if (table === 'trades') {
     const hex = uuidHex(text);

@@ -3,7 +3,8 @@ import { CalendarDate, hasControlCharacter, hasLoneSurrogate, isCalendarDate, sa
 
 describe('safe text', () => {
   it('refuses control characters (NUL, escape, DEL, C1), keeping line breaks only where a field is multi-line', () => {
-    for (const t of ['a\u0000b', '\u001b[31m', 'x\u007f', '\u0085', 'tab\there', 'line\nbreak']) expect(safeText().safeParse(t).success, JSON.stringify(t)).toBe(false);
+    for (const t of ['a\u0000b', '\u001b[31m', 'x\u007f', '\u0085', 'tab\there', 'line\nbreak'])
+      expect(safeText().safeParse(t).success, JSON.stringify(t)).toBe(false);
     expect(safeText({ multiline: true }).safeParse('line\nbreak\r\n\tindented').success).toBe(true);
     expect(safeText({ multiline: true }).safeParse('a\u0000').success).toBe(false);
     expect(hasControlCharacter('plain text, émoji 😀, 中文')).toBe(false);
@@ -28,7 +29,19 @@ describe('calendar date', () => {
     for (const d of ['2026-01-31', '2024-02-29', '2000-02-29', '0001-01-01', '9999-12-31']) expect(isCalendarDate(d), d).toBe(true);
   });
   it('refuses days that do not, and other shapes', () => {
-    for (const d of ['2026-02-30', '2026-13-01', '2026-00-10', '2026-04-31', '2025-02-29', '1900-02-29', '0000-01-01', '2026-1-1', '2026-01-01T00:00:00Z', '', '20260101']) {
+    for (const d of [
+      '2026-02-30',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-04-31',
+      '2025-02-29',
+      '1900-02-29',
+      '0000-01-01',
+      '2026-1-1',
+      '2026-01-01T00:00:00Z',
+      '',
+      '20260101',
+    ]) {
       expect(isCalendarDate(d), d).toBe(false);
     }
     expect(CalendarDate.safeParse('2026-02-30').error?.issues[0]?.message).toBe('must be a real date YYYY-MM-DD');

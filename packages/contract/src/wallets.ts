@@ -19,7 +19,9 @@ export const MAX_ENABLED_WALLETS_PER_PAIR = 3;
 export const NETWORK_CURRENCIES = Object.fromEntries(
   NETWORKS.map((n) => [
     n,
-    CURRENCY_NETWORK_IDS.map(splitCurrencyNetwork).filter((p) => p.network === n).map((p) => p.coin),
+    CURRENCY_NETWORK_IDS.map(splitCurrencyNetwork)
+      .filter((p) => p.network === n)
+      .map((p) => p.coin),
   ]),
 ) as Record<NetworkT, Coin[]>;
 

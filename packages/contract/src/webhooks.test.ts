@@ -5,7 +5,9 @@ import { CreateWebhookRequest, WEBHOOK_EVENT_TYPES, WebhookUrl, webhookEventType
 describe('webhook events and requests', () => {
   it('lists an event per transaction state for collections and payments, and per settlement state', () => {
     expect(WEBHOOK_EVENT_TYPES).toHaveLength(TRANSACTION_STATUSES.length * 2 + SETTLEMENT_STATUSES.length);
-    expect(WEBHOOK_EVENT_TYPES).toEqual(expect.arrayContaining(['COLLECTION.COMPLETE', 'PAYMENT.FAILED', 'PAYMENT.PENDING_LIQUIDITY', 'SETTLEMENT.COMPLETE', 'SETTLEMENT.PROCESSING']));
+    expect(WEBHOOK_EVENT_TYPES).toEqual(
+      expect.arrayContaining(['COLLECTION.COMPLETE', 'PAYMENT.FAILED', 'PAYMENT.PENDING_LIQUIDITY', 'SETTLEMENT.COMPLETE', 'SETTLEMENT.PROCESSING']),
+    );
     expect(webhookEventType('SETTLEMENT', 'complete')).toBe('SETTLEMENT.COMPLETE');
     expect(() => webhookEventType('SETTLEMENT', 'refunded')).toThrow();
   });

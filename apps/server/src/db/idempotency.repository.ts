@@ -50,4 +50,3 @@ export function createIdempotencyRepository(db: Kysely<DB>) {
     },
   };
 }
-

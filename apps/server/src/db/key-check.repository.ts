@@ -10,7 +10,11 @@ export async function readKeyCheck(db: Kysely<DB>): Promise<KeyCheckRow | undefi
 
 /** Writes the check values unless another process did first; the caller reads the row back and compares. */
 export async function insertKeyCheck(db: Kysely<DB>, row: KeyCheckRow): Promise<void> {
-  await db.insertInto('key_check').values({ id: 1, ...row }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('key_check')
+    .values({ id: 1, ...row })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
 }
 
 /** One secret stored encrypted with ENCRYPTION_KEY (an authenticator secret), for a database older than the check. */

@@ -433,7 +433,6 @@ export type WebhookAttemptsTable = {
   trigger: string;
 };
 
-
 /** A partner's settlement wallet (0012): withdrawals go to it once reviewed, screened and enabled. */
 export type SettlementWalletsTable = {
   partner_id: string;

@@ -47,7 +47,14 @@ export function createCacheBus(options: { database: Database; onError?: (err: un
   let listening: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (listening = resolve));
   const listener: Listener | undefined = url
-    ? listen({ url, channel: CACHE_CHANNEL, onMessage: drop, onListening: () => listening(), onReconnect: clearAll, onError: options.onError ?? (() => undefined) })
+    ? listen({
+        url,
+        channel: CACHE_CHANNEL,
+        onMessage: drop,
+        onListening: () => listening(),
+        onReconnect: clearAll,
+        onError: options.onError ?? (() => undefined),
+      })
     : undefined;
   if (!listener) listening();
 

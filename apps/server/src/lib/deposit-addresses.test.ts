@@ -33,7 +33,12 @@ const p2pkh = (publicKey: Uint8Array) =>
 
 describe('deposit addresses', () => {
   it('EIP-55 matches the published test vectors', () => {
-    for (const a of ['0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359', '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB', '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb']) {
+    for (const a of [
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+      '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB',
+      '0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb',
+    ]) {
       expect(toEip55(a.toLowerCase())).toBe(a);
     }
   });
@@ -111,7 +116,8 @@ describe('addresses derived from an extended public key', () => {
   });
 
   it('matches the published BIP44 / BIP49 / BIP84 and TRON addresses of the "abandon ... about" wallet', () => {
-    const account = (path: string, versions?: { private: number; public: number }) => HDKey.fromMasterSeed(ABANDON_SEED, versions).derive(path).publicExtendedKey;
+    const account = (path: string, versions?: { private: number; public: number }) =>
+      HDKey.fromMasterSeed(ABANDON_SEED, versions).derive(path).publicExtendedKey;
     const eth = account("m/44'/60'/0'");
     expect(deriveAddress(parseExtendedPublicKey('EVM', eth), 'ERC20', 0)).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
     expect(deriveAddress(parseExtendedPublicKey('TRON', account("m/44'/195'/0'")), 'TRC20', 0)).toBe('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');

@@ -36,7 +36,11 @@ export function diskStorage(root: string): FileStorage {
       };
     },
     read: (key) => fs.createReadStream(full(key)),
-    exists: async (key) => fsp.access(full(key)).then(() => true, () => false),
+    exists: async (key) =>
+      fsp.access(full(key)).then(
+        () => true,
+        () => false,
+      ),
     remove: (key) => fsp.rm(full(key), { force: true }),
   };
 }

@@ -19,14 +19,12 @@ export type KeySources = { JWT_SECRET: string; ENCRYPTION_KEY: string };
 
 const CONSEQUENCE = {
   ENCRYPTION_KEY: 'the stored authenticator secrets could not be read, so no sign-in code would be accepted',
-  JWT_SECRET: 'every session and scroll id issued with the database\'s key would be refused',
+  JWT_SECRET: "every session and scroll id issued with the database's key would be refused",
 } as const;
 
 function mismatch(names: (keyof KeySources)[], sources: KeySources): KeyMismatchError {
   const lines = names.map(
-    (name) =>
-      `  ${name}: not the key this database was created with (in use: the one from ${sources[name]}); ` +
-      `with it ${CONSEQUENCE[name]}.`,
+    (name) => `  ${name}: not the key this database was created with (in use: the one from ${sources[name]}); ` + `with it ${CONSEQUENCE[name]}.`,
   );
   return new KeyMismatchError(
     `Refusing to start: the keys do not match the database.\n${lines.join('\n')}\n` +

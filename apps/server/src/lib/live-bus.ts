@@ -36,9 +36,17 @@ function publisher(database: Database, deliver?: (logged: { id: number; message:
       else if (deliver) setImmediate(() => deliver({ id, message }));
     },
     async publishMany(trx, messages) {
-      const rows = await insertLiveEvents(trx, messages.map(({ partnerId, ...event }) => ({ partnerId, payload: event })));
+      const rows = await insertLiveEvents(
+        trx,
+        messages.map(({ partnerId, ...event }) => ({ partnerId, payload: event })),
+      );
       const logged = rows.map(({ id, partnerId, payload }) => ({ id, message: { ...(payload as LiveEvent), partnerId } }));
-      if (url) await notifyManyInTransaction(trx, LIVE_CHANNEL, logged.map((l) => JSON.stringify(l)));
+      if (url)
+        await notifyManyInTransaction(
+          trx,
+          LIVE_CHANNEL,
+          logged.map((l) => JSON.stringify(l)),
+        );
       else if (deliver) setImmediate(() => logged.forEach(deliver));
     },
   };

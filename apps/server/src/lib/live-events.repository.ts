@@ -46,7 +46,9 @@ export async function liveEventsSince(db: Kysely<DB>, partnerId: string, lastId:
     .selectFrom('live_events')
     .select(['id', 'payload'])
     .where('partner_id', '=', partnerId)
-    .where((eb) => eb.or([eb('id', '>', lastId), eb('created_at', '>=', sql<Date>`${anchor.created_at}::timestamptz - make_interval(secs => ${overlapSeconds})`)]))
+    .where((eb) =>
+      eb.or([eb('id', '>', lastId), eb('created_at', '>=', sql<Date>`${anchor.created_at}::timestamptz - make_interval(secs => ${overlapSeconds})`)]),
+    )
     .where('id', '<>', lastId)
     .orderBy('id')
     .limit(limit + 1)

@@ -46,10 +46,6 @@ export async function redactMailBodies(db: Executor, before: Date): Promise<numb
 
 /** Deletes delivered mails sent before `before`. Returns how many. */
 export async function deleteDeliveredMails(db: Executor, before: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('mail_outbox')
-    .where('status', 'in', DELIVERED_MAIL_STATUSES)
-    .where('sent_at', '<', before)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('mail_outbox').where('status', 'in', DELIVERED_MAIL_STATUSES).where('sent_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

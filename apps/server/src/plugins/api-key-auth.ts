@@ -86,7 +86,14 @@ export function registerApiKeyAuth(app: App) {
       expiresAt: row.expires_at?.getTime() ?? null,
       secrets,
       partnerEnabled: row.product_types.includes('B2B') && row.feature_flags.apiKeysManagementEnabled === true,
-      caller: Object.freeze({ kind: 'apiKey' as const, partnerId: row.partner_id, keyId: row.id, apiKey: row.api_key, name: row.name, permissions: Object.freeze([...permissions]) as ApiKeyPermission[] }),
+      caller: Object.freeze({
+        kind: 'apiKey' as const,
+        partnerId: row.partner_id,
+        keyId: row.id,
+        apiKey: row.api_key,
+        name: row.name,
+        permissions: Object.freeze([...permissions]) as ApiKeyPermission[],
+      }),
     };
   };
 
@@ -106,7 +113,8 @@ export function registerApiKeyAuth(app: App) {
   /** Refusals that do not depend on the key: only what the headers say. Undefined when the call may go on. */
   const headerProblem = (request: FastifyRequest, apiKey: unknown, timestamp: unknown, signature: unknown): AppError | undefined => {
     if (!request.routeOptions.config.apiKey) return unauthorized(API_KEY_MESSAGES.notAccepted);
-    if (typeof apiKey !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return unauthorized(API_KEY_MESSAGES.missingHeaders, 'ApiKeyInvalid');
+    if (typeof apiKey !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
+      return unauthorized(API_KEY_MESSAGES.missingHeaders, 'ApiKeyInvalid');
     if (request.headers.authorization !== undefined) return badRequest(API_KEY_MESSAGES.bothSchemes);
     if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Number(timestamp) - app.clock() / 1000) > SIGNATURE_WINDOW_SECONDS) {
       return unauthorized(API_KEY_MESSAGES.staleTimestamp, 'ApiKeyTimestampInvalid');
@@ -144,13 +152,20 @@ export function registerApiKeyAuth(app: App) {
    * The verified caller of a signed call, or the refusal; the key and the address list must be loaded. A use is
    * recorded at most once a minute per key: `touch` says when it is due.
    */
-  const verify = (request: FastifyRequest, call: ApiKeyCall, key: CachedKey | undefined, list: net.BlockList | null, permission: ApiKeyPermission): { problem?: AppError; touch?: boolean } => {
+  const verify = (
+    request: FastifyRequest,
+    call: ApiKeyCall,
+    key: CachedKey | undefined,
+    list: net.BlockList | null,
+    permission: ApiKeyPermission,
+  ): { problem?: AppError; touch?: boolean } => {
     if (!key) return { problem: unauthorized(API_KEY_MESSAGES.unknownKey, 'ApiKeyInvalid') };
     const now = app.clock();
     const text = signingText({ timestamp: call.timestamp, method: request.method, path: request.url, bodySha256: call.bodySha256 ?? EMPTY_SHA256 });
     if (!signedBy(key, text, call.signature, now)) return { problem: unauthorized(API_KEY_MESSAGES.badSignature, 'ApiKeySignatureInvalid') };
     if (key.status !== 'active') return { problem: unauthorized(API_KEY_MESSAGES.disabled, 'ApiKeyDisabled') };
-    if (key.expiresAt !== null && key.expiresAt <= now) return { problem: unauthorized(API_KEY_MESSAGES.expired(new Date(key.expiresAt).toISOString()), 'ApiKeyExpired') };
+    if (key.expiresAt !== null && key.expiresAt <= now)
+      return { problem: unauthorized(API_KEY_MESSAGES.expired(new Date(key.expiresAt).toISOString()), 'ApiKeyExpired') };
     if (!key.partnerEnabled) return { problem: forbidden(API_KEY_MESSAGES.partnerNotEnabled) };
     if (list) {
       const ip = clientAddress(request);
@@ -190,7 +205,10 @@ export function registerApiKeyAuth(app: App) {
           next();
         },
       });
-      done(null, pipeline(payload, tap, () => undefined));
+      done(
+        null,
+        pipeline(payload, tap, () => undefined),
+      );
     };
     const verifyCall: preValidationHookHandler = (request, _reply, done) => {
       const call = request.apiKeyCall;

@@ -39,7 +39,10 @@ export function registerIdempotency(app: App) {
     if (key === undefined) return;
     if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) throw badRequest(API_KEY_MESSAGES.idempotencyKeyInvalid);
     const { partnerId } = callerOf(request);
-    const fingerprint = crypto.createHash('sha256').update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`).digest('hex');
+    const fingerprint = crypto
+      .createHash('sha256')
+      .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
+      .digest('hex');
     const now = app.clock();
     const token = crypto.randomUUID();
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -78,7 +81,11 @@ export function registerIdempotency(app: App) {
       await repo.release(held.partnerId, held.key, held.token);
     } else {
       const contentType = reply.getHeader('content-type');
-      await repo.complete(held.partnerId, held.key, held.token, { statusCode: reply.statusCode, body, contentType: typeof contentType === 'string' ? contentType : null });
+      await repo.complete(held.partnerId, held.key, held.token, {
+        statusCode: reply.statusCode,
+        body,
+        contentType: typeof contentType === 'string' ? contentType : null,
+      });
     }
     return payload;
   };

@@ -35,7 +35,12 @@ function routeLabel(request: FastifyRequest): string {
 export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined }) {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code',
+    labelNames,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from receiving a request to answering it, by method, route pattern and status code',
@@ -125,6 +130,9 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
       }
     }
     const merged = Registry.merge([processMetrics(), registry]);
-    return reply.type(merged.contentType).header('cache-control', 'no-store').send(await merged.metrics());
+    return reply
+      .type(merged.contentType)
+      .header('cache-control', 'no-store')
+      .send(await merged.metrics());
   });
 }

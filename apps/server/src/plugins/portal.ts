@@ -36,10 +36,13 @@ type RoutePreloads = { routes: { path: string; files: string[] }[] };
 
 /** A route pattern of the portal's router ('/payments/:id?', '/balance/fiat-wallet/:currency') as a RegExp. */
 export function routePattern(route: string): RegExp {
-  const parts = route.split('/').filter(Boolean).map((part) => {
-    if (part.startsWith(':')) return part.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
-    return `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
-  });
+  const parts = route
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      if (part.startsWith(':')) return part.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
+      return `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    });
   return new RegExp(`^${parts.join('')}/?$`);
 }
 
@@ -87,7 +90,11 @@ export async function registerPortal(app: FastifyInstance, webDist: string) {
   // settings the portal reads at start (lib/portal-config.ts), and the page's CSP nonce (lib/csp.ts), fresh per reply
   const config = app.config;
   // (escaped for the single-quoted attribute: the operator's support address may hold a quote)
-  const portalConfig = JSON.stringify({ idleWarningSeconds: config.IDLE_WARNING_SECONDS, idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS, supportEmail: config.SUPPORT_EMAIL })
+  const portalConfig = JSON.stringify({
+    idleWarningSeconds: config.IDLE_WARNING_SECONDS,
+    idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS,
+    supportEmail: config.SUPPORT_EMAIL,
+  })
     .replaceAll('&', '&amp;')
     .replaceAll("'", '&#39;')
     .replaceAll('<', '&lt;');
@@ -108,9 +115,7 @@ export async function registerPortal(app: FastifyInstance, webDist: string) {
       .header('content-security-policy', csp.header);
     const encoding = pickEncoding(request.headers['accept-encoding']);
     if (encoding === 'br') {
-      return reply
-        .header('content-encoding', 'br')
-        .send(zlib.brotliCompressSync(page, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+      return reply.header('content-encoding', 'br').send(zlib.brotliCompressSync(page, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
     }
     if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(page, { level: 6 }));
     return reply.send(page);

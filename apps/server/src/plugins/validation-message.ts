@@ -65,7 +65,15 @@ export function fieldLabel(path: string[]): string {
 
 const AN = /^[aeiou]/;
 const article = (word: string) => `${AN.test(word) ? 'an' : 'a'} ${word}`;
-const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'number', int: 'whole number', boolean: 'true or false', object: 'object', array: 'list', date: 'date' };
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'number',
+  int: 'whole number',
+  boolean: 'true or false',
+  object: 'object',
+  array: 'list',
+  date: 'date',
+};
 
 /** zod's own messages ("Too small: expected string to have >=1 characters") said plainly; custom messages are kept. */
 const ZOD_DEFAULT = /^(Invalid input|Too small:|Too big:|Unrecognized keys?|Invalid option:|Invalid string:|Invalid (email address|ISO date|UUID|URL)$)/i;

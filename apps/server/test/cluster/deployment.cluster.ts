@@ -57,7 +57,11 @@ function heldStream(base: string, token: string, firstOn?: string) {
   const loop = (async () => {
     while (running) {
       await new Promise<void>((resolve) => {
-        const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) };
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${token}`,
+          accept: 'text/event-stream',
+          ...(lastId ? { 'last-event-id': lastId } : {}),
+        };
         const on = firstOn && reconnections === 0 ? firstOn : base;
         current = http.get(`${on}/api/v1/events`, { headers }, (res) => {
           if (res.statusCode !== 200) {
@@ -121,7 +125,13 @@ describe('the cluster under load and faults', () => {
     }
     process.env.CLUSTER_PORT ??= '18090';
     // short steps so that payments and withdrawals reach their end while the test watches
-    Object.assign(process.env, { PAYMENT_STEP_SECONDS: '1', SETTLEMENT_PROCESSING_SECONDS: '1', SETTLEMENT_COMPLETION_SECONDS: '2', LOGIN_RATE_LIMIT: '100000', LOG_LEVEL: 'warn' });
+    Object.assign(process.env, {
+      PAYMENT_STEP_SECONDS: '1',
+      SETTLEMENT_PROCESSING_SECONDS: '1',
+      SETTLEMENT_COMPLETION_SECONDS: '2',
+      LOGIN_RATE_LIMIT: '100000',
+      LOG_LEVEL: 'warn',
+    });
     // the cluster script of `npm run cluster` (imported after the variables above are set: it reads them on load)
     cluster = (await import('../../../../scripts/cluster.mjs')) as unknown as ClusterModule;
     const began = performance.now();
@@ -195,10 +205,16 @@ describe('the cluster under load and faults', () => {
        values ($1, $2, $3, 'TRC20', null, '{USDT}', 'enabled', 'Acme Remit Ltd', 'RC-1', $4, 'load test', null, null, null, null, null)`,
       [ACME, crypto.randomUUID(), address, acmeAdmin.id],
     );
-    await db(`insert into ledger_entries (partner_id, currency, amount, kind, reference) values ($1, 'USD', 10000000, 'load_test_funding', $2)`, [ACME, crypto.randomUUID()]);
+    await db(`insert into ledger_entries (partner_id, currency, amount, kind, reference) values ($1, 'USD', 10000000, 'load_test_funding', $2)`, [
+      ACME,
+      crypto.randomUUID(),
+    ]);
     const [channel] = await db<{ id: string }>("select id from channels where country = 'KE' and ramp_type = 'withdraw' and channel_type = 'momo' limit 1");
     const [network] = await db<{ id: string }>("select id from payment_networks where country = 'KE' and code = 'MPESA' limit 1");
-    await db(`insert into ledger_entries (partner_id, currency, amount, kind, reference) values ($1, 'USD', 10000000, 'load_test_funding', $2)`, [KORA, crypto.randomUUID()]);
+    await db(`insert into ledger_entries (partner_id, currency, amount, kind, reference) values ($1, 'USD', 10000000, 'load_test_funding', $2)`, [
+      KORA,
+      crypto.randomUUID(),
+    ]);
 
     const acme = httpClient(base);
     await acme.signIn('admin@acme.test');
@@ -211,7 +227,8 @@ describe('the cluster under load and faults', () => {
     startedAt = Date.now();
 
     let running = true;
-    const record = (kind: string, r: HttpReply) => samples.push({ at: Date.now(), kind, status: r.status, code: (r.body as { code?: string } | undefined)?.code });
+    const record = (kind: string, r: HttpReply) =>
+      samples.push({ at: Date.now(), kind, status: r.status, code: (r.body as { code?: string } | undefined)?.code });
     const loop = async (kind: string, call: () => Promise<HttpReply>, pause = 50) => {
       while (running) {
         record(kind, await call());
@@ -219,13 +236,28 @@ describe('the cluster under load and faults', () => {
       }
     };
     const withdrawal = async (client: HttpClient) => {
-      const body = { amount: '10.00', sequenceId: crypto.randomUUID(), source: 'dashboard', walletAddress: address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20' };
+      const body = {
+        amount: '10.00',
+        sequenceId: crypto.randomUUID(),
+        source: 'dashboard',
+        walletAddress: address,
+        cryptoCurrency: 'USDT',
+        cryptoNetwork: 'TRC20',
+      };
       const r = await client.post('/api/v1/partner/settlement/withdrawal', body);
       withdrawals.set(body.sequenceId, { body, status: r.status });
       return r;
     };
     const disbursement = async (client: HttpClient) => {
-      const body = { country: 'KE', channelId: channel!.id, networkId: network!.id, accountNumber: '+254712345678', recipient: { name: 'Amina Juma' }, amount: '1001', sequenceId: crypto.randomUUID() };
+      const body = {
+        country: 'KE',
+        channelId: channel!.id,
+        networkId: network!.id,
+        accountNumber: '+254712345678',
+        recipient: { name: 'Amina Juma' },
+        amount: '1001',
+        sequenceId: crypto.randomUUID(),
+      };
       const r = await client.post('/api/v1/partner/disbursement', body);
       disbursements.set(body.sequenceId, { body, status: r.status });
       return r;
@@ -282,7 +314,9 @@ describe('the cluster under load and faults', () => {
     const restored = Date.now();
     const seconds = await recoveredAfter(restored, 30_000);
     const during = within(from + 500, restored);
-    figures.push(`primary cut 10 s: ${during.length} requests during it, failures ${describeFailures(during)}; recovered ${seconds.toFixed(1)} s after the cut ended`);
+    figures.push(
+      `primary cut 10 s: ${during.length} requests during it, failures ${describeFailures(during)}; recovered ${seconds.toFixed(1)} s after the cut ended`,
+    );
     expect(during.filter((s) => s.status >= 500 && s.status !== 503)).toEqual([]);
     expect(during.filter((s) => s.status === 503).length).toBeGreaterThan(0);
     expect(seconds).toBeLessThan(5);
@@ -310,7 +344,9 @@ describe('the cluster under load and faults', () => {
       else await sleep(200);
     }
     const seconds = writesBack ? (writesBack - from) / 1000 : Infinity;
-    figures.push(`failover ${moved.from} -> ${moved.to}: writes resumed ${seconds.toFixed(1)} s after it began; failures ${describeFailures(within(from, Date.now()))}`);
+    figures.push(
+      `failover ${moved.from} -> ${moved.to}: writes resumed ${seconds.toFixed(1)} s after it began; failures ${describeFailures(within(from, Date.now()))}`,
+    );
     expect(seconds).toBeLessThan(30);
     await sleep(3000);
   }, 120_000);
@@ -324,7 +360,8 @@ describe('the cluster under load and faults', () => {
     await acme.signIn('admin@acme.test', Date.now() + 30_000);
     const kora = httpClient(state.balancer);
     await kora.signIn('admin@kora.test', Date.now() + 30_000);
-    for (const [, w] of withdrawals) if (w.status === 0 || w.status >= 500) w.status = (await acme.post('/api/v1/partner/settlement/withdrawal', w.body)).status;
+    for (const [, w] of withdrawals)
+      if (w.status === 0 || w.status >= 500) w.status = (await acme.post('/api/v1/partner/settlement/withdrawal', w.body)).status;
     for (const [, d] of disbursements) if (d.status === 0 || d.status >= 500) d.status = (await kora.post('/api/v1/partner/disbursement', d.body)).status;
     const resent = [...withdrawals.values(), ...disbursements.values()];
     expect(resent.filter((r) => r.status !== 201 && r.status !== 200).map((r) => r.status)).toEqual([]);
@@ -352,7 +389,10 @@ describe('the cluster under load and faults', () => {
       open = await unfinished();
     }
     figures.push(`unfinished 45 s after the load: ${open.length ? open.map((o) => `${o.kind} ${o.status} (${o.live_jobs} job waiting)`).join(', ') : 'none'}`);
-    expect(open.filter((o) => o.live_jobs === 0), 'a withdrawal or payment under way with no job to move it on (lost)').toEqual([]);
+    expect(
+      open.filter((o) => o.live_jobs === 0),
+      'a withdrawal or payment under way with no job to move it on (lost)',
+    ).toEqual([]);
     const sequences = [...withdrawals.keys()];
     const booked = await db<{ sequence_id: string; status: string; debits: number; reversals: number }>(
       `select r.sequence_id, s.status,
@@ -371,7 +411,9 @@ describe('the cluster under load and faults', () => {
     );
     expect(orders.length).toBe(disbursements.size);
     expect(orders.filter((o) => o.debits !== 1)).toEqual([]);
-    figures.push(`money: ${booked.length} withdrawals and ${orders.length} payments, each booked once (0 double debits, 0 lost); ${open.length} waiting on its job`);
+    figures.push(
+      `money: ${booked.length} withdrawals and ${orders.length} payments, each booked once (0 double debits, 0 lost); ${open.length} waiting on its job`,
+    );
 
     // the reports asked for just before the cut and the failover are built (a build cut off is done again)
     for (const id of reports) {
@@ -388,7 +430,9 @@ describe('the cluster under load and faults', () => {
 
     // every event of Kora's log since the streams opened reached both streams (each resumed with Last-Event-ID)
     await sleep(2000);
-    const logged = (await db<{ id: string }>('select id::text from live_events where partner_id = $1 and created_at >= $2', [KORA, new Date(startedAt + 1000)])).map((r) => Number(r.id));
+    const logged = (
+      await db<{ id: string }>('select id::text from live_events where partner_id = $1 and created_at >= $2', [KORA, new Date(startedAt + 1000)])
+    ).map((r) => Number(r.id));
     expect(logged.length).toBeGreaterThan(10);
     for (const s of streams) {
       const missed = logged.filter((id) => !s.ids.has(id));
@@ -396,6 +440,8 @@ describe('the cluster under load and faults', () => {
     }
     // the stream that was on the killed instance came back through the balancer
     expect(streams[2]!.reconnections()).toBeGreaterThan(0);
-    figures.push(`streams: ${logged.length} events, each delivered to all ${streams.length} streams (reconnections: ${streams.map((s) => s.reconnections()).join(', ')})`);
+    figures.push(
+      `streams: ${logged.length} events, each delivered to all ${streams.length} streams (reconnections: ${streams.map((s) => s.reconnections()).join(', ')})`,
+    );
   }, 180_000);
 });

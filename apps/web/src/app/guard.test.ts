@@ -3,8 +3,18 @@ import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type Role } fro
 import { guard, guardRefusal, homePath, type GuardInput } from './guard.ts';
 import { ROUTES, type RouteName } from './routes.ts';
 
-const kind = (b2b: boolean, commercial: boolean, whitelisted: boolean) => ({ isB2B: b2b, isCommercial: commercial, isWhitelistedCommercial: commercial && whitelisted });
-const persona = (role: Role, partner: GuardInput['partner'], featureFlags: FeatureFlags): GuardInput => ({ isLoggedIn: true, verified: true, role, partner, featureFlags });
+const kind = (b2b: boolean, commercial: boolean, whitelisted: boolean) => ({
+  isB2B: b2b,
+  isCommercial: commercial,
+  isWhitelistedCommercial: commercial && whitelisted,
+});
+const persona = (role: Role, partner: GuardInput['partner'], featureFlags: FeatureFlags): GuardInput => ({
+  isLoggedIn: true,
+  verified: true,
+  role,
+  partner,
+  featureFlags,
+});
 
 const ACME = kind(true, false, false);
 const KORA_FLAGS = { ...NO_FEATURE_FLAGS, paymentsViewEnabled: true, walletManagementEnabled: true };
@@ -28,13 +38,139 @@ const PARTIAL: RouteName[] = ['resetPassword', 'twoFactor'];
 
 /** Expected outcome of every route for every persona; null: the route opens. */
 const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
-  'admin@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', initiatePayment: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
-  'admin2@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: null, settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', initiatePayment: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
-  'treasury@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: null, countries: null, trades: '/transactions', payments: '/transactions', initiatePayment: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
-  'viewer@acme.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: null, apiKeys: '/', settings: null, wallets: '/', countries: null, trades: '/transactions', payments: '/transactions', initiatePayment: '/transactions', webhooks: null, dataDownload: null, home: null, team: null },
-  'admin@kora.test': { about: '/trades', transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: null, countries: '/trades', trades: null, payments: null, initiatePayment: null, webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
-  'admin@baobab.test': { about: '/trades', transactions: '/trades', balance: null, fiatWallet: null, fiatWallets: null, coverage: '/trades', apiKeys: '/trades', settings: null, wallets: '/', countries: '/trades', trades: null, payments: '/trades', initiatePayment: '/trades', webhooks: '/trades', dataDownload: '/trades', home: null, team: null },
-  'admin@lean.test': { about: null, transactions: null, balance: null, fiatWallet: null, fiatWallets: null, coverage: '/', apiKeys: '/', settings: null, wallets: '/', countries: '/', trades: '/transactions', payments: '/transactions', initiatePayment: '/transactions', webhooks: null, dataDownload: '/', home: null, team: null },
+  'admin@acme.test': {
+    about: null,
+    transactions: null,
+    balance: null,
+    fiatWallet: null,
+    fiatWallets: null,
+    coverage: null,
+    apiKeys: null,
+    settings: null,
+    wallets: null,
+    countries: null,
+    trades: '/transactions',
+    payments: '/transactions',
+    initiatePayment: '/transactions',
+    webhooks: null,
+    dataDownload: null,
+    home: null,
+    team: null,
+  },
+  'admin2@acme.test': {
+    about: null,
+    transactions: null,
+    balance: null,
+    fiatWallet: null,
+    fiatWallets: null,
+    coverage: null,
+    apiKeys: null,
+    settings: null,
+    wallets: null,
+    countries: null,
+    trades: '/transactions',
+    payments: '/transactions',
+    initiatePayment: '/transactions',
+    webhooks: null,
+    dataDownload: null,
+    home: null,
+    team: null,
+  },
+  'treasury@acme.test': {
+    about: null,
+    transactions: null,
+    balance: null,
+    fiatWallet: null,
+    fiatWallets: null,
+    coverage: null,
+    apiKeys: '/',
+    settings: null,
+    wallets: null,
+    countries: null,
+    trades: '/transactions',
+    payments: '/transactions',
+    initiatePayment: '/transactions',
+    webhooks: null,
+    dataDownload: null,
+    home: null,
+    team: null,
+  },
+  'viewer@acme.test': {
+    about: null,
+    transactions: null,
+    balance: null,
+    fiatWallet: null,
+    fiatWallets: null,
+    coverage: null,
+    apiKeys: '/',
+    settings: null,
+    wallets: '/',
+    countries: null,
+    trades: '/transactions',
+    payments: '/transactions',
+    initiatePayment: '/transactions',
+    webhooks: null,
+    dataDownload: null,
+    home: null,
+    team: null,
+  },
+  'admin@kora.test': {
+    about: '/trades',
+    transactions: '/trades',
+    balance: null,
+    fiatWallet: null,
+    fiatWallets: null,
+    coverage: '/trades',
+    apiKeys: '/trades',
+    settings: null,
+    wallets: null,
+    countries: '/trades',
+    trades: null,
+    payments: null,
+    initiatePayment: null,
+    webhooks: '/trades',
+    dataDownload: '/trades',
+    home: null,
+    team: null,
+  },
+  'admin@baobab.test': {
+    about: '/trades',
+    transactions: '/trades',
+    balance: null,
+    fiatWallet: null,
+    fiatWallets: null,
+    coverage: '/trades',
+    apiKeys: '/trades',
+    settings: null,
+    wallets: '/',
+    countries: '/trades',
+    trades: null,
+    payments: '/trades',
+    initiatePayment: '/trades',
+    webhooks: '/trades',
+    dataDownload: '/trades',
+    home: null,
+    team: null,
+  },
+  'admin@lean.test': {
+    about: null,
+    transactions: null,
+    balance: null,
+    fiatWallet: null,
+    fiatWallets: null,
+    coverage: '/',
+    apiKeys: '/',
+    settings: null,
+    wallets: '/',
+    countries: '/',
+    trades: '/transactions',
+    payments: '/transactions',
+    initiatePayment: '/transactions',
+    webhooks: null,
+    dataDownload: '/',
+    home: null,
+    team: null,
+  },
 };
 
 describe('navigation guard', () => {
@@ -73,7 +209,10 @@ describe('navigation guard', () => {
   });
 
   it('checks the partner type before the feature flag (a commercial partner without the reports flag)', () => {
-    expect(guardRefusal(ROUTES.dataDownload, persona('admin', kind(false, true, true), NO_FEATURE_FLAGS))).toEqual({ rule: 'partnerType', redirect: '/trades' });
+    expect(guardRefusal(ROUTES.dataDownload, persona('admin', kind(false, true, true), NO_FEATURE_FLAGS))).toEqual({
+      rule: 'partnerType',
+      redirect: '/trades',
+    });
   });
 
   it('sends home to transactions for B2B and to trades otherwise', () => {

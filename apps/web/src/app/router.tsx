@@ -9,11 +9,7 @@ type Module = Record<string, unknown>;
 type Component = () => React.JSX.Element;
 
 // every module a screen may live in, each its own chunk loaded on demand (portal-core §2); screens.ts says which
-const MODULES = import.meta.glob<Module>([
-  '/src/features/*/routes/*.tsx',
-  '/src/app/layout/app-layout.tsx',
-  '!/src/**/*.test.tsx',
-]);
+const MODULES = import.meta.glob<Module>(['/src/features/*/routes/*.tsx', '/src/app/layout/app-layout.tsx', '!/src/**/*.test.tsx']);
 
 async function load(module: string, name: string): Promise<Component> {
   const loader = MODULES[`/src/${module}`];

@@ -27,7 +27,13 @@ export function CodeStep({ step }: { step: CodeStepState }) {
       <OtpInput label="Verification code" value={step.code} onChange={step.setCode} error={step.codeError} autoFocus />
       <p className="text-xs text-muted">
         No e-mail?{' '}
-        <Button variant="ghost" size="sm" className="h-auto px-1 py-0 font-semibold text-brand-800 underline underline-offset-2" loading={step.sending} onClick={() => void step.send()}>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="h-auto px-1 py-0 font-semibold text-brand-800 underline underline-offset-2"
+          loading={step.sending}
+          onClick={() => void step.send()}
+        >
           Send a new code
         </Button>
       </p>

@@ -95,7 +95,11 @@ describe('api client', () => {
     document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="stale">';
     replies.push(reply(403, { code: 'CsrfTokenInvalid', message: 'csrf', requestId: 'r' }), reply(200, { csrf: 'fresh' }), reply(200, { saved: true }));
     expect(await api.post('partner/payout-config', { type: 'MANUAL' })).toEqual({ saved: true });
-    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual(['POST /api/v1/partner/payout-config', 'POST /api/v1/security/csrf', 'POST /api/v1/partner/payout-config']);
+    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual([
+      'POST /api/v1/partner/payout-config',
+      'POST /api/v1/security/csrf',
+      'POST /api/v1/partner/payout-config',
+    ]);
     expect(headers(calls[0]!)['x-csrf-token']).toBe('stale');
     expect(headers(calls[2]!)['x-csrf-token']).toBe('fresh');
     expect(calls[2]!.init.body).toBe(JSON.stringify({ type: 'MANUAL' }));
@@ -193,7 +197,9 @@ describe('api client', () => {
 
     it("waits as long as a 503's Retry-After says, then tries", async () => {
       session();
-      outcomes.push(new Response(JSON.stringify({ code: 'ServiceUnavailable', message: 'away', requestId: 'r' }), { status: 503, headers: { 'retry-after': '5' } }));
+      outcomes.push(
+        new Response(JSON.stringify({ code: 'ServiceUnavailable', message: 'away', requestId: 'r' }), { status: 503, headers: { 'retry-after': '5' } }),
+      );
       const started = Date.now();
       const answer = api.get('partner/profile');
       await settle();

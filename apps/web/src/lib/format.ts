@@ -36,7 +36,15 @@ export function formatCrypto(amount: string | number | null | undefined, coin?: 
  * "Nov 16, 2026, 01:44 UTC". UTC because the date filters search UTC days (transaction-data §5): a row shown on a
  * day is found by a filter on that day, whatever the browser's time zone.
  */
-const DATE_TIME = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const DATE_TIME = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 const DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
 
 export function formatDate(iso: string | Date | null | undefined): string {

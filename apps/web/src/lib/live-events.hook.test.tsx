@@ -65,7 +65,9 @@ describe('useLiveEvents', () => {
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(requests[0]!.lastEventId).toBeUndefined();
     const first = streams[0]!;
-    first.write('retry: 2000\n\nid: 17\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"pending","at":"2026-11-23T10:00:00.000Z"}\n\n');
+    first.write(
+      'retry: 2000\n\nid: 17\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"pending","at":"2026-11-23T10:00:00.000Z"}\n\n',
+    );
     first.write('id: 18\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"processing","at":"2026-11-23T10:00:01.000Z"}\n\n');
     // the server shuts down: come back after 250 ms, not the 2 s asked before
     first.write('retry: 250\nevent: reconnect\ndata: {}\n\n');
@@ -78,8 +80,12 @@ describe('useLiveEvents', () => {
     // the new server replays from just before 18 (at least once): 17 and 18 are not handed on again, 19 is
     const seen: string[] = [];
     const off = onLiveEvent((e) => seen.push(e.status));
-    streams[1]!.write('id: 17\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"pending","at":"2026-11-23T10:00:00.000Z"}\n\n');
-    streams[1]!.write('id: 19\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"complete","at":"2026-11-23T10:00:02.000Z"}\n\n');
+    streams[1]!.write(
+      'id: 17\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"pending","at":"2026-11-23T10:00:00.000Z"}\n\n',
+    );
+    streams[1]!.write(
+      'id: 19\nevent: change\ndata: {"table":"payments","kind":"disbursement","id":"p1","status":"complete","at":"2026-11-23T10:00:02.000Z"}\n\n',
+    );
     await waitFor(() => expect(seen).toEqual(['complete']));
     off();
     unmount();
@@ -90,7 +96,9 @@ describe('useLiveEvents', () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
     const qc = new QueryClient();
-    renderHook(() => useLiveEvents(false), { wrapper: ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider> });
+    renderHook(() => useLiveEvents(false), {
+      wrapper: ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>,
+    });
     expect(fetch).not.toHaveBeenCalled();
   });
   /** Renders the hook over a stream the test writes into; answers the stream, the invalidated keys and an unmount. */
@@ -121,7 +129,7 @@ describe('useLiveEvents', () => {
     unmount();
   });
 
-  it('reads the profile again when access changed (a role, the partner\'s flags)', async () => {
+  it("reads the profile again when access changed (a role, the partner's flags)", async () => {
     const { s, invalidated, unmount } = await open();
     s.write('event: access\ndata: {"reason":"role"}\n\n');
     await waitFor(() => expect(invalidated).toEqual([['partner', 'profile']]));

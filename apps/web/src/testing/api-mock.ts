@@ -28,7 +28,8 @@ export function mockApi(routes: Record<string, Route> = {}) {
     };
     const key = `${call.method} ${call.path}`;
     // the request-forgery token and the connection's probe (after an outage) answer by themselves, unless given
-    const builtIn: Reply | undefined = key === 'POST security/csrf' ? { body: { csrf: 'csrf-test' } } : key === 'GET /readyz' ? { body: { status: 'ok' } } : undefined;
+    const builtIn: Reply | undefined =
+      key === 'POST security/csrf' ? { body: { csrf: 'csrf-test' } } : key === 'GET /readyz' ? { body: { status: 'ok' } } : undefined;
     const route = table.get(key) ?? builtIn;
     if (!builtIn) calls.push(call);
     const reply = route === undefined ? apiError(404, 'NotFound', `no mock for ${key}`) : typeof route === 'function' ? await route(call) : route;

@@ -13,7 +13,11 @@ const arrayLiteral = (items: string[]) => `{${items.join(',')}}`;
 export async function up(db: Kysely<unknown>): Promise<void> {
   const d = db as Kysely<any>;
   const { platformRates, channels, networks } = referenceRows();
-  await d.insertInto('platform_rates').values(platformRates).onConflict((oc) => oc.doNothing()).execute();
+  await d
+    .insertInto('platform_rates')
+    .values(platformRates)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   await d
     .insertInto('channels')
     .values(channels.map((c) => ({ ...c, fee_usd: '0' })))

@@ -22,18 +22,26 @@ const OTHERS: Record<string, string> = {
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const t of TABLES) {
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       create index if not exists ${t}_wallet_idx on ${t} (partner_id, (coalesce(fiat_wallet, 'USD')), created_at desc, id desc)
         include (status, country, request_source, fiat_wallet);
       create index if not exists ${t}_wallet_country_idx on ${t} (partner_id, (coalesce(fiat_wallet, 'USD')), country, created_at desc, id desc)
         include (status, request_source, fiat_wallet);
-    `).execute(db);
+    `,
+      )
+      .execute(db);
   }
   for (const [t, columns] of Object.entries(OTHERS)) {
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       drop index ${t}_recent_idx;
       create index ${t}_recent_idx on ${t} (partner_id, created_at desc, id desc) include (${columns});
-    `).execute(db);
+    `,
+      )
+      .execute(db);
   }
 }
 

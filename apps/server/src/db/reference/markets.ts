@@ -37,7 +37,16 @@ type NetworkSpec = {
 type Market = { country: Country; buy: string; sell: string; channels: ChannelSpec[]; networks: NetworkSpec[] };
 
 const BOTH: RampType[] = ['deposit', 'withdraw'];
-const momo = (min: string, max: string, fee: string, extra: Partial<ChannelSpec> = {}): ChannelSpec => ({ type: 'momo', ramps: BOTH, min, max, fee, settles: 60, settlement: 'instant', ...extra });
+const momo = (min: string, max: string, fee: string, extra: Partial<ChannelSpec> = {}): ChannelSpec => ({
+  type: 'momo',
+  ramps: BOTH,
+  min,
+  max,
+  fee,
+  settles: 60,
+  settlement: 'instant',
+  ...extra,
+});
 const bank = (min: string, max: string, fee: string, settles: number, extra: Partial<ChannelSpec> = {}): ChannelSpec => ({
   type: 'bank',
   ramps: BOTH,
@@ -48,8 +57,20 @@ const bank = (min: string, max: string, fee: string, settles: number, extra: Par
   settlement: settles <= 3600 ? 'instant' : 'manual',
   ...extra,
 });
-const wallet = (code: string, name: string, extra: Partial<NetworkSpec> = {}): NetworkSpec => ({ code, name, accountNumberType: 'phone', via: ['momo'], ...extra });
-const lender = (code: string, name: string, extra: Partial<NetworkSpec> = {}): NetworkSpec => ({ code, name, accountNumberType: 'bank', via: ['bank'], ...extra });
+const wallet = (code: string, name: string, extra: Partial<NetworkSpec> = {}): NetworkSpec => ({
+  code,
+  name,
+  accountNumberType: 'phone',
+  via: ['momo'],
+  ...extra,
+});
+const lender = (code: string, name: string, extra: Partial<NetworkSpec> = {}): NetworkSpec => ({
+  code,
+  name,
+  accountNumberType: 'bank',
+  via: ['bank'],
+  ...extra,
+});
 
 export const MARKETS: Market[] = [
   {
@@ -175,7 +196,13 @@ export const MARKETS: Market[] = [
     buy: '568.00',
     sell: '580.00',
     channels: [momo('100', '1000000', '150'), bank('10000', '20000000', '2000', 172_800, { ramps: ['withdraw'] })],
-    networks: [wallet('MTN', 'MTN Mobile Money'), wallet('ORANGE', 'Orange Money'), lender('AFRILAND', 'Afriland First Bank'), lender('ECOBANK', 'Ecobank Cameroun'), lender('UBA', 'UBA Cameroun')],
+    networks: [
+      wallet('MTN', 'MTN Mobile Money'),
+      wallet('ORANGE', 'Orange Money'),
+      lender('AFRILAND', 'Afriland First Bank'),
+      lender('ECOBANK', 'Ecobank Cameroun'),
+      lender('UBA', 'UBA Cameroun'),
+    ],
   },
   {
     country: 'SN',

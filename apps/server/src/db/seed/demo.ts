@@ -100,15 +100,96 @@ type DemoUser = {
 };
 
 export const DEMO_USERS: DemoUser[] = [
-  { id: '0a5e0001-0000-4000-8000-000000000001', email: 'admin@acme.test', name: 'Ada Mensah', partner: 'acme', role: 'admin', status: 'active', totpSecret: 'BPQYTYLSBWY2M6TIWWORONCT33ILZDWS', note: 'B2B, every feature flag on, fiat wallets on, low balance limit 1000' },
-  { id: '0a5e0001-0000-4000-8000-000000000002', email: 'admin2@acme.test', name: 'Kwame Boateng', partner: 'acme', role: 'admin', status: 'active', totpSecret: 'ROT35LOQ3NI2YO2QWAZSXUSH6XZQLLQ7', note: '' },
-  { id: '0a5e0001-0000-4000-8000-000000000003', email: 'treasury@acme.test', name: 'Thandi Nkosi', partner: 'acme', role: 'treasury', status: 'active', totpSecret: 'YTDLDHNSDTMRK5X66MPBBKSJISJKKWPG', note: '' },
-  { id: '0a5e0001-0000-4000-8000-000000000004', email: 'viewer@acme.test', name: 'Femi Adeyemi', partner: 'acme', role: 'view', status: 'active', totpSecret: 'CIPWDNAADDSM4NZYOELNZ3ABUHMSACE5', note: '' },
-  { id: '0a5e0001-0000-4000-8000-000000000005', email: 'admin@kora.test', name: 'Wanjiru Kamau', partner: 'kora', role: 'admin', status: 'active', totpSecret: '6UD4DOF23PPMUIGKE53N4DXPBYX32HFC', note: 'COMMERCIAL, whitelisted, payments view on, wallet management on' },
-  { id: '0a5e0001-0000-4000-8000-000000000006', email: 'admin@baobab.test', name: 'Moussa Diop', partner: 'baobab', role: 'admin', status: 'active', totpSecret: '7YFDFQSND76ZSXODJEZJJK7FV3QHJKUP', note: 'COMMERCIAL, not whitelisted' },
-  { id: '0a5e0001-0000-4000-8000-000000000007', email: 'admin@lean.test', name: 'Zanele Dube', partner: 'lean', role: 'admin', status: 'active', totpSecret: '3QL2XLSQMUJCIISK6WM7P2CV36HDSC4Z', note: 'B2B, every feature flag off, no fiat wallets' },
-  { id: '0a5e0001-0000-4000-8000-000000000008', email: 'invited@acme.test', name: 'Chidi Okafor', partner: 'acme', role: 'view', status: 'invited', totpSecret: null, note: `invited: temporary password ${DEMO_TEMP_PASSWORD}, no authenticator yet` },
-  { id: '0a5e0001-0000-4000-8000-000000000009', email: 'inactive@acme.test', name: 'Amara Sow', partner: 'acme', role: 'view', status: 'inactive', totpSecret: 'CIPWDNAADDSM4NZYOELNZ3ABUHMSACE5', note: 'account inactive' },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000001',
+    email: 'admin@acme.test',
+    name: 'Ada Mensah',
+    partner: 'acme',
+    role: 'admin',
+    status: 'active',
+    totpSecret: 'BPQYTYLSBWY2M6TIWWORONCT33ILZDWS',
+    note: 'B2B, every feature flag on, fiat wallets on, low balance limit 1000',
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000002',
+    email: 'admin2@acme.test',
+    name: 'Kwame Boateng',
+    partner: 'acme',
+    role: 'admin',
+    status: 'active',
+    totpSecret: 'ROT35LOQ3NI2YO2QWAZSXUSH6XZQLLQ7',
+    note: '',
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000003',
+    email: 'treasury@acme.test',
+    name: 'Thandi Nkosi',
+    partner: 'acme',
+    role: 'treasury',
+    status: 'active',
+    totpSecret: 'YTDLDHNSDTMRK5X66MPBBKSJISJKKWPG',
+    note: '',
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000004',
+    email: 'viewer@acme.test',
+    name: 'Femi Adeyemi',
+    partner: 'acme',
+    role: 'view',
+    status: 'active',
+    totpSecret: 'CIPWDNAADDSM4NZYOELNZ3ABUHMSACE5',
+    note: '',
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000005',
+    email: 'admin@kora.test',
+    name: 'Wanjiru Kamau',
+    partner: 'kora',
+    role: 'admin',
+    status: 'active',
+    totpSecret: '6UD4DOF23PPMUIGKE53N4DXPBYX32HFC',
+    note: 'COMMERCIAL, whitelisted, payments view on, wallet management on',
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000006',
+    email: 'admin@baobab.test',
+    name: 'Moussa Diop',
+    partner: 'baobab',
+    role: 'admin',
+    status: 'active',
+    totpSecret: '7YFDFQSND76ZSXODJEZJJK7FV3QHJKUP',
+    note: 'COMMERCIAL, not whitelisted',
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000007',
+    email: 'admin@lean.test',
+    name: 'Zanele Dube',
+    partner: 'lean',
+    role: 'admin',
+    status: 'active',
+    totpSecret: '3QL2XLSQMUJCIISK6WM7P2CV36HDSC4Z',
+    note: 'B2B, every feature flag off, no fiat wallets',
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000008',
+    email: 'invited@acme.test',
+    name: 'Chidi Okafor',
+    partner: 'acme',
+    role: 'view',
+    status: 'invited',
+    totpSecret: null,
+    note: `invited: temporary password ${DEMO_TEMP_PASSWORD}, no authenticator yet`,
+  },
+  {
+    id: '0a5e0001-0000-4000-8000-000000000009',
+    email: 'inactive@acme.test',
+    name: 'Amara Sow',
+    partner: 'acme',
+    role: 'view',
+    status: 'inactive',
+    totpSecret: 'CIPWDNAADDSM4NZYOELNZ3ABUHMSACE5',
+    note: 'account inactive',
+  },
 ];
 
 /** Tables holding demo partners' rows, children first: --reset deletes in this order. Later features add theirs. */
@@ -161,7 +242,17 @@ async function insertDemoAddress(db: Kysely<DB>, partnerId: string, currencyNetw
   const { address, tag } = generateDemoAddress(network);
   await db
     .insertInto('deposit_addresses')
-    .values({ partner_id: partnerId, currency_network: currencyNetwork, cryptocurrency: coin, network, address, tag, source: 'demo', derivation_key: null, derivation_index: null })
+    .values({
+      partner_id: partnerId,
+      currency_network: currencyNetwork,
+      cryptocurrency: coin,
+      network,
+      address,
+      tag,
+      source: 'demo',
+      derivation_key: null,
+      derivation_index: null,
+    })
     .onConflict((oc) => oc.columns(['partner_id', 'currency_network']).doNothing())
     .execute();
 }
@@ -201,7 +292,10 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
         })
         .execute();
       const currencies = Object.keys(p.balances).length > 0 ? Object.keys(p.balances) : ['USD'];
-      await trx.insertInto('currency_accounts').values(currencies.map((currency) => ({ partner_id: p.id, currency }))).execute();
+      await trx
+        .insertInto('currency_accounts')
+        .values(currencies.map((currency) => ({ partner_id: p.id, currency })))
+        .execute();
       for (const [currency, amount] of Object.entries(p.balances)) {
         await trx
           .insertInto('ledger_entries')
@@ -241,15 +335,33 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
   }
   // Acme serves four countries from the start; nothing is pending, so no admin sees the review banner before asking
   const acmeCountries: Country[] = ['NG', 'KE', 'GH', 'ZA'];
-  await enableDemoRates(db, DEMO_PARTNERS.acme.id, acmeCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
+  await enableDemoRates(
+    db,
+    DEMO_PARTNERS.acme.id,
+    acmeCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])),
+  );
   // Kora pays out and collects in these markets (its operator enabled them; commercial partners have no countries screen)
   const koraCountries: Country[] = ['KE', 'NG', 'GH', 'UG'];
-  await enableDemoRates(db, DEMO_PARTNERS.kora.id, koraCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])));
+  await enableDemoRates(
+    db,
+    DEMO_PARTNERS.kora.id,
+    koraCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])),
+  );
   await db
     .insertInto('payout_configs')
     .values({
       partner_id: DEMO_PARTNERS.acme.id,
-      config: JSON.stringify({ type: 'AUTOMATED', frequency: 'Weekly', repeatFrequency: 1, weeklyDays: ['Monday', 'Thursday'], monthlyDate: null, yearlyDate: null, endPayout: 'Never', endPayoutAfter: null, endPayoutDate: null }),
+      config: JSON.stringify({
+        type: 'AUTOMATED',
+        frequency: 'Weekly',
+        repeatFrequency: 1,
+        weeklyDays: ['Monday', 'Thursday'],
+        monthlyDate: null,
+        yearlyDate: null,
+        endPayout: 'Never',
+        endPayoutAfter: null,
+        endPayoutDate: null,
+      }),
       updated_by: null,
     })
     .execute();
@@ -279,11 +391,10 @@ export function demoTable(): string {
   const rows = DEMO_USERS.map((u) => [u.email, DEMO_PARTNERS[u.partner].name, u.role, u.totpSecret ?? '(set up at first sign-in)', u.note]);
   const header = ['e-mail', 'partner', 'role', 'TOTP secret', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  return [
-    `Demo accounts (password for all: ${DEMO_PASSWORD})`,
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
-  ].join('\n');
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [`Demo accounts (password for all: ${DEMO_PASSWORD})`, line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

@@ -24,7 +24,17 @@ const CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR', 'UGX', 'TZS', 'RWF', 'XAF', 'XOF
 const USD_RATES = [1550, 129, 15.2, 18.1, 3700, 2650, 1420, 605, 605, 605, 26.5, 1730];
 // the value lists come from the contract; repeating a value weighs it
 // mostly complete, then the common states, then every other status of transaction-data §4 once
-const COMMON_STATUSES: TransactionStatus[] = [...Array<TransactionStatus>(14).fill('complete'), 'pending', 'pending', 'processing', 'processing', 'failed', 'failed', 'expired', 'created'];
+const COMMON_STATUSES: TransactionStatus[] = [
+  ...Array<TransactionStatus>(14).fill('complete'),
+  'pending',
+  'pending',
+  'processing',
+  'processing',
+  'failed',
+  'failed',
+  'expired',
+  'created',
+];
 const STATUSES = [...COMMON_STATUSES, ...TRANSACTION_STATUSES.filter((s) => !COMMON_STATUSES.includes(s))];
 const SETTLEMENT_STATUSES = [...Array<string>(8).fill('complete'), ...SETTLEMENT_STATUS_LIST.filter((s) => s !== 'complete')];
 // stored lower-case, as the filters compare them
@@ -33,7 +43,20 @@ const PAYMENT_METHODS = [BANK_TRANSFER!, BANK_TRANSFER!, MOBILE_MONEY!];
 const SOURCES = ['api', 'api', ...REQUEST_SOURCES];
 const COINS: Coin[] = ['USDT', 'USDT', 'USDC', 'USDC', 'PYUSD'];
 const NETWORKS: Network[] = ['TRC20', 'TRC20', 'ERC20', 'POLYGON', 'SOL', 'BASE', 'CELO'];
-const NAMES = ['Adaeze Okafor', 'Kofi Mensah', 'Wanjiku Njoroge', 'Thabo Nkosi', 'Aisha Bello', 'Musa Kato', 'Fatou Diallo', 'Chipo Banda', 'Yaw Boateng', 'Zainab Musa', 'Tendai Moyo', 'Amina Juma'];
+const NAMES = [
+  'Adaeze Okafor',
+  'Kofi Mensah',
+  'Wanjiku Njoroge',
+  'Thabo Nkosi',
+  'Aisha Bello',
+  'Musa Kato',
+  'Fatou Diallo',
+  'Chipo Banda',
+  'Yaw Boateng',
+  'Zainab Musa',
+  'Tendai Moyo',
+  'Amina Juma',
+];
 
 const arr = (values: readonly (string | number)[]) => sql.raw(`array[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v}'`)).join(',')}]`);
 
@@ -59,7 +82,10 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
   // one, a third of them without a wallet (which reads as USD)
   const localCurrency = sql`(${arr(CURRENCIES)})[${country}]`;
   const usdWallet = o.fiatWallets?.includes('USD') ? sql`'USD'` : sql`null`;
-  const wallet = o.fiatWallets && o.fiatWallets.length > 0 ? sql`case when ${localCurrency} = any(${arr(o.fiatWallets)}) then ${localCurrency} when ${h('w')} % 3 = 0 then null else ${usdWallet} end` : sql`null`;
+  const wallet =
+    o.fiatWallets && o.fiatWallets.length > 0
+      ? sql`case when ${localCurrency} = any(${arr(o.fiatWallets)}) then ${localCurrency} when ${h('w')} % 3 = 0 then null else ${usdWallet} end`
+      : sql`null`;
   const series = sql`generate_series(1, ${sql.lit(o.rows)}) as g(i)`;
   const p = o.partnerId;
 

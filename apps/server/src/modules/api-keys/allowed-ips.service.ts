@@ -53,10 +53,23 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
         if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_IP_ADDRESSES) {
           throw conflict(`You can allow at most ${MAX_IP_ADDRESSES} addresses. Use a CIDR range for a block of addresses.`);
         }
-        const inserted = await repo.insert(trx, { partnerId: auth.partnerId, ipAddress, createdBy: auth.userId, createdByEmail: auth.email, now: new Date(deps.now()) });
+        const inserted = await repo.insert(trx, {
+          partnerId: auth.partnerId,
+          ipAddress,
+          createdBy: auth.userId,
+          createdByEmail: auth.email,
+          now: new Date(deps.now()),
+        });
         if (!inserted) throw conflict(`${ipAddress} is already on the list.`);
         await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.added', target: ipAddress });
-        await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind: 'ip_added', id: ipAddress, status: 'whitelisted', at: new Date(deps.now()).toISOString() });
+        await deps.live.publish(trx, {
+          partnerId: auth.partnerId,
+          table: 'api-keys',
+          kind: 'ip_added',
+          id: ipAddress,
+          status: 'whitelisted',
+          at: new Date(deps.now()).toISOString(),
+        });
         return inserted;
       });
       await deps.invalidate(auth.partnerId);
@@ -69,7 +82,14 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
         const removed = await repo.remove(trx, auth.partnerId, ipAddress);
         if (!removed) throw notFound(`${ipAddress} is not on the list.`);
         await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.deleted', target: ipAddress });
-        await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind: 'ip_deleted', id: ipAddress, status: 'deleted', at: new Date(deps.now()).toISOString() });
+        await deps.live.publish(trx, {
+          partnerId: auth.partnerId,
+          table: 'api-keys',
+          kind: 'ip_deleted',
+          id: ipAddress,
+          status: 'deleted',
+          at: new Date(deps.now()).toISOString(),
+        });
       });
       await deps.invalidate(auth.partnerId);
       return { message: `${ipAddress} removed from the allowed addresses` };

@@ -122,7 +122,12 @@ ${NODE_EXAMPLE}
 export const SECURITY_SCHEMES = {
   bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "A signed-in portal user's access token (15 minutes)." },
   apiKeyId: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The API key id, ak_...' },
-  apiKeyTimestamp: { type: 'apiKey', in: 'header', name: 'X-Api-Timestamp', description: `Unix time in seconds, within ${SIGNATURE_WINDOW_SECONDS} s of the server's clock.` },
+  apiKeyTimestamp: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Timestamp',
+    description: `Unix time in seconds, within ${SIGNATURE_WINDOW_SECONDS} s of the server's clock.`,
+  },
   apiKeySignature: {
     type: 'apiKey',
     in: 'header',
@@ -154,7 +159,12 @@ export const docsTransform: SwaggerTransform<FastifySchema & { hide?: boolean }>
       schema.headers = {
         type: 'object',
         properties: {
-          'Idempotency-Key': { type: 'string', minLength: 1, maxLength: 255, description: `Replays the first reply to this key for ${IDEMPOTENCY_HOURS} hours (see Idempotency).` },
+          'Idempotency-Key': {
+            type: 'string',
+            minLength: 1,
+            maxLength: 255,
+            description: `Replays the first reply to this key for ${IDEMPOTENCY_HOURS} hours (see Idempotency).`,
+          },
         },
       };
     }

@@ -37,7 +37,11 @@ export function createApiKeysRepository(db: Kysely<DB>) {
     /** Locks the partner's row for a change that counts its keys (so that parallel creations cannot pass the limit). */
     async countForUpdate(trx: Transaction<DB>, partnerId: string): Promise<number> {
       await trx.selectFrom('partners').select('id').where('id', '=', partnerId).forUpdate().execute();
-      const row = await trx.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('partner_id', '=', partnerId).executeTakeFirstOrThrow();
+      const row = await trx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('partner_id', '=', partnerId)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
@@ -121,7 +125,8 @@ export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;
 
 export function createAllowedIpsRepository(db: Kysely<DB>) {
   return {
-    list: (partnerId: string) => db.selectFrom('allowed_ip_addresses').selectAll().where('partner_id', '=', partnerId).orderBy('created_at', 'desc').orderBy('ip_address').execute(),
+    list: (partnerId: string) =>
+      db.selectFrom('allowed_ip_addresses').selectAll().where('partner_id', '=', partnerId).orderBy('created_at', 'desc').orderBy('ip_address').execute(),
 
     /** The addresses only, for the check on every signed call. */
     addresses: async (partnerId: string) =>

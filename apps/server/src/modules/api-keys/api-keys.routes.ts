@@ -29,7 +29,14 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
 
   app.get(
     '/partner/apikey',
-    { schema: { operationId: 'listApiKeys', tags: ['api keys'], summary: "The partner's API keys, most recently changed first, without their secrets (admin)", response: { 200: ApiKeyListResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'listApiKeys',
+        tags: ['api keys'],
+        summary: "The partner's API keys, most recently changed first, without their secrets (admin)",
+        response: { 200: ApiKeyListResponse, ...errors },
+      },
+    },
     async (request) => keys.list(authOf(request)),
   );
 
@@ -49,7 +56,15 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
 
   app.put(
     '/partner/apikey',
-    { schema: { operationId: 'updateApiKey', tags: ['api keys'], summary: "Set a key's status: active or disabled (admin)", body: UpdateApiKeyRequest, response: { 200: ApiKeyResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'updateApiKey',
+        tags: ['api keys'],
+        summary: "Set a key's status: active or disabled (admin)",
+        body: UpdateApiKeyRequest,
+        response: { 200: ApiKeyResponse, ...errors },
+      },
+    },
     async (request) => ({ apiKey: await keys.setStatus(authOf(request), request.body.apiKey, request.body.status) }),
   );
 
@@ -70,7 +85,15 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
 
   app.delete(
     '/partner/apikey/:apiKey',
-    { schema: { operationId: 'deleteApiKey', tags: ['api keys'], summary: 'Delete a key: calls signed with it are refused at once (admin)', params: ApiKeyParams, response: { 200: MessageResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'deleteApiKey',
+        tags: ['api keys'],
+        summary: 'Delete a key: calls signed with it are refused at once (admin)',
+        params: ApiKeyParams,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
     async (request) => keys.remove(authOf(request), request.params.apiKey),
   );
 

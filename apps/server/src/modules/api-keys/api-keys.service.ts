@@ -1,13 +1,6 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import {
-  MAX_API_KEYS,
-  type ApiKey,
-  type ApiKeyPermission,
-  type ApiKeyStatus,
-  type ApiKeyWithSecret,
-  type RollApiKeyRequest,
-} from '@portal/contract/api-keys';
+import { MAX_API_KEYS, type ApiKey, type ApiKeyPermission, type ApiKeyStatus, type ApiKeyWithSecret, type RollApiKeyRequest } from '@portal/contract/api-keys';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -73,12 +66,25 @@ export function createApiKeysService(deps: ApiKeysDeps) {
   const announce = (trx: Transaction<DB>, partnerId: string, kind: string, apiKey: string, status: string) =>
     deps.live.publish(trx, { partnerId, table: 'api-keys', kind, id: apiKey, status, at: new Date(deps.now()).toISOString() });
 
-  async function change(auth: Auth, apiKey: string, action: `api_key.${string}`, work: (trx: Transaction<DB>) => Promise<ApiKeyRow | undefined>, details: Record<string, unknown> = {}) {
+  async function change(
+    auth: Auth,
+    apiKey: string,
+    action: `api_key.${string}`,
+    work: (trx: Transaction<DB>) => Promise<ApiKeyRow | undefined>,
+    details: Record<string, unknown> = {},
+  ) {
     await requireManager(auth);
     const row = await repo.transaction(async (trx) => {
       const changed = await work(trx);
       if (!changed) throw notFound('No such API key');
-      await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action, target: apiKey, details: { name: changed.name, ...details } });
+      await auditChange(trx, {
+        partnerId: auth.partnerId,
+        actorUserId: auth.userId,
+        actor: auth.email,
+        action,
+        target: apiKey,
+        details: { name: changed.name, ...details },
+      });
       const kind = action.slice('api_key.'.length);
       await announce(trx, auth.partnerId, kind, apiKey, kind === 'deleted' ? 'deleted' : changed.status);
       return changed;
@@ -133,7 +139,9 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     /** PUT partner/apikey: active or disabled ('Active' / 'Inactive'); a disabled key is refused at once. */
     async setStatus(auth: Auth, apiKey: string, status: ApiKeyStatus): Promise<ApiKey> {
       const now = deps.now();
-      const row = await change(auth, apiKey, status === 'active' ? 'api_key.enabled' : 'api_key.disabled', (trx) => repo.setStatus(trx, auth.partnerId, apiKey, status, new Date(now)));
+      const row = await change(auth, apiKey, status === 'active' ? 'api_key.enabled' : 'api_key.disabled', (trx) =>
+        repo.setStatus(trx, auth.partnerId, apiKey, status, new Date(now)),
+      );
       return toApiKey(row, now);
     },
 
@@ -150,7 +158,13 @@ export function createApiKeysService(deps: ApiKeysDeps) {
         auth,
         apiKey,
         'api_key.rolled',
-        (trx) => repo.roll(trx, auth.partnerId, apiKey, { secretEnc: encrypt(deps.encryptionKey, secretKey), secretHint: hintOf(secretKey), previousUntil, now: new Date(now) }),
+        (trx) =>
+          repo.roll(trx, auth.partnerId, apiKey, {
+            secretEnc: encrypt(deps.encryptionKey, secretKey),
+            secretHint: hintOf(secretKey),
+            previousUntil,
+            now: new Date(now),
+          }),
         { previousSecretExpiresAt: minutes > 0 ? previousUntil.toISOString() : null },
       );
       return { ...toApiKey(row, now), secretKey };

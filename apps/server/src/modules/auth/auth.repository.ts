@@ -71,7 +71,14 @@ export function createAuthRepository(db: Kysely<DB>) {
 
     // ── sign-in challenges ──
 
-    createChallenge: (values: { partnerId: string; userId: string; sessionHash: string; challengeName: string; mfaSecretEnc: string | null; expiresAt: Date }) =>
+    createChallenge: (values: {
+      partnerId: string;
+      userId: string;
+      sessionHash: string;
+      challengeName: string;
+      mfaSecretEnc: string | null;
+      expiresAt: Date;
+    }) =>
       db
         .insertInto('auth_challenges')
         .values({
@@ -130,7 +137,11 @@ export function createAuthRepository(db: Kysely<DB>) {
      * the e-mailed code. Only an active user; false when the user is not (any more).
      */
     async requirePasswordReset(trx: Transaction<DB>, u: { partner_id: string; id: string }, now: Date) {
-      const row = await user(trx, u.partner_id, u.id).set({ password_reset_requested: true, updated_at: now }).where('status', '=', 'active').returning('id').executeTakeFirst();
+      const row = await user(trx, u.partner_id, u.id)
+        .set({ password_reset_requested: true, updated_at: now })
+        .where('status', '=', 'active')
+        .returning('id')
+        .executeTakeFirst();
       return row !== undefined;
     },
 
@@ -165,7 +176,12 @@ export function createAuthRepository(db: Kysely<DB>) {
 
     /** What authenticate needs of a session: whose it is, whether it has ended and why. */
     session: (partnerId: string, id: string) =>
-      db.selectFrom('auth_sessions').select(['user_id', 'revoked_at', 'ended_reason']).where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst(),
+      db
+        .selectFrom('auth_sessions')
+        .select(['user_id', 'revoked_at', 'ended_reason'])
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', id)
+        .executeTakeFirst(),
 
     extendSession: (exec: Exec, partnerId: string, id: string, expiresAt: Date) =>
       exec.updateTable('auth_sessions').set({ expires_at: expiresAt }).where('partner_id', '=', partnerId).where('id', '=', id).execute(),
@@ -175,7 +191,11 @@ export function createAuthRepository(db: Kysely<DB>) {
      * open.
      */
     async revokeSessions(exec: Exec, where: { partnerId: string; sessionId?: string; userId?: string }, now: Date, reason: EndReason) {
-      let q = exec.updateTable('auth_sessions').set({ revoked_at: now, ended_reason: reason }).where('partner_id', '=', where.partnerId).where('revoked_at', 'is', null);
+      let q = exec
+        .updateTable('auth_sessions')
+        .set({ revoked_at: now, ended_reason: reason })
+        .where('partner_id', '=', where.partnerId)
+        .where('revoked_at', 'is', null);
       if (where.sessionId) q = q.where('id', '=', where.sessionId);
       if (where.userId) q = q.where('user_id', '=', where.userId);
       const ended = await q.returning('id').execute();

@@ -65,20 +65,44 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
     '/users/login',
     {
       config: limited(app.config.LOGIN_RATE_LIMIT),
-      schema: { operationId: 'login', tags: ['auth'], summary: 'Check e-mail and password; answers the next challenge', body: LoginRequest, response: { 200: LoginResponse, ...errors } },
+      schema: {
+        operationId: 'login',
+        tags: ['auth'],
+        summary: 'Check e-mail and password; answers the next challenge',
+        body: LoginRequest,
+        response: { 200: LoginResponse, ...errors },
+      },
     },
     async (request) => signIn.login(request.body, ctx(request)),
   );
 
   app.post(
     '/users/verify-token',
-    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'verifyToken', tags: ['auth'], summary: 'Finish authenticator setup (MFA_SETUP)', body: VerifyTokenRequest, response: { 200: AuthResult, ...errors } } },
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: {
+        operationId: 'verifyToken',
+        tags: ['auth'],
+        summary: 'Finish authenticator setup (MFA_SETUP)',
+        body: VerifyTokenRequest,
+        response: { 200: AuthResult, ...errors },
+      },
+    },
     async (request, reply) => withRefreshCookie(reply, await signIn.verifyToken(request.body, ctx(request))),
   );
 
   app.post(
     '/users/challenge-response',
-    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'challengeResponse', tags: ['auth'], summary: 'Answer SOFTWARE_TOKEN_MFA with a code or a recovery code', body: ChallengeResponseRequest, response: { 200: AuthResult, ...errors } } },
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: {
+        operationId: 'challengeResponse',
+        tags: ['auth'],
+        summary: 'Answer SOFTWARE_TOKEN_MFA with a code or a recovery code',
+        body: ChallengeResponseRequest,
+        response: { 200: AuthResult, ...errors },
+      },
+    },
     async (request, reply) => withRefreshCookie(reply, await signIn.challengeResponse(request.body, ctx(request))),
   );
 
@@ -90,7 +114,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
         operationId: 'refresh',
         tags: ['auth'],
         summary: 'A new access token and the user as it is now; the refresh token rotates. An ended session answers 401 SessionEnded, saying why',
-        body: RefreshRequest, response: { 200: RefreshResponse, ...errors },
+        body: RefreshRequest,
+        response: { 200: RefreshResponse, ...errors },
       },
     },
     async (request, reply) => {
@@ -105,7 +130,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
 
   app.post(
     '/users/logout',
-    { schema: { operationId: 'logout', tags: ['auth'], summary: 'End the session (revokes the refresh token family)', body: RefreshRequest, response: { 200: MessageResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'logout',
+        tags: ['auth'],
+        summary: 'End the session (revokes the refresh token family)',
+        body: RefreshRequest,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
     async (request, reply) => {
       await sessions.logout(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request));
       reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
@@ -115,7 +148,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
 
   app.put(
     '/users/password',
-    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'setPassword', tags: ['auth'], summary: 'An invited user sets a first password', body: SetPasswordRequest, response: { 200: MessageResponse, ...errors } } },
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: {
+        operationId: 'setPassword',
+        tags: ['auth'],
+        summary: 'An invited user sets a first password',
+        body: SetPasswordRequest,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
     async (request) => {
       await signIn.setPassword(request.body, ctx(request));
       return { message: 'Password set. Sign in with your new password.' };
@@ -124,7 +166,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
 
   app.post(
     '/users/forgot-password',
-    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'forgotPassword', tags: ['auth'], summary: 'E-mail a six-digit reset code (same answer for any e-mail)', body: ForgotPasswordRequest, response: { 200: MessageResponse, ...errors } } },
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: {
+        operationId: 'forgotPassword',
+        tags: ['auth'],
+        summary: 'E-mail a six-digit reset code (same answer for any e-mail)',
+        body: ForgotPasswordRequest,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
     async (request) => {
       await passwordReset.forgotPassword(request.body.email, ctx(request));
       return { message: AUTH_MESSAGES.forgotPasswordSent };
@@ -133,7 +184,16 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
 
   app.post(
     '/users/confirm-password-reset',
-    { config: limited(app.config.LOGIN_RATE_LIMIT), schema: { operationId: 'confirmPasswordReset', tags: ['auth'], summary: 'Set a new password with the e-mailed code', body: ConfirmPasswordResetRequest, response: { 200: MessageResponse, ...errors } } },
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: {
+        operationId: 'confirmPasswordReset',
+        tags: ['auth'],
+        summary: 'Set a new password with the e-mailed code',
+        body: ConfirmPasswordResetRequest,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
     async (request) => {
       await passwordReset.confirmPasswordReset(request.body, ctx(request));
       return { message: 'Your password has been changed. Sign in with your new password.' };

@@ -68,8 +68,26 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         await repo.replaceResetCode(trx, user, { codeHash: sha256(code), expiresAt: expiry() });
         await repo.deleteUserChallenges(trx, user.partner_id, user.id);
         const ids = await sessions.endUserSessions(trx, user, 'password-reset');
-        await repo.audit({ partnerId: user.partner_id, actorUserId: actor.userId, actor: actor.email, action: 'password.reset_by_admin', target: user.id, details: { email: user.email, sessionsEnded: ids.length }, ip }, trx);
-        await deps.live.publish(trx, { partnerId: user.partner_id, table: 'team', kind: 'password_reset', id: user.id, status: user.status, at: now().toISOString() });
+        await repo.audit(
+          {
+            partnerId: user.partner_id,
+            actorUserId: actor.userId,
+            actor: actor.email,
+            action: 'password.reset_by_admin',
+            target: user.id,
+            details: { email: user.email, sessionsEnded: ids.length },
+            ip,
+          },
+          trx,
+        );
+        await deps.live.publish(trx, {
+          partnerId: user.partner_id,
+          table: 'team',
+          kind: 'password_reset',
+          id: user.id,
+          status: user.status,
+          at: now().toISOString(),
+        });
         return ids;
       });
       if (!ended) return false;
@@ -83,7 +101,18 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       const code = newCode();
       await repo.transaction(async (trx) => {
         await repo.replaceResetCode(trx, user, { codeHash: sha256(code), expiresAt: expiry() });
-        await repo.audit({ partnerId: user.partner_id, actorUserId: actor.userId, actor: actor.email, action: 'password.reset_code_resent', target: user.id, details: { email: user.email }, ip }, trx);
+        await repo.audit(
+          {
+            partnerId: user.partner_id,
+            actorUserId: actor.userId,
+            actor: actor.email,
+            action: 'password.reset_code_resent',
+            target: user.id,
+            details: { email: user.email },
+            ip,
+          },
+          trx,
+        );
       });
       await sendAdminCode(user, code, actor, false);
     },
@@ -129,7 +158,10 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         await repo.setResetPassword(trx, user, { hash, now: now() });
         await repo.clearFailures(throttleKey(user.email), trx);
         const ids = await sessions.endUserSessions(trx, user, 'password-changed');
-        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'reset' }, ip }, trx);
+        await repo.audit(
+          { partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'reset' }, ip },
+          trx,
+        );
         return ids;
       });
       await sessions.onSessionsEnded(ended);

@@ -28,7 +28,14 @@ type Ctx = { ip: string | null };
 const invalidRefresh = () => unauthorized(AUTH_MESSAGES.invalidRefresh, 'InvalidRefreshToken');
 
 type UserFields = Pick<UserRow, 'id' | 'partner_id' | 'role' | 'email' | 'name' | 'status'>;
-const toSessionUser = (u: UserFields): SessionUser => ({ id: u.id, name: u.name, email: u.email, role: u.role as Role, partnerId: u.partner_id, status: u.status as UserStatus });
+const toSessionUser = (u: UserFields): SessionUser => ({
+  id: u.id,
+  name: u.name,
+  email: u.email,
+  role: u.role as Role,
+  partnerId: u.partner_id,
+  status: u.status as UserStatus,
+});
 
 function parseRefreshToken(token: string | undefined) {
   const match = token ? /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(token) : null;
@@ -78,7 +85,12 @@ export function createSessionsService(deps: SessionsDeps) {
       const ended = sessionEnd({ ...user, revoked_at: user.revoked_at ?? row.revoked_at });
       if (ended) throw await ends(ended, row.partner_id);
       if (row.expires_at.getTime() <= deps.now()) throw await ends('expired', row.partner_id);
-      const answer = async (refreshToken: string) => ({ accessToken: await accessToken(user, row.family_id), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken, user: toSessionUser(user) });
+      const answer = async (refreshToken: string) => ({
+        accessToken: await accessToken(user, row.family_id),
+        expiresIn: ACCESS_TOKEN_SECONDS,
+        refreshToken,
+        user: toSessionUser(user),
+      });
 
       const next = mintRefreshToken(user, row.family_id);
       const successor = await repo.transaction(async (trx) => {
@@ -104,7 +116,17 @@ export function createSessionsService(deps: SessionsDeps) {
       // a rotated token came back later: someone holds a copy. End the whole session, for both holders.
       const ids = await repo.transaction(async (trx) => {
         const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now(), 'refresh-reuse');
-        await repo.audit({ partnerId: row.partner_id, actorUserId: row.user_id, actor: 'system', action: 'session.refresh_token_reused', details: { familyId: row.family_id }, ip }, trx);
+        await repo.audit(
+          {
+            partnerId: row.partner_id,
+            actorUserId: row.user_id,
+            actor: 'system',
+            action: 'session.refresh_token_reused',
+            details: { familyId: row.family_id },
+            ip,
+          },
+          trx,
+        );
         return ids;
       });
       await deps.onSessionsEnded(ids);

@@ -67,10 +67,18 @@ export function createSignInService(deps: SignInDeps) {
     // the attempt was spent on its own before the check; the failure's record and the lock land together
     const lockedOut = spent.failures >= MAX_FAILED_ATTEMPTS;
     await repo.transaction(async (trx) => {
-      if (who) await repo.audit({ partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'login.failed', details: { failures: spent.failures }, ip }, trx);
+      if (who)
+        await repo.audit(
+          { partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'login.failed', details: { failures: spent.failures }, ip },
+          trx,
+        );
       if (!lockedOut) return;
       const locked = await repo.lock(key, { now: now(), lockUntil: later(LOCK_MINUTES * 60) }, trx);
-      if (locked && who) await repo.audit({ partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'user.locked', details: { minutes: LOCK_MINUTES }, ip }, trx);
+      if (locked && who)
+        await repo.audit(
+          { partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'user.locked', details: { minutes: LOCK_MINUTES }, ip },
+          trx,
+        );
     });
     throw lockedOut ? accountLocked() : invalidLogin();
   }
@@ -134,7 +142,9 @@ export function createSignInService(deps: SignInDeps) {
       return await attempt(user.email, ip, check);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'InvalidLogin') throw err;
-      await repo.transaction((trx) => repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.otp_failed', details: { attempts }, ip }, trx));
+      await repo.transaction((trx) =>
+        repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.otp_failed', details: { attempts }, ip }, trx),
+      );
       if (attempts >= MAX_OTP_ATTEMPTS) {
         await repo.deleteChallenge(challenge.partner_id, challenge.id);
         throw challengeExpired(AUTH_MESSAGES.tooManyOtp);
@@ -155,9 +165,13 @@ export function createSignInService(deps: SignInDeps) {
   return {
     async login(input: { email: string; password: string }, { ip }: Ctx): Promise<LoginResponse> {
       // a removed (deleted) user answers exactly as an unknown e-mail: no password of theirs is checked
-      const user = await checkPassword(input.email, input.password, ip, (u) => (u.status === 'deleted' ? null : u.status === 'invited' ? u.temp_password_hash : u.password_hash));
+      const user = await checkPassword(input.email, input.password, ip, (u) =>
+        u.status === 'deleted' ? null : u.status === 'invited' ? u.temp_password_hash : u.password_hash,
+      );
       if (user.status === 'inactive') {
-        await repo.transaction((trx) => repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.refused_inactive', ip }, trx));
+        await repo.transaction((trx) =>
+          repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.refused_inactive', ip }, trx),
+        );
         throw new AppError(403, 'AccountInactive', AUTH_MESSAGES.accountInactive);
       }
       if (user.status === 'invited') return { challengeName: 'NEW_PASSWORD_REQUIRED', userName: user.email };
@@ -222,7 +236,10 @@ export function createSignInService(deps: SignInDeps) {
       const hash = await hashPassword(input.password);
       await repo.transaction(async (trx) => {
         await repo.setFirstPassword(trx, user, { hash, now: now() });
-        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'first_password' }, ip }, trx);
+        await repo.audit(
+          { partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'first_password' }, ip },
+          trx,
+        );
       });
     },
   };

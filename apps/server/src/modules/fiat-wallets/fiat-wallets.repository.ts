@@ -54,11 +54,20 @@ export function createFiatWalletsRepository(db: Kysely<DB>) {
         .executeTakeFirst(),
 
     update: (trx: Transaction<DB>, partnerId: string, id: number, changes: { payment_enabled?: boolean; collection_enabled?: boolean }, at: Date) =>
-      trx.updateTable('fiat_wallets').set({ ...changes, updated_at: at }).where('partner_id', '=', partnerId).where('id', '=', id).execute(),
+      trx
+        .updateTable('fiat_wallets')
+        .set({ ...changes, updated_at: at })
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', id)
+        .execute(),
 
     /** A new wallet (operator set-up), its currency account opened when missing; undefined when the partner has one in that currency. */
     async insert(trx: Transaction<DB>, values: { partnerId: string; currency: string; country: string }) {
-      await trx.insertInto('currency_accounts').values({ partner_id: values.partnerId, currency: values.currency }).onConflict((oc) => oc.doNothing()).execute();
+      await trx
+        .insertInto('currency_accounts')
+        .values({ partner_id: values.partnerId, currency: values.currency })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
       const row = await trx
         .insertInto('fiat_wallets')
         .values({ partner_id: values.partnerId, currency: values.currency, country: values.country })

@@ -34,7 +34,8 @@ export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; no
     async addForOperator(partnerId: string, raw: { currency: string; country: string }) {
       const currency = raw.currency.trim().toUpperCase();
       const country = raw.country.trim().toUpperCase();
-      if (!/^[A-Z]{3}$/.test(currency) || currency === DEFAULT_FIAT_WALLET.currency) throw badRequest('The currency must be a three-letter code other than USD (the default wallet)');
+      if (!/^[A-Z]{3}$/.test(currency) || currency === DEFAULT_FIAT_WALLET.currency)
+        throw badRequest('The currency must be a three-letter code other than USD (the default wallet)');
       if (!/^[A-Z]{2}$/.test(country)) throw badRequest('The country must be a two-letter code');
       return repo.transaction(async (trx) => {
         const id = await repo.insert(trx, { partnerId, currency, country });

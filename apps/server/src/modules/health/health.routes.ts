@@ -6,11 +6,9 @@ import { OUTAGE_RETRY_AFTER_SECONDS } from '../../db/outage.ts';
 import { migrationStatus } from '../../db/migrate.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/healthz',
-    { schema: { operationId: 'healthz', tags: ['health'], summary: 'The process is alive', response: { 200: Healthz } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  app.get('/healthz', { schema: { operationId: 'healthz', tags: ['health'], summary: 'The process is alive', response: { 200: Healthz } } }, async () => ({
+    status: 'ok' as const,
+  }));
 
   app.get(
     '/readyz',

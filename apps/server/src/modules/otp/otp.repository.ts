@@ -14,7 +14,9 @@ export function createOtpRepository(db: Kysely<DB>) {
         .insertInto('email_otps')
         .values({ partner_id: who.partnerId, user_id: who.userId, code_hash: values.codeHash, expires_at: values.expiresAt, created_at: values.now })
         .onConflict((oc) =>
-          oc.columns(['partner_id', 'user_id']).doUpdateSet({ code_hash: values.codeHash, expires_at: values.expiresAt, attempts: 0, used_at: null, created_at: values.now }),
+          oc
+            .columns(['partner_id', 'user_id'])
+            .doUpdateSet({ code_hash: values.codeHash, expires_at: values.expiresAt, attempts: 0, used_at: null, created_at: values.now }),
         )
         .execute(),
 

@@ -13,7 +13,12 @@ export const otpRoutes: FastifyPluginAsyncZod<{ service: OtpService }> = async (
   app.put(
     '/user/otp',
     {
-      schema: { operationId: 'sendOtp', tags: ['otp'], summary: 'E-mail the signed-in user a six-digit code (10 minutes, one use)', response: { 200: SendOtpResponse, ...errors } },
+      schema: {
+        operationId: 'sendOtp',
+        tags: ['otp'],
+        summary: 'E-mail the signed-in user a six-digit code (10 minutes, one use)',
+        response: { 200: SendOtpResponse, ...errors },
+      },
     },
     async (request) => service.send(authOf(request)),
   );
@@ -21,7 +26,13 @@ export const otpRoutes: FastifyPluginAsyncZod<{ service: OtpService }> = async (
   app.get(
     '/user/otp/:otp',
     {
-      schema: { operationId: 'verifyOtp', tags: ['otp'], summary: 'Whether the e-mailed code is right (a try is spent; the code stays usable)', params: VerifyOtpParams, response: { 200: VerifyOtpResponse, ...errors } },
+      schema: {
+        operationId: 'verifyOtp',
+        tags: ['otp'],
+        summary: 'Whether the e-mailed code is right (a try is spent; the code stays usable)',
+        params: VerifyOtpParams,
+        response: { 200: VerifyOtpResponse, ...errors },
+      },
     },
     async (request) => service.verify(authOf(request), request.params.otp),
   );

@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { EMAIL_OTP_MAX_ATTEMPTS, EMAIL_OTP_MINUTES, EMAIL_OTP_SENDS_PER_WINDOW, EMAIL_OTP_SEND_WINDOW_MINUTES, OTP_MESSAGES, type SendOtpResponse } from '@portal/contract/otp';
+import {
+  EMAIL_OTP_MAX_ATTEMPTS,
+  EMAIL_OTP_MINUTES,
+  EMAIL_OTP_SENDS_PER_WINDOW,
+  EMAIL_OTP_SEND_WINDOW_MINUTES,
+  OTP_MESSAGES,
+  type SendOtpResponse,
+} from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';

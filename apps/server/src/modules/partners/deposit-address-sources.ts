@@ -93,7 +93,9 @@ export type DepositAddressProvider = {
  * The sources in order: the operator's keys, then the imported pool, then (with DEMO on only) made-up demo
  * addresses. Outside the demo, a network with neither key nor pool gets no address: none is ever invented.
  */
-export function createDepositAddressProvider(config: Pick<Config, 'demo' | 'DEPOSIT_XPUB_EVM' | 'DEPOSIT_XPUB_TRON' | 'DEPOSIT_XPUB_BTC'>): DepositAddressProvider {
+export function createDepositAddressProvider(
+  config: Pick<Config, 'demo' | 'DEPOSIT_XPUB_EVM' | 'DEPOSIT_XPUB_TRON' | 'DEPOSIT_XPUB_BTC'>,
+): DepositAddressProvider {
   const keys = configuredKeys(config);
   const sources = [xpubSource(keys), poolSource(), ...(config.demo ? [demoSource()] : [])];
   return {

@@ -87,7 +87,14 @@ export function createDepositAddressService(deps: {
           ...actor,
           action: 'deposit_address.assigned',
           target: inserted.id,
-          details: { currencyNetwork, address: taken.address, tag: taken.tag, source: taken.source, derivationIndex: taken.derivationIndex ?? null, replacedDemoAddress: replaced?.address ?? null },
+          details: {
+            currencyNetwork,
+            address: taken.address,
+            tag: taken.tag,
+            source: taken.source,
+            derivationIndex: taken.derivationIndex ?? null,
+            replacedDemoAddress: replaced?.address ?? null,
+          },
         });
         return { address: toAddress(inserted), created: true };
       });

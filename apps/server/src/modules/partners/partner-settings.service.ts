@@ -37,7 +37,13 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
       const text = parsed.data.lowBalanceLimit;
       await db.transaction().execute(async (trx) => {
         await updatePartner(trx, auth.partnerId, { low_balance_limit: text }, new Date(deps.now()));
-        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.low_balance_limit_changed', details: { lowBalanceLimit: text } });
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'partner.low_balance_limit_changed',
+          details: { lowBalanceLimit: text },
+        });
       });
       await deps.invalidatePartner(auth.partnerId);
       return { lowBalanceLimit: text };
@@ -57,7 +63,13 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
         const at = new Date(deps.now());
         await upsertPayoutConfig(trx, auth.partnerId, config, auth.userId, at);
         await updatePartner(trx, auth.partnerId, { payout_type: config.type, payout_frequency: config.frequency }, at);
-        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'partner.payout_config_changed', details: config });
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'partner.payout_config_changed',
+          details: config,
+        });
       });
       await deps.invalidatePartner(auth.partnerId);
       return withNext(config);

@@ -51,10 +51,7 @@ export function accountBalances(db: Executor, partnerId: string) {
     .leftJoin('ledger_entries as e', (j) => j.onRef('e.partner_id', '=', 'a.partner_id').onRef('e.currency', '=', 'a.currency'))
     .where('a.partner_id', '=', partnerId)
     .groupBy('a.currency')
-    .select((eb) => [
-      'a.currency',
-      eb.fn.coalesce(eb.fn.sum<string>('e.amount'), eb.val('0')).$castTo<string>().as('available'),
-    ])
+    .select((eb) => ['a.currency', eb.fn.coalesce(eb.fn.sum<string>('e.amount'), eb.val('0')).$castTo<string>().as('available')])
     .orderBy('a.currency')
     .execute();
 }
@@ -67,6 +64,15 @@ export async function insertCurrencyAccount(db: Executor, partnerId: string, cur
   await db.insertInto('currency_accounts').values({ partner_id: partnerId, currency }).execute();
 }
 
-export async function updatePartner(db: Executor, partnerId: string, changes: Pick<Partial<NewPartner>, 'feature_flags' | 'low_balance_limit' | 'payout_type' | 'payout_frequency'>, at: Date) {
-  await db.updateTable('partners').set({ ...changes, updated_at: at }).where('id', '=', partnerId).execute();
+export async function updatePartner(
+  db: Executor,
+  partnerId: string,
+  changes: Pick<Partial<NewPartner>, 'feature_flags' | 'low_balance_limit' | 'payout_type' | 'payout_frequency'>,
+  at: Date,
+) {
+  await db
+    .updateTable('partners')
+    .set({ ...changes, updated_at: at })
+    .where('id', '=', partnerId)
+    .execute();
 }

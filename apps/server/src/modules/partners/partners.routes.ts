@@ -20,13 +20,24 @@ export const partnerRoutes: FastifyPluginAsyncZod<{ partners: PartnerService; se
 
   app.get(
     '/partner/profile',
-    { config: { apiKey: 'api_read' }, schema: { operationId: 'partnerProfile', tags: ['partner'], summary: 'The partner and its feature flags', response: { 200: PartnerProfile, ...errors } } },
+    {
+      config: { apiKey: 'api_read' },
+      schema: { operationId: 'partnerProfile', tags: ['partner'], summary: 'The partner and its feature flags', response: { 200: PartnerProfile, ...errors } },
+    },
     async (request) => partners.profile(callerOf(request)),
   );
 
   app.get(
     '/partner/accounts',
-    { config: { apiKey: 'api_read' }, schema: { operationId: 'partnerAccounts', tags: ['partner'], summary: 'Currency accounts with their available balance (from the ledger)', response: { 200: PartnerAccounts, ...errors } } },
+    {
+      config: { apiKey: 'api_read' },
+      schema: {
+        operationId: 'partnerAccounts',
+        tags: ['partner'],
+        summary: 'Currency accounts with their available balance (from the ledger)',
+        response: { 200: PartnerAccounts, ...errors },
+      },
+    },
     async (request) => partners.accounts(callerOf(request)),
   );
 
@@ -46,13 +57,28 @@ export const partnerRoutes: FastifyPluginAsyncZod<{ partners: PartnerService; se
 
   app.get(
     '/partner/payout-config',
-    { schema: { operationId: 'payoutConfig', tags: ['partner'], summary: 'The payout schedule and its next payout date', response: { 200: PayoutConfigResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'payoutConfig',
+        tags: ['partner'],
+        summary: 'The payout schedule and its next payout date',
+        response: { 200: PayoutConfigResponse, ...errors },
+      },
+    },
     async (request) => settings.payoutConfig(authOf(request)),
   );
 
   app.post(
     '/partner/payout-config',
-    { schema: { operationId: 'savePayoutConfig', tags: ['partner'], summary: 'Change the payout schedule (admin)', body: PayoutConfig, response: { 200: PayoutConfigResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'savePayoutConfig',
+        tags: ['partner'],
+        summary: 'Change the payout schedule (admin)',
+        body: PayoutConfig,
+        response: { 200: PayoutConfigResponse, ...errors },
+      },
+    },
     async (request) => settings.savePayoutConfig(authOf(request), request.body),
   );
 

@@ -39,7 +39,8 @@ export function createPartnerService(deps: { db: Kysely<DB>; partners: PartnerCa
     async profile(auth: Caller): Promise<PartnerProfile> {
       const row = await ownPartner(auth);
       const profile: PartnerProfile = { partner: toPartner(row), featureFlags: toFeatureFlags(row.feature_flags) };
-      if (!isApiKeyCaller(auth)) profile.user = { id: auth.userId, name: auth.name, email: auth.email, role: auth.role, partnerId: auth.partnerId, status: 'active' };
+      if (!isApiKeyCaller(auth))
+        profile.user = { id: auth.userId, name: auth.name, email: auth.email, role: auth.role, partnerId: auth.partnerId, status: 'active' };
       return profile;
     },
     async accounts(auth: Caller) {
@@ -51,12 +52,18 @@ export function createPartnerService(deps: { db: Kysely<DB>; partners: PartnerCa
 
 export const CreatePartnerInput = z.object({
   name: z.string().trim().min(1).max(200),
-  abbreviation: z.string().trim().regex(/^[A-Za-z0-9]{2,10}$/, 'must be 2 to 10 letters or digits'),
+  abbreviation: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{2,10}$/, 'must be 2 to 10 letters or digits'),
   productType: ProductType,
   whitelisted: z.boolean().default(false),
   fiatWalletsEnabled: z.boolean().default(false),
   featureFlags: z.array(FeatureFlag).default([]),
-  lowBalanceLimit: z.string().regex(/^\d+(\.\d+)?$/).optional(),
+  lowBalanceLimit: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .optional(),
 });
 export type CreatePartnerInput = z.input<typeof CreatePartnerInput>;
 
@@ -79,7 +86,13 @@ export function createOperatorService(deps: {
   now?: () => number;
 }) {
   const { db } = deps;
-  const invitations = createInvitationService({ repo: createTeamRepository(db), mailer: deps.mailer, publicUrl: deps.publicUrl, now: deps.now ?? Date.now, live: deps.live });
+  const invitations = createInvitationService({
+    repo: createTeamRepository(db),
+    mailer: deps.mailer,
+    publicUrl: deps.publicUrl,
+    now: deps.now ?? Date.now,
+    live: deps.live,
+  });
   return {
     async createPartner(raw: CreatePartnerInput) {
       const input = CreatePartnerInput.parse(raw);

@@ -15,7 +15,18 @@ const LIVE_PARTNERS: { partnerId: string; countries: Country[] }[] = [
   { partnerId: DEMO_PARTNERS.kora.id, countries: ['KE', 'NG', 'GH', 'UG'] },
   { partnerId: DEMO_PARTNERS.acme.id, countries: ['NG', 'KE', 'GH', 'ZA'] },
 ];
-const NAMES = ['Adaeze Okafor', 'Kofi Mensah', 'Wanjiku Njoroge', 'Thabo Nkosi', 'Aisha Bello', 'Musa Kato', 'Fatou Diallo', 'Chipo Banda', 'Yaw Boateng', 'Zainab Musa'];
+const NAMES = [
+  'Adaeze Okafor',
+  'Kofi Mensah',
+  'Wanjiku Njoroge',
+  'Thabo Nkosi',
+  'Aisha Bello',
+  'Musa Kato',
+  'Fatou Diallo',
+  'Chipo Banda',
+  'Yaw Boateng',
+  'Zainab Musa',
+];
 const pick = <T>(items: readonly T[]): T => items[crypto.randomInt(items.length)]!;
 
 /**
@@ -31,7 +42,14 @@ export function demoAmount(min: string, max: string, roll = crypto.randomInt(100
 }
 
 /** The generator's caller: a partner-API caller with both permissions, recorded as 'api key demo-generator'. */
-const callerFor = (partnerId: string): ApiKeyAuth => ({ kind: 'apiKey', partnerId, keyId: 'demo', apiKey: 'demo-generator', name: 'Demo generator', permissions: ['api_read', 'api_write'] });
+const callerFor = (partnerId: string): ApiKeyAuth => ({
+  kind: 'apiKey',
+  partnerId,
+  keyId: 'demo',
+  apiKey: 'demo-generator',
+  name: 'Demo generator',
+  permissions: ['api_read', 'api_write'],
+});
 
 /** Makes one payment for a demo partner (collections a little more often, so balances grow); answers its kind. */
 export async function makeDemoPayment(deps: { db: Kysely<DB>; service: PaymentService }): Promise<PaymentKind | undefined> {
@@ -46,13 +64,33 @@ export async function makeDemoPayment(deps: { db: Kysely<DB>; service: PaymentSe
   const caller = callerFor(target.partnerId);
   const phone = `+${crypto.randomInt(200, 299)}7${String(crypto.randomInt(10_000_000, 99_999_999))}`;
   if (kind === 'collection') {
-    await deps.service.collect(caller, { country, channelId: channel.id, amount, payer: { name }, sequenceId: crypto.randomUUID(), ...(channel.channel_type === 'momo' ? { accountNumber: phone } : {}) });
+    await deps.service.collect(caller, {
+      country,
+      channelId: channel.id,
+      amount,
+      payer: { name },
+      sequenceId: crypto.randomUUID(),
+      ...(channel.channel_type === 'momo' ? { accountNumber: phone } : {}),
+    });
     return kind;
   }
   const network = pick(await networksOfChannel(deps.db, country, channel.id));
   if (!network) return undefined;
-  const account = network.account_number_type === 'phone' ? phone : network.account_number_type === 'bank' ? String(crypto.randomInt(1_000_000_000, 9_999_999_999)) : `user.${crypto.randomInt(1000, 9999)}`;
-  await deps.service.disburse(caller, { country, channelId: channel.id, networkId: network.id, accountNumber: account, recipient: { name }, amount, sequenceId: crypto.randomUUID() });
+  const account =
+    network.account_number_type === 'phone'
+      ? phone
+      : network.account_number_type === 'bank'
+        ? String(crypto.randomInt(1_000_000_000, 9_999_999_999))
+        : `user.${crypto.randomInt(1000, 9999)}`;
+  await deps.service.disburse(caller, {
+    country,
+    channelId: channel.id,
+    networkId: network.id,
+    accountNumber: account,
+    recipient: { name },
+    amount,
+    sequenceId: crypto.randomUUID(),
+  });
   return kind;
 }
 

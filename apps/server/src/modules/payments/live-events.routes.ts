@@ -79,167 +79,164 @@ export const liveEventRoutes: FastifyPluginAsyncZod<{ sessions: Pick<AuthReposit
     if (set) for (const watcher of [...set]) heard(name, watcher);
   });
   app.addHook('onClose', async () => offDrop());
-  app.get(
-    LIVE_EVENTS_PATH,
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const { partnerId, userId, sessionId, role } = authOf(request);
-      const held = open.get(userId) ?? 0;
-      if (held >= app.config.LIVE_STREAMS_PER_USER) throw new AppError(429, 'TooManyRequests', 'Too many open event streams: close other tabs of the portal and try again.');
-      open.set(userId, held + 1);
-      reply.hijack();
-      const res = reply.raw;
-      // the reply is written by hand: the headers every reply carries (the security headers) are copied over
-      const common: OutgoingHttpHeaders = {};
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) common[name] = value;
-      res.writeHead(200, {
-        ...common,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-        'x-content-type-options': 'nosniff',
-        'x-request-id': request.id,
-      });
-      // nothing is written once the stream has ended (its session ended, the client left)
-      const write = (text: string) => {
-        if (!res.writableEnded && !res.destroyed) res.write(text);
-      };
-      // a client that reconnects waits this long (ms) at least
-      write('retry: 2000\n\n');
-      // ids sent on this stream (the last ones): a replay and the live events it overlaps are sent once
-      const sent = new Set<number>();
-      let lastSent = lastEventId(request.headers['last-event-id']);
-      const send = ({ id, event }: LoggedEvent) => {
-        if (sent.has(id)) return;
-        sent.add(id);
-        if (sent.size > SENT_IDS_KEPT) sent.delete(sent.values().next().value!);
-        lastSent = id;
-        write(`id: ${id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`);
-      };
-      // what this stream missed (before it opened, or while this server's listener was reconnecting), from the log;
-      // live events that arrive meanwhile wait, so that the order stays the log's
-      let replaying: LoggedEvent[] | undefined;
-      // where the next replay starts (the last id sent when events may have begun to be missed); undefined: none due
-      let replayFrom = lastSent;
-      let again = false;
-      let streaming = true;
-      let retry: NodeJS.Timeout | undefined;
-      let failures = 0;
-      const catchUp = async () => {
-        if (!streaming || replayFrom === undefined) return;
-        if (replaying) {
-          again = true;
-          return;
-        }
-        replaying = [];
-        let failed = false;
-        try {
-          const missed = await app.liveBus.missed(partnerId, replayFrom);
-          if (missed) missed.forEach(send);
-          else write('event: resync\ndata: {}\n\n');
-          failures = 0;
-          // a gap that opened while this replay ran starts at or after its start: replay again from there
-          if (!again) replayFrom = undefined;
-        } catch (err) {
-          // the database is out (or this server's pool has not found it again yet): the client refetches what it
-          // shows now, and the replay is tried again from the same place, so that the events themselves still come
-          failed = true;
-          if (failures++ === 0) {
-            request.log.warn({ err }, 'live events could not be replayed yet; the stream tries again');
-            write('event: resync\ndata: {}\n\n');
-          }
-        }
-        const waiting = replaying;
-        replaying = undefined;
-        waiting.forEach(send);
-        if (again) {
-          again = false;
-          void catchUp();
-        } else if (failed && streaming && failures <= REPLAY_ATTEMPTS) {
-          clearTimeout(retry);
-          retry = setTimeout(() => void catchUp(), 1000);
-        }
-      };
-      const unsubscribe = app.liveBus.subscribe(
-        partnerId,
-        (event) => (replaying ? replaying.push(event) : send(event)),
-        () => {
-          if (lastSent === undefined && replayFrom === undefined) return void write('event: resync\ndata: {}\n\n');
-          replayFrom ??= lastSent;
-          void catchUp();
-        },
-      );
-      void catchUp();
-
-      // the session and the user's access, as they are now: read again whenever the cache bus says they changed
-      let knownRole: string = role;
-      let checking = false;
-      let checkAgain = false;
-      const endSession = async (reason: SessionEndReason) => {
-        const name = reason === 'removed' ? await repo.partnerName(partnerId) : undefined;
-        const ended: LiveEndedEvent = { reason, message: sessionEndMessage(reason, name) };
-        if (!streaming) return;
-        end();
-        if (!res.writableEnded) res.end(`event: ended\ndata: ${JSON.stringify(ended)}\n\n`);
-      };
-      const access = (reason: LiveAccessEvent['reason']) => write(`event: access\ndata: ${JSON.stringify({ reason } satisfies LiveAccessEvent)}\n\n`);
-      const check = async () => {
-        if (!streaming) return;
-        if (checking) {
-          checkAgain = true;
-          return;
-        }
-        checking = true;
-        try {
-          do {
-            // a change announced while a read ran may have committed after it: read once more
-            checkAgain = false;
-            const row = await repo.sessionUser(partnerId, sessionId, userId);
-            if (!streaming) return;
-            // no row: the session (or the user) is gone altogether
-            const reason = row ? sessionEnd(row) : 'expired';
-            if (reason) return await endSession(reason);
-            if (row && row.role !== knownRole) {
-              knownRole = row.role;
-              access('role');
-            }
-          } while (checkAgain && streaming);
-        } catch (err) {
-          // the database is out: the next change or the periodic check reads again
-          logFailure(request.log, err, 'live stream could not read its session; it reads it again at the next change or check');
-        } finally {
-          checking = false;
-        }
-      };
-      const unwatch = watch([`session|${sessionId}`, `user|${partnerId}:${userId}`, `partner|${partnerId}`], {
-        check: () => void check(),
-        partnerChanged: () => access('partner'),
-      });
-      const sessionTimer = setInterval(() => void check(), app.config.LIVE_SESSION_CHECK_SECONDS * 1000);
-      sessionTimer.unref();
-
-      const heartbeat = setInterval(() => write(': ping\n\n'), LIVE_HEARTBEAT_SECONDS * 1000);
-      heartbeat.unref();
-      function end() {
-        if (!streaming) return;
-        streaming = false;
-        clearTimeout(retry);
-        clearInterval(heartbeat);
-        clearInterval(sessionTimer);
-        unwatch();
-        unsubscribe();
-        const left = (open.get(userId) ?? 1) - 1;
-        if (left > 0) open.set(userId, left);
-        else open.delete(userId);
+  app.get(LIVE_EVENTS_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const { partnerId, userId, sessionId, role } = authOf(request);
+    const held = open.get(userId) ?? 0;
+    if (held >= app.config.LIVE_STREAMS_PER_USER)
+      throw new AppError(429, 'TooManyRequests', 'Too many open event streams: close other tabs of the portal and try again.');
+    open.set(userId, held + 1);
+    reply.hijack();
+    const res = reply.raw;
+    // the reply is written by hand: the headers every reply carries (the security headers) are copied over
+    const common: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) common[name] = value;
+    res.writeHead(200, {
+      ...common,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': request.id,
+    });
+    // nothing is written once the stream has ended (its session ended, the client left)
+    const write = (text: string) => {
+      if (!res.writableEnded && !res.destroyed) res.write(text);
+    };
+    // a client that reconnects waits this long (ms) at least
+    write('retry: 2000\n\n');
+    // ids sent on this stream (the last ones): a replay and the live events it overlaps are sent once
+    const sent = new Set<number>();
+    let lastSent = lastEventId(request.headers['last-event-id']);
+    const send = ({ id, event }: LoggedEvent) => {
+      if (sent.has(id)) return;
+      sent.add(id);
+      if (sent.size > SENT_IDS_KEPT) sent.delete(sent.values().next().value!);
+      lastSent = id;
+      write(`id: ${id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`);
+    };
+    // what this stream missed (before it opened, or while this server's listener was reconnecting), from the log;
+    // live events that arrive meanwhile wait, so that the order stays the log's
+    let replaying: LoggedEvent[] | undefined;
+    // where the next replay starts (the last id sent when events may have begun to be missed); undefined: none due
+    let replayFrom = lastSent;
+    let again = false;
+    let streaming = true;
+    let retry: NodeJS.Timeout | undefined;
+    let failures = 0;
+    const catchUp = async () => {
+      if (!streaming || replayFrom === undefined) return;
+      if (replaying) {
+        again = true;
+        return;
       }
-      res.on('close', end);
-      // the server closing ends every stream, asking the client to come back at once (to another instance)
-      const onClose = () => {
-        if (!res.writableEnded) res.end(`retry: ${RECONNECT_AFTER_SHUTDOWN_MS}\nevent: reconnect\ndata: {}\n\n`);
-      };
-      closing.add(onClose);
-      res.on('close', () => closing.delete(onClose));
-    },
-  );
+      replaying = [];
+      let failed = false;
+      try {
+        const missed = await app.liveBus.missed(partnerId, replayFrom);
+        if (missed) missed.forEach(send);
+        else write('event: resync\ndata: {}\n\n');
+        failures = 0;
+        // a gap that opened while this replay ran starts at or after its start: replay again from there
+        if (!again) replayFrom = undefined;
+      } catch (err) {
+        // the database is out (or this server's pool has not found it again yet): the client refetches what it
+        // shows now, and the replay is tried again from the same place, so that the events themselves still come
+        failed = true;
+        if (failures++ === 0) {
+          request.log.warn({ err }, 'live events could not be replayed yet; the stream tries again');
+          write('event: resync\ndata: {}\n\n');
+        }
+      }
+      const waiting = replaying;
+      replaying = undefined;
+      waiting.forEach(send);
+      if (again) {
+        again = false;
+        void catchUp();
+      } else if (failed && streaming && failures <= REPLAY_ATTEMPTS) {
+        clearTimeout(retry);
+        retry = setTimeout(() => void catchUp(), 1000);
+      }
+    };
+    const unsubscribe = app.liveBus.subscribe(
+      partnerId,
+      (event) => (replaying ? replaying.push(event) : send(event)),
+      () => {
+        if (lastSent === undefined && replayFrom === undefined) return void write('event: resync\ndata: {}\n\n');
+        replayFrom ??= lastSent;
+        void catchUp();
+      },
+    );
+    void catchUp();
+
+    // the session and the user's access, as they are now: read again whenever the cache bus says they changed
+    let knownRole: string = role;
+    let checking = false;
+    let checkAgain = false;
+    const endSession = async (reason: SessionEndReason) => {
+      const name = reason === 'removed' ? await repo.partnerName(partnerId) : undefined;
+      const ended: LiveEndedEvent = { reason, message: sessionEndMessage(reason, name) };
+      if (!streaming) return;
+      end();
+      if (!res.writableEnded) res.end(`event: ended\ndata: ${JSON.stringify(ended)}\n\n`);
+    };
+    const access = (reason: LiveAccessEvent['reason']) => write(`event: access\ndata: ${JSON.stringify({ reason } satisfies LiveAccessEvent)}\n\n`);
+    const check = async () => {
+      if (!streaming) return;
+      if (checking) {
+        checkAgain = true;
+        return;
+      }
+      checking = true;
+      try {
+        do {
+          // a change announced while a read ran may have committed after it: read once more
+          checkAgain = false;
+          const row = await repo.sessionUser(partnerId, sessionId, userId);
+          if (!streaming) return;
+          // no row: the session (or the user) is gone altogether
+          const reason = row ? sessionEnd(row) : 'expired';
+          if (reason) return await endSession(reason);
+          if (row && row.role !== knownRole) {
+            knownRole = row.role;
+            access('role');
+          }
+        } while (checkAgain && streaming);
+      } catch (err) {
+        // the database is out: the next change or the periodic check reads again
+        logFailure(request.log, err, 'live stream could not read its session; it reads it again at the next change or check');
+      } finally {
+        checking = false;
+      }
+    };
+    const unwatch = watch([`session|${sessionId}`, `user|${partnerId}:${userId}`, `partner|${partnerId}`], {
+      check: () => void check(),
+      partnerChanged: () => access('partner'),
+    });
+    const sessionTimer = setInterval(() => void check(), app.config.LIVE_SESSION_CHECK_SECONDS * 1000);
+    sessionTimer.unref();
+
+    const heartbeat = setInterval(() => write(': ping\n\n'), LIVE_HEARTBEAT_SECONDS * 1000);
+    heartbeat.unref();
+    function end() {
+      if (!streaming) return;
+      streaming = false;
+      clearTimeout(retry);
+      clearInterval(heartbeat);
+      clearInterval(sessionTimer);
+      unwatch();
+      unsubscribe();
+      const left = (open.get(userId) ?? 1) - 1;
+      if (left > 0) open.set(userId, left);
+      else open.delete(userId);
+    }
+    res.on('close', end);
+    // the server closing ends every stream, asking the client to come back at once (to another instance)
+    const onClose = () => {
+      if (!res.writableEnded) res.end(`retry: ${RECONNECT_AFTER_SHUTDOWN_MS}\nevent: reconnect\ndata: {}\n\n`);
+    };
+    closing.add(onClose);
+    res.on('close', () => closing.delete(onClose));
+  });
 };

@@ -105,7 +105,11 @@ export async function announce(trx: Transaction<DB>, live: LiveBus, o: OrderRow,
  * status expected, so a step that runs twice changes nothing), its mirrors and timeline, the ledger entries and fee
  * row of the new state, the webhook event and the live event. Undefined when the order was not in `from`.
  */
-export async function recordPaymentChange(trx: Transaction<DB>, live: LiveBus, change: { partnerId: string; id: string; from: string; to: PaymentStatus; at: Date }) {
+export async function recordPaymentChange(
+  trx: Transaction<DB>,
+  live: LiveBus,
+  change: { partnerId: string; id: string; from: string; to: PaymentStatus; at: Date },
+) {
   const row = await moveOrder(trx, change.partnerId, change.id, change.from, change.to, change.at, REASONS[change.to] ?? null);
   if (!row) return undefined;
   await bookState(trx, row, change.at);

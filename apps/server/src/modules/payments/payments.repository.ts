@@ -72,15 +72,31 @@ export function findOrder(db: Executor, partnerId: string, id: string) {
 }
 
 export function findOrderBySequence(db: Executor, partnerId: string, kind: string, sequenceId: string) {
-  return db.selectFrom('payment_orders').selectAll().where('partner_id', '=', partnerId).where('kind', '=', kind).where('sequence_id', '=', sequenceId).executeTakeFirst();
+  return db
+    .selectFrom('payment_orders')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('kind', '=', kind)
+    .where('sequence_id', '=', sequenceId)
+    .executeTakeFirst();
 }
 
 export function timeline(db: Executor, partnerId: string, orderId: string) {
-  return db.selectFrom('payment_order_events').select(['status', 'at']).where('partner_id', '=', partnerId).where('order_id', '=', orderId).orderBy('seq').execute();
+  return db
+    .selectFrom('payment_order_events')
+    .select(['status', 'at'])
+    .where('partner_id', '=', partnerId)
+    .where('order_id', '=', orderId)
+    .orderBy('seq')
+    .execute();
 }
 
 export async function insertTimelineEntry(trx: Transaction<DB>, partnerId: string, orderId: string, status: string, at: Date) {
-  await trx.insertInto('payment_order_events').values({ partner_id: partnerId, order_id: orderId, status, at }).onConflict((oc) => oc.doNothing()).execute();
+  await trx
+    .insertInto('payment_order_events')
+    .values({ partner_id: partnerId, order_id: orderId, status, at })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 const mirrorTable = (kind: string) => (kind === 'collection' ? 'collections' : 'payments');
@@ -149,7 +165,10 @@ export async function moveOrder(trx: Transaction<DB>, partnerId: string, id: str
   return row;
 }
 
-export async function insertFeeRow(trx: Transaction<DB>, fee: { partnerId: string; orderId: string; transactionType: string; paymentMethod: string; amountUsd: string; fiatWallet: string | null; at: Date }) {
+export async function insertFeeRow(
+  trx: Transaction<DB>,
+  fee: { partnerId: string; orderId: string; transactionType: string; paymentMethod: string; amountUsd: string; fiatWallet: string | null; at: Date },
+) {
   await trx
     .insertInto('fees')
     .values({

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
-import { CollectionRequest, DisbursementRequest, PaymentIdParams, PaymentMarketsResponse, PaymentQuote, PaymentQuoteQuery, PaymentResponse, SANDBOX_DOCS } from '@portal/contract/payments';
+import {
+  CollectionRequest,
+  DisbursementRequest,
+  PaymentIdParams,
+  PaymentMarketsResponse,
+  PaymentQuote,
+  PaymentQuoteQuery,
+  PaymentResponse,
+  SANDBOX_DOCS,
+} from '@portal/contract/payments';
 import { callerOf } from '../../plugins/auth.ts';
 import type { PaymentService } from './payments.service.ts';
 
@@ -19,7 +28,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       schema: {
         operationId: 'paymentMarkets',
         tags: ['payments'],
-        summary: "The markets (country and currency) the partner may pay in: its enabled countries, the only ones a quote or a payment accepts",
+        summary: 'The markets (country and currency) the partner may pay in: its enabled countries, the only ones a quote or a payment accepts',
         response: { 200: PaymentMarketsResponse, ...errors },
       },
     },
@@ -48,7 +57,8 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       schema: {
         operationId: 'createDisbursement',
         tags: ['payments'],
-        summary: 'Pay out local currency to a recipient (admin, treasury, or a key with api_write): 201 with the created payment; its USD amount and fee are reserved on the balance',
+        summary:
+          'Pay out local currency to a recipient (admin, treasury, or a key with api_write): 201 with the created payment; its USD amount and fee are reserved on the balance',
         description: `Checks, in order: the channel (active, of the country, a withdraw channel), the country enabled for the partner, the channel's min and max, the network (active, reached through the channel) and its account number type, the USD balance. The same sequenceId again answers the first payment (200, idempotent-replayed: true); with another body it is a 409. ${SANDBOX_DOCS}`,
         body: DisbursementRequest,
         response: { 200: PaymentResponse, 201: PaymentResponse, ...errors },
@@ -68,7 +78,8 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       schema: {
         operationId: 'createCollection',
         tags: ['payments'],
-        summary: 'Collect local currency from a payer (admin, treasury, or a key with api_write): 201 with the collection and the instructions the payer needs (bank transfer details or a mobile-money prompt)',
+        summary:
+          'Collect local currency from a payer (admin, treasury, or a key with api_write): 201 with the collection and the instructions the payer needs (bank transfer details or a mobile-money prompt)',
         description: `On completion the USD amount less the fee is credited to the balance. The same sequenceId again answers the first collection (200, idempotent-replayed: true). ${SANDBOX_DOCS}`,
         body: CollectionRequest,
         response: { 200: PaymentResponse, 201: PaymentResponse, ...errors },
@@ -85,7 +96,13 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
     '/collections/:id',
     {
       config: read,
-      schema: { operationId: 'getCollection', tags: ['payments'], summary: 'A collection with its timeline of states', params: PaymentIdParams, response: { 200: PaymentResponse, ...errors } },
+      schema: {
+        operationId: 'getCollection',
+        tags: ['payments'],
+        summary: 'A collection with its timeline of states',
+        params: PaymentIdParams,
+        response: { 200: PaymentResponse, ...errors },
+      },
     },
     async (request) => ({ payment: await service.byId(callerOf(request), 'collection', request.params.id) }),
   );
@@ -94,7 +111,13 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
     '/disbursements/:id',
     {
       config: read,
-      schema: { operationId: 'getDisbursement', tags: ['payments'], summary: 'A disbursement with its timeline of states', params: PaymentIdParams, response: { 200: PaymentResponse, ...errors } },
+      schema: {
+        operationId: 'getDisbursement',
+        tags: ['payments'],
+        summary: 'A disbursement with its timeline of states',
+        params: PaymentIdParams,
+        response: { 200: PaymentResponse, ...errors },
+      },
     },
     async (request) => ({ payment: await service.byId(callerOf(request), 'disbursement', request.params.id) }),
   );

@@ -86,7 +86,13 @@ export function createPaymentService(deps: PaymentDeps) {
   /** The quote of an amount through a channel, after the checks every request of the kind passes. */
   async function priced(partnerId: string, kind: PaymentKind, q: { country: string; channelId: string; amount: string }) {
     const channel = await findChannel(db, q.channelId);
-    if (!channel || channel.status !== 'active' || channel.api_status !== 'active' || channel.country !== q.country || channel.ramp_type !== RAMP_OF_KIND[kind]) {
+    if (
+      !channel ||
+      channel.status !== 'active' ||
+      channel.api_status !== 'active' ||
+      channel.country !== q.country ||
+      channel.ramp_type !== RAMP_OF_KIND[kind]
+    ) {
       throw badRequest(PAYMENT_MESSAGES.channelUnavailable, 'ChannelUnavailable');
     }
     const rate = await marketRate(db, q.country, channel.currency);
@@ -100,7 +106,8 @@ export function createPaymentService(deps: PaymentDeps) {
     const amountUsd = normalise(divideDecimal(amount, fx, 8), 2);
     const feeUsd = normalise(channel.fee_usd, 2);
     const total = totalUsd(kind, amountUsd, feeUsd);
-    if (kind === 'collection' && compareDecimal(total, '0') <= 0) throw badRequest(PAYMENT_MESSAGES.amountBelow(normalise(channel.min, 2), currency), 'AmountOutOfRange');
+    if (kind === 'collection' && compareDecimal(total, '0') <= 0)
+      throw badRequest(PAYMENT_MESSAGES.amountBelow(normalise(channel.min, 2), currency), 'AmountOutOfRange');
     return { channel, amount, currency, rate: normalise(fx, 8), amountUsd, feeUsd, total };
   }
 
@@ -109,7 +116,9 @@ export function createPaymentService(deps: PaymentDeps) {
     return { payment: toPayment(existing, await timeline(db, existing.partner_id, existing.id)), replayed: true };
   }
 
-  type Draft = Omit<OrderRow, 'partner_id' | 'id' | 'status' | 'created_at' | 'updated_at' | 'instructions'> & { instructions: (id: string) => CollectionInstructions | null };
+  type Draft = Omit<OrderRow, 'partner_id' | 'id' | 'status' | 'created_at' | 'updated_at' | 'instructions'> & {
+    instructions: (id: string) => CollectionInstructions | null;
+  };
 
   /** Books the order in one transaction: the row, its mirrors, the reservation, the events and the first step. */
   /** What every order takes from its request and its price: kind, sandbox outcome, amounts, rate, fee and channel. */
@@ -170,7 +179,14 @@ export function createPaymentService(deps: PaymentDeps) {
         if (kind === 'disbursement') {
           await insertLedgerEntry(trx, { partnerId, currency: PAYMENT_CURRENCY, amount: `-${inserted.amount_usd}`, kind: 'disbursement', reference: id, at });
           if (compareDecimal(inserted.fee_usd, '0') > 0) {
-            await insertLedgerEntry(trx, { partnerId, currency: PAYMENT_CURRENCY, amount: `-${inserted.fee_usd}`, kind: 'disbursement_fee', reference: id, at });
+            await insertLedgerEntry(trx, {
+              partnerId,
+              currency: PAYMENT_CURRENCY,
+              amount: `-${inserted.fee_usd}`,
+              kind: 'disbursement_fee',
+              reference: id,
+              at,
+            });
           }
         }
         await announce(trx, deps.live, inserted, at);
@@ -226,12 +242,29 @@ export function createPaymentService(deps: PaymentDeps) {
 
     /** POST partner/disbursement. `replayed` when the sequenceId was seen before (nothing booked now). */
     async disburse(caller: Caller, input: DisbursementRequest) {
-      const fingerprint = sha256(JSON.stringify(['disbursement', input.country, input.channelId, input.networkId, input.accountNumber.trim(), input.recipient.name, normalise(input.amount, 2), input.reference ?? null]));
+      const fingerprint = sha256(
+        JSON.stringify([
+          'disbursement',
+          input.country,
+          input.channelId,
+          input.networkId,
+          input.accountNumber.trim(),
+          input.recipient.name,
+          normalise(input.amount, 2),
+          input.reference ?? null,
+        ]),
+      );
       const seen = await readyToBook(caller, 'disbursement', input.sequenceId, fingerprint);
       if (seen) return seen;
       const p = await priced(caller.partnerId, 'disbursement', input);
       const network = await findNetwork(db, input.networkId);
-      if (!network || network.status !== 'active' || network.country !== input.country || !network.channel_ids.includes(p.channel.id) || network.temp_disabled_for.includes('withdraw')) {
+      if (
+        !network ||
+        network.status !== 'active' ||
+        network.country !== input.country ||
+        !network.channel_ids.includes(p.channel.id) ||
+        network.temp_disabled_for.includes('withdraw')
+      ) {
         throw badRequest(PAYMENT_MESSAGES.networkUnavailable, 'ChannelUnavailable');
       }
       const accountType = network.account_number_type as keyof typeof PAYMENT_MESSAGES.accountNumber;
@@ -255,7 +288,17 @@ export function createPaymentService(deps: PaymentDeps) {
 
     /** POST partner/collection: the order and the instructions the payer needs. */
     async collect(caller: Caller, input: CollectionRequest) {
-      const fingerprint = sha256(JSON.stringify(['collection', input.country, input.channelId, input.accountNumber?.trim() ?? null, input.payer.name, normalise(input.amount, 2), input.reference ?? null]));
+      const fingerprint = sha256(
+        JSON.stringify([
+          'collection',
+          input.country,
+          input.channelId,
+          input.accountNumber?.trim() ?? null,
+          input.payer.name,
+          normalise(input.amount, 2),
+          input.reference ?? null,
+        ]),
+      );
       const seen = await readyToBook(caller, 'collection', input.sequenceId, fingerprint);
       if (seen) return seen;
       const p = await priced(caller.partnerId, 'collection', input);
@@ -281,7 +324,14 @@ export function createPaymentService(deps: PaymentDeps) {
         instructions: (id) => {
           const ref = reference || defaultReference('collection', id);
           return momo
-            ? { type: 'mobile_money', prompt: `A payment prompt for ${p.currency} ${p.amount} is sent to ${accountNumber}: the payer approves it with their mobile-money PIN.`, phoneNumber: accountNumber, reference: ref, amount: p.amount, currency: p.currency }
+            ? {
+                type: 'mobile_money',
+                prompt: `A payment prompt for ${p.currency} ${p.amount} is sent to ${accountNumber}: the payer approves it with their mobile-money PIN.`,
+                phoneNumber: accountNumber,
+                reference: ref,
+                amount: p.amount,
+                currency: p.currency,
+              }
             : {
                 type: 'bank_transfer',
                 bankName: bank?.name ?? 'Sandbox Bank',

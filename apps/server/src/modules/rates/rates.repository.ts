@@ -19,7 +19,18 @@ export function listPartnerRates(db: Executor, partnerId: string) {
     .selectFrom('platform_rates as r')
     .leftJoin('partner_rates as pr', (j) => j.onRef('pr.platform_rate_id', '=', 'r.id').on('pr.partner_id', '=', partnerId))
     .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'pr.requested_by').on('u.partner_id', '=', partnerId))
-    .select(['r.id as rate_id', 'r.locale', 'r.code', 'r.buy', 'r.sell', 'pr.id', 'pr.status', 'pr.requested_by', 'pr.requested_at', 'u.name as requested_by_name'])
+    .select([
+      'r.id as rate_id',
+      'r.locale',
+      'r.code',
+      'r.buy',
+      'r.sell',
+      'pr.id',
+      'pr.status',
+      'pr.requested_by',
+      'pr.requested_at',
+      'u.name as requested_by_name',
+    ])
     .orderBy('r.locale')
     .orderBy('r.code')
     .execute();
@@ -61,7 +72,15 @@ export async function requestChange(trx: Transaction<DB>, r: Request) {
     .executeTakeFirst();
 }
 
-type Review = { partnerId: string; id: string; from: PendingRateStatus; to: SettledRateStatus; reviewerId: string; at: Date; /** approval: only when someone else asked */ approval: boolean };
+type Review = {
+  partnerId: string;
+  id: string;
+  from: PendingRateStatus;
+  to: SettledRateStatus;
+  reviewerId: string;
+  at: Date;
+  /** approval: only when someone else asked */ approval: boolean;
+};
 
 /**
  * Approves or denies a pending change in one conditional statement: it holds only while the change the reviewer

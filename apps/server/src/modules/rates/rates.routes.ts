@@ -43,7 +43,8 @@ export const rateRoutes: FastifyPluginAsyncZod<{ service: RatesService }> = asyn
       schema: {
         operationId: 'reviewRateChanges',
         tags: ['rates'],
-        summary: "Approve or deny pending country changes (admin; approval by another admin than the one who asked): each item's status is the rate's new status to approve, its previous one to deny",
+        summary:
+          "Approve or deny pending country changes (admin; approval by another admin than the one who asked): each item's status is the rate's new status to approve, its previous one to deny",
         body: RateReviewRequest,
         response: { 200: RateStatusResponse, ...errors },
       },

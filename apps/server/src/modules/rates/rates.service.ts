@@ -119,13 +119,19 @@ export function createRatesService(deps: RatesDeps) {
       const change = async (trx: Transaction<DB>) => {
         for (const { item, rate } of items) {
           const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
-          const done = await requestChange(trx, { partnerId: auth.partnerId, id: item.partnerRateId, platformRateId: rate.id, from, to: item.status, userId: auth.userId, at });
+          const done = await requestChange(trx, {
+            partnerId: auth.partnerId,
+            id: item.partnerRateId,
+            platformRateId: rate.id,
+            from,
+            to: item.status,
+            userId: auth.userId,
+            at,
+          });
           if (!done) {
             const current = (await findPartnerRate(trx, auth.partnerId, item.partnerRateId))?.status ?? 'disabled';
             throw conflict(
-              isPending(current as PartnerRateStatus)
-                ? `${place(rate)} already has a change waiting for review.`
-                : `${place(rate)} is already ${current}.`,
+              isPending(current as PartnerRateStatus) ? `${place(rate)} already has a change waiting for review.` : `${place(rate)} is already ${current}.`,
             );
           }
           await auditChange(trx, {
@@ -136,7 +142,14 @@ export function createRatesService(deps: RatesDeps) {
             target: item.partnerRateId,
             details: { locale: rate.locale, code: rate.code, from, status: item.status },
           });
-          await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'countries', kind: 'requested', id: item.partnerRateId, status: item.status, at: at.toISOString() });
+          await deps.live.publish(trx, {
+            partnerId: auth.partnerId,
+            table: 'countries',
+            kind: 'requested',
+            id: item.partnerRateId,
+            status: item.status,
+            at: at.toISOString(),
+          });
         }
       };
       if (body.otp) await deps.authorise(auth, body.otp, change);
@@ -166,7 +179,15 @@ export function createRatesService(deps: RatesDeps) {
           if (!row || !pending) throw conflict(`${place(rate)} has no change waiting for review.`);
           const approval = item.status === rateChange(pending)!.newStatus;
           if (approval && row.requested_by === auth.userId) throw fourEyes();
-          const done = await settleChange(trx, { partnerId: auth.partnerId, id: row.id, from: pending, to: item.status, reviewerId: auth.userId, at: now(), approval });
+          const done = await settleChange(trx, {
+            partnerId: auth.partnerId,
+            id: row.id,
+            from: pending,
+            to: item.status,
+            reviewerId: auth.userId,
+            at: now(),
+            approval,
+          });
           if (!done) {
             // someone acted between the read and the update: say what holds now
             const current = await findPartnerRate(trx, auth.partnerId, row.id);
@@ -181,7 +202,14 @@ export function createRatesService(deps: RatesDeps) {
             target: row.id,
             details: { locale: rate.locale, code: rate.code, change: pending, status: item.status, requestedBy: row.requested_by },
           });
-          await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'countries', kind: approval ? 'approved' : 'denied', id: row.id, status: item.status, at: now().toISOString() });
+          await deps.live.publish(trx, {
+            partnerId: auth.partnerId,
+            table: 'countries',
+            kind: approval ? 'approved' : 'denied',
+            id: row.id,
+            status: item.status,
+            at: now().toISOString(),
+          });
         }
       });
       return { isValid: true };

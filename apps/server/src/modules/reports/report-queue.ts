@@ -18,7 +18,6 @@ export async function createReportQueue(boss: PgBoss): Promise<void> {
   await boss.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, ...QUEUE_OPTIONS });
 }
 
-
 /**
  * Queues the build of a report. The queue serves higher priorities first and, within one, the oldest job: the
  * priority is minus the report's rank in its partner's line, so every partner's first waiting report comes before

@@ -38,7 +38,11 @@ export async function startReportWorker(deps: ReportWorkerDeps) {
       if (!job) return;
       try {
         deps.log.info({ report: job.data.id, partner: job.data.partnerId }, 'building report');
-        await buildReport({ db: deps.db, ...(deps.read ? { read: deps.read } : {}), storage: deps.storage, partners: deps.partners, now }, job.data.partnerId, job.data.id);
+        await buildReport(
+          { db: deps.db, ...(deps.read ? { read: deps.read } : {}), storage: deps.storage, partners: deps.partners, now },
+          job.data.partnerId,
+          job.data.id,
+        );
       } finally {
         // look for the next job straight away instead of sleeping out the polling interval
         if (builder.id) deps.boss.notifyWorker(builder.id);

@@ -52,7 +52,11 @@ export function listReportJobs(db: Executor, partnerId: string, startIndex: numb
 }
 
 export async function countReportJobs(db: Executor, partnerId: string): Promise<number> {
-  const row = await db.selectFrom('report_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('partner_id', '=', partnerId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('report_jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('partner_id', '=', partnerId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -111,7 +115,12 @@ export async function insertReportJobWithinLimit(
 }
 
 export async function updateReportJob(db: Executor, partnerId: string, id: string, values: ReportJobUpdate, now: Date) {
-  await db.updateTable('report_jobs').set({ ...values, updated_at: now }).where('partner_id', '=', partnerId).where('id', '=', id).execute();
+  await db
+    .updateTable('report_jobs')
+    .set({ ...values, updated_at: now })
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Rows a report of this query holds. */

@@ -14,13 +14,29 @@ export const reportRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> = 
 
   app.post(
     '/report-jobs/create',
-    { schema: { operationId: 'createReportJob', tags: ['reports'], summary: 'Request a report file (built in the background; 429 TooManyActiveReports while the partner has its limit queued or being built)', body: CreateReportRequest, response: { 200: ReportJobResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'createReportJob',
+        tags: ['reports'],
+        summary: 'Request a report file (built in the background; 429 TooManyActiveReports while the partner has its limit queued or being built)',
+        body: CreateReportRequest,
+        response: { 200: ReportJobResponse, ...errors },
+      },
+    },
     async (request) => ({ job: await service.create(authOf(request), request.body) }),
   );
 
   app.post(
     '/report-jobs',
-    { schema: { operationId: 'listReportJobs', tags: ['reports'], summary: 'Report jobs, newest first', body: ListReportsRequest, response: { 200: ListReportsResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'listReportJobs',
+        tags: ['reports'],
+        summary: 'Report jobs, newest first',
+        body: ListReportsRequest,
+        response: { 200: ListReportsResponse, ...errors },
+      },
+    },
     async (request) => service.list(authOf(request).partnerId, request.body.startIndex, request.body.size),
   );
 

@@ -9,7 +9,15 @@ import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
 import type { Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
-import { countActiveReportJobs, countReportJobs, findReportJob, insertReportJobWithinLimit, listReportJobs, updateReportJob, type ReportJobRow } from './reports.repository.ts';
+import {
+  countActiveReportJobs,
+  countReportJobs,
+  findReportJob,
+  insertReportJobWithinLimit,
+  listReportJobs,
+  updateReportJob,
+  type ReportJobRow,
+} from './reports.repository.ts';
 
 /** The refusal when a partner already has its limit of reports queued or being built. */
 export const tooManyActiveReports = (active: number) =>
@@ -102,7 +110,14 @@ export function createReportsService(deps: ReportsDeps) {
           const queueJobId = await enqueueReportBuild(boss, trx, { partnerId: auth.partnerId, id }, placed.rank);
           await updateReportJob(trx, auth.partnerId, id, { queue_job_id: queueJobId }, new Date(deps.now()));
         }
-        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'report.requested', target: id, details: { ...input } });
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'report.requested',
+          target: id,
+          details: { ...input },
+        });
       });
       return toJob((await findReportJob(db, auth.partnerId, id))!, deps.now());
     },

@@ -4,7 +4,14 @@ import type { Network } from '@portal/contract/domain';
 /** What the processing job asks of whatever sends coins on chain (the provider's custody or hot wallet). */
 export type SettlementPayer = {
   /** Sends `amount` of `coin` to the address; the transaction's hash, or why it could not be sent. */
-  send(payout: { settlementId: string; network: Network; coin: string; amount: string; address: string; tag: string | null }): Promise<{ ok: true; transactionHash: string; fromAddress: string } | { ok: false; reason: string }>;
+  send(payout: {
+    settlementId: string;
+    network: Network;
+    coin: string;
+    amount: string;
+    address: string;
+    tag: string | null;
+  }): Promise<{ ok: true; transactionHash: string; fromAddress: string } | { ok: false; reason: string }>;
   /** Whether the sent transaction settled; false when the chain refused it. */
   confirm(payout: { settlementId: string; network: Network; transactionHash: string }): Promise<{ ok: true } | { ok: false; reason: string }>;
 };

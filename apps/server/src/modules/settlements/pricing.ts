@@ -41,5 +41,12 @@ export function quote(coin: Coin, network: Network, amount: { usd: string } | { 
  * name and business registration number (the FATF threshold of USD/EUR 1,000).
  */
 export const TRAVEL_RULE_CONFIGS: TravelRuleConfig[] = [
-  { id: 'travel-rule-business', countryCode: 'ALL', customerType: 'BUSINESS', minAmount: '1000.00', dataFields: ['name', 'businessRegistrationNumber'], status: 'ACTIVE' },
+  {
+    id: 'travel-rule-business',
+    countryCode: 'ALL',
+    customerType: 'BUSINESS',
+    minAmount: '1000.00',
+    dataFields: ['name', 'businessRegistrationNumber'],
+    status: 'ACTIVE',
+  },
 ];

@@ -38,7 +38,12 @@ export async function recordSettlementChange(trx: Transaction<DB>, change: Settl
     actor: change.actor.name,
     action: `settlement.${change.to}`,
     target: change.settlementId,
-    details: { from: change.from, to: change.to, ...(change.transactionHash ? { transactionHash: change.transactionHash } : {}), ...(change.reason ? { reason: change.reason } : {}) },
+    details: {
+      from: change.from,
+      to: change.to,
+      ...(change.transactionHash ? { transactionHash: change.transactionHash } : {}),
+      ...(change.reason ? { reason: change.reason } : {}),
+    },
   });
   const settled = row ?? (await findSettlement(trx, change.partnerId, change.settlementId));
   if (settled) await recordEvent(trx, settlementEvent(settled));

@@ -67,11 +67,20 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
     if (s.status !== 'pending') return s.status;
     const wallet = await findWallet(db, job.partnerId, w.wallet_id);
     if (!wallet || wallet.status !== 'enabled') {
-      await db.transaction().execute((trx) => fail(trx, job, 'pending', w.amount, w.currency, 'The wallet address was disabled or deleted before the withdrawal was sent', at()));
+      await db
+        .transaction()
+        .execute((trx) => fail(trx, job, 'pending', w.amount, w.currency, 'The wallet address was disabled or deleted before the withdrawal was sent', at()));
       return 'failed';
     }
     // the payer takes the settlement id as its idempotency key: a step that runs again does not pay twice
-    const sent = await deps.payer.send({ settlementId: s.id, network, coin: s.crypto_currency, amount: s.crypto_amount, address: s.external_wallet_address, tag: w.wallet_tag });
+    const sent = await deps.payer.send({
+      settlementId: s.id,
+      network,
+      coin: s.crypto_currency,
+      amount: s.crypto_amount,
+      address: s.external_wallet_address,
+      tag: w.wallet_tag,
+    });
     return db.transaction().execute(async (trx) => {
       if (!sent.ok) return (await fail(trx, job, 'pending', w.amount, w.currency, sent.reason, at())) ? 'failed' : undefined;
       const row = await recordSettlementChange(trx, {
@@ -93,7 +102,13 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
   const confirmed = await deps.payer.confirm({ settlementId: s.id, network, transactionHash: s.transaction_hash ?? '' });
   return db.transaction().execute(async (trx) => {
     if (!confirmed.ok) return (await fail(trx, job, 'processing', w.amount, w.currency, confirmed.reason, at())) ? 'failed' : undefined;
-    const row = await recordSettlementChange(trx, { partnerId: job.partnerId, settlementId: job.settlementId, from: 'processing', to: 'complete', actor: SYSTEM });
+    const row = await recordSettlementChange(trx, {
+      partnerId: job.partnerId,
+      settlementId: job.settlementId,
+      from: 'processing',
+      to: 'complete',
+      actor: SYSTEM,
+    });
     return row ? 'complete' : undefined;
   });
 }
@@ -103,7 +118,12 @@ export async function sweepWithdrawals(deps: Pick<SettlementWorkerDeps, 'boss' |
   const overdue = new Date(now - (deps.timings.processingSeconds + deps.timings.completionSeconds + 600) * 1000);
   const rows = await unfinishedWithdrawals(deps.db, overdue);
   for (const r of rows) {
-    await enqueueSettlementStep(deps.boss, deps.db, { partnerId: r.partner_id, settlementId: r.settlement_id, step: r.status === 'pending' ? 'send' : 'settle' }, 0);
+    await enqueueSettlementStep(
+      deps.boss,
+      deps.db,
+      { partnerId: r.partner_id, settlementId: r.settlement_id, step: r.status === 'pending' ? 'send' : 'settle' },
+      0,
+    );
   }
   return rows.length;
 }

@@ -85,14 +85,24 @@ export async function bookIfCovered(
 
 /** The request of a sequenceId, with its settlement. */
 export async function findRequest(db: Executor, partnerId: string, sequenceId: string): Promise<WithdrawalRow | undefined> {
-  const request = await db.selectFrom('settlement_requests').selectAll().where('partner_id', '=', partnerId).where('sequence_id', '=', sequenceId).executeTakeFirst();
+  const request = await db
+    .selectFrom('settlement_requests')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('sequence_id', '=', sequenceId)
+    .executeTakeFirst();
   if (!request) return undefined;
   const settlement = await findSettlement(db, partnerId, request.settlement_id);
   return settlement ? { ...request, settlement } : undefined;
 }
 
 export async function findRequestBySettlement(db: Executor, partnerId: string, settlementId: string): Promise<WithdrawalRow | undefined> {
-  const request = await db.selectFrom('settlement_requests').selectAll().where('partner_id', '=', partnerId).where('settlement_id', '=', settlementId).executeTakeFirst();
+  const request = await db
+    .selectFrom('settlement_requests')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('settlement_id', '=', settlementId)
+    .executeTakeFirst();
   if (!request) return undefined;
   const settlement = await findSettlement(db, partnerId, settlementId);
   return settlement ? { ...request, settlement } : undefined;
@@ -103,7 +113,10 @@ export function findSettlement(db: Executor, partnerId: string, id: string) {
 }
 
 /** A ledger entry; its (partner, kind, reference) is unique, so one movement is never booked twice. */
-export async function insertLedgerEntry(trx: Transaction<DB>, entry: { partnerId: string; currency: string; amount: string; kind: string; reference: string; at: Date }) {
+export async function insertLedgerEntry(
+  trx: Transaction<DB>,
+  entry: { partnerId: string; currency: string; amount: string; kind: string; reference: string; at: Date },
+) {
   await trx
     .insertInto('ledger_entries')
     .values({ partner_id: entry.partnerId, currency: entry.currency, amount: entry.amount, kind: entry.kind, reference: entry.reference, created_at: entry.at })
@@ -130,7 +143,12 @@ export function updateSettlementStatus(
 }
 
 export async function setFailureReason(trx: Transaction<DB>, partnerId: string, settlementId: string, reason: string) {
-  await trx.updateTable('settlement_requests').set({ failure_reason: reason }).where('partner_id', '=', partnerId).where('settlement_id', '=', settlementId).execute();
+  await trx
+    .updateTable('settlement_requests')
+    .set({ failure_reason: reason })
+    .where('partner_id', '=', partnerId)
+    .where('settlement_id', '=', settlementId)
+    .execute();
 }
 
 /** Withdrawals still pending or processing that were requested before `before` (their jobs may be gone). */

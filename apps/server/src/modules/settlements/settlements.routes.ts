@@ -26,7 +26,14 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
 
   app.get(
     '/partner/travel-rule',
-    { schema: { operationId: 'travelRuleConfigs', tags: ['settlements'], summary: 'The travel-rule configs: from which amount a withdrawal needs which recipient details', response: { 200: TravelRuleResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'travelRuleConfigs',
+        tags: ['settlements'],
+        summary: 'The travel-rule configs: from which amount a withdrawal needs which recipient details',
+        response: { 200: TravelRuleResponse, ...errors },
+      },
+    },
     async () => service.travelRule(),
   );
 

@@ -97,7 +97,16 @@ export function createSettlementService(deps: SettlementDeps) {
       const travelRule = input.travelRuleInfo ?? null;
       // what makes two requests the same withdrawal
       const fingerprint = sha256(
-        JSON.stringify([amount, address, coin, network, (input.fiatWallet ?? CURRENCY).toUpperCase(), input.receivingWallet ?? null, travelRule?.name ?? null, travelRule?.businessRegistrationNumber ?? null]),
+        JSON.stringify([
+          amount,
+          address,
+          coin,
+          network,
+          (input.fiatWallet ?? CURRENCY).toUpperCase(),
+          input.receivingWallet ?? null,
+          travelRule?.name ?? null,
+          travelRule?.businessRegistrationNumber ?? null,
+        ]),
       );
       const replay = (existing: WithdrawalRow) => {
         if (existing.fingerprint !== fingerprint) throw new AppError(409, 'SequenceIdReused', WITHDRAWAL_MESSAGES.sequenceReused);
@@ -118,14 +127,17 @@ export function createSettlementService(deps: SettlementDeps) {
         if (!normalised) throw badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
         const wallet = (await liveWalletsByAddress(db, auth.partnerId, address, network)).find((w) => w.status === 'enabled');
         if (!wallet) throw badRequest(WITHDRAWAL_MESSAGES.walletNotEnabled, 'WalletNotEnabled');
-        if (input.receivingWallet && input.receivingWallet !== wallet.id) throw badRequest('receivingWallet is not the wallet of walletAddress', 'ValidationFailed');
-        if (!wallet.currencies.includes(coin)) throw badRequest(`This wallet address receives ${wallet.currencies.join(', ')}, not ${coin}`, 'ValidationFailed');
+        if (input.receivingWallet && input.receivingWallet !== wallet.id)
+          throw badRequest('receivingWallet is not the wallet of walletAddress', 'ValidationFailed');
+        if (!wallet.currencies.includes(coin))
+          throw badRequest(`This wallet address receives ${wallet.currencies.join(', ')}, not ${coin}`, 'ValidationFailed');
         const priced = quote(coin, network, { usd: amount });
         if (!priced) throw badRequest(`Withdrawals in ${coin} are not offered: choose a stablecoin wallet`, 'ValidationFailed');
         if (compareDecimal(amount, WITHDRAWAL_MIN_USD) < 0) throw badRequest(WITHDRAWAL_MESSAGES.amountAtLeast, 'ValidationFailed');
         if (compareDecimal(amount, deps.maxAmount) > 0) throw badRequest(`${WITHDRAWAL_MESSAGES.amountBelow}${deps.maxAmount}`, 'ValidationFailed');
         if (compareDecimal(priced.receiveAmount, '0') <= 0) throw badRequest(WITHDRAWAL_MESSAGES.feeTooHigh, 'ValidationFailed');
-        if (travelRuleFieldsFor(TRAVEL_RULE_CONFIGS, amount).length > 0 && !travelRule) throw badRequest(WITHDRAWAL_MESSAGES.travelRuleRequired, 'TravelRuleRequired');
+        if (travelRuleFieldsFor(TRAVEL_RULE_CONFIGS, amount).length > 0 && !travelRule)
+          throw badRequest(WITHDRAWAL_MESSAGES.travelRuleRequired, 'TravelRuleRequired');
         return { wallet, priced };
       };
       let wallet: Awaited<ReturnType<typeof checked>>['wallet'];
@@ -182,7 +194,13 @@ export function createSettlementService(deps: SettlementDeps) {
             const max = compareDecimal(result.balance, '0') > 0 ? normalise(minDecimal(result.balance, deps.maxAmount), 2) : '0.00';
             throw new AppError(400, 'InsufficientBalance', `${WITHDRAWAL_MESSAGES.amountBelow}${max}`);
           }
-          await recordSettlementChange(trx, { partnerId: auth.partnerId, settlementId, from: null, to: 'pending', actor: { userId: auth.userId, name: auth.email } });
+          await recordSettlementChange(trx, {
+            partnerId: auth.partnerId,
+            settlementId,
+            from: null,
+            to: 'pending',
+            actor: { userId: auth.userId, name: auth.email },
+          });
           return toSettlement({
             ...request,
             partner_id: auth.partnerId,

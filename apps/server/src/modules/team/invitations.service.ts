@@ -86,8 +86,23 @@ export function createInvitationService(deps: InvitationDeps) {
       const tempHash = await hashPassword(tempPassword);
       const done = await repo.transaction(async (trx) => {
         if (!(await repo.replaceTempPassword(trx, user.partner_id, user.id, tempHash, new Date(deps.now())))) return false;
-        await auditChange(trx, { partnerId: user.partner_id, actorUserId: by.userId, actor: by.email, action: 'user.invite_resent', target: user.id, details: { email: user.email }, ip: by.ip ?? null });
-        await deps.live.publish(trx, { partnerId: user.partner_id, table: 'team', kind: 'invite_resent', id: user.id, status: 'invited', at: new Date(deps.now()).toISOString() });
+        await auditChange(trx, {
+          partnerId: user.partner_id,
+          actorUserId: by.userId,
+          actor: by.email,
+          action: 'user.invite_resent',
+          target: user.id,
+          details: { email: user.email },
+          ip: by.ip ?? null,
+        });
+        await deps.live.publish(trx, {
+          partnerId: user.partner_id,
+          table: 'team',
+          kind: 'invite_resent',
+          id: user.id,
+          status: 'invited',
+          at: new Date(deps.now()).toISOString(),
+        });
         return true;
       });
       if (done) await mail(user, partner.name, tempPassword, true);

@@ -93,11 +93,16 @@ export function createTeamRepository(db: Kysely<DB>) {
 
     /** A new temporary password for a user who has not accepted the invitation; the old one stops working. */
     async replaceTempPassword(trx: Transaction<DB>, partnerId: string, userId: string, tempHash: string, now: Date) {
-      const row = await user(trx, partnerId, userId).set({ temp_password_hash: tempHash, updated_at: now }).where('status', '=', 'invited').returning('id').executeTakeFirst();
+      const row = await user(trx, partnerId, userId)
+        .set({ temp_password_hash: tempHash, updated_at: now })
+        .where('status', '=', 'invited')
+        .returning('id')
+        .executeTakeFirst();
       return row !== undefined;
     },
 
-    setRole: (trx: Transaction<DB>, partnerId: string, userId: string, role: string, now: Date) => user(trx, partnerId, userId).set({ role, updated_at: now }).execute(),
+    setRole: (trx: Transaction<DB>, partnerId: string, userId: string, role: string, now: Date) =>
+      user(trx, partnerId, userId).set({ role, updated_at: now }).execute(),
 
     /**
      * Removes a user: status deleted, every secret dropped (password, temporary password, authenticator, recovery and
@@ -108,7 +113,15 @@ export function createTeamRepository(db: Kysely<DB>) {
       await trx.deleteFrom('password_reset_codes').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
       await trx.deleteFrom('auth_challenges').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
       await user(trx, partnerId, userId)
-        .set({ status: 'deleted', password_hash: null, temp_password_hash: null, password_reset_requested: false, totp_secret_enc: null, totp_last_step: null, updated_at: now })
+        .set({
+          status: 'deleted',
+          password_hash: null,
+          temp_password_hash: null,
+          password_reset_requested: false,
+          totp_secret_enc: null,
+          totp_last_step: null,
+          updated_at: now,
+        })
         .execute();
     },
   };

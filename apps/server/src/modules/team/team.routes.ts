@@ -37,7 +37,14 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
 
   app.get(
     '/partner/users',
-    { schema: { operationId: 'teamMembers', tags: ['team'], summary: "The partner's team: name, e-mail, role, status, last sign-in (every role)", response: { 200: TeamResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'teamMembers',
+        tags: ['team'],
+        summary: "The partner's team: name, e-mail, role, status, last sign-in (every role)",
+        response: { 200: TeamResponse, ...errors },
+      },
+    },
     async (request) => ({ users: await service.list(authOf(request)) }),
   );
 
@@ -58,7 +65,15 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
 
   app.post(
     '/users/update',
-    { schema: { operationId: 'updateUserRole', tags: ['team'], summary: "Change a user's role (admin); the last active admin cannot be demoted", body: UpdateUserRequest, response: { 200: TeamMemberResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'updateUserRole',
+        tags: ['team'],
+        summary: "Change a user's role (admin); the last active admin cannot be demoted",
+        body: UpdateUserRequest,
+        response: { 200: TeamMemberResponse, ...errors },
+      },
+    },
     async (request) => ({ user: await service.changeRole(authOf(request), request.body, ctx(request)) }),
   );
 
@@ -66,7 +81,13 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
     '/users/resend-invite',
     {
       config: mails,
-      schema: { operationId: 'resendInvite', tags: ['team'], summary: 'A new temporary password for an invited user (admin); the old one stops working', body: UserIdRequest, response: { 200: TeamMessageResponse, ...errors } },
+      schema: {
+        operationId: 'resendInvite',
+        tags: ['team'],
+        summary: 'A new temporary password for an invited user (admin); the old one stops working',
+        body: UserIdRequest,
+        response: { 200: TeamMessageResponse, ...errors },
+      },
     },
     async (request) => ({ message: TEAM_MESSAGES.inviteResent((await service.resendInvite(authOf(request), request.body.userId, ctx(request))).email) }),
   );

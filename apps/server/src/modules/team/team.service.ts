@@ -25,7 +25,16 @@ export type TeamDeps = {
   live: LivePublisher;
 };
 
-type MemberFields = { id: string; name: string; email: string; role: string; status: string; password_reset_requested: boolean; last_sign_in_at: Date | null; created_at: Date };
+type MemberFields = {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  status: string;
+  password_reset_requested: boolean;
+  last_sign_in_at: Date | null;
+  created_at: Date;
+};
 
 const toMember = (u: MemberFields): TeamMember => ({
   id: u.id,
@@ -85,8 +94,23 @@ export function createTeamService(deps: TeamDeps) {
         if (user.role === input.role) return;
         if (admins.includes(user.id) && input.role !== 'admin' && admins.length === 1) throw lastAdmin();
         await repo.setRole(trx, auth.partnerId, user.id, input.role, now());
-        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.role_changed', target: user.id, details: { email: user.email, from: user.role, to: input.role }, ip: ctx.ip });
-        await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'team', kind: 'role_changed', id: user.id, status: input.role, at: now().toISOString() });
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'user.role_changed',
+          target: user.id,
+          details: { email: user.email, from: user.role, to: input.role },
+          ip: ctx.ip,
+        });
+        await deps.live.publish(trx, {
+          partnerId: auth.partnerId,
+          table: 'team',
+          kind: 'role_changed',
+          id: user.id,
+          status: input.role,
+          at: now().toISOString(),
+        });
       });
       // the role is read from the user's row on every request: drop any cached copy so it holds at once
       await deps.invalidateUser(auth.partnerId, input.userId);
@@ -104,7 +128,15 @@ export function createTeamService(deps: TeamDeps) {
         if (admins.includes(user.id) && admins.length === 1) throw lastAdmin();
         await repo.markDeleted(trx, auth.partnerId, user.id, now());
         const ids = await sessions.endUserSessions(trx, user, 'removed');
-        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'user.deleted', target: user.id, details: { email: user.email, role: user.role, status: user.status, sessionsEnded: ids.length }, ip: ctx.ip });
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'user.deleted',
+          target: user.id,
+          details: { email: user.email, role: user.role, status: user.status, sessionsEnded: ids.length },
+          ip: ctx.ip,
+        });
         await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'team', kind: 'removed', id: user.id, status: 'deleted', at: now().toISOString() });
         return { email: user.email, ended: ids };
       });

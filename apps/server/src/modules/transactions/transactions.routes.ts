@@ -13,13 +13,31 @@ export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsSer
 
   app.post(
     '/transactions/search',
-    { config: partnerApi, schema: { operationId: 'searchTransactions', tags: ['transactions'], summary: 'A page of a transaction table, newest first', body: SearchRequest, response: { 200: SearchResponse, ...errors } } },
+    {
+      config: partnerApi,
+      schema: {
+        operationId: 'searchTransactions',
+        tags: ['transactions'],
+        summary: 'A page of a transaction table, newest first',
+        body: SearchRequest,
+        response: { 200: SearchResponse, ...errors },
+      },
+    },
     async (request) => service.search(callerOf(request).partnerId, request.body),
   );
 
   app.post(
     '/transactions/scroll',
-    { config: partnerApi, schema: { operationId: 'scrollTransactions', tags: ['transactions'], summary: 'Batches of up to 2,500 rows for exports (10,000 at most)', body: ScrollRequest, response: { 200: ScrollResponse, ...errors } } },
+    {
+      config: partnerApi,
+      schema: {
+        operationId: 'scrollTransactions',
+        tags: ['transactions'],
+        summary: 'Batches of up to 2,500 rows for exports (10,000 at most)',
+        body: ScrollRequest,
+        response: { 200: ScrollResponse, ...errors },
+      },
+    },
     async (request) => service.scroll(callerOf(request).partnerId, request.body),
   );
 

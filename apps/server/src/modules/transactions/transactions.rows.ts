@@ -1,12 +1,5 @@
 import type { SearchTable } from '@portal/contract/transactions';
-import type {
-  CollectionRow,
-  FeeRow,
-  InitiatedPaymentRow,
-  SettlementRow,
-  TradeRow,
-  TransactionRowOf,
-} from '@portal/contract/transaction-rows';
+import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from '@portal/contract/transaction-rows';
 import type { TableRowOf } from './transactions.repository.ts';
 
 /**

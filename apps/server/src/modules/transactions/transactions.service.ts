@@ -94,7 +94,13 @@ export function createTransactionsService(deps: {
       const n = state.n + rows.length;
       const more = rows.length === size && n < MAX_EXPORT_ROWS && last !== undefined;
       const next = more
-        ? encode({ p: partnerId, q: state.q, n, exp: deps.now() + SCROLL_KEEP_ALIVE_SECONDS * 1000, after: { createdAt: last.created_at.toISOString(), id: last.id } })
+        ? encode({
+            p: partnerId,
+            q: state.q,
+            n,
+            exp: deps.now() + SCROLL_KEEP_ALIVE_SECONDS * 1000,
+            after: { createdAt: last.created_at.toISOString(), id: last.id },
+          })
         : null;
       return scrollReply(table, { scrollId: next, hits: toRows(table, rows) });
     },

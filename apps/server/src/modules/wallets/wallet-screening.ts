@@ -23,7 +23,12 @@ export type WalletScreener = (wallet: { network: Network; address: string; tag: 
  * (WALLET_SCREENING_BLOCKLIST) fails, any other passes.
  */
 export function blocklistScreener(blocklist: string | undefined): WalletScreener {
-  const blocked = new Set((blocklist ?? '').split(/[\s,;]+/).filter(Boolean).map((a) => a.toLowerCase()));
+  const blocked = new Set(
+    (blocklist ?? '')
+      .split(/[\s,;]+/)
+      .filter(Boolean)
+      .map((a) => a.toLowerCase()),
+  );
   return ({ address }) => Promise.resolve(blocked.has(address.toLowerCase()) ? { passed: false, reason: WALLET_MESSAGES.screeningFailed } : { passed: true });
 }
 

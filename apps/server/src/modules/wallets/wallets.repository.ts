@@ -7,7 +7,9 @@ import type { DB, SettlementWalletsTable } from '../../db/schema.ts';
 type Executor = Kysely<DB> | Transaction<DB>;
 export type WalletRow = Selectable<SettlementWalletsTable>;
 export type NewWallet = Insertable<SettlementWalletsTable>;
-type WalletChanges = Partial<Pick<SettlementWalletsTable, 'status' | 'reviewed_by' | 'reviewed_by_name' | 'denial_reason' | 'deletion_reason' | 'deleted_by'>> & {
+type WalletChanges = Partial<
+  Pick<SettlementWalletsTable, 'status' | 'reviewed_by' | 'reviewed_by_name' | 'denial_reason' | 'deletion_reason' | 'deleted_by'>
+> & {
   reviewed_at?: Date;
   deleted_at?: Date;
   screened_at?: Date;
@@ -56,7 +58,11 @@ export async function slotsTaken(db: Executor, partnerId: string, network: strin
 
 /** Claims the address for the partner unless another partner has it: the owner afterwards. */
 export async function claimAddress(trx: Transaction<DB>, addressKey: string, partnerId: string, at: Date): Promise<string> {
-  await trx.insertInto('wallet_address_owners').values({ address_key: addressKey, partner_id: partnerId, created_at: at }).onConflict((oc) => oc.column('address_key').doNothing()).execute();
+  await trx
+    .insertInto('wallet_address_owners')
+    .values({ address_key: addressKey, partner_id: partnerId, created_at: at })
+    .onConflict((oc) => oc.column('address_key').doNothing())
+    .execute();
   const row = await trx.selectFrom('wallet_address_owners').select('partner_id').where('address_key', '=', addressKey).executeTakeFirstOrThrow();
   return row.partner_id;
 }

@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
-import { CreateWalletRequest, DeleteWalletParams, DeleteWalletRequest, UpdateWalletRequest, WalletResponse, WalletStatusUpdateRequest, WalletsResponse } from '@portal/contract/wallets';
+import {
+  CreateWalletRequest,
+  DeleteWalletParams,
+  DeleteWalletRequest,
+  UpdateWalletRequest,
+  WalletResponse,
+  WalletStatusUpdateRequest,
+  WalletsResponse,
+} from '@portal/contract/wallets';
 import { authOf } from '../../plugins/auth.ts';
 import type { WalletService } from './wallets.service.ts';
 
@@ -12,7 +20,14 @@ export const walletRoutes: FastifyPluginAsyncZod<{ service: WalletService }> = a
 
   app.get(
     '/partner/wallets',
-    { schema: { operationId: 'settlementWallets', tags: ['wallets'], summary: "The partner's settlement wallets, every status (deleted and denied ones with their reason)", response: { 200: WalletsResponse, ...errors } } },
+    {
+      schema: {
+        operationId: 'settlementWallets',
+        tags: ['wallets'],
+        summary: "The partner's settlement wallets, every status (deleted and denied ones with their reason)",
+        response: { 200: WalletsResponse, ...errors },
+      },
+    },
     async (request) => service.list(authOf(request)),
   );
 

@@ -63,7 +63,10 @@ export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
     createdById: r.created_by,
     createdByName: r.created_by_name,
     createdAt: r.created_at.toISOString(),
-    travelRuleInfo: r.travel_rule_name && r.travel_rule_registration_number ? { name: r.travel_rule_name, businessRegistrationNumber: r.travel_rule_registration_number } : null,
+    travelRuleInfo:
+      r.travel_rule_name && r.travel_rule_registration_number
+        ? { name: r.travel_rule_name, businessRegistrationNumber: r.travel_rule_registration_number }
+        : null,
     reason: r.status === 'deleted' ? r.deletion_reason : r.status === 'denied' ? r.denial_reason : null,
     reviewedByName: r.reviewed_by_name,
     canReview: auth !== undefined && r.status === 'pending_approval' && (WALLET_ROLES as readonly string[]).includes(auth.role) && r.created_by !== auth.userId,
@@ -85,7 +88,8 @@ export function createWalletService(deps: WalletDeps) {
   async function requireWalletManagement(auth: Auth) {
     requireRole(auth, ...WALLET_ROLES);
     const partner = await partnerFlags(db, auth.partnerId);
-    if (partner?.feature_flags.walletManagementEnabled !== true) throw forbidden('Wallet management is not enabled for your account. Contact support to turn it on.', 'FeatureDisabled');
+    if (partner?.feature_flags.walletManagementEnabled !== true)
+      throw forbidden('Wallet management is not enabled for your account. Contact support to turn it on.', 'FeatureDisabled');
   }
 
   /** The one live wallet of the caller's partner with this address (and network, when several networks have it). */
@@ -144,7 +148,12 @@ export function createWalletService(deps: WalletDeps) {
         }
         await requireFreeSlots(trx, auth.partnerId, network, currencies);
         const owner = await claimAddress(trx, addressKey(network, address, input.tag), auth.partnerId, at);
-        if (owner !== auth.partnerId) throw new AppError(409, 'WalletAddressTaken', 'This wallet address is registered to another account and cannot be added. Contact support if it is yours.');
+        if (owner !== auth.partnerId)
+          throw new AppError(
+            409,
+            'WalletAddressTaken',
+            'This wallet address is registered to another account and cannot be added. Contact support if it is yours.',
+          );
         const wallet = await insertWallet(trx, {
           partner_id: auth.partnerId,
           id: crypto.randomUUID(),
@@ -165,7 +174,12 @@ export function createWalletService(deps: WalletDeps) {
           created_at: at,
           updated_at: at,
         });
-        await auditChange(trx, { ...actor(auth), action: 'settlement_wallet.created', target: wallet.id, details: { address, network, tag: input.tag, currencies } });
+        await auditChange(trx, {
+          ...actor(auth),
+          action: 'settlement_wallet.created',
+          target: wallet.id,
+          details: { address, network, tag: input.tag, currencies },
+        });
         await announce(trx, 'added', wallet, at);
         return wallet;
       });
@@ -181,7 +195,8 @@ export function createWalletService(deps: WalletDeps) {
       const row = await db.transaction().execute(async (trx) => {
         await lockPartnerWallets(trx, auth.partnerId);
         const wallet = await liveWallet(trx, auth, input.address, input.network);
-        if (wallet.status !== 'pending_approval') throw new AppError(409, 'Conflict', `This wallet address is not waiting for approval (it is ${wallet.status.replace(/_/g, ' ')})`);
+        if (wallet.status !== 'pending_approval')
+          throw new AppError(409, 'Conflict', `This wallet address is not waiting for approval (it is ${wallet.status.replace(/_/g, ' ')})`);
         if (wallet.created_by === auth.userId) throw forbidden(WALLET_MESSAGES.ownReview, 'OwnWalletReview');
         const approved = input.status === 'approved';
         const changed = await updateWallet(
@@ -189,11 +204,22 @@ export function createWalletService(deps: WalletDeps) {
           auth.partnerId,
           wallet.id,
           ['pending_approval'],
-          { status: approved ? 'pending_screening' : 'denied', reviewed_by: auth.userId, reviewed_by_name: auth.name, reviewed_at: at, denial_reason: approved ? null : reason },
+          {
+            status: approved ? 'pending_screening' : 'denied',
+            reviewed_by: auth.userId,
+            reviewed_by_name: auth.name,
+            reviewed_at: at,
+            denial_reason: approved ? null : reason,
+          },
           at,
         );
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was reviewed by someone else just now');
-        await auditChange(trx, { ...actor(auth), action: approved ? 'settlement_wallet.approved' : 'settlement_wallet.denied', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: approved ? null : reason } });
+        await auditChange(trx, {
+          ...actor(auth),
+          action: approved ? 'settlement_wallet.approved' : 'settlement_wallet.denied',
+          target: wallet.id,
+          details: { address: wallet.address, network: wallet.network, reason: approved ? null : reason },
+        });
         if (approved) await deps.enqueueScreening(trx, { partnerId: auth.partnerId, walletId: wallet.id });
         await announce(trx, approved ? 'approved' : 'denied', changed, at);
         return changed;
@@ -216,11 +242,21 @@ export function createWalletService(deps: WalletDeps) {
         const wallet = await liveWallet(trx, auth, input.address, input.network);
         const from = input.status === 'enabled' ? 'disabled' : 'enabled';
         if (wallet.status === input.status) return wallet;
-        if (wallet.status !== from) throw new AppError(409, 'Conflict', `This wallet address is ${wallet.status.replace(/_/g, ' ')}: only ${from} wallet addresses can be ${input.status}`);
+        if (wallet.status !== from)
+          throw new AppError(
+            409,
+            'Conflict',
+            `This wallet address is ${wallet.status.replace(/_/g, ' ')}: only ${from} wallet addresses can be ${input.status}`,
+          );
         if (input.status === 'enabled') await requireFreeSlots(trx, auth.partnerId, wallet.network, wallet.currencies, wallet.id);
         const changed = await updateWallet(trx, auth.partnerId, wallet.id, [from], { status: input.status }, at);
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
-        await auditChange(trx, { ...actor(auth), action: `settlement_wallet.${input.status}`, target: wallet.id, details: { address: wallet.address, network: wallet.network } });
+        await auditChange(trx, {
+          ...actor(auth),
+          action: `settlement_wallet.${input.status}`,
+          target: wallet.id,
+          details: { address: wallet.address, network: wallet.network },
+        });
         await announce(trx, input.status, changed, at);
         return changed;
       };
@@ -251,7 +287,12 @@ export function createWalletService(deps: WalletDeps) {
           at,
         );
         if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
-        await auditChange(trx, { ...actor(auth), action: 'settlement_wallet.deleted', target: wallet.id, details: { address: wallet.address, network: wallet.network, reason: input.reason, previousStatus: wallet.status } });
+        await auditChange(trx, {
+          ...actor(auth),
+          action: 'settlement_wallet.deleted',
+          target: wallet.id,
+          details: { address: wallet.address, network: wallet.network, reason: input.reason, previousStatus: wallet.status },
+        });
         await announce(trx, 'deleted', changed, at);
         return changed;
       });
@@ -280,7 +321,13 @@ export function createWalletService(deps: WalletDeps) {
           outcome.passed ? { status: 'enabled', screened_at: at } : { status: 'denied', denial_reason: outcome.reason, screened_at: at },
           at,
         );
-        await auditChange(trx, { partnerId, actor: 'system', action: outcome.passed ? 'settlement_wallet.screening_passed' : 'settlement_wallet.screening_failed', target: walletId, details: { address: wallet.address, network: wallet.network, reason: outcome.passed ? null : outcome.reason } });
+        await auditChange(trx, {
+          partnerId,
+          actor: 'system',
+          action: outcome.passed ? 'settlement_wallet.screening_passed' : 'settlement_wallet.screening_failed',
+          target: walletId,
+          details: { address: wallet.address, network: wallet.network, reason: outcome.passed ? null : outcome.reason },
+        });
         if (changed) await announce(trx, 'screened', changed, at);
         return changed;
       });
@@ -290,7 +337,9 @@ export function createWalletService(deps: WalletDeps) {
         row.created_by,
         outcome.passed ? 'Your new wallet address is enabled' : 'Your new wallet address did not pass screening',
         outcome.passed
-          ? [`The ${row.network} wallet address ${row.address} (${row.currencies.join(', ')}) passed screening and is enabled: withdrawals can now be sent to it.`]
+          ? [
+              `The ${row.network} wallet address ${row.address} (${row.currencies.join(', ')}) passed screening and is enabled: withdrawals can now be sent to it.`,
+            ]
           : [`The ${row.network} wallet address ${row.address} did not pass screening and was not enabled.`, `Reason: ${outcome.reason}`],
       );
       return toWallet(row);

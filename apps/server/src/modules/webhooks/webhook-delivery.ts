@@ -175,7 +175,13 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
 
   // pg-boss 10 takes (name, id or ids, data, options) at run time; its types give arrays no data argument
   const completeJobs = (ids: string[], executor: PgBoss.Db) =>
-    (boss.complete as unknown as (name: string, ids: string[], data: object, options: PgBoss.ConnectionOptions) => Promise<unknown>).call(boss, WEBHOOK_QUEUE, ids, {}, { db: executor });
+    (boss.complete as unknown as (name: string, ids: string[], data: object, options: PgBoss.ConnectionOptions) => Promise<unknown>).call(
+      boss,
+      WEBHOOK_QUEUE,
+      ids,
+      {},
+      { db: executor },
+    );
 
   // ---- workers: fetch a batch of jobs, load what they need in one query, make the attempts side by side
   let filling = false;
@@ -194,7 +200,14 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
             const jobs = await boss.fetch<WebhookJob>(WEBHOOK_QUEUE, { batchSize: deps.concurrency - inFlight });
             if (jobs.length === 0) break;
             inFlight += jobs.length;
-            const rows = new Map((await loadAttempts(db, jobs.map((j) => j.data))).map((r) => [r.id, r]));
+            const rows = new Map(
+              (
+                await loadAttempts(
+                  db,
+                  jobs.map((j) => j.data),
+                )
+              ).map((r) => [r.id, r]),
+            );
             for (const job of jobs) {
               void work(job, rows.get(job.data.deliveryId)).finally(() => {
                 inFlight -= 1;
@@ -291,7 +304,15 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
           error: f.outcome.error,
           trigger: current.manual ? 'manual' : 'automatic',
         });
-        const next: DeliveryOutcome = { partnerId: f.partnerId, deliveryId: f.deliveryId, status: current.status, attemptCount: current.attempt_count, retryStep: current.retry_step, retryInSeconds: null, note: null };
+        const next: DeliveryOutcome = {
+          partnerId: f.partnerId,
+          deliveryId: f.deliveryId,
+          status: current.status,
+          attemptCount: current.attempt_count,
+          retryStep: current.retry_step,
+          retryInSeconds: null,
+          note: null,
+        };
         if (current.status !== 'pending' || current.job_id !== f.jobId) {
           // a resend took the delivery over meanwhile: keep this attempt in its history, change nothing else
         } else if (succeeded(f.outcome)) {
@@ -341,7 +362,9 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
             `Hello ${admin.name},`,
             '',
             `We could not deliver a ${type} event (${messageId}) to your webhook endpoint ${url}.`,
-            outcome.retryable ? `We tried ${attempts} times over the retry schedule; the last attempt: ${last}.` : `The receiver refused it: ${last}. We do not retry this answer.`,
+            outcome.retryable
+              ? `We tried ${attempts} times over the retry schedule; the last attempt: ${last}.`
+              : `The receiver refused it: ${last}. We do not retry this answer.`,
             '',
             'The endpoint is marked failing. New events are still sent to it, and it is healthy again after its next successful delivery.',
             `See each attempt, and resend the event once the receiver is fixed, in Developers tools > Webhooks: ${deps.publicUrl}/webhooks`,

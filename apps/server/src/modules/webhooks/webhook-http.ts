@@ -38,7 +38,12 @@ function describe(err: unknown, timeoutMs: number): string {
   if (e?.code === 'ECONNREFUSED') return 'Connection refused';
   if (e?.code === 'ECONNRESET') return 'Connection reset';
   if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return 'Host not found';
-  if (e?.code === 'CERT_HAS_EXPIRED' || e?.code?.startsWith?.('ERR_TLS') || e?.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || e?.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
+  if (
+    e?.code === 'CERT_HAS_EXPIRED' ||
+    e?.code?.startsWith?.('ERR_TLS') ||
+    e?.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    e?.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+  ) {
     return `TLS error: ${e.message}`;
   }
   return e?.message ? `Network error: ${e.message}` : 'Network error';
@@ -49,10 +54,17 @@ function describe(err: unknown, timeoutMs: number): string {
  * has `timeoutMs`; a receiver that answered its status and then stalls the body is taken at its status. With
  * `allowPrivate` false the target must be public (lib/ssrf.ts), checked on the addresses actually connected to.
  */
-export function postWebhook(options: { url: string; headers: Record<string, string>; body: string; timeoutMs: number; allowPrivate: boolean }): Promise<PostOutcome> {
+export function postWebhook(options: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const refused = (error: string): Promise<PostOutcome> => Promise.resolve({ statusCode: null, responseSnippet: null, error, retryable: false, durationMs: elapsed() });
+  const refused = (error: string): Promise<PostOutcome> =>
+    Promise.resolve({ statusCode: null, responseSnippet: null, error, retryable: false, durationMs: elapsed() });
   let url: URL;
   try {
     url = new URL(options.url);

@@ -15,7 +15,11 @@ export const findEndpoint = (db: Executor, partnerId: string, id: string) =>
   db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
 
 export async function countEndpoints(db: Executor, partnerId: string): Promise<number> {
-  const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('partner_id', '=', partnerId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('partner_id', '=', partnerId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -24,7 +28,8 @@ export async function lockPartnerWebhooks(trx: Transaction<DB>, partnerId: strin
   await sql`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${partnerId}`}, 0))`.execute(trx);
 }
 
-export const insertEndpoint = (trx: Executor, row: Insertable<WebhookEndpointsTable>) => trx.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
+export const insertEndpoint = (trx: Executor, row: Insertable<WebhookEndpointsTable>) =>
+  trx.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 
 export const updateEndpoint = (trx: Executor, partnerId: string, id: string, values: Updateable<WebhookEndpointsTable>) =>
   trx.updateTable('webhook_endpoints').set(values).where('partner_id', '=', partnerId).where('id', '=', id).returningAll().executeTakeFirst();
@@ -85,7 +90,14 @@ export async function insertDeliveriesForSubscribers(trx: Executor, partnerId: s
 export const insertDelivery = (trx: Executor, row: { partnerId: string; id: string; eventId: string; endpointId: string; manual: boolean }) =>
   trx
     .insertInto('webhook_deliveries')
-    .values({ partner_id: row.partnerId, id: row.id, event_id: row.eventId, endpoint_id: row.endpointId, manual: row.manual, next_attempt_at: sql<Date>`now()` })
+    .values({
+      partner_id: row.partnerId,
+      id: row.id,
+      event_id: row.eventId,
+      endpoint_id: row.endpointId,
+      manual: row.manual,
+      next_attempt_at: sql<Date>`now()`,
+    })
     .execute();
 
 /** Tells every server's relay, when the transaction commits, that deliveries are due. */
@@ -156,7 +168,14 @@ export function lockDeliveries(trx: Transaction<DB>, keys: DeliveryKey[]) {
     .execute();
 }
 
-export const insertAttempts = (trx: Executor, rows: Insertable<WebhookAttemptsTable>[]) => (rows.length === 0 ? Promise.resolve() : trx.insertInto('webhook_attempts').values(rows).execute().then(() => undefined));
+export const insertAttempts = (trx: Executor, rows: Insertable<WebhookAttemptsTable>[]) =>
+  rows.length === 0
+    ? Promise.resolve()
+    : trx
+        .insertInto('webhook_attempts')
+        .values(rows)
+        .execute()
+        .then(() => undefined);
 
 /** A delivery's state after its attempts; `retryInSeconds` hands it back to the relay that long from now. */
 export type DeliveryOutcome = DeliveryKey & { status: string; attemptCount: number; retryStep: number; retryInSeconds: number | null; note: string | null };
@@ -194,7 +213,12 @@ export async function markEndpointsHealthy(trx: Executor, endpoints: { partnerId
 
 /** Marks a delivery failed without an attempt (its endpoint is disabled). */
 export const failDelivery = (trx: Executor, partnerId: string, id: string, note: string) =>
-  trx.updateTable('webhook_deliveries').set({ status: 'failed', note, updated_at: sql<Date>`now()` }).where('partner_id', '=', partnerId).where('id', '=', id).execute();
+  trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', note, updated_at: sql<Date>`now()` })
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .execute();
 
 /** Sends a finished delivery (succeeded or failed) again: one manual attempt, due now. Undefined when it is still pending. */
 export const resetForResend = (trx: Executor, partnerId: string, id: string) =>
@@ -224,7 +248,20 @@ const deliveries = (db: Executor, partnerId: string, filter: DeliveryFilter) => 
 
 export const listDeliveries = (db: Executor, partnerId: string, filter: DeliveryFilter & { offset: number; limit: number }) =>
   deliveries(db, partnerId, filter)
-    .select(['d.id', 'd.endpoint_id', 'w.url', 'd.event_id', 'e.type', 'e.data', 'e.created_at as event_created_at', 'd.status', 'd.note', 'd.next_attempt_at', 'd.job_id', 'd.created_at'])
+    .select([
+      'd.id',
+      'd.endpoint_id',
+      'w.url',
+      'd.event_id',
+      'e.type',
+      'e.data',
+      'e.created_at as event_created_at',
+      'd.status',
+      'd.note',
+      'd.next_attempt_at',
+      'd.job_id',
+      'd.created_at',
+    ])
     .orderBy('d.created_at', 'desc')
     .orderBy('d.id', 'desc')
     .offset(filter.offset)
@@ -235,7 +272,20 @@ export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
 
 export const findDelivery = (db: Executor, partnerId: string, id: string) =>
   deliveries(db, partnerId, {})
-    .select(['d.id', 'd.endpoint_id', 'w.url', 'd.event_id', 'e.type', 'e.data', 'e.created_at as event_created_at', 'd.status', 'd.note', 'd.next_attempt_at', 'd.job_id', 'd.created_at'])
+    .select([
+      'd.id',
+      'd.endpoint_id',
+      'w.url',
+      'd.event_id',
+      'e.type',
+      'e.data',
+      'e.created_at as event_created_at',
+      'd.status',
+      'd.note',
+      'd.next_attempt_at',
+      'd.job_id',
+      'd.created_at',
+    ])
     .where('d.id', '=', id)
     .executeTakeFirst();
 
@@ -251,7 +301,14 @@ export async function countDeliveries(db: Executor, partnerId: string, filter: D
 export const attemptsOf = (db: Executor, partnerId: string, deliveryIds: string[]) =>
   deliveryIds.length === 0
     ? Promise.resolve([])
-    : db.selectFrom('webhook_attempts').selectAll().where('partner_id', '=', partnerId).where('delivery_id', 'in', deliveryIds).orderBy('delivery_id').orderBy('n').execute();
+    : db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('partner_id', '=', partnerId)
+        .where('delivery_id', 'in', deliveryIds)
+        .orderBy('delivery_id')
+        .orderBy('n')
+        .execute();
 
 // ---- upkeep
 

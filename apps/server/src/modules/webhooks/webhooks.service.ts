@@ -189,7 +189,10 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return { webhook: toWebhook(row), secret };
     },
 
-    async update(auth: Auth, input: { id: string; url?: string; events?: WebhookEventType[]; description?: string; active?: boolean; otp: string }): Promise<WebhookResponse> {
+    async update(
+      auth: Auth,
+      input: { id: string; url?: string; events?: WebhookEventType[]; description?: string; active?: boolean; otp: string },
+    ): Promise<WebhookResponse> {
       await access(auth, true);
       const existing = await endpointOrThrow(auth, input.id);
       const changes: Partial<Selectable<WebhookEndpointsTable>> = {};
@@ -237,7 +240,15 @@ export function createWebhooksService(deps: WebhooksDeps) {
         auth.partnerId,
         rows.map((r) => r.id),
       );
-      return { activities: rows.map((r) => toDelivery(r, attempts.filter((a) => a.delivery_id === r.id))), total };
+      return {
+        activities: rows.map((r) =>
+          toDelivery(
+            r,
+            attempts.filter((a) => a.delivery_id === r.id),
+          ),
+        ),
+        total,
+      };
     },
 
     /** Sends a finished delivery again now, once (the same event id, a fresh signature). */

@@ -33,7 +33,10 @@ describe('side navigation', () => {
     ]);
   });
   it('commercial, not whitelisted (Baobab OTC): trades only', () => {
-    expect(labels(navGroups({ isB2B: false, isCommercial: true, isWhitelistedCommercial: false }, NO_FEATURE_FLAGS, 'admin'))).toEqual(['Your business: Trades', 'Your account: Settings']);
+    expect(labels(navGroups({ isB2B: false, isCommercial: true, isWhitelistedCommercial: false }, NO_FEATURE_FLAGS, 'admin'))).toEqual([
+      'Your business: Trades',
+      'Your account: Settings',
+    ]);
   });
   it('marks an item active when the path starts with its link', () => {
     expect(isActive('/balance/fiat-wallets', '/balance')).toBe(true);

@@ -30,7 +30,15 @@ export function useCopy(value: string, label: string) {
  * A small icon button that copies a whole value (an id, an address, a hash) even where the screen shows it cut;
  * it turns into a tick for two seconds and says so in a toast.
  */
-export function CopyButton({ value, label, className }: { value: string; /** what is copied, for the button's name and the toast: "ID" */ label: string; className?: string }) {
+export function CopyButton({
+  value,
+  label,
+  className,
+}: {
+  value: string;
+  /** what is copied, for the button's name and the toast: "ID" */ label: string;
+  className?: string;
+}) {
   const { copied, copy } = useCopy(value, label);
   return (
     <button

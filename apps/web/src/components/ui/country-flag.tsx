@@ -22,7 +22,25 @@ import { cn } from './cn.ts';
  * Flags of the served markets (SVG, 4:3, from flag-icons): images, not emoji, which many desktops draw as two
  * letters. Another country shows its two-letter code in a flag-sized box.
  */
-const FLAGS: Record<string, string> = { NG: ng, KE: ke, GH: gh, ZA: za, UG: ug, TZ: tz, RW: rw, CM: cm, SN: sn, CI: ci, ZM: zm, MW: mw, BJ: bj, TG: tg, BF: bf, CD: cd, BW: bw };
+const FLAGS: Record<string, string> = {
+  NG: ng,
+  KE: ke,
+  GH: gh,
+  ZA: za,
+  UG: ug,
+  TZ: tz,
+  RW: rw,
+  CM: cm,
+  SN: sn,
+  CI: ci,
+  ZM: zm,
+  MW: mw,
+  BJ: bj,
+  TG: tg,
+  BF: bf,
+  CD: cd,
+  BW: bw,
+};
 
 export function CountryFlag({ locale, className }: { locale: string; className?: string }) {
   const src = FLAGS[locale.toUpperCase()];

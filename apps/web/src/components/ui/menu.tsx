@@ -8,7 +8,10 @@ export type MenuItem = { label: string; onSelect: () => void; danger?: boolean; 
 export function Menu({ label, items }: { label: string; items: MenuItem[] }) {
   return (
     <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="inline-flex size-8 items-center justify-center rounded-lg text-muted hover:bg-black/5 hover:text-ink data-[state=open]:bg-black/5" aria-label={label}>
+      <DropdownMenu.Trigger
+        className="inline-flex size-8 items-center justify-center rounded-lg text-muted hover:bg-black/5 hover:text-ink data-[state=open]:bg-black/5"
+        aria-label={label}
+      >
         <MoreHorizontal className="size-4" aria-hidden="true" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>

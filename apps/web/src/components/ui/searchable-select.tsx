@@ -64,7 +64,12 @@ export function SearchableSelect({
   const openList = () => {
     if (disabled) return;
     setQuery('');
-    setActive(Math.max(0, options.findIndex((o) => o.value === value)));
+    setActive(
+      Math.max(
+        0,
+        options.findIndex((o) => o.value === value),
+      ),
+    );
     setOpen(true);
   };
   const close = (focusTrigger = true) => {

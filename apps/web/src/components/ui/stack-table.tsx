@@ -24,7 +24,13 @@ export function StackHead({ children }: { children: ReactNode }) {
 }
 
 export function StackTh({ className, ...rest }: HTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={cn('whitespace-nowrap border-b border-line px-3 py-3 text-xs font-medium uppercase tracking-wide text-muted first:pl-5 last:pr-5', className)} {...rest} />;
+  return (
+    <th
+      scope="col"
+      className={cn('whitespace-nowrap border-b border-line px-3 py-3 text-xs font-medium uppercase tracking-wide text-muted first:pl-5 last:pr-5', className)}
+      {...rest}
+    />
+  );
 }
 
 export function StackBody({ children }: { children: ReactNode }) {
@@ -32,7 +38,15 @@ export function StackBody({ children }: { children: ReactNode }) {
 }
 
 export function StackRow({ className, ...rest }: HTMLAttributes<HTMLTableRowElement>) {
-  return <tr className={cn('grid grid-cols-2 gap-x-4 gap-y-3 border-b border-line px-4 py-4 last:border-b-0 sm:table-row sm:border-b-0 sm:p-0 sm:[&:last-child>td]:border-b-0', className)} {...rest} />;
+  return (
+    <tr
+      className={cn(
+        'grid grid-cols-2 gap-x-4 gap-y-3 border-b border-line px-4 py-4 last:border-b-0 sm:table-row sm:border-b-0 sm:p-0 sm:[&:last-child>td]:border-b-0',
+        className,
+      )}
+      {...rest}
+    />
+  );
 }
 
 type CellProps = TdHTMLAttributes<HTMLTableCellElement> & {
@@ -44,7 +58,14 @@ type CellProps = TdHTMLAttributes<HTMLTableCellElement> & {
 
 export function StackCell({ label, wide, className, children, ...rest }: CellProps) {
   return (
-    <td className={cn('block min-w-0 sm:table-cell sm:border-b sm:border-line sm:px-3 sm:py-3 sm:align-middle sm:first:pl-5 sm:last:pr-5', wide && 'col-span-2', className)} {...rest}>
+    <td
+      className={cn(
+        'block min-w-0 sm:table-cell sm:border-b sm:border-line sm:px-3 sm:py-3 sm:align-middle sm:first:pl-5 sm:last:pr-5',
+        wide && 'col-span-2',
+        className,
+      )}
+      {...rest}
+    >
       {label && (
         <span className="mb-0.5 block text-[11px] font-medium uppercase tracking-wide text-muted sm:hidden" data-cell-label>
           {label}

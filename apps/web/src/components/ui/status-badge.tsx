@@ -55,7 +55,10 @@ export const statusTone = (status: string | null | undefined): BadgeTone => STAT
 export function StatusBadge({ tone, status, children, className }: { tone?: BadgeTone; status?: string; children: ReactNode; className?: string }) {
   const t = tone ?? statusTone(status);
   return (
-    <span data-tone={t} className={cn('inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', TONES[t], className)}>
+    <span
+      data-tone={t}
+      className={cn('inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', TONES[t], className)}
+    >
       <span className="size-1.5 shrink-0 rounded-full bg-current" aria-hidden="true" />
       {children}
     </span>

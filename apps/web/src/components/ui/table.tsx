@@ -10,7 +10,13 @@ export function Table({ className, ...rest }: HTMLAttributes<HTMLTableElement>) 
   );
 }
 export function Th({ className, ...rest }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={cn('whitespace-nowrap border-b border-line px-3 py-3 text-xs font-medium uppercase tracking-wide text-muted', className)} {...rest} />;
+  return (
+    <th
+      scope="col"
+      className={cn('whitespace-nowrap border-b border-line px-3 py-3 text-xs font-medium uppercase tracking-wide text-muted', className)}
+      {...rest}
+    />
+  );
 }
 export function Td({ className, ...rest }: TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cn('whitespace-nowrap border-b border-line px-3 py-3 text-ink', className)} {...rest} />;

@@ -42,7 +42,14 @@ function ToastView({ t, hide, tone, duration }: { t: Toast; hide: () => void; to
       <Icon className={cn('mt-0.5 size-4 shrink-0', tone === 'info' ? 'text-brand-700' : 'text-brand-300')} aria-hidden="true" />
       <p className="flex-1">{t.message}</p>
       {t.buttonText && (
-        <button type="button" className="font-semibold underline-offset-2 hover:underline" onClick={(e) => { e.stopPropagation(); t.onButtonClick?.(); }}>
+        <button
+          type="button"
+          className="font-semibold underline-offset-2 hover:underline"
+          onClick={(e) => {
+            e.stopPropagation();
+            t.onButtonClick?.();
+          }}
+        >
           {t.buttonText}
         </button>
       )}

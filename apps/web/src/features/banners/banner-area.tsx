@@ -21,24 +21,31 @@ export function BannerArea({ onTopUp }: { onTopUp: (reason: string) => void }) {
   return (
     <div className="mb-6 space-y-3 empty:hidden">
       {low && (
-      <div role="status" data-testid="low-balance-banner" className="flex items-start gap-3 rounded-lg border border-warning/25 bg-warning-soft px-4 py-3 text-sm text-warning">
-        <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-        <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:gap-4">
-          <p className="min-w-0 flex-1">
-            <span className="font-semibold">Low balance.</span> Your available balance is {formatMoney(available ?? '0', 'USD')}, below your limit of{' '}
-            {formatMoney(limit, 'USD')}. Top up to keep payouts flowing.
-          </p>
-          <button
-            type="button"
-            onClick={() => onTopUp(`Your available balance is ${formatMoney(available ?? '0', 'USD')}, below your low-balance limit of ${formatMoney(limit, 'USD')}.`)}
-            className="shrink-0 self-start rounded font-semibold underline underline-offset-2 hover:no-underline sm:self-auto">
-            Top up balance
+        <div
+          role="status"
+          data-testid="low-balance-banner"
+          className="flex items-start gap-3 rounded-lg border border-warning/25 bg-warning-soft px-4 py-3 text-sm text-warning"
+        >
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:gap-4">
+            <p className="min-w-0 flex-1">
+              <span className="font-semibold">Low balance.</span> Your available balance is {formatMoney(available ?? '0', 'USD')}, below your limit of{' '}
+              {formatMoney(limit, 'USD')}. Top up to keep payouts flowing.
+            </p>
+            <button
+              type="button"
+              onClick={() =>
+                onTopUp(`Your available balance is ${formatMoney(available ?? '0', 'USD')}, below your low-balance limit of ${formatMoney(limit, 'USD')}.`)
+              }
+              className="shrink-0 self-start rounded font-semibold underline underline-offset-2 hover:no-underline sm:self-auto"
+            >
+              Top up balance
+            </button>
+          </div>
+          <button type="button" onClick={dismissLowBalance} aria-label="Close low balance banner" className="-m-1 rounded p-1 hover:bg-warning/10">
+            <X className="size-4" aria-hidden="true" />
           </button>
         </div>
-        <button type="button" onClick={dismissLowBalance} aria-label="Close low balance banner" className="-m-1 rounded p-1 hover:bg-warning/10">
-          <X className="size-4" aria-hidden="true" />
-        </button>
-      </div>
       )}
       <PendingCountriesBanner />
     </div>

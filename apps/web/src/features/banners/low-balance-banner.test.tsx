@@ -12,7 +12,11 @@ const NOT_WHITELISTED = { productTypes: ['COMMERCIAL'], isB2B: false, isCommerci
 
 function setup(partner: object, usd = '400.00') {
   signIn('admin');
-  mockApi({ 'GET partner/profile': { body: profile({ lowBalanceLimit: null, ...partner }) }, 'GET partner/accounts': { body: accounts([{ currency: 'USD', available: usd }]) }, 'GET partner/rates': { body: { rates: [] } } });
+  mockApi({
+    'GET partner/profile': { body: profile({ lowBalanceLimit: null, ...partner }) },
+    'GET partner/accounts': { body: accounts([{ currency: 'USD', available: usd }]) },
+    'GET partner/rates': { body: { rates: [] } },
+  });
   const onTopUp = vi.fn();
   return { onTopUp, ...renderScreen(<BannerArea onTopUp={onTopUp} />) };
 }

@@ -29,7 +29,9 @@ describe('pending country change banner and review dialog', () => {
     signIn('admin');
     setupApi([BENIN, GHANA, KENYA]);
     const { user } = renderBanners();
-    expect((await banner()).textContent).toContain('2 country changes are pending. Kwame Boateng asked to enable Benin and disable Kenya. It takes effect once another admin approves it.');
+    expect((await banner()).textContent).toContain(
+      '2 country changes are pending. Kwame Boateng asked to enable Benin and disable Kenya. It takes effect once another admin approves it.',
+    );
     await user.click(screen.getByRole('button', { name: 'Review request' }));
     const dialog = await screen.findByRole('dialog', { name: 'Review country changes' });
     const items = within(dialog).getAllByTestId('pending-change');
@@ -47,7 +49,15 @@ describe('pending country change banner and review dialog', () => {
     const api = setupApi([BENIN, GHANA, KENYA], { 'PUT partner/rates/review': { body: { isValid: true } } });
     const { user } = renderBanners();
     await user.click(await screen.findByRole('button', { name: 'Review request' }));
-    api.on('GET partner/rates', { body: { rates: [{ ...BENIN, status: 'enabled', requestedBy: null, requestedAt: null }, GHANA, { ...KENYA, status: 'disabled', requestedBy: null, requestedAt: null }] } });
+    api.on('GET partner/rates', {
+      body: {
+        rates: [
+          { ...BENIN, status: 'enabled', requestedBy: null, requestedAt: null },
+          GHANA,
+          { ...KENYA, status: 'disabled', requestedBy: null, requestedAt: null },
+        ],
+      },
+    });
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(useToasts.getState().toast.message).toBe(RATE_MESSAGES.approved));
     expect(api.to('PUT partner/rates/review').map((c) => c.body)).toEqual([
@@ -79,12 +89,16 @@ describe('pending country change banner and review dialog', () => {
 
   it("says 'Error occured while approving changes' and why, and keeps the dialog open", async () => {
     signIn('admin');
-    setupApi([BENIN], { 'PUT partner/rates/review': apiError(409, 'Conflict', 'Benin (XOF) has no change waiting for review: it was reviewed or changed meanwhile.') });
+    setupApi([BENIN], {
+      'PUT partner/rates/review': apiError(409, 'Conflict', 'Benin (XOF) has no change waiting for review: it was reviewed or changed meanwhile.'),
+    });
     const { user } = renderBanners();
     await user.click(await screen.findByRole('button', { name: 'Review request' }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    expect(await within(dialog).findByText(`${RATE_MESSAGES.reviewFailed}: Benin (XOF) has no change waiting for review: it was reviewed or changed meanwhile.`)).toBeTruthy();
+    expect(
+      await within(dialog).findByText(`${RATE_MESSAGES.reviewFailed}: Benin (XOF) has no change waiting for review: it was reviewed or changed meanwhile.`),
+    ).toBeTruthy();
     expect(useToasts.getState().toast.message).toBe(RATE_MESSAGES.approveError);
   });
 
@@ -108,7 +122,9 @@ describe('pending country change banner and review dialog', () => {
     const api = setupApi([BENIN, MINE], { 'PUT partner/rates/review': { body: { isValid: true } } });
     const { user } = renderBanners();
     await user.click(await screen.findByRole('button', { name: 'Review request' }));
-    expect((await banner()).textContent).toContain('Kwame Boateng asked to enable Benin. It takes effect once another admin approves it. Your request to enable Togo waits for another admin.');
+    expect((await banner()).textContent).toContain(
+      'Kwame Boateng asked to enable Benin. It takes effect once another admin approves it. Your request to enable Togo waits for another admin.',
+    );
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/yours \(Togo\) wait for another admin/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));

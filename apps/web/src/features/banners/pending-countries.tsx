@@ -32,7 +32,11 @@ export function PendingCountriesBanner() {
   return (
     <>
       {pending.length > 0 && (
-        <div role="status" data-testid="pending-countries-banner" className="flex flex-col gap-3 rounded-lg border border-brand-600/20 bg-brand-50 px-4 py-3 text-sm text-brand-800 sm:flex-row sm:items-center">
+        <div
+          role="status"
+          data-testid="pending-countries-banner"
+          className="flex flex-col gap-3 rounded-lg border border-brand-600/20 bg-brand-50 px-4 py-3 text-sm text-brand-800 sm:flex-row sm:items-center"
+        >
           <Globe2 className="hidden size-4 shrink-0 sm:block" aria-hidden="true" />
           <p className="min-w-0 flex-1">
             <span className="font-semibold">{pending.length === 1 ? 'A country change is pending.' : `${pending.length} country changes are pending.`}</span>{' '}

@@ -3,7 +3,17 @@ import type { Channel, PaymentNetwork } from '@portal/contract/coverage';
 import { EMPTY_DRAFT, channelsFor, countriesFor, draftProblems, networksFor } from './payment-form.ts';
 
 const channel = (over: Partial<Channel>): Channel =>
-  ({ id: crypto.randomUUID(), rampType: 'withdraw', channelType: 'momo', country: 'KE', currency: 'KES', apiStatus: 'active', min: '10', max: '250000', ...over }) as Channel;
+  ({
+    id: crypto.randomUUID(),
+    rampType: 'withdraw',
+    channelType: 'momo',
+    country: 'KE',
+    currency: 'KES',
+    apiStatus: 'active',
+    min: '10',
+    max: '250000',
+    ...over,
+  }) as Channel;
 
 describe('the initiate form', () => {
   const out = channel({});
@@ -33,7 +43,8 @@ describe('the initiate form', () => {
   });
 
   it('offers the networks reached through the channel and not paused for payouts', () => {
-    const n = (over: Partial<PaymentNetwork>) => ({ id: crypto.randomUUID(), country: 'KE', channelIds: [out.id], tempDisabledFor: [], ...over }) as PaymentNetwork;
+    const n = (over: Partial<PaymentNetwork>) =>
+      ({ id: crypto.randomUUID(), country: 'KE', channelIds: [out.id], tempDisabledFor: [], ...over }) as PaymentNetwork;
     const mpesa = n({});
     const other = n({ channelIds: [inn.id] });
     const pausedOut = n({ tempDisabledFor: ['withdraw'] });
@@ -41,10 +52,21 @@ describe('the initiate form', () => {
   });
 
   it('says what is missing before a quote', () => {
-    expect(Object.keys(draftProblems(EMPTY_DRAFT, undefined, undefined)).sort()).toEqual(['accountNumber', 'amount', 'channelId', 'country', 'name', 'networkId']);
+    expect(Object.keys(draftProblems(EMPTY_DRAFT, undefined, undefined)).sort()).toEqual([
+      'accountNumber',
+      'amount',
+      'channelId',
+      'country',
+      'name',
+      'networkId',
+    ]);
     // a bank collection needs no payer account; an amount with 3 decimals is refused
     const bankIn = channel({ rampType: 'deposit', channelType: 'bank' });
-    expect(Object.keys(draftProblems({ ...EMPTY_DRAFT, kind: 'collection', country: 'KE', channelId: bankIn.id, name: 'Kofi', amount: '10.123' }, bankIn, undefined))).toEqual(['amount']);
+    expect(
+      Object.keys(
+        draftProblems({ ...EMPTY_DRAFT, kind: 'collection', country: 'KE', channelId: bankIn.id, name: 'Kofi', amount: '10.123' }, bankIn, undefined),
+      ),
+    ).toEqual(['amount']);
   });
 
   it('refuses zero or less as below the minimum, and says the limits with thousands separators', () => {
@@ -71,6 +93,8 @@ describe('the initiate form', () => {
     expect(account('amina@wallet', 'app')).toBeUndefined();
     // a bank collection's payer account, when given, is a bank account number
     const bankIn = channel({ rampType: 'deposit', channelType: 'bank' });
-    expect(draftProblems({ ...draft, kind: 'collection', channelId: bankIn.id, accountNumber: '12' }, bankIn, undefined).accountNumber).toBe('Enter a bank account number of 6 to 20 digits');
+    expect(draftProblems({ ...draft, kind: 'collection', channelId: bankIn.id, accountNumber: '12' }, bankIn, undefined).accountNumber).toBe(
+      'Enter a bank account number of 6 to 20 digits',
+    );
   });
 });

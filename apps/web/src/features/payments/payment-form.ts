@@ -15,7 +15,16 @@ export type PaymentDraft = {
   reference: string;
 };
 
-export const EMPTY_DRAFT: PaymentDraft = { kind: 'disbursement', country: '', channelId: '', networkId: '', accountNumber: '', name: '', amount: '', reference: '' };
+export const EMPTY_DRAFT: PaymentDraft = {
+  kind: 'disbursement',
+  country: '',
+  channelId: '',
+  networkId: '',
+  accountNumber: '',
+  name: '',
+  amount: '',
+  reference: '',
+};
 
 const servedBy = (markets: PaymentMarket[]) => {
   const served = new Set(markets.map((m) => `${m.country}:${m.currency}`));
@@ -33,7 +42,8 @@ const channelsOf = (kind: PaymentKind, channels: Channel[], markets: PaymentMark
   return channels.filter((c) => c.rampType === RAMP_OF_KIND[kind] && c.apiStatus === 'active' && served(c));
 };
 
-export const channelsFor = (kind: PaymentKind, country: string, channels: Channel[], markets: PaymentMarket[]) => channelsOf(kind, channels, markets).filter((c) => c.country === country);
+export const channelsFor = (kind: PaymentKind, country: string, channels: Channel[], markets: PaymentMarket[]) =>
+  channelsOf(kind, channels, markets).filter((c) => c.country === country);
 
 /** The networks a disbursement through the channel can reach. */
 export const networksFor = (country: string, channelId: string, networks: PaymentNetwork[]) =>
@@ -46,7 +56,8 @@ export function draftProblems(d: PaymentDraft, channel: Channel | undefined, net
   if (!channel) p.channelId = 'Choose a channel';
   if (d.kind === 'disbursement' && !network) p.networkId = 'Choose a network';
   const needsAccount = d.kind === 'disbursement' || channel?.channelType === 'momo';
-  if (needsAccount && !d.accountNumber.trim()) p.accountNumber = d.kind === 'disbursement' ? "Enter the recipient's account number" : "Enter the payer's phone number";
+  if (needsAccount && !d.accountNumber.trim())
+    p.accountNumber = d.kind === 'disbursement' ? "Enter the recipient's account number" : "Enter the payer's phone number";
   else if (d.accountNumber.trim()) {
     // the server's rule: a disbursement by the network's account type, a collection's payer by phone (momo) or bank
     const type = d.kind === 'disbursement' ? network?.accountNumberType : channel ? (channel.channelType === 'momo' ? 'phone' : 'bank') : undefined;
@@ -62,4 +73,3 @@ export function draftProblems(d: PaymentDraft, channel: Channel | undefined, net
   else if (channel && compareDecimal(amount, channel.max) > 0) p.amount = PAYMENT_MESSAGES.amountAbove(normalise(channel.max, 2), channel.currency);
   return p;
 }
-

@@ -5,10 +5,27 @@ import { detailSections, explorerUrl } from './details.ts';
 import { shortId, tradeFee, tradeRate, TRADES } from './tables.ts';
 
 const trade: TradeRow = {
-  id: '5f411104-78aa-4bbb-8ccc-000000000001', createdAt: '2026-11-16T01:44:00.000Z', tradeId: 'TRD-5F41110478', tradeLockedDate: '2026-11-16T01:41:00.000Z',
-  status: 'complete', country: 'ZM', fiatCurrency: 'ZMW', cryptoCurrency: 'USDC', network: 'POLYGON', tradeType: 'sell', cryptoTransactionType: 'withdrawal',
-  effectiveRate: '26.235000000000', quotedRate: '26.500000000000', fee: '79.57000000', cryptoAmount: '7957.00000000', fiatAmount: '210860.50',
-  cryptoBought: '0', cryptoSold: '7957.00000000', fiatSold: '0', fiatBought: '208748.89', fiatWallet: null,
+  id: '5f411104-78aa-4bbb-8ccc-000000000001',
+  createdAt: '2026-11-16T01:44:00.000Z',
+  tradeId: 'TRD-5F41110478',
+  tradeLockedDate: '2026-11-16T01:41:00.000Z',
+  status: 'complete',
+  country: 'ZM',
+  fiatCurrency: 'ZMW',
+  cryptoCurrency: 'USDC',
+  network: 'POLYGON',
+  tradeType: 'sell',
+  cryptoTransactionType: 'withdrawal',
+  effectiveRate: '26.235000000000',
+  quotedRate: '26.500000000000',
+  fee: '79.57000000',
+  cryptoAmount: '7957.00000000',
+  fiatAmount: '210860.50',
+  cryptoBought: '0',
+  cryptoSold: '7957.00000000',
+  fiatSold: '0',
+  fiatBought: '208748.89',
+  fiatWallet: null,
 };
 
 describe('block explorer links', () => {
@@ -27,7 +44,17 @@ describe('block explorer links', () => {
 
 describe('details', () => {
   it("of a settlement: grouped, formatted, the chain's hash linked and copyable", () => {
-    const sections = detailSections('settlements', settlement({ transactionHash: 'ab'.repeat(32), network: 'ERC20', fiatWallet: 'NGN', fiatAmount: '1550.00', fiatRate: '1550.000000000000', cryptoAmount: '1.00050025' }));
+    const sections = detailSections(
+      'settlements',
+      settlement({
+        transactionHash: 'ab'.repeat(32),
+        network: 'ERC20',
+        fiatWallet: 'NGN',
+        fiatAmount: '1550.00',
+        fiatRate: '1550.000000000000',
+        cryptoAmount: '1.00050025',
+      }),
+    );
     expect(sections.map((s) => s.title)).toEqual(['Summary', 'Amounts', 'Chain']);
     const all = Object.fromEntries(sections.flatMap((s) => s.fields).map((f) => [f.label, f]));
     expect(all['Crypto amount']!.value).toBe('USDT 1.00050025');
@@ -41,7 +68,11 @@ describe('details', () => {
     expect(all['External wallet address']!.copy).toBe(true);
   });
   it('of a trade: the rate as "1 USDC = 26.24 ZMW" and the fee with its currency', () => {
-    const all = Object.fromEntries(detailSections('trades', trade).flatMap((s) => s.fields).map((f) => [f.label, f.value]));
+    const all = Object.fromEntries(
+      detailSections('trades', trade)
+        .flatMap((s) => s.fields)
+        .map((f) => [f.label, f.value]),
+    );
     expect(all['Rate including fee']).toBe('1 USDC = 26.24 ZMW');
     expect(all['Fee']).toBe('USDC 79.57');
     expect(all['You sold']).toBe('USDC 7,957.00');

@@ -3,7 +3,17 @@ import { NETWORK_NAMES, type Network } from '@portal/contract/domain';
 import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow } from '@portal/contract/transaction-rows';
 import type { Payment } from '@portal/contract/payments';
 import type { SearchTable } from '@portal/contract/transactions';
-import { formatCrypto, formatDate, formatMoney, formatRate, paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from '../../lib/format.ts';
+import {
+  formatCrypto,
+  formatDate,
+  formatMoney,
+  formatRate,
+  paymentMethodLabel,
+  requestSourceLabel,
+  statusLabel,
+  titleCase,
+  transactionTypeLabel,
+} from '../../lib/format.ts';
 import { walletAmount, type Row } from './tables.ts';
 
 /** One line of the details: a label and its value formatted as the tables format it. */
@@ -71,9 +81,7 @@ function moneyMovement(table: 'payments' | 'collections', r: CollectionRow): Det
       title: 'Amounts',
       fields: [
         ...field('Amount', formatMoney(r.amount, local)),
-        ...(local === 'USD'
-          ? []
-          : [...field('Converted amount', formatMoney(r.convertedAmount, 'USD')), ...field('Rate', formatRate(r.rate, 'USD', local))]),
+        ...(local === 'USD' ? [] : [...field('Converted amount', formatMoney(r.convertedAmount, 'USD')), ...field('Rate', formatRate(r.rate, 'USD', local))]),
         ...field('Wallet', wallet),
         ...field(table === 'payments' ? 'Paid from the wallet' : 'Credited to the wallet', walletAmount(r)),
       ],

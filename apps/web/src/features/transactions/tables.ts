@@ -116,7 +116,16 @@ const collections: TabDef<'collections'> = {
   index: 2,
   key: 'collections',
   label: 'Collections',
-  columns: (w) => [id, date, country, ...(w ? [wallet] : []), localAmount, status, method, { header: 'Request Source', cell: (r) => requestSourceLabel(r.requestSource) }],
+  columns: (w) => [
+    id,
+    date,
+    country,
+    ...(w ? [wallet] : []),
+    localAmount,
+    status,
+    method,
+    { header: 'Request Source', cell: (r) => requestSourceLabel(r.requestSource) },
+  ],
   filters: () => [cat('status', 'Status', TRANSACTION_STATUSES), cat('country', 'Country', COUNTRIES), cat('requestSource', 'Request Source', REQUEST_SOURCES)],
   fetchError: 'Could not retrieve collection records',
 };
@@ -124,7 +133,14 @@ const settlements: TabDef<'settlements'> = {
   index: 3,
   key: 'settlements',
   label: 'Settlements',
-  columns: (w) => [id, date, ...(w ? [wallet] : []), { header: 'Transaction type', cell: (r) => transactionTypeLabel(r.type) }, { header: 'Amount', cell: settlementAmount, raw: (r) => r.cryptoAmount, kind: 'amount', sub: settlementSub }, status],
+  columns: (w) => [
+    id,
+    date,
+    ...(w ? [wallet] : []),
+    { header: 'Transaction type', cell: (r) => transactionTypeLabel(r.type) },
+    { header: 'Amount', cell: settlementAmount, raw: (r) => r.cryptoAmount, kind: 'amount', sub: settlementSub },
+    status,
+  ],
   filters: () => [cat('status', 'Status', SETTLEMENT_STATUSES)],
   fetchError: 'Could not retrieve settlement records',
 };
@@ -132,7 +148,14 @@ const fees: TabDef<'fees'> = {
   index: 4,
   key: 'fees',
   label: 'Fees',
-  columns: (w) => [id, date, ...(w ? [wallet] : []), { header: 'Amount', cell: (r) => formatMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd, kind: 'amount' }, { header: 'Transaction Type', cell: (r) => transactionTypeLabel(r.transactionType) }, method],
+  columns: (w) => [
+    id,
+    date,
+    ...(w ? [wallet] : []),
+    { header: 'Amount', cell: (r) => formatMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd, kind: 'amount' },
+    { header: 'Transaction Type', cell: (r) => transactionTypeLabel(r.transactionType) },
+    method,
+  ],
   // payment method starts from the preset list; transaction type starts empty and fills from loaded rows
   filters: () => [cat('paymentMethod', 'Payment Method', PAYMENT_METHODS), cat('transactionType', 'Transaction Type', [])],
   fetchError: 'Could not retrieve fees records',
@@ -148,7 +171,8 @@ export const tabByIndex = (index: number | string | null | undefined) => TABS.fi
 const tradeSold = (r: TradeRow) => (Number(r.cryptoSold) > 0 ? formatAmount(r.cryptoSold, r.cryptoCurrency) : formatMoney(r.fiatSold, r.fiatCurrency));
 const tradeReceived = (r: TradeRow) => (Number(r.fiatBought) > 0 ? formatMoney(r.fiatBought, r.fiatCurrency) : formatAmount(r.cryptoBought, r.cryptoCurrency));
 /** "1 USDC = 26.24 ZMW": the rate a trade was done at, fee included. */
-export const tradeRate = (r: Pick<TradeRow, 'effectiveRate' | 'cryptoCurrency' | 'fiatCurrency'>) => formatRate(r.effectiveRate, r.cryptoCurrency, r.fiatCurrency);
+export const tradeRate = (r: Pick<TradeRow, 'effectiveRate' | 'cryptoCurrency' | 'fiatCurrency'>) =>
+  formatRate(r.effectiveRate, r.cryptoCurrency, r.fiatCurrency);
 /** A trade's fee is charged in its stablecoin. */
 export const tradeFee = (r: Pick<TradeRow, 'fee' | 'cryptoCurrency'>) => `Fee ${formatAmount(r.fee, r.cryptoCurrency)}`;
 
@@ -187,7 +211,21 @@ export const TRADES: Omit<TabDef, 'index'> = trades;
 const initiatedPayments: Omit<TabDef<'initiate-payments'>, 'index'> = {
   key: 'initiate-payments',
   label: 'Initiated payments',
-  columns: () => [id, date, country, { header: 'Recipient', cell: (r) => r.recipientName }, { header: 'Amount', cell: (r) => formatMoney(r.amount, r.localCurrency), raw: (r) => r.amount, kind: 'amount', sub: (r) => (r.localCurrency === 'USD' ? '' : formatMoney(r.amountUsd, 'USD')) }, status, method],
+  columns: () => [
+    id,
+    date,
+    country,
+    { header: 'Recipient', cell: (r) => r.recipientName },
+    {
+      header: 'Amount',
+      cell: (r) => formatMoney(r.amount, r.localCurrency),
+      raw: (r) => r.amount,
+      kind: 'amount',
+      sub: (r) => (r.localCurrency === 'USD' ? '' : formatMoney(r.amountUsd, 'USD')),
+    },
+    status,
+    method,
+  ],
   filters: () => [cat('localCurrency', 'Local Currency', LOCAL_CURRENCIES), cat('status', 'Status', TRANSACTION_STATUSES)],
   fetchError: 'Could not retrieve partner transactions',
 };

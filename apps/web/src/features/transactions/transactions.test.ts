@@ -4,25 +4,69 @@ import type { CollectionRow, FeeRow, InitiatedPaymentRow, PaymentRow } from '@po
 import { TABS, emptyState, growOptions, settlementAmount, tabByIndex } from './tables.ts';
 
 const payment = (row: Partial<PaymentRow>): PaymentRow => ({
-  id: '', createdAt: '', status: '', country: '', currency: '', amount: '', convertedAmount: '', rate: '', paymentMethod: '', requestSource: 'api',
-  fiatWallet: null, sequenceId: '', sessionId: null, accountNumber: '', accountType: '', counterpartyName: '', ...row,
+  id: '',
+  createdAt: '',
+  status: '',
+  country: '',
+  currency: '',
+  amount: '',
+  convertedAmount: '',
+  rate: '',
+  paymentMethod: '',
+  requestSource: 'api',
+  fiatWallet: null,
+  sequenceId: '',
+  sessionId: null,
+  accountNumber: '',
+  accountType: '',
+  counterpartyName: '',
+  ...row,
 });
 const collection = (row: Partial<CollectionRow>): CollectionRow => payment(row);
-const fee = (row: Partial<FeeRow>): FeeRow => ({ id: '', createdAt: '', transactionId: '', transactionType: '', paymentMethod: '', amountUsd: '', fiatWallet: null, ...row });
+const fee = (row: Partial<FeeRow>): FeeRow => ({
+  id: '',
+  createdAt: '',
+  transactionId: '',
+  transactionType: '',
+  paymentMethod: '',
+  amountUsd: '',
+  fiatWallet: null,
+  ...row,
+});
 const initiated = (row: Partial<InitiatedPaymentRow>): InitiatedPaymentRow => ({
-  id: '', createdAt: '', status: '', country: '', localCurrency: '', amount: '', amountUsd: '', paymentMethod: '', recipientName: '', accountNumber: '', reference: '', fiatWallet: null, ...row,
+  id: '',
+  createdAt: '',
+  status: '',
+  country: '',
+  localCurrency: '',
+  amount: '',
+  amountUsd: '',
+  paymentMethod: '',
+  recipientName: '',
+  accountNumber: '',
+  reference: '',
+  fiatWallet: null,
+  ...row,
 });
 const settlement = { fiatWallet: null, fiatAmount: null, cryptoAmount: '', cryptoCurrency: '' };
 
 describe('tabs', () => {
   it('are addressed by display index, payments = 1, unknown falls back to payments', () => {
-    expect(TABS.map((t) => [t.index, t.key])).toEqual([[1, 'payments'], [2, 'collections'], [3, 'settlements'], [4, 'fees']]);
+    expect(TABS.map((t) => [t.index, t.key])).toEqual([
+      [1, 'payments'],
+      [2, 'collections'],
+      [3, 'settlements'],
+      [4, 'fees'],
+    ]);
     expect(tabByIndex(3).key).toBe('settlements');
     expect(tabByIndex(9).key).toBe('payments');
     expect(tabByIndex('x').key).toBe('payments');
   });
   it("carry the spec's headers, with the wallet variants", () => {
-    const headers = (i: number, w = false) => tabByIndex(i).columns(w).map((c) => c.header);
+    const headers = (i: number, w = false) =>
+      tabByIndex(i)
+        .columns(w)
+        .map((c) => c.header);
     expect(headers(1)).toEqual(['ID', 'Date', 'Country', 'Amount', 'Status', 'Payment Method']);
     expect(headers(2)).toEqual(['ID', 'Date', 'Country', 'Amount', 'Status', 'Payment Method', 'Request Source']);
     expect(headers(3)).toEqual(['ID', 'Date', 'Transaction type', 'Amount', 'Status']);
@@ -48,7 +92,11 @@ describe('empty states', () => {
 describe('filter options', () => {
   it('grow from loaded rows without duplicates, for payment method and transaction type only', () => {
     const cats = tabByIndex(4).filters();
-    const grown = growOptions(cats, [fee({ transactionType: 'payout', paymentMethod: 'bank_transfer' }), fee({ transactionType: 'topup' }), fee({ transactionType: 'payout' })]);
+    const grown = growOptions(cats, [
+      fee({ transactionType: 'payout', paymentMethod: 'bank_transfer' }),
+      fee({ transactionType: 'topup' }),
+      fee({ transactionType: 'payout' }),
+    ]);
     expect(grown.find((c) => c.key === 'transactionType')!.options).toEqual(['payout', 'topup']);
     expect(grown.find((c) => c.key === 'paymentMethod')!.options).toEqual(['BANK_TRANSFER', 'MOBILE_MONEY']);
     expect(growOptions(grown, [fee({ transactionType: 'payout' })])).toEqual(grown);
@@ -68,17 +116,49 @@ describe('settlement amount', () => {
 
 describe('export', () => {
   it("writes the contract's file column set: RFC 4180 CSV with a BOM, UTC times, plain amounts beside their currencies", () => {
-    const csv = buildCsv('payments', [payment({ id: 'a', createdAt: '2026-01-02T03:04:05.000Z', country: 'NG', amount: '1500.5', currency: 'NGN', status: 'complete', paymentMethod: 'bank_transfer' }), payment({ id: 'b"c', country: 'K,E', status: 'failed' })], false);
+    const csv = buildCsv(
+      'payments',
+      [
+        payment({
+          id: 'a',
+          createdAt: '2026-01-02T03:04:05.000Z',
+          country: 'NG',
+          amount: '1500.5',
+          currency: 'NGN',
+          status: 'complete',
+          paymentMethod: 'bank_transfer',
+        }),
+        payment({ id: 'b"c', country: 'K,E', status: 'failed' }),
+      ],
+      false,
+    );
     expect(csv.startsWith('\uFEFFID,Created (UTC),Country,Amount,Currency,Status,Payment Method,')).toBe(true);
     expect(csv).toContain('\r\na,2026-01-02 03:04:05,NG,1500.50,NGN,Complete,Bank,');
     expect(csv).toContain('\r\n"b""c",,"K,E",,,Failed,');
-    expect(exportColumns(1, true).map((c) => c.header).slice(0, 6)).toEqual(['ID', 'Created (UTC)', 'Country', 'Wallet', 'Amount', 'Currency']);
+    expect(
+      exportColumns(1, true)
+        .map((c) => c.header)
+        .slice(0, 6),
+    ).toEqual(['ID', 'Created (UTC)', 'Country', 'Wallet', 'Amount', 'Currency']);
   });
   it('neutralises text cells a spreadsheet would run as formulas, and keeps negative amounts numbers', () => {
-    const csv = buildCsv('initiate-payments', [
-      initiated({ id: '=1+2', createdAt: '2026-01-02T03:04:05.000Z', country: 'NG', recipientName: '=HYPERLINK("http://evil.example","Refund")', amount: '-12.50', localCurrency: 'NGN', status: 'complete', paymentMethod: 'bank_transfer' }),
-      initiated({ id: 'b', recipientName: '@SUM(A1:A2)', amount: '-0.5', status: 'failed' }),
-    ], false);
+    const csv = buildCsv(
+      'initiate-payments',
+      [
+        initiated({
+          id: '=1+2',
+          createdAt: '2026-01-02T03:04:05.000Z',
+          country: 'NG',
+          recipientName: '=HYPERLINK("http://evil.example","Refund")',
+          amount: '-12.50',
+          localCurrency: 'NGN',
+          status: 'complete',
+          paymentMethod: 'bank_transfer',
+        }),
+        initiated({ id: 'b', recipientName: '@SUM(A1:A2)', amount: '-0.5', status: 'failed' }),
+      ],
+      false,
+    );
     const [, first, second] = csv.split('\r\n');
     expect(first).toMatch(/^'=1\+2,2026-01-02 03:04:05,NG,"'=HYPERLINK\(""http:\/\/evil.example"",""Refund""\)",-12.50,NGN,Complete,Bank,/);
     expect(second).toMatch(/^b,,,'@SUM\(A1:A2\),-0.50,,Failed,/);
@@ -89,11 +169,15 @@ describe('export', () => {
 });
 
 describe('transaction-data §8 errors', () => {
-  it("refuse an unknown table in cleaning and in export building", () => {
+  it('refuse an unknown table in cleaning and in export building', () => {
     expect(() => cleanRows('loans', [])).toThrow('cannot perform data cleaning for table : loans');
     expect(() => exportColumnsFor('loans', false)).toThrow('Unsupported transaction type loans');
     expect(() => buildCsv('loans', [], false)).toThrow('Unsupported transaction type loans');
-    expect(exportColumnsFor('trades', false).map((c) => c.header).slice(0, 2)).toEqual(['Created (UTC)', 'Trade ID']);
+    expect(
+      exportColumnsFor('trades', false)
+        .map((c) => c.header)
+        .slice(0, 2),
+    ).toEqual(['Created (UTC)', 'Trade ID']);
   });
   it('shows a missing request source as API', () => {
     const rows = cleanRows('collections', [collection({ id: 'a', requestSource: '' }), collection({ id: 'b', requestSource: 'widget' })]);

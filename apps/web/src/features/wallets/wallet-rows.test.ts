@@ -49,6 +49,12 @@ describe('wallets table', () => {
   });
 
   it('lists for review only the wallets pending approval that the server says the user may review', () => {
-    expect(reviewable([wallet({ id: 'x', status: 'pending_approval', canReview: true }), wallet({ id: 'y', status: 'pending_approval' }), wallet({ id: 'z', canReview: true })]).map((w) => w.id)).toEqual(['x']);
+    expect(
+      reviewable([
+        wallet({ id: 'x', status: 'pending_approval', canReview: true }),
+        wallet({ id: 'y', status: 'pending_approval' }),
+        wallet({ id: 'z', canReview: true }),
+      ]).map((w) => w.id),
+    ).toEqual(['x']);
   });
 });

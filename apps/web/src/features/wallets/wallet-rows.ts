@@ -25,7 +25,7 @@ export function clampStartIndex(startIndex: number, total: number): number {
   return Math.min(Math.max(1, startIndex), lastStart);
 }
 
-export const pageRows = <T,>(rows: readonly T[], startIndex: number) => rows.slice(startIndex - 1, startIndex - 1 + WALLETS_PAGE_SIZE);
+export const pageRows = <T>(rows: readonly T[], startIndex: number) => rows.slice(startIndex - 1, startIndex - 1 + WALLETS_PAGE_SIZE);
 
 export const STATUS_LABELS: Record<WalletStatus, string> = {
   pending_approval: 'Pending approval',

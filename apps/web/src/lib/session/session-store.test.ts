@@ -2,7 +2,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN_EXPIRY_MARGIN_SECONDS, refreshTime, useSession } from './session-store.ts';
 
 const creds = { email: 'a@acme.test', password: 'pw' };
-const user = { id: '0a5e0001-0000-4000-8000-000000000001', name: 'A', email: 'a@acme.test', role: 'admin' as const, partnerId: '0a5e0000-0000-4000-8000-00000000ac3e', status: 'active' as const };
+const user = {
+  id: '0a5e0001-0000-4000-8000-000000000001',
+  name: 'A',
+  email: 'a@acme.test',
+  role: 'admin' as const,
+  partnerId: '0a5e0000-0000-4000-8000-00000000ac3e',
+  status: 'active' as const,
+};
 
 describe('auth state', () => {
   beforeEach(() => useSession.getState().reset());
@@ -10,7 +17,13 @@ describe('auth state', () => {
   it('stores what each challenge needs', () => {
     const s = useSession.getState();
     s.applyChallenge({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'a@acme.test' }, creds);
-    expect(useSession.getState()).toMatchObject({ isLoggedIn: true, verified: false, challenge: 'NEW_PASSWORD_REQUIRED', tempPassword: 'pw', temporaryLogin: { email: 'a@acme.test', challengeName: 'NEW_PASSWORD_REQUIRED' } });
+    expect(useSession.getState()).toMatchObject({
+      isLoggedIn: true,
+      verified: false,
+      challenge: 'NEW_PASSWORD_REQUIRED',
+      tempPassword: 'pw',
+      temporaryLogin: { email: 'a@acme.test', challengeName: 'NEW_PASSWORD_REQUIRED' },
+    });
     s.applyChallenge({ challengeName: 'MFA_SETUP', userName: 'a@acme.test', session: 's1', mfaSecret: 'SECRET' }, creds);
     expect(useSession.getState()).toMatchObject({ sessionToken: 's1', mfaSecret: 'SECRET', challenge: 'MFA_SETUP' });
     s.applyChallenge({ challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'a@acme.test', session: 's2' }, creds);
@@ -22,7 +35,9 @@ describe('auth state', () => {
 
   it("refuses MFA setup without session and secret, and an unknown challenge, with the spec's messages", () => {
     const s = useSession.getState();
-    expect(() => s.applyChallenge({ challengeName: 'MFA_SETUP', userName: 'a' }, creds)).toThrow('cannot continue with mfa setup without session token and secret');
+    expect(() => s.applyChallenge({ challengeName: 'MFA_SETUP', userName: 'a' }, creds)).toThrow(
+      'cannot continue with mfa setup without session token and secret',
+    );
     expect(() => s.applyChallenge({ challengeName: 'OTHER' as 'MFA_SETUP', userName: 'a' }, creds)).toThrow('challenge not implemented');
   });
 

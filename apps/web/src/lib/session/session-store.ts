@@ -80,10 +80,24 @@ export const useSession = create<AuthState & Actions>()(
             return;
           case 'MFA_SETUP':
             if (!res.session || !res.mfaSecret) throw new Error('cannot continue with mfa setup without session token and secret');
-            set({ ...base, temporaryLogin: { email, challengeName: res.challengeName }, sessionToken: res.session, mfaSecret: res.mfaSecret, otpauthUri: res.otpauthUri, currentStep: get().totalSteps === 3 ? 2 : 1, totalSteps: get().totalSteps === 3 ? 3 : 2 });
+            set({
+              ...base,
+              temporaryLogin: { email, challengeName: res.challengeName },
+              sessionToken: res.session,
+              mfaSecret: res.mfaSecret,
+              otpauthUri: res.otpauthUri,
+              currentStep: get().totalSteps === 3 ? 2 : 1,
+              totalSteps: get().totalSteps === 3 ? 3 : 2,
+            });
             return;
           case 'SOFTWARE_TOKEN_MFA':
-            set({ ...base, temporaryLogin: { email, challengeName: res.challengeName }, ...(res.session ? { sessionToken: res.session } : {}), currentStep: 1, totalSteps: 1 });
+            set({
+              ...base,
+              temporaryLogin: { email, challengeName: res.challengeName },
+              ...(res.session ? { sessionToken: res.session } : {}),
+              currentStep: 1,
+              totalSteps: 1,
+            });
             return;
           case 'PASSWORD_RESET_REQUESTED':
             set({ challenge: res.challengeName, temporaryLogin: { email, challengeName: res.challengeName } });

@@ -62,7 +62,13 @@ export function AboutScreen() {
         </dl>
       </Card>
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
-        <LinkCard href="/api/docs" external icon={<BookOpen className="size-5" aria-hidden="true" />} title="API documentation" body="Every call of the partner API, how to sign requests, with examples." />
+        <LinkCard
+          href="/api/docs"
+          external
+          icon={<BookOpen className="size-5" aria-hidden="true" />}
+          title="API documentation"
+          body="Every call of the partner API, how to sign requests, with examples."
+        />
         <LinkCard
           href={`mailto:${supportEmail}`}
           icon={<LifeBuoy className="size-5" aria-hidden="true" />}

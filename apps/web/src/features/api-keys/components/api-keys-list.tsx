@@ -52,7 +52,12 @@ function KeyActions({ k, onRoll, onDelete }: { k: ApiKey } & Pick<Actions, 'onRo
 export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
   const keys = useApiKeys();
   if (keys.isPending) return <LoadingBlock label="Loading..." />;
-  if (keys.isError) return <Alert tone="danger" className="m-5">{keys.error.message}</Alert>;
+  if (keys.isError)
+    return (
+      <Alert tone="danger" className="m-5">
+        {keys.error.message}
+      </Alert>
+    );
   const list = keys.data.apiKeys;
   if (list.length === 0) {
     return (

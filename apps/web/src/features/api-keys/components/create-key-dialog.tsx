@@ -1,5 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { API_KEY_PERMISSIONS, API_KEY_PERMISSION_HELP, API_KEY_PERMISSION_LABELS, CreateApiKeyRequest, type ApiKeyPermission, type ApiKeyWithSecret } from '@portal/contract/api-keys';
+import {
+  API_KEY_PERMISSIONS,
+  API_KEY_PERMISSION_HELP,
+  API_KEY_PERMISSION_LABELS,
+  CreateApiKeyRequest,
+  type ApiKeyPermission,
+  type ApiKeyWithSecret,
+} from '@portal/contract/api-keys';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
@@ -37,7 +44,8 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
   const [date, setDate] = useState('');
   const [errors, setErrors] = useState<{ name?: string; permissions?: string; expiry?: string }>({});
 
-  const toggle = (p: ApiKeyPermission) => setPermissions((ps) => (ps.includes(p) ? ps.filter((x) => x !== p) : API_KEY_PERMISSIONS.filter((x) => x === p || ps.includes(x))));
+  const toggle = (p: ApiKeyPermission) =>
+    setPermissions((ps) => (ps.includes(p) ? ps.filter((x) => x !== p) : API_KEY_PERMISSIONS.filter((x) => x === p || ps.includes(x))));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -58,12 +66,27 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
-      <TextField label="Name" placeholder="e.g. Payouts server" value={name} maxLength={80} onChange={(e) => setName(e.target.value)} error={errors.name} hint="So that you can tell your keys apart." autoFocus />
+      <TextField
+        label="Name"
+        placeholder="e.g. Payouts server"
+        value={name}
+        maxLength={80}
+        onChange={(e) => setName(e.target.value)}
+        error={errors.name}
+        hint="So that you can tell your keys apart."
+        autoFocus
+      />
       <fieldset>
         <legend className="text-sm font-medium">Permissions</legend>
         <div className="mt-2 space-y-2">
           {API_KEY_PERMISSIONS.map((p) => (
-            <label key={p} className={cn('flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5', permissions.includes(p) ? 'border-brand-700 bg-brand-50' : 'border-line bg-white')}>
+            <label
+              key={p}
+              className={cn(
+                'flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5',
+                permissions.includes(p) ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
+              )}
+            >
               <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={permissions.includes(p)} onChange={() => toggle(p)} />
               <span>
                 <span className="block text-sm font-medium">{API_KEY_PERMISSION_LABELS[p]}</span>
@@ -82,7 +105,13 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
         <legend className="text-sm font-medium">Expires</legend>
         <div className="mt-2 flex flex-wrap gap-2">
           {expiryChoices.map((c) => (
-            <label key={c.value} className={cn('inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-1.5 text-sm', expiry === c.value ? 'border-brand-700 bg-brand-50' : 'border-line bg-white')}>
+            <label
+              key={c.value}
+              className={cn(
+                'inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-1.5 text-sm',
+                expiry === c.value ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
+              )}
+            >
               <input type="radio" name="expiry" className="size-4 accent-brand-700" checked={expiry === c.value} onChange={() => setExpiry(c.value)} />
               {c.label}
             </label>
@@ -91,7 +120,13 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
         {expiry === 'date' && (
           <label className="mt-3 block max-w-56 text-xs font-medium text-muted">
             Last day the key works
-            <input type="date" className={cn(inputClass, 'mt-1')} value={date} onChange={(e) => setDate(e.target.value)} aria-invalid={errors.expiry ? true : undefined} />
+            <input
+              type="date"
+              className={cn(inputClass, 'mt-1')}
+              value={date}
+              onChange={(e) => setDate(e.target.value)}
+              aria-invalid={errors.expiry ? true : undefined}
+            />
           </label>
         )}
         {errors.expiry && (

@@ -56,7 +56,13 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
   };
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())} title="Add an IP address" description={address ? `Confirm ${address} with the code we e-mailed you.` : 'API keys will work only from the addresses on the list.'} width={480}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title="Add an IP address"
+      description={address ? `Confirm ${address} with the code we e-mailed you.` : 'API keys will work only from the addresses on the list.'}
+      width={480}
+    >
       {address ? (
         <form onSubmit={confirm} noValidate className="space-y-5">
           <CodeStep step={otp} />

@@ -60,7 +60,13 @@ export function IpAddressesSection() {
                   <WhitelistedBadge />
                 </Td>
                 <Td className="pr-5 text-right">
-                  <Button variant="ghost" size="sm" className="text-danger hover:bg-danger-soft" onClick={() => setRemoving(ip.ipAddress)} aria-label={`Delete ${ip.ipAddress}`}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="text-danger hover:bg-danger-soft"
+                    onClick={() => setRemoving(ip.ipAddress)}
+                    aria-label={`Delete ${ip.ipAddress}`}
+                  >
                     Delete
                   </Button>
                 </Td>

@@ -34,14 +34,28 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined;
             <legend className="text-sm font-medium">The current secret stops working</legend>
             <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
               {ROLL_OVERLAP_CHOICES.map((c) => (
-                <label key={c.minutes} className={cn('flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm', minutes === c.minutes ? 'border-brand-700 bg-brand-50' : 'border-line bg-white')}>
-                  <input type="radio" name="overlap" className="size-4 accent-brand-700" checked={minutes === c.minutes} onChange={() => setMinutes(c.minutes)} />
+                <label
+                  key={c.minutes}
+                  className={cn(
+                    'flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm',
+                    minutes === c.minutes ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="overlap"
+                    className="size-4 accent-brand-700"
+                    checked={minutes === c.minutes}
+                    onChange={() => setMinutes(c.minutes)}
+                  />
                   {c.label}
                 </label>
               ))}
             </div>
             <p className="mt-2 text-xs text-muted">
-              {minutes === 0 ? 'Calls signed with the current secret are refused as soon as you roll.' : 'Until then both secrets work, so you can update your servers without an outage.'}
+              {minutes === 0
+                ? 'Calls signed with the current secret are refused as soon as you roll.'
+                : 'Until then both secrets work, so you can update your servers without an outage.'}
             </p>
           </fieldset>
           {roll.isError && <Alert tone="danger">{roll.error.message}</Alert>}
@@ -49,7 +63,10 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined;
             <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
-            <Button loading={roll.isPending} onClick={() => apiKey && roll.mutate({ apiKey: apiKey.apiKey, previousSecretMinutes: minutes }, { onSuccess: (r) => setRolled(r.apiKey) })}>
+            <Button
+              loading={roll.isPending}
+              onClick={() => apiKey && roll.mutate({ apiKey: apiKey.apiKey, previousSecretMinutes: minutes }, { onSuccess: (r) => setRolled(r.apiKey) })}
+            >
               Roll key
             </Button>
           </div>

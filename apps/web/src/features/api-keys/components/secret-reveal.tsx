@@ -24,8 +24,11 @@ export function SecretReveal({ apiKey, onDone, rolled = false }: { apiKey: ApiKe
       <CopyField label="Key ID" value={apiKey.apiKey} testId="key-id" />
       {apiKey.permissions.includes('widget') && <CopyField label="Public key" value={apiKey.publicKey} testId="public-key" />}
       <p className="text-xs text-muted">
-        Sign each request with the secret key: see the <a className="font-medium text-brand-700 underline" href="/api/docs" target="_blank" rel="noreferrer">API documentation</a> for
-        examples in curl and Node.
+        Sign each request with the secret key: see the{' '}
+        <a className="font-medium text-brand-700 underline" href="/api/docs" target="_blank" rel="noreferrer">
+          API documentation
+        </a>{' '}
+        for examples in curl and Node.
       </p>
       <div className="flex justify-end pt-2">
         <Button onClick={onDone}>Done</Button>

@@ -41,7 +41,15 @@ describe('API keys screen', () => {
         body: {
           apiKeys: [
             apiKey(),
-            apiKey({ apiKey: 'ak_ffffffffffffffffffffffffffffffff', name: 'Old reporting', status: 'disabled', permissions: ['api_read'], lastUsedAt: '2026-11-21T08:30:00.000Z', expiry: '2026-11-01T00:00:00.000Z', expired: true }),
+            apiKey({
+              apiKey: 'ak_ffffffffffffffffffffffffffffffff',
+              name: 'Old reporting',
+              status: 'disabled',
+              permissions: ['api_read'],
+              lastUsedAt: '2026-11-21T08:30:00.000Z',
+              expiry: '2026-11-01T00:00:00.000Z',
+              expired: true,
+            }),
           ],
         },
       },
@@ -77,7 +85,10 @@ describe('API keys screen', () => {
       'GET partner/profile': { body: profile() },
       'GET partner/ip-addresses': { body: { ipAddresses: [] } },
       'GET partner/apikey': { body: { apiKeys: [] } },
-      'POST partner/apikey': (call) => ({ status: 201, body: { apiKey: withSecret(apiKey({ name: (call.body as { name: string }).name, permissions: (call.body as ApiKey).permissions })) } }),
+      'POST partner/apikey': (call) => ({
+        status: 201,
+        body: { apiKey: withSecret(apiKey({ name: (call.body as { name: string }).name, permissions: (call.body as ApiKey).permissions })) },
+      }),
     });
     const { user } = renderKeys();
     await user.click((await screen.findAllByRole('button', { name: 'Create API key' }))[0]!);
@@ -151,7 +162,9 @@ describe('API keys screen', () => {
       'GET partner/profile': { body: profile() },
       'GET partner/ip-addresses': { body: { ipAddresses: [] } },
       'GET partner/apikey': { body: { apiKeys: [apiKey()] } },
-      'POST partner/apikey/ak_0123456789abcdef0123456789abcdef/roll': { body: { apiKey: withSecret(apiKey({ previousSecretExpiresAt: '2026-11-21T10:00:00.000Z' })) } },
+      'POST partner/apikey/ak_0123456789abcdef0123456789abcdef/roll': {
+        body: { apiKey: withSecret(apiKey({ previousSecretExpiresAt: '2026-11-21T10:00:00.000Z' })) },
+      },
     });
     const { user } = renderKeys();
     await screen.findAllByTestId('api-key-row');
@@ -187,7 +200,11 @@ describe('allowed IP addresses beside the keys', () => {
   const base = (ips: string[]) => ({
     'GET partner/profile': { body: profile() },
     'GET partner/apikey': { body: { apiKeys: [] } },
-    'GET partner/ip-addresses': { body: { ipAddresses: ips.map((ipAddress) => ({ ipAddress, status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: 'admin@acme.test' })) } },
+    'GET partner/ip-addresses': {
+      body: {
+        ipAddresses: ips.map((ipAddress) => ({ ipAddress, status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: 'admin@acme.test' })),
+      },
+    },
     'PUT user/otp': { body: { message: 'sent', sentTo: 'admin@acme.test', expiresInSeconds: 600 } },
   });
 
@@ -202,7 +219,20 @@ describe('allowed IP addresses beside the keys', () => {
 
   it('adds an address: checked here first, then the e-mailed code', async () => {
     signIn('admin');
-    const api = mockApi({ ...base([]), 'POST partner/ip-address': (call) => ({ status: 201, body: { ipAddress: { ipAddress: (call.body as { ipAddress: string }).ipAddress, status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: 'admin@acme.test' } } }) });
+    const api = mockApi({
+      ...base([]),
+      'POST partner/ip-address': (call) => ({
+        status: 201,
+        body: {
+          ipAddress: {
+            ipAddress: (call.body as { ipAddress: string }).ipAddress,
+            status: 'whitelisted',
+            createdAt: '2026-11-20T10:00:00.000Z',
+            createdBy: 'admin@acme.test',
+          },
+        },
+      }),
+    });
     const { user } = renderKeys();
     await screen.findByTestId('ip-addresses-empty');
     await user.click(screen.getByRole('button', { name: 'Add IP address' }));

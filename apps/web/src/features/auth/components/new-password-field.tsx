@@ -5,7 +5,21 @@ import { useCommonPasswords } from '../common-passwords.ts';
 import { PasswordRules } from './password-rules.tsx';
 
 /** A new password with its rules below it, ticked as the user types (the common-password list loads meanwhile). */
-export function NewPasswordField({ label = 'New password', value, email, error, registration, autoFocus }: { label?: string; value: string; email: string; error?: string; registration: UseFormRegisterReturn; autoFocus?: boolean }) {
+export function NewPasswordField({
+  label = 'New password',
+  value,
+  email,
+  error,
+  registration,
+  autoFocus,
+}: {
+  label?: string;
+  value: string;
+  email: string;
+  error?: string;
+  registration: UseFormRegisterReturn;
+  autoFocus?: boolean;
+}) {
   const rulesId = useId();
   const isCommon = useCommonPasswords();
   return (

@@ -16,7 +16,12 @@ export function PasswordRules({ id, password, email, isCommon }: { id?: string; 
         const state = met === true ? 'met' : met === undefined ? 'checking' : definite && password ? 'broken' : 'open';
         const Icon = state === 'met' ? Check : state === 'broken' ? X : Circle;
         return (
-          <li key={rule.id} data-rule={rule.id} data-state={state} className={cn('flex items-center gap-2', state === 'met' ? 'text-success' : state === 'broken' ? 'text-danger' : 'text-muted')}>
+          <li
+            key={rule.id}
+            data-rule={rule.id}
+            data-state={state}
+            className={cn('flex items-center gap-2', state === 'met' ? 'text-success' : state === 'broken' ? 'text-danger' : 'text-muted')}
+          >
             <Icon className={cn('size-3.5 shrink-0', state === 'open' || state === 'checking' ? 'opacity-60' : '')} aria-hidden="true" />
             <span>
               {rule.label}

@@ -49,7 +49,13 @@ describe('login screen', () => {
     expect(call!.body).toEqual({ email: 'admin@acme.test', password: 'Portal-demo-2026!' });
     expect(call!.headers['x-csrf-token']).toBe('csrf-test');
     expect(call!.headers.authorization).toBeUndefined();
-    expect(useSession.getState()).toMatchObject({ isLoggedIn: true, verified: false, challenge: 'SOFTWARE_TOKEN_MFA', sessionToken: 'challenge-1', username: 'admin@acme.test' });
+    expect(useSession.getState()).toMatchObject({
+      isLoggedIn: true,
+      verified: false,
+      challenge: 'SOFTWARE_TOKEN_MFA',
+      sessionToken: 'challenge-1',
+      username: 'admin@acme.test',
+    });
     expect(useSession.getState().temporaryLogin?.email).toBe('admin@acme.test');
   });
 

@@ -68,8 +68,27 @@ export function LoginScreen() {
           </Alert>
         )}
         {error && <Alert tone="danger">{error}</Alert>}
-        <TextField label="E-mail" type="email" name="email" autoComplete="username" autoFocus required value={values.email} onChange={change('email')} error={errors.email} />
-        <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={values.password} onChange={change('password')} error={errors.password} />
+        <TextField
+          label="E-mail"
+          type="email"
+          name="email"
+          autoComplete="username"
+          autoFocus
+          required
+          value={values.email}
+          onChange={change('email')}
+          error={errors.email}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={values.password}
+          onChange={change('password')}
+          error={errors.password}
+        />
         <Button type="submit" block size="lg" loading={busy}>
           Sign in
         </Button>

@@ -11,8 +11,13 @@ describe('requested password reset screen', () => {
   beforeEach(() => useSession.getState().reset());
 
   it('after an admin reset, starts at the code that was e-mailed, and sets the password with it', async () => {
-    useSession.getState().applyChallenge({ challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'viewer@acme.test' }, { email: 'viewer@acme.test', password: 'old' });
-    const api = mockApi({ 'POST users/confirm-password-reset': { body: { message: 'ok' } }, 'POST users/forgot-password': { body: { message: 'A new code is on its way.' } } });
+    useSession
+      .getState()
+      .applyChallenge({ challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'viewer@acme.test' }, { email: 'viewer@acme.test', password: 'old' });
+    const api = mockApi({
+      'POST users/confirm-password-reset': { body: { message: 'ok' } },
+      'POST users/forgot-password': { body: { message: 'A new code is on its way.' } },
+    });
     const { user } = renderReset('/requested-password-reset?reason=admin');
     expect(screen.getByText(/Your administrator reset your password. Enter the six-digit code we e-mailed to viewer@acme.test/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Send code' })).toBeNull();
@@ -23,7 +28,11 @@ describe('requested password reset screen', () => {
     await user.type(screen.getByLabelText('Six-digit code'), '123456');
     await user.type(screen.getByLabelText('New password'), 'Kilimanjaro-Sunrise-42');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() => expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([{ email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '123456' }]));
+    await waitFor(() =>
+      expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([
+        { email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '123456' },
+      ]),
+    );
     expect((await screen.findByTestId('location')).textContent).toBe('/password-changed');
   });
 
@@ -35,7 +44,11 @@ describe('requested password reset screen', () => {
     await user.type(screen.getByLabelText('Six-digit code'), '654321');
     await user.type(screen.getByLabelText('New password'), 'Kilimanjaro-Sunrise-42');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() => expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([{ email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '654321' }]));
+    await waitFor(() =>
+      expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([
+        { email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '654321' },
+      ]),
+    );
   });
 
   it('checks the e-mail, the code and the password rules (Password123! is common) before sending', async () => {
@@ -52,7 +65,12 @@ describe('requested password reset screen', () => {
     expect(screen.getByLabelText<HTMLInputElement>('Six-digit code').value).toBe('123');
     await user.type(screen.getByLabelText('New password'), 'Password123!');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() => expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['Enter the six-digit code from the e-mail', 'This password is too common. Choose one that is harder to guess.']));
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+        'Enter the six-digit code from the e-mail',
+        'This password is too common. Choose one that is harder to guess.',
+      ]),
+    );
     expect(api.to('POST users/confirm-password-reset')).toEqual([]);
   });
 });

@@ -13,7 +13,8 @@ import { newPasswordProblem } from '../common-passwords.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { NewPasswordField } from '../components/new-password-field.tsx';
 
-const ADMIN_RESET_SENT = (email: string) => `Your administrator reset your password. Enter the six-digit code we e-mailed to ${email} and choose a new password.`;
+const ADMIN_RESET_SENT = (email: string) =>
+  `Your administrator reset your password. Enter the six-digit code we e-mailed to ${email} and choose a new password.`;
 const HAVE_CODE = 'Enter the six-digit code from your e-mail and choose a new password.';
 
 /** The code step: the contract's request schema, and the password rules with the common-password list. */
@@ -30,7 +31,9 @@ export function RequestedPasswordResetScreen() {
   const byAdmin = params.get('reason') === 'admin';
   const knownEmail = useSession((s) => s.temporaryLogin?.email);
   // an admin's reset e-mails the code already: the screen starts at the code
-  const [sent, setSent] = useState<{ note: string; email: string } | undefined>(byAdmin && knownEmail ? { note: ADMIN_RESET_SENT(knownEmail), email: knownEmail } : undefined);
+  const [sent, setSent] = useState<{ note: string; email: string } | undefined>(
+    byAdmin && knownEmail ? { note: ADMIN_RESET_SENT(knownEmail), email: knownEmail } : undefined,
+  );
   if (!sent) return <RequestCode byAdmin={byAdmin} initialEmail={knownEmail ?? ''} onSent={setSent} />;
   return <ConfirmReset note={sent.note} initialEmail={sent.email} askEmail={!knownEmail} />;
 }
@@ -45,7 +48,10 @@ function BackToSignIn() {
 
 function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; initialEmail: string; onSent: (sent: { note: string; email: string }) => void }) {
   const [error, setError] = useState<string>();
-  const form = useForm<z.input<typeof ForgotPasswordRequest>, unknown, z.output<typeof ForgotPasswordRequest>>({ resolver: zodResolver(ForgotPasswordRequest), defaultValues: { email: initialEmail } });
+  const form = useForm<z.input<typeof ForgotPasswordRequest>, unknown, z.output<typeof ForgotPasswordRequest>>({
+    resolver: zodResolver(ForgotPasswordRequest),
+    defaultValues: { email: initialEmail },
+  });
   const submit = form.handleSubmit(async ({ email }) => {
     setError(undefined);
     try {
@@ -57,7 +63,11 @@ function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; init
   return (
     <AuthCard
       title="Reset your password"
-      subtitle={byAdmin ? 'Your administrator has reset your password. Choose a new one to sign in again.' : 'Enter your e-mail address and we will send you a six-digit code.'}
+      subtitle={
+        byAdmin
+          ? 'Your administrator has reset your password. Choose a new one to sign in again.'
+          : 'Enter your e-mail address and we will send you a six-digit code.'
+      }
       footer={<BackToSignIn />}
     >
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
@@ -66,7 +76,11 @@ function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; init
         <Button type="submit" block size="lg" loading={form.formState.isSubmitting}>
           Send code
         </Button>
-        <button type="button" className="block w-full text-center text-sm font-medium text-brand-700 hover:underline" onClick={() => onSent({ note: HAVE_CODE, email: form.getValues('email') })}>
+        <button
+          type="button"
+          className="block w-full text-center text-sm font-medium text-brand-700 hover:underline"
+          onClick={() => onSent({ note: HAVE_CODE, email: form.getValues('email') })}
+        >
           I already have a code
         </button>
       </form>
@@ -134,7 +148,12 @@ function ConfirmReset({ note: firstNote, initialEmail, askEmail }: { note: strin
         <Button type="submit" block size="lg" loading={isSubmitting}>
           Change password
         </Button>
-        <button type="button" className="block w-full text-center text-sm font-medium text-brand-700 hover:underline disabled:text-muted" disabled={resending || isSubmitting} onClick={() => void resend()}>
+        <button
+          type="button"
+          className="block w-full text-center text-sm font-medium text-brand-700 hover:underline disabled:text-muted"
+          disabled={resending || isSubmitting}
+          onClick={() => void resend()}
+        >
           Send a new code
         </button>
       </form>

@@ -7,12 +7,17 @@ import { ResetPasswordScreen } from './reset-password.tsx';
 
 const TOO_COMMON = 'This password is too common. Choose one that is harder to guess.';
 const renderNewPassword = () => renderScreen(<ResetPasswordScreen />, { path: '/reset-password' });
-const rule = (id: string) => within(screen.getByTestId('password-rules')).getAllByRole('listitem').find((li) => li.dataset.rule === id)!;
+const rule = (id: string) =>
+  within(screen.getByTestId('password-rules'))
+    .getAllByRole('listitem')
+    .find((li) => li.dataset.rule === id)!;
 
 describe('choosing a first password', () => {
   beforeEach(() => {
     useSession.getState().reset();
-    useSession.getState().applyChallenge({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'invited@acme.test' }, { email: 'invited@acme.test', password: 'Temp-pass-2026!' });
+    useSession
+      .getState()
+      .applyChallenge({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'invited@acme.test' }, { email: 'invited@acme.test', password: 'Temp-pass-2026!' });
   });
 
   it('ticks the rules as the user types, the common-password rule once the list is loaded', async () => {
@@ -60,6 +65,8 @@ describe('choosing a first password', () => {
     await user.type(screen.getByLabelText('Confirm new password'), 'Kilimanjaro-Peak-77');
     await user.click(screen.getByRole('button', { name: 'Set password' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/two-factor-authentication');
-    expect(api.to('PUT users/password').map((c) => c.body)).toEqual([{ password: 'Kilimanjaro-Peak-77', email: 'invited@acme.test', tempPassword: 'Temp-pass-2026!' }]);
+    expect(api.to('PUT users/password').map((c) => c.body)).toEqual([
+      { password: 'Kilimanjaro-Peak-77', email: 'invited@acme.test', tempPassword: 'Temp-pass-2026!' },
+    ]);
   });
 });

@@ -18,13 +18,11 @@ export const PASSWORDS_DIFFER = 'The passwords do not match.';
 
 /** A new password and its confirmation, checked with the contract's rules and the common-password list. */
 const newPasswordForm = (email: string) =>
-  z
-    .object({ password: SetPasswordRequest.shape.password, confirm: z.string() })
-    .superRefine(async ({ password, confirm }, ctx) => {
-      const problem = await newPasswordProblem(password, email);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
-      else if (password !== confirm) ctx.addIssue({ code: 'custom', path: ['confirm'], message: PASSWORDS_DIFFER });
-    });
+  z.object({ password: SetPasswordRequest.shape.password, confirm: z.string() }).superRefine(async ({ password, confirm }, ctx) => {
+    const problem = await newPasswordProblem(password, email);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
+    else if (password !== confirm) ctx.addIssue({ code: 'custom', path: ['confirm'], message: PASSWORDS_DIFFER });
+  });
 
 /** The new-password step of an invited user (NEW_PASSWORD_REQUIRED); then it signs in again and meets MFA setup. */
 export function ResetPasswordScreen() {

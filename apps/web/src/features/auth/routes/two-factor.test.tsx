@@ -6,14 +6,26 @@ import { PARTNER_ID } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { RECOVERY_FILE_NAME, TwoFactorScreen } from './two-factor.tsx';
 
-const USER = { id: '0a5e0001-0000-4000-8000-000000000001', name: 'Ada Admin', email: 'admin@acme.test', role: 'admin' as const, partnerId: PARTNER_ID, status: 'active' as const };
+const USER = {
+  id: '0a5e0001-0000-4000-8000-000000000001',
+  name: 'Ada Admin',
+  email: 'admin@acme.test',
+  role: 'admin' as const,
+  partnerId: PARTNER_ID,
+  status: 'active' as const,
+};
 const signedIn = { body: { user: USER, accessToken: 'access-1', expiresIn: 900, refreshToken: 'r' } };
 
 const renderPrompt = () => renderScreen(<TwoFactorScreen />, { path: '/two-factor-authentication' });
 
 describe('two-factor prompt', () => {
   beforeEach(() => {
-    useSession.getState().applyChallenge({ challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'admin@acme.test', session: 'challenge-1' }, { email: 'admin@acme.test', password: 'pw' });
+    useSession
+      .getState()
+      .applyChallenge(
+        { challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'admin@acme.test', session: 'challenge-1' },
+        { email: 'admin@acme.test', password: 'pw' },
+      );
   });
 
   it("refuses a code that is not six digits with 'Invalid OTP', without calling the server", async () => {
@@ -31,7 +43,9 @@ describe('two-factor prompt', () => {
     await user.type(screen.getByLabelText('Authentication code'), '123456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/');
-    expect(api.to('POST users/challenge-response').map((c) => c.body)).toEqual([{ session: 'challenge-1', challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@acme.test', userCode: '123456' }]);
+    expect(api.to('POST users/challenge-response').map((c) => c.body)).toEqual([
+      { session: 'challenge-1', challengeName: 'SOFTWARE_TOKEN_MFA', username: 'admin@acme.test', userCode: '123456' },
+    ]);
     expect(useSession.getState()).toMatchObject({ verified: true, isLoggedIn: true, sessionToken: undefined, user: { ...USER, token: 'access-1' } });
   });
 
@@ -79,7 +93,12 @@ describe('authenticator setup', () => {
   const CODES = Array.from({ length: 10 }, (_, i) => `abcd${i}-efgh${i}`);
   beforeEach(() => {
     useSession.getState().reset();
-    useSession.getState().applyChallenge({ challengeName: 'MFA_SETUP', userName: 'invited@acme.test', session: 'setup-1', mfaSecret: SECRET }, { email: 'invited@acme.test', password: 'pw' });
+    useSession
+      .getState()
+      .applyChallenge(
+        { challengeName: 'MFA_SETUP', userName: 'invited@acme.test', session: 'setup-1', mfaSecret: SECRET },
+        { email: 'invited@acme.test', password: 'pw' },
+      );
   });
 
   it('shows the key in groups of four that do not break inside, and copies it whole', () => {

@@ -104,7 +104,10 @@ function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone: () => v
   const codes = result.recoveryCodes ?? [];
   const [saved, setSaved] = useState(false);
   return (
-    <AuthCard title="Save your recovery codes" subtitle="If you lose your phone, each of these codes signs you in once instead of an authenticator code. They are shown only now.">
+    <AuthCard
+      title="Save your recovery codes"
+      subtitle="If you lose your phone, each of these codes signs you in once instead of an authenticator code. They are shown only now."
+    >
       <ol className="grid grid-cols-2 gap-2 rounded-lg border border-line bg-canvas p-4 font-mono text-sm" aria-label="Recovery codes">
         {codes.map((c) => (
           <li key={c} className="text-center">
@@ -120,8 +123,8 @@ function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone: () => v
         <CopyButton text={codes.join('\n')} label="Copy codes" />
       </div>
       <label className="mt-5 flex items-start gap-2 text-sm">
-        <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
-        I have saved these codes somewhere safe.
+        <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={saved} onChange={(e) => setSaved(e.target.checked)} />I have saved these
+        codes somewhere safe.
       </label>
       <Button className="mt-5" block size="lg" disabled={!saved} onClick={onDone}>
         Continue to the dashboard
@@ -154,7 +157,10 @@ function MfaSetup() {
   if (!sessionToken || !mfaSecret) return <ExpiredNotice message="cannot continue with mfa setup without session token and secret" />;
   const uri = otpauthUri ?? `otpauth://totp/Partner%20Dashboard:${encodeURIComponent(username ?? '')}?secret=${mfaSecret}&issuer=Partner%20Dashboard`;
   return (
-    <AuthCard title="Set up your authenticator app" subtitle="Scan the code with an authenticator app (Google Authenticator, 1Password, Authy...), then enter the six-digit code it shows.">
+    <AuthCard
+      title="Set up your authenticator app"
+      subtitle="Scan the code with an authenticator app (Google Authenticator, 1Password, Authy...), then enter the six-digit code it shows."
+    >
       <StepIndicator current={currentStep} total={totalSteps} />
       {form.expired ? (
         <ExpiredNotice message={form.error ?? ''} />
@@ -185,17 +191,22 @@ function CodePrompt() {
   const { sessionToken, username } = useSession();
   const applyAuthResult = useSession((s) => s.applyAuthResult);
   const [recovery, setRecovery] = useState(false);
-  const form = useCodeSubmit(async (userCode) => {
-    if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
-    const res = await authApi.challengeResponse({ session: sessionToken, challengeName: 'SOFTWARE_TOKEN_MFA', username, userCode });
-    applyAuthResult(res);
-    void navigate('/', { replace: true });
-  }, recovery ? isCodeOrRecovery : isCode);
+  const form = useCodeSubmit(
+    async (userCode) => {
+      if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
+      const res = await authApi.challengeResponse({ session: sessionToken, challengeName: 'SOFTWARE_TOKEN_MFA', username, userCode });
+      applyAuthResult(res);
+      void navigate('/', { replace: true });
+    },
+    recovery ? isCodeOrRecovery : isCode,
+  );
 
   return (
     <AuthCard
       title="Two-factor authentication"
-      subtitle={recovery ? 'Enter one of the recovery codes you saved when you set up your authenticator.' : 'Enter the six-digit code from your authenticator app.'}
+      subtitle={
+        recovery ? 'Enter one of the recovery codes you saved when you set up your authenticator.' : 'Enter the six-digit code from your authenticator app.'
+      }
       footer={
         <button
           type="button"
@@ -213,7 +224,14 @@ function CodePrompt() {
         <ExpiredNotice message={form.error ?? ''} />
       ) : (
         <form onSubmit={(e) => void form.submit(e)} className="space-y-5" noValidate>
-          <OtpInput value={form.code} onChange={form.setCode} error={form.error} autoFocus allowRecovery={recovery} label={recovery ? 'Recovery code' : 'Authentication code'} />
+          <OtpInput
+            value={form.code}
+            onChange={form.setCode}
+            error={form.error}
+            autoFocus
+            allowRecovery={recovery}
+            label={recovery ? 'Recovery code' : 'Authentication code'}
+          />
           <Button type="submit" block size="lg" loading={form.busy}>
             Verify
           </Button>

@@ -8,7 +8,10 @@ export function useSettlementFee(q: { amount: string; coin: Coin; network: Netwo
   return useQuery({
     queryKey: ['partner', 'settlement-fee', q],
     queryFn: () =>
-      api.get(`partner/settlement/fee?${new URLSearchParams({ amount: q!.amount, cryptoAmount: q!.amount, cryptoCurrency: q!.coin, cryptoNetwork: q!.network })}`, { schema: SettlementFeeResponse }),
+      api.get(
+        `partner/settlement/fee?${new URLSearchParams({ amount: q!.amount, cryptoAmount: q!.amount, cryptoCurrency: q!.coin, cryptoNetwork: q!.network })}`,
+        { schema: SettlementFeeResponse },
+      ),
     enabled: q !== null,
     placeholderData: keepPreviousData,
   });

@@ -82,7 +82,9 @@ describe('the top-up dialog', () => {
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]); // opening the dialog asks for nothing
     await userEvent.click(button);
     expect(await screen.findByTestId('deposit-address')).toHaveProperty('textContent', TRC20.address);
-    expect(calls.filter((c) => c.url === '/api/v1/partner/addresses' && c.method === 'POST').map((c) => c.body)).toEqual([{ currency: 'USDT', network: 'TRC20' }]);
+    expect(calls.filter((c) => c.url === '/api/v1/partner/addresses' && c.method === 'POST').map((c) => c.body)).toEqual([
+      { currency: 'USDT', network: 'TRC20' },
+    ]);
     expect(screen.queryByRole('button', { name: /^Get a/ })).toBeNull();
   });
 

@@ -36,7 +36,17 @@ function CopyRow({ label, value, testId }: { label: string; value: string; testI
  * partner has none and the user may get one (admin, treasury; the server says which networks can be served), a
  * button asks for it; otherwise 'Address not found'. A demo address is marked: nothing sent to it can be recovered.
  */
-export function TopUpDialog({ open, onOpenChange, b2b, reason }: { open: boolean; onOpenChange: (open: boolean) => void; b2b: boolean; /** why it opened (the low-balance banner says the limit) */ reason?: string }) {
+export function TopUpDialog({
+  open,
+  onOpenChange,
+  b2b,
+  reason,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  b2b: boolean;
+  /** why it opened (the low-balance banner says the limit) */ reason?: string;
+}) {
   const [selection, setSelection] = useState<TopUpSelection>(() => storedSelection());
   const currencyNetwork = currencyNetworkOf(selection) ?? DEFAULT_CURRENCY_NETWORK;
   const list = useDepositAddresses();
@@ -63,11 +73,23 @@ export function TopUpDialog({ open, onOpenChange, b2b, reason }: { open: boolean
       <div className="mt-4 grid grid-cols-2 gap-3">
         <div>
           <p className="mb-1 text-xs font-medium text-muted">Coin</p>
-          <SearchableSelect label="Coin" variant={b2b ? 'b2b' : 'default'} options={coins().map((c) => ({ value: c, label: c }))} value={coin} onChange={(c) => update(chooseCoin(selection, c as Coin))} />
+          <SearchableSelect
+            label="Coin"
+            variant={b2b ? 'b2b' : 'default'}
+            options={coins().map((c) => ({ value: c, label: c }))}
+            value={coin}
+            onChange={(c) => update(chooseCoin(selection, c as Coin))}
+          />
         </div>
         <div>
           <p className="mb-1 text-xs font-medium text-muted">Network</p>
-          <SearchableSelect label="Network" variant={b2b ? 'b2b' : 'default'} options={networksFor(coin).map((n) => ({ value: n, label: n }))} value={network} onChange={(n) => update({ coin, network: n as Network })} />
+          <SearchableSelect
+            label="Network"
+            variant={b2b ? 'b2b' : 'default'}
+            options={networksFor(coin).map((n) => ({ value: n, label: n }))}
+            value={network}
+            onChange={(n) => update({ coin, network: n as Network })}
+          />
         </div>
       </div>
       {address.data?.demo && (

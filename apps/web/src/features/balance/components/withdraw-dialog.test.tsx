@@ -6,8 +6,19 @@ import { accounts, profile, settlementWallet, signIn } from '../../../testing/fa
 import { renderScreen } from '../../../testing/render.tsx';
 import { BalanceScreen } from '../routes/balance.tsx';
 
-const TRAVEL_RULE = { configs: [{ id: 't', countryCode: 'ALL', customerType: 'BUSINESS', minAmount: '1000.00', dataFields: ['name', 'businessRegistrationNumber'], status: 'ACTIVE' }] };
-const fee = (amount: string) => ({ feeAmount: '1.00000000', feeCurrency: 'USDT', rate: '1.0000', cryptoAmount: `${amount}000000`, receiveAmount: `${(Number(amount) - 1).toFixed(2)}000000`, maxAmount: '25000.00' });
+const TRAVEL_RULE = {
+  configs: [
+    { id: 't', countryCode: 'ALL', customerType: 'BUSINESS', minAmount: '1000.00', dataFields: ['name', 'businessRegistrationNumber'], status: 'ACTIVE' },
+  ],
+};
+const fee = (amount: string) => ({
+  feeAmount: '1.00000000',
+  feeCurrency: 'USDT',
+  rate: '1.0000',
+  cryptoAmount: `${amount}000000`,
+  receiveAmount: `${(Number(amount) - 1).toFixed(2)}000000`,
+  maxAmount: '25000.00',
+});
 const settlement = (amount: string, sequenceId: string) => ({
   id: '5e770000-0000-4000-8000-0000000000ff',
   sequenceId,
@@ -63,7 +74,16 @@ describe('withdrawal', () => {
     expect((await screen.findByTestId('withdrawal-pending')).textContent).toBe('USDT 249.00 on its way');
     expect(screen.getByText(/Processing takes 5 to 20 minutes/)).toBeTruthy();
     const sent = api.to('POST partner/settlement/withdrawal')[0]!.body as Record<string, unknown>;
-    expect(sent).toMatchObject({ amount: '250.00', source: 'dashboard', walletAddress: settlementWallet().address, cryptoCurrency: 'USDT', cryptoNetwork: 'TRC20', fiatWallet: 'USD', receivingWallet: settlementWallet().id, travelRuleInfo: null });
+    expect(sent).toMatchObject({
+      amount: '250.00',
+      source: 'dashboard',
+      walletAddress: settlementWallet().address,
+      cryptoCurrency: 'USDT',
+      cryptoNetwork: 'TRC20',
+      fiatWallet: 'USD',
+      receivingWallet: settlementWallet().id,
+      travelRuleInfo: null,
+    });
     expect(sent.sequenceId).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -37,7 +37,17 @@ function Row({ label, value, strong, testId }: { label: string; value: React.Rea
  * acknowledgement. The server checks everything again; the request's sequenceId is made once per confirmation, so a
  * retry cannot book it twice.
  */
-export function WithdrawDialog({ open, onOpenChange, available, canManageWallets }: { open: boolean; onOpenChange: (open: boolean) => void; available: string; canManageWallets: boolean }) {
+export function WithdrawDialog({
+  open,
+  onOpenChange,
+  available,
+  canManageWallets,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  available: string;
+  canManageWallets: boolean;
+}) {
   const wallets = useSettlementWallets();
   const travelRule = useTravelRule();
   const withdraw = useWithdraw();
@@ -61,7 +71,10 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
     setAmountError(problem);
     if (problem || !chosen) return;
     setSequenceId(newId());
-    setRecipient({ name: chosen.wallet.travelRuleInfo?.name ?? '', businessRegistrationNumber: chosen.wallet.travelRuleInfo?.businessRegistrationNumber ?? '' });
+    setRecipient({
+      name: chosen.wallet.travelRuleInfo?.name ?? '',
+      businessRegistrationNumber: chosen.wallet.travelRuleInfo?.businessRegistrationNumber ?? '',
+    });
     withdraw.reset();
     setStep('confirm');
   };
@@ -111,7 +124,11 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
       </>
     ) : (
       <>
-        <Link to="/transactions?tab=3" onClick={() => onOpenChange(false)} className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium hover:bg-canvas">
+        <Link
+          to="/transactions?tab=3"
+          onClick={() => onOpenChange(false)}
+          className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium hover:bg-canvas"
+        >
           View settlements
         </Link>
         <Button onClick={() => onOpenChange(false)}>Done</Button>
@@ -139,7 +156,11 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
               </span>
             }
             trailing={
-              <button type="button" className="text-xs font-semibold text-brand-800 underline underline-offset-2" onClick={() => setAmount(Number(max) > 0 ? formatMoney(max).replace(/,/g, '') : '')}>
+              <button
+                type="button"
+                className="text-xs font-semibold text-brand-800 underline underline-offset-2"
+                onClick={() => setAmount(Number(max) > 0 ? formatMoney(max).replace(/,/g, '') : '')}
+              >
                 Max
               </button>
             }
@@ -194,7 +215,12 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
                 <Row label="You withdraw" value={formatMoney(amount, 'USD')} strong testId="confirm-amount" />
                 <Row label="Rate" value={`1 ${chosen.coin} = ${formatMoney(fee.data.rate, 'USD')}`} testId="confirm-rate" />
                 <Row label="Network fee" value={formatCrypto(fee.data.feeAmount, chosen.coin)} testId="confirm-fee" />
-                <Row label="Arrives in the wallet" value={<span className="whitespace-nowrap">{formatCrypto(fee.data.receiveAmount, chosen.coin)}</span>} strong testId="confirm-receive" />
+                <Row
+                  label="Arrives in the wallet"
+                  value={<span className="whitespace-nowrap">{formatCrypto(fee.data.receiveAmount, chosen.coin)}</span>}
+                  strong
+                  testId="confirm-receive"
+                />
                 <Row
                   label={`To (${chosen.wallet.network})`}
                   value={
@@ -211,7 +237,9 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
           {needs.length > 0 && (
             <div className="rounded-lg border border-line p-3">
               <p className="text-sm font-medium">Recipient (travel rule)</p>
-              <p className="mt-0.5 text-xs text-muted">Withdrawals of this amount carry the recipient's details. They must be accurate or the transaction fails.</p>
+              <p className="mt-0.5 text-xs text-muted">
+                Withdrawals of this amount carry the recipient's details. They must be accurate or the transaction fails.
+              </p>
               <div className="mt-3 grid gap-3 sm:grid-cols-2 sm:items-end">
                 <div className="space-y-1.5">
                   <label htmlFor="tr-name" className="text-sm font-medium">
@@ -223,7 +251,12 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
                   <label htmlFor="tr-reg" className="text-sm font-medium">
                     Business registration number
                   </label>
-                  <input id="tr-reg" className={inputClass} value={recipient.businessRegistrationNumber} onChange={(e) => setRecipient({ ...recipient, businessRegistrationNumber: e.target.value })} />
+                  <input
+                    id="tr-reg"
+                    className={inputClass}
+                    value={recipient.businessRegistrationNumber}
+                    onChange={(e) => setRecipient({ ...recipient, businessRegistrationNumber: e.target.value })}
+                  />
                 </div>
               </div>
             </div>
@@ -233,7 +266,10 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
             <p data-testid="irreversible-warning">{WITHDRAWAL_MESSAGES.irreversible}</p>
           </div>
           {withdraw.isPending && reconnecting && (
-            <Alert tone="warning">The server cannot be reached right now. Your withdrawal will be sent again, with the same reference, as soon as it answers: it cannot be made twice.</Alert>
+            <Alert tone="warning">
+              The server cannot be reached right now. Your withdrawal will be sent again, with the same reference, as soon as it answers: it cannot be made
+              twice.
+            </Alert>
           )}
           {withdraw.isError && <Alert tone="danger">{withdraw.error.message}</Alert>}
         </div>
@@ -249,7 +285,8 @@ export function WithdrawDialog({ open, onOpenChange, available, canManageWallets
               {formatCrypto(done.cryptoAmount, done.cryptoCurrency)} on its way
             </p>
             <p className="mt-1 text-sm text-muted">
-              Processing takes {WITHDRAWAL_PROCESSING_MINUTES.min} to {WITHDRAWAL_PROCESSING_MINUTES.max} minutes. You can follow it in the Settlements tab of Transactions.
+              Processing takes {WITHDRAWAL_PROCESSING_MINUTES.min} to {WITHDRAWAL_PROCESSING_MINUTES.max} minutes. You can follow it in the Settlements tab of
+              Transactions.
             </p>
           </div>
           <dl className="divide-y divide-line rounded-lg border border-line px-4 text-left">

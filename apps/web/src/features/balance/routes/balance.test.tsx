@@ -14,7 +14,13 @@ describe('balance screen', () => {
   it("shows the USD account's available amount, with the token, and the other accounts apart", async () => {
     const api = mockApi({
       'GET partner/profile': { body: profile() },
-      'GET partner/accounts': { body: accounts([{ currency: 'NGN', available: '1500000.5' }, { currency: 'USD', available: '25000.00' }, { currency: 'KES', available: '0' }]) },
+      'GET partner/accounts': {
+        body: accounts([
+          { currency: 'NGN', available: '1500000.5' },
+          { currency: 'USD', available: '25000.00' },
+          { currency: 'KES', available: '0' },
+        ]),
+      },
     });
     renderBalance();
     expect((await screen.findByText('USD 25,000.00')).getAttribute('data-testid')).toBe('usd-available');
@@ -40,7 +46,9 @@ describe('balance screen', () => {
 
   it('asks for nothing while the user is only half way through sign-in', async () => {
     useSession.getState().reset();
-    useSession.getState().applyChallenge({ challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'treasury@acme.test', session: 's' }, { email: 'treasury@acme.test', password: 'pw' });
+    useSession
+      .getState()
+      .applyChallenge({ challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'treasury@acme.test', session: 's' }, { email: 'treasury@acme.test', password: 'pw' });
     const api = mockApi({ 'GET partner/accounts': { body: accounts() } });
     renderBalance();
     await new Promise((r) => setTimeout(r, 50));

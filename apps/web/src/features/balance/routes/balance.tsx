@@ -25,7 +25,9 @@ export function BalanceScreen() {
   const [roleNotice, setRoleNotice] = useState<string>();
   if (withdraw && !movesMoney) {
     setWithdraw(false);
-    setRoleNotice(`Your role is now ${role ? ROLE_LABELS[role] : 'changed'}: only admin and treasury users can withdraw, so the withdrawal was closed before it was sent.`);
+    setRoleNotice(
+      `Your role is now ${role ? ROLE_LABELS[role] : 'changed'}: only admin and treasury users can withdraw, so the withdrawal was closed before it was sent.`,
+    );
   }
   const others = accounts.data?.accounts.filter((a) => a.currency !== 'USD') ?? [];
 
@@ -58,7 +60,11 @@ export function BalanceScreen() {
       <Card className="p-6">
         <p className="text-sm font-medium text-muted">Available balance</p>
         <p className="mt-2 text-4xl font-semibold tracking-tight tabular-nums" data-testid="usd-available">
-          {accounts.isPending ? <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label="Loading..." /> : formatMoney(usdAvailable(accounts.data?.accounts), 'USD')}
+          {accounts.isPending ? (
+            <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label="Loading..." />
+          ) : (
+            formatMoney(usdAvailable(accounts.data?.accounts), 'USD')
+          )}
         </p>
         <p className="mt-1 text-xs text-muted">USD account</p>
       </Card>

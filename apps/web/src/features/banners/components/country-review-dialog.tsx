@@ -58,7 +58,12 @@ export function CountryReviewDialog({ open, onOpenChange, pending, userId }: Pro
       width={520}
       footer={
         <>
-          <Button variant="secondary" onClick={() => submit('deny')} loading={mutation.isPending && running === 'deny'} disabled={mutation.isPending || pending.length === 0}>
+          <Button
+            variant="secondary"
+            onClick={() => submit('deny')}
+            loading={mutation.isPending && running === 'deny'}
+            disabled={mutation.isPending || pending.length === 0}
+          >
             Deny
           </Button>
           <Button onClick={() => submit('approve')} loading={mutation.isPending && running === 'approve'} disabled={mutation.isPending || others.length === 0}>

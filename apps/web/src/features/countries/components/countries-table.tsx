@@ -64,7 +64,13 @@ export function CountriesTable({ rates, canChange, onChange, userId }: Props) {
                   {isPending(r.status) ? (
                     <span className="text-xs text-muted">Awaiting approval</span>
                   ) : (
-                    <Button size="sm" variant="secondary" className="w-full sm:w-auto" onClick={() => onChange(r)} aria-label={`${r.status === 'enabled' ? 'Disable' : 'Enable'} ${countryName(r.locale)}`}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      className="w-full sm:w-auto"
+                      onClick={() => onChange(r)}
+                      aria-label={`${r.status === 'enabled' ? 'Disable' : 'Enable'} ${countryName(r.locale)}`}
+                    >
                       {r.status === 'enabled' ? 'Disable' : 'Enable'}
                     </Button>
                   )}

@@ -53,10 +53,16 @@ describe('enabled countries screen', () => {
     await user.click(await screen.findByRole('button', { name: 'Enable Benin' }));
     const dialog = await screen.findByRole('dialog', { name: 'Enable Benin?' });
     expect(within(dialog).getByText(/Acme Remit starts serving Benin once another admin approves this request/)).toBeTruthy();
-    api.on('GET partner/rates', { body: { rates: [{ ...BENIN, status: 'pending_enable', requestedBy: { id: USER_ID, name: 'Ada Admin' }, requestedAt: '2026-11-20T10:00:00.000Z' }, GHANA, KENYA] } });
+    api.on('GET partner/rates', {
+      body: {
+        rates: [{ ...BENIN, status: 'pending_enable', requestedBy: { id: USER_ID, name: 'Ada Admin' }, requestedAt: '2026-11-20T10:00:00.000Z' }, GHANA, KENYA],
+      },
+    });
     await user.click(within(dialog).getByRole('button', { name: 'Request to enable' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(api.to('PUT partner/rates').map((c) => c.body)).toEqual([{ rates: [{ partnerRateId: BENIN.id, platformRateId: BENIN.rateId, status: 'pending_enable' }] }]);
+    expect(api.to('PUT partner/rates').map((c) => c.body)).toEqual([
+      { rates: [{ partnerRateId: BENIN.id, platformRateId: BENIN.rateId, status: 'pending_enable' }] },
+    ]);
     expect(useToasts.getState().toast.message).toBe(REQUEST_SENT);
     await waitFor(() => expect(row('BJ').textContent).toContain('Pending enable'));
     expect(row('BJ').textContent).toContain('Asked by you');
@@ -75,7 +81,9 @@ describe('enabled countries screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Request to disable' }));
     expect(await within(dialog).findByText(`${RATE_MESSAGES.updateFailed}: Kenya (KES) already has a change waiting for review.`)).toBeTruthy();
     expect(useToasts.getState().toast.message).toBe(RATE_MESSAGES.updateFailed);
-    expect(api.to('PUT partner/rates').map((c) => c.body)).toEqual([{ rates: [{ partnerRateId: KENYA.id, platformRateId: KENYA.rateId, status: 'pending_disable' }] }]);
+    expect(api.to('PUT partner/rates').map((c) => c.body)).toEqual([
+      { rates: [{ partnerRateId: KENYA.id, platformRateId: KENYA.rateId, status: 'pending_disable' }] },
+    ]);
   });
 
   it('is read-only for a non-admin', async () => {

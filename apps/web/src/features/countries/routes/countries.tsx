@@ -89,7 +89,9 @@ export function CountriesScreen() {
           <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
             <Globe2 className="size-6 text-muted" aria-hidden="true" />
             <p className="font-medium text-ink">{all.length === 0 ? 'No countries yet' : 'No countries match'}</p>
-            <p className="text-sm text-muted">{all.length === 0 ? 'Countries appear here once rates are published for them.' : 'Try another search or status.'}</p>
+            <p className="text-sm text-muted">
+              {all.length === 0 ? 'Countries appear here once rates are published for them.' : 'Try another search or status.'}
+            </p>
           </div>
         ) : (
           <CountriesTable rates={shown} canChange={admin} onChange={setChanging} userId={userId} />

@@ -21,13 +21,20 @@ export function useUpdateFiatWallet() {
       qc.setQueryData<FiatWallet[]>(FIAT_WALLETS_KEY, (list) =>
         list?.map((w) =>
           w.id === body.id
-            ? { ...w, ...(body.paymentEnabled !== undefined ? { paymentEnabled: body.paymentEnabled } : {}), ...(body.collectionEnabled !== undefined ? { collectionEnabled: body.collectionEnabled } : {}) }
+            ? {
+                ...w,
+                ...(body.paymentEnabled !== undefined ? { paymentEnabled: body.paymentEnabled } : {}),
+                ...(body.collectionEnabled !== undefined ? { collectionEnabled: body.collectionEnabled } : {}),
+              }
             : w,
         ),
       );
     },
     onSuccess: (wallet, body) => {
-      const what = body.paymentEnabled !== undefined ? `Payments turned ${body.paymentEnabled ? 'on' : 'off'}` : `Collections turned ${body.collectionEnabled ? 'on' : 'off'}`;
+      const what =
+        body.paymentEnabled !== undefined
+          ? `Payments turned ${body.paymentEnabled ? 'on' : 'off'}`
+          : `Collections turned ${body.collectionEnabled ? 'on' : 'off'}`;
       toast.show(`${what} for the ${wallet.currency} wallet`);
     },
     onError: (err) => toast.show(err.message.startsWith('cannot ') ? err.message : FIAT_WALLET_MESSAGES.fetchFailed(err.message)),

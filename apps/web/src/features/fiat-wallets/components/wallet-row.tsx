@@ -15,7 +15,21 @@ type Props = {
   onChange: (change: { paymentEnabled?: boolean; collectionEnabled?: boolean }) => void;
 };
 
-function Toggle({ label, wallet, checked, disabled, busy, onChange }: { label: string; wallet: string; checked: boolean; disabled: boolean; busy: boolean; onChange: (on: boolean) => void }) {
+function Toggle({
+  label,
+  wallet,
+  checked,
+  disabled,
+  busy,
+  onChange,
+}: {
+  label: string;
+  wallet: string;
+  checked: boolean;
+  disabled: boolean;
+  busy: boolean;
+  onChange: (on: boolean) => void;
+}) {
   return (
     <div className="flex items-center justify-between gap-3 md:flex-col md:items-center md:gap-1.5">
       <span className="text-sm text-ink md:text-xs md:font-medium md:text-muted">{label}</span>
@@ -29,9 +43,14 @@ export function WalletRow({ wallet, canEdit, saving, onChange }: Props) {
   const isDefault = wallet.id === DEFAULT_FIAT_WALLET_ID;
   const locked = !canEdit || isDefault;
   return (
-    <li className="grid gap-4 px-4 py-4 sm:px-6 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_auto_auto] md:items-center md:gap-8" data-testid={`fiat-wallet-${wallet.currency}`}>
+    <li
+      className="grid gap-4 px-4 py-4 sm:px-6 md:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_auto_auto] md:items-center md:gap-8"
+      data-testid={`fiat-wallet-${wallet.currency}`}
+    >
       <div className="flex min-w-0 items-center gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800 ring-1 ring-brand-600/20">{wallet.currency}</span>
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800 ring-1 ring-brand-600/20">
+          {wallet.currency}
+        </span>
         <div className="min-w-0">
           <p className="flex flex-wrap items-center gap-2 font-semibold text-ink">
             {currencyName(wallet.currency)}
@@ -45,8 +64,22 @@ export function WalletRow({ wallet, canEdit, saving, onChange }: Props) {
         <p className="font-semibold tabular-nums text-ink">{formatMoney(wallet.balance, wallet.currency)}</p>
       </div>
       <div className="grid gap-3 rounded-lg bg-canvas px-3 py-3 md:flex md:gap-6 md:bg-transparent md:p-0">
-        <Toggle label="Payments" wallet={wallet.currency} checked={wallet.paymentEnabled} disabled={locked} busy={saving === 'payment'} onChange={(on) => onChange({ paymentEnabled: on })} />
-        <Toggle label="Collections" wallet={wallet.currency} checked={wallet.collectionEnabled} disabled={locked} busy={saving === 'collection'} onChange={(on) => onChange({ collectionEnabled: on })} />
+        <Toggle
+          label="Payments"
+          wallet={wallet.currency}
+          checked={wallet.paymentEnabled}
+          disabled={locked}
+          busy={saving === 'payment'}
+          onChange={(on) => onChange({ paymentEnabled: on })}
+        />
+        <Toggle
+          label="Collections"
+          wallet={wallet.currency}
+          checked={wallet.collectionEnabled}
+          disabled={locked}
+          busy={saving === 'collection'}
+          onChange={(on) => onChange({ collectionEnabled: on })}
+        />
       </div>
       <Link
         to={`/balance/fiat-wallet/${wallet.currency}`}

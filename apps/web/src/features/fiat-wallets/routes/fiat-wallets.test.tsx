@@ -98,7 +98,10 @@ describe('fiat wallets screen', () => {
 
   it('shows the spec message when the list cannot be loaded', async () => {
     signIn('admin');
-    mockApi({ 'GET partner/profile': { body: profile({ fiatWalletsEnabled: true }) }, 'GET partner/fiat-wallets': apiError(500, 'InternalError', 'database unavailable') });
+    mockApi({
+      'GET partner/profile': { body: profile({ fiatWalletsEnabled: true }) },
+      'GET partner/fiat-wallets': apiError(500, 'InternalError', 'database unavailable'),
+    });
     renderWallets();
     await screen.findByText(FIAT_WALLET_MESSAGES.fetchFailed('database unavailable'));
   });

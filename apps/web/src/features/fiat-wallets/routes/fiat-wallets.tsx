@@ -42,7 +42,10 @@ export function FiatWalletsScreen() {
       title="Fiat wallets"
       description="Local-currency wallets for paying out and collecting. Switch a wallet's payments or collections off to stop them."
       actions={
-        <Link to="/balance" className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas">
+        <Link
+          to="/balance"
+          className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
+        >
           <ArrowLeft className="size-4" aria-hidden="true" />
           Balance
         </Link>

@@ -71,10 +71,17 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
         ))}
       </ol>
       <div className="mt-5 flex flex-wrap gap-3">
-        <Link to={`/payments/${p.id}`} className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas">
+        <Link
+          to={`/payments/${p.id}`}
+          className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
+        >
           View in payments
         </Link>
-        <button type="button" onClick={onAnother} className="inline-flex h-10 items-center rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900">
+        <button
+          type="button"
+          onClick={onAnother}
+          className="inline-flex h-10 items-center rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900"
+        >
           Initiate another
         </button>
       </div>

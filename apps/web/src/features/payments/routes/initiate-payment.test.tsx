@@ -10,7 +10,19 @@ const momoOut = channel({ channelType: 'momo', rampType: 'withdraw', min: '10.00
 const momoIn = channel({ channelType: 'momo', rampType: 'deposit' });
 const tzOut = channel({ channelType: 'momo', rampType: 'withdraw', country: 'TZ', currency: 'TZS' });
 const mpesa = network({ name: 'M-Pesa', channelIds: [momoOut.id, momoIn.id] });
-const QUOTE: PaymentQuote = { kind: 'disbursement', country: 'KE', currency: 'KES', amount: '1000.00', rate: '128.90000000', amountUsd: '7.75', feeUsd: '0.23', totalUsd: '7.98', min: '10.00', max: '250000.00', balanceUsd: '5000.00' };
+const QUOTE: PaymentQuote = {
+  kind: 'disbursement',
+  country: 'KE',
+  currency: 'KES',
+  amount: '1000.00',
+  rate: '128.90000000',
+  amountUsd: '7.75',
+  feeUsd: '0.23',
+  totalUsd: '7.98',
+  min: '10.00',
+  max: '250000.00',
+  balanceUsd: '5000.00',
+};
 const payment = (over: Partial<Payment> = {}): Payment => ({
   id: '7306c772-b1ba-455c-be36-fdf9529faaa0',
   kind: 'disbursement',
@@ -79,7 +91,14 @@ describe('initiate payment screen', () => {
     await user.click(within(quote).getByRole('button', { name: 'Confirm payout' }));
     expect(await screen.findByRole('heading', { name: 'Disbursement' })).toBeTruthy();
     const sent = api.to('POST partner/disbursement')[0]!.body as Record<string, unknown>;
-    expect(sent).toMatchObject({ country: 'KE', channelId: momoOut.id, networkId: mpesa.id, accountNumber: '+254712345678', recipient: { name: 'Amina Juma' }, amount: '1000' });
+    expect(sent).toMatchObject({
+      country: 'KE',
+      channelId: momoOut.id,
+      networkId: mpesa.id,
+      accountNumber: '+254712345678',
+      recipient: { name: 'Amina Juma' },
+      amount: '1000',
+    });
     expect(sent.sequenceId).toMatch(/^[0-9a-f-]{36}$/);
     expect(screen.getByRole('link', { name: 'View in payments' }).getAttribute('href')).toBe(`/payments/${payment().id}`);
   });
@@ -90,7 +109,8 @@ describe('initiate payment screen', () => {
     const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
     const form = await screen.findByRole('form', { name: 'Payment details' });
     await user.click(within(form).getByRole('button', { name: 'Review' }));
-    for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount in the local currency with at most 2 decimals']) expect(within(form).getAllByText(text).length).toBeGreaterThan(0);
+    for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount in the local currency with at most 2 decimals'])
+      expect(within(form).getAllByText(text).length).toBeGreaterThan(0);
     expect(api.to('GET partner/payments/quote')).toHaveLength(0);
     await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
@@ -119,7 +139,16 @@ describe('initiate payment screen', () => {
     const api = setupApi();
     api.on('POST partner/disbursement', { status: 201, body: { payment: payment({ status: 'processing' }) } });
     api.on(`GET disbursements/${payment().id}`, {
-      body: { payment: payment({ status: 'refunded', timeline: [{ status: 'created', at: '2026-11-23T10:00:00.000Z' }, { status: 'pending', at: '2026-11-23T10:00:01.000Z' }, { status: 'refunded', at: '2026-11-23T10:00:02.000Z' }] }) },
+      body: {
+        payment: payment({
+          status: 'refunded',
+          timeline: [
+            { status: 'created', at: '2026-11-23T10:00:00.000Z' },
+            { status: 'pending', at: '2026-11-23T10:00:01.000Z' },
+            { status: 'refunded', at: '2026-11-23T10:00:02.000Z' },
+          ],
+        }),
+      },
     });
     const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
     const form = await fillDisbursement(user);
@@ -127,7 +156,9 @@ describe('initiate payment screen', () => {
     await user.click(within(await screen.findByRole('region', { name: 'Quote' })).getByRole('button', { name: 'Confirm payout' }));
     await waitFor(() => expect(screen.getByTestId('payment-status').textContent).toBe('Refunded'));
     expect(screen.getByTestId('payment-status').querySelector('[data-tone]')!.getAttribute('data-tone')).toBe('neutral');
-    const tones = [...within(screen.getByRole('list', { name: 'Timeline' })).getAllByRole('listitem')].map((li) => li.querySelector('[data-tone]')!.getAttribute('data-tone'));
+    const tones = [...within(screen.getByRole('list', { name: 'Timeline' })).getAllByRole('listitem')].map((li) =>
+      li.querySelector('[data-tone]')!.getAttribute('data-tone'),
+    );
     expect(tones).toEqual(['info', 'info', 'neutral']);
   });
 
@@ -136,7 +167,9 @@ describe('initiate payment screen', () => {
     renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
     const form = await screen.findByRole('form', { name: 'Payment details' });
     await waitFor(() => expect(within(form).getByRole('option', { name: 'Kenya' })).toBeTruthy());
-    const offered = within(within(form).getByLabelText('Country')).getAllByRole('option').map((o) => (o as HTMLOptionElement).value);
+    const offered = within(within(form).getByLabelText('Country'))
+      .getAllByRole('option')
+      .map((o) => (o as HTMLOptionElement).value);
     expect(offered).toEqual(['', 'KE']);
   });
 

@@ -23,14 +23,35 @@ const KINDS: { value: PaymentKind; label: string }[] = [
   { value: 'collection', label: 'Collect' },
 ];
 
-function Select({ label, value, onChange, error, children, disabled }: { label: string; value: string; onChange: (v: string) => void; error?: string; children: ReactNode; disabled?: boolean }) {
+function Select({
+  label,
+  value,
+  onChange,
+  error,
+  children,
+  disabled,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  children: ReactNode;
+  disabled?: boolean;
+}) {
   const id = `pay-${label.toLowerCase().replace(/\W+/g, '-')}`;
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="text-sm font-medium text-ink">
         {label}
       </label>
-      <select id={id} className={inputClass} value={value} disabled={disabled} aria-invalid={error ? true : undefined} onChange={(e) => onChange(e.target.value)}>
+      <select
+        id={id}
+        className={inputClass}
+        value={value}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      >
         {children}
       </select>
       {error && (
@@ -107,11 +128,23 @@ export function InitiatePaymentScreen() {
 
   const confirm = () => {
     if (!quote) return;
-    const common = { country: draft.country, channelId: draft.channelId, amount: draft.amount.trim(), sequenceId: quote.sequenceId, ...(draft.reference.trim() ? { reference: draft.reference.trim() } : {}) };
+    const common = {
+      country: draft.country,
+      channelId: draft.channelId,
+      amount: draft.amount.trim(),
+      sequenceId: quote.sequenceId,
+      ...(draft.reference.trim() ? { reference: draft.reference.trim() } : {}),
+    };
     const input =
       draft.kind === 'disbursement'
-        ? { kind: 'disbursement' as const, body: { ...common, networkId: draft.networkId, accountNumber: draft.accountNumber.trim(), recipient: { name: draft.name.trim() } } }
-        : { kind: 'collection' as const, body: { ...common, ...(draft.accountNumber.trim() ? { accountNumber: draft.accountNumber.trim() } : {}), payer: { name: draft.name.trim() } } };
+        ? {
+            kind: 'disbursement' as const,
+            body: { ...common, networkId: draft.networkId, accountNumber: draft.accountNumber.trim(), recipient: { name: draft.name.trim() } },
+          }
+        : {
+            kind: 'collection' as const,
+            body: { ...common, ...(draft.accountNumber.trim() ? { accountNumber: draft.accountNumber.trim() } : {}), payer: { name: draft.name.trim() } },
+          };
     create.mutate(input, {
       onSuccess: (r) => setCreated(r.payment),
       onError: (err) => setError(messageOf(err)),
@@ -126,7 +159,8 @@ export function InitiatePaymentScreen() {
     create.reset();
   };
 
-  const accountLabel = draft.kind === 'collection' ? "Payer's phone number" : network ? ACCOUNT_NUMBER_TYPE_LABELS[network.accountNumberType] : 'Account number';
+  const accountLabel =
+    draft.kind === 'collection' ? "Payer's phone number" : network ? ACCOUNT_NUMBER_TYPE_LABELS[network.accountNumberType] : 'Account number';
   const q = quote?.quote;
   const disbursing = draft.kind === 'disbursement';
 
@@ -136,12 +170,19 @@ export function InitiatePaymentScreen() {
         title="Initiate payment"
         description="Pay out local currency to a recipient, or collect it from a payer. You see the rate and fee before you confirm."
         actions={
-          <Link to="/payments" className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas">
+          <Link
+            to="/payments"
+            className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
+          >
             All payments
           </Link>
         }
       />
-      {!canInitiate && <Alert tone="info" className="mb-4">Only admin or treasury users can initiate payments.</Alert>}
+      {!canInitiate && (
+        <Alert tone="info" className="mb-4">
+          Only admin or treasury users can initiate payments.
+        </Alert>
+      )}
       {created ? (
         <PaymentResult created={created} onAnother={again} />
       ) : (
@@ -155,23 +196,44 @@ export function InitiatePaymentScreen() {
                   role="radio"
                   aria-checked={draft.kind === k.value}
                   onClick={() => set({ kind: k.value, country: '', channelId: '', networkId: '' })}
-                  className={cn('rounded-md px-4 py-1.5 text-sm font-medium', draft.kind === k.value ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink')}
+                  className={cn(
+                    'rounded-md px-4 py-1.5 text-sm font-medium',
+                    draft.kind === k.value ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink',
+                  )}
                 >
                   {k.label}
                 </button>
               ))}
             </div>
-            {(channels.isError || networks.isError || markets.isError) && <Alert tone="danger" className="mt-4">The channels could not be loaded. Reload the page to try again.</Alert>}
+            {(channels.isError || networks.isError || markets.isError) && (
+              <Alert tone="danger" className="mt-4">
+                The channels could not be loaded. Reload the page to try again.
+              </Alert>
+            )}
             <div className="mt-5 grid gap-4 sm:grid-cols-2">
-              <Select label="Country" value={draft.country} error={shown.country} disabled={loading} onChange={(v) => set({ country: v, channelId: '', networkId: '' })}>
-                <option value="">{loading ? 'Loading…' : countries.length === 0 && !markets.isError ? 'No country enabled for payments' : 'Choose a country'}</option>
+              <Select
+                label="Country"
+                value={draft.country}
+                error={shown.country}
+                disabled={loading}
+                onChange={(v) => set({ country: v, channelId: '', networkId: '' })}
+              >
+                <option value="">
+                  {loading ? 'Loading…' : countries.length === 0 && !markets.isError ? 'No country enabled for payments' : 'Choose a country'}
+                </option>
                 {countries.map((c) => (
                   <option key={c.code} value={c.code}>
                     {c.name}
                   </option>
                 ))}
               </Select>
-              <Select label="Channel" value={draft.channelId} error={shown.channelId} disabled={!draft.country} onChange={(v) => set({ channelId: v, networkId: '' })}>
+              <Select
+                label="Channel"
+                value={draft.channelId}
+                error={shown.channelId}
+                disabled={!draft.country}
+                onChange={(v) => set({ channelId: v, networkId: '' })}
+              >
                 <option value="">Choose a channel</option>
                 {countryChannels.map((c) => (
                   <option key={c.id} value={c.id}>
@@ -189,9 +251,23 @@ export function InitiatePaymentScreen() {
                   ))}
                 </Select>
               )}
-              <TextField label={disbursing ? "Recipient's name" : "Payer's name"} value={draft.name} error={shown.name} onChange={(e) => set({ name: e.target.value })} autoComplete="off" maxLength={120} />
+              <TextField
+                label={disbursing ? "Recipient's name" : "Payer's name"}
+                value={draft.name}
+                error={shown.name}
+                onChange={(e) => set({ name: e.target.value })}
+                autoComplete="off"
+                maxLength={120}
+              />
               {(disbursing || channel?.channelType === 'momo') && (
-                <TextField label={accountLabel} value={draft.accountNumber} error={shown.accountNumber} onChange={(e) => set({ accountNumber: e.target.value })} inputMode={network?.accountNumberType === 'app' ? 'text' : 'numeric'} autoComplete="off" />
+                <TextField
+                  label={accountLabel}
+                  value={draft.accountNumber}
+                  error={shown.accountNumber}
+                  onChange={(e) => set({ accountNumber: e.target.value })}
+                  inputMode={network?.accountNumberType === 'app' ? 'text' : 'numeric'}
+                  autoComplete="off"
+                />
               )}
               <TextField
                 label={`Amount${channel ? ` (${channel.currency})` : ''}`}
@@ -202,7 +278,13 @@ export function InitiatePaymentScreen() {
                 placeholder="0.00"
                 hint="Sandbox: an amount ending in 1 fails, 2 expires, 3 is refunded, 4 is denied"
               />
-              <TextField label="Reference (optional)" value={draft.reference} onChange={(e) => set({ reference: e.target.value })} maxLength={64} autoComplete="off" />
+              <TextField
+                label="Reference (optional)"
+                value={draft.reference}
+                onChange={(e) => set({ reference: e.target.value })}
+                maxLength={64}
+                autoComplete="off"
+              />
             </div>
             {error && (
               <Alert tone="danger" className="mt-4">
@@ -222,9 +304,7 @@ export function InitiatePaymentScreen() {
               <h2 className="text-sm font-semibold text-ink">{disbursing ? 'You pay out' : 'You collect'}</h2>
               <dl className="mt-2">
                 <QuoteRow label="Amount">{formatAmount(q.amount, q.currency)}</QuoteRow>
-                <QuoteRow label="Rate">
-                  {formatRate(q.rate, 'USD', q.currency)}
-                </QuoteRow>
+                <QuoteRow label="Rate">{formatRate(q.rate, 'USD', q.currency)}</QuoteRow>
                 <QuoteRow label="In USD">{formatAmount(q.amountUsd, 'USD')}</QuoteRow>
                 <QuoteRow label="Fee">{formatAmount(q.feeUsd, 'USD')}</QuoteRow>
                 <QuoteRow label={disbursing ? 'Taken from your balance' : 'Credited to your balance when paid'} strong>

@@ -21,7 +21,14 @@ type Props = {
 function Progress({ job }: { job: ReportJob }) {
   const share = job.totalPages ? Math.round((job.processedPages / job.totalPages) * 100) : 0;
   return (
-    <div className="mt-1.5 w-32" role="progressbar" aria-label={`${statusLabel(job.status)}: ${job.processedPages} of ${job.totalPages} pages`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={share}>
+    <div
+      className="mt-1.5 w-32"
+      role="progressbar"
+      aria-label={`${statusLabel(job.status)}: ${job.processedPages} of ${job.totalPages} pages`}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={share}
+    >
       <div className="h-1.5 overflow-hidden rounded bg-canvas ring-1 ring-inset ring-line">
         <div className="h-full bg-brand-600 transition-all" style={{ width: `${Math.max(share, 5)}%` }} />
       </div>
@@ -78,13 +85,26 @@ export function ReportList({ jobs, now, onDownload, onRequestAgain, requestingAg
               </StackCell>
               <StackCell wide className="order-7 sm:text-right">
                 {j.status === 'complete' && (
-                  <Button variant="secondary" size="sm" className="w-full sm:w-auto" onClick={() => onDownload(j)} aria-label={`Download ${titleCase(j.dataSource)} ${periodText(j.startDate, j.endDate)}`}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    className="w-full sm:w-auto"
+                    onClick={() => onDownload(j)}
+                    aria-label={`Download ${titleCase(j.dataSource)} ${periodText(j.startDate, j.endDate)}`}
+                  >
                     <Download className="size-4" aria-hidden="true" />
                     Download
                   </Button>
                 )}
                 {(j.status === 'expired' || j.status === 'failed') && (
-                  <Button variant="ghost" size="sm" className="w-full whitespace-nowrap sm:w-auto" disabled={requestingAgain} onClick={() => onRequestAgain(j)} aria-label={`Request ${titleCase(j.dataSource)} ${periodText(j.startDate, j.endDate)} again`}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    className="w-full whitespace-nowrap sm:w-auto"
+                    disabled={requestingAgain}
+                    onClick={() => onRequestAgain(j)}
+                    aria-label={`Request ${titleCase(j.dataSource)} ${periodText(j.startDate, j.endDate)} again`}
+                  >
                     <RotateCcw className="size-4" aria-hidden="true" />
                     Request again
                   </Button>

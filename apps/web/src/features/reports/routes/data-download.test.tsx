@@ -58,11 +58,19 @@ describe('data-download screen', () => {
     // a failed report is asked for again with its own data, period and filters
     await user.click(cells(3).getByRole('button', { name: /again$/ }));
     await waitFor(() => expect(api.to('POST report-jobs/create')).toHaveLength(1));
-    expect(api.to('POST report-jobs/create')[0]!.body).toEqual({ dataSource: 'collections', startDate: '2026-10-01', endDate: '2026-10-31', filters: { status: 'complete' } });
+    expect(api.to('POST report-jobs/create')[0]!.body).toEqual({
+      dataSource: 'collections',
+      startDate: '2026-10-01',
+      endDate: '2026-10-31',
+      filters: { status: 'complete' },
+    });
   });
 
   it("shows the server's refusal of a request in words", async () => {
-    mockApi({ 'POST report-jobs': { body: { jobs: [], total: 0 } }, 'POST report-jobs/create': apiError(400, 'ValidationFailed', 'The end date must be on or after the start date.') });
+    mockApi({
+      'POST report-jobs': { body: { jobs: [], total: 0 } },
+      'POST report-jobs/create': apiError(400, 'ValidationFailed', 'The end date must be on or after the start date.'),
+    });
     const { user } = renderScreen(<DataDownloadScreen />, { path: '/data-download' });
     await screen.findByText('No reports yet');
     await user.click(screen.getByRole('button', { name: 'Request report' }));

@@ -1,7 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FileText } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { ACTIVE_REPORT_STATUSES, ListReportsResponse, ReportJobResponse, type ReportJob, type ReportStatus, type SearchTable } from '@portal/contract/transactions';
+import {
+  ACTIVE_REPORT_STATUSES,
+  ListReportsResponse,
+  ReportJobResponse,
+  type ReportJob,
+  type ReportStatus,
+  type SearchTable,
+} from '@portal/contract/transactions';
 import { titleCase } from '@portal/contract/labels';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -16,7 +23,10 @@ import { api, apiDownload } from '../../../lib/api-client.ts';
 import { ReportList } from '../components/report-list.tsx';
 
 /** The four B2B tables a report can be made of. */
-const SOURCES = (['payments', 'collections', 'settlements', 'fees'] as const satisfies readonly SearchTable[]).map((value) => ({ value, label: titleCase(value) }));
+const SOURCES = (['payments', 'collections', 'settlements', 'fees'] as const satisfies readonly SearchTable[]).map((value) => ({
+  value,
+  label: titleCase(value),
+}));
 const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(status);
 
 const isoDay = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
@@ -117,7 +127,13 @@ export function DataDownloadScreen() {
             <p className="text-sm text-muted">Request one above; it appears here with its progress.</p>
           </div>
         ) : (
-          <ReportList jobs={jobs.data.jobs} now={now} onDownload={(j) => void save(j).catch((err: Error) => toast.show(err.message))} onRequestAgain={requestAgain} requestingAgain={create.isPending} />
+          <ReportList
+            jobs={jobs.data.jobs}
+            now={now}
+            onDownload={(j) => void save(j).catch((err: Error) => toast.show(err.message))}
+            onRequestAgain={requestAgain}
+            requestingAgain={create.isPending}
+          />
         )}
       </Card>
     </div>

@@ -30,7 +30,16 @@ export const PAYOUT_NOT_LOADED = 'Your payout settings could not be loaded, so t
 export function PayoutForm({ canEdit }: { canEdit: boolean }) {
   const loaded = usePayoutConfig();
   if (loaded.isPending) return <LoadingBlock label="Loading..." />;
-  if (loaded.isError) return <PayoutFields key="not-loaded" canEdit={canEdit} initial={MANUAL_PAYOUT} nextPayoutDate={null} notLoaded={{ retry: () => void loaded.refetch(), retrying: loaded.isFetching }} />;
+  if (loaded.isError)
+    return (
+      <PayoutFields
+        key="not-loaded"
+        canEdit={canEdit}
+        initial={MANUAL_PAYOUT}
+        nextPayoutDate={null}
+        notLoaded={{ retry: () => void loaded.refetch(), retrying: loaded.isFetching }}
+      />
+    );
   return <PayoutFields key={JSON.stringify(loaded.data.config)} canEdit={canEdit} initial={loaded.data.config} nextPayoutDate={loaded.data.nextPayoutDate} />;
 }
 
@@ -162,10 +171,14 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
               </label>
             ))}
           </div>
-          {config.type === 'AUTOMATED' && <ScheduleFields config={config} set={set} nextPayoutDate={initial.type === 'AUTOMATED' ? nextPayoutDate : null} changed={changed} />}
+          {config.type === 'AUTOMATED' && (
+            <ScheduleFields config={config} set={set} nextPayoutDate={initial.type === 'AUTOMATED' ? nextPayoutDate : null} changed={changed} />
+          )}
           {wipesSchedule && canEdit && (
             <Alert tone="warning">
-              <span data-testid="manual-wipes-schedule">Saving manual payouts deletes your schedule ({scheduleText(initial)}). Switch back to Automated to keep it.</span>
+              <span data-testid="manual-wipes-schedule">
+                Saving manual payouts deletes your schedule ({scheduleText(initial)}). Switch back to Automated to keep it.
+              </span>
             </Alert>
           )}
         </fieldset>

@@ -67,7 +67,11 @@ function WeeklyForm({ config, set }: ScheduleProps) {
               type="checkbox"
               className={choiceInput}
               checked={config.weeklyDays.includes(d)}
-              onChange={(e) => set({ weeklyDays: e.target.checked ? WEEK_DAYS.filter((x) => x === d || config.weeklyDays.includes(x)) : config.weeklyDays.filter((x) => x !== d) })}
+              onChange={(e) =>
+                set({
+                  weeklyDays: e.target.checked ? WEEK_DAYS.filter((x) => x === d || config.weeklyDays.includes(x)) : config.weeklyDays.filter((x) => x !== d),
+                })
+              }
             />
             {d.slice(0, 3)}
           </label>
@@ -81,7 +85,13 @@ function WeeklyForm({ config, set }: ScheduleProps) {
 function MonthlyForm({ config, set }: ScheduleProps) {
   return (
     <div className="max-w-xs">
-      <LabelledSelect label="Day of the month" placeholder="Choose a day" options={DAY_OPTIONS} value={config.monthlyDate ? String(config.monthlyDate) : undefined} onChange={(v) => set({ monthlyDate: Number(v) })} />
+      <LabelledSelect
+        label="Day of the month"
+        placeholder="Choose a day"
+        options={DAY_OPTIONS}
+        value={config.monthlyDate ? String(config.monthlyDate) : undefined}
+        onChange={(v) => set({ monthlyDate: Number(v) })}
+      />
       <p className="mt-1 text-xs text-muted">In shorter months, days 29 to 31 move to the month&apos;s last day.</p>
     </div>
   );
@@ -92,8 +102,21 @@ function YearlyForm({ config, set }: ScheduleProps) {
   const yearly = config.yearlyDate;
   return (
     <div className="grid max-w-md grid-cols-2 gap-3">
-      <LabelledSelect label="Month" placeholder="Choose" options={MONTH_OPTIONS} value={yearly ? String(yearly.month) : undefined} onChange={(v) => set({ yearlyDate: { month: Number(v), day: yearly?.day ?? 1 } })} />
-      <LabelledSelect label="Day" placeholder="Choose" options={DAY_OPTIONS} value={yearly ? String(yearly.day) : undefined} disabled={!yearly} onChange={(v) => yearly && set({ yearlyDate: { month: yearly.month, day: Number(v) } })} />
+      <LabelledSelect
+        label="Month"
+        placeholder="Choose"
+        options={MONTH_OPTIONS}
+        value={yearly ? String(yearly.month) : undefined}
+        onChange={(v) => set({ yearlyDate: { month: Number(v), day: yearly?.day ?? 1 } })}
+      />
+      <LabelledSelect
+        label="Day"
+        placeholder="Choose"
+        options={DAY_OPTIONS}
+        value={yearly ? String(yearly.day) : undefined}
+        disabled={!yearly}
+        onChange={(v) => yearly && set({ yearlyDate: { month: yearly.month, day: Number(v) } })}
+      />
     </div>
   );
 }
@@ -119,7 +142,13 @@ export function EndsForm({ config, set }: ScheduleProps) {
             <input type="radio" name="end" className={choiceInput} checked={config.endPayout === end} onChange={() => set({ endPayout: end })} />
             {END_LABELS[end]}
             {end === 'On' && (
-              <input type="date" aria-label="End date" className="rounded border border-line px-2 py-1 text-sm" value={config.endPayoutDate ?? ''} onChange={(e) => set({ endPayout: 'On', endPayoutDate: e.target.value || null })} />
+              <input
+                type="date"
+                aria-label="End date"
+                className="rounded border border-line px-2 py-1 text-sm"
+                value={config.endPayoutDate ?? ''}
+                onChange={(e) => set({ endPayout: 'On', endPayoutDate: e.target.value || null })}
+              />
             )}
             {end === 'After Payouts' && (
               <>

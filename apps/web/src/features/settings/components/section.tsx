@@ -14,4 +14,5 @@ export function Section({ title, description, children }: { title: string; descr
 
 /** A radio or checkbox styled as a chip. */
 export const choiceInput = 'size-4 accent-brand-700';
-export const chip = (on: boolean) => cn('inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm', on ? 'border-brand-700 bg-brand-50' : 'border-line bg-white');
+export const chip = (on: boolean) =>
+  cn('inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm', on ? 'border-brand-700 bg-brand-50' : 'border-line bg-white');

@@ -9,7 +9,10 @@ import { SettingsScreen } from './settings.tsx';
 import { formatDay } from '../../../lib/format.ts';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
-const WEEKLY = payoutConfig({ type: 'AUTOMATED', frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'], endPayout: 'After Payouts', endPayoutAfter: 6 }, '2026-11-26');
+const WEEKLY = payoutConfig(
+  { type: 'AUTOMATED', frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'], endPayout: 'After Payouts', endPayoutAfter: 6 },
+  '2026-11-26',
+);
 
 const renderSettings = () => renderScreen(<SettingsScreen />, { path: '/settings' });
 const saveButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Save payout settings' });
@@ -112,7 +115,9 @@ describe('settings screen, as an admin', () => {
     await user.click(saveButton());
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete schedule and save' }));
     await waitFor(() => expect(useToasts.getState().toast.message).toBe('Payout settings saved'));
-    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([{ ...WEEKLY.config, type: 'MANUAL', frequency: null, weeklyDays: [], endPayout: null, endPayoutAfter: null }]);
+    expect(api.to('POST partner/payout-config').map((c) => c.body)).toEqual([
+      { ...WEEKLY.config, type: 'MANUAL', frequency: null, weeklyDays: [], endPayout: null, endPayoutAfter: null },
+    ]);
   });
 
   it('refuses -5, 0.001, abc and zero with what to change, sending nothing, and saves a valid one', async () => {

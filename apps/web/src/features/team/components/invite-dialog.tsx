@@ -49,7 +49,11 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         {formError && <Alert tone="danger">{formError}</Alert>}
         <TextField label="Full name" autoComplete="off" error={errors.name?.message} autoFocus {...form.register('name')} />
         <TextField label="E-mail" type="email" autoComplete="off" error={errors.email?.message} {...form.register('email')} />
-        <Controller control={form.control} name="role" render={({ field }) => <RolePicker name="invite-role" value={field.value} onChange={field.onChange} />} />
+        <Controller
+          control={form.control}
+          name="role"
+          render={({ field }) => <RolePicker name="invite-role" value={field.value} onChange={field.onChange} />}
+        />
         <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
             Cancel

@@ -45,8 +45,14 @@ type Props = { member: TeamMember; self: boolean; canManage: boolean; onAction: 
 export function MemberRow({ member, self, canManage, onAction }: Props) {
   const items: MenuItem[] = actionsFor(member).map((a) => ({ label: LABELS[a], danger: a === 'remove', onSelect: () => onAction(a) }));
   return (
-    <li className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-start gap-x-3 gap-y-2 px-4 py-4 sm:px-6 md:grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.3fr)_2rem] md:items-center md:gap-x-4" data-testid="team-member">
-      <span className="flex size-9 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800 ring-1 ring-brand-600/20" aria-hidden="true">
+    <li
+      className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-start gap-x-3 gap-y-2 px-4 py-4 sm:px-6 md:grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.3fr)_2rem] md:items-center md:gap-x-4"
+      data-testid="team-member"
+    >
+      <span
+        className="flex size-9 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800 ring-1 ring-brand-600/20"
+        aria-hidden="true"
+      >
         {initials(member.name) || '?'}
       </span>
       <div className="min-w-0">

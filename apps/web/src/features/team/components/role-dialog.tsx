@@ -53,7 +53,9 @@ export function RoleDialog({ member, onClose }: { member: TeamMember; onClose: (
         {error && <Alert tone="danger">{error}</Alert>}
         <RolePicker name="member-role" value={role} onChange={setRole} />
         {self && member.role === 'admin' && role !== 'admin' && (
-          <Alert tone="warning">You are changing your own role: you will no longer be able to manage the team. Your current role is {ROLE_LABELS[member.role]}.</Alert>
+          <Alert tone="warning">
+            You are changing your own role: you will no longer be able to manage the team. Your current role is {ROLE_LABELS[member.role]}.
+          </Alert>
         )}
       </div>
     </Dialog>

@@ -10,7 +10,10 @@ export function RolePicker({ value, onChange, name }: { value: Role; onChange: (
       {ROLES.map((role) => (
         <label
           key={role}
-          className={cn('flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5', value === role ? 'border-brand-700 bg-brand-50' : 'border-line bg-white hover:bg-canvas')}
+          className={cn(
+            'flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5',
+            value === role ? 'border-brand-700 bg-brand-50' : 'border-line bg-white hover:bg-canvas',
+          )}
         >
           <input type="radio" name={name} value={role} checked={value === role} onChange={() => onChange(role)} className="mt-0.5 size-4 accent-brand-700" />
           <span>

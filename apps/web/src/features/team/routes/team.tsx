@@ -46,24 +46,43 @@ function ActionDialog({ member, action, self, onClose }: { member: TeamMember; a
       return <RoleDialog member={member} onClose={onClose} />;
     case 'remove':
       return (
-        <ConfirmDialog title={self ? 'Leave the team?' : `Remove ${member.name}?`} confirmLabel={self ? 'Leave team' : 'Remove'} danger busy={remove.isPending} onConfirm={run(remove)} onClose={onClose}>
-          <p>
-            {self ? 'You' : <strong>{member.email}</strong>} will be signed out at once and can no longer sign in to this dashboard.
-          </p>
+        <ConfirmDialog
+          title={self ? 'Leave the team?' : `Remove ${member.name}?`}
+          confirmLabel={self ? 'Leave team' : 'Remove'}
+          danger
+          busy={remove.isPending}
+          onConfirm={run(remove)}
+          onClose={onClose}
+        >
+          <p>{self ? 'You' : <strong>{member.email}</strong>} will be signed out at once and can no longer sign in to this dashboard.</p>
           <p className="text-muted">Their history stays in your audit trail. You can invite the address again later.</p>
         </ConfirmDialog>
       );
     case 'reset':
       return (
-        <ConfirmDialog title={`Reset the password of ${member.name}?`} confirmLabel="Reset password" danger busy={reset.isPending} onConfirm={run(reset)} onClose={onClose}>
+        <ConfirmDialog
+          title={`Reset the password of ${member.name}?`}
+          confirmLabel="Reset password"
+          danger
+          busy={reset.isPending}
+          onConfirm={run(reset)}
+          onClose={onClose}
+        >
           <p>
-            <strong>{member.email}</strong> is signed out everywhere at once. We e-mail them a six-digit code: they choose a new password with it before they can sign in again.
+            <strong>{member.email}</strong> is signed out everywhere at once. We e-mail them a six-digit code: they choose a new password with it before they
+            can sign in again.
           </p>
         </ConfirmDialog>
       );
     case 'resendInvite':
       return (
-        <ConfirmDialog title="Resend the invitation?" confirmLabel="Resend invitation" busy={resendInvite.isPending} onConfirm={run(resendInvite)} onClose={onClose}>
+        <ConfirmDialog
+          title="Resend the invitation?"
+          confirmLabel="Resend invitation"
+          busy={resendInvite.isPending}
+          onConfirm={run(resendInvite)}
+          onClose={onClose}
+        >
           <p>
             We e-mail <strong>{member.email}</strong> a new temporary password. The one sent before stops working.
           </p>
@@ -118,7 +137,10 @@ export function TeamScreen() {
         </Alert>
       )}
       <Card>
-        <div className="hidden grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.3fr)_2rem] gap-x-4 border-b border-line px-6 py-3 text-xs font-medium uppercase tracking-wide text-muted md:grid" aria-hidden="true">
+        <div
+          className="hidden grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.3fr)_2rem] gap-x-4 border-b border-line px-6 py-3 text-xs font-medium uppercase tracking-wide text-muted md:grid"
+          aria-hidden="true"
+        >
           <span className="w-9" />
           <span>Member</span>
           <span>Role</span>

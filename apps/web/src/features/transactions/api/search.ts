@@ -1,5 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { MAX_EXPORT_ROWS, MAX_PAGE_SIZE, MAX_SCROLL_SIZE, ScrollResponse, SearchResponse, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
+import {
+  MAX_EXPORT_ROWS,
+  MAX_PAGE_SIZE,
+  MAX_SCROLL_SIZE,
+  ScrollResponse,
+  SearchResponse,
+  type SearchAnchor,
+  type SearchQuery,
+} from '@portal/contract/transactions';
 import { api } from '../../../lib/api-client.ts';
 import type { Row } from '../tables.ts';
 import { liveQueries, MONEY_TOPICS } from '../../../lib/live-events.ts';
@@ -15,7 +23,8 @@ liveQueries(MONEY_TOPICS, ['transactions']);
 export function useTransactionPage(query: SearchQuery, startIndex: number, anchor?: SearchAnchor) {
   return useQuery({
     queryKey: ['transactions', query, startIndex],
-    queryFn: () => api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse, idempotent: true }),
+    queryFn: () =>
+      api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse, idempotent: true }),
     // the previous page stays on screen while the next loads: no layout shift
     placeholderData: keepPreviousData,
     staleTime: 30_000,
@@ -41,7 +50,11 @@ export async function fetchAll(query: SearchQuery, total: number, onProgress: (l
       rows.push(...res.hits);
       onProgress(rows.length, target);
       if (!res.scrollId || res.hits.length === 0 || rows.length >= MAX_EXPORT_ROWS) break;
-      res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId }, { schema: ScrollResponse, idempotent: true });
+      res = await api.post(
+        'transactions/scroll',
+        { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId },
+        { schema: ScrollResponse, idempotent: true },
+      );
     }
     return rows.slice(0, MAX_EXPORT_ROWS);
   } catch (err) {

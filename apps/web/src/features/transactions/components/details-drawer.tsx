@@ -13,7 +13,12 @@ function Value({ f }: { f: DetailField }) {
   return (
     <span className="flex items-start gap-1">
       {f.href ? (
-        <a href={f.href} target="_blank" rel="noopener noreferrer" className="min-w-0 break-all font-mono text-[13px] text-brand-800 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-700">
+        <a
+          href={f.href}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="min-w-0 break-all font-mono text-[13px] text-brand-800 underline decoration-brand-300 underline-offset-2 hover:decoration-brand-700"
+        >
           {f.value}
           <ExternalLink className="ml-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
           <span className="sr-only"> (opens the block explorer)</span>

@@ -85,7 +85,16 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
       {refusal && (
         <p id={errorId} role="alert" className="text-xs text-danger">
           {/* the example id is never broken at its hyphen */}
-          {refusal.split(example).flatMap((part, i) => (i === 0 ? [part] : [<span key={i} className="whitespace-nowrap">{example}</span>, part]))}
+          {refusal.split(example).flatMap((part, i) =>
+            i === 0
+              ? [part]
+              : [
+                  <span key={i} className="whitespace-nowrap">
+                    {example}
+                  </span>,
+                  part,
+                ],
+          )}
         </p>
       )}
       {idFilter && hasRange && <p className="text-xs text-warning">An ID search looks across all dates: the date range does not narrow it.</p>}
@@ -149,7 +158,12 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
           {walletMode && (
             <div className="sm:w-40">
               <p className="mb-1 text-xs font-medium text-muted">Wallet</p>
-              <SearchableSelect label="Wallet" options={['all', ...wallets].map((w) => ({ value: w, label: w === 'all' ? 'All wallets' : w }))} value={fiatWallet} onChange={search.setFiatWallet} />
+              <SearchableSelect
+                label="Wallet"
+                options={['all', ...wallets].map((w) => ({ value: w, label: w === 'all' ? 'All wallets' : w }))}
+                value={fiatWallet}
+                onChange={search.setFiatWallet}
+              />
             </div>
           )}
           {actions}

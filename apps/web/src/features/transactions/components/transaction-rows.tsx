@@ -125,7 +125,14 @@ export function TransactionRows({ label, columns, rows, pending, fetching, onVie
                     </StackCell>
                   ))}
                   <StackCell wide className="max-sm:order-6 sm:text-right">
-                    <Button variant="ghost" size="sm" onClick={(e) => onView(r, e.currentTarget)} aria-label={`View ${r.id}`} title="View" className="max-sm:w-full max-sm:border max-sm:border-line">
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={(e) => onView(r, e.currentTarget)}
+                      aria-label={`View ${r.id}`}
+                      title="View"
+                      className="max-sm:w-full max-sm:border max-sm:border-line"
+                    >
                       <Eye className="size-4" aria-hidden="true" />
                       <span className="sm:hidden">View details</span>
                     </Button>

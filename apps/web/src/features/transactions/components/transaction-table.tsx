@@ -28,11 +28,16 @@ function ExportStatus({ progress }: { progress: ExportProgress }) {
 /** A failed request, inside the table: the table's message (transaction-data §8) and Retry; the last rows stay below. */
 function LoadError({ message, kept, retrying, onRetry }: { message: string; kept: boolean; retrying: boolean; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex flex-col gap-3 border-b border-danger/20 bg-danger-soft/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="table-error">
+    <div
+      role="alert"
+      className="flex flex-col gap-3 border-b border-danger/20 bg-danger-soft/60 px-4 py-3 sm:flex-row sm:items-center sm:justify-between"
+      data-testid="table-error"
+    >
       <p className="flex items-start gap-2 text-sm text-danger">
         <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>
-          <span className="font-medium">{message}.</span> {kept ? 'The rows below are from the last successful request.' : 'Check your connection and try again.'}
+          <span className="font-medium">{message}.</span>{' '}
+          {kept ? 'The rows below are from the last successful request.' : 'Check your connection and try again.'}
         </span>
       </p>
       <Button variant="secondary" size="sm" onClick={onRetry} loading={retrying} className="shrink-0">
@@ -105,9 +110,24 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
       {search.empty ? (
         <EmptyState kind={search.empty} />
       ) : page.isError && !search.hasRows ? null : (
-        <TransactionRows label={def.label} columns={def.columns(walletMode)} rows={search.rows} pending={page.isPending && !page.isError} fetching={page.isFetching} onView={view} />
+        <TransactionRows
+          label={def.label}
+          columns={def.columns(walletMode)}
+          rows={search.rows}
+          pending={page.isPending && !page.isError}
+          fetching={page.isFetching}
+          onView={view}
+        />
       )}
-      <Pager startIndex={search.startIndex} shown={search.rows.length} total={total} totalText={search.totalText} loaded={search.hasRows} busy={page.isFetching} onPage={search.goTo} />
+      <Pager
+        startIndex={search.startIndex}
+        shown={search.rows.length}
+        total={total}
+        totalText={search.totalText}
+        loaded={search.hasRows}
+        busy={page.isFetching}
+        onPage={search.goTo}
+      />
       <DetailsDrawer table={def.key} row={shown} onClose={close} />
     </Card>
   );

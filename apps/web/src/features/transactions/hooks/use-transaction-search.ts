@@ -128,7 +128,10 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     /** rows are on screen (this page's, or the last good ones under an error) */
     hasRows: !!shown,
     /** which empty state shows; none while the first page loads or an older page stands in for the next */
-    empty: page.isSuccess && !page.isPlaceholderData && !pastEnd ? emptyState({ rows: rows.length, idFilter: query.idFilter, anyFilter, hasDate: !!query.range.startDate }) : null,
+    empty:
+      page.isSuccess && !page.isPlaceholderData && !pastEnd
+        ? emptyState({ rows: rows.length, idFilter: query.idFilter, anyFilter, hasDate: !!query.range.startDate })
+        : null,
     startIndex: shownStart,
     /** the message of a date range that ends before it starts (the same as the data-download page's) */
     rangeError: reversed ? REVERSED_RANGE_MESSAGE : undefined,
@@ -142,7 +145,13 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
       // the last row shown for a later page, the first for an earlier one (only rows of this query, not a stand-in)
       const rowsShown = current && !page.isPlaceholderData ? current.data : [];
       const row = index > startIndex ? rowsShown.at(-1) : rowsShown[0];
-      setAnchor(row && { startIndex: index, query, hint: { index: index > startIndex ? startIndex + rowsShown.length - 1 : startIndex, createdAt: row.createdAt, id: row.id } });
+      setAnchor(
+        row && {
+          startIndex: index,
+          query,
+          hint: { index: index > startIndex ? startIndex + rowsShown.length - 1 : startIndex, createdAt: row.createdAt, id: row.id },
+        },
+      );
       update({ [URL_KEYS.page]: index > 0 ? String(Math.floor(index / PAGE_SIZE) + 1) : '' }, { keepPage: true });
     },
   };

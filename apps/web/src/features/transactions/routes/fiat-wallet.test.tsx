@@ -6,7 +6,8 @@ import { fiatWallets, profile, searchReply, settlement, signIn } from '../../../
 import { renderScreen } from '../../../testing/render.tsx';
 import { FiatWalletScreen } from './fiat-wallet.tsx';
 
-const renderWallet = (currency: string, query = '') => renderScreen(<FiatWalletScreen />, { path: '/balance/fiat-wallet/:currency', url: `/balance/fiat-wallet/${currency}${query}` });
+const renderWallet = (currency: string, query = '') =>
+  renderScreen(<FiatWalletScreen />, { path: '/balance/fiat-wallet/:currency', url: `/balance/fiat-wallet/${currency}${query}` });
 
 describe('fiat wallet screen', () => {
   it("shows the wallet's balance and switches, and its transactions only, without a wallet selector", async () => {

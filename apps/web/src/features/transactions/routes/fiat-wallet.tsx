@@ -11,7 +11,10 @@ import { TableTabs, useTab } from '../components/table-tabs.tsx';
 import { TransactionTable } from '../components/transaction-table.tsx';
 
 const backLink = (
-  <Link to="/balance/fiat-wallets" className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas">
+  <Link
+    to="/balance/fiat-wallets"
+    className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
+  >
     <ArrowLeft className="size-4" aria-hidden="true" />
     Fiat wallets
   </Link>
@@ -45,7 +48,10 @@ export function FiatWallet({ currency }: { currency: string }) {
     return (
       <div>
         <PageHeader title="Fiat wallet" actions={backLink} />
-        <Empty title="Fiat wallets are not enabled for your account" body="Your balance is held in USD. Contact your account manager to hold and pay out local currencies." />
+        <Empty
+          title="Fiat wallets are not enabled for your account"
+          body="Your balance is held in USD. Contact your account manager to hold and pay out local currencies."
+        />
       </div>
     );
   }
@@ -82,7 +88,11 @@ export function FiatWallet({ currency }: { currency: string }) {
       </Card>
       <TableTabs />
       {/* searched once the wallet is known to be the partner's */}
-      {wallet ? <TransactionTable key={`${code}-${tab.key}`} def={tab} walletMode={false} wallets={[]} fiatWallet={code} /> : <Card className="h-[560px] animate-pulse" />}
+      {wallet ? (
+        <TransactionTable key={`${code}-${tab.key}`} def={tab} walletMode={false} wallets={[]} fiatWallet={code} />
+      ) : (
+        <Card className="h-[560px] animate-pulse" />
+      )}
     </div>
   );
 }

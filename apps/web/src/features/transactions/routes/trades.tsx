@@ -40,7 +40,10 @@ export function PaymentsScreen() {
         description="Payments you initiated, newest first."
         actions={
           canInitiate && (
-            <Link to="/payments/initiate" className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900">
+            <Link
+              to="/payments/initiate"
+              className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900"
+            >
               <Plus className="size-4" aria-hidden="true" />
               Initiate payment
             </Link>

@@ -80,7 +80,11 @@ describe('transactions screen', () => {
     await pageShown('11–20 of 25');
     expect(searches(api).map((b) => b.startIndex)).toEqual([0, 10, 20]);
     // Next carries the keyset hint of the last row shown (the page before was cached: Previous asked nothing)
-    expect(searches(api).map((b) => b.anchor)).toEqual([undefined, { index: 9, createdAt: ALL[9]!.createdAt, id: ALL[9]!.id }, { index: 19, createdAt: ALL[19]!.createdAt, id: ALL[19]!.id }]);
+    expect(searches(api).map((b) => b.anchor)).toEqual([
+      undefined,
+      { index: 9, createdAt: ALL[9]!.createdAt, id: ALL[9]!.id },
+      { index: 19, createdAt: ALL[19]!.createdAt, id: ALL[19]!.id },
+    ]);
   });
 
   it('filters by status from the first page, and resets the filter', async () => {
@@ -178,7 +182,11 @@ describe('transactions screen', () => {
     const view = await screen.findByRole('button', { name: `View ${String(ALL[0]!.id)}` });
     await user.click(view);
     const drawer = screen.getByRole('dialog', { name: 'Transaction details' });
-    expect(within(drawer).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Transaction details', 'Summary', 'Parties', 'Amounts']);
+    expect(
+      within(drawer)
+        .getAllByRole('heading')
+        .map((h) => h.textContent),
+    ).toEqual(['Transaction details', 'Summary', 'Parties', 'Amounts']);
     const value = (label: string) => drawer.querySelector(`[data-field="${label}"] dd`)?.textContent;
     expect(value('Sequence ID')).toBe('SEQ-1');
     expect(value('Status')).toBe('Complete');
@@ -199,7 +207,9 @@ describe('transactions screen', () => {
   it('keeps page, filters, id search and dates in the address, and starts from them', async () => {
     const api = mockApi({ ...base, 'POST transactions/search': search });
     const { user, router } = renderTransactions('/transactions?tab=1&page=2&status=failed&from=2026-11-01&to=2026-11-30');
-    await waitFor(() => expect(searches(api)[0]).toMatchObject({ filters: { status: 'failed' }, range: { startDate: '2026-11-01', endDate: '2026-11-30' }, startIndex: 10 }));
+    await waitFor(() =>
+      expect(searches(api)[0]).toMatchObject({ filters: { status: 'failed' }, range: { startDate: '2026-11-01', endDate: '2026-11-30' }, startIndex: 10 }),
+    );
     expect(screen.getByRole('button', { name: 'Status: Failed' })).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('From (UTC)').value).toBe('2026-11-01');
     await user.click(screen.getByRole('button', { name: 'Reset filters' }));
@@ -230,9 +240,17 @@ describe('transactions screen', () => {
     const api = mockApi({
       'GET partner/profile': { body: profile({ fiatWalletsEnabled: true }) },
       // a currency account is not a wallet: the selector lists the fiat wallets only
-      'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '1' }, { currency: 'NGN', available: '2' }, { currency: 'GHS', available: '3' }]) },
+      'GET partner/accounts': {
+        body: accounts([
+          { currency: 'USD', available: '1' },
+          { currency: 'NGN', available: '2' },
+          { currency: 'GHS', available: '3' },
+        ]),
+      },
       'GET partner/fiat-wallets': { body: fiatWallets() },
-      'POST transactions/search': { body: searchReply([settlement({ type: 'payout', fiatWallet: 'NGN', fiatAmount: '1500', status: 'complete' })], 1, 'eq', 'settlements') },
+      'POST transactions/search': {
+        body: searchReply([settlement({ type: 'payout', fiatWallet: 'NGN', fiatAmount: '1500', status: 'complete' })], 1, 'eq', 'settlements'),
+      },
     });
     const { user } = renderTransactions('/transactions?tab=3');
     await pageShown('1–1 of 1');

@@ -4,4 +4,6 @@ import { prefixed, useWalletMutation } from './wallet-mutation.ts';
 
 /** POST partner/wallet: a new wallet (with the e-mailed code), pending another person's approval. */
 export const useCreateWallet = () =>
-  useWalletMutation((input: CreateWalletRequest) => api.post('partner/wallet', input, { schema: WalletResponse }).catch(prefixed(WALLET_MESSAGES.createFailed)));
+  useWalletMutation((input: CreateWalletRequest) =>
+    api.post('partner/wallet', input, { schema: WalletResponse }).catch(prefixed(WALLET_MESSAGES.createFailed)),
+  );

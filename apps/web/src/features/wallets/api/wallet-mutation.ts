@@ -14,4 +14,3 @@ export function useWalletMutation<T>(run: (input: T) => Promise<WalletResponse>)
   const qc = useQueryClient();
   return useMutation({ mutationFn: run, onSuccess: () => qc.invalidateQueries({ queryKey: walletsQuery.queryKey }) });
 }
-

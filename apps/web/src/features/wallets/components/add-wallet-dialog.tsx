@@ -87,7 +87,11 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
       open={open}
       onOpenChange={onOpenChange}
       title="Add wallet address"
-      description={step === 'details' ? 'Withdrawals are sent to this address once a second person approves it and it passes screening.' : 'Enter the code we e-mailed you to add the wallet address.'}
+      description={
+        step === 'details'
+          ? 'Withdrawals are sent to this address once a second person approves it and it passes screening.'
+          : 'Enter the code we e-mailed you to add the wallet address.'
+      }
       width={540}
       footer={
         step === 'details' ? (
@@ -130,7 +134,13 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
               {coins.map((c) => {
                 const on = form.currencies.includes(c);
                 return (
-                  <label key={c} className={cn('flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm', on ? 'border-brand-600 bg-brand-50 font-medium' : 'border-line hover:bg-canvas')}>
+                  <label
+                    key={c}
+                    className={cn(
+                      'flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm',
+                      on ? 'border-brand-600 bg-brand-50 font-medium' : 'border-line hover:bg-canvas',
+                    )}
+                  >
                     <input
                       type="checkbox"
                       className="size-4 accent-brand-700"
@@ -142,18 +152,42 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
                 );
               })}
             </div>
-            {errors.currencies && <p className="mt-1 text-xs text-danger" role="alert">{errors.currencies}</p>}
+            {errors.currencies && (
+              <p className="mt-1 text-xs text-danger" role="alert">
+                {errors.currencies}
+              </p>
+            )}
           </fieldset>
-          <TextField label="Wallet address" value={form.address} onChange={(e) => set({ address: e.target.value })} error={errors.address} autoComplete="off" spellCheck={false} className="[&_input]:font-mono" />
+          <TextField
+            label="Wallet address"
+            value={form.address}
+            onChange={(e) => set({ address: e.target.value })}
+            error={errors.address}
+            autoComplete="off"
+            spellCheck={false}
+            className="[&_input]:font-mono"
+          />
           {networkTakesTag(form.network) && (
-            <TextField label="Memo (optional)" hint="The memo your exchange gave you for this address, if any." value={form.tag} onChange={(e) => set({ tag: e.target.value })} error={errors.tag} autoComplete="off" />
+            <TextField
+              label="Memo (optional)"
+              hint="The memo your exchange gave you for this address, if any."
+              value={form.tag}
+              onChange={(e) => set({ tag: e.target.value })}
+              error={errors.tag}
+              autoComplete="off"
+            />
           )}
           <div className="rounded-lg border border-line p-3">
             <p className="text-sm font-medium">Owner of this wallet (travel rule)</p>
             <p className="mt-0.5 text-xs text-muted">Withdrawals of USD 1,000 or more carry these details. They must be accurate or the transaction fails.</p>
             <div className="mt-3 grid gap-3 sm:grid-cols-2 sm:items-end">
               <TextField label="Full name of entity or beneficiary" value={form.name} onChange={(e) => set({ name: e.target.value })} error={errors.name} />
-              <TextField label="Business registration number" value={form.registration} onChange={(e) => set({ registration: e.target.value })} error={errors.registration} />
+              <TextField
+                label="Business registration number"
+                value={form.registration}
+                onChange={(e) => set({ registration: e.target.value })}
+                error={errors.registration}
+              />
             </div>
           </div>
           {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
@@ -162,7 +196,8 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
       ) : (
         <div className="space-y-4">
           <div className="rounded-lg bg-canvas px-3 py-2 text-sm">
-            <span className="font-medium">{form.currencies.join(', ')}</span> on {form.network}: <code className="break-all font-mono text-[13px]">{form.address.trim()}</code>
+            <span className="font-medium">{form.currencies.join(', ')}</span> on {form.network}:{' '}
+            <code className="break-all font-mono text-[13px]">{form.address.trim()}</code>
           </div>
           <CodeStep step={otp} />
           {errors.form && <Alert tone="danger">{errors.form}</Alert>}

@@ -73,7 +73,13 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
         <fieldset className="space-y-2">
           <legend className="mb-2 text-sm font-medium">Why are you deleting it?</legend>
           {WALLET_DELETION_REASONS.map((r) => (
-            <label key={r} className={cn('flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5 text-sm', reason === r ? 'border-brand-600 bg-brand-50' : 'border-line hover:bg-canvas')}>
+            <label
+              key={r}
+              className={cn(
+                'flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5 text-sm',
+                reason === r ? 'border-brand-600 bg-brand-50' : 'border-line hover:bg-canvas',
+              )}
+            >
               <input type="radio" name="delete-reason" className="mt-0.5 size-4 accent-brand-700" checked={reason === r} onChange={() => setReason(r)} />
               {r}
             </label>

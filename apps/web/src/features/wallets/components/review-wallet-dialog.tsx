@@ -37,7 +37,11 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
       open={open}
       onOpenChange={onOpenChange}
       title={step === 'details' ? 'Review new wallet address' : 'Deny wallet address'}
-      description={step === 'details' ? 'Check the address with the person who added it before you approve: withdrawals can be sent to it once it is screened.' : 'Tell the team why. The reason is kept with the wallet.'}
+      description={
+        step === 'details'
+          ? 'Check the address with the person who added it before you approve: withdrawals can be sent to it once it is screened.'
+          : 'Tell the team why. The reason is kept with the wallet.'
+      }
       width={520}
       footer={
         step === 'details' ? (
@@ -67,7 +71,13 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
         <fieldset className="space-y-2">
           <legend className="mb-2 text-sm font-medium">Reason</legend>
           {WALLET_DENIAL_REASONS.map((r) => (
-            <label key={r} className={cn('flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5 text-sm', selected === r ? 'border-brand-600 bg-brand-50' : 'border-line hover:bg-canvas')}>
+            <label
+              key={r}
+              className={cn(
+                'flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5 text-sm',
+                selected === r ? 'border-brand-600 bg-brand-50' : 'border-line hover:bg-canvas',
+              )}
+            >
               <input type="radio" name="deny-reason" className="mt-0.5 size-4 accent-brand-700" checked={selected === r} onChange={() => setSelected(r)} />
               {r}
             </label>
@@ -76,7 +86,14 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
             <label htmlFor="deny-other" className="text-sm font-medium">
               Other
             </label>
-            <input id="deny-other" className={inputClass} value={other} maxLength={500} placeholder="Another reason (replaces the one chosen above)" onChange={(e) => setOther(e.target.value)} />
+            <input
+              id="deny-other"
+              className={inputClass}
+              value={other}
+              maxLength={500}
+              placeholder="Another reason (replaces the one chosen above)"
+              onChange={(e) => setOther(e.target.value)}
+            />
           </div>
         </fieldset>
       )}

@@ -4,7 +4,12 @@ import { formatDate } from '../../../lib/format.ts';
 /** What a person checks before approving or removing a wallet: the address in full, coins, network, who added it. */
 export function WalletDetails({ wallet }: { wallet: SettlementWallet }) {
   const rows: [string, React.ReactNode][] = [
-    ['Address', <code key="a" className="break-all font-mono text-[13px]" data-testid="review-address">{wallet.address}</code>],
+    [
+      'Address',
+      <code key="a" className="break-all font-mono text-[13px]" data-testid="review-address">
+        {wallet.address}
+      </code>,
+    ],
     ['Network', wallet.network],
     ['Currencies', wallet.currencies.join(', ')],
     ...(wallet.network === 'XLM' ? ([['Memo', wallet.tag ?? 'None']] as [string, React.ReactNode][]) : []),

@@ -26,7 +26,12 @@ export function WalletReviewBanners() {
   return (
     <div className="mb-6 space-y-3">
       {pending.map((w) => (
-        <div key={w.id} role="status" data-testid="wallet-review-banner" className="flex items-start gap-3 rounded-lg border border-brand-600/25 bg-brand-50 px-4 py-3 text-sm text-brand-900">
+        <div
+          key={w.id}
+          role="status"
+          data-testid="wallet-review-banner"
+          className="flex items-start gap-3 rounded-lg border border-brand-600/25 bg-brand-50 px-4 py-3 text-sm text-brand-900"
+        >
           <ShieldCheck className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
           <div className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
             <p className="min-w-0 flex-1">
@@ -37,7 +42,12 @@ export function WalletReviewBanners() {
               Review
             </Button>
           </div>
-          <button type="button" onClick={() => dismiss(w.address)} aria-label={`Dismiss the banner for ${w.address}`} className="-m-1 rounded p-1 hover:bg-brand-600/10">
+          <button
+            type="button"
+            onClick={() => dismiss(w.address)}
+            aria-label={`Dismiss the banner for ${w.address}`}
+            className="-m-1 rounded p-1 hover:bg-brand-600/10"
+          >
             <X className="size-4" aria-hidden="true" />
           </button>
         </div>

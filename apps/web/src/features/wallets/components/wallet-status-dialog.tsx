@@ -12,7 +12,17 @@ import { useUpdateWallet } from '../api/update-wallet.ts';
  * Enable or disable a wallet. Disabling stops withdrawals to it at once and needs no code; enabling makes it a
  * destination of money again, so, like adding one, it needs the e-mailed code.
  */
-export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet: SettlementWallet; to: 'enabled' | 'disabled'; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function WalletStatusDialog({
+  wallet,
+  to,
+  open,
+  onOpenChange,
+}: {
+  wallet: SettlementWallet;
+  to: 'enabled' | 'disabled';
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const otp = useCodeStep();
   const update = useUpdateWallet();
   const [formError, setFormError] = useState<string>();
@@ -63,11 +73,10 @@ export function WalletStatusDialog({ wallet, to, open, onOpenChange }: { wallet:
     >
       <div className="space-y-4">
         <div className="rounded-lg bg-canvas px-3 py-2 text-sm">
-          <span className="font-medium">{wallet.currencies.join(', ')}</span> on {wallet.network}: <code className="break-all font-mono text-[13px]">{wallet.address}</code>
+          <span className="font-medium">{wallet.currencies.join(', ')}</span> on {wallet.network}:{' '}
+          <code className="break-all font-mono text-[13px]">{wallet.address}</code>
         </div>
-        {enabling && asked && (
-          <CodeStep step={otp} />
-        )}
+        {enabling && asked && <CodeStep step={otp} />}
         {enabling && !asked && otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
         {formError && <Alert tone="danger">{formError}</Alert>}
       </div>

@@ -9,7 +9,14 @@ import { WalletReviewBanners } from '../components/wallet-review-banners.tsx';
 import { useReviewBanners } from '../review-banners.ts';
 import { WalletsScreen } from './wallets.tsx';
 
-const PENDING = settlementWallet({ id: '5e770000-0000-4000-8000-000000000009', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', network: 'ERC20', currencies: ['USDC', 'USDT'], status: 'pending_approval', canReview: true });
+const PENDING = settlementWallet({
+  id: '5e770000-0000-4000-8000-000000000009',
+  address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  network: 'ERC20',
+  currencies: ['USDC', 'USDT'],
+  status: 'pending_approval',
+  canReview: true,
+});
 const toastText = () => useToasts.getState().toast.message;
 
 describe('wallet management', () => {
@@ -19,10 +26,24 @@ describe('wallet management', () => {
   });
 
   it('lists one row per currency with status and creator, the memo only on Stellar, paged by 10', async () => {
-    const many = Array.from({ length: 11 }, (_, i) => settlementWallet({ id: `5e770000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`, address: `T${i}` }));
+    const many = Array.from({ length: 11 }, (_, i) =>
+      settlementWallet({ id: `5e770000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`, address: `T${i}` }),
+    );
     mockApi({
       'GET partner/wallets': {
-        body: { wallets: [settlementWallet({ id: '5e770000-0000-4000-8000-000000000002', network: 'XLM', address: 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN', tag: '4242', currencies: ['USDC'] }), PENDING, ...many] },
+        body: {
+          wallets: [
+            settlementWallet({
+              id: '5e770000-0000-4000-8000-000000000002',
+              network: 'XLM',
+              address: 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN',
+              tag: '4242',
+              currencies: ['USDC'],
+            }),
+            PENDING,
+            ...many,
+          ],
+        },
       },
     });
     const { user } = renderScreen(<WalletsScreen />, { path: '/wallets' });
@@ -105,7 +126,11 @@ describe('wallet management', () => {
     await user.type(await screen.findByLabelText('Verification code'), '654321');
     await user.click(screen.getByRole('button', { name: 'Delete wallet address' }));
     await waitFor(() => expect(api.to(`DELETE partner/wallet/${settlementWallet().address}`)).toHaveLength(1));
-    expect(api.to(`DELETE partner/wallet/${settlementWallet().address}`)[0]!.body).toEqual({ network: 'TRC20', reason: 'This wallet was compromised', otp: '654321' });
+    expect(api.to(`DELETE partner/wallet/${settlementWallet().address}`)[0]!.body).toEqual({
+      network: 'TRC20',
+      reason: 'This wallet was compromised',
+      otp: '654321',
+    });
   });
 
   it('offers no changes to a view user', async () => {
@@ -126,7 +151,12 @@ describe('wallet review banners and modal', () => {
   });
 
   it('shows one banner per address the user may review; approving shows the toast of the spec', async () => {
-    const other = settlementWallet({ id: '5e770000-0000-4000-8000-00000000000a', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', status: 'pending_approval', canReview: true });
+    const other = settlementWallet({
+      id: '5e770000-0000-4000-8000-00000000000a',
+      address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+      status: 'pending_approval',
+      canReview: true,
+    });
     const own = settlementWallet({ id: '5e770000-0000-4000-8000-00000000000b', address: 'TAnother', status: 'pending_approval', canReview: false });
     const api = mockApi({
       'GET partner/profile': { body: profile() },
@@ -159,7 +189,12 @@ describe('wallet review banners and modal', () => {
     await user.type(screen.getByLabelText('Other'), 'Not our treasury wallet');
     await user.click(submit);
     await waitFor(() => expect(toastText()).toBe('New wallet address denied'));
-    expect(api.to('PUT partner/wallet/status')[0]!.body).toEqual({ address: PENDING.address, network: 'ERC20', status: 'denied', reason: 'Not our treasury wallet' });
+    expect(api.to('PUT partner/wallet/status')[0]!.body).toEqual({
+      address: PENDING.address,
+      network: 'ERC20',
+      status: 'denied',
+      reason: 'Not our treasury wallet',
+    });
   });
 
   it('shows a failed review as a toast with the message, and keeps dismissed banners away', async () => {
@@ -186,7 +221,10 @@ describe('wallet review banners and modal', () => {
     expect(screen.queryByTestId('wallet-review-banner')).toBeNull();
     unmount();
     signIn('admin');
-    mockApi({ 'GET partner/profile': { body: profile({ productTypes: ['COMMERCIAL'], isB2B: false, isCommercial: true }) }, 'GET partner/wallets': { body: { wallets: [PENDING] } } });
+    mockApi({
+      'GET partner/profile': { body: profile({ productTypes: ['COMMERCIAL'], isB2B: false, isCommercial: true }) },
+      'GET partner/wallets': { body: { wallets: [PENDING] } },
+    });
     renderScreen(<WalletReviewBanners />);
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByTestId('wallet-review-banner')).toBeNull();

@@ -49,7 +49,10 @@ function Actions({ wallet, canManage, onAction }: { wallet: SettlementWallet; ca
             key={b.kind}
             type="button"
             onClick={() => onAction({ kind: b.kind, wallet })}
-            className={cn('h-8 whitespace-nowrap rounded-lg px-2.5 text-xs font-medium', b.danger ? 'text-danger hover:bg-danger-soft' : 'text-ink hover:bg-black/5')}
+            className={cn(
+              'h-8 whitespace-nowrap rounded-lg px-2.5 text-xs font-medium',
+              b.danger ? 'text-danger hover:bg-danger-soft' : 'text-ink hover:bg-black/5',
+            )}
           >
             {b.label}
           </button>
@@ -185,7 +188,12 @@ export function WalletsScreen() {
                 <Button variant="secondary" size="sm" disabled={startIndex <= 1} onClick={() => setStart(startIndex - WALLETS_PAGE_SIZE)}>
                   Previous
                 </Button>
-                <Button variant="secondary" size="sm" disabled={startIndex + WALLETS_PAGE_SIZE > rows.length} onClick={() => setStart(startIndex + WALLETS_PAGE_SIZE)}>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={startIndex + WALLETS_PAGE_SIZE > rows.length}
+                  onClick={() => setStart(startIndex + WALLETS_PAGE_SIZE)}
+                >
                   Next
                 </Button>
               </div>
@@ -196,7 +204,9 @@ export function WalletsScreen() {
       {adding && <AddWalletDialog open onOpenChange={setAdding} />}
       {action?.kind === 'review' && <ReviewWalletDialog wallet={action.wallet} open onOpenChange={(o) => !o && close()} />}
       {action?.kind === 'delete' && <DeleteWalletDialog wallet={action.wallet} open onOpenChange={(o) => !o && close()} />}
-      {(action?.kind === 'enabled' || action?.kind === 'disabled') && <WalletStatusDialog wallet={action.wallet} to={action.kind} open onOpenChange={(o) => !o && close()} />}
+      {(action?.kind === 'enabled' || action?.kind === 'disabled') && (
+        <WalletStatusDialog wallet={action.wallet} to={action.kind} open onOpenChange={(o) => !o && close()} />
+      )}
     </div>
   );
 }

@@ -2,7 +2,19 @@ import { Button } from '../../../components/ui/button.tsx';
 import type { CodeStepState } from '../../../lib/otp.ts';
 
 /** The footer of a webhook change's code step: back to the form, and the confirming action (enabled once six digits are in). */
-export function CodeStepFooter({ step, onBack, confirmLabel, busy, danger = false }: { step: CodeStepState; onBack: () => void; confirmLabel: string; busy: boolean; danger?: boolean }) {
+export function CodeStepFooter({
+  step,
+  onBack,
+  confirmLabel,
+  busy,
+  danger = false,
+}: {
+  step: CodeStepState;
+  onBack: () => void;
+  confirmLabel: string;
+  busy: boolean;
+  danger?: boolean;
+}) {
   return (
     <>
       <Button variant="secondary" onClick={onBack} disabled={busy}>

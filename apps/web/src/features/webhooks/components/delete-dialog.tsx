@@ -61,7 +61,8 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
       {step === 'confirm' ? (
         <div className="space-y-3 text-sm">
           <p>
-            Events will no longer be sent to <span className="break-all font-medium">{webhook.url}</span>, and its delivery history is deleted. This cannot be undone.
+            Events will no longer be sent to <span className="break-all font-medium">{webhook.url}</span>, and its delivery history is deleted. This cannot be
+            undone.
           </p>
           {code.sendError && <Alert tone="danger">{code.sendError}</Alert>}
         </div>

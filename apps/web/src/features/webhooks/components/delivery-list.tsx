@@ -82,10 +82,20 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
             {total >= 10_000 ? '+' : ''}
           </p>
           <div className="flex gap-2">
-            <Button variant="secondary" size="sm" disabled={startIndex === 0 || activity.isFetching} onClick={() => setStartIndex(Math.max(0, startIndex - ACTIVITY_PAGE_SIZE))}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={startIndex === 0 || activity.isFetching}
+              onClick={() => setStartIndex(Math.max(0, startIndex - ACTIVITY_PAGE_SIZE))}
+            >
               Previous
             </Button>
-            <Button variant="secondary" size="sm" disabled={startIndex + ACTIVITY_PAGE_SIZE >= total || activity.isFetching} onClick={() => setStartIndex(startIndex + ACTIVITY_PAGE_SIZE)}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={startIndex + ACTIVITY_PAGE_SIZE >= total || activity.isFetching}
+              onClick={() => setStartIndex(startIndex + ACTIVITY_PAGE_SIZE)}
+            >
               Next
             </Button>
           </div>

@@ -23,7 +23,11 @@ export function EventPicker({ value, onChange, error }: { value: WebhookEventTyp
         const count = events.filter((e) => chosen.has(e)).length;
         const all = count === events.length;
         return (
-          <details key={group.object} className="group rounded-lg border border-line bg-white" open={group.object === 'SETTLEMENT' || (count > 0 && count < events.length)}>
+          <details
+            key={group.object}
+            className="group rounded-lg border border-line bg-white"
+            open={group.object === 'SETTLEMENT' || (count > 0 && count < events.length)}
+          >
             <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-2.5 text-sm">
               <ChevronRight className="size-4 text-muted transition-transform group-open:rotate-90" aria-hidden="true" />
               <span className="font-medium">{group.label}</span>

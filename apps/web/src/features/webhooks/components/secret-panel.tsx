@@ -35,8 +35,9 @@ export function SecretPanel({ secret }: { secret: string }) {
         <p className="font-medium">Verify every request</p>
         <p className="mt-1 text-muted">
           Each request carries <code className="font-mono text-xs">webhook-id</code>, <code className="font-mono text-xs">webhook-timestamp</code> and{' '}
-          <code className="font-mono text-xs">webhook-signature</code> headers (Standard Webhooks). Check them with the <code className="font-mono text-xs">standardwebhooks</code>{' '}
-          library before you trust the body, and use <code className="font-mono text-xs">webhook-id</code> to ignore an event you already handled.
+          <code className="font-mono text-xs">webhook-signature</code> headers (Standard Webhooks). Check them with the{' '}
+          <code className="font-mono text-xs">standardwebhooks</code> library before you trust the body, and use{' '}
+          <code className="font-mono text-xs">webhook-id</code> to ignore an event you already handled.
         </p>
         <pre className="mt-2 overflow-x-auto rounded-md bg-ink p-3 font-mono text-xs text-white">
           {`import { Webhook } from 'standardwebhooks';\nconst event = new Webhook(secret).verify(rawBody, headers);`}

@@ -100,7 +100,11 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
 
   const title = step === 'secret' ? 'Webhook endpoint added' : editing ? 'Edit webhook endpoint' : 'Add webhook endpoint';
   const description_ =
-    step === 'code' ? 'Confirm this change with the code we e-mailed you.' : step === 'secret' ? undefined : 'We POST a signed JSON event to this URL when a transaction changes state.';
+    step === 'code'
+      ? 'Confirm this change with the code we e-mailed you.'
+      : step === 'secret'
+        ? undefined
+        : 'We POST a signed JSON event to this URL when a transaction changes state.';
 
   return (
     <Dialog

@@ -41,7 +41,14 @@ function delivery(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
     createdAt: '2026-11-20T10:00:00.000Z',
     attempts: [
       { attemptedAt: '2026-11-20T10:00:00.000Z', statusCode: 503, durationMs: 84, responseSnippet: 'upstream unavailable', error: null, trigger: 'automatic' },
-      { attemptedAt: '2026-11-20T10:00:05.000Z', statusCode: null, durationMs: 10000, responseSnippet: null, error: 'Timed out after 10 s', trigger: 'automatic' },
+      {
+        attemptedAt: '2026-11-20T10:00:05.000Z',
+        statusCode: null,
+        durationMs: 10000,
+        responseSnippet: null,
+        error: 'Timed out after 10 s',
+        trigger: 'automatic',
+      },
     ],
     ...overrides,
   };
@@ -79,7 +86,11 @@ describe('webhooks screen', () => {
 
     expect((await screen.findByTestId('webhook-secret')).textContent).toBe(SECRET);
     expect(api.to('POST partner/webhook').map((c) => c.body)).toEqual([
-      { url: 'https://hooks.acme.test/new', events: ['SETTLEMENT.PENDING', 'SETTLEMENT.PROCESSING', 'SETTLEMENT.COMPLETE', 'SETTLEMENT.FAILED'], otp: '123456' },
+      {
+        url: 'https://hooks.acme.test/new',
+        events: ['SETTLEMENT.PENDING', 'SETTLEMENT.PROCESSING', 'SETTLEMENT.COMPLETE', 'SETTLEMENT.FAILED'],
+        otp: '123456',
+      },
     ]);
     await user.click(screen.getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByTestId('webhook-secret')).toBeNull());
@@ -114,7 +125,20 @@ describe('webhooks screen', () => {
   it('lists endpoints and deliveries with their attempts, and resends a delivery', async () => {
     signIn('admin');
     const api = mockApi({
-      'GET partner/webhook': { body: { webhooks: [webhook(), webhook({ id: '0a5e00aa-0000-4000-8000-000000000002', url: 'https://old.acme.test/h', state: 'failing', failingSince: '2026-11-21T10:00:00.000Z', description: null })] } },
+      'GET partner/webhook': {
+        body: {
+          webhooks: [
+            webhook(),
+            webhook({
+              id: '0a5e00aa-0000-4000-8000-000000000002',
+              url: 'https://old.acme.test/h',
+              state: 'failing',
+              failingSince: '2026-11-21T10:00:00.000Z',
+              description: null,
+            }),
+          ],
+        },
+      },
       'GET partner/activity': { body: { activities: [delivery()], total: 1 } },
       'POST partner/activity/0a5e00bb-0000-4000-8000-000000000001/resend': { body: { delivery: delivery({ status: 'pending' }) } },
     });
