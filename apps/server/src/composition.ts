@@ -154,6 +154,7 @@ export function composeServices(deps: RuntimeDeps) {
     wallets: createWalletService({
       db,
       otp,
+      partners: partnerAccess,
       mailer,
       now,
       publicUrl,

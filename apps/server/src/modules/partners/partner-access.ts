@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FeatureFlag, FeatureFlags, ProductType } from '@portal/contract/domain';
 import type { DB } from '../../db/schema.ts';
+import type { ErrorCode } from '@portal/contract/errors';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { findPartner, toFeatureFlags } from './partners.repository.ts';
 
@@ -22,8 +23,8 @@ export type PartnerFacts = {
 export type PartnerAccess = {
   /** The partner as it is now, or undefined when there is none. */
   find(partnerId: string): Promise<PartnerFacts | undefined>;
-  /** The caller's partner when the flag is on; else 403 with the words given (404 when the partner is gone). */
-  requireFeature(auth: { partnerId: string }, flag: FeatureFlag, refusal: string): Promise<PartnerFacts>;
+  /** The caller's partner when the flag is on; else 403 with the words (and code) given (404 when the partner is gone). */
+  requireFeature(auth: { partnerId: string }, flag: FeatureFlag, refusal: string, code?: ErrorCode): Promise<PartnerFacts>;
 };
 
 export function createPartnerAccess(db: Kysely<DB>): PartnerAccess {
@@ -41,10 +42,10 @@ export function createPartnerAccess(db: Kysely<DB>): PartnerAccess {
   };
   return {
     find,
-    async requireFeature(auth, flag, refusal) {
+    async requireFeature(auth, flag, refusal, code) {
       const partner = await find(auth.partnerId);
       if (!partner) throw notFound('No such partner');
-      if (!partner.flags[flag]) throw forbidden(refusal);
+      if (!partner.flags[flag]) throw forbidden(refusal, code);
       return partner;
     },
   };

@@ -87,8 +87,3 @@ export function updateWallet(db: Executor, partnerId: string, id: string, from: 
 export function userContact(db: Executor, partnerId: string, userId: string) {
   return db.selectFrom('users').select(['email', 'name', 'status']).where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst();
 }
-
-/** The partner's feature flags, read in the change's transaction. */
-export function partnerFlags(db: Executor, partnerId: string) {
-  return db.selectFrom('partners').select(['feature_flags', 'name']).where('id', '=', partnerId).executeTakeFirst();
-}

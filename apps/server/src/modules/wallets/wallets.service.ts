@@ -20,6 +20,7 @@ import type { Mailer } from '../../lib/mailer.ts';
 import { addressKey, normaliseWalletAddress, walletTagProblem } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { OtpService } from '../otp/index.ts';
+import type { PartnerAccess } from '../partners/index.ts';
 import {
   claimAddress,
   findWallet,
@@ -27,7 +28,6 @@ import {
   listWallets,
   liveWalletsByAddress,
   lockPartnerWallets,
-  partnerFlags,
   slotsTaken,
   updateWallet,
   userContact,
@@ -43,6 +43,7 @@ export type EnqueueScreening = (trx: Transaction<DB>, job: { partnerId: string; 
 export type WalletDeps = {
   db: Kysely<DB>;
   otp: Pick<OtpService, 'authorise'>;
+  partners: Pick<PartnerAccess, 'requireFeature'>;
   mailer: Mailer;
   now: () => number;
   enqueueScreening: EnqueueScreening;
@@ -87,9 +88,12 @@ export function createWalletService(deps: WalletDeps) {
 
   async function requireWalletManagement(auth: Auth) {
     requireRole(auth, ...WALLET_ROLES);
-    const partner = await partnerFlags(db, auth.partnerId);
-    if (partner?.feature_flags.walletManagementEnabled !== true)
-      throw forbidden('Wallet management is not enabled for your account. Contact support to turn it on.', 'FeatureDisabled');
+    await deps.partners.requireFeature(
+      auth,
+      'walletManagementEnabled',
+      'Wallet management is not enabled for your account. Contact support to turn it on.',
+      'FeatureDisabled',
+    );
   }
 
   /** The one live wallet of the caller's partner with this address (and network, when several networks have it). */
