@@ -43,7 +43,8 @@ const PAYMENT_METHODS = [BANK_TRANSFER!, BANK_TRANSFER!, MOBILE_MONEY!];
 const SOURCES = ['api', 'api', ...REQUEST_SOURCES];
 const COINS: Coin[] = ['USDT', 'USDT', 'USDC', 'USDC', 'PYUSD'];
 const NETWORKS: Network[] = ['TRC20', 'TRC20', 'ERC20', 'POLYGON', 'SOL', 'BASE', 'CELO'];
-const NAMES = [
+/** Counterparty names of the demo's payments (the live generator draws from them too). */
+export const DEMO_NAMES = [
   'Adaeze Okafor',
   'Kofi Mensah',
   'Wanjiku Njoroge',
@@ -100,7 +101,7 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
           ${pick(PAYMENT_METHODS, 'm')}, ${pick(SOURCES, 'r')}, ${wallet},
           'SEQ-' || lpad((${h('q')} % 100000000)::text, 8, '0'), md5(g.i::text || ${table}),
           lpad((${h('n')} % 1000000000)::text, 10, '0'), case when ${h('m')} % 3 = 2 then 'phone' else 'bank' end,
-          ${pick(NAMES, 'p')}
+          ${pick(DEMO_NAMES, 'p')}
         from ${series}
         on conflict do nothing`.execute(db);
     } else if (table === 'settlements') {
@@ -148,7 +149,7 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
         insert into initiated_payments (partner_id, id, created_at, status, country, local_currency, amount, amount_usd, payment_method,
           recipient_name, account_number, reference, fiat_wallet)
         select ${p}, ${id(table)}, ${created}, ${pick(STATUSES, 's')}, (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}],
-          round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), ${pick(PAYMENT_METHODS, 'm')}, ${pick(NAMES, 'p')},
+          round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), ${pick(PAYMENT_METHODS, 'm')}, ${pick(DEMO_NAMES, 'p')},
           lpad((${h('n')} % 1000000000)::text, 10, '0'), 'INV-' || lpad(g.i::text, 6, '0'), ${wallet}
         from ${series}
         on conflict do nothing`.execute(db);

@@ -5,6 +5,7 @@ import type { Country } from '@portal/contract/countries';
 import type { PaymentKind } from '@portal/contract/payments';
 import type { DB } from '../../db/schema.ts';
 import { DEMO_PARTNERS } from '../../db/seed/demo.ts';
+import { DEMO_NAMES } from '../../db/seed/transactions.ts';
 import type { ApiKeyAuth } from '../../lib/access.ts';
 import { activeChannels } from '../coverage/index.ts';
 import { networksOfChannel } from './payments.repository.ts';
@@ -14,18 +15,6 @@ import type { PaymentService } from './payments.service.ts';
 const LIVE_PARTNERS: { partnerId: string; countries: Country[] }[] = [
   { partnerId: DEMO_PARTNERS.kora.id, countries: ['KE', 'NG', 'GH', 'UG'] },
   { partnerId: DEMO_PARTNERS.acme.id, countries: ['NG', 'KE', 'GH', 'ZA'] },
-];
-const NAMES = [
-  'Adaeze Okafor',
-  'Kofi Mensah',
-  'Wanjiku Njoroge',
-  'Thabo Nkosi',
-  'Aisha Bello',
-  'Musa Kato',
-  'Fatou Diallo',
-  'Chipo Banda',
-  'Yaw Boateng',
-  'Zainab Musa',
 ];
 const pick = <T>(items: readonly T[]): T => items[crypto.randomInt(items.length)]!;
 
@@ -60,7 +49,7 @@ export async function makeDemoPayment(deps: { db: Kysely<DB>; service: PaymentSe
   const channel = channels.length > 0 ? pick(channels.filter((c) => c.api_status === 'active')) : undefined;
   if (!channel) return undefined;
   const amount = demoAmount(channel.min, channel.max);
-  const name = pick(NAMES);
+  const name = pick(DEMO_NAMES);
   const caller = callerFor(target.partnerId);
   const phone = `+${crypto.randomInt(200, 299)}7${String(crypto.randomInt(10_000_000, 99_999_999))}`;
   if (kind === 'collection') {

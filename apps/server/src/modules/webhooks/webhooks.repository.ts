@@ -246,22 +246,25 @@ const deliveries = (db: Executor, partnerId: string, filter: DeliveryFilter) => 
   return q;
 };
 
+/** A delivery as the activity list and its detail show it: the delivery, its endpoint's URL and its event. */
+const DELIVERY_COLUMNS = [
+  'd.id',
+  'd.endpoint_id',
+  'w.url',
+  'd.event_id',
+  'e.type',
+  'e.data',
+  'e.created_at as event_created_at',
+  'd.status',
+  'd.note',
+  'd.next_attempt_at',
+  'd.job_id',
+  'd.created_at',
+] as const;
+
 export const listDeliveries = (db: Executor, partnerId: string, filter: DeliveryFilter & { offset: number; limit: number }) =>
   deliveries(db, partnerId, filter)
-    .select([
-      'd.id',
-      'd.endpoint_id',
-      'w.url',
-      'd.event_id',
-      'e.type',
-      'e.data',
-      'e.created_at as event_created_at',
-      'd.status',
-      'd.note',
-      'd.next_attempt_at',
-      'd.job_id',
-      'd.created_at',
-    ])
+    .select(DELIVERY_COLUMNS)
     .orderBy('d.created_at', 'desc')
     .orderBy('d.id', 'desc')
     .offset(filter.offset)
@@ -271,23 +274,7 @@ export const listDeliveries = (db: Executor, partnerId: string, filter: Delivery
 export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
 
 export const findDelivery = (db: Executor, partnerId: string, id: string) =>
-  deliveries(db, partnerId, {})
-    .select([
-      'd.id',
-      'd.endpoint_id',
-      'w.url',
-      'd.event_id',
-      'e.type',
-      'e.data',
-      'e.created_at as event_created_at',
-      'd.status',
-      'd.note',
-      'd.next_attempt_at',
-      'd.job_id',
-      'd.created_at',
-    ])
-    .where('d.id', '=', id)
-    .executeTakeFirst();
+  deliveries(db, partnerId, {}).select(DELIVERY_COLUMNS).where('d.id', '=', id).executeTakeFirst();
 
 /** The count of matching deliveries, up to `cap`. */
 export async function countDeliveries(db: Executor, partnerId: string, filter: DeliveryFilter, cap: number): Promise<number> {
