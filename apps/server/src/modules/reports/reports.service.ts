@@ -57,7 +57,7 @@ export function toJob(r: ReportJobRow, now: number): ReportJob {
   };
 }
 
-/** Report jobs of the caller's partner: request (limited per partner), list, read, download. The build is jobs/report-build.ts. */
+/** Report jobs of the caller's partner: request (limited per partner), list, read, download. The build is report-build.ts. */
 export function createReportsService(deps: ReportsDeps) {
   const { db } = deps;
   let queueReady: Promise<void> | undefined;

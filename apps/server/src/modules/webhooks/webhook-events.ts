@@ -24,7 +24,7 @@ const KNOWN = new Set<string>(WEBHOOK_EVENT_TYPES);
 /**
  * Announces a change to the partner's webhooks, inside the transaction of the change (the outbox): the event and one
  * delivery per active endpoint subscribed to its type are written with the change or not at all, and the relay
- * (jobs/webhook-delivery.ts) queues them once committed. Call it where the change is made, with the change's `trx`.
+ * (webhook-delivery.ts) queues them once committed. Call it where the change is made, with the change's `trx`.
  */
 export async function recordEvent(trx: Transaction<DB>, event: WebhookEventInput): Promise<RecordedEvent> {
   if (!KNOWN.has(event.type) && event.type !== WEBHOOK_TEST_EVENT) throw new Error(`unknown webhook event type ${event.type}`);
