@@ -158,6 +158,14 @@ describe.skipIf(browserMissing).each(DATABASES)('sessions follow the person (%s)
       await page.waitForURL('**/login');
       expect(await loginMessage(page)).toBe('You were logged out after a period of inactivity.');
     }
+    // the token refresh both tabs sent just before (it was due too) is answered after the sign-out: it signs nobody back in
+    await context.clock.runFor(2000);
+    await a.waitForLoadState('networkidle');
+    await b.waitForLoadState('networkidle');
+    for (const page of [a, b]) {
+      expect(new URL(page.url()).pathname).toBe('/login');
+      expect(await loginMessage(page)).toBe('You were logged out after a period of inactivity.');
+    }
   });
 
   it('the server stopped for 20 s and started again on its data: both tabs stay signed in, say Reconnecting..., and carry on without a new code', async () => {

@@ -106,6 +106,23 @@ describe('one session per browser', () => {
     expect(takeFlash()).toBe(sessionEndMessage('expired'));
   });
 
+  it('a refresh still on its way when the tab signs out does not sign it back in', async () => {
+    signIn('admin');
+    let answer: ((reply: ReturnType<typeof refreshed>) => void) | undefined;
+    mockApi({
+      'POST users/refresh': () => new Promise((resolve) => (answer = resolve)),
+      'POST users/logout': { body: { message: 'ok' } },
+    });
+    const refreshing = refreshSession();
+    await until(() => answer !== undefined);
+    logout({ message: 'You were logged out after a period of inactivity.' });
+    answer!(refreshed());
+    expect(await refreshing).toBe(false);
+    expect(useSession.getState()).toMatchObject({ verified: false, isLoggedIn: false, user: undefined });
+    expect(went).toEqual(['/login']);
+    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+  });
+
   it("another tab's sign-in signs this tab in (it was on the sign-in page)", async () => {
     mockApi({ 'POST users/refresh': refreshed() });
     const tab = otherTab();

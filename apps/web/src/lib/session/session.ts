@@ -73,7 +73,11 @@ export function refreshSession(): Promise<boolean> {
       if (!useSession.getState().user) return false;
       const res = await refreshThroughOutages();
       if (!res) return false;
-      if (useSession.getState().user?.id !== res.user.id) {
+      const now = useSession.getState().user;
+      // this tab signed out while the refresh was on its way (the idle timeout, another tab's sign-out): it stays
+      // signed out; the token the server gave a moment before the sign-out reached it ends with the session
+      if (!now) return false;
+      if (now.id !== res.user.id) {
         // the browser's session is now someone else's (signed in again in another tab): take it as it is
         clearTab();
         useSession.getState().adopt(res);
