@@ -91,21 +91,6 @@ describe('one session per browser', () => {
     tab.close();
   });
 
-  it('keeps the first words when the server tells this tab before the tab that signed out does', () => {
-    signIn('admin');
-    // the other tab signed out for inactivity; its message has not arrived yet, the server's word has
-    setBrowserSignedIn(false, 'You were logged out after a period of inactivity.');
-    logout({ message: sessionEndMessage('logout'), callServer: false });
-    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
-  });
-
-  it("takes the server's words when no tab signed out since this sign-in", () => {
-    setBrowserSignedIn(false, 'You were logged out after a period of inactivity.');
-    signIn('admin');
-    logout({ message: sessionEndMessage('expired'), callServer: false });
-    expect(takeFlash()).toBe(sessionEndMessage('expired'));
-  });
-
   it('a refresh still on its way when the tab signs out does not sign it back in', async () => {
     signIn('admin');
     let answer: ((reply: ReturnType<typeof refreshed>) => void) | undefined;

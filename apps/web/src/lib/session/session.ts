@@ -3,7 +3,7 @@ import { sessionEndMessage } from '@portal/contract/live';
 import { ApiError, api, isOutage, setAuthHooks } from '../api-client.ts';
 import { untilOnline } from '../connection.ts';
 import { useSession } from './session-store.ts';
-import { browserSignedIn, browserSignOutWords, listenToOtherTabs, setBrowserSignedIn, tellOtherTabs } from './tabs.ts';
+import { browserSignedIn, listenToOtherTabs, setBrowserSignedIn, tellOtherTabs } from './tabs.ts';
 
 /** The session's own calls; the refresh token travels as an httpOnly cookie the page cannot read. */
 const sessionApi = {
@@ -143,17 +143,10 @@ export function logout(options: { message?: string; callServer?: boolean } = {})
   // the server ending a session this tab has already left (the stream's `ended` after another tab's sign-out reached
   // it first) changes nothing: the first words stay on the sign-in page
   if (options.callServer === false && !useSession.getState().isLoggedIn) return;
-  let message = options.message;
   if (options.callServer !== false) void sessionApi.logout().catch(() => undefined);
-  else {
-    // the server said so, but another tab may have ended the session a moment ago and told this one more slowly than
-    // the server did: its words win, as they would have had its message arrived first
-    const words = browserSignOutWords();
-    if (words !== undefined) message = words || sessionEndMessage('logout');
-  }
-  setBrowserSignedIn(false, message ?? '');
-  tellOtherTabs({ type: 'signed-out', ...(message ? { message } : {}) });
-  endHere(message);
+  setBrowserSignedIn(false);
+  tellOtherTabs({ type: 'signed-out', ...(options.message ? { message: options.message } : {}) });
+  endHere(options.message);
 }
 
 function endHere(message: string | undefined) {

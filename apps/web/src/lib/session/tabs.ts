@@ -10,7 +10,6 @@ export type TabMessage = { type: 'signed-in'; userId: string } | { type: 'signed
 const CHANNEL = 'portal-session';
 const MESSAGE_KEY = 'portal-session-message';
 const SIGNED_IN_KEY = 'portal-signed-in';
-const SIGNED_OUT_KEY = 'portal-signed-out';
 const ACTIVITY_KEY = 'portal-last-activity';
 
 const listeners = new Set<(message: TabMessage) => void>();
@@ -71,27 +70,13 @@ export function browserSignedIn(): boolean {
   return storage()?.getItem(SIGNED_IN_KEY) === '1';
 }
 
-/**
- * Marks the browser signed in, or signed out. A tab's sign-out leaves its words ('' for none) until the next sign-in:
- * a tab that hears of the end from the server rather than from the tab that ended it shows the same words.
- */
-export function setBrowserSignedIn(on: boolean, words?: string) {
+export function setBrowserSignedIn(on: boolean) {
   try {
-    if (on) {
-      storage()?.setItem(SIGNED_IN_KEY, '1');
-      storage()?.removeItem(SIGNED_OUT_KEY);
-    } else {
-      storage()?.removeItem(SIGNED_IN_KEY);
-      if (words !== undefined) storage()?.setItem(SIGNED_OUT_KEY, words);
-    }
+    if (on) storage()?.setItem(SIGNED_IN_KEY, '1');
+    else storage()?.removeItem(SIGNED_IN_KEY);
   } catch {
     // without storage, each tab signs in on its own
   }
-}
-
-/** The words of the browser's last sign-out ('' when it had none), or undefined when it has signed in since. */
-export function browserSignOutWords(): string | undefined {
-  return storage()?.getItem(SIGNED_OUT_KEY) ?? undefined;
 }
 
 let localActivity = 0;
