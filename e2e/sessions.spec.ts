@@ -165,6 +165,8 @@ describe.skipIf(browserMissing).each(DATABASES)('sessions follow the person (%s)
     for (const page of [a, b]) {
       expect(new URL(page.url()).pathname).toBe('/login');
       expect(await loginMessage(page)).toBe('You were logged out after a period of inactivity.');
+      // a tab signed in again would mark the browser signed in (the marker new tabs read)
+      expect(await page.evaluate(() => localStorage.getItem('portal-signed-in'))).toBeNull();
     }
   });
 
