@@ -236,6 +236,22 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     expect(stellar.json()).toMatchObject({ wallet: { tag: xlm.tag, network: 'XLM' } });
   });
 
+  it('refuses an address with a control character on every wallet call, as a bad address (never a 500)', async () => {
+    for (const address of ['a\u0000b', 'T\u0007R', '\u001b[31mTR', 'TR\u007f', 'TR\ud800']) {
+      const replies = {
+        create: await w.api.create(ADMIN, { address }, '000000'),
+        review: await w.api.review(TREASURY, { address, status: 'approved' }),
+        update: await w.api.update(ADMIN, { address, status: 'disabled' }),
+        // a lone surrogate cannot be written in a URL at all; the other four reach the path parameter
+        ...(address.endsWith('\ud800') ? {} : { remove: await w.api.remove(ADMIN, address, { reason: WALLET_DELETION_REASONS[0] }, '000000') }),
+      };
+      for (const [call, res] of Object.entries(replies)) {
+        expect(res.statusCode, `${call} ${JSON.stringify(address)}: ${res.body}`).toBe(400);
+        expect(res.json<{ message: string }>().message, call).toContain(WALLET_MESSAGES.invalidAddress);
+      }
+    }
+  });
+
   it('refuses a wrong, a used and an expired code, and changes nothing then', async () => {
     const a = generateDemoAddress('TRC20').address;
     const code = await w.codeFor(ADMIN);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Coin, DecimalString, Network, SETTLEMENT_STATUSES, type Coin as CoinT } from './domain.ts';
 import { compareDecimal } from './decimal.ts';
-import { TravelRuleInfo } from './wallets.ts';
+import { addressText } from './validation.ts';
+import { TravelRuleInfo, WALLET_MESSAGES } from './wallets.ts';
 
 /** Withdrawals of the balance to a settlement wallet (portal-core §3 settlement request, §4 withdrawal, §9). */
 
@@ -50,7 +51,7 @@ export const SettlementRequest = z.object({
     .trim()
     .regex(/^[A-Za-z0-9_-]{8,100}$/, 'sequenceId must be 8 to 100 letters, digits, - or _'),
   source: z.literal(SETTLEMENT_SOURCE).default(SETTLEMENT_SOURCE),
-  walletAddress: z.string().trim().min(1).max(128),
+  walletAddress: addressText(WALLET_MESSAGES.invalidAddress),
   cryptoCurrency: Coin,
   cryptoNetwork: Network,
   /** the balance the amount comes from: the USD balance (the default fiat wallet) */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CalendarDate, hasControlCharacter, hasLoneSurrogate, isCalendarDate, safeText } from './validation.ts';
+import { addressText, CalendarDate, hasControlCharacter, hasLoneSurrogate, isCalendarDate, safeText } from './validation.ts';
 
 describe('safe text', () => {
   it('refuses control characters (NUL, escape, DEL, C1), keeping line breaks only where a field is multi-line', () => {
@@ -45,5 +45,17 @@ describe('calendar date', () => {
       expect(isCalendarDate(d), d).toBe(false);
     }
     expect(CalendarDate.safeParse('2026-02-30').error?.issues[0]?.message).toBe('must be a real date YYYY-MM-DD');
+  });
+});
+
+describe('address text', () => {
+  const address = addressText('Enter a valid wallet address');
+  it("takes an address trimmed, and refuses control characters and lone surrogates with the field's words", () => {
+    expect(address.parse('  TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t ')).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
+    for (const bad of ['a\u0000b', 'TR\u007f', '\u001b[31m', 'TR\u0085', 'TR\ud800', '', ' ', 'x'.repeat(129)]) {
+      const result = address.safeParse(bad);
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe('Enter a valid wallet address');
+    }
   });
 });

@@ -33,6 +33,18 @@ export function safeText(options: { max?: number; min?: number; minMessage?: str
     .refine((t) => !hasLoneSurrogate(t), { message: LONE_SURROGATE_MESSAGE, abort: true });
 }
 
+/**
+ * A wallet address as a request names it: trimmed, 1 to 128 characters, and no control characters or lone surrogates
+ * (a NUL cannot even be looked up in PostgreSQL). Each refusal says `message`, the words of the field's form.
+ */
+export const addressText = (message: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, message)
+    .max(128, message)
+    .refine((t) => !hasControlCharacter(t) && !hasLoneSurrogate(t), { message, abort: true });
+
 export const CALENDAR_DATE_MESSAGE = 'must be a real date YYYY-MM-DD';
 
 /** A day that exists: YYYY-MM-DD with a real month and day (leap years counted), years 0001 to 9999. */

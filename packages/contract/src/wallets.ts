@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OtpCode } from './auth.ts';
+import { addressText } from './validation.ts';
 import { CURRENCY_NETWORK_IDS, Coin, NETWORKS, Network, splitCurrencyNetwork, type Network as NetworkT } from './domain.ts';
 
 /**
@@ -67,7 +68,7 @@ export const TravelRuleInfo = z.object({
 });
 export type TravelRuleInfo = z.infer<typeof TravelRuleInfo>;
 
-const Address = z.string().trim().min(1, WALLET_MESSAGES.invalidAddress).max(128, WALLET_MESSAGES.invalidAddress);
+const Address = addressText(WALLET_MESSAGES.invalidAddress);
 const Tag = z
   .string()
   .trim()
