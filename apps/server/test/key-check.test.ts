@@ -1,26 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../src/config.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
 import { KeyMismatchError, keyCheckValue } from '../src/lib/key-check.ts';
 import { openRuntime } from '../src/runtime.ts';
-import { DATABASES, serverDatabase, type DatabaseKind } from './harness.ts';
-
-const serverDir = path.resolve(import.meta.dirname, '..');
-const repoRoot = path.resolve(serverDir, '../..');
-const newKeys = () => ({ JWT_SECRET: crypto.randomBytes(32).toString('base64'), ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64') });
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'portal-keycheck-'));
-
-/** Where a test's database lives: a DATA_DIR of its own (embedded), or a new database on the test server. */
-async function databaseEnv(kind: DatabaseKind): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  if (kind === 'pglite') return { env: { DATA_DIR: tempDir() }, drop: async () => {} };
-  const { url, drop } = await serverDatabase();
-  return { env: { DATA_DIR: tempDir(), DATABASE_URL: url }, drop };
-}
+import { databaseEnv, newKeys, run, tempDir } from './cli-process.ts';
+import { DATABASES } from './harness.ts';
 
 const config = (env: Record<string, string>): Config => loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO: 'false', ...env });
 
@@ -34,16 +19,6 @@ async function open(env: Record<string, string>): Promise<KeyMismatchError | und
     if (err instanceof KeyMismatchError) return err;
     throw err;
   }
-}
-
-function run(script: 'server.ts' | 'cli.ts', args: string[], env: Record<string, string>) {
-  const { DATABASE_URL: _ignored, JWT_SECRET: _j, ENCRYPTION_KEY: _e, ...inherited } = process.env;
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(serverDir, 'src', script), ...args], {
-    cwd: repoRoot,
-    env: { ...inherited, NODE_ENV: 'development', LOG_LEVEL: 'silent', DEMO: 'false', PORT: '0', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
 }
 
 describe.each(DATABASES)('the key check at start on %s', (kind) => {

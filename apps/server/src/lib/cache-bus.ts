@@ -77,8 +77,7 @@ export function createCacheBus(options: { database: Database; onError?: (err: un
     /** Drops `key` from the named cache here and on every other instance ('*' drops all of it). */
     async invalidate(name: string, ...keys: string[]) {
       for (const key of keys) drop(`${name}|${key}`);
-      if (!url) return;
-      for (const key of keys) await options.database.executeSql('select pg_notify($1, $2)', [CACHE_CHANNEL, `${name}|${key}`]);
+      await announce(options.database, name, keys);
     },
     close: async () => listener?.close(),
   };
@@ -91,10 +90,12 @@ export type CacheBus = ReturnType<typeof createCacheBus>;
  * (the operator CLI): on a PostgreSQL server a NOTIFY reaches them; the embedded database has no other process.
  */
 export async function invalidateEverywhere(database: Database, name: string, ...keys: string[]) {
-  const bus = createCacheBus({ database });
-  try {
-    await bus.invalidate(name, ...keys);
-  } finally {
-    await bus.close();
-  }
+  // a NOTIFY only: listening (as a bus does) would open a connection a short-lived process must then wait for
+  await announce(database, name, keys);
+}
+
+/** Tells every listening instance to drop the keys (a PostgreSQL server); the embedded database has no other. */
+async function announce(database: Database, name: string, keys: string[]) {
+  if (!database.url) return;
+  for (const key of keys) await database.executeSql('select pg_notify($1, $2)', [CACHE_CHANNEL, `${name}|${key}`]);
 }
