@@ -118,7 +118,7 @@ async function main() {
   const operator = createOperatorService({
     db,
     mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
-    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    publicUrl: config.publicUrl,
     live: livePublisher(database),
     // running servers drop their cached row of the partner at once (NOTIFY on a PostgreSQL server)
     invalidatePartner: (partnerId) => invalidateEverywhere(database, PARTNER_CACHE, partnerId),

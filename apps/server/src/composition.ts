@@ -92,7 +92,7 @@ export function composeServices(deps: RuntimeDeps) {
   checkWiring(deps);
   const { config, database, keys, mailer, storage, cacheBus, liveBus: live, clock: now, log, boss } = deps;
   const db = database.db;
-  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const { publicUrl } = config;
   /** The queue, for work queued on use; an app built without one (null) refuses that work when it is asked for. */
   const queue = (work: string) => {
     if (!boss) throw new Error(`no job queue: ${work} (this app was built without one)`);
@@ -214,7 +214,7 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
     concurrency: config.WEBHOOK_CONCURRENCY,
     allowPrivateTargets: config.NODE_ENV !== 'production',
-    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    publicUrl: config.publicUrl,
     live,
   });
   await startWalletScreeningWorker({ boss, service: services.wallets, screener: blocklistScreener(config.WALLET_SCREENING_BLOCKLIST), log });

@@ -208,6 +208,8 @@ export type Config = Env & {
   mailCatcher: boolean;
   /** the demo's live payment generator runs (DEMO_LIVE, default: demo data on and not a test) */
   demoLive: boolean;
+  /** where the portal is reached, for links in mail: PUBLIC_URL, else this machine's PORT */
+  publicUrl: string;
 };
 
 export class ConfigError extends Error {}
@@ -238,5 +240,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
     demoLive: e.DEMO_LIVE ?? ((e.DEMO ?? e.NODE_ENV !== 'production') && e.NODE_ENV !== 'test'),
     mailCatcher: e.MAIL_CATCHER ?? (e.NODE_ENV === 'development' && !e.SMTP_URL),
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
   };
 }
