@@ -6,17 +6,19 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The folders right under a directory of the repository. */
+const foldersIn = (dir) =>
+  readdirSync(`${import.meta.dirname}/${dir}`, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
 const WEB = 'apps/web/src';
 /** Every folder under the portal's features/ is a feature: a new one is fenced in without editing this file. */
-const FEATURES = readdirSync(`${import.meta.dirname}/${WEB}/features`, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name);
+const FEATURES = foldersIn(`${WEB}/features`);
 
 const SERVER = 'apps/server/src';
 /** Every folder under the server's modules/ is a module, met only through its face (index.ts): fenced in without editing this file. */
-const MODULES = readdirSync(`${import.meta.dirname}/${SERVER}/modules`, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name);
+const MODULES = foldersIn(`${SERVER}/modules`);
 const FACES = MODULES.map((m) => `./${m}/index.ts`);
 
 const TSCONFIGS = ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'];

@@ -8,7 +8,8 @@ import ts from 'typescript';
 const root = path.resolve(import.meta.dirname, '..');
 /** The projects read: these, or the directories given as arguments (a test checks the check on a probe). */
 const PROJECTS = process.argv.length > 2 ? process.argv.slice(2) : ['packages/contract', 'apps/server', 'apps/web', 'e2e', 'bench'];
-const dirs = PROJECTS.map((project) => path.resolve(root, project));
+/** Where an imported file counts: the repository, and any project given from outside it. */
+const roots = [root, ...PROJECTS.map((project) => path.resolve(root, project))];
 
 /** file -> the repository's files it imports (any kind of import) */
 const graph = new Map();
@@ -26,7 +27,7 @@ for (const project of PROJECTS) {
       const resolved = ts.resolveModuleName(fileName, file, parsed.options, host).resolvedModule;
       if (!resolved || resolved.isExternalLibraryImport) continue;
       const target = ts.sys.realpath ? ts.sys.realpath(resolved.resolvedFileName) : resolved.resolvedFileName;
-      if ([root, ...dirs].some((dir) => target.startsWith(dir)) && !target.includes('/node_modules/')) targets.add(target);
+      if (roots.some((dir) => target.startsWith(dir)) && !target.includes('/node_modules/')) targets.add(target);
     }
     graph.set(file, targets);
   }
