@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { startPaymentWorker } from '../src/modules/payments/payment-processing.t
 import type { App } from '../src/app.ts';
 import { readEvents, type SseEvent } from './sse.ts';
 import { DATABASES, browser, setup, signIn, twoInstances, type TestContext } from './harness.ts';
+import { kenyaMomo } from './payment-support.ts';
 
 /** An open event stream as the portal holds it: the events received so far, and how to close it. */
 async function openStream(app: App, token: string, lastEventId?: string) {
@@ -77,30 +77,6 @@ const waitFor = async (check: () => boolean, ms = 10_000) => {
     await new Promise((r) => setTimeout(r, 25));
   }
 };
-
-async function kenyaMomo(t: TestContext) {
-  const channelId = (
-    await t.database.db
-      .selectFrom('channels')
-      .select('id')
-      .where('country', '=', 'KE')
-      .where('ramp_type', '=', 'withdraw')
-      .where('channel_type', '=', 'momo')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const networkId = (
-    await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()
-  ).id;
-  return (amount: string) => ({
-    country: 'KE',
-    channelId,
-    networkId,
-    accountNumber: '+254712345678',
-    recipient: { name: 'Amina Juma' },
-    amount,
-    sequenceId: crypto.randomUUID(),
-  });
-}
 
 describe.each(DATABASES)('the live event stream on %s', (kind) => {
   let t: TestContext;

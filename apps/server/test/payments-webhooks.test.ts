@@ -8,6 +8,7 @@ import { encrypt } from '../src/lib/keys.ts';
 import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';
 import { webhookReceiver, type Receiver } from './webhook-receiver.ts';
+import { kenyaMomo } from './payment-support.ts';
 
 /**
  * A partner's server with an API key: creates a disbursement, sends it again with the same Idempotency-Key (one
@@ -47,28 +48,8 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
   it('one payment for two sends with one Idempotency-Key; a signed webhook per state, in order', async () => {
     const admin = await signIn(t, 'admin@acme.test');
     const key = await createKey(admin, { name: 'Payouts', permissions: ['api_read', 'api_write'] });
-    const channelId = (
-      await t.database.db
-        .selectFrom('channels')
-        .select('id')
-        .where('country', '=', 'KE')
-        .where('ramp_type', '=', 'withdraw')
-        .where('channel_type', '=', 'momo')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const networkId = (
-      await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()
-    ).id;
     // ends in 3: completes, then is refunded (six states)
-    const body = {
-      country: 'KE',
-      channelId,
-      networkId,
-      accountNumber: '+254712345678',
-      recipient: { name: 'Musa Kato' },
-      amount: '2003',
-      sequenceId: crypto.randomUUID(),
-    };
+    const body = (await kenyaMomo(t))('2003');
     const headers = { 'idempotency-key': crypto.randomUUID() };
     const first = await signedCall(t.app, key, 'POST', '/api/v1/partner/disbursement', { body, headers });
     const second = await signedCall(t.app, key, 'POST', '/api/v1/partner/disbursement', { body, headers });

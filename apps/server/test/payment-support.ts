@@ -1,0 +1,30 @@
+import crypto from 'node:crypto';
+import type { TestContext } from './harness.ts';
+
+/**
+ * A disbursement body to an M-Pesa number in Kenya (the demo's channel and network there), for an amount: its last
+ * digit decides how the simulated payment ends. Each body has a new sequenceId.
+ */
+export async function kenyaMomo(t: TestContext) {
+  const channelId = (
+    await t.database.db
+      .selectFrom('channels')
+      .select('id')
+      .where('country', '=', 'KE')
+      .where('ramp_type', '=', 'withdraw')
+      .where('channel_type', '=', 'momo')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const networkId = (
+    await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()
+  ).id;
+  return (amount: string) => ({
+    country: 'KE',
+    channelId,
+    networkId,
+    accountNumber: '+254712345678',
+    recipient: { name: 'Amina Juma' },
+    amount,
+    sequenceId: crypto.randomUUID(),
+  });
+}
