@@ -227,4 +227,14 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
     expect(records.length).toBeGreaterThan(0);
     expect(records.filter((r) => kora.has(r.ID!))).toEqual([]);
   });
+
+  it('quotes a payer name holding a separator of any common locale, and neutralises a formula after it', async () => {
+    const [target] = [...(await dbRows('collections', ACME)).keys()];
+    await t.database.executeSql(`update collections set counterparty_name = $1 where partner_id = $2 and id = $3`, ['x;=1+1', ACME, target]);
+    const file = await reportFile('collections', 'admin@acme.test', 'admin@acme.test');
+    // a spreadsheet splitting on ";" (French and much of Europe and Africa) reads "x" and the text "'=1+1", never a formula
+    expect(file).toContain(`"x;'=1+1"`);
+    expect(file).not.toMatch(/(^|[,;\t])=1\+1/m);
+    expect(parseCsv(file).find((r) => r.ID === target)?.Counterparty).toBe("x;'=1+1");
+  });
 });
