@@ -21,6 +21,8 @@ export function listen(options: {
 }): Listener {
   let closed = false;
   let client: pg.Client | undefined;
+  /** the connection being opened, not yet listening: a close meanwhile must end it too */
+  let opening: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;
   let first = true;
   // several hosts: the writable one (NOTIFY is sent on the primary, and only the primary's listeners hear it)
@@ -37,14 +39,20 @@ export function listen(options: {
       retry(c);
     });
     c.on('end', () => retry(c));
+    opening = c;
     try {
       await c.connect();
       await c.query(`listen ${pg.escapeIdentifier(options.channel)}`);
+      opening = undefined;
+      // closed while it was connecting: it must not stay open (it would keep the process alive)
+      if (closed) return void (await endQuietly(c));
       client = c;
       if (!first) options.onReconnect();
       options.onListening();
       first = false;
     } catch (err) {
+      opening = undefined;
+      if (closed) return void endQuietly(c);
       options.onError(err);
       retry(c);
     }
@@ -52,8 +60,7 @@ export function listen(options: {
   const retry = (c: pg.Client) => {
     if (closed || timer || (client && client !== c)) return;
     client = undefined;
-    c.removeAllListeners('end');
-    void c.end().catch(() => undefined);
+    void endQuietly(c);
     options.onReconnect();
     timer = setTimeout(() => {
       timer = undefined;
@@ -66,14 +73,21 @@ export function listen(options: {
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      const c = client;
+      const open = [client, opening].filter((c) => c !== undefined);
       client = undefined;
-      if (c) {
-        c.removeAllListeners('end');
-        await c.end().catch(() => undefined);
-      }
+      opening = undefined;
+      await Promise.all(open.map(endQuietly));
     },
   };
+}
+
+/** Ends a connection without its end (or a failure to end) starting a reconnection; waits a second at most. */
+async function endQuietly(c: pg.Client) {
+  c.removeAllListeners('end');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)).unref());
+  await Promise.race([c.end().catch(() => undefined), late]);
+  clearTimeout(timer);
 }
 
 /** Sends `NOTIFY <channel> '<payload>'` inside a transaction: PostgreSQL delivers it when (and only if) it commits. */
