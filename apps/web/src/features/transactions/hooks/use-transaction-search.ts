@@ -1,15 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { statusList } from '@portal/contract/status-groups';
-import {
-  MAX_RESULT_WINDOW,
-  REVERSED_RANGE_MESSAGE,
-  parseIdSearch,
-  type FilterKey,
-  type SearchAnchor,
-  type SearchQuery,
-  type SearchTable,
-} from '@portal/contract/transactions';
+import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, parseIdSearch, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { PAGE_SIZE, useLocateId, useTransactionPage } from '../api/search.ts';
 import { cleanRows } from '../export.ts';
 import { emptyState, growOptions, type FilterCategory, type Row, type TabDef } from '../tables.ts';
