@@ -139,7 +139,7 @@ export function composeServices(deps: RuntimeDeps) {
         live,
       }),
     },
-    transactions: createTransactionsService({ db, read: database.reader, key: keys.jwtSecret, now }),
+    transactions: createTransactionsService({ db, read: database.reader, key: keys.jwtSecret, now, partners: partnerAccess }),
     reports: createReportsService({ db, boss: boss ?? undefined, storage, partners: partnerAccess, now, activeLimit: config.REPORT_ACTIVE_LIMIT }),
     webhooks: createWebhooksService({
       db,

@@ -147,6 +147,39 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     expect(fs.existsSync(part)).toBe(false);
   });
 
+  it('builds a report of a status group: the stored filter lists its statuses, and the file holds those rows only', async () => {
+    const status = 'failed,refund_failed';
+    const created = await call('admin@acme.test', 'post', '/api/v1/report-jobs/create', {
+      dataSource: 'payments',
+      startDate: day(-365),
+      endDate: day(0),
+      filters: { status },
+    });
+    expect(created.statusCode).toBe(200);
+    const { job } = created.json<{ job: Job & { filters: Record<string, string> } }>();
+    expect(job.filters).toEqual({ status });
+    const done = await waitDone('admin@acme.test', job.id);
+    expect(done.status).toBe('complete');
+    const expected = Number(
+      (
+        (
+          await t.database.executeSql(
+            `select count(*)::int as n from payments where partner_id = $1 and status in ('failed', 'refund_failed') and created_at >= $2::date and created_at < ($3::date + 1)`,
+            [ACME, day(-365), day(0)],
+          )
+        ).rows[0] as { n: number }
+      ).n,
+    );
+    expect(expected).toBeGreaterThan(0);
+    expect(done.rowCount).toBe(expected);
+    const lines = (await call('admin@acme.test', 'get', done.downloadURL!)).body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    const column = lines[0]!.split(',').indexOf('Status');
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[column]))).toEqual(new Set(['Failed', 'Refund Failed']));
+  });
+
   it('expires a report after 24 hours', async () => {
     const list = (await call('admin@acme.test', 'post', '/api/v1/report-jobs', {})).json<{ jobs: Job[] }>();
     const complete = list.jobs.find((j) => j.status === 'complete')!;

@@ -35,6 +35,7 @@ export const ERROR_CODES = [
   'OtpRateLimited',
   // transaction search: text that cannot be an id the table shows
   'InvalidIdSearch',
+  'ReversedRange',
   // reports
   'TooManyActiveReports',
   // webhooks

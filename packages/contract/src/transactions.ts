@@ -54,7 +54,8 @@ export const AMOUNT_RANGE = /^(\d{1,15})-(\d{1,15})?$/;
  * list are refused; a key outside the table's set adds no condition (§7). Shared by the search and report requests.
  */
 export const Filters = z
-  .partialRecord(FilterKey, safeText({ max: 100 }))
+  // a status filter may list several statuses, separated by commas (status-groups.ts)
+  .partialRecord(FilterKey, safeText({ max: 600 }))
   .refine((f) => !f.amount || AMOUNT_RANGE.test(f.amount), { message: 'Choose an amount range such as 1000-5000', path: ['amount'] });
 
 /** A date range whose end is before its start (the search and the report requests say the same). */
@@ -234,6 +235,22 @@ export function parseIdSearch(table: SearchTable, input: string): IdSearchResult
   }
   const hex = uuidHex(text);
   return hex ? { ok: true, search: { kind: 'uuid', hex } } : { ok: false, message: idSearchMessage(table) };
+}
+
+/**
+ * Where an id is: the tables the caller's partner may see (transaction-data §1: the four B2B tabs; trades, and
+ * initiated payments for whitelisted commercial partners) that hold a transaction with that id (the id as each table
+ * shows it, or its first characters). The server decides the tables from the session, never the client.
+ */
+export const LocateRequest = z.object({ id: safeText({ max: 200 }) }).strict();
+export const LocateResponse = z.object({ found: z.array(SearchTable) });
+export type LocateResponse = z.infer<typeof LocateResponse>;
+
+/** The tables a partner's screens show, as the portal's route guard decides by the partner's kind. */
+export function visibleTables(kind: { isB2B: boolean; isCommercial: boolean; isWhitelistedCommercial: boolean }): SearchTable[] {
+  if (kind.isCommercial) return kind.isWhitelistedCommercial ? ['trades', 'initiate-payments'] : ['trades'];
+  if (kind.isB2B) return ['payments', 'collections', 'settlements', 'fees'];
+  return [];
 }
 
 export const REPORT_STATUSES = ['requested', 'in_progress', 'data_downloaded', 'complete', 'expired', 'failed'] as const;

@@ -11,6 +11,7 @@ import {
   type SearchTable,
 } from '@portal/contract/transactions';
 import { DEFAULT_FIAT_WALLET } from '@portal/contract/fiat-wallets';
+import { statusList } from '@portal/contract/status-groups';
 import type { DB } from '../../db/schema.ts';
 
 /** The database table behind each search table. */
@@ -76,6 +77,13 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
       if (min === undefined) continue;
       where.push(sql`${sql.ref(column)} >= ${min}::numeric`);
       if (max !== undefined) where.push(sql`${sql.ref(column)} < ${max}::numeric`);
+      continue;
+    }
+    if (key === 'status') {
+      // one status or several (`failed,refund_failed`): `status in (...)`, which the status indexes answer
+      const statuses = statusList(raw);
+      if (statuses.length === 0) continue;
+      where.push(statuses.length === 1 ? sql`status = ${statuses[0]}` : sql`status in (${sql.join(statuses)})`);
       continue;
     }
     let value = raw;
@@ -196,6 +204,14 @@ export async function scrollBatch<T extends SearchTable>(
     order by created_at desc, id desc
     limit ${size}`.execute(db);
   return rows.rows;
+}
+
+/** Whether the partner has a row in the table that the id search finds (the first one is enough). */
+export async function hasIdMatch(db: Kysely<DB>, partnerId: string, table: SearchTable, idFilter: string) {
+  const id = idPredicate(table, idFilter);
+  if (!id) return false;
+  const { rows } = await sql<{ ok: number }>`select 1 as ok from ${tableRef(table)} where partner_id = ${partnerId} and ${id} limit 1`.execute(db);
+  return rows.length > 0;
 }
 
 /** One row of a table by its id, the partner's only. */

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
-import { ScrollRequest, ScrollResponse, SearchRequest, SearchResponse, TransactionParams, TransactionResponse } from '@portal/contract/transactions';
+import {
+  LocateRequest,
+  LocateResponse,
+  ScrollRequest,
+  ScrollResponse,
+  SearchRequest,
+  SearchResponse,
+  TransactionParams,
+  TransactionResponse,
+} from '@portal/contract/transactions';
 import { callerOf } from '../../plugins/auth.ts';
 import type { TransactionsService } from './transactions.service.ts';
 
@@ -39,6 +48,21 @@ export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsSer
       },
     },
     async (request) => service.scroll(callerOf(request).partnerId, request.body),
+  );
+
+  app.post(
+    '/transactions/locate',
+    {
+      config: partnerApi,
+      schema: {
+        operationId: 'locateTransaction',
+        tags: ['transactions'],
+        summary: "The tables of the caller's screens that hold a transaction with this id (or its first characters)",
+        body: LocateRequest,
+        response: { 200: LocateResponse, ...errors },
+      },
+    },
+    async (request) => service.locate(callerOf(request).partnerId, request.body.id),
   );
 
   app.get(

@@ -3,7 +3,10 @@ import type { Kysely } from 'kysely';
 import {
   MAX_EXPORT_ROWS,
   SCROLL_KEEP_ALIVE_SECONDS,
+  REVERSED_RANGE_MESSAGE,
   parseIdSearch,
+  visibleTables,
+  type LocateResponse,
   type ScrollRequest,
   type ScrollResponse,
   type ScrollResponseOf,
@@ -15,15 +18,22 @@ import {
   type TransactionResponse,
   type TransactionRowOf,
 } from '@portal/contract/transactions';
+import { partnerKind } from '@portal/contract/partner';
 import type { DB } from '../../db/schema.ts';
+import type { PartnerAccess } from '../partners/index.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { findById, scrollBatch, searchPage } from './transactions.repository.ts';
+import { findById, hasIdMatch, scrollBatch, searchPage } from './transactions.repository.ts';
 import { toRows } from './transactions.rows.ts';
 
-/** Text that cannot be an id the table shows is refused, with the message the portal shows before sending. */
-function checkIdSearch(query: SearchQuery) {
+/**
+ * A query that cannot be searched is refused, with the message the portal shows before sending: text that cannot be
+ * an id the table shows, and a date range that ends before it starts (never silently searched as no range).
+ */
+function checkQuery(query: SearchQuery) {
   const parsed = parseIdSearch(query.table, query.idFilter);
   if (!parsed.ok) throw badRequest(parsed.message, 'InvalidIdSearch');
+  const { startDate, endDate } = query.range;
+  if (startDate && endDate && endDate < startDate) throw badRequest(REVERSED_RANGE_MESSAGE, 'ReversedRange');
 }
 
 type ScrollState = { p: string; q: SearchQuery; after?: { createdAt: string; id: string }; n: number; exp: number };
@@ -42,6 +52,7 @@ export function createTransactionsService(deps: {
   read?: () => Promise<Kysely<DB>>;
   key: Buffer;
   now: () => number;
+  partners: Pick<PartnerAccess, 'find'>;
 }) {
   const read = deps.read ?? (() => Promise.resolve(deps.db));
   const sign = (body: string) => crypto.createHmac('sha256', deps.key).update(`scroll:${body}`).digest('base64url');
@@ -74,9 +85,26 @@ export function createTransactionsService(deps: {
       return { table, data: toRows(table, [row])[0] } as TransactionResponse;
     },
 
+    /**
+     * The tables of the caller's screens (by the partner's kind, as the portal's guard decides) that hold a
+     * transaction the id search finds; another partner's rows are never looked at. Text that is an id in no table
+     * is found nowhere.
+     */
+    async locate(partnerId: string, id: string): Promise<LocateResponse> {
+      const partner = await deps.partners.find(partnerId);
+      if (!partner || id.trim() === '') return { found: [] };
+      const tables = visibleTables(partnerKind(partner.productTypes, partner.whitelisted)).filter((t) => {
+        const parsed = parseIdSearch(t, id);
+        return parsed.ok && parsed.search.kind !== 'none';
+      });
+      const db = await read();
+      const hits = await Promise.all(tables.map(async (t) => ((await hasIdMatch(db, partnerId, t, id)) ? t : undefined)));
+      return { found: hits.filter((t): t is SearchTable => t !== undefined) };
+    },
+
     async search(partnerId: string, request: SearchRequest): Promise<SearchResponse> {
       const { startIndex, size, anchor, ...query } = request;
-      checkIdSearch(query);
+      checkQuery(query);
       const page = await searchPage(await read(), partnerId, query, startIndex, size, anchor);
       return searchReply(query.table, { data: toRows(query.table, page.rows), total: page.total, totalRelation: page.totalRelation });
     },
@@ -84,7 +112,7 @@ export function createTransactionsService(deps: {
     /** A batch of an export. A scroll id carries the query of the first call: its table and filters win. */
     async scroll(partnerId: string, request: ScrollRequest): Promise<ScrollResponse> {
       const { scrollSize, scrollId, ...query } = request;
-      if (!scrollId) checkIdSearch(query);
+      if (!scrollId) checkQuery(query);
       const state: ScrollState = scrollId ? decode(scrollId, partnerId) : { p: partnerId, q: query, n: 0, exp: 0 };
       const table = state.q.table;
       const size = Math.min(scrollSize, MAX_EXPORT_ROWS - state.n);

@@ -244,7 +244,17 @@ export function growOptions(categories: FilterCategory[], rows: Row[]): FilterCa
   });
 }
 
-export type EmptyState = 'noData' | 'noDataForId' | 'noDataForFilter' | 'noDataForDate' | null;
+/** `invalidFilter`: the filters cannot be searched (a reversed range, text that is no id), so nothing was. */
+export type EmptyState = 'noData' | 'noDataForId' | 'noDataForFilter' | 'noDataForDate' | 'invalidFilter' | null;
+
+/** The screen that shows a table, searching an id: a tab of /transactions, trades, or initiated payments. */
+export function tableLink(table: SearchTable, id: string): { label: string; to: string } {
+  const q = new URLSearchParams({ id });
+  if (table === 'trades') return { label: trades.label, to: `/trades?${q.toString()}` };
+  if (table === 'initiate-payments') return { label: initiatedPayments.label, to: `/payments?${q.toString()}` };
+  const tab = TABS.find((t) => t.key === table) ?? TABS[0]!;
+  return { label: tab.label, to: `/transactions?${new URLSearchParams({ tab: String(tab.index), id }).toString()}` };
+}
 
 /** The four mutually exclusive empty states of transaction-data §2; none while rows exist. */
 export function emptyState(o: { rows: number; idFilter: string; anyFilter: boolean; hasDate: boolean }): EmptyState {

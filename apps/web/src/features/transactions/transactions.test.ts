@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCsv, cleanRows, exportColumns, exportColumnsFor } from './export.ts';
 import type { CollectionRow, FeeRow, InitiatedPaymentRow, PaymentRow } from '@portal/contract/transaction-rows';
-import { TABS, emptyState, growOptions, settlementAmount, tabByIndex } from './tables.ts';
+import { TABS, emptyState, growOptions, settlementAmount, tabByIndex, tableLink } from './tables.ts';
 
 const payment = (row: Partial<PaymentRow>): PaymentRow => ({
   id: '',
@@ -182,5 +182,14 @@ describe('transaction-data §8 errors', () => {
   it('shows a missing request source as API', () => {
     const rows = cleanRows('collections', [collection({ id: 'a', requestSource: '' }), collection({ id: 'b', requestSource: 'widget' })]);
     expect(rows.map((r) => ('requestSource' in r ? r.requestSource : undefined))).toEqual(['api', 'widget']);
+  });
+});
+
+describe('tableLink', () => {
+  it('opens the screen of each table with the same id search', () => {
+    expect(tableLink('collections', '3f2a9c1e')).toEqual({ label: 'Collections', to: '/transactions?tab=2&id=3f2a9c1e' });
+    expect(tableLink('fees', 'ab')).toEqual({ label: 'Fees', to: '/transactions?tab=4&id=ab' });
+    expect(tableLink('trades', 'TRD-5F41')).toEqual({ label: 'Trades', to: '/trades?id=TRD-5F41' });
+    expect(tableLink('initiate-payments', '3f2a')).toEqual({ label: 'Initiated payments', to: '/payments?id=3f2a' });
   });
 });

@@ -3,6 +3,7 @@ import {
   MAX_EXPORT_ROWS,
   MAX_PAGE_SIZE,
   MAX_SCROLL_SIZE,
+  LocateResponse,
   ScrollResponse,
   SearchResponse,
   type SearchAnchor,
@@ -20,8 +21,10 @@ liveQueries(MONEY_TOPICS, ['transactions']);
  * A page of the search. The keyset anchor (a row of the page the user came from, with its position) lets the server
  * read a deep page from that row; it is a hint, not part of the page's identity, so it stays out of the query key.
  */
-export function useTransactionPage(query: SearchQuery, startIndex: number, anchor?: SearchAnchor) {
+export function useTransactionPage(query: SearchQuery, startIndex: number, anchor?: SearchAnchor, enabled = true) {
   return useQuery({
+    // a query that cannot be searched (a reversed range, text that is no id) is not sent: nothing shows for it
+    enabled,
     queryKey: ['transactions', query, startIndex],
     queryFn: () =>
       api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse, idempotent: true }),
@@ -75,6 +78,16 @@ export function useTransactionById(table: SearchQuery['table'], id: string | und
       return res.data[0] ?? null;
     },
     enabled: !!id,
+    staleTime: 30_000,
+  });
+}
+
+/** The tables of the partner's screens that hold a transaction with this id (the server decides which it looks in). */
+export function useLocateId(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['transactions', 'locate', id],
+    queryFn: async () => (await api.post('transactions/locate', { id }, { schema: LocateResponse, idempotent: true })).found,
+    enabled: enabled && !!id,
     staleTime: 30_000,
   });
 }

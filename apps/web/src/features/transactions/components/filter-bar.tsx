@@ -9,6 +9,7 @@ import { ID_SEARCH_EXAMPLE, parseIdSearch, type SearchTable } from '@portal/cont
 import { paymentMethodLabel, requestSourceLabel, statusLabel, transactionTypeLabel } from '../../../lib/format.ts';
 import type { TransactionSearch } from '../hooks/use-transaction-search.ts';
 import { TRADE_AMOUNT_LABELS } from '../tables.ts';
+import { StatusFilter } from './status-filter.tsx';
 
 /** An option of a filter as the tables write its value. */
 export function optionLabel(key: string, value: string): string {
@@ -173,13 +174,17 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
         {categories.map((c) => (
           <div key={c.key} className="w-full sm:w-44">
             <p className="mb-1 text-xs font-medium text-muted">{c.name}</p>
-            <SearchableSelect
-              label={c.name}
-              placeholder="All"
-              options={c.options.map((o) => ({ value: o, label: optionLabel(c.key, o) }))}
-              value={c.selected || undefined}
-              onChange={(v) => search.selectFilter(c.key, v)}
-            />
+            {c.key === 'status' ? (
+              <StatusFilter options={c.options} value={c.selected} onChange={(v) => search.selectFilter(c.key, v)} />
+            ) : (
+              <SearchableSelect
+                label={c.name}
+                placeholder="All"
+                options={c.options.map((o) => ({ value: o, label: optionLabel(c.key, o) }))}
+                value={c.selected || undefined}
+                onChange={(v) => search.selectFilter(c.key, v)}
+              />
+            )}
           </div>
         ))}
         {categories.some((c) => c.selected) && (

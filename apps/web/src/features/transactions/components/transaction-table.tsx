@@ -69,6 +69,7 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
   const opener = useRef<HTMLElement | null>(null);
   const { page, total } = search;
   const shown = viewing ?? linked;
+  const exportReason = `${def.key}-export-reason`;
 
   const view = (row: Row, from: HTMLElement) => {
     opener.current = from;
@@ -91,10 +92,23 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         walletMode={walletMode && !fiatWallet}
         wallets={wallets}
         actions={
-          <Button variant="secondary" onClick={() => void csv.start(search.query, total)} disabled={!search.hasRows || total === 0 || !!csv.progress}>
-            <Download className="size-4" aria-hidden="true" />
-            Export CSV
-          </Button>
+          <div className="flex flex-col gap-1">
+            <Button
+              variant="secondary"
+              onClick={() => void csv.start(search.query, total)}
+              disabled={!!search.invalid || !search.hasRows || total === 0 || !!csv.progress}
+              aria-describedby={search.invalid ? exportReason : undefined}
+            >
+              <Download className="size-4" aria-hidden="true" />
+              Export CSV
+            </Button>
+            {/* why Export is off, for a screen reader (the filters' own message shows on screen) */}
+            {search.invalid && (
+              <span id={exportReason} className="sr-only">
+                Export is off: {search.invalid}
+              </span>
+            )}
+          </div>
         }
       />
       {csv.progress && <ExportStatus progress={csv.progress} />}
@@ -108,7 +122,13 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         />
       )}
       {search.empty ? (
-        <EmptyState kind={search.empty} />
+        <EmptyState
+          kind={search.empty}
+          reason={search.invalid}
+          foundIn={
+            search.empty === 'noDataForId' || search.empty === 'noDataForDate' ? { tables: search.foundIn, id: search.query.idFilter.trim() } : undefined
+          }
+        />
       ) : page.isError && !search.hasRows ? null : (
         <TransactionRows
           label={def.label}

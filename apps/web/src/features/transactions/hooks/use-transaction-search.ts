@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
-import { PAGE_SIZE, useTransactionPage } from '../api/search.ts';
+import { statusList } from '@portal/contract/status-groups';
+import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, parseIdSearch, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
+import { PAGE_SIZE, useLocateId, useTransactionPage } from '../api/search.ts';
 import { cleanRows } from '../export.ts';
 import { emptyState, growOptions, type FilterCategory, type Row, type TabDef } from '../tables.ts';
 
@@ -26,8 +27,9 @@ export function pageOf(text: string | null): number {
 /**
  * The search state of one table (transaction-data §2, §5), kept in the address: filter categories, id search, date
  * range, wallet and the page shown; the query sent; the loaded rows (the last good ones stay when a request
- * fails); the empty state. Every change of the query goes back to the first page. A reversed date range is not
- * searched: the rows of the last valid query stay and `rangeError` says why.
+ * fails); the empty state. Every change of the query goes back to the first page. A query that cannot be searched
+ * (a reversed date range, an id that no table shows) is not sent and shows no rows: `invalid` says why, also on a
+ * fresh load of such an address; it is searched as soon as it is valid again.
  */
 export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
   const [params, setParams] = useSearchParams();
@@ -35,7 +37,10 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
   const [options, setOptions] = useState<FilterCategory[]>(def.filters);
   const categories: FilterCategory[] = options.map((c) => {
     const selected = params.get(c.key) ?? '';
-    return { ...c, selected, options: selected && !c.options.includes(selected) ? [...c.options, selected] : c.options };
+    // a status filter lists its statuses separated by commas (an old link has one); each is an option
+    const values = c.key === 'status' ? statusList(selected) : selected ? [selected] : [];
+    const missing = values.filter((v) => !c.options.includes(v));
+    return { ...c, selected: c.key === 'status' ? values.join(',') : selected, options: missing.length ? [...c.options, ...missing] : c.options };
   });
   const idFilter = params.get(URL_KEYS.id) ?? '';
   const from = params.get(URL_KEYS.from) ?? '';
@@ -61,18 +66,18 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     }),
     [def.key, filters, idFilter, range.startDate, range.endDate, hasDate, fiatWallet],
   );
-  // a reversed range keeps the last query that could be searched (adjusting state while rendering)
-  const [lastValid, setLastValid] = useState<SearchQuery>(() => (reversed ? { ...built, range: {} } : built));
-  if (!reversed && built !== lastValid) setLastValid(built);
-  const query = reversed ? lastValid : built;
+  const query = built;
+  const idParsed = parseIdSearch(def.key, idFilter);
+  const invalid = reversed ? REVERSED_RANGE_MESSAGE : idParsed.ok ? undefined : idParsed.message;
 
-  const page = useTransactionPage(query, startIndex, anchor && anchor.startIndex === startIndex && anchor.query === query ? anchor.hint : undefined);
+  const page = useTransactionPage(query, startIndex, anchor && anchor.startIndex === startIndex && anchor.query === query ? anchor.hint : undefined, !invalid);
   // the last page that arrived stays on screen under the error when a request fails
   const [lastGood, setLastGood] = useState<{ data: NonNullable<typeof page.data>; startIndex: number }>();
   if (page.data && !page.isPlaceholderData && lastGood?.data !== page.data) setLastGood({ data: page.data, startIndex });
   // a reply of another table (never from the server: the query names its table) is not shown
-  const current = page.data?.table === def.key ? page.data : undefined;
-  const shown = current ?? (page.isError ? lastGood?.data : undefined);
+  // nothing shows for an invalid query (not the placeholder of the last valid one either)
+  const current = !invalid && page.data?.table === def.key ? page.data : undefined;
+  const shown = invalid ? undefined : (current ?? (page.isError ? lastGood?.data : undefined));
   const shownStart = current || !page.isError ? startIndex : (lastGood?.startIndex ?? startIndex);
   const loaded = useMemo(() => (shown ? cleanRows(def.key, shown.data as Row[]) : undefined), [shown, def.key]);
   const rows = useMemo(() => loaded ?? [], [loaded]);
@@ -117,6 +122,14 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
 
   const anyFilter = categories.some((c) => c.selected) || fiatWallet !== (fixedWallet ?? 'all');
   const total = shown?.total ?? 0;
+  const empty = invalid
+    ? ('invalidFilter' as const)
+    : page.isSuccess && !page.isPlaceholderData && !pastEnd
+      ? emptyState({ rows: rows.length, idFilter: query.idFilter, anyFilter, hasDate: !!query.range.startDate })
+      : null;
+  // an id search that found nothing here asks where the id is (the partner's other tables)
+  const located = useLocateId(query.idFilter.trim(), !invalid && !!empty && !!query.idFilter.trim());
+  const foundIn = (located.data ?? []).filter((t) => t !== def.key);
 
   return {
     query,
@@ -128,10 +141,11 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     /** rows are on screen (this page's, or the last good ones under an error) */
     hasRows: !!shown,
     /** which empty state shows; none while the first page loads or an older page stands in for the next */
-    empty:
-      page.isSuccess && !page.isPlaceholderData && !pastEnd
-        ? emptyState({ rows: rows.length, idFilter: query.idFilter, anyFilter, hasDate: !!query.range.startDate })
-        : null,
+    empty,
+    /** why the filters cannot be searched (a reversed range, text that is no id): no rows show, export is off */
+    invalid,
+    /** the other tables of the partner's screens that hold the id searched, when this one has none */
+    foundIn,
     startIndex: shownStart,
     /** the message of a date range that ends before it starts (the same as the data-download page's) */
     rangeError: reversed ? REVERSED_RANGE_MESSAGE : undefined,

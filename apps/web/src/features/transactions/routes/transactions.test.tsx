@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SearchRequest } from '@portal/contract/transactions';
+import { statusList } from '@portal/contract/status-groups';
+import { idSearchMessage, type SearchRequest } from '@portal/contract/transactions';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { apiError, mockApi, type ApiCall } from '../../../testing/api-mock.ts';
@@ -12,7 +13,9 @@ import { TransactionsScreen } from './transactions.tsx';
 const ALL = payments(25).map((r, i) => (i % 5 === 1 ? { ...r, status: 'failed' } : r));
 function search(call: ApiCall) {
   const q = call.body as SearchRequest;
-  const rows = ALL.filter((r) => !q.filters.status || r.status === q.filters.status).filter((r) => !q.idFilter || String(r.id).startsWith(q.idFilter));
+  const rows = ALL.filter((r) => !q.filters.status || statusList(q.filters.status).includes(r.status)).filter(
+    (r) => !q.idFilter || String(r.id).startsWith(q.idFilter),
+  );
   return { body: searchReply(rows.slice(q.startIndex, q.startIndex + q.size), rows.length) };
 }
 
@@ -94,7 +97,7 @@ describe('transactions screen', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await pageShown('11–20 of 25');
     await user.click(screen.getByRole('button', { name: 'Status: All' }));
-    await user.click(screen.getByRole('option', { name: 'Failed' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Failed' }));
     await pageShown('1–5 of 5');
     expect([...new Set(column(4))]).toEqual(['Failed']);
     expect(searches(api).at(-1)).toMatchObject({ filters: { status: 'failed' }, startIndex: 0 });
@@ -108,10 +111,49 @@ describe('transactions screen', () => {
     const { user } = renderTransactions();
     await pageShown('1–10 of 25');
     await user.click(screen.getByRole('button', { name: 'Status: All' }));
-    const options = screen.getAllByRole('option').map((o) => o.textContent);
-    expect(options).toHaveLength(24);
-    expect(options).toContain('Pending KYC');
-    expect(options).toContain('Settlement Failed');
+    const boxes = screen.getAllByRole('checkbox').map((o) => o.closest('label')!.textContent);
+    // six groups, each status once under its group
+    expect(boxes).toHaveLength(24 + 6);
+    expect(boxes).toContain('Pending KYC');
+    expect(boxes).toContain('Settlement Failed');
+    expect(screen.getAllByRole('group').map((g) => g.querySelector('legend')!.textContent)).toEqual([
+      'Open',
+      'In progress',
+      'Succeeded',
+      'Failed',
+      'Refunded',
+      'Cancelled or expired',
+    ]);
+    expect(
+      within(screen.getAllByRole('group')[3]!)
+        .getAllByRole('checkbox')
+        .map((o) => o.closest('label')!.textContent),
+    ).toEqual(['Failed(4)', 'Failed', 'Denied', 'Refund Failed', 'Settlement Failed']);
+  });
+
+  it('selects a whole group, or one status of it, and keeps the selection in the address', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
+    const { user, router } = renderTransactions();
+    await pageShown('1–10 of 25');
+    await user.click(screen.getByRole('button', { name: 'Status: All' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Failed (4)' }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('status')).toBe('failed,denied,refund_failed,settlement_failed'));
+    expect(searches(api).at(-1)).toMatchObject({ filters: { status: 'failed,denied,refund_failed,settlement_failed' }, startIndex: 0 });
+    await pageShown('1–5 of 5');
+    expect(screen.getByRole('button', { name: 'Status: Failed' })).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Refund Failed' }).checked).toBe(true);
+    // one status off: the group shows mixed
+    await user.click(screen.getByRole('checkbox', { name: 'Denied' }));
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('status')).toBe('failed,refund_failed,settlement_failed'));
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Failed (4)' }).indeterminate).toBe(true);
+    expect(screen.getByRole('button', { name: 'Status: 3 statuses' })).toBeTruthy();
+  });
+
+  it('starts from a selection of several statuses in the address, and from an old single-status link', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
+    renderTransactions('/transactions?status=failed,Complete');
+    await waitFor(() => expect(searches(api)[0]).toMatchObject({ filters: { status: 'failed,complete' } }));
+    expect(screen.getByRole('button', { name: 'Status: 2 statuses' })).toBeTruthy();
   });
 
   it('says there is nothing yet when the partner has no payments', async () => {
@@ -134,7 +176,7 @@ describe('transactions screen', () => {
     await user.clear(screen.getByLabelText('Search by ID'));
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await user.click(screen.getByRole('button', { name: 'Status: All' }));
-    await user.click(screen.getByRole('option', { name: 'Refunded' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Refunded' }));
     expect(await screen.findByTestId('empty-noDataForFilter')).toBeTruthy();
   });
 
@@ -150,12 +192,38 @@ describe('transactions screen', () => {
     expect(screen.queryByTestId('table-error')).toBeNull();
   });
 
-  it("says why the server refused the id search of a link (?id= that cannot be an id), not the table's generic message", async () => {
-    mockApi({ ...base, 'POST transactions/search': apiError(400, 'InvalidIdSearch', 'An ID has only letters, digits and dashes') });
+  it('shows no rows for the id of a link that cannot be an id (?id=), says why, and turns Export off', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
     renderTransactions('/transactions?id=hello%20world!');
-    const error = await screen.findByTestId('table-error');
-    expect(error.textContent).toContain('An ID has only letters, digits and dashes');
-    expect(error.textContent).not.toContain('Could not retrieve payment records');
+    const empty = await screen.findByTestId('empty-invalidFilter');
+    expect(empty.textContent).toContain(idSearchMessage('payments'));
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByTestId('table-error')).toBeNull();
+    const exportButton = screen.getByRole<HTMLButtonElement>('button', { name: 'Export CSV' });
+    expect(exportButton.disabled).toBe(true);
+    expect(document.getElementById(exportButton.getAttribute('aria-describedby')!)!.textContent).toContain(idSearchMessage('payments'));
+    expect(searches(api)).toEqual([]);
+  });
+
+  it('says where an id is when this tab has none: Found in Collections, with a link to that tab and the same id', async () => {
+    const api = mockApi({
+      ...base,
+      'POST transactions/search': { body: searchReply([], 0) },
+      'POST transactions/locate': { body: { found: ['collections'] } },
+    });
+    renderTransactions('/transactions?id=3f2a9c1e');
+    const empty = await screen.findByTestId('empty-noDataForId');
+    await waitFor(() => expect(empty.textContent).toContain('Found in Collections'));
+    expect(api.to('POST transactions/locate').map((c) => c.body)).toEqual([{ id: '3f2a9c1e' }]);
+    expect(within(empty).getByRole('link', { name: 'Open in Collections' }).getAttribute('href')).toBe('/transactions?tab=2&id=3f2a9c1e');
+  });
+
+  it('keeps "No transaction with this ID" when the id is in no other table', async () => {
+    mockApi({ ...base, 'POST transactions/search': { body: searchReply([], 0) }, 'POST transactions/locate': { body: { found: ['payments'] } } });
+    renderTransactions('/transactions?id=3f2a9c1e');
+    const empty = await screen.findByTestId('empty-noDataForId');
+    await waitFor(() => expect(empty.textContent).toContain('No transaction with this ID'));
+    expect(within(empty).queryByRole('link')).toBeNull();
   });
 
   it('keeps the last good rows under the error when the next page fails', async () => {
@@ -228,12 +296,34 @@ describe('transactions screen', () => {
     expect(screen.queryByTestId('empty-noData')).toBeNull();
   });
 
-  it('refuses a reversed date range with the data-download message and does not search it', async () => {
+  it('shows no rows for a reversed date range on a fresh load, says why, turns Export off, and searches once it is fixed', async () => {
     const api = mockApi({ ...base, 'POST transactions/search': search });
-    renderTransactions('/transactions?from=2026-11-30&to=2026-11-01');
+    const { user } = renderTransactions('/transactions?from=2026-11-30&to=2026-11-01');
     expect((await screen.findByRole('alert')).textContent).toBe('The end date must be on or after the start date.');
+    expect((await screen.findByTestId('empty-invalidFilter')).textContent).toContain('The end date must be on or after the start date.');
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Export CSV' }).disabled).toBe(true);
+    expect(searches(api)).toEqual([]);
+    // fixed: searched at once
+    const from = screen.getByLabelText('From (UTC)');
+    await user.clear(from);
+    await user.type(from, '2026-10-01');
     await pageShown('1–10 of 25');
-    expect(searches(api).every((q) => Object.keys(q.range).length === 0)).toBe(true);
+    expect(searches(api).at(-1)).toMatchObject({ range: { startDate: '2026-10-01', endDate: '2026-11-01' } });
+    expect(screen.queryByTestId('empty-invalidFilter')).toBeNull();
+  });
+
+  it('hides the rows of the last range as soon as the range is reversed', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
+    const { user } = renderTransactions('/transactions?from=2026-11-01&to=2026-11-30');
+    await pageShown('1–10 of 25');
+    const from = screen.getByLabelText('From (UTC)');
+    await user.clear(from);
+    await user.type(from, '2026-12-15');
+    expect(await screen.findByTestId('empty-invalidFilter')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Export CSV' }).disabled).toBe(true);
+    expect(searches(api).every((q) => !q.range.startDate || q.range.startDate <= q.range.endDate!)).toBe(true);
   });
 
   it('adds the wallet column and selector for a partner with fiat wallets, and opens the tab of ?tab=', async () => {
