@@ -8,6 +8,7 @@ import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
+const ANY = { action: 'ip.add' as const, target: { ipAddress: '203.0.113.7' } };
 
 describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
   let t: TestContext;
@@ -42,6 +43,7 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
       rateLimits: createRateLimitRepository(t.database.db),
       mailer: t.mailer,
       now: () => t.clock.now,
+      checks: () => ({}),
     });
   const authOf = (email: string) => ({
     userId: s[email]!.user.id,
@@ -92,19 +94,19 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
     const code = await codeFor('admin@acme.test');
     const changes: string[] = [];
     const results = await Promise.allSettled(
-      [1, 2].map((n) => service().authorise(authOf('admin@acme.test'), code, async () => void changes.push(`change ${n}`))),
+      [1, 2].map((n) => service().authorise(authOf('admin@acme.test'), code, ANY, async () => void changes.push(`change ${n}`))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(changes).toHaveLength(1);
-    await expect(service().authorise(authOf('admin@acme.test'), code, async () => undefined)).rejects.toMatchObject({ code: 'InvalidOtp' });
+    await expect(service().authorise(authOf('admin@acme.test'), code, ANY, async () => undefined)).rejects.toMatchObject({ code: 'InvalidOtp' });
   });
 
   it('rolls the code back with a change that fails', async () => {
     const code = await codeFor('admin@kora.test');
-    await expect(service().authorise(authOf('admin@kora.test'), code, async () => Promise.reject(new Error('the change failed')))).rejects.toThrow(
+    await expect(service().authorise(authOf('admin@kora.test'), code, ANY, async () => Promise.reject(new Error('the change failed')))).rejects.toThrow(
       'the change failed',
     );
-    expect(await service().authorise(authOf('admin@kora.test'), code, async () => 'done')).toBe('done');
+    expect(await service().authorise(authOf('admin@kora.test'), code, ANY, async () => 'done')).toBe('done');
   });
 
   it('limits how many codes a user may ask for', async () => {

@@ -170,5 +170,8 @@ export type IpAddressListResponse = z.infer<typeof IpAddressListResponse>;
 
 export const AddIpAddressRequest = z.object({ ipAddress: IpAddressText, otp: OtpCode }).strict();
 export type AddIpAddressRequest = z.input<typeof AddIpAddressRequest>;
+/** PUT partner/ip-address: an allowed address becomes another (the code is sent for this change). */
+export const UpdateIpAddressRequest = z.object({ ipAddress: IpAddressText, newIpAddress: IpAddressText, otp: OtpCode }).strict();
+export type UpdateIpAddressRequest = z.input<typeof UpdateIpAddressRequest>;
 export const DeleteIpAddressQuery = z.object({ ipAddress: IpAddressText, otp: OtpCode }).strict();
 export const IpAddressResponse = z.object({ ipAddress: AllowedIpAddress });

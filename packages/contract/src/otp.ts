@@ -23,3 +23,53 @@ export type SendOtpResponse = z.infer<typeof SendOtpResponse>;
 
 export const VerifyOtpParams = z.object({ otp: OtpCode });
 export const VerifyOtpResponse = z.object({ valid: z.literal(true) });
+
+/**
+ * What an e-mailed code is for: the change and its target. The code is asked for with it (PUT user/otp), the server
+ * checks the target first (the same refusal the change itself would give, before any mail goes), says it in the mail,
+ * and the change accepts the code only for the same action and target.
+ */
+export const OTP_ACTIONS = [
+  'wallet.add',
+  'wallet.enable',
+  'wallet.delete',
+  'ip.add',
+  'ip.update',
+  'ip.delete',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'country.status',
+] as const;
+export type OtpAction = (typeof OTP_ACTIONS)[number];
+
+const TargetText = z.string().max(2048);
+const WalletTarget = z.object({ address: TargetText, network: TargetText.optional() }).strict();
+const IpTarget = z.object({ ipAddress: TargetText }).strict();
+
+export const OtpPurpose = z.discriminatedUnion('action', [
+  z
+    .object({
+      action: z.literal('wallet.add'),
+      target: WalletTarget.extend({ network: TargetText, tag: TargetText.nullish(), currencies: z.array(TargetText).max(10).optional() }).strict(),
+    })
+    .strict(),
+  z.object({ action: z.literal('wallet.enable'), target: WalletTarget }).strict(),
+  z.object({ action: z.literal('wallet.delete'), target: WalletTarget }).strict(),
+  z.object({ action: z.literal('ip.add'), target: IpTarget }).strict(),
+  z.object({ action: z.literal('ip.update'), target: IpTarget.extend({ newIpAddress: TargetText }).strict() }).strict(),
+  z.object({ action: z.literal('ip.delete'), target: IpTarget }).strict(),
+  z.object({ action: z.literal('webhook.create'), target: z.object({ url: TargetText }).strict() }).strict(),
+  z.object({ action: z.literal('webhook.update'), target: z.object({ id: TargetText, url: TargetText.optional() }).strict() }).strict(),
+  z.object({ action: z.literal('webhook.delete'), target: z.object({ id: TargetText }).strict() }).strict(),
+  z.object({ action: z.literal('country.status'), target: z.object({ changes: TargetText }).strict() }).strict(),
+]);
+export type OtpPurpose = z.infer<typeof OtpPurpose>;
+
+/** PUT user/otp: what the code is for (a code asked for without it is not bound to a change). */
+export const SendOtpRequest = z.union([OtpPurpose, z.object({}).strict()]).optional();
+export type SendOtpRequest = z.input<typeof SendOtpRequest>;
+
+export const OTP_PURPOSE_MESSAGES = {
+  otherChange: 'This code was sent to confirm another change. Ask for a new code for this one.',
+} as const;

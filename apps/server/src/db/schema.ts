@@ -158,6 +158,8 @@ export type EmailOtpsTable = {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: Timestamp;
+  /** the change and target the code confirms (otp module); null: not bound */
+  purpose: string | null;
 };
 
 export type RecoveryCodesTable = {

@@ -1,9 +1,10 @@
 import type { Transaction } from 'kysely';
-import { MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
+import { IpAddressText, MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
+import type { OtpAction } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { AllowedIpsRepository } from './api-keys.repository.ts';
@@ -14,7 +15,12 @@ export type AllowedIpsDeps = {
   partners: Pick<PartnerAccess, 'requireFeature'>;
   now: () => number;
   /** runs a change that the user's e-mailed code authorises, using the code up in the same transaction */
-  authorise: <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
+  authorise: <T>(
+    auth: Auth,
+    otp: string,
+    purpose: { action: OtpAction; target: Record<string, string> },
+    change: (trx: Transaction<DB>) => Promise<T>,
+  ) => Promise<T>;
   /** drops the partner's list from every instance's cache (after the change is committed) */
   invalidate: (partnerId: string) => Promise<void>;
   /** announces each change of the list to the partner's open screens (topic 'api-keys': the screen shows both) */
@@ -41,7 +47,73 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     await deps.partners.requireFeature(auth, 'whitelistedIpsEnabled', 'Allowed IP addresses are not enabled for your business. Ask your account manager.');
   }
 
+  const tooMany = () => conflict(`You can allow at most ${MAX_IP_ADDRESSES} addresses. Use a CIDR range for a block of addresses.`);
+  const taken = (ipAddress: string) => conflict(`${ipAddress} is already on the list.`);
+  const missing = (ipAddress: string) => notFound(`${ipAddress} is not on the list.`);
+
+  /** An address a code request names, read with the final call's rule (canonical form). */
+  function ipOf(text: string): string {
+    const parsed = IpAddressText.safeParse(text);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Enter a valid IP address', 'ValidationFailed');
+    return parsed.data;
+  }
+
+  const publish = (trx: Transaction<DB>, auth: Auth, kind: string, id: string, status: string) =>
+    deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id, status, at: new Date(deps.now()).toISOString() });
+
   return {
+    /** Before a code is sent to allow an address: the final call's checks (format, duplicate, the limit). */
+    async checkAdd(auth: Auth, target: { ipAddress: string }) {
+      await requireManager(auth);
+      const ipAddress = ipOf(target.ipAddress);
+      if (await repo.has(auth.partnerId, ipAddress)) throw taken(ipAddress);
+      if ((await repo.count(auth.partnerId)) >= MAX_IP_ADDRESSES) throw tooMany();
+      return { target: { ipAddress }, words: `to allow the IP address ${ipAddress}` };
+    },
+
+    /** Before a code is sent to change an address: the old one is on the list, the new one is valid and not. */
+    async checkUpdate(auth: Auth, target: { ipAddress: string; newIpAddress: string }) {
+      await requireManager(auth);
+      const ipAddress = ipOf(target.ipAddress);
+      const newIpAddress = ipOf(target.newIpAddress);
+      if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
+      if (newIpAddress !== ipAddress && (await repo.has(auth.partnerId, newIpAddress))) throw taken(newIpAddress);
+      return { target: { ipAddress, newIpAddress }, words: `to change the allowed IP ${ipAddress} to ${newIpAddress}` };
+    },
+
+    /** Before a code is sent to remove an address: it is on the list. */
+    async checkDelete(auth: Auth, target: { ipAddress: string }) {
+      await requireManager(auth);
+      const ipAddress = ipOf(target.ipAddress);
+      if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
+      return { target: { ipAddress }, words: `to remove the allowed IP ${ipAddress}` };
+    },
+
+    /** PUT partner/ip-address: one allowed address becomes another, with the code sent for that change. */
+    async change(auth: Auth, ipAddress: string, newIpAddress: string, otp: string): Promise<AllowedIpAddress> {
+      await requireManager(auth);
+      const row = await deps.authorise(auth, otp, { action: 'ip.update', target: { ipAddress, newIpAddress } }, async (trx) => {
+        await repo.countForUpdate(trx, auth.partnerId);
+        if (!(await repo.hasIn(trx, auth.partnerId, ipAddress))) throw missing(ipAddress);
+        if (newIpAddress !== ipAddress && (await repo.hasIn(trx, auth.partnerId, newIpAddress))) throw taken(newIpAddress);
+        const changed = await repo.change(trx, auth.partnerId, ipAddress, newIpAddress);
+        if (!changed) throw missing(ipAddress);
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'ip_address.changed',
+          target: newIpAddress,
+          details: { from: ipAddress, to: newIpAddress },
+        });
+        await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
+        await publish(trx, auth, 'ip_added', newIpAddress, 'whitelisted');
+        return changed;
+      });
+      await deps.invalidate(auth.partnerId);
+      return toAllowed(row);
+    },
+
     async list(auth: Auth): Promise<{ ipAddresses: AllowedIpAddress[] }> {
       await requireManager(auth);
       return { ipAddresses: (await repo.list(auth.partnerId)).map(toAllowed) };
@@ -49,10 +121,8 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
 
     async add(auth: Auth, ipAddress: string, otp: string): Promise<AllowedIpAddress> {
       await requireManager(auth);
-      const row = await deps.authorise(auth, otp, async (trx) => {
-        if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_IP_ADDRESSES) {
-          throw conflict(`You can allow at most ${MAX_IP_ADDRESSES} addresses. Use a CIDR range for a block of addresses.`);
-        }
+      const row = await deps.authorise(auth, otp, { action: 'ip.add', target: { ipAddress } }, async (trx) => {
+        if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_IP_ADDRESSES) throw tooMany();
         const inserted = await repo.insert(trx, {
           partnerId: auth.partnerId,
           ipAddress,
@@ -60,7 +130,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           createdByEmail: auth.email,
           now: new Date(deps.now()),
         });
-        if (!inserted) throw conflict(`${ipAddress} is already on the list.`);
+        if (!inserted) throw taken(ipAddress);
         await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.added', target: ipAddress });
         await deps.live.publish(trx, {
           partnerId: auth.partnerId,
@@ -78,9 +148,9 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
 
     async remove(auth: Auth, ipAddress: string, otp: string): Promise<{ message: string }> {
       await requireManager(auth);
-      await deps.authorise(auth, otp, async (trx) => {
+      await deps.authorise(auth, otp, { action: 'ip.delete', target: { ipAddress } }, async (trx) => {
         const removed = await repo.remove(trx, auth.partnerId, ipAddress);
-        if (!removed) throw notFound(`${ipAddress} is not on the list.`);
+        if (!removed) throw missing(ipAddress);
         await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.deleted', target: ipAddress });
         await deps.live.publish(trx, {
           partnerId: auth.partnerId,

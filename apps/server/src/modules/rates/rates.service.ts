@@ -23,7 +23,19 @@ import type { PartnerAccess } from '../partners/index.ts';
 import { findPartnerRate, findPlatformRate, listPartnerRates, otherActiveAdmins, partnerRateId, requestChange, settleChange } from './rates.repository.ts';
 
 /** Runs a change that an e-mailed code authorises (the otp module's `authorise`). */
-export type Authorise = <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
+export type Authorise = <T>(
+  auth: Auth,
+  otp: string,
+  purpose: { action: 'country.status'; target: { changes: string } },
+  change: (trx: Transaction<DB>) => Promise<T>,
+) => Promise<T>;
+
+/** The changes a country code confirms, as one text: each rate's id and where it goes, sorted. */
+const changesKey = (rates: readonly { partnerRateId: string; status: string }[]) =>
+  rates
+    .map((r) => `${r.partnerRateId}=${r.status}`)
+    .sort()
+    .join(',');
 
 export type RatesDeps = {
   db: Kysely<DB>;
@@ -152,7 +164,7 @@ export function createRatesService(deps: RatesDeps) {
           });
         }
       };
-      if (body.otp) await deps.authorise(auth, body.otp, change);
+      if (body.otp) await deps.authorise(auth, body.otp, { action: 'country.status', target: { changes: changesKey(body.rates) } }, change);
       else await db.transaction().execute(change);
       await tellOtherAdmins(
         auth,
