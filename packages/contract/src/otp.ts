@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { OtpCode } from './auth.ts';
+import { addressText } from './validation.ts';
+import { WALLET_MESSAGES } from './wallets.ts';
 
 /** E-mailed one-time codes that authorise a change (wallets, webhooks, allowed IPs, country rates): portal-core §5. */
 export const EMAIL_OTP_MINUTES = 10;
@@ -44,7 +46,8 @@ export const OTP_ACTIONS = [
 export type OtpAction = (typeof OTP_ACTIONS)[number];
 
 const TargetText = z.string().max(2048);
-const WalletTarget = z.object({ address: TargetText, network: TargetText.optional() }).strict();
+/** a wallet address with the final call's rule (no control characters), checked further by the wallets module */
+const WalletTarget = z.object({ address: addressText(WALLET_MESSAGES.invalidAddress), network: TargetText.optional() }).strict();
 const IpTarget = z.object({ ipAddress: TargetText }).strict();
 
 export const OtpPurpose = z.discriminatedUnion('action', [
