@@ -60,19 +60,21 @@ export function IpAddressesSection() {
                 <Td>
                   <WhitelistedBadge />
                 </Td>
-                <Td className="whitespace-nowrap pr-5 text-right">
-                  <Button variant="ghost" size="sm" onClick={() => setEditing(ip.ipAddress)} aria-label={`Edit ${ip.ipAddress}`}>
-                    Edit
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="text-danger hover:bg-danger-soft"
-                    onClick={() => setRemoving(ip.ipAddress)}
-                    aria-label={`Delete ${ip.ipAddress}`}
-                  >
-                    Delete
-                  </Button>
+                <Td className="pr-5 text-right">
+                  <div className="flex flex-wrap justify-end gap-1">
+                    <Button variant="ghost" size="sm" onClick={() => setEditing(ip.ipAddress)} aria-label={`Edit ${ip.ipAddress}`}>
+                      Edit
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="text-danger hover:bg-danger-soft"
+                      onClick={() => setRemoving(ip.ipAddress)}
+                      aria-label={`Delete ${ip.ipAddress}`}
+                    >
+                      Delete
+                    </Button>
+                  </div>
                 </Td>
               </tr>
             ))}
