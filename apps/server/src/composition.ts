@@ -190,7 +190,7 @@ export function composeServices(deps: RuntimeDeps) {
       enqueueStep: async (trx, job) => enqueuePaymentStep(queue('payments cannot be processed'), trx, job, config.PAYMENT_STEP_SECONDS),
     }),
   };
-  const { wallets, webhooks, apiKeys } = services;
+  const { wallets, webhooks, apiKeys, rates } = services;
   checks = {
     'wallet.add': (auth, target) => wallets.checkAdd(auth, target),
     'wallet.enable': (auth, target) => wallets.checkEnable(auth, target),
@@ -201,6 +201,7 @@ export function composeServices(deps: RuntimeDeps) {
     'webhook.create': (auth, target) => webhooks.checkCreate(auth, target),
     'webhook.update': (auth, target) => webhooks.checkUpdate(auth, target),
     'webhook.delete': (auth, target) => webhooks.checkDelete(auth, target),
+    'country.status': (auth, target) => rates.checkRequest(auth, target),
   };
   return services;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OtpCode } from './auth.ts';
 import { addressText } from './validation.ts';
+import { RateChangeRequest } from './rates.ts';
 import { WALLET_MESSAGES } from './wallets.ts';
 
 /** E-mailed one-time codes that authorise a change (wallets, webhooks, allowed IPs, country rates): portal-core §5. */
@@ -65,14 +66,21 @@ export const OtpPurpose = z.discriminatedUnion('action', [
   z.object({ action: z.literal('webhook.create'), target: z.object({ url: TargetText }).strict() }).strict(),
   z.object({ action: z.literal('webhook.update'), target: z.object({ id: TargetText, url: TargetText.optional() }).strict() }).strict(),
   z.object({ action: z.literal('webhook.delete'), target: z.object({ id: TargetText }).strict() }).strict(),
-  z.object({ action: z.literal('country.status'), target: z.object({ changes: TargetText }).strict() }).strict(),
+  z.object({ action: z.literal('country.status'), target: z.object({ rates: RateChangeRequest.shape.rates }).strict() }).strict(),
 ]);
 export type OtpPurpose = z.infer<typeof OtpPurpose>;
 
-/** PUT user/otp: what the code is for (a code asked for without it is not bound to a change). */
+/** PUT user/otp: what the code is for (a code asked for without it confirms no change). */
 export const SendOtpRequest = z.union([OtpPurpose, z.object({}).strict()]).optional();
+
+/** The changes a country code confirms, as one text: each rate's id and where it goes, sorted. */
+export const rateChangesKey = (rates: readonly { partnerRateId: string; status: string }[]) =>
+  rates
+    .map((r) => `${r.partnerRateId}=${r.status}`)
+    .sort()
+    .join(',');
 export type SendOtpRequest = z.input<typeof SendOtpRequest>;
 
 export const OTP_PURPOSE_MESSAGES = {
-  otherChange: 'This code was sent to confirm another change. Ask for a new code for this one.',
+  otherChange: 'This code was not sent for this change. Ask for a new code for this one.',
 } as const;

@@ -104,12 +104,12 @@ export function createOtpService(deps: OtpDeps) {
     },
 
     /**
-     * Runs a change that the code authorises, in one transaction with using the code up. A code sent for a change
-     * (action and target) confirms only that change.
+     * Runs a change that the code authorises, in one transaction with using the code up. A code confirms only the
+     * change (action and target) it was sent for; one asked for without a change confirms none.
      */
     async authorise<T>(auth: Auth, otp: string, purpose: { action: OtpAction; target: BoundTarget }, change: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
       const { hash: codeHash, purpose: sentFor } = await check(auth, otp);
-      if (sentFor !== null && sentFor !== purposeKey(purpose.action, purpose.target)) throw badRequest(OTP_PURPOSE_MESSAGES.otherChange, 'OtpForAnotherChange');
+      if (sentFor !== purposeKey(purpose.action, purpose.target)) throw badRequest(OTP_PURPOSE_MESSAGES.otherChange, 'OtpForAnotherChange');
       return repo.transaction(async (trx) => {
         if (!(await repo.markUsed(trx, who(auth), { codeHash, now: now() }))) throw invalidOtp();
         return change(trx);

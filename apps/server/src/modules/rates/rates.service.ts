@@ -1,3 +1,4 @@
+import { rateChangesKey } from '@portal/contract/otp';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { countryName } from '@portal/contract/countries';
@@ -29,13 +30,6 @@ export type Authorise = <T>(
   purpose: { action: 'country.status'; target: { changes: string } },
   change: (trx: Transaction<DB>) => Promise<T>,
 ) => Promise<T>;
-
-/** The changes a country code confirms, as one text: each rate's id and where it goes, sorted. */
-const changesKey = (rates: readonly { partnerRateId: string; status: string }[]) =>
-  rates
-    .map((r) => `${r.partnerRateId}=${r.status}`)
-    .sort()
-    .join(',');
 
 export type RatesDeps = {
   db: Kysely<DB>;
@@ -121,6 +115,22 @@ export function createRatesService(deps: RatesDeps) {
       };
     },
 
+    /** Before a code is sent for country changes: the final call's checks (admin, flag, the caller's own rates, each movable). */
+    async checkRequest(auth: Auth, target: { rates: RateChangeRequest['rates'] }) {
+      requireRole(auth, 'admin');
+      await requireEnabledCountries(auth);
+      const words: string[] = [];
+      for (const item of target.rates) {
+        const rate = await countryRate(auth, item);
+        const current = ((await findPartnerRate(db, auth.partnerId, item.partnerRateId))?.status ?? 'disabled') as PartnerRateStatus;
+        const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
+        if (current !== from)
+          throw conflict(isPending(current) ? `${place(rate)} already has a change waiting for review.` : `${place(rate)} is already ${current}.`);
+        words.push(`${rateChange(item.status)!.action.toLowerCase()} ${place(rate)}`);
+      }
+      return { target: { changes: rateChangesKey(target.rates) }, words: `to ${words.join(', ')}` };
+    },
+
     /** Asks for changes (admin): each rate goes from enabled or disabled to pending, all of them or none. */
     async request(auth: Auth, body: RateChangeRequest): Promise<RateStatusResponse> {
       requireRole(auth, 'admin');
@@ -164,7 +174,7 @@ export function createRatesService(deps: RatesDeps) {
           });
         }
       };
-      if (body.otp) await deps.authorise(auth, body.otp, { action: 'country.status', target: { changes: changesKey(body.rates) } }, change);
+      if (body.otp) await deps.authorise(auth, body.otp, { action: 'country.status', target: { changes: rateChangesKey(body.rates) } }, change);
       else await db.transaction().execute(change);
       await tellOtherAdmins(
         auth,
