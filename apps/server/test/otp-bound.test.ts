@@ -96,6 +96,9 @@ describe.each(DATABASES)('codes checked before they are sent, and bound to their
     expect(ip.json()).toMatchObject({ code: 'OtpForAnotherChange' });
     const right = await s[ADMIN]!.browser.post('/api/v1/partner/wallet', { ...body, address: a }, opts(ADMIN));
     expect(right.statusCode, right.body).toBe(201);
+    // registered to this partner: another partner is refused before a code, as the final call would
+    const kora = await refused(KORA, { action: 'wallet.add', target: { address: a, network: 'TRC20' } });
+    expect(kora.json()).toMatchObject({ code: 'WalletAddressTaken' });
     // the address is now taken: refused before the next code, as the final call would
     const again = await refused(ADMIN, { action: 'wallet.add', target: { address: a, network: 'TRC20' } });
     expect(again.statusCode).toBe(409);
@@ -169,5 +172,20 @@ describe.each(DATABASES)('codes checked before they are sent, and bound to their
       opts(ADMIN),
     );
     expect(other.json()).toMatchObject({ code: 'OtpForAnotherChange' });
+    const hook = (url: string, otp: string) => ({ url, events: [WEBHOOK_EVENT_TYPES[0]], otp });
+    const created = await s[ADMIN]!.browser.post('/api/v1/partner/webhook', hook('https://hooks.acme.test/in', code), opts(ADMIN));
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ webhook: { id: string } }>().webhook.id;
+    // a code to move the endpoint to one URL does not move it to another, nor delete it
+    const move = await codeFor(ADMIN, { action: 'webhook.update', target: { id, url: 'https://hooks.acme.test/new' } });
+    expect(move.text).toContain('to change the webhook endpoint https://hooks.acme.test/new');
+    const elsewhere = await s[ADMIN]!.browser.put('/api/v1/partner/webhook', { id, url: 'https://evil.test/in', otp: move.code }, opts(ADMIN));
+    expect(elsewhere.json()).toMatchObject({ code: 'OtpForAnotherChange' });
+    const deleted = await s[ADMIN]!.browser.delete(`/api/v1/partner/webhook/${id}?otp=${move.code}`, opts(ADMIN));
+    expect(deleted.json()).toMatchObject({ code: 'OtpForAnotherChange' });
+    const moved = await s[ADMIN]!.browser.put('/api/v1/partner/webhook', { id, url: 'https://hooks.acme.test/new', otp: move.code }, opts(ADMIN));
+    expect(moved.statusCode, moved.body).toBe(200);
+    // another partner's admin cannot ask for a code for this endpoint
+    expect((await refused(KORA, { action: 'webhook.delete', target: { id } })).statusCode).toBeGreaterThanOrEqual(403);
   });
 });

@@ -22,6 +22,7 @@ import { requireRole, type Auth } from '../../lib/access.ts';
 import type { OtpService } from '../otp/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import {
+  addressOwner,
   claimAddress,
   findWallet,
   insertWallet,
@@ -79,6 +80,8 @@ const pairText = (coin: string, network: string) => `${coin} (${network})`;
 const shortAddress = (address: string) => (address.length > 12 ? `${address.slice(0, 4)}…${address.slice(-4)}` : address);
 type Target<A extends OtpPurpose['action']> = Extract<OtpPurpose, { action: A }>['target'];
 const invalidAddress = () => badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
+const registeredElsewhere = () =>
+  new AppError(409, 'WalletAddressTaken', 'This wallet address is registered to another account and cannot be added. Contact support if it is yours.');
 
 /**
  * Settlement wallets. A new wallet waits for a second person (four eyes: another admin or treasury user of the same
@@ -161,6 +164,8 @@ export function createWalletService(deps: WalletDeps) {
       if ((await liveWalletsByAddress(db, auth.partnerId, address, network)).length > 0) {
         throw new AppError(409, 'WalletAddressTaken', `This ${network} address is already one of your wallet addresses`);
       }
+      const owner = await addressOwner(db, addressKey(network, address, tag));
+      if (owner !== undefined && owner !== auth.partnerId) throw registeredElsewhere();
       if (currencies.length > 0) await db.transaction().execute((trx) => requireFreeSlots(trx, auth.partnerId, network, currencies));
       const coins = currencies.length > 0 ? currencies.join('/') : NETWORK_CURRENCIES[network].join('/');
       return { target: { address, network, tag }, words: `to add the ${pairText(coins, network)} address ${shortAddress(address)}` };
@@ -205,12 +210,7 @@ export function createWalletService(deps: WalletDeps) {
         }
         await requireFreeSlots(trx, auth.partnerId, network, currencies);
         const owner = await claimAddress(trx, addressKey(network, address, input.tag), auth.partnerId, at);
-        if (owner !== auth.partnerId)
-          throw new AppError(
-            409,
-            'WalletAddressTaken',
-            'This wallet address is registered to another account and cannot be added. Contact support if it is yours.',
-          );
+        if (owner !== auth.partnerId) throw registeredElsewhere();
         const wallet = await insertWallet(trx, {
           partner_id: auth.partnerId,
           id: crypto.randomUUID(),
