@@ -139,6 +139,16 @@ describe.each(DATABASES)('codes checked before they are sent, and bound to their
       .where('action', '=', 'ip_address.changed')
       .execute();
     expect(audit).toHaveLength(1);
+    // the label alone, bound to the label asked for
+    const named = await codeFor(ADMIN, { action: 'ip.update', target: { ipAddress: '192.0.2.0/28', newIpAddress: '192.0.2.0/28', label: ' Payouts server ' } });
+    expect(named.text).toContain('to change the label of the allowed IP 192.0.2.0/28 to Payouts server');
+    const relabel = (label: string) =>
+      s[ADMIN]!.browser.put('/api/v1/partner/ip-address', { ipAddress: '192.0.2.0/28', newIpAddress: '192.0.2.0/28', label, otp: named.code }, opts(ADMIN));
+    expect((await relabel('Other')).json()).toMatchObject({ code: 'OtpForAnotherChange' });
+    const labelled = await relabel('Payouts server');
+    expect(labelled.statusCode, labelled.body).toBe(200);
+    expect(labelled.json()).toMatchObject({ ipAddress: { ipAddress: '192.0.2.0/28', label: 'Payouts server' } });
+    expect((await refused(ADMIN, { action: 'ip.update', target: { ipAddress: '192.0.2.0/28', newIpAddress: '192.0.2.0/28' } })).statusCode).toBe(400);
     // a change to an address already on the list is refused before the code
     const add2 = await codeFor(ADMIN, { action: 'ip.add', target: { ipAddress: '192.0.2.100' } });
     expect((await addIp(ADMIN, '192.0.2.100', add2.code)).statusCode).toBe(201);

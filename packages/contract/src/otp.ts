@@ -61,7 +61,7 @@ export const OtpPurpose = z.discriminatedUnion('action', [
   z.object({ action: z.literal('wallet.enable'), target: WalletTarget }).strict(),
   z.object({ action: z.literal('wallet.delete'), target: WalletTarget }).strict(),
   z.object({ action: z.literal('ip.add'), target: IpTarget }).strict(),
-  z.object({ action: z.literal('ip.update'), target: IpTarget.extend({ newIpAddress: TargetText }).strict() }).strict(),
+  z.object({ action: z.literal('ip.update'), target: IpTarget.extend({ newIpAddress: TargetText, label: TargetText.optional() }).strict() }).strict(),
   z.object({ action: z.literal('ip.delete'), target: IpTarget }).strict(),
   z.object({ action: z.literal('webhook.create'), target: z.object({ url: TargetText }).strict() }).strict(),
   z.object({ action: z.literal('webhook.update'), target: z.object({ id: TargetText, url: TargetText.optional() }).strict() }).strict(),

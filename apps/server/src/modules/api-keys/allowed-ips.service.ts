@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { IpAddressText, MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
+import { IpAddressText, IpLabel, MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
 import type { OtpAction } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
@@ -18,7 +18,7 @@ export type AllowedIpsDeps = {
   authorise: <T>(
     auth: Auth,
     otp: string,
-    purpose: { action: OtpAction; target: Record<string, string> },
+    purpose: { action: OtpAction; target: Record<string, string | null> },
     change: (trx: Transaction<DB>) => Promise<T>,
   ) => Promise<T>;
   /** drops the partner's list from every instance's cache (after the change is committed) */
@@ -27,8 +27,9 @@ export type AllowedIpsDeps = {
   live: LivePublisher;
 };
 
-const toAllowed = (r: { ip_address: string; created_at: Date; created_by_email: string | null }): AllowedIpAddress => ({
+const toAllowed = (r: { ip_address: string; created_at: Date; created_by_email: string | null; label: string | null }): AllowedIpAddress => ({
   ipAddress: r.ip_address,
+  label: r.label,
   status: 'whitelisted',
   createdAt: r.created_at.toISOString(),
   createdBy: r.created_by_email,
@@ -58,6 +59,9 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     return parsed.data;
   }
 
+  /** The part of an address change its code is bound to: the address, the new one, and the label (null: unchanged). */
+  const updateTarget = (ipAddress: string, newIpAddress: string, label: string | undefined) => ({ ipAddress, newIpAddress, label: label ?? null });
+
   const publish = (trx: Transaction<DB>, auth: Auth, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id, status, at: new Date(deps.now()).toISOString() });
 
@@ -71,14 +75,25 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
       return { target: { ipAddress }, words: `to allow the IP address ${ipAddress}` };
     },
 
-    /** Before a code is sent to change an address: the old one is on the list, the new one is valid and not. */
-    async checkUpdate(auth: Auth, target: { ipAddress: string; newIpAddress: string }) {
+    /** Before a code is sent to change an address: the old one is on the list, the new one is valid and not, the label is text. */
+    async checkUpdate(auth: Auth, target: { ipAddress: string; newIpAddress: string; label?: string }) {
       await requireManager(auth);
       const ipAddress = ipOf(target.ipAddress);
       const newIpAddress = ipOf(target.newIpAddress);
+      let label: string | undefined;
+      if (target.label !== undefined) {
+        const parsed = IpLabel.safeParse(target.label);
+        if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Enter a shorter label', 'ValidationFailed');
+        label = parsed.data;
+      }
+      if (newIpAddress === ipAddress && label === undefined) throw badRequest('Nothing to change.', 'ValidationFailed');
       if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
       if (newIpAddress !== ipAddress && (await repo.has(auth.partnerId, newIpAddress))) throw taken(newIpAddress);
-      return { target: { ipAddress, newIpAddress }, words: `to change the allowed IP ${ipAddress} to ${newIpAddress}` };
+      const what =
+        newIpAddress !== ipAddress
+          ? `to change the allowed IP ${ipAddress} to ${newIpAddress}${label !== undefined ? ` (label: ${label || 'none'})` : ''}`
+          : `to change the label of the allowed IP ${ipAddress} to ${label || 'none'}`;
+      return { target: updateTarget(ipAddress, newIpAddress, label), words: what };
     },
 
     /** Before a code is sent to remove an address: it is on the list. */
@@ -90,13 +105,15 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     },
 
     /** PUT partner/ip-address: one allowed address becomes another, with the code sent for that change. */
-    async change(auth: Auth, ipAddress: string, newIpAddress: string, otp: string): Promise<AllowedIpAddress> {
+    async change(auth: Auth, input: { ipAddress: string; newIpAddress: string; label?: string; otp: string }): Promise<AllowedIpAddress> {
+      const { ipAddress, newIpAddress, label, otp } = input;
       await requireManager(auth);
-      const row = await deps.authorise(auth, otp, { action: 'ip.update', target: { ipAddress, newIpAddress } }, async (trx) => {
+      if (newIpAddress === ipAddress && label === undefined) throw badRequest('Nothing to change.', 'ValidationFailed');
+      const row = await deps.authorise(auth, otp, { action: 'ip.update', target: updateTarget(ipAddress, newIpAddress, label) }, async (trx) => {
         await repo.countForUpdate(trx, auth.partnerId);
         if (!(await repo.hasIn(trx, auth.partnerId, ipAddress))) throw missing(ipAddress);
         if (newIpAddress !== ipAddress && (await repo.hasIn(trx, auth.partnerId, newIpAddress))) throw taken(newIpAddress);
-        const changed = await repo.change(trx, auth.partnerId, ipAddress, newIpAddress);
+        const changed = await repo.change(trx, auth.partnerId, ipAddress, { ipAddress: newIpAddress, label: label === undefined ? undefined : label || null });
         if (!changed) throw missing(ipAddress);
         await auditChange(trx, {
           partnerId: auth.partnerId,
@@ -104,10 +121,12 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           actor: auth.email,
           action: 'ip_address.changed',
           target: newIpAddress,
-          details: { from: ipAddress, to: newIpAddress },
+          details: { from: ipAddress, to: newIpAddress, ...(label !== undefined ? { label: label || null } : {}) },
         });
-        await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
-        await publish(trx, auth, 'ip_added', newIpAddress, 'whitelisted');
+        if (newIpAddress !== ipAddress) {
+          await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
+          await publish(trx, auth, 'ip_added', newIpAddress, 'whitelisted');
+        } else await publish(trx, auth, 'ip_changed', ipAddress, 'whitelisted');
         return changed;
       });
       await deps.invalidate(auth.partnerId);

@@ -171,11 +171,11 @@ export function createAllowedIpsRepository(db: Kysely<DB>) {
         ).n,
       ),
 
-    /** Changes an address in place (who added it and when stay); undefined when the partner has no such address. */
-    change: (trx: Transaction<DB>, partnerId: string, from: string, to: string) =>
+    /** Changes an address and/or its label in place (who added it and when stay); undefined when the partner has no such address. */
+    change: (trx: Transaction<DB>, partnerId: string, from: string, to: { ipAddress: string; label?: string | null }) =>
       trx
         .updateTable('allowed_ip_addresses')
-        .set({ ip_address: to })
+        .set({ ip_address: to.ipAddress, ...(to.label !== undefined ? { label: to.label } : {}) })
         .where('partner_id', '=', partnerId)
         .where('ip_address', '=', from)
         .returningAll()

@@ -136,7 +136,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
         response: { 200: IpAddressResponse, ...errors },
       },
     },
-    async (request) => ({ ipAddress: await ips.change(authOf(request), request.body.ipAddress, request.body.newIpAddress, request.body.otp) }),
+    async (request) => ({ ipAddress: await ips.change(authOf(request), request.body) }),
   );
 
   app.delete(
