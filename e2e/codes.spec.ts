@@ -56,16 +56,17 @@ describe.skipIf(browserMissing)('codes checked before they are sent, and asked f
 
     await page.getByRole('button', { name: 'Edit 203.0.113.7' }).click();
     await dialog.getByLabel('IP address or range').fill('203.0.113.0/28');
+    await dialog.getByLabel('Label (optional)').fill('Payouts server');
     await screenshots(page, 'ip-edit');
     before = smtp.received.length;
     await dialog.getByRole('button', { name: 'Send code' }).click();
     const mail = await latestMail(before);
-    expect(mail.text).toContain('to change the allowed IP 203.0.113.7 to 203.0.113.0/28');
+    expect(mail.text).toContain('to change the allowed IP 203.0.113.7 to 203.0.113.0/28 (label: Payouts server)');
     await dialog.getByLabel('Verification code').fill(mail.code);
     await screenshots(page, 'ip-edit-code');
     await dialog.getByRole('button', { name: 'Save address' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByTestId('ip-address-row').filter({ hasText: '203.0.113.0/28' }).waitFor();
+    await page.getByTestId('ip-address-row').filter({ hasText: '203.0.113.0/28' }).getByText('Payouts server').waitFor();
     expect(await page.getByTestId('ip-address-row').filter({ hasText: '203.0.113.7' }).count()).toBe(0);
     await screenshots(page, 'ip-edited');
     await page.close();

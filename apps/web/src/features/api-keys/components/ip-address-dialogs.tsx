@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { parseIpAddress } from '@portal/contract/ip-address';
+import { IP_LABEL_MAX } from '@portal/contract/api-keys';
 import { OTP_MESSAGES } from '@portal/contract/otp';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -179,16 +180,25 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
   );
 }
 
-/** Change an allowed address (a typo, a moved server, a range instead of one address): the new address, then the code. */
-export function EditIpDialog({ ipAddress, onClose }: { ipAddress: string | undefined; onClose: () => void }) {
+/**
+ * Change an allowed address (a typo, a moved server, a range instead of one address) or its label: the new values,
+ * then the code e-mailed for exactly that change.
+ */
+export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string | undefined; label: string; onClose: () => void }) {
   const otp = useCodeStep();
   const update = useUpdateIpAddress();
   const [text, setText] = useState<string>();
+  const [labelText, setLabelText] = useState<string>();
   const [next, setNext] = useState<string>();
   const [error, setError] = useState<string>();
+  const [labelError, setLabelError] = useState<string>();
   const value = text ?? ipAddress ?? '';
+  const newLabel = (labelText ?? label).trim();
+  const labelChanged = newLabel !== label;
   const close = () => {
     setText(undefined);
+    setLabelText(undefined);
+    setLabelError(undefined);
     setNext(undefined);
     setError(undefined);
     otp.reset();
@@ -202,9 +212,12 @@ export function EditIpDialog({ ipAddress, onClose }: { ipAddress: string | undef
     const parsed = parseIpAddress(value);
     if (!parsed.ok) return setError(parsed.message);
     const newIpAddress = parsed.value.canonical;
-    if (newIpAddress === ipAddress) return setError('Enter a different address: this one is already on the list.');
+    if (newIpAddress === ipAddress && !labelChanged) return setError('Nothing has changed.');
+    if (newLabel.length > IP_LABEL_MAX) return setLabelError(`Use at most ${IP_LABEL_MAX} characters`);
     setError(undefined);
-    if (await otp.send({ action: 'ip.update', target: { ipAddress, newIpAddress } }, (err) => setError(err.message))) setNext(newIpAddress);
+    setLabelError(undefined);
+    const target = { ipAddress, newIpAddress, ...(labelChanged ? { label: newLabel } : {}) };
+    if (await otp.send({ action: 'ip.update', target }, (err) => setError(err.message))) setNext(newIpAddress);
   };
   const confirm = (e: FormEvent) => {
     e.preventDefault();
@@ -212,10 +225,10 @@ export function EditIpDialog({ ipAddress, onClose }: { ipAddress: string | undef
     if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(OTP_MESSAGES.invalid);
     setError(undefined);
     update.mutate(
-      { ipAddress, newIpAddress: next, otp: otp.code },
+      { ipAddress, newIpAddress: next, ...(labelChanged ? { label: newLabel } : {}), otp: otp.code },
       {
         onSuccess: () => {
-          toast.show(`${ipAddress} changed to ${next}`);
+          toast.show(next === ipAddress ? `${ipAddress} saved` : `${ipAddress} changed to ${next}`);
           close();
         },
         onError: (err) => {
@@ -231,7 +244,11 @@ export function EditIpDialog({ ipAddress, onClose }: { ipAddress: string | undef
       onOpenChange={(open) => !open && close()}
       title="Edit IP address"
       description={
-        next ? `Confirm the change from ${ipAddress} to ${next} with the code we e-mailed you.` : `Change ${ipAddress ?? ''} to another address or range.`
+        next
+          ? next === ipAddress
+            ? `Confirm the new label of ${ipAddress} with the code we e-mailed you.`
+            : `Confirm the change from ${ipAddress} to ${next} with the code we e-mailed you.`
+          : `Change ${ipAddress ?? ''} to another address or range, or its label.`
       }
       width={480}
     >
@@ -262,6 +279,19 @@ export function EditIpDialog({ ipAddress, onClose }: { ipAddress: string | undef
             autoFocus
             spellCheck={false}
             autoCapitalize="off"
+          />
+          <TextField
+            label="Label (optional)"
+            placeholder="Payouts server"
+            value={labelText ?? label}
+            onChange={(e) => {
+              setLabelText(e.target.value);
+              setLabelError(undefined);
+              setError(undefined);
+            }}
+            error={labelError}
+            hint="Which of your servers uses this address."
+            maxLength={IP_LABEL_MAX}
           />
           {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
           <div className="flex justify-end gap-3">

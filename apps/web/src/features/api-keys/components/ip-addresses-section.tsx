@@ -56,7 +56,10 @@ export function IpAddressesSection() {
           <tbody>
             {list.map((ip) => (
               <tr key={ip.ipAddress} data-testid="ip-address-row">
-                <Td className="whitespace-normal break-all pl-5 font-mono text-[13px]">{ip.ipAddress}</Td>
+                <Td className="whitespace-normal break-all pl-5">
+                  <span className="font-mono text-[13px]">{ip.ipAddress}</span>
+                  {ip.label && <span className="block text-xs text-muted">{ip.label}</span>}
+                </Td>
                 <Td>
                   <WhitelistedBadge />
                 </Td>
@@ -82,7 +85,7 @@ export function IpAddressesSection() {
         </Table>
       )}
       <AddIpDialog open={adding} onOpenChange={setAdding} />
-      <EditIpDialog ipAddress={editing} onClose={() => setEditing(undefined)} />
+      <EditIpDialog ipAddress={editing} label={list.find((ip) => ip.ipAddress === editing)?.label ?? ''} onClose={() => setEditing(undefined)} />
       <DeleteIpDialog ipAddress={removing} isLast={list.length === 1} onClose={() => setRemoving(undefined)} />
     </Card>
   );

@@ -320,4 +320,36 @@ describe('allowed IP addresses beside the keys', () => {
     ]);
     expect(api.to('PUT partner/ip-address').map((c) => c.body)).toEqual([{ ipAddress: '203.0.113.7', newIpAddress: '203.0.113.0/24', otp: '123456' }]);
   });
+
+  it('shows an address’s label, and changes the label alone with the code asked for that label', async () => {
+    signIn('admin');
+    const api = mockApi({
+      ...base([]),
+      'GET partner/ip-addresses': {
+        body: { ipAddresses: [{ ipAddress: '203.0.113.7', status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: null, label: 'Old box' }] },
+      },
+      'PUT partner/ip-address': {
+        body: { ipAddress: { ipAddress: '203.0.113.7', status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: null, label: 'Payouts' } },
+      },
+    });
+    const { user } = renderKeys();
+    const [row] = await screen.findAllByTestId('ip-address-row');
+    expect(row!.textContent).toContain('Old box');
+    await user.click(screen.getByRole('button', { name: 'Edit 203.0.113.7' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Nothing has changed.');
+    const label = within(dialog).getByLabelText('Label (optional)');
+    await user.clear(label);
+    await user.type(label, ' Payouts ');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    await user.type(await within(dialog).findByLabelText('Verification code'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(api.to('PUT partner/ip-address')).toHaveLength(1));
+    expect(api.to('PUT user/otp')[0]!.body).toEqual({
+      action: 'ip.update',
+      target: { ipAddress: '203.0.113.7', newIpAddress: '203.0.113.7', label: 'Payouts' },
+    });
+    expect(api.to('PUT partner/ip-address')[0]!.body).toEqual({ ipAddress: '203.0.113.7', newIpAddress: '203.0.113.7', label: 'Payouts', otp: '123456' });
+  });
 });
