@@ -20,7 +20,7 @@ import {
 import { createAuthRepository, createPasswordResetService, createSessionsService, createSignInService } from './modules/auth/index.ts';
 import { createCoverageService } from './modules/coverage/index.ts';
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
-import { createOtpRepository, createOtpService } from './modules/otp/index.ts';
+import { createOtpRepository, createOtpService, type OtpChecks } from './modules/otp/index.ts';
 import {
   PARTNER_CACHE,
   createDepositAddressService,
@@ -102,7 +102,9 @@ export function composeServices(deps: RuntimeDeps) {
   const partnerAccess = createPartnerAccess(db);
   const partnerCache = createPartnerCache(db);
   cacheBus.attach(PARTNER_CACHE, partnerCache.entries);
-  const otp = createOtpService({ repo: createOtpRepository(db), rateLimits: createRateLimitRepository(db), mailer, now });
+  // each change's check before a code is sent for it: filled in once the services that own the changes are built
+  let checks: OtpChecks = {};
+  const otp = createOtpService({ repo: createOtpRepository(db), rateLimits: createRateLimitRepository(db), mailer, now, checks: () => checks });
   const authorise = otp.authorise.bind(otp);
 
   const authRepo = createAuthRepository(db);
@@ -110,7 +112,7 @@ export function composeServices(deps: RuntimeDeps) {
   const passwordReset = createPasswordResetService({ repo: authRepo, sessions, mailer, now, publicUrl, live });
   const teamRepo = createTeamRepository(db);
 
-  return {
+  const services = {
     auth: { sessions, passwordReset, signIn: createSignInService({ repo: authRepo, sessions, keys, now }) },
     /** what the live event stream reads of a session and its partner */
     sessionReads: authRepo,
@@ -188,6 +190,20 @@ export function composeServices(deps: RuntimeDeps) {
       enqueueStep: async (trx, job) => enqueuePaymentStep(queue('payments cannot be processed'), trx, job, config.PAYMENT_STEP_SECONDS),
     }),
   };
+  const { wallets, webhooks, apiKeys, rates } = services;
+  checks = {
+    'wallet.add': (auth, target) => wallets.checkAdd(auth, target),
+    'wallet.enable': (auth, target) => wallets.checkEnable(auth, target),
+    'wallet.delete': (auth, target) => wallets.checkDelete(auth, target),
+    'ip.add': (auth, target) => apiKeys.ips.checkAdd(auth, target),
+    'ip.update': (auth, target) => apiKeys.ips.checkUpdate(auth, target),
+    'ip.delete': (auth, target) => apiKeys.ips.checkDelete(auth, target),
+    'webhook.create': (auth, target) => webhooks.checkCreate(auth, target),
+    'webhook.update': (auth, target) => webhooks.checkUpdate(auth, target),
+    'webhook.delete': (auth, target) => webhooks.checkDelete(auth, target),
+    'country.status': (auth, target) => rates.checkRequest(auth, target),
+  };
+  return services;
 }
 
 export type Services = ReturnType<typeof composeServices>;

@@ -37,7 +37,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('API keys on two server instance
     const key = await createKey(admin, { name: 'Addresses', permissions: ['api_read'] });
     const onB = () => signedCall(b.app, key, 'GET', '/api/v1/partner/accounts', { ip: '198.51.100.1' }).then((r) => r.statusCode);
     expect(await onB()).toBe(200); // b now holds the (empty) list in its cache
-    expect((await admin.browser.put('/api/v1/user/otp', {}, { token: admin.accessToken })).statusCode).toBe(200);
+    expect(
+      (await admin.browser.put('/api/v1/user/otp', { action: 'ip.add', target: { ipAddress: '203.0.113.0/24' } }, { token: admin.accessToken })).statusCode,
+    ).toBe(200);
     const code = /verification code is (\d{6})/.exec(a.mailer.sent.at(-1)!.text)![1]!;
     expect((await admin.browser.post('/api/v1/partner/ip-address', { ipAddress: '203.0.113.0/24', otp: code }, { token: admin.accessToken })).statusCode).toBe(
       201,

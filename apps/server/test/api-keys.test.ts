@@ -209,7 +209,8 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
 
     it('adds an address with the e-mailed code, in its canonical form, shown as whitelisted', async () => {
       expect(await listIps('admin@acme.test')).toEqual([]);
-      const code = await emailedCode(t, as('admin@acme.test'), smtp);
+      // the code is asked for the address as typed: the server binds it to its canonical form
+      const code = await emailedCode(t, as('admin@acme.test'), smtp, { action: 'ip.add', target: { ipAddress: '2001:DB8:0:0::/64' } });
       const res = await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '2001:DB8:0:0::/64', otp: code });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({ ipAddress: { ipAddress: '2001:db8::/64', status: 'whitelisted', createdBy: 'admin@acme.test' } });
@@ -227,7 +228,7 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     });
 
     it('refuses a wrong or missing code, and what is not an address, adding nothing', async () => {
-      const code = await emailedCode(t, as('admin@acme.test'), smtp);
+      const code = await emailedCode(t, as('admin@acme.test'), smtp, { action: 'ip.add', target: { ipAddress: '203.0.113.7' } });
       const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
       expect((await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.7', otp: wrong })).json()).toMatchObject({
         code: 'InvalidOtp',
@@ -241,20 +242,20 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
       expect((await listIps('admin@acme.test')).map((i) => i.ipAddress)).toEqual(['2001:db8::/64']);
     });
 
-    it('refuses an address that is on the list already, keeping the code usable', async () => {
-      const code = await emailedCode(t, as('admin@acme.test'), smtp);
-      const twice = await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '2001:db8:0::/64', otp: code });
+    it('refuses an address that is on the list already before a code is sent', async () => {
+      const twice = await put('admin@acme.test', '/api/v1/user/otp', { action: 'ip.add', target: { ipAddress: '2001:db8:0::/64' } });
       expect(twice.statusCode).toBe(409);
       expect(twice.json<{ message: string }>().message).toBe('2001:db8::/64 is already on the list.');
+      const code = await emailedCode(t, as('admin@acme.test'), smtp, { action: 'ip.add', target: { ipAddress: '203.0.113.7' } });
       expect((await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.7', otp: code })).statusCode).toBe(201);
     });
 
     it('deletes an address with the e-mailed code', async () => {
-      const code = await emailedCode(t, as('admin@acme.test'), smtp);
+      const code = await emailedCode(t, as('admin@acme.test'), smtp, { action: 'ip.delete', target: { ipAddress: '203.0.113.7' } });
       expect((await del('admin@acme.test', `/api/v1/partner/ip-address?ipAddress=203.0.113.7&otp=${code}`)).statusCode).toBe(200);
       expect((await listIps('admin@acme.test')).map((i) => i.ipAddress)).toEqual(['2001:db8::/64']);
-      const again = await emailedCode(t, as('admin@acme.test'), smtp);
-      expect((await del('admin@acme.test', `/api/v1/partner/ip-address?ipAddress=203.0.113.7&otp=${again}`)).statusCode).toBe(404);
+      // gone: refused before a code is sent
+      expect((await put('admin@acme.test', '/api/v1/user/otp', { action: 'ip.delete', target: { ipAddress: '203.0.113.7' } })).statusCode).toBe(404);
       expect((await del('admin@acme.test', `/api/v1/partner/ip-address?ipAddress=2001:db8::/64&otp=000000`)).json()).toMatchObject({ code: 'InvalidOtp' });
       expect((await del('admin@acme.test', '/api/v1/partner/ip-address?ipAddress=2001:db8::/64')).statusCode).toBe(400);
     });
@@ -273,8 +274,12 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
       });
       // Lean (flag on) has its own list; it cannot remove Acme's address
       expect(await listIps('admin@lean.test')).toEqual([]);
-      const code = await emailedCode(t, as('admin@lean.test'), smtp);
-      expect((await del('admin@lean.test', `/api/v1/partner/ip-address?ipAddress=2001:db8::/64&otp=${code}`)).statusCode).toBe(404);
+      expect((await put('admin@lean.test', '/api/v1/user/otp', { action: 'ip.delete', target: { ipAddress: '2001:db8::/64' } })).statusCode).toBe(404);
+      // nor with a code that confirms no change
+      const code = await emailedCode(t, as('admin@lean.test'), smtp, {});
+      expect((await del('admin@lean.test', `/api/v1/partner/ip-address?ipAddress=2001:db8::/64&otp=${code}`)).json()).toMatchObject({
+        code: 'OtpForAnotherChange',
+      });
       expect((await listIps('admin@acme.test')).map((i) => i.ipAddress)).toEqual(['2001:db8::/64']);
       expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/ip-addresses' })).statusCode).toBe(401);
     });

@@ -188,10 +188,15 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
 
     it('address added, then deleted: neither lands without its audit', async () => {
       await expectAtomic('ip_address.added', ['allowed_ip_addresses'], async () =>
-        call(ADMIN).post('partner/ip-address', { ipAddress: '203.0.113.7', otp: await w.codeFor(ADMIN) }),
+        call(ADMIN).post('partner/ip-address', {
+          ipAddress: '203.0.113.7',
+          otp: await w.codeFor(ADMIN, { action: 'ip.add', target: { ipAddress: '203.0.113.7' } }),
+        }),
       );
       await expectAtomic('ip_address.deleted', ['allowed_ip_addresses'], async () =>
-        call(ADMIN).delete(`partner/ip-address?ipAddress=203.0.113.7&otp=${await w.codeFor(ADMIN)}`),
+        call(ADMIN).delete(
+          `partner/ip-address?ipAddress=203.0.113.7&otp=${await w.codeFor(ADMIN, { action: 'ip.delete', target: { ipAddress: '203.0.113.7' } })}`,
+        ),
       );
     });
   });
@@ -200,19 +205,25 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     let id: string;
     it('created: no endpoint', async () => {
       const created = await expectAtomic('webhook.created', ['webhook_endpoints'], async () =>
-        call(ADMIN).post('partner/webhook', { url: 'https://hooks.example.com/atomic', events: ['PAYMENT.COMPLETE'], otp: await w.codeFor(ADMIN) }),
+        call(ADMIN).post('partner/webhook', {
+          url: 'https://hooks.example.com/atomic',
+          events: ['PAYMENT.COMPLETE'],
+          otp: await w.codeFor(ADMIN, { action: 'webhook.create', target: { url: 'https://hooks.example.com/atomic' } }),
+        }),
       );
       id = (JSON.parse(created.body) as { webhook: { id: string } }).webhook.id;
     });
 
     it('updated: unchanged', async () => {
       await expectAtomic('webhook.updated', ['webhook_endpoints'], async () =>
-        call(ADMIN).put('partner/webhook', { id, active: false, otp: await w.codeFor(ADMIN) }),
+        call(ADMIN).put('partner/webhook', { id, active: false, otp: await w.codeFor(ADMIN, { action: 'webhook.update', target: { id } }) }),
       );
     });
 
     it('deleted: still there', async () => {
-      await expectAtomic('webhook.deleted', ['webhook_endpoints'], async () => call(ADMIN).delete(`partner/webhook/${id}?otp=${await w.codeFor(ADMIN)}`));
+      await expectAtomic('webhook.deleted', ['webhook_endpoints'], async () =>
+        call(ADMIN).delete(`partner/webhook/${id}?otp=${await w.codeFor(ADMIN, { action: 'webhook.delete', target: { id } })}`),
+      );
     });
   });
 

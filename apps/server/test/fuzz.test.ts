@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@portal/contract/errors';
+import { WALLET_DELETION_REASONS } from '@portal/contract/wallets';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
 import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
@@ -398,4 +399,39 @@ describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s
     expect(serverErrors.slice(0, 25)).toEqual([]);
     expect(badShapes.slice(0, 25)).toEqual([]);
   }, 600_000);
+
+  it('answers control characters in the wallet routes’ address fields (and a code asked for a wallet) without a 5xx', async () => {
+    const headers = { cookie: csrfCookie, 'x-csrf-token': csrf, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const tron = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+    const texts = ['\u0000', 'a\u0000b', `${tron}\u0000`, `\u0000${tron}`, '\u0001', '\u001f', '\u007f', '\u0085', '\u2028', '\ud800', `${tron}\r\n`, '\t'];
+    const failures: string[] = [];
+    for (const text of texts) {
+      const calls: { method: 'POST' | 'PUT' | 'DELETE'; url: string; body: unknown }[] = [
+        { method: 'POST', url: '/api/v1/partner/wallet', body: { address: text, network: 'TRC20', currencies: ['USDT'], otp: '123456' } },
+        { method: 'POST', url: '/api/v1/partner/wallet', body: { address: tron, network: text, currencies: ['USDT'], otp: '123456' } },
+        { method: 'PUT', url: '/api/v1/partner/wallet', body: { address: text, network: 'TRC20', status: 'enabled', otp: '123456' } },
+        { method: 'PUT', url: '/api/v1/partner/wallet', body: { address: text, status: 'disabled' } },
+        { method: 'PUT', url: '/api/v1/partner/wallet/status', body: { address: text, network: 'TRC20', status: 'approved' } },
+        { method: 'DELETE', url: `/api/v1/partner/wallet/${encode(text)}`, body: { reason: WALLET_DELETION_REASONS[0], otp: '123456' } },
+        ...(['wallet.add', 'wallet.enable', 'wallet.delete'] as const).map((action) => ({
+          method: 'PUT' as const,
+          url: '/api/v1/user/otp',
+          body: { action, target: { address: text, network: 'TRC20' } },
+        })),
+        { method: 'PUT', url: '/api/v1/user/otp', body: { action: 'wallet.add', target: { address: tron, network: text } } },
+      ];
+      for (const call of calls) {
+        const res = await t.app.inject({ method: call.method, url: call.url, headers, payload: JSON.stringify(call.body) });
+        let shape = false;
+        try {
+          shape = res.statusCode < 400 || ErrorBody.safeParse(res.json()).success;
+        } catch {
+          shape = false;
+        }
+        if (res.statusCode >= 500 || !shape)
+          failures.push(`${call.method} ${call.url} ${JSON.stringify(call.body)} -> ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });

@@ -69,11 +69,11 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
 
   const as = (email: string) => ({ token: s[email]!.accessToken });
   const browser = (email: string) => s[email]!.browser;
-  /** Asks for an e-mailed code as `email` and reads it (other mail may arrive meanwhile: a wallet's screening). */
-  async function code(email: string) {
+  /** Asks for an e-mailed code as `email` for a change and reads it (other mail may arrive meanwhile: a wallet's screening). */
+  async function code(email: string, purpose: unknown) {
     t.clock.now += 11 * 60_000;
     const before = smtp.received.length;
-    expect((await browser(email).put('/api/v1/user/otp', {}, as(email))).statusCode).toBe(200);
+    expect((await browser(email).put('/api/v1/user/otp', purpose, as(email))).statusCode).toBe(200);
     const mail = () => smtp.received.slice(before).find((m) => m.to.includes(email) && /verification code is \d{6}/.test(mailText(m.raw)));
     await expect.poll(() => mail() !== undefined).toBe(true);
     return /verification code is (\d{6})/.exec(mailText(mail()!.raw))![1]!;
@@ -109,7 +109,7 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
     const { address } = generateDemoAddress('TRC20');
     const created = await browser('admin@acme.test').post(
       '/api/v1/partner/wallet',
-      { address, network: 'TRC20', currencies: ['USDT'], otp: await code('admin@acme.test') },
+      { address, network: 'TRC20', currencies: ['USDT'], otp: await code('admin@acme.test', { action: 'wallet.add', target: { address, network: 'TRC20' } }) },
       as('admin@acme.test'),
     );
     expect(created.statusCode, created.body).toBe(201);
@@ -127,7 +127,11 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
     expect(disabled.statusCode, disabled.body).toBe(200);
     await arrives({ table: 'wallets', kind: 'disabled', id, status: 'disabled' });
     const removed = await browser('admin@acme.test').delete(`/api/v1/partner/wallet/${address}`, {
-      payload: { reason: WALLET_DELETION_REASONS[0], network: 'TRC20', otp: await code('admin@acme.test') },
+      payload: {
+        reason: WALLET_DELETION_REASONS[0],
+        network: 'TRC20',
+        otp: await code('admin@acme.test', { action: 'wallet.delete', target: { address, network: 'TRC20' } }),
+      },
       ...as('admin@acme.test'),
     });
     expect(removed.statusCode, removed.body).toBe(200);
@@ -137,7 +141,11 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
   it('webhooks: an endpoint added, its test delivery and the attempt the job made, changed, deleted', async () => {
     const created = await browser('admin@acme.test').post(
       '/api/v1/partner/webhook',
-      { url: `${rx.url}/live`, events: ['SETTLEMENT.COMPLETE'], otp: await code('admin@acme.test') },
+      {
+        url: `${rx.url}/live`,
+        events: ['SETTLEMENT.COMPLETE'],
+        otp: await code('admin@acme.test', { action: 'webhook.create', target: { url: `${rx.url}/live` } }),
+      },
       as('admin@acme.test'),
     );
     expect(created.statusCode, created.body).toBe(201);
@@ -152,12 +160,15 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
     expect(rx.received.some((r) => r.path === '/live')).toBe(true);
     const changed = await browser('admin@acme.test').put(
       '/api/v1/partner/webhook',
-      { id, active: false, otp: await code('admin@acme.test') },
+      { id, active: false, otp: await code('admin@acme.test', { action: 'webhook.update', target: { id } }) },
       as('admin@acme.test'),
     );
     expect(changed.statusCode, changed.body).toBe(200);
     await arrives({ table: 'webhooks', kind: 'updated', id, status: 'disabled' });
-    const deleted = await browser('admin@acme.test').delete(`/api/v1/partner/webhook/${id}?otp=${await code('admin@acme.test')}`, as('admin@acme.test'));
+    const deleted = await browser('admin@acme.test').delete(
+      `/api/v1/partner/webhook/${id}?otp=${await code('admin@acme.test', { action: 'webhook.delete', target: { id } })}`,
+      as('admin@acme.test'),
+    );
     expect(deleted.statusCode, deleted.body).toBe(200);
     await arrives({ table: 'webhooks', kind: 'deleted', id, status: 'deleted' });
   });
@@ -182,13 +193,13 @@ describe.each(DATABASES)('the live event stream announces countries, wallets, we
 
     const added = await browser('admin@acme.test').post(
       '/api/v1/partner/ip-address',
-      { ipAddress: '203.0.113.7', otp: await code('admin@acme.test') },
+      { ipAddress: '203.0.113.7', otp: await code('admin@acme.test', { action: 'ip.add', target: { ipAddress: '203.0.113.7' } }) },
       as('admin@acme.test'),
     );
     expect(added.statusCode, added.body).toBe(201);
     await arrives({ table: 'api-keys', kind: 'ip_added', id: '203.0.113.7' });
     const gone = await browser('admin@acme.test').delete(
-      `/api/v1/partner/ip-address?ipAddress=203.0.113.7&otp=${await code('admin@acme.test')}`,
+      `/api/v1/partner/ip-address?ipAddress=203.0.113.7&otp=${await code('admin@acme.test', { action: 'ip.delete', target: { ipAddress: '203.0.113.7' } })}`,
       as('admin@acme.test'),
     );
     expect(gone.statusCode, gone.body).toBe(200);

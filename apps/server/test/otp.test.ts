@@ -8,6 +8,7 @@ import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
+const ANY = { action: 'ip.add' as const, target: { ipAddress: '203.0.113.7' } };
 
 describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
   let t: TestContext;
@@ -34,6 +35,14 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
     expect(mail.to).toEqual([email]);
     return /verification code is (\d{6})/.exec(mailText(mail.raw))![1]!;
   }
+  /** A code sent by the service for ANY's change, read from the mail (the service here mails to the test's memory). */
+  async function boundCodeFor(email: string) {
+    t.clock.now += 11 * 60_000;
+    await service().send(authOf(email), ANY);
+    const text = t.mailer.sent.at(-1)!.text;
+    expect(text).toContain('to allow the IP address in this test');
+    return /verification code is (\d{6})/.exec(text)![1]!;
+  }
   const verify = (email: string, otp: string) => s[email]!.browser.get(`/api/v1/user/otp/${otp}`, { token: s[email]!.accessToken });
   const other = (code: string, by = 1) => String((Number(code) + by) % 1_000_000).padStart(6, '0');
   const service = () =>
@@ -42,6 +51,7 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
       rateLimits: createRateLimitRepository(t.database.db),
       mailer: t.mailer,
       now: () => t.clock.now,
+      checks: () => ({ 'ip.add': async (_auth, target) => ({ target, words: 'to allow the IP address in this test' }) }),
     });
   const authOf = (email: string) => ({
     userId: s[email]!.user.id,
@@ -88,23 +98,35 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
     expect((await verify('viewer@acme.test', code)).json()).toMatchObject({ code: 'InvalidOtp' });
   });
 
+  it('confirms only the change it was sent for; a code asked for without a change confirms none', async () => {
+    const unbound = await codeFor('admin@acme.test');
+    await expect(service().authorise(authOf('admin@acme.test'), unbound, ANY, async () => 'done')).rejects.toMatchObject({ code: 'OtpForAnotherChange' });
+    const code = await boundCodeFor('admin@acme.test');
+    const other = { action: 'ip.add' as const, target: { ipAddress: '203.0.113.8' } };
+    await expect(service().authorise(authOf('admin@acme.test'), code, other, async () => 'done')).rejects.toMatchObject({ code: 'OtpForAnotherChange' });
+    await expect(service().authorise(authOf('admin@acme.test'), code, { action: 'ip.delete', target: ANY.target }, async () => 'done')).rejects.toMatchObject({
+      code: 'OtpForAnotherChange',
+    });
+    expect(await service().authorise(authOf('admin@acme.test'), code, ANY, async () => 'done')).toBe('done');
+  });
+
   it('is used up by the change it authorises, once, even when two changes race for it', async () => {
-    const code = await codeFor('admin@acme.test');
+    const code = await boundCodeFor('admin@acme.test');
     const changes: string[] = [];
     const results = await Promise.allSettled(
-      [1, 2].map((n) => service().authorise(authOf('admin@acme.test'), code, async () => void changes.push(`change ${n}`))),
+      [1, 2].map((n) => service().authorise(authOf('admin@acme.test'), code, ANY, async () => void changes.push(`change ${n}`))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(changes).toHaveLength(1);
-    await expect(service().authorise(authOf('admin@acme.test'), code, async () => undefined)).rejects.toMatchObject({ code: 'InvalidOtp' });
+    await expect(service().authorise(authOf('admin@acme.test'), code, ANY, async () => undefined)).rejects.toMatchObject({ code: 'InvalidOtp' });
   });
 
   it('rolls the code back with a change that fails', async () => {
-    const code = await codeFor('admin@kora.test');
-    await expect(service().authorise(authOf('admin@kora.test'), code, async () => Promise.reject(new Error('the change failed')))).rejects.toThrow(
+    const code = await boundCodeFor('admin@kora.test');
+    await expect(service().authorise(authOf('admin@kora.test'), code, ANY, async () => Promise.reject(new Error('the change failed')))).rejects.toThrow(
       'the change failed',
     );
-    expect(await service().authorise(authOf('admin@kora.test'), code, async () => 'done')).toBe('done');
+    expect(await service().authorise(authOf('admin@kora.test'), code, ANY, async () => 'done')).toBe('done');
   });
 
   it('limits how many codes a user may ask for', async () => {

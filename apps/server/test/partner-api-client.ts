@@ -56,13 +56,19 @@ export async function createKey(as: { browser: Browser; accessToken: string }, b
 }
 
 /**
- * Asks for an e-mailed code as the signed-in user and reads it from the SMTP server the test runs. The clock moves
+ * Asks for an e-mailed code for a change as the signed-in user and reads it from the SMTP server the test runs. The clock moves
  * on 2.5 minutes first, so that a test may ask for many codes without reaching the send limit (5 in 10 minutes).
  */
-export async function emailedCode(t: { clock: { now: number } }, as: { browser: Browser; accessToken: string }, smtp: Awaited<ReturnType<typeof smtpSink>>) {
+export async function emailedCode(
+  t: { clock: { now: number } },
+  as: { browser: Browser; accessToken: string },
+  smtp: Awaited<ReturnType<typeof smtpSink>>,
+  /** what the code is for: `{ action, target }` */
+  purpose: unknown,
+) {
   t.clock.now += 150_000;
   const before = smtp.received.length;
-  const res = await as.browser.put('/api/v1/user/otp', {}, { token: as.accessToken });
+  const res = await as.browser.put('/api/v1/user/otp', purpose, { token: as.accessToken });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json()).toMatchObject({ expiresInSeconds: EMAIL_OTP_MINUTES * 60 });
   await expect.poll(() => smtp.received.length).toBe(before + 1);

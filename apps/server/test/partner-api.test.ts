@@ -282,12 +282,12 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
 
   describe('allowed IP addresses', () => {
     const addIp = async (ipAddress: string) => {
-      const code = await emailedCode(t, admin(), smtp);
+      const code = await emailedCode(t, admin(), smtp, { action: 'ip.add', target: { ipAddress } });
       const res = await admin().browser.post('/api/v1/partner/ip-address', { ipAddress, otp: code }, { token: admin().accessToken });
       expect(res.statusCode, res.body).toBe(201);
     };
     const removeIp = async (ipAddress: string) => {
-      const code = await emailedCode(t, admin(), smtp);
+      const code = await emailedCode(t, admin(), smtp, { action: 'ip.delete', target: { ipAddress } });
       expect(
         (await admin().browser.delete(`/api/v1/partner/ip-address?ipAddress=${encodeURIComponent(ipAddress)}&otp=${code}`, { token: admin().accessToken }))
           .statusCode,

@@ -311,9 +311,12 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
 
   it('takes an e-mailed code when one is sent: a wrong one changes nothing, a right one is used up', async () => {
     const benin = await rateOf('BJ');
-    const send = await s['admin@acme.test']!.browser.put('/api/v1/user/otp', {}, as('admin@acme.test'));
-    expect(send.statusCode).toBe(200);
-    const code = /verification code is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
+    const purpose = { action: 'country.status', target: { rates: [item(benin, 'pending_enable')] } };
+    const send = await s['admin@acme.test']!.browser.put('/api/v1/user/otp', purpose, as('admin@acme.test'));
+    expect(send.statusCode, send.body).toBe(200);
+    const text = t.mailer.sent.at(-1)!.text;
+    expect(text).toContain('to enable Benin (');
+    const code = /verification code is (\d{6})/.exec(text)![1]!;
     const wrong = await requestAs('admin@acme.test', { rates: [item(benin, 'pending_enable')], otp: String((Number(code) + 1) % 1_000_000).padStart(6, '0') });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ code: 'InvalidOtp' });
@@ -323,6 +326,25 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     const togo = await rateOf('TG');
     expect((await requestAs('admin@acme.test', { rates: [item(togo, 'pending_enable')], otp: code })).json()).toMatchObject({ code: 'InvalidOtp' });
     expect((await rateOf('TG')).status).toBe('disabled');
+  });
+
+  it('checks country changes before a code is sent, and binds the code to them', async () => {
+    const togo = await rateOf('TG');
+    const ask = (email: string, rates: unknown[]) => s[email]!.browser.put('/api/v1/user/otp', { action: 'country.status', target: { rates } }, as(email));
+    // already pending: refused as the change would be, no mail
+    const benin = await askToEnable('BJ');
+    const before = t.mailer.sent.length;
+    const pending = await ask('admin@acme.test', [item(benin, 'pending_enable')]);
+    expect(pending.statusCode).toBe(409);
+    expect((await ask('viewer@acme.test', [item(togo, 'pending_enable')])).statusCode).toBe(403);
+    expect(t.mailer.sent.length).toBe(before);
+    t.clock.now += 11 * 60_000;
+    expect((await ask('admin@acme.test', [item(togo, 'pending_enable')])).statusCode).toBe(200);
+    const code = /verification code is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
+    // the code confirms enabling Togo, not disabling it, nor another country
+    const other = await requestAs('admin@acme.test', { rates: [item(togo, 'pending_disable')], otp: code });
+    expect(other.json()).toMatchObject({ code: 'OtpForAnotherChange' });
+    expect((await requestAs('admin@acme.test', { rates: [item(togo, 'pending_enable')], otp: code })).statusCode).toBe(200);
   });
 
   it("refuses a deleted admin's token on its next call", async () => {

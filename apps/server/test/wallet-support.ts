@@ -30,12 +30,12 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
   };
   const opts = (email: string) => ({ token: as(email).accessToken });
 
-  /** Asks for a code as `email` and reads it from the mail the SMTP server received. */
-  async function codeFor(email: string): Promise<string> {
+  /** Asks for a code as `email` for a change (`{ action, target }`) and reads it from the mail the SMTP server received. */
+  async function codeFor(email: string, purpose: unknown): Promise<string> {
     // past the send limit's window (5 codes in 10 minutes), so that tests can ask for as many as they need
     t.clock.now += 11 * 60_000;
     const before = smtp.received.length;
-    const res = await as(email).browser.put('/api/v1/user/otp', {}, opts(email));
+    const res = await as(email).browser.put('/api/v1/user/otp', purpose, opts(email));
     expect(res.statusCode, res.body).toBe(200);
     const mail = await until(
       () => smtp.received.slice(before).find((m) => m.to.includes(email) && /verification code is \d{6}/.test(mailText(m.raw))),
@@ -46,13 +46,19 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
 
   const api = {
     list: async (email: string) => (await as(email).browser.get('/api/v1/partner/wallets', opts(email))).json<{ wallets: SettlementWallet[] }>().wallets,
-    create: async (email: string, body: Record<string, unknown>, otp?: string) =>
-      as(email).browser.post('/api/v1/partner/wallet', { currencies: ['USDT'], network: 'TRC20', ...body, otp: otp ?? (await codeFor(email)) }, opts(email)),
+    create: async (email: string, body: Record<string, unknown>, otp?: string) => {
+      const full: Record<string, unknown> = { currencies: ['USDT'], network: 'TRC20', ...body };
+      const target = { address: full.address, network: full.network, ...(full.tag !== undefined ? { tag: full.tag } : {}) };
+      return as(email).browser.post('/api/v1/partner/wallet', { ...full, otp: otp ?? (await codeFor(email, { action: 'wallet.add', target })) }, opts(email));
+    },
     review: (email: string, body: Record<string, unknown>) => as(email).browser.put('/api/v1/partner/wallet/status', body, opts(email)),
     update: (email: string, body: Record<string, unknown>) => as(email).browser.put('/api/v1/partner/wallet', body, opts(email)),
     remove: async (email: string, address: string, body: Record<string, unknown>, otp?: string) =>
       as(email).browser.delete(`/api/v1/partner/wallet/${encodeURIComponent(address)}`, {
-        payload: { ...body, otp: otp ?? (await codeFor(email)) },
+        payload: {
+          ...body,
+          otp: otp ?? (await codeFor(email, { action: 'wallet.delete', target: { address, ...(body.network ? { network: body.network } : {}) } })),
+        },
         ...opts(email),
       }),
   };

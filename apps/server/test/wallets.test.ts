@@ -118,13 +118,15 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
 
   it('refuses a view user every change (the server decides, whatever the screen shows)', async () => {
     const { address } = generateDemoAddress('TRC20');
-    const otp = await w.codeFor(VIEWER);
-    const created = await w.api.create(VIEWER, { address }, otp);
+    // refused before a code is sent, and at the change itself
+    const asked = await w.as(VIEWER).browser.put('/api/v1/user/otp', { action: 'wallet.add', target: { address, network: 'TRC20' } }, w.opts(VIEWER));
+    expect(asked.statusCode).toBe(403);
+    const created = await w.api.create(VIEWER, { address }, '123456');
     expect(created.statusCode).toBe(403);
     expect(created.json()).toMatchObject({ code: 'Forbidden' });
     const existing = await w.enabledWallet(ADMIN, TREASURY);
     expect((await w.api.update(VIEWER, { address: existing.address, status: 'disabled' })).statusCode).toBe(403);
-    expect((await w.api.remove(VIEWER, existing.address, { reason: WALLET_DELETION_REASONS[0] })).statusCode).toBe(403);
+    expect((await w.api.remove(VIEWER, existing.address, { reason: WALLET_DELETION_REASONS[0] }, '123456')).statusCode).toBe(403);
     const pending = generateDemoAddress('TRC20').address;
     expect((await w.api.create(ADMIN, { address: pending })).statusCode).toBe(201);
     expect((await w.api.review(VIEWER, { address: pending, status: 'approved' })).statusCode).toBe(403);
@@ -139,18 +141,27 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     expect((await w.api.list(KORA)).map((x) => x.address)).not.toContain(acme.address);
     expect((await w.api.review(KORA, { address: pending, status: 'approved' })).statusCode).toBe(404);
     expect((await w.api.update(KORA, { address: acme.address, status: 'disabled' })).statusCode).toBe(404);
-    expect((await w.api.remove(KORA, acme.address, { reason: WALLET_DELETION_REASONS[0] })).statusCode).toBe(404);
-    const taken = await w.api.create(KORA, { address: acme.address });
+    const asked = await w.as(KORA).browser.put('/api/v1/user/otp', { action: 'wallet.delete', target: { address: acme.address } }, w.opts(KORA));
+    expect(asked.statusCode).toBe(404);
+    expect((await w.api.remove(KORA, acme.address, { reason: WALLET_DELETION_REASONS[0] }, '123456')).statusCode).toBe(404);
+    // registered to Acme: Kora is refused before a code is sent (the change checks it again under its lock)
+    const askAdd = (target: Record<string, unknown>) => w.as(KORA).browser.put('/api/v1/user/otp', { action: 'wallet.add', target }, w.opts(KORA));
+    const taken = await askAdd({ address: acme.address, network: 'TRC20' });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ code: 'WalletAddressTaken' });
     // the same EVM account on another EVM network is the same address
     const evm = await w.enabledWallet(ADMIN, TREASURY, 'ERC20', ['USDT']);
-    const sameAccount = await w.api.create(KORA, { address: evm.address, network: 'BASE', currencies: ['USDC'] });
+    const sameAccount = await askAdd({ address: evm.address, network: 'BASE', currencies: ['USDC'] });
     expect(sameAccount.json()).toMatchObject({ code: 'WalletAddressTaken' });
     expect((await find(ADMIN, pending))?.status).toBe('pending_approval');
     expect((await find(ADMIN, acme.address))?.status).toBe('enabled');
     // a partner without wallet management gets nothing done
-    const lean = await w.api.create(LEAN, { address: generateDemoAddress('TRC20').address });
+    const leanAddress = generateDemoAddress('TRC20').address;
+    const leanAsk = await w
+      .as(LEAN)
+      .browser.put('/api/v1/user/otp', { action: 'wallet.add', target: { address: leanAddress, network: 'TRC20' } }, w.opts(LEAN));
+    expect(leanAsk.json()).toMatchObject({ code: 'FeatureDisabled' });
+    const lean = await w.api.create(LEAN, { address: leanAddress }, '123456');
     expect(lean.statusCode).toBe(403);
     expect(lean.json()).toMatchObject({ code: 'FeatureDisabled' });
   });
@@ -173,12 +184,19 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     });
     const fifth = generateDemoAddress('SOL').address;
     expect((await w.api.create(ADMIN, { address: fifth, network: 'SOL', currencies: ['USDC'] })).statusCode).toBe(201);
-    const again = await w.api.update(ADMIN, { address: first.address, network: 'SOL', status: 'enabled', otp: await w.codeFor(ADMIN) });
+    // refused before a code is sent, as the change would be
+    const again = await w
+      .as(ADMIN)
+      .browser.put('/api/v1/user/otp', { action: 'wallet.enable', target: { address: first.address, network: 'SOL' } }, w.opts(ADMIN));
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'WalletLimitReached' });
     // a deleted one frees its place too
     expect((await w.api.remove(ADMIN, fifth, { reason: WALLET_DELETION_REASONS[2] })).statusCode).toBe(200);
-    const enabled = await w.api.update(ADMIN, { address: first.address, status: 'enabled', otp: await w.codeFor(ADMIN) });
+    const enabled = await w.api.update(ADMIN, {
+      address: first.address,
+      status: 'enabled',
+      otp: await w.codeFor(ADMIN, { action: 'wallet.enable', target: { address: first.address } }),
+    });
     expect(enabled.statusCode, enabled.body).toBe(200);
     expect(enabled.json()).toMatchObject({ wallet: { status: 'enabled' } });
   });
@@ -188,10 +206,11 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
       expect((await w.api.create(ADMIN, { address: generateDemoAddress('CELO').address, network: 'CELO', currencies: ['USDT'] })).statusCode).toBe(201);
     const people = [ADMIN, ADMIN2, TREASURY];
     // asked for together: each ask moves the clock (past the send limit) before any code is made, so none expires
-    const codes = await Promise.all(people.map((p) => w.codeFor(p)));
-    const results = await Promise.all(
-      people.map((p, i) => w.api.create(p, { address: generateDemoAddress('CELO').address, network: 'CELO', currencies: ['USDT'] }, codes[i])),
+    const addresses = people.map(() => generateDemoAddress('CELO').address);
+    const codes = await Promise.all(
+      people.map((p, i) => w.codeFor(p, { action: 'wallet.add', target: { address: addresses[i], network: 'CELO', currencies: ['USDT'] } })),
     );
+    const results = await Promise.all(people.map((p, i) => w.api.create(p, { address: addresses[i], network: 'CELO', currencies: ['USDT'] }, codes[i])));
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
     expect((await w.api.list(ADMIN)).filter((x) => x.network === 'CELO' && x.status === 'pending_approval')).toHaveLength(3);
   });
@@ -254,7 +273,8 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
 
   it('refuses a wrong, a used and an expired code, and changes nothing then', async () => {
     const a = generateDemoAddress('TRC20').address;
-    const code = await w.codeFor(ADMIN);
+    const add = (address: string) => ({ action: 'wallet.add', target: { address, network: 'TRC20' } });
+    const code = await w.codeFor(ADMIN, add(a));
     const wrong = await w.api.create(ADMIN, { address: a }, String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
     expect(wrong.json()).toMatchObject({ code: 'InvalidOtp', message: 'Invalid OTP' });
     expect((await w.api.create(ADMIN, { address: a }, code)).statusCode).toBe(201);
@@ -262,13 +282,13 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     const used = await w.api.create(ADMIN, { address: b }, code);
     expect(used.statusCode).toBe(400);
     expect(used.json()).toMatchObject({ code: 'InvalidOtp' });
-    const late = await w.codeFor(ADMIN);
+    const late = await w.codeFor(ADMIN, add(b));
     t.clock.now += EMAIL_OTP_MINUTES * 60_000 + 1000;
     const expired = await w.api.create(ADMIN, { address: b }, late);
     expect(expired.json()).toMatchObject({ code: 'InvalidOtp' });
     expect(await find(ADMIN, b)).toBeUndefined();
     // deleting needs a live code too
-    const deleteCode = await w.codeFor(ADMIN);
+    const deleteCode = await w.codeFor(ADMIN, { action: 'wallet.delete', target: { address: a } });
     t.clock.now += EMAIL_OTP_MINUTES * 60_000 + 1000;
     expect((await w.api.remove(ADMIN, a, { reason: WALLET_DELETION_REASONS[0] }, deleteCode)).json()).toMatchObject({ code: 'InvalidOtp' });
     expect((await find(ADMIN, a))?.status).toBe('pending_approval');
@@ -296,12 +316,14 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     expect((await w.api.update(TREASURY, { address: wallet.address, status: 'disabled' })).json()).toMatchObject({ wallet: { status: 'disabled' } });
     const noCode = await w.api.update(TREASURY, { address: wallet.address, status: 'enabled' });
     expect(noCode.json()).toMatchObject({ code: 'InvalidOtp' });
-    expect((await w.api.update(TREASURY, { address: wallet.address, status: 'enabled', otp: await w.codeFor(TREASURY) })).json()).toMatchObject({
+    const enable = { action: 'wallet.enable', target: { address: wallet.address } };
+    expect((await w.api.update(TREASURY, { address: wallet.address, status: 'enabled', otp: await w.codeFor(TREASURY, enable) })).json()).toMatchObject({
       wallet: { status: 'enabled' },
     });
     // a wallet pending approval cannot be enabled around the review
     const pending = generateDemoAddress('TRC20').address;
     expect((await w.api.create(TREASURY, { address: pending })).statusCode).toBe(201);
-    expect((await w.api.update(TREASURY, { address: pending, status: 'enabled', otp: await w.codeFor(TREASURY) })).statusCode).toBe(409);
+    const asked = await w.as(TREASURY).browser.put('/api/v1/user/otp', { action: 'wallet.enable', target: { address: pending } }, w.opts(TREASURY));
+    expect(asked.statusCode).toBe(409);
   });
 });

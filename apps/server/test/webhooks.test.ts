@@ -61,11 +61,11 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     };
   };
 
-  /** Asks for a code as `email` (in a fresh rate-limit window) and reads it from the mail. */
-  async function codeFor(email: string) {
+  /** Asks for a code as `email` for a change (in a fresh rate-limit window) and reads it from the mail. */
+  async function codeFor(email: string, purpose: unknown) {
     t.clock.now += 11 * 60_000;
     const before = smtp.received.length;
-    expect((await call(email).put('user/otp', {})).statusCode).toBe(200);
+    expect((await call(email).put('user/otp', purpose)).statusCode).toBe(200);
     // other mail may arrive meanwhile (a failing endpoint's notice): take the code's
     const codeMail = () => smtp.received.slice(before).find((m) => m.to.includes(email) && /verification code is \d{6}/.test(mailText(m.raw)));
     await expect.poll(() => codeMail() !== undefined).toBe(true);
@@ -73,7 +73,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
   }
 
   async function createWebhook(email: string, body: { url: string; events: string[]; description?: string }): Promise<CreatedWebhookResponse> {
-    const res = await call(email).post('partner/webhook', { ...body, otp: await codeFor(email) });
+    const res = await call(email).post('partner/webhook', { ...body, otp: await codeFor(email, { action: 'webhook.create', target: { url: body.url } }) });
     expect(res.statusCode, res.body).toBe(201);
     return res.json();
   }
@@ -200,7 +200,8 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     await t.database.executeSql(`update partners set feature_flags = feature_flags || '{"webhooksManagementEnabled": true}'::jsonb where id = $1`, [LEAN]);
     expect((await lean.get('partner/webhook')).json()).toEqual({ webhooks: [] });
     expect((await activity('admin@lean.test')).activities).toEqual([]);
-    const code = await codeFor('admin@lean.test');
+    // a code that confirms no change: the endpoint is not found first
+    const code = await codeFor('admin@lean.test', {});
     expect((await lean.put('partner/webhook', { id: webhook.id, active: false, otp: code })).statusCode).toBe(404);
     expect((await lean.delete(`partner/webhook/${webhook.id}?otp=${code}`)).statusCode).toBe(404);
     expect((await lean.post(`partner/webhook/${webhook.id}/test`)).statusCode).toBe(404);
@@ -243,7 +244,13 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const other = await createWebhook('admin@acme.test', { url: `${rx.url}/other-events`, events: ['SETTLEMENT.FAILED'] });
     const paused = await createWebhook('admin@acme.test', { url: `${rx.url}/paused`, events: ['SETTLEMENT.COMPLETE'] });
     expect(
-      (await call('admin@acme.test').put('partner/webhook', { id: paused.webhook.id, active: false, otp: await codeFor('admin@acme.test') })).statusCode,
+      (
+        await call('admin@acme.test').put('partner/webhook', {
+          id: paused.webhook.id,
+          active: false,
+          otp: await codeFor('admin@acme.test', { action: 'webhook.update', target: { id: paused.webhook.id } }),
+        })
+      ).statusCode,
     ).toBe(200);
 
     // the change and its announcement in one transaction (the outbox)
@@ -442,7 +449,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
       url: `${rx.url}/changed`,
       events: ['PAYMENT.COMPLETE', 'PAYMENT.FAILED'],
       description: 'Changed',
-      otp: await codeFor('admin@acme.test'),
+      otp: await codeFor('admin@acme.test', { action: 'webhook.update', target: { id: webhook.id, url: `${rx.url}/changed` } }),
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.json<{ webhook: Webhook }>().webhook).toMatchObject({
@@ -450,7 +457,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
       events: ['PAYMENT.COMPLETE', 'PAYMENT.FAILED'],
       description: 'Changed',
     });
-    const code = await codeFor('admin@acme.test');
+    const code = await codeFor('admin@acme.test', { action: 'webhook.delete', target: { id: webhook.id } });
     expect((await admin.delete(`partner/webhook/${webhook.id}?otp=000000`)).json()).toMatchObject({ code: 'InvalidOtp' });
     expect((await admin.delete(`partner/webhook/${webhook.id}?otp=${code}`)).json()).toEqual({ id: webhook.id });
     expect((await admin.delete(`partner/webhook/${webhook.id}?otp=${code}`)).statusCode).toBe(404);

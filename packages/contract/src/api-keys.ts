@@ -163,6 +163,8 @@ export const AllowedIpAddress = z.object({
   status: z.literal('whitelisted'),
   createdAt: z.string(),
   createdBy: z.string().nullable(),
+  /** which server it is, as the partner names it */
+  label: z.string().nullish(),
 });
 export type AllowedIpAddress = z.infer<typeof AllowedIpAddress>;
 export const IpAddressListResponse = z.object({ ipAddresses: z.array(AllowedIpAddress) });
@@ -170,5 +172,14 @@ export type IpAddressListResponse = z.infer<typeof IpAddressListResponse>;
 
 export const AddIpAddressRequest = z.object({ ipAddress: IpAddressText, otp: OtpCode }).strict();
 export type AddIpAddressRequest = z.input<typeof AddIpAddressRequest>;
+export const IP_LABEL_MAX = 64;
+/** An allowed address's label: trimmed, empty clears it. */
+export const IpLabel = safeText({ max: IP_LABEL_MAX }).transform((t) => t.trim());
+/**
+ * PUT partner/ip-address: an allowed address becomes another (newIpAddress, the same to keep it) and/or gets a new
+ * label (left out: unchanged; empty: none). The code is sent for this change.
+ */
+export const UpdateIpAddressRequest = z.object({ ipAddress: IpAddressText, newIpAddress: IpAddressText, label: IpLabel.optional(), otp: OtpCode }).strict();
+export type UpdateIpAddressRequest = z.input<typeof UpdateIpAddressRequest>;
 export const DeleteIpAddressQuery = z.object({ ipAddress: IpAddressText, otp: OtpCode }).strict();
 export const IpAddressResponse = z.object({ ipAddress: AllowedIpAddress });

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'AccountLocked',
   'AccountInactive',
   'InvalidOtp',
+  'OtpForAnotherChange',
   'ChallengeExpired',
   'InvalidPassword',
   'InvalidResetCode',

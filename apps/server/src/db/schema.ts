@@ -158,6 +158,8 @@ export type EmailOtpsTable = {
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: Timestamp;
+  /** the change and target the code confirms (otp module); null: not bound */
+  purpose: string | null;
 };
 
 export type RecoveryCodesTable = {
@@ -585,6 +587,8 @@ export type AllowedIpAddressesTable = {
   created_by: string | null;
   created_by_email: string | null;
   created_at: Timestamp;
+  /** which server it is, as the partner names it (0030) */
+  label: Generated<string | null>;
 };
 
 /** The live event stream's log (0026): what a reconnecting stream is sent again. */

@@ -1,22 +1,31 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { OTP_MESSAGES, SendOtpResponse } from '@portal/contract/otp';
+import { OTP_MESSAGES, OTP_PURPOSE_MESSAGES, SendOtpResponse, type OtpPurpose } from '@portal/contract/otp';
 import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import { ApiError, api } from './api-client.ts';
 import { useSession } from './session/session-store.ts';
 
+/** The server refused the change itself before sending a code (the same answer the change would get): shown at its field. */
+class RefusedChange extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
+}
+
 /**
- * Asks the server to e-mail the signed-in user a six-digit code (PUT user/otp): the code step of wallet, webhook and
- * IP address changes. The reply says where the code went.
+ * Asks the server to e-mail the signed-in user a six-digit code for a change (PUT user/otp with its action and
+ * target): the code step of wallet, webhook and IP address changes. The server checks the change first; the reply
+ * says where the code went.
  */
-export function useSendOtp() {
+function useSendOtp() {
   const signedIn = useSession((s) => s.user !== undefined);
   return useMutation({
-    mutationFn: async () => {
+    mutationFn: async (purpose?: OtpPurpose) => {
       if (!signedIn) throw new Error('cannot send otp without user and partner data');
       try {
-        return await api.put('user/otp', {}, { schema: SendOtpResponse });
+        return await api.put('user/otp', purpose ?? {}, { schema: SendOtpResponse });
       } catch (err) {
+        if (err instanceof ApiError && purpose && [400, 403, 404, 409].includes(err.status)) throw new RefusedChange(err);
         if (err instanceof ApiError) throw new ApiError(err.status, err.code, `${WALLET_MESSAGES.otpFailed}${err.message}`, err.requestId);
         throw err;
       }
@@ -31,6 +40,8 @@ export function useSendOtp() {
  */
 export function useCodeStep() {
   const send = useSendOtp();
+  // what the code is for, kept for "Send a new code"
+  const purpose = useRef<OtpPurpose>(undefined);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string>();
   return {
@@ -45,14 +56,23 @@ export function useCodeStep() {
     sentTo: send.data?.sentTo,
     sending: send.isPending,
     sendError: send.isError ? send.error.message : undefined,
-    /** mails a code; resolves true once it went */
-    async send(): Promise<boolean> {
+    /**
+     * Mails a code for the change `forChange` (the last one when not given); resolves true once it went. When the
+     * server refuses the change itself (a bad address, a duplicate, ...), `onRefused` gets its error and no code step
+     * follows.
+     */
+    async send(forChange?: OtpPurpose, onRefused?: (err: ApiError) => void): Promise<boolean> {
+      if (forChange) purpose.current = forChange;
       setCode('');
       setCodeError(undefined);
       try {
-        await send.mutateAsync();
+        await send.mutateAsync(purpose.current);
         return true;
-      } catch {
+      } catch (err) {
+        if (err instanceof RefusedChange && onRefused) {
+          send.reset();
+          onRefused(err.error);
+        }
         return false;
       }
     },
@@ -60,6 +80,10 @@ export function useCodeStep() {
     takeError(err: unknown): boolean {
       if (err instanceof ApiError && err.code === 'InvalidOtp') {
         setCodeError(OTP_MESSAGES.invalid);
+        return true;
+      }
+      if (err instanceof ApiError && err.code === 'OtpForAnotherChange') {
+        setCodeError(OTP_PURPOSE_MESSAGES.otherChange);
         return true;
       }
       return false;

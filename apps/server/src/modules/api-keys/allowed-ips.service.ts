@@ -1,9 +1,10 @@
 import type { Transaction } from 'kysely';
-import { MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
+import { IpAddressText, IpLabel, MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
+import type { OtpAction } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { AllowedIpsRepository } from './api-keys.repository.ts';
@@ -14,15 +15,21 @@ export type AllowedIpsDeps = {
   partners: Pick<PartnerAccess, 'requireFeature'>;
   now: () => number;
   /** runs a change that the user's e-mailed code authorises, using the code up in the same transaction */
-  authorise: <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
+  authorise: <T>(
+    auth: Auth,
+    otp: string,
+    purpose: { action: OtpAction; target: Record<string, string | null> },
+    change: (trx: Transaction<DB>) => Promise<T>,
+  ) => Promise<T>;
   /** drops the partner's list from every instance's cache (after the change is committed) */
   invalidate: (partnerId: string) => Promise<void>;
   /** announces each change of the list to the partner's open screens (topic 'api-keys': the screen shows both) */
   live: LivePublisher;
 };
 
-const toAllowed = (r: { ip_address: string; created_at: Date; created_by_email: string | null }): AllowedIpAddress => ({
+const toAllowed = (r: { ip_address: string; created_at: Date; created_by_email: string | null; label: string | null }): AllowedIpAddress => ({
   ipAddress: r.ip_address,
+  label: r.label,
   status: 'whitelisted',
   createdAt: r.created_at.toISOString(),
   createdBy: r.created_by_email,
@@ -41,7 +48,91 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     await deps.partners.requireFeature(auth, 'whitelistedIpsEnabled', 'Allowed IP addresses are not enabled for your business. Ask your account manager.');
   }
 
+  const tooMany = () => conflict(`You can allow at most ${MAX_IP_ADDRESSES} addresses. Use a CIDR range for a block of addresses.`);
+  const taken = (ipAddress: string) => conflict(`${ipAddress} is already on the list.`);
+  const missing = (ipAddress: string) => notFound(`${ipAddress} is not on the list.`);
+
+  /** An address a code request names, read with the final call's rule (canonical form). */
+  function ipOf(text: string): string {
+    const parsed = IpAddressText.safeParse(text);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Enter a valid IP address', 'ValidationFailed');
+    return parsed.data;
+  }
+
+  /** The part of an address change its code is bound to: the address, the new one, and the label (null: unchanged). */
+  const updateTarget = (ipAddress: string, newIpAddress: string, label: string | undefined) => ({ ipAddress, newIpAddress, label: label ?? null });
+
+  const publish = (trx: Transaction<DB>, auth: Auth, kind: string, id: string, status: string) =>
+    deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id, status, at: new Date(deps.now()).toISOString() });
+
   return {
+    /** Before a code is sent to allow an address: the final call's checks (format, duplicate, the limit). */
+    async checkAdd(auth: Auth, target: { ipAddress: string }) {
+      await requireManager(auth);
+      const ipAddress = ipOf(target.ipAddress);
+      if (await repo.has(auth.partnerId, ipAddress)) throw taken(ipAddress);
+      if ((await repo.count(auth.partnerId)) >= MAX_IP_ADDRESSES) throw tooMany();
+      return { target: { ipAddress }, words: `to allow the IP address ${ipAddress}` };
+    },
+
+    /** Before a code is sent to change an address: the old one is on the list, the new one is valid and not, the label is text. */
+    async checkUpdate(auth: Auth, target: { ipAddress: string; newIpAddress: string; label?: string }) {
+      await requireManager(auth);
+      const ipAddress = ipOf(target.ipAddress);
+      const newIpAddress = ipOf(target.newIpAddress);
+      let label: string | undefined;
+      if (target.label !== undefined) {
+        const parsed = IpLabel.safeParse(target.label);
+        if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Enter a shorter label', 'ValidationFailed');
+        label = parsed.data;
+      }
+      if (newIpAddress === ipAddress && label === undefined) throw badRequest('Nothing to change.', 'ValidationFailed');
+      if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
+      if (newIpAddress !== ipAddress && (await repo.has(auth.partnerId, newIpAddress))) throw taken(newIpAddress);
+      const what =
+        newIpAddress !== ipAddress
+          ? `to change the allowed IP ${ipAddress} to ${newIpAddress}${label !== undefined ? ` (label: ${label || 'none'})` : ''}`
+          : `to change the label of the allowed IP ${ipAddress} to ${label || 'none'}`;
+      return { target: updateTarget(ipAddress, newIpAddress, label), words: what };
+    },
+
+    /** Before a code is sent to remove an address: it is on the list. */
+    async checkDelete(auth: Auth, target: { ipAddress: string }) {
+      await requireManager(auth);
+      const ipAddress = ipOf(target.ipAddress);
+      if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
+      return { target: { ipAddress }, words: `to remove the allowed IP ${ipAddress}` };
+    },
+
+    /** PUT partner/ip-address: one allowed address becomes another, with the code sent for that change. */
+    async change(auth: Auth, input: { ipAddress: string; newIpAddress: string; label?: string; otp: string }): Promise<AllowedIpAddress> {
+      const { ipAddress, newIpAddress, label, otp } = input;
+      await requireManager(auth);
+      if (newIpAddress === ipAddress && label === undefined) throw badRequest('Nothing to change.', 'ValidationFailed');
+      const row = await deps.authorise(auth, otp, { action: 'ip.update', target: updateTarget(ipAddress, newIpAddress, label) }, async (trx) => {
+        await repo.countForUpdate(trx, auth.partnerId);
+        if (!(await repo.hasIn(trx, auth.partnerId, ipAddress))) throw missing(ipAddress);
+        if (newIpAddress !== ipAddress && (await repo.hasIn(trx, auth.partnerId, newIpAddress))) throw taken(newIpAddress);
+        const changed = await repo.change(trx, auth.partnerId, ipAddress, { ipAddress: newIpAddress, label: label === undefined ? undefined : label || null });
+        if (!changed) throw missing(ipAddress);
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'ip_address.changed',
+          target: newIpAddress,
+          details: { from: ipAddress, to: newIpAddress, ...(label !== undefined ? { label: label || null } : {}) },
+        });
+        if (newIpAddress !== ipAddress) {
+          await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
+          await publish(trx, auth, 'ip_added', newIpAddress, 'whitelisted');
+        } else await publish(trx, auth, 'ip_changed', ipAddress, 'whitelisted');
+        return changed;
+      });
+      await deps.invalidate(auth.partnerId);
+      return toAllowed(row);
+    },
+
     async list(auth: Auth): Promise<{ ipAddresses: AllowedIpAddress[] }> {
       await requireManager(auth);
       return { ipAddresses: (await repo.list(auth.partnerId)).map(toAllowed) };
@@ -49,10 +140,8 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
 
     async add(auth: Auth, ipAddress: string, otp: string): Promise<AllowedIpAddress> {
       await requireManager(auth);
-      const row = await deps.authorise(auth, otp, async (trx) => {
-        if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_IP_ADDRESSES) {
-          throw conflict(`You can allow at most ${MAX_IP_ADDRESSES} addresses. Use a CIDR range for a block of addresses.`);
-        }
+      const row = await deps.authorise(auth, otp, { action: 'ip.add', target: { ipAddress } }, async (trx) => {
+        if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_IP_ADDRESSES) throw tooMany();
         const inserted = await repo.insert(trx, {
           partnerId: auth.partnerId,
           ipAddress,
@@ -60,7 +149,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           createdByEmail: auth.email,
           now: new Date(deps.now()),
         });
-        if (!inserted) throw conflict(`${ipAddress} is already on the list.`);
+        if (!inserted) throw taken(ipAddress);
         await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.added', target: ipAddress });
         await deps.live.publish(trx, {
           partnerId: auth.partnerId,
@@ -78,9 +167,9 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
 
     async remove(auth: Auth, ipAddress: string, otp: string): Promise<{ message: string }> {
       await requireManager(auth);
-      await deps.authorise(auth, otp, async (trx) => {
+      await deps.authorise(auth, otp, { action: 'ip.delete', target: { ipAddress } }, async (trx) => {
         const removed = await repo.remove(trx, auth.partnerId, ipAddress);
-        if (!removed) throw notFound(`${ipAddress} is not on the list.`);
+        if (!removed) throw missing(ipAddress);
         await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.deleted', target: ipAddress });
         await deps.live.publish(trx, {
           partnerId: auth.partnerId,

@@ -151,6 +151,45 @@ export function createAllowedIpsRepository(db: Kysely<DB>) {
         .returningAll()
         .executeTakeFirst(),
 
+    /** Whether the partner has this address (a check before a code is sent; the change checks again). */
+    has: async (partnerId: string, ipAddress: string) =>
+      (await db
+        .selectFrom('allowed_ip_addresses')
+        .select('ip_address')
+        .where('partner_id', '=', partnerId)
+        .where('ip_address', '=', ipAddress)
+        .executeTakeFirst()) !== undefined,
+
+    count: async (partnerId: string) =>
+      Number(
+        (
+          await db
+            .selectFrom('allowed_ip_addresses')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('partner_id', '=', partnerId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+
+    /** Changes an address and/or its label in place (who added it and when stay); undefined when the partner has no such address. */
+    change: (trx: Transaction<DB>, partnerId: string, from: string, to: { ipAddress: string; label?: string | null }) =>
+      trx
+        .updateTable('allowed_ip_addresses')
+        .set({ ip_address: to.ipAddress, ...(to.label !== undefined ? { label: to.label } : {}) })
+        .where('partner_id', '=', partnerId)
+        .where('ip_address', '=', from)
+        .returningAll()
+        .executeTakeFirst(),
+
+    /** Whether the partner has this address, under the partner's lock (countForUpdate). */
+    hasIn: async (trx: Transaction<DB>, partnerId: string, ipAddress: string) =>
+      (await trx
+        .selectFrom('allowed_ip_addresses')
+        .select('ip_address')
+        .where('partner_id', '=', partnerId)
+        .where('ip_address', '=', ipAddress)
+        .executeTakeFirst()) !== undefined,
+
     remove: (trx: Transaction<DB>, partnerId: string, ipAddress: string) =>
       trx.deleteFrom('allowed_ip_addresses').where('partner_id', '=', partnerId).where('ip_address', '=', ipAddress).returningAll().executeTakeFirst(),
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AddIpAddressRequest,
+  UpdateIpAddressRequest,
   ApiKeyListResponse,
   ApiKeyParams,
   ApiKeyResponse,
@@ -122,6 +123,20 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
       },
     },
     async (request, reply) => reply.code(201).send({ ipAddress: await ips.add(authOf(request), request.body.ipAddress, request.body.otp) }),
+  );
+
+  app.put(
+    '/partner/ip-address',
+    {
+      schema: {
+        operationId: 'updateIpAddress',
+        tags: ['api keys'],
+        summary: 'Change an allowed address or range, with the code e-mailed for this change (admin)',
+        body: UpdateIpAddressRequest,
+        response: { 200: IpAddressResponse, ...errors },
+      },
+    },
+    async (request) => ({ ipAddress: await ips.change(authOf(request), request.body) }),
   );
 
   app.delete(

@@ -9,18 +9,32 @@ export function createOtpRepository(db: Kysely<DB>) {
     transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
 
     /** A new code replaces the user's previous one (its tries start again). */
-    replace: (who: Who, values: { codeHash: string; expiresAt: Date; now: Date }) =>
+    replace: (who: Who, values: { codeHash: string; expiresAt: Date; now: Date; purpose: string | null }) =>
       db
         .insertInto('email_otps')
-        .values({ partner_id: who.partnerId, user_id: who.userId, code_hash: values.codeHash, expires_at: values.expiresAt, created_at: values.now })
+        .values({
+          partner_id: who.partnerId,
+          user_id: who.userId,
+          code_hash: values.codeHash,
+          expires_at: values.expiresAt,
+          created_at: values.now,
+          purpose: values.purpose,
+        })
         .onConflict((oc) =>
           oc
             .columns(['partner_id', 'user_id'])
-            .doUpdateSet({ code_hash: values.codeHash, expires_at: values.expiresAt, attempts: 0, used_at: null, created_at: values.now }),
+            .doUpdateSet({
+              code_hash: values.codeHash,
+              expires_at: values.expiresAt,
+              attempts: 0,
+              used_at: null,
+              created_at: values.now,
+              purpose: values.purpose,
+            }),
         )
         .execute(),
 
-    /** Spends one try on the user's live code, in one statement; its hash and the tries so far, or undefined. */
+    /** Spends one try on the user's live code, in one statement; its hash, the tries so far and its purpose, or undefined. */
     spendTry: (who: Who, now: Date) =>
       db
         .updateTable('email_otps')
@@ -29,7 +43,7 @@ export function createOtpRepository(db: Kysely<DB>) {
         .where('user_id', '=', who.userId)
         .where('used_at', 'is', null)
         .where('expires_at', '>', now)
-        .returning(['code_hash', 'attempts'])
+        .returning(['code_hash', 'attempts', 'purpose'])
         .executeTakeFirst(),
 
     /** Uses the code up inside the change it authorises; undefined when another change used it first. */

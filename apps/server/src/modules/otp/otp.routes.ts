@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
-import { SendOtpResponse, VerifyOtpParams, VerifyOtpResponse } from '@portal/contract/otp';
+import { SendOtpRequest, SendOtpResponse, VerifyOtpParams, VerifyOtpResponse } from '@portal/contract/otp';
 import { authOf } from '../../plugins/auth.ts';
 import type { OtpService } from './otp.service.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /** E-mailed one-time codes (portal-core §5, §7: PUT user/otp, GET user/otp/{otp}). */
 export const otpRoutes: FastifyPluginAsyncZod<{ service: OtpService }> = async (app, { service }) => {
@@ -16,11 +16,12 @@ export const otpRoutes: FastifyPluginAsyncZod<{ service: OtpService }> = async (
       schema: {
         operationId: 'sendOtp',
         tags: ['otp'],
-        summary: 'E-mail the signed-in user a six-digit code (10 minutes, one use)',
+        summary: 'E-mail the signed-in user a six-digit code (10 minutes, one use) for a change: its target is checked first',
+        body: SendOtpRequest,
         response: { 200: SendOtpResponse, ...errors },
       },
     },
-    async (request) => service.send(authOf(request)),
+    async (request) => service.send(authOf(request), request.body),
   );
 
   app.get(

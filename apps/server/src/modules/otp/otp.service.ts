@@ -6,6 +6,10 @@ import {
   EMAIL_OTP_SENDS_PER_WINDOW,
   EMAIL_OTP_SEND_WINDOW_MINUTES,
   OTP_MESSAGES,
+  OTP_PURPOSE_MESSAGES,
+  type OtpAction,
+  type OtpPurpose,
+  type SendOtpRequest,
   type SendOtpResponse,
 } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
@@ -16,7 +20,26 @@ import { safeEqual, sha256 } from '../../lib/tokens.ts';
 import type { Auth } from '../../lib/access.ts';
 import type { OtpRepository } from './otp.repository.ts';
 
-export type OtpDeps = { repo: OtpRepository; rateLimits: RateLimitRepository; mailer: Mailer; now: () => number };
+/** A change's target as the change will see it (canonical), the part of it the code is bound to. */
+export type BoundTarget = Record<string, string | null>;
+type Checked = Promise<{ target: BoundTarget; words: string }>;
+/** The change a code is asked for: the change's own checks run first, then it is said in words for the mail. */
+export type OtpChecks = { [A in OtpAction]?: (auth: Auth, target: Extract<OtpPurpose, { action: A }>['target']) => Checked };
+
+export type OtpDeps = {
+  repo: OtpRepository;
+  rateLimits: RateLimitRepository;
+  mailer: Mailer;
+  now: () => number;
+  /** each change's check before a code is sent for it (the modules' own rules, wired in the composition root) */
+  checks: () => OtpChecks;
+};
+
+/** The text stored with a code and compared by the change: its action and its canonical target, keys sorted. */
+export function purposeKey(action: OtpAction, target: BoundTarget): string {
+  const keys = Object.keys(target).sort();
+  return JSON.stringify([action, ...keys.map((k) => [k, target[k] ?? null])]);
+}
 
 const invalidOtp = () => badRequest(OTP_MESSAGES.invalid, 'InvalidOtp');
 const who = (auth: Auth) => ({ partnerId: auth.partnerId, userId: auth.userId });
@@ -29,28 +52,44 @@ export function createOtpService(deps: OtpDeps) {
   const { repo, mailer } = deps;
   const now = () => new Date(deps.now());
 
-  /** Spends a try and compares; the code's hash when right, else InvalidOtp. */
-  async function check(auth: Auth, otp: string): Promise<string> {
+  /** Spends a try and compares; the code's hash when right (with what it was sent for), else InvalidOtp. */
+  async function check(auth: Auth, otp: string): Promise<{ hash: string; purpose: string | null }> {
     const live = await repo.spendTry(who(auth), now());
     if (!live || live.attempts > EMAIL_OTP_MAX_ATTEMPTS) throw invalidOtp();
     const hash = sha256(`${auth.userId}:${otp}`);
     if (!safeEqual(live.code_hash, hash)) throw invalidOtp();
-    return hash;
+    return { hash, purpose: live.purpose };
+  }
+
+  /** Runs the change's own checks on the target the code is asked for; the stored purpose and the mail's words. */
+  async function checkPurpose(auth: Auth, request: SendOtpRequest): Promise<{ key: string; words: string } | undefined> {
+    if (!request || !('action' in request)) return undefined;
+    const checkOf = deps.checks()[request.action] as ((auth: Auth, target: unknown) => Checked) | undefined;
+    if (!checkOf) throw badRequest(`A code cannot be asked for ${request.action}.`, 'ValidationFailed');
+    const { target, words } = await checkOf(auth, request.target);
+    return { key: purposeKey(request.action, target), words };
   }
 
   return {
-    async send(auth: Auth): Promise<SendOtpResponse> {
+    async send(auth: Auth, request?: SendOtpRequest): Promise<SendOtpResponse> {
+      // the change is checked before a code is spent on it: a refused target never gets a mail
+      const purpose = await checkPurpose(auth, request);
       const hit = await deps.rateLimits.hit(`otp-send:${auth.userId}`, EMAIL_OTP_SEND_WINDOW_MINUTES * 60_000, now());
       if (hit.hits > EMAIL_OTP_SENDS_PER_WINDOW) throw new AppError(429, 'OtpRateLimited', OTP_MESSAGES.tooManySends);
       const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
-      await repo.replace(who(auth), { codeHash: sha256(`${auth.userId}:${code}`), expiresAt: new Date(deps.now() + EMAIL_OTP_MINUTES * 60_000), now: now() });
+      await repo.replace(who(auth), {
+        codeHash: sha256(`${auth.userId}:${code}`),
+        expiresAt: new Date(deps.now() + EMAIL_OTP_MINUTES * 60_000),
+        now: now(),
+        purpose: purpose?.key ?? null,
+      });
       await mailer.send({
         to: auth.email,
         subject: 'Your Partner Dashboard verification code',
         text: [
           `Hello ${auth.name},`,
           '',
-          `Your verification code is ${code}. It is valid for ${EMAIL_OTP_MINUTES} minutes and can be used once.`,
+          `Your verification code is ${code}. It is valid for ${EMAIL_OTP_MINUTES} minutes and can be used once${purpose ? `, ${purpose.words}` : ''}.`,
           '',
           'If you did not ask for it, someone may be signed in as you: change your password and tell your administrator.',
         ].join('\n'),
@@ -64,9 +103,13 @@ export function createOtpService(deps: OtpDeps) {
       return { valid: true as const };
     },
 
-    /** Runs a change that the code authorises, in one transaction with using the code up. */
-    async authorise<T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-      const codeHash = await check(auth, otp);
+    /**
+     * Runs a change that the code authorises, in one transaction with using the code up. A code confirms only the
+     * change (action and target) it was sent for; one asked for without a change confirms none.
+     */
+    async authorise<T>(auth: Auth, otp: string, purpose: { action: OtpAction; target: BoundTarget }, change: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+      const { hash: codeHash, purpose: sentFor } = await check(auth, otp);
+      if (sentFor !== purposeKey(purpose.action, purpose.target)) throw badRequest(OTP_PURPOSE_MESSAGES.otherChange, 'OtpForAnotherChange');
       return repo.transaction(async (trx) => {
         if (!(await repo.markUsed(trx, who(auth), { codeHash, now: now() }))) throw invalidOtp();
         return change(trx);

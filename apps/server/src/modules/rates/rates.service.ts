@@ -1,3 +1,4 @@
+import { rateChangesKey } from '@portal/contract/otp';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { countryName } from '@portal/contract/countries';
@@ -23,7 +24,12 @@ import type { PartnerAccess } from '../partners/index.ts';
 import { findPartnerRate, findPlatformRate, listPartnerRates, otherActiveAdmins, partnerRateId, requestChange, settleChange } from './rates.repository.ts';
 
 /** Runs a change that an e-mailed code authorises (the otp module's `authorise`). */
-export type Authorise = <T>(auth: Auth, otp: string, change: (trx: Transaction<DB>) => Promise<T>) => Promise<T>;
+export type Authorise = <T>(
+  auth: Auth,
+  otp: string,
+  purpose: { action: 'country.status'; target: { changes: string } },
+  change: (trx: Transaction<DB>) => Promise<T>,
+) => Promise<T>;
 
 export type RatesDeps = {
   db: Kysely<DB>;
@@ -109,6 +115,22 @@ export function createRatesService(deps: RatesDeps) {
       };
     },
 
+    /** Before a code is sent for country changes: the final call's checks (admin, flag, the caller's own rates, each movable). */
+    async checkRequest(auth: Auth, target: { rates: RateChangeRequest['rates'] }) {
+      requireRole(auth, 'admin');
+      await requireEnabledCountries(auth);
+      const words: string[] = [];
+      for (const item of target.rates) {
+        const rate = await countryRate(auth, item);
+        const current = ((await findPartnerRate(db, auth.partnerId, item.partnerRateId))?.status ?? 'disabled') as PartnerRateStatus;
+        const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
+        if (current !== from)
+          throw conflict(isPending(current) ? `${place(rate)} already has a change waiting for review.` : `${place(rate)} is already ${current}.`);
+        words.push(`${rateChange(item.status)!.action.toLowerCase()} ${place(rate)}`);
+      }
+      return { target: { changes: rateChangesKey(target.rates) }, words: `to ${words.join(', ')}` };
+    },
+
     /** Asks for changes (admin): each rate goes from enabled or disabled to pending, all of them or none. */
     async request(auth: Auth, body: RateChangeRequest): Promise<RateStatusResponse> {
       requireRole(auth, 'admin');
@@ -152,7 +174,7 @@ export function createRatesService(deps: RatesDeps) {
           });
         }
       };
-      if (body.otp) await deps.authorise(auth, body.otp, change);
+      if (body.otp) await deps.authorise(auth, body.otp, { action: 'country.status', target: { changes: rateChangesKey(body.rates) } }, change);
       else await db.transaction().execute(change);
       await tellOtherAdmins(
         auth,

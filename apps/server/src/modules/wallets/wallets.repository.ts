@@ -67,6 +67,11 @@ export async function claimAddress(trx: Transaction<DB>, addressKey: string, par
   return row.partner_id;
 }
 
+/** The partner an address belongs to, if any has registered it (a read, for the check before a code is sent). */
+export async function addressOwner(db: Executor, addressKey: string): Promise<string | undefined> {
+  return (await db.selectFrom('wallet_address_owners').select('partner_id').where('address_key', '=', addressKey).executeTakeFirst())?.partner_id;
+}
+
 export function insertWallet(trx: Transaction<DB>, wallet: NewWallet) {
   return trx.insertInto('settlement_wallets').values(wallet).returningAll().executeTakeFirstOrThrow();
 }

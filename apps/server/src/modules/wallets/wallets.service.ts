@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Network } from '@portal/contract/domain';
+import { Network } from '@portal/contract/domain';
 import {
   MAX_ENABLED_WALLETS_PER_PAIR,
   NETWORK_CURRENCIES,
@@ -11,7 +11,7 @@ import {
   type UpdateWalletRequest,
   type WalletStatusUpdateRequest,
 } from '@portal/contract/wallets';
-import { OTP_MESSAGES } from '@portal/contract/otp';
+import { OTP_MESSAGES, type OtpPurpose } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
@@ -22,6 +22,7 @@ import { requireRole, type Auth } from '../../lib/access.ts';
 import type { OtpService } from '../otp/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import {
+  addressOwner,
   claimAddress,
   findWallet,
   insertWallet,
@@ -75,7 +76,12 @@ export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
 }
 
 const pairText = (coin: string, network: string) => `${coin} (${network})`;
+/** An address as a mail says it: its first and last four characters. */
+const shortAddress = (address: string) => (address.length > 12 ? `${address.slice(0, 4)}…${address.slice(-4)}` : address);
+type Target<A extends OtpPurpose['action']> = Extract<OtpPurpose, { action: A }>['target'];
 const invalidAddress = () => badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
+const registeredElsewhere = () =>
+  new AppError(409, 'WalletAddressTaken', 'This wallet address is registered to another account and cannot be added. Contact support if it is yours.');
 
 /**
  * Settlement wallets. A new wallet waits for a second person (four eyes: another admin or treasury user of the same
@@ -116,6 +122,27 @@ export function createWalletService(deps: WalletDeps) {
     }
   }
 
+  /** A new wallet's own rules (address format and checksum, tag, currencies on the network): its canonical parts. */
+  function checkNew(network: Network, raw: string, tag: string | null, wanted: string[]) {
+    const address = normaliseWalletAddress(network, raw);
+    if (!address) throw invalidAddress();
+    const tagProblem = walletTagProblem(network, tag);
+    if (tagProblem) throw badRequest(tagProblem, 'ValidationFailed');
+    const currencies = [...new Set(wanted)];
+    const offered = NETWORK_CURRENCIES[network];
+    const notOffered = currencies.filter((c) => !(offered as readonly string[]).includes(c));
+    if (notOffered.length > 0) throw badRequest(`${notOffered.join(', ')} is not offered on ${network}: choose ${offered.join(' or ')}`, 'ValidationFailed');
+    return { network, address, currencies };
+  }
+
+  /** The network a code request names: one of ours, with the final call's message otherwise. */
+  function networkOf(text: string | undefined): Network | undefined {
+    if (text === undefined) return undefined;
+    const parsed = Network.safeParse(text);
+    if (!parsed.success) throw badRequest(`Choose one of the networks: ${Network.options.join(', ')}`, 'ValidationFailed');
+    return parsed.data;
+  }
+
   async function tell(partnerId: string, userId: string, subject: string, lines: string[]) {
     const to = await userContact(db, partnerId, userId);
     if (!to || to.status !== 'active') return;
@@ -128,6 +155,45 @@ export function createWalletService(deps: WalletDeps) {
     deps.live.publish(trx, { partnerId: row.partner_id, table: 'wallets', kind, id: row.id, status: row.status, at: at.toISOString() });
 
   return {
+    /** Before a code is sent to add a wallet: the checks the final call makes, then the words of the mail. */
+    async checkAdd(auth: Auth, target: Target<'wallet.add'>) {
+      await requireWalletManagement(auth);
+      const network = networkOf(target.network)!;
+      const tag = target.tag?.trim() || null;
+      const { address, currencies } = checkNew(network, target.address, tag, target.currencies ?? []);
+      if ((await liveWalletsByAddress(db, auth.partnerId, address, network)).length > 0) {
+        throw new AppError(409, 'WalletAddressTaken', `This ${network} address is already one of your wallet addresses`);
+      }
+      const owner = await addressOwner(db, addressKey(network, address, tag));
+      if (owner !== undefined && owner !== auth.partnerId) throw registeredElsewhere();
+      if (currencies.length > 0) await db.transaction().execute((trx) => requireFreeSlots(trx, auth.partnerId, network, currencies));
+      const coins = currencies.length > 0 ? currencies.join('/') : NETWORK_CURRENCIES[network].join('/');
+      return { target: { address, network, tag }, words: `to add the ${pairText(coins, network)} address ${shortAddress(address)}` };
+    },
+
+    /** Before a code is sent to enable a wallet: it is yours, disabled, and a place is free. */
+    async checkEnable(auth: Auth, target: Target<'wallet.enable'>) {
+      await requireWalletManagement(auth);
+      const wallet = await liveWallet(db, auth, target.address, networkOf(target.network));
+      if (wallet.status !== 'disabled')
+        throw new AppError(409, 'Conflict', `This wallet address is ${wallet.status.replace(/_/g, ' ')}: only disabled wallet addresses can be enabled`);
+      await db.transaction().execute((trx) => requireFreeSlots(trx, auth.partnerId, wallet.network, wallet.currencies, wallet.id));
+      return {
+        target: { address: wallet.address, network: wallet.network },
+        words: `to enable the ${pairText(wallet.currencies.join('/'), wallet.network)} address ${shortAddress(wallet.address)}`,
+      };
+    },
+
+    /** Before a code is sent to delete a wallet: it is one of yours. */
+    async checkDelete(auth: Auth, target: Target<'wallet.delete'>) {
+      await requireWalletManagement(auth);
+      const wallet = await liveWallet(db, auth, target.address, networkOf(target.network));
+      return {
+        target: { address: wallet.address, network: wallet.network },
+        words: `to delete the ${pairText(wallet.currencies.join('/'), wallet.network)} address ${shortAddress(wallet.address)}`,
+      };
+    },
+
     async list(auth: Auth) {
       return { wallets: (await listWallets(db, auth.partnerId)).map((r) => toWallet(r, auth)) };
     },
@@ -135,29 +201,16 @@ export function createWalletService(deps: WalletDeps) {
     /** POST partner/wallet: a new wallet, pending approval by another person; the e-mailed code authorises it. */
     async create(auth: Auth, input: CreateWalletRequest & { tag: string | null }) {
       await requireWalletManagement(auth);
-      const network = input.network;
-      const address = normaliseWalletAddress(network, input.address);
-      if (!address) throw invalidAddress();
-      const tagProblem = walletTagProblem(network, input.tag);
-      if (tagProblem) throw badRequest(tagProblem, 'ValidationFailed');
-      const currencies = [...new Set(input.currencies)];
-      const offered = NETWORK_CURRENCIES[network];
-      const notOffered = currencies.filter((c) => !offered.includes(c));
-      if (notOffered.length > 0) throw badRequest(`${notOffered.join(', ')} is not offered on ${network}: choose ${offered.join(' or ')}`, 'ValidationFailed');
+      const { network, address, currencies } = checkNew(input.network, input.address, input.tag, input.currencies);
       const at = now();
-      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+      const row = await deps.otp.authorise(auth, input.otp, { action: 'wallet.add', target: { address, network, tag: input.tag } }, async (trx) => {
         await lockPartnerWallets(trx, auth.partnerId);
         if ((await liveWalletsByAddress(trx, auth.partnerId, address, network)).length > 0) {
           throw new AppError(409, 'WalletAddressTaken', `This ${network} address is already one of your wallet addresses`);
         }
         await requireFreeSlots(trx, auth.partnerId, network, currencies);
         const owner = await claimAddress(trx, addressKey(network, address, input.tag), auth.partnerId, at);
-        if (owner !== auth.partnerId)
-          throw new AppError(
-            409,
-            'WalletAddressTaken',
-            'This wallet address is registered to another account and cannot be added. Contact support if it is yours.',
-          );
+        if (owner !== auth.partnerId) throw registeredElsewhere();
         const wallet = await insertWallet(trx, {
           partner_id: auth.partnerId,
           id: crypto.randomUUID(),
@@ -268,7 +321,8 @@ export function createWalletService(deps: WalletDeps) {
       if (input.status === 'enabled') {
         // enabling makes it a destination of money again: like adding one, it needs the e-mailed code
         if (!input.otp) throw badRequest(OTP_MESSAGES.invalid, 'InvalidOtp');
-        row = await deps.otp.authorise(auth, input.otp, change);
+        const wallet = await liveWallet(db, auth, input.address, input.network);
+        row = await deps.otp.authorise(auth, input.otp, { action: 'wallet.enable', target: { address: wallet.address, network: wallet.network } }, change);
       } else {
         row = await db.transaction().execute(change);
       }
@@ -279,7 +333,9 @@ export function createWalletService(deps: WalletDeps) {
     async remove(auth: Auth, address: string, input: DeleteWalletRequest) {
       await requireWalletManagement(auth);
       const at = now();
-      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+      const target = await liveWallet(db, auth, address, input.network);
+      const purpose = { action: 'wallet.delete' as const, target: { address: target.address, network: target.network } };
+      const row = await deps.otp.authorise(auth, input.otp, purpose, async (trx) => {
         await lockPartnerWallets(trx, auth.partnerId);
         const wallet = await liveWallet(trx, auth, address, input.network);
         const changed = await updateWallet(

@@ -12,6 +12,7 @@ import {
   type WebhookDelivery,
   type WebhookResponse,
   type WebhooksResponse,
+  WebhookUrl,
 } from '@portal/contract/webhooks';
 import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
 import type { DB, WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.ts';
@@ -56,6 +57,8 @@ export type WebhooksDeps = {
   /** announces each change of an endpoint, and each delivery a person sent, to the partner's open screens */
   live: LivePublisher;
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Test events and resends a partner may ask for in a minute (each makes the server call out). */
 export const MANUAL_SENDS_PER_MINUTE = 30;
@@ -146,6 +149,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   const endpointStatus = (r: Selectable<WebhookEndpointsTable>) => (r.active ? r.state : 'disabled');
 
   async function endpointOrThrow(auth: Auth, id: string) {
+    if (!UUID.test(id)) throw notFound(WEBHOOK_MESSAGES.notFound);
     const endpoint = await findEndpoint(db, auth.partnerId, id);
     if (!endpoint) throw notFound(WEBHOOK_MESSAGES.notFound);
     return endpoint;
@@ -157,19 +161,54 @@ export function createWebhooksService(deps: WebhooksDeps) {
     return toDelivery(row, await attemptsOf(db, partnerId, [id]));
   }
 
+  /** A new endpoint's rules (role, flag, URL incl. the SSRF checks, the limit), refused before a code is spent. */
+  async function checkCreate(auth: Auth, url: string) {
+    await access(auth, true);
+    await checkTarget(url);
+    // checked again under the partner's lock
+    if ((await countEndpoints(db, auth.partnerId)) >= MAX_WEBHOOKS) throw tooMany();
+  }
+
+  /** A URL a code request names, read with the final call's rule. */
+  function urlOf(text: string): string {
+    const parsed = WebhookUrl.safeParse(text);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Enter a valid URL', 'ValidationFailed');
+    return parsed.data;
+  }
+
   return {
+    /** Before a code is sent to add an endpoint: the final call's checks, then the mail's words. */
+    async checkCreate(auth: Auth, target: { url: string }) {
+      const url = urlOf(target.url);
+      await checkCreate(auth, url);
+      return { target: { url }, words: `to add the webhook endpoint ${url}` };
+    },
+
+    /** Before a code is sent to change an endpoint: it is yours, and a new URL passes the rules. */
+    async checkUpdate(auth: Auth, target: { id: string; url?: string }) {
+      await access(auth, true);
+      const existing = await endpointOrThrow(auth, target.id);
+      const url = target.url === undefined ? undefined : urlOf(target.url);
+      if (url !== undefined && url !== existing.url) await checkTarget(url);
+      return { target: { id: existing.id, url: url ?? null }, words: `to change the webhook endpoint ${url ?? existing.url}` };
+    },
+
+    /** Before a code is sent to delete an endpoint: it is yours. */
+    async checkDelete(auth: Auth, target: { id: string }) {
+      await access(auth, true);
+      const existing = await endpointOrThrow(auth, target.id);
+      return { target: { id: existing.id }, words: `to delete the webhook endpoint ${existing.url}` };
+    },
+
     async list(auth: Auth): Promise<WebhooksResponse> {
       await access(auth, false);
       return { webhooks: (await listEndpoints(db, auth.partnerId)).map(toWebhook) };
     },
 
     async create(auth: Auth, input: { url: string; events: WebhookEventType[]; description?: string; otp: string }): Promise<CreatedWebhookResponse> {
-      await access(auth, true);
-      await checkTarget(input.url);
-      // refused before the code is spent; checked again under the partner's lock
-      if ((await countEndpoints(db, auth.partnerId)) >= MAX_WEBHOOKS) throw tooMany();
+      await checkCreate(auth, input.url);
       const secret = newWebhookSecret();
-      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+      const row = await deps.otp.authorise(auth, input.otp, { action: 'webhook.create', target: { url: input.url } }, async (trx) => {
         await lockPartnerWebhooks(trx, auth.partnerId);
         if ((await countEndpoints(trx, auth.partnerId)) >= MAX_WEBHOOKS) throw tooMany();
         const created = await insertEndpoint(trx, {
@@ -205,7 +244,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
       if (input.description !== undefined) changes.description = input.description || null;
       if (input.active !== undefined) changes.active = input.active;
       if (Object.keys(changes).length === 0) throw badRequest('Nothing to change.', 'ValidationFailed');
-      const row = await deps.otp.authorise(auth, input.otp, async (trx) => {
+      const purpose = { action: 'webhook.update' as const, target: { id: input.id, url: input.url ?? null } };
+      const row = await deps.otp.authorise(auth, input.otp, purpose, async (trx) => {
         const updated = await updateEndpoint(trx, auth.partnerId, input.id, { ...changes, updated_at: now() });
         if (!updated) throw notFound(WEBHOOK_MESSAGES.notFound);
         const { state: _state, failing_since: _since, ...details } = changes;
@@ -219,7 +259,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     async remove(auth: Auth, id: string, otp: string): Promise<{ id: string }> {
       await access(auth, true);
       const existing = await endpointOrThrow(auth, id);
-      await deps.otp.authorise(auth, otp, async (trx) => {
+      await deps.otp.authorise(auth, otp, { action: 'webhook.delete', target: { id } }, async (trx) => {
         // its deliveries and their attempts go with it; a job already queued for one finds nothing and ends
         if (!(await deleteEndpoint(trx, auth.partnerId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
         await auditChange(trx, { ...actor(auth), action: 'webhook.deleted', target: id, details: { url: existing.url } });

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { parseIpAddress } from '@portal/contract/ip-address';
+import { IP_LABEL_MAX } from '@portal/contract/api-keys';
 import { OTP_MESSAGES } from '@portal/contract/otp';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -10,6 +11,7 @@ import { toast } from '../../../components/ui/toast-store.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useAddIpAddress } from '../api/add-ip-address.ts';
 import { useDeleteIpAddress } from '../api/delete-ip-address.ts';
+import { useUpdateIpAddress } from '../api/update-ip-address.ts';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -34,7 +36,9 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
     const parsed = parseIpAddress(text);
     if (!parsed.ok) return setError(parsed.message);
     setError(undefined);
-    if (await otp.send()) setAddress(parsed.value.canonical);
+    const ipAddress = parsed.value.canonical;
+    // the server checks the address (a duplicate, the limit) before it spends a code on it
+    if (await otp.send({ action: 'ip.add', target: { ipAddress } }, (err) => setError(err.message))) setAddress(ipAddress);
   };
   const confirm = (e: FormEvent) => {
     e.preventDefault();
@@ -155,17 +159,150 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
           <p className="text-sm">
             API-key calls from <code className="font-mono font-medium">{ipAddress}</code> will be refused once it is removed.
           </p>
+          {error && <Alert tone="danger">{error}</Alert>}
           {isLast && <Alert tone="warning">This is the last address on the list: once it is removed, your API keys work from any address.</Alert>}
           {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={close}>
               Cancel
             </Button>
-            <Button variant="danger" loading={otp.sending} onClick={() => void otp.send().then(setAsked)}>
+            <Button
+              variant="danger"
+              loading={otp.sending}
+              onClick={() => void (ipAddress && otp.send({ action: 'ip.delete', target: { ipAddress } }, (err) => setError(err.message)).then(setAsked))}
+            >
               Send code
             </Button>
           </div>
         </div>
+      )}
+    </Dialog>
+  );
+}
+
+/**
+ * Change an allowed address (a typo, a moved server, a range instead of one address) or its label: the new values,
+ * then the code e-mailed for exactly that change.
+ */
+export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string | undefined; label: string; onClose: () => void }) {
+  const otp = useCodeStep();
+  const update = useUpdateIpAddress();
+  const [text, setText] = useState<string>();
+  const [labelText, setLabelText] = useState<string>();
+  const [next, setNext] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [labelError, setLabelError] = useState<string>();
+  const value = text ?? ipAddress ?? '';
+  const newLabel = (labelText ?? label).trim();
+  const labelChanged = newLabel !== label;
+  const close = () => {
+    setText(undefined);
+    setLabelText(undefined);
+    setLabelError(undefined);
+    setNext(undefined);
+    setError(undefined);
+    otp.reset();
+    update.reset();
+    onClose();
+  };
+
+  const toCode = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!ipAddress) return;
+    const parsed = parseIpAddress(value);
+    if (!parsed.ok) return setError(parsed.message);
+    const newIpAddress = parsed.value.canonical;
+    if (newIpAddress === ipAddress && !labelChanged) return setError('Nothing has changed.');
+    if (newLabel.length > IP_LABEL_MAX) return setLabelError(`Use at most ${IP_LABEL_MAX} characters`);
+    setError(undefined);
+    setLabelError(undefined);
+    const target = { ipAddress, newIpAddress, ...(labelChanged ? { label: newLabel } : {}) };
+    if (await otp.send({ action: 'ip.update', target }, (err) => setError(err.message))) setNext(newIpAddress);
+  };
+  const confirm = (e: FormEvent) => {
+    e.preventDefault();
+    if (!ipAddress || !next) return;
+    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(OTP_MESSAGES.invalid);
+    setError(undefined);
+    update.mutate(
+      { ipAddress, newIpAddress: next, ...(labelChanged ? { label: newLabel } : {}), otp: otp.code },
+      {
+        onSuccess: () => {
+          toast.show(next === ipAddress ? `${ipAddress} saved` : `${ipAddress} changed to ${next}`);
+          close();
+        },
+        onError: (err) => {
+          if (!otp.takeError(err)) setError(err.message);
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open={ipAddress !== undefined}
+      onOpenChange={(open) => !open && close()}
+      title="Edit IP address"
+      description={
+        next
+          ? next === ipAddress
+            ? `Confirm the new label of ${ipAddress} with the code we e-mailed you.`
+            : `Confirm the change from ${ipAddress} to ${next} with the code we e-mailed you.`
+          : `Change ${ipAddress ?? ''} to another address or range, or its label.`
+      }
+      width={480}
+    >
+      {next ? (
+        <form onSubmit={confirm} noValidate className="space-y-5">
+          <CodeStep step={otp} />
+          {error && <Alert tone="danger">{error}</Alert>}
+          <div className="flex justify-end gap-3">
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Save address
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
+          <TextField
+            label="IP address or range"
+            value={value}
+            onChange={(e) => {
+              setText(e.target.value);
+              setError(undefined);
+            }}
+            error={error}
+            hint="An IPv4 or IPv6 address, or a range in CIDR notation such as 203.0.113.0/24. Calls from the old address are refused once it is changed."
+            autoFocus
+            spellCheck={false}
+            autoCapitalize="off"
+          />
+          <TextField
+            label="Label (optional)"
+            placeholder="Payouts server"
+            value={labelText ?? label}
+            onChange={(e) => {
+              setLabelText(e.target.value);
+              setLabelError(undefined);
+              setError(undefined);
+            }}
+            error={labelError}
+            hint="Which of your servers uses this address."
+            maxLength={IP_LABEL_MAX}
+          />
+          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
+          <div className="flex justify-end gap-3">
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={otp.sending}>
+              Send code
+            </Button>
+          </div>
+        </form>
       )}
     </Dialog>
   );

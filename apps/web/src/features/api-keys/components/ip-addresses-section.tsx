@@ -7,16 +7,17 @@ import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { Table, Td, Th } from '../../../components/ui/table.tsx';
 import { useIpAddresses } from '../api/list-ip-addresses.ts';
 import { WhitelistedBadge } from './badges.tsx';
-import { AddIpDialog, DeleteIpDialog } from './ip-address-dialogs.tsx';
+import { AddIpDialog, DeleteIpDialog, EditIpDialog } from './ip-address-dialogs.tsx';
 
 /**
  * Allowed IP addresses (portal-core §3: IP Address, Status 'Whitelisted', Action), beside the keys they restrict.
- * Adding and removing an address needs the e-mailed code.
+ * Adding, changing and removing an address needs the code e-mailed for that change.
  */
 export function IpAddressesSection() {
   const ips = useIpAddresses(true);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<string>();
+  const [editing, setEditing] = useState<string>();
   const list = ips.data?.ipAddresses ?? [];
   return (
     <Card>
@@ -55,20 +56,28 @@ export function IpAddressesSection() {
           <tbody>
             {list.map((ip) => (
               <tr key={ip.ipAddress} data-testid="ip-address-row">
-                <Td className="whitespace-normal break-all pl-5 font-mono text-[13px]">{ip.ipAddress}</Td>
+                <Td className="whitespace-normal break-all pl-5">
+                  <span className="font-mono text-[13px]">{ip.ipAddress}</span>
+                  {ip.label && <span className="block text-xs text-muted">{ip.label}</span>}
+                </Td>
                 <Td>
                   <WhitelistedBadge />
                 </Td>
                 <Td className="pr-5 text-right">
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="text-danger hover:bg-danger-soft"
-                    onClick={() => setRemoving(ip.ipAddress)}
-                    aria-label={`Delete ${ip.ipAddress}`}
-                  >
-                    Delete
-                  </Button>
+                  <div className="flex flex-wrap justify-end gap-1">
+                    <Button variant="ghost" size="sm" onClick={() => setEditing(ip.ipAddress)} aria-label={`Edit ${ip.ipAddress}`}>
+                      Edit
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="text-danger hover:bg-danger-soft"
+                      onClick={() => setRemoving(ip.ipAddress)}
+                      aria-label={`Delete ${ip.ipAddress}`}
+                    >
+                      Delete
+                    </Button>
+                  </div>
                 </Td>
               </tr>
             ))}
@@ -76,6 +85,7 @@ export function IpAddressesSection() {
         </Table>
       )}
       <AddIpDialog open={adding} onOpenChange={setAdding} />
+      <EditIpDialog ipAddress={editing} label={list.find((ip) => ip.ipAddress === editing)?.label ?? ''} onClose={() => setEditing(undefined)} />
       <DeleteIpDialog ipAddress={removing} isLast={list.length === 1} onClose={() => setRemoving(undefined)} />
     </Card>
   );

@@ -208,12 +208,12 @@ describe('allowed IP addresses beside the keys', () => {
     'PUT user/otp': { body: { message: 'sent', sentTo: 'admin@acme.test', expiresInSeconds: 600 } },
   });
 
-  it('lists each address with the status Whitelisted and a delete action', async () => {
+  it('lists each address with the status Whitelisted, an edit and a delete action', async () => {
     signIn('admin');
     mockApi(base(['203.0.113.0/24', '2001:db8::1']));
     renderKeys();
     const list = await screen.findAllByTestId('ip-address-row');
-    expect(list.map((r) => r.textContent)).toEqual(['203.0.113.0/24WhitelistedDelete', '2001:db8::1WhitelistedDelete']);
+    expect(list.map((r) => r.textContent)).toEqual(['203.0.113.0/24WhitelistedEditDelete', '2001:db8::1WhitelistedEditDelete']);
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(expect.arrayContaining(['IP Address', 'Status', 'Action']));
   });
 
@@ -281,5 +281,75 @@ describe('allowed IP addresses beside the keys', () => {
     await waitFor(() => expect(api.to('DELETE partner/ip-address')).toHaveLength(1));
     expect(new URLSearchParams(api.to('DELETE partner/ip-address')[0]!.query).get('ipAddress')).toBe('203.0.113.0/24');
     expect(new URLSearchParams(api.to('DELETE partner/ip-address')[0]!.query).get('otp')).toBe('654321');
+  });
+
+  it('edits an address: the code is asked for that change, a refusal shows at the field, then PUT partner/ip-address', async () => {
+    signIn('admin');
+    let refuse = true;
+    const api = mockApi({
+      ...base(['203.0.113.7', '198.51.100.1']),
+      'PUT user/otp': () =>
+        refuse
+          ? { status: 409, body: { code: 'Conflict', message: '198.51.100.1 is already on the list.', requestId: 'r' } }
+          : { body: { message: 'sent', sentTo: 'admin@acme.test', expiresInSeconds: 600 } },
+      'PUT partner/ip-address': {
+        body: { ipAddress: { ipAddress: '203.0.113.0/24', status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: 'admin@acme.test' } },
+      },
+    });
+    const { user } = renderKeys();
+    await screen.findAllByTestId('ip-address-row');
+    await user.click(screen.getByRole('button', { name: 'Edit 203.0.113.7' }));
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByLabelText('IP address or range');
+    expect((field as HTMLInputElement).value).toBe('203.0.113.7');
+    await user.clear(field);
+    await user.type(field, '198.51.100.1');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('198.51.100.1 is already on the list.');
+    expect(within(dialog).queryByLabelText('Verification code')).toBeNull();
+    refuse = false;
+    await user.clear(field);
+    await user.type(field, '203.0.113.0/24');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    await user.type(await within(dialog).findByLabelText('Verification code'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe('203.0.113.7 changed to 203.0.113.0/24'));
+    expect(api.to('PUT user/otp').map((c) => c.body)).toEqual([
+      { action: 'ip.update', target: { ipAddress: '203.0.113.7', newIpAddress: '198.51.100.1' } },
+      { action: 'ip.update', target: { ipAddress: '203.0.113.7', newIpAddress: '203.0.113.0/24' } },
+    ]);
+    expect(api.to('PUT partner/ip-address').map((c) => c.body)).toEqual([{ ipAddress: '203.0.113.7', newIpAddress: '203.0.113.0/24', otp: '123456' }]);
+  });
+
+  it('shows an address’s label, and changes the label alone with the code asked for that label', async () => {
+    signIn('admin');
+    const api = mockApi({
+      ...base([]),
+      'GET partner/ip-addresses': {
+        body: { ipAddresses: [{ ipAddress: '203.0.113.7', status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: null, label: 'Old box' }] },
+      },
+      'PUT partner/ip-address': {
+        body: { ipAddress: { ipAddress: '203.0.113.7', status: 'whitelisted', createdAt: '2026-11-20T10:00:00.000Z', createdBy: null, label: 'Payouts' } },
+      },
+    });
+    const { user } = renderKeys();
+    const [row] = await screen.findAllByTestId('ip-address-row');
+    expect(row!.textContent).toContain('Old box');
+    await user.click(screen.getByRole('button', { name: 'Edit 203.0.113.7' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Nothing has changed.');
+    const label = within(dialog).getByLabelText('Label (optional)');
+    await user.clear(label);
+    await user.type(label, ' Payouts ');
+    await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
+    await user.type(await within(dialog).findByLabelText('Verification code'), '123456');
+    await user.click(within(dialog).getByRole('button', { name: 'Save address' }));
+    await waitFor(() => expect(api.to('PUT partner/ip-address')).toHaveLength(1));
+    expect(api.to('PUT user/otp')[0]!.body).toEqual({
+      action: 'ip.update',
+      target: { ipAddress: '203.0.113.7', newIpAddress: '203.0.113.7', label: 'Payouts' },
+    });
+    expect(api.to('PUT partner/ip-address')[0]!.body).toEqual({ ipAddress: '203.0.113.7', newIpAddress: '203.0.113.7', label: 'Payouts', otp: '123456' });
   });
 });

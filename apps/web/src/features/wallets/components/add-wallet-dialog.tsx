@@ -50,7 +50,13 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
     const found = checkWalletForm(form);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    if (await otp.send()) setStep('code');
+    const tag = networkTakesTag(form.network) && form.tag.trim() ? form.tag.trim() : null;
+    // the server checks the address (checksum, taken, the limit) before it spends a code on it
+    const sent = await otp.send(
+      { action: 'wallet.add', target: { address: form.address.trim(), network: form.network, tag, currencies: form.currencies } },
+      (err) => setErrors(err.code === 'InvalidWalletAddress' || err.code === 'WalletAddressTaken' ? { address: err.message } : { form: err.message }),
+    );
+    if (sent) setStep('code');
   };
 
   const submit = () => {

@@ -20,7 +20,8 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
   const remove = useDeleteWallet();
 
   const next = async () => {
-    if (await otp.send()) setStep('code');
+    if (await otp.send({ action: 'wallet.delete', target: { address: wallet.address, network: wallet.network } }, (err) => setFormError(err.message)))
+      setStep('code');
   };
   const submit = () =>
     reason &&
@@ -85,6 +86,7 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
             </label>
           ))}
           {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
+          {formError && <Alert tone="danger">{formError}</Alert>}
         </fieldset>
       ) : (
         <div className="space-y-4">

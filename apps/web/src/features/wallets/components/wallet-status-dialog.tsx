@@ -60,7 +60,14 @@ export function WalletStatusDialog({
             Cancel
           </Button>
           {enabling && !asked ? (
-            <Button loading={otp.sending} onClick={() => void otp.send().then((sent) => setAsked(sent))}>
+            <Button
+              loading={otp.sending}
+              onClick={() =>
+                void otp
+                  .send({ action: 'wallet.enable', target: { address: wallet.address, network: wallet.network } }, (err) => setFormError(err.message))
+                  .then((sent) => setAsked(sent))
+              }
+            >
               Send code
             </Button>
           ) : (

@@ -92,6 +92,27 @@ describe('wallet management', () => {
       otp: '123456',
     });
     await waitFor(() => expect(toastText()).toMatch(/must now approve it/));
+    // the code was asked for this address: the server checks it first and binds the code to it
+    expect(api.to('PUT user/otp')[0]!.body).toEqual({
+      action: 'wallet.add',
+      target: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', network: 'TRC20', tag: null, currencies: ['USDT'] },
+    });
+  });
+
+  it("shows the server's refusal of the address (a bad checksum) at the field, before any code step", async () => {
+    const api = mockApi({
+      'GET partner/wallets': { body: { wallets: [] } },
+      'PUT user/otp': apiError(400, 'InvalidWalletAddress', WALLET_MESSAGES.invalidAddress),
+    });
+    const { user } = renderScreen(<WalletsScreen />, { path: '/wallets' });
+    await user.click(await screen.findByRole('button', { name: 'Add wallet address' }));
+    await user.type(screen.getByLabelText('Wallet address'), 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6A');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(WALLET_MESSAGES.invalidAddress)).toBeTruthy();
+    expect(screen.getByLabelText('Wallet address').getAttribute('aria-invalid')).toBe('true');
+    expect(api.to('PUT user/otp')).toHaveLength(1);
+    expect(screen.queryByLabelText('Verification code')).toBeNull();
+    expect(screen.queryByText(/could not generate otp/)).toBeNull();
   });
 
   it("shows the server's 'Invalid OTP' at the code and keeps the dialog open", async () => {

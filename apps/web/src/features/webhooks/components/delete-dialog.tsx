@@ -49,7 +49,13 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
-            <Button variant="danger" loading={code.sending} onClick={() => void code.send().then((sent) => sent && setStep('code'))}>
+            <Button
+              variant="danger"
+              loading={code.sending}
+              onClick={() =>
+                void code.send({ action: 'webhook.delete', target: { id: webhook.id } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'))
+              }
+            >
               Continue
             </Button>
           </>
@@ -65,6 +71,7 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
             undone.
           </p>
           {code.sendError && <Alert tone="danger">{code.sendError}</Alert>}
+          {error && <Alert tone="danger">{error}</Alert>}
         </div>
       ) : (
         <form id="webhook-code-form" onSubmit={submit} noValidate>

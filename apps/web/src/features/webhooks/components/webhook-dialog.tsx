@@ -57,7 +57,17 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
     if (editing && Object.keys(changes()).length === 0) next.form = 'Nothing has changed.';
     setErrors(next);
     if (Object.keys(next).length > 0) return;
-    if (await code.send()) setStep('code');
+    const changed = changes();
+    // the server checks the endpoint (the URL rules, the limit) before it spends a code on it
+    const purpose = webhook
+      ? { action: 'webhook.update' as const, target: { id: webhook.id, ...(changed.url !== undefined ? { url: changed.url } : {}) } }
+      : { action: 'webhook.create' as const, target: { url: url.trim() } };
+    if (
+      await code.send(purpose, (err) =>
+        setErrors(err.code === 'WebhookUrlRefused' || err.code === 'ValidationFailed' ? { url: err.message } : { form: err.message }),
+      )
+    )
+      setStep('code');
   };
 
   const onFailure = (err: unknown) => {
