@@ -21,16 +21,14 @@ export function createOtpRepository(db: Kysely<DB>) {
           purpose: values.purpose,
         })
         .onConflict((oc) =>
-          oc
-            .columns(['partner_id', 'user_id'])
-            .doUpdateSet({
-              code_hash: values.codeHash,
-              expires_at: values.expiresAt,
-              attempts: 0,
-              used_at: null,
-              created_at: values.now,
-              purpose: values.purpose,
-            }),
+          oc.columns(['partner_id', 'user_id']).doUpdateSet({
+            code_hash: values.codeHash,
+            expires_at: values.expiresAt,
+            attempts: 0,
+            used_at: null,
+            created_at: values.now,
+            purpose: values.purpose,
+          }),
         )
         .execute(),
 
