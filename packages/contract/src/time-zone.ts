@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Time zones as the portal uses them: one zone in force per user (UTC unless they chose their browser's), the
  * day bounds a date filter means in it, computed here with Intl so the browser, PGlite and PostgreSQL agree.
@@ -65,4 +67,14 @@ export function dayRangeInZone(startDay: string, endDay: string, zone = 'UTC'): 
 export function dayInZone(instant: Date | number, zone = 'UTC'): string {
   const t = typeof instant === 'number' ? instant : instant.getTime();
   return new Date(t + offsetAt(t, zone)).toISOString().slice(0, 10);
+}
+
+export const TIME_ZONE_MESSAGE = 'Choose a time zone such as Africa/Nairobi or UTC.';
+/** An IANA time zone the runtime knows. */
+export const TimeZoneName = z.string().refine(isKnownTimeZone, { message: TIME_ZONE_MESSAGE });
+
+/** An instant's wall-clock time in a zone as the files write it: 2026-11-16 01:44:12. */
+export function wallTimeInZone(instant: Date | number, zone = 'UTC'): string {
+  const t = typeof instant === 'number' ? instant : instant.getTime();
+  return new Date(t + offsetAt(t, zone)).toISOString().slice(0, 19).replace('T', ' ');
 }

@@ -23,6 +23,7 @@ const job = (status: ReportJob['status'], overrides: Partial<ReportJob> = {}): R
   totalPages: 4,
   processedPages: 0,
   rowCount: null,
+  timeZone: 'UTC',
   createdAt: new Date(now - 3600_000).toISOString(),
   ...overrides,
 });
