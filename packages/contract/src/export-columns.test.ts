@@ -236,4 +236,17 @@ describe('the file column set', () => {
   it('refuses an unknown table', () => {
     expect(() => exportColumns('loans' as never, { walletMode: false })).toThrow('Unsupported transaction type loans');
   });
+
+  it("writes times in the request's zone under headers that name it (UTC by default)", () => {
+    const [utc] = records(exportCsv('trades', [trade()], { walletMode: false }));
+    expect(utc).toMatchObject({ 'Created (UTC)': '2026-11-16 01:44:12', 'Locked (UTC)': '2026-11-16 01:41:12' });
+    const [nairobi] = records(exportCsv('trades', [trade()], { walletMode: false, timeZone: 'Africa/Nairobi' }));
+    expect(nairobi).toMatchObject({ 'Created (Africa/Nairobi)': '2026-11-16 04:44:12', 'Locked (Africa/Nairobi)': '2026-11-16 04:41:12' });
+    expect(Object.keys(nairobi!).some((h) => h.includes('(UTC)'))).toBe(false);
+    // New York in summer (EDT, UTC-4) and in winter (EST, UTC-5)
+    const [summer] = records(exportCsv('fees', [fee({ createdAt: '2026-07-01T12:00:00.000Z' })], { walletMode: false, timeZone: 'America/New_York' }));
+    expect(summer!['Created (America/New_York)']).toBe('2026-07-01 08:00:00');
+    const [winter] = records(exportCsv('fees', [fee({ createdAt: '2026-12-01T12:00:00.000Z' })], { walletMode: false, timeZone: 'America/New_York' }));
+    expect(winter!['Created (America/New_York)']).toBe('2026-12-01 07:00:00');
+  });
 });

@@ -3,6 +3,7 @@ import { plainDecimal } from './decimal.ts';
 import { DEFAULT_FIAT_WALLET } from './fiat-wallets.ts';
 import { paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from './labels.ts';
 import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from './transaction-rows.ts';
+import { wallTimeInZone } from './time-zone.ts';
 import type { SearchTable } from './transactions.ts';
 
 /**
@@ -15,19 +16,22 @@ import type { SearchTable } from './transactions.ts';
  *   that names its currency, so that a spreadsheet can sum a column and a reader can see what is being summed.
  *   Fiat and USD amounts have 2 decimals; crypto amounts their full value (2 to 8 decimals).
  * - A rate is a plain number followed by its unit (`KES per USD`).
- * - Times are in UTC, `YYYY-MM-DD HH:MM:SS` (which spreadsheets read as a date and time), and the header says so.
+ * - Times are in the zone of the request (UTC unless the user chose another), `YYYY-MM-DD HH:MM:SS` (which
+ *   spreadsheets read as a date and time), and the header names the zone: `Created (UTC)`, `Created (Africa/Nairobi)`.
  */
 
 export type ExportColumn<R> = { header: string; value(row: R): string };
 export type ExportOptions = {
   /** the partner has fiat wallets: the Wallet column is written, as the tables show it in wallet mode */
   walletMode: boolean;
+  /** the zone the times are written in (default UTC) */
+  timeZone?: string | undefined;
 };
 
-/** A time of a row (ISO 8601 in UTC) as the files write it: 2026-11-16 01:44:12. */
-export const fileTime = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString().slice(0, 19).replace('T', ' ');
+/** A time of a row (ISO 8601) as the files write it, in a zone (default UTC): 2026-11-16 01:44:12. */
+const fileTime = (iso: string | null | undefined, zone = 'UTC') => {
+  const d = new Date(iso ?? '');
+  return !iso || Number.isNaN(d.getTime()) ? '' : wallTimeInZone(d, zone);
 };
 export const fiatNumber = (value: string | null | undefined) => (value ? plainDecimal(value, 2, 2) : '');
 export const cryptoNumber = (value: string | null | undefined) => (value ? plainDecimal(value, 2, 8) : '');
@@ -88,7 +92,10 @@ function rate<R>(header: string, value: (row: R) => { rate: string | null; quote
 const usd = (value: string | null): Money | null => (value === null ? null : { amount: value, currency: DEFAULT_FIAT_WALLET.currency, crypto: false });
 
 const id = col<{ id: string }>('ID', (r) => r.id);
-const created = col<{ createdAt: string }>('Created (UTC)', (r) => fileTime(r.createdAt));
+/** A time column: its header names the zone its times are in. */
+const time = <R>(header: string, o: ExportOptions, value: (row: R) => string | null | undefined): ExportColumn<R> =>
+  col(`${header} (${o.timeZone ?? 'UTC'})`, (r) => fileTime(value(r), o.timeZone));
+const created = (o: ExportOptions) => time<{ createdAt: string }>('Created', o, (r) => r.createdAt);
 const country = col<{ country: string }>('Country', (r) => r.country);
 const wallet = col<{ fiatWallet: string | null }>('Wallet', walletOf);
 const status = col<{ status: string }>('Status', (r) => statusLabel(r.status));
@@ -99,7 +106,7 @@ const walletIf = <R extends { fiatWallet: string | null }>(o: ExportOptions): Ex
 function transfer(o: ExportOptions, collections: boolean): ExportColumn<CollectionRow>[] {
   return [
     id,
-    created,
+    created(o),
     country,
     ...walletIf<CollectionRow>(o),
     ...amount<CollectionRow>('Amount', 'Currency', (r) => ({ amount: r.amount, currency: r.currency, crypto: false })),
@@ -124,7 +131,7 @@ function settlements(o: ExportOptions): ExportColumn<SettlementRow>[] {
       : null;
   return [
     id,
-    created,
+    created(o),
     ...walletIf<SettlementRow>(o),
     col('Transaction type', (r) => transactionTypeLabel(r.type)),
     ...amount('Amount', 'Currency', settlementShownAmount),
@@ -146,7 +153,7 @@ function settlements(o: ExportOptions): ExportColumn<SettlementRow>[] {
 function fees(o: ExportOptions): ExportColumn<FeeRow>[] {
   return [
     id,
-    created,
+    created(o),
     ...walletIf<FeeRow>(o),
     // fee amounts are always in USD (transaction-data §9)
     ...amount<FeeRow>('Amount', 'Currency', (r) => usd(r.amountUsd)),
@@ -156,9 +163,9 @@ function fees(o: ExportOptions): ExportColumn<FeeRow>[] {
   ];
 }
 
-function trades(): ExportColumn<TradeRow>[] {
+function trades(o: ExportOptions): ExportColumn<TradeRow>[] {
   return [
-    created,
+    created(o),
     col('Trade ID', (r) => r.tradeId),
     country,
     ...amount<TradeRow>('You sold', 'You sold currency', (r) => tradeSides(r).sold),
@@ -170,15 +177,15 @@ function trades(): ExportColumn<TradeRow>[] {
     col('Trade type', (r) => titleCase(r.tradeType)),
     col('Network', (r) => r.network),
     ...rate<TradeRow>('Quoted rate', (r) => ({ rate: r.quotedRate, quote: r.fiatCurrency, base: r.cryptoCurrency })),
-    col('Locked (UTC)', (r) => fileTime(r.tradeLockedDate)),
+    time<TradeRow>('Locked', o, (r) => r.tradeLockedDate),
     id,
   ];
 }
 
-function initiatedPayments(): ExportColumn<InitiatedPaymentRow>[] {
+function initiatedPayments(o: ExportOptions): ExportColumn<InitiatedPaymentRow>[] {
   return [
     id,
-    created,
+    created(o),
     country,
     col('Recipient', (r) => r.recipientName),
     ...amount<InitiatedPaymentRow>('Amount', 'Currency', (r) => ({ amount: r.amount, currency: r.localCurrency, crypto: false })),

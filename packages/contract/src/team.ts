@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email } from './auth.ts';
 import { Role } from './domain.ts';
+import { TimeZoneName } from './time-zone.ts';
 import { safeText } from './validation.ts';
 
 /**
@@ -68,3 +69,11 @@ export const TEAM_MESSAGES = {
   removed: (email: string) => `${email} was removed from the team`,
   roleChanged: (email: string, role: Role) => `${email} is now ${ROLE_LABELS[role]}`,
 } as const;
+
+/**
+ * The signed-in user's own preferences: the zone the portal shows times and reads date filters in (null: UTC, the
+ * default). Every role may change its own.
+ */
+export const UserPreferences = z.object({ timeZone: z.string().nullable() });
+export type UserPreferences = z.infer<typeof UserPreferences>;
+export const UpdateUserPreferencesRequest = z.object({ timeZone: TimeZoneName.nullable() }).strict();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROW_SCHEMAS, type TransactionRowOf } from './transaction-rows.ts';
 import { CalendarDate, safeText } from './validation.ts';
+import { TimeZoneName } from './time-zone.ts';
 
 /** The tables of transaction-data §1: four B2B tabs, trades and initiated payments for commercial partners. */
 export const SEARCH_TABLES = ['payments', 'collections', 'settlements', 'fees', 'trades', 'initiate-payments'] as const;
@@ -72,6 +73,8 @@ const QueryFields = {
     .strict()
     .default({}),
   fiatWallet: FiatWalletChoice.default('all'),
+  /** the zone whose calendar days the date range means (default UTC) */
+  timeZone: TimeZoneName.optional(),
 };
 
 /**
@@ -268,6 +271,8 @@ export const CreateReportRequest = z
     endDate: CalendarDate,
     filters: Filters.default({}),
     fiatWallet: FiatWalletChoice.default('all'),
+    /** the zone of the days and of the file's times (default UTC) */
+    timeZone: TimeZoneName.optional(),
   })
   .strict();
 
@@ -287,6 +292,8 @@ export const ReportJob = z.object({
   totalPages: z.number().int(),
   processedPages: z.number().int(),
   rowCount: z.number().int().nullable(),
+  /** the zone the report was requested in: its days and its file's times */
+  timeZone: z.string(),
   createdAt: z.string(),
 });
 export type ReportJob = z.infer<typeof ReportJob>;

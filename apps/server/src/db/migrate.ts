@@ -26,6 +26,7 @@ import * as paymentOrders from './migrations/0023-payment-orders.ts';
 import * as tradeIdSearch from './migrations/0025-trade-id-search.ts';
 import * as liveEvents from './migrations/0026-live-events.ts';
 import * as sessionEndReason from './migrations/0027-session-end-reason.ts';
+import * as timeZones from './migrations/0028-time-zones.ts';
 import * as otpPurpose from './migrations/0030-otp-purpose.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-trade-id-search': tradeIdSearch,
   '0026-live-events': liveEvents,
   '0027-session-end-reason': sessionEndReason,
+  '0028-time-zones': timeZones,
   '0030-otp-purpose': otpPurpose,
 };
 

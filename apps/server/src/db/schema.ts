@@ -41,6 +41,8 @@ export type UsersTable = {
   totp_last_step: number | null;
   /** the last completed sign-in (0015) */
   last_sign_in_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** the zone the user reads the portal in; null is UTC (0028) */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -359,6 +361,8 @@ export type ReportJobsTable = {
   end_date: ColumnType<string, string, string>;
   filters: Json<Record<string, string>>;
   fiat_wallet: string;
+  /** the zone the report was requested in (0028) */
+  time_zone: Generated<string>;
   total_pages: Generated<number>;
   processed_pages: Generated<number>;
   row_count: number | null;

@@ -1,13 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   formatAmount,
   formatCrypto,
   formatCurrency,
   formatDate,
   formatDay,
+  formatDayRange,
   formatMoney,
   formatNumber,
   formatRate,
+  setDisplayTimeZone,
   paymentMethodLabel,
   requestSourceLabel,
   statusLabel,
@@ -74,5 +76,34 @@ describe('formatting (transaction-data §5, §9)', () => {
     expect(requestSourceLabel(undefined)).toBe('API');
     expect(requestSourceLabel('Api')).toBe('API');
     expect(requestSourceLabel('widget')).toBe('Widget');
+  });
+});
+
+describe('one time zone for every time shown', () => {
+  const browserZone = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = browserZone;
+    setDisplayTimeZone(null);
+  });
+
+  it('is UTC with the zone written whatever the browser zone', () => {
+    process.env.TZ = 'Africa/Nairobi';
+    expect(formatDate('2026-11-15T22:30:00Z')).toBe('Nov 15, 2026, 22:30 UTC');
+    expect(formatDay('2026-11-15T22:30:00Z')).toBe('Nov 15, 2026');
+    expect(formatDay('2026-11-16')).toBe('Nov 16, 2026');
+    expect(formatDayRange('2026-10-24', '2026-11-23')).toBe('Oct 24 – Nov 23, 2026');
+  });
+
+  it('follows the zone the user chose, naming it (daylight saving included)', () => {
+    process.env.TZ = 'Asia/Tokyo';
+    setDisplayTimeZone('Africa/Nairobi');
+    expect(formatDate('2026-11-15T22:30:00Z')).toBe('Nov 16, 2026, 01:30 GMT+3');
+    expect(formatDay('2026-11-15T22:30:00Z')).toBe('Nov 16, 2026');
+    expect(formatDay('2026-11-16')).toBe('Nov 16, 2026'); // a calendar day stays that day
+    setDisplayTimeZone('America/New_York');
+    expect(formatDate('2026-07-01T12:00:00Z')).toBe('Jul 1, 2026, 08:00 EDT');
+    expect(formatDate('2026-12-01T12:00:00Z')).toBe('Dec 1, 2026, 07:00 EST');
+    setDisplayTimeZone('Not/AZone');
+    expect(formatDate('2026-11-15T22:30:00Z')).toBe('Nov 15, 2026, 22:30 UTC');
   });
 });

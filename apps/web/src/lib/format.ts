@@ -1,3 +1,5 @@
+import { isKnownTimeZone } from '@portal/contract/time-zone';
+
 const numeric = (value: string | number | null | undefined) => (typeof value === 'number' ? String(value) : (value ?? '').replace(/[^\d.-]/g, ''));
 const isNumber = (text: string) => text !== '' && text !== '-' && !Number.isNaN(Number(text));
 // Intl formats a numeric string exactly (ES2023): no float rounding on the way
@@ -32,33 +34,78 @@ export function formatCrypto(amount: string | number | null | undefined, coin?: 
 }
 
 /**
- * One date format everywhere (tables, details, settings, reports), in UTC with the zone written:
- * "Nov 16, 2026, 01:44 UTC". UTC because the date filters search UTC days (transaction-data §5): a row shown on a
- * day is found by a filter on that day, whatever the browser's time zone.
+ * One date format everywhere (tables, details, settings, api keys, reports), in one time zone with the zone written:
+ * "Nov 16, 2026, 01:44 UTC". UTC by default because the date filters search UTC days (transaction-data §5): a row
+ * shown on a day is found by a filter on that day, whatever the browser's time zone. The zone in force is set once
+ * (setDisplayTimeZone) and every display reads it; nothing formats a time with the browser's own zone.
  */
-const DATE_TIME = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'UTC',
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+let displayZone = 'UTC';
+const formatters = new Map<string, { dateTime: Intl.DateTimeFormat; day: Intl.DateTimeFormat; zoneName: Intl.DateTimeFormat }>();
+
+function formattersFor(timeZone: string) {
+  let found = formatters.get(timeZone);
+  if (!found) {
+    found = {
+      dateTime: new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        month: 'short',
+        day: 'numeric',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }),
+      day: new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric' }),
+      zoneName: new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }),
+    };
+    formatters.set(timeZone, found);
+  }
+  return found;
+}
+
+/** The zone every time display uses; an unknown zone falls back to UTC. */
+export function setDisplayTimeZone(zone: string | null | undefined): void {
+  displayZone = zone && isKnownTimeZone(zone) ? zone : 'UTC';
+}
+
+export const displayTimeZone = (): string => displayZone;
+
+/** How a time names its zone: "UTC", else the short name at that instant ("GMT+3", "EST", "EDT"). */
+function zoneLabel(d: Date, timeZone: string): string {
+  if (timeZone === 'UTC') return 'UTC';
+  return (
+    formattersFor(timeZone)
+      .zoneName.formatToParts(d)
+      .find((p) => p.type === 'timeZoneName')?.value ?? timeZone
+  );
+}
 
 export function formatDate(iso: string | Date | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
-  return `${DATE_TIME.format(d)} UTC`;
+  return `${formattersFor(displayZone).dateTime.format(d)} ${zoneLabel(d, displayZone)}`;
 }
 
-/** A calendar day (YYYY-MM-DD, or the UTC day of an instant) in the same style: "Nov 16, 2026". */
-export function formatDay(day: string | null | undefined): string {
+/**
+ * A calendar day in the same style: "Nov 16, 2026". A YYYY-MM-DD day is that day; an instant is its day in the
+ * zone in force.
+ */
+export function formatDay(day: string | Date | null | undefined): string {
   if (!day) return '';
-  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T00:00:00Z` : day);
-  return Number.isNaN(d.getTime()) ? '' : DAY.format(d);
+  const calendar = typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day);
+  const d = new Date(calendar ? `${day}T00:00:00Z` : day);
+  return Number.isNaN(d.getTime()) ? '' : formattersFor(calendar ? 'UTC' : displayZone).day.format(d);
+}
+
+/** A range of calendar days (YYYY-MM-DD): "Oct 24 – Nov 23, 2026", one day alone "Nov 23, 2026". */
+export function formatDayRange(startDay: string, endDay: string): string {
+  const start = new Date(`${startDay}T00:00:00Z`);
+  const end = new Date(`${endDay}T00:00:00Z`);
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return `${startDay} – ${endDay}`;
+  const days = formattersFor('UTC').day;
+  // Intl puts thin spaces around the dash; plain ones read the same and copy as typed
+  return startDay === endDay ? days.format(start) : days.formatRange(start, end).replace(/\s*–\s*/, ' – ');
 }
 
 /**

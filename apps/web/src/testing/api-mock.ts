@@ -12,8 +12,14 @@ export const apiError = (status: number, code: string, message: string): Reply =
  * Replaces fetch with the portal API as a table of `'METHOD path'` → reply (or a function of the call). The real
  * api client runs: token, request-forgery token (answered here unless a route is given), error shape. A call
  * with no route answers 404 NotFound, so that a test sees what the screen asked for. The connection's probe
- * (`GET /readyz`) answers 200 unless a route says otherwise.
+ * (`GET /readyz`) answers 200, and the user's preferences (`GET user/preferences`) UTC, unless a route says otherwise.
  */
+const BUILT_IN: Record<string, Reply | undefined> = {
+  'POST security/csrf': { body: { csrf: 'csrf-test' } },
+  'GET /readyz': { body: { status: 'ok' } },
+  'GET user/preferences': { body: { timeZone: null } },
+};
+
 export function mockApi(routes: Record<string, Route> = {}) {
   const table = new Map(Object.entries(routes));
   const calls: ApiCall[] = [];
@@ -28,8 +34,7 @@ export function mockApi(routes: Record<string, Route> = {}) {
     };
     const key = `${call.method} ${call.path}`;
     // the request-forgery token and the connection's probe (after an outage) answer by themselves, unless given
-    const builtIn: Reply | undefined =
-      key === 'POST security/csrf' ? { body: { csrf: 'csrf-test' } } : key === 'GET /readyz' ? { body: { status: 'ok' } } : undefined;
+    const builtIn: Reply | undefined = BUILT_IN[key];
     const route = table.get(key) ?? builtIn;
     if (!builtIn) calls.push(call);
     const reply = route === undefined ? apiError(404, 'NotFound', `no mock for ${key}`) : typeof route === 'function' ? await route(call) : route;

@@ -24,7 +24,8 @@ export type ReportBuildDeps = {
 
 /**
  * Builds a report's CSV file page by page (keyset pages, newest first), in the column set of the portal's exports
- * (contract `export-columns.ts`: the same headers, labels, amounts with their currencies and UTC times; the Wallet
+ * (contract `export-columns.ts`: the same headers, labels, amounts with their currencies, times in the zone the report
+ * was requested in; the Wallet
  * column when the partner has fiat wallets), through the shared CSV writer. Safe to run
  * again: a restarted build truncates its file and starts over, so a crash mid-build loses nothing and duplicates
  * nothing. A failure marks the job failed and is thrown, so that the queue tries it again.
@@ -35,13 +36,14 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
   if (!row || row.status === 'complete') return;
   const table = row.data_source as SearchTable;
   const partner = await deps.partners.find(partnerId);
-  const columns = exportColumns(table, { walletMode: partner?.fiatWalletsEnabled === true });
+  const columns = exportColumns(table, { walletMode: partner?.fiatWalletsEnabled === true, timeZone: row.time_zone });
   const query: SearchQuery = {
     table,
     filters: row.filters,
     idFilter: '',
     range: { startDate: row.start_date, endDate: row.end_date },
     fiatWallet: row.fiat_wallet,
+    timeZone: row.time_zone,
   };
   const update = (values: ReportJobUpdate) => updateReportJob(db, partnerId, id, values, new Date(deps.now()));
   // the rows as of the build's start (a replica only once it has every write committed before it), the job's own

@@ -27,6 +27,7 @@ export type NewReportJob = {
   end_date: string;
   filters: Record<string, string>;
   fiat_wallet: string;
+  time_zone: string;
 };
 
 /** Queued or being built: what counts against a partner's limit. */

@@ -53,6 +53,7 @@ export function toJob(r: ReportJobRow, now: number): ReportJob {
     totalPages: r.total_pages,
     processedPages: r.processed_pages,
     rowCount: r.row_count ?? null,
+    timeZone: r.time_zone,
     createdAt: r.created_at.toISOString(),
   };
 }
@@ -77,7 +78,17 @@ export function createReportsService(deps: ReportsDeps) {
   }
 
   return {
-    async create(auth: Auth, input: { dataSource: SearchTable; startDate: string; endDate: string; filters: Record<string, string>; fiatWallet: string }) {
+    async create(
+      auth: Auth,
+      input: {
+        dataSource: SearchTable;
+        startDate: string;
+        endDate: string;
+        filters: Record<string, string>;
+        fiatWallet: string;
+        timeZone?: string | undefined;
+      },
+    ) {
       await requireReportDownloads(auth.partnerId);
       const days = (Date.parse(input.endDate) - Date.parse(input.startDate)) / 86400_000 + 1;
       if (!(days >= 1)) throw badRequest('The end date must be on or after the start date.', 'ValidationFailed');
@@ -102,6 +113,7 @@ export function createReportsService(deps: ReportsDeps) {
             end_date: input.endDate,
             filters: input.filters,
             fiat_wallet: input.fiatWallet,
+            time_zone: input.timeZone ?? 'UTC',
           },
           deps.activeLimit,
         );

@@ -101,6 +101,12 @@ export function createTeamRepository(db: Kysely<DB>) {
       return row !== undefined;
     },
 
+    timeZone: (partnerId: string, userId: string) =>
+      db.selectFrom('users').select('time_zone').where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst(),
+
+    setTimeZone: (trx: Transaction<DB>, partnerId: string, userId: string, timeZone: string | null, now: Date) =>
+      user(trx, partnerId, userId).set({ time_zone: timeZone, updated_at: now }).returning('id').executeTakeFirst(),
+
     setRole: (trx: Transaction<DB>, partnerId: string, userId: string, role: string, now: Date) =>
       user(trx, partnerId, userId).set({ role, updated_at: now }).execute(),
 

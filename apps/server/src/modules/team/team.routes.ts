@@ -7,7 +7,9 @@ import {
   TeamMemberResponse,
   TeamMessageResponse,
   TeamResponse,
+  UpdateUserPreferencesRequest,
   UpdateUserRequest,
+  UserPreferences,
   UserIdParams,
   UserIdRequest,
 } from '@portal/contract/team';
@@ -134,5 +136,32 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       },
     },
     async (request) => ({ message: TEAM_MESSAGES.passwordReset((await service.resetPassword(authOf(request), request.body.userId, ctx(request))).email) }),
+  );
+
+  app.get(
+    '/user/preferences',
+    {
+      schema: {
+        operationId: 'userPreferences',
+        tags: ['team'],
+        summary: "The signed-in user's own preferences: the time zone times are shown in (null: UTC)",
+        response: { 200: UserPreferences, ...errors },
+      },
+    },
+    async (request) => service.preferences(authOf(request)),
+  );
+
+  app.put(
+    '/user/preferences',
+    {
+      schema: {
+        operationId: 'setUserPreferences',
+        tags: ['team'],
+        summary: "Set the signed-in user's own preferences (every role): an IANA time zone, or null for UTC",
+        body: UpdateUserPreferencesRequest,
+        response: { 200: UserPreferences, ...errors },
+      },
+    },
+    async (request) => service.setPreferences(authOf(request), request.body, ctx(request)),
   );
 };

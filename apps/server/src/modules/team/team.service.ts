@@ -1,4 +1,4 @@
-import { TEAM_MESSAGES, type InviteUserRequest, type TeamMember, type TeamMemberStatus } from '@portal/contract/team';
+import { TEAM_MESSAGES, type InviteUserRequest, type UserPreferences, type TeamMember, type TeamMemberStatus } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -76,6 +76,33 @@ export function createTeamService(deps: TeamDeps) {
   return {
     async list(auth: Auth): Promise<TeamMember[]> {
       return (await repo.members(auth.partnerId)).map(toMember);
+    },
+
+    /** The caller's own preferences (every role). */
+    async preferences(auth: Auth): Promise<UserPreferences> {
+      const row = await repo.timeZone(auth.partnerId, auth.userId);
+      if (!row) throw notFound(TEAM_MESSAGES.notFound);
+      return { timeZone: row.time_zone };
+    },
+
+    /** Sets the caller's time zone (null: back to UTC); audited when it changes. */
+    async setPreferences(auth: Auth, input: UserPreferences, ctx: Ctx): Promise<UserPreferences> {
+      const before = await this.preferences(auth);
+      const timeZone = input.timeZone === 'UTC' ? null : input.timeZone;
+      if (before.timeZone === timeZone) return before;
+      await repo.transaction(async (trx) => {
+        await repo.setTimeZone(trx, auth.partnerId, auth.userId, timeZone, now());
+        await auditChange(trx, {
+          partnerId: auth.partnerId,
+          actorUserId: auth.userId,
+          actor: auth.email,
+          action: 'user.time_zone_changed',
+          target: auth.userId,
+          details: { from: before.timeZone ?? 'UTC', to: timeZone ?? 'UTC' },
+          ip: ctx.ip,
+        });
+      });
+      return { timeZone };
     },
 
     async invite(auth: Auth, input: InviteUserRequest, ctx: Ctx): Promise<TeamMember> {

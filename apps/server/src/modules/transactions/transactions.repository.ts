@@ -1,3 +1,4 @@
+import { dayRangeInZone } from '@portal/contract/time-zone';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import {
   AMOUNT_RANGE,
@@ -101,9 +102,11 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
   if (id) {
     where.push(id);
   } else if (q.range.startDate && q.range.endDate) {
-    // start of the first day to the end of the last, in UTC
-    where.push(sql`created_at >= ${q.range.startDate}::date::timestamp at time zone 'UTC'`);
-    where.push(sql`created_at < (${q.range.endDate}::date + 1)::timestamp at time zone 'UTC'`);
+    // start of the first day to the end of the last, in the zone of the request (UTC unless it names one); the
+    // instants are computed here, not by the database, so PGlite and PostgreSQL agree (and daylight saving is Intl's)
+    const { from, to } = dayRangeInZone(q.range.startDate, q.range.endDate, q.timeZone ?? 'UTC');
+    where.push(sql`created_at >= ${from.toISOString()}::timestamptz`);
+    where.push(sql`created_at < ${to.toISOString()}::timestamptz`);
   }
   return where;
 }

@@ -19,6 +19,7 @@ import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
 import { everyHourOnTheHour } from '../../lib/hourly.ts';
 import { useLiveEvents } from '../../lib/live-events.ts';
+import { TimeZoneScope } from '../../lib/time-zone.tsx';
 import { onReconnected } from '../../lib/connection.ts';
 import { ConnectionNotice } from '../../components/connection-notice.tsx';
 
@@ -139,7 +140,9 @@ export function AppLayout() {
       <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8 md:py-8">
         <BannerArea onTopUp={(reason) => setTopUp({ reason })} />
         <WalletReviewBanners />
-        <Outlet />
+        <TimeZoneScope>
+          <Outlet />
+        </TimeZoneScope>
       </main>
       {topUp && (
         <Suspense fallback={null}>

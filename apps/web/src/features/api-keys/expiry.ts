@@ -1,3 +1,6 @@
+import { dayInZone, dayRangeInZone } from '@portal/contract/time-zone';
+import { displayTimeZone } from '../../lib/format.ts';
+
 /** The expiry choices of the create dialog and the instant each means. */
 export type ExpiryChoice = 'never' | '30d' | '90d' | '1y' | 'date';
 
@@ -13,7 +16,7 @@ const DAY = 86_400_000;
 
 /**
  * The ISO instant a choice means, from `now`: a number of days from now, or the end of the chosen day in the
- * user's time zone (the key works through that whole day). Undefined for never, and for a date that is not after
+ * time zone the portal shows (UTC unless the user chose their browser's) (the key works through that whole day). Undefined for never, and for a date that is not after
  * today.
  */
 export function expiryFrom(choice: ExpiryChoice, date: string, now = Date.now()): string | undefined {
@@ -21,15 +24,10 @@ export function expiryFrom(choice: ExpiryChoice, date: string, now = Date.now())
   if (choice === 'date') {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
     if (!m) return undefined;
-    const end = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999);
-    return end.getTime() > now && new Date(now).toDateString() !== end.toDateString() ? end.toISOString() : undefined;
+    const zone = displayTimeZone();
+    const end = new Date(dayRangeInZone(date, date, zone).to.getTime() - 1);
+    return end.getTime() > now && dayInZone(now, zone) !== date ? end.toISOString() : undefined;
   }
   const days = { '30d': 30, '90d': 90, '1y': 365 }[choice];
   return new Date(now + days * DAY).toISOString();
 }
-
-/** A date for the tables: "Nov 22, 2026". */
-export const shortDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-/** A moment for the tables: "Nov 22, 2026, 7:12 PM". */
-export const shortDateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });

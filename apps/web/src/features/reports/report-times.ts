@@ -1,19 +1,11 @@
 import { ACTIVE_REPORT_STATUSES, type ReportJob } from '@portal/contract/transactions';
-import { formatDate } from '../../lib/format.ts';
-
-const DAYS = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+import { formatDate, formatDayRange } from '../../lib/format.ts';
 
 /**
- * A report's period as calendar days, the way the search reads them: whole UTC days, "Oct 24 – Nov 23, 2026" (one
- * day alone: "Nov 23, 2026").
+ * A report's period as calendar days, the way the search reads them: "Oct 24 – Nov 23, 2026" (one day alone:
+ * "Nov 23, 2026").
  */
-export function periodText(startDate: string, endDate: string): string {
-  const start = new Date(`${startDate}T00:00:00Z`);
-  const end = new Date(`${endDate}T00:00:00Z`);
-  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return `${startDate} – ${endDate}`;
-  // Intl puts thin spaces around the dash; plain ones read the same and copy as typed
-  return startDate === endDate ? DAYS.format(start) : DAYS.formatRange(start, end).replace(/\s*–\s*/, ' – ');
-}
+export const periodText = (startDate: string, endDate: string): string => formatDayRange(startDate, endDate);
 
 /** "in 23 h 5 min", "in 12 min", "in less than a minute". */
 function timeLeft(ms: number): string {

@@ -36,10 +36,10 @@ export function cleanRows(table: string, rows: Row[]): Row[] {
 
 /**
  * The file of a table's rows: RFC 4180 CSV with a UTF-8 byte-order mark, in the contract's column set (amounts as
- * plain numbers beside their currencies, labels as on screen, times in UTC); text cells a spreadsheet would run as
+ * plain numbers beside their currencies, labels as on screen, times in the user's zone, named in their headers); text cells a spreadsheet would run as
  * formulas are neutralised.
  */
-export function buildCsv(table: string, rows: Row[], walletMode: boolean): string {
+export function buildCsv(table: string, rows: Row[], walletMode: boolean, timeZone = 'UTC'): string {
   exportColumnsFor(table, walletMode); // refuses an unknown table with the §8 message
-  return exportCsv(table as SearchTable, rows, { walletMode });
+  return exportCsv(table as SearchTable, rows, { walletMode, timeZone });
 }

@@ -5,9 +5,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { Table, Td, Th } from '../../../components/ui/table.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { formatDate, formatDay } from '../../../lib/format.ts';
 import { useApiKeys } from '../api/list-api-keys.ts';
 import { useUpdateApiKeyStatus } from '../api/update-api-key-status.ts';
-import { shortDate, shortDateTime } from '../expiry.ts';
 import { KeyStatusBadge, PermissionChips } from './badges.tsx';
 
 type Actions = { onRoll: (key: ApiKey) => void; onDelete: (key: ApiKey) => void; onCreate: () => void };
@@ -17,12 +17,12 @@ const keyPrefix = (apiKey: string) => `${apiKey.slice(0, 11)}…`;
 
 function Expiry({ k }: { k: ApiKey }) {
   if (!k.expiry) return <span className="text-muted">Never</span>;
-  return k.expired ? <span className="font-medium text-danger">Expired {shortDate(k.expiry)}</span> : <span>{shortDate(k.expiry)}</span>;
+  return k.expired ? <span className="font-medium text-danger">Expired {formatDay(k.expiry)}</span> : <span>{formatDay(k.expiry)}</span>;
 }
 
 function RollNote({ k }: { k: ApiKey }) {
   if (!k.previousSecretExpiresAt) return null;
-  return <p className="mt-1 max-w-44 whitespace-normal text-xs text-warning">Old secret works until {shortDateTime(k.previousSecretExpiresAt)}</p>;
+  return <p className="mt-1 max-w-44 whitespace-normal text-xs text-warning">Old secret works until {formatDate(k.previousSecretExpiresAt)}</p>;
 }
 
 function KeyActions({ k, onRoll, onDelete }: { k: ApiKey } & Pick<Actions, 'onRoll' | 'onDelete'>) {
@@ -109,8 +109,8 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
                   <KeyStatusBadge status={k.status} />
                   <RollNote k={k} />
                 </Td>
-                <Td>{shortDate(k.createdAt)}</Td>
-                <Td>{k.lastUsedAt ? shortDateTime(k.lastUsedAt) : <span className="text-muted">Never</span>}</Td>
+                <Td>{formatDay(k.createdAt)}</Td>
+                <Td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : <span className="text-muted">Never</span>}</Td>
                 <Td>
                   <Expiry k={k} />
                 </Td>
@@ -136,11 +136,11 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
             <dl className="grid grid-cols-3 gap-2 text-xs">
               <div>
                 <dt className="text-muted">Created</dt>
-                <dd className="mt-0.5">{shortDate(k.createdAt)}</dd>
+                <dd className="mt-0.5">{formatDay(k.createdAt)}</dd>
               </div>
               <div>
                 <dt className="text-muted">Last used</dt>
-                <dd className="mt-0.5">{k.lastUsedAt ? shortDate(k.lastUsedAt) : 'Never'}</dd>
+                <dd className="mt-0.5">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</dd>
               </div>
               <div>
                 <dt className="text-muted">Expires</dt>

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiKey, ApiKeyWithSecret } from '@portal/contract/api-keys';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { PARTNER_ID, profile, signIn } from '../../../testing/factories.ts';
+import { setDisplayTimeZone } from '../../../lib/format.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { ApiKeysScreen } from './api-keys.tsx';
 
@@ -32,6 +33,39 @@ const renderKeys = () => renderScreen(<ApiKeysScreen />, { path: '/api-keys' });
 const rows = () => screen.getAllByTestId('api-key-row');
 
 describe('API keys screen', () => {
+  const browserZone = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = browserZone;
+    setDisplayTimeZone(null);
+  });
+
+  it('shows times in the zone in force with the zone written, never the browser zone in 12-hour time', async () => {
+    process.env.TZ = 'Asia/Tokyo';
+    expect(new Date('2026-11-21T20:30:00.000Z').getDate()).toBe(22); // the runtime really is in Tokyo
+    signIn('admin');
+    const keys = {
+      apiKeys: [apiKey({ lastUsedAt: '2026-11-21T20:30:00.000Z', createdAt: '2026-11-20T20:00:00.000Z', previousSecretExpiresAt: '2026-11-22T18:05:00.000Z' })],
+    };
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
+      'GET partner/apikey': { body: keys },
+    });
+    const { unmount } = renderKeys();
+    const [row] = await screen.findAllByTestId('api-key-row');
+    expect(row!.textContent).toContain('Nov 21, 2026, 20:30 UTC');
+    expect(row!.textContent).toContain('Nov 20, 2026');
+    expect(row!.textContent).toContain('Old secret works until Nov 22, 2026, 18:05 UTC');
+    expect(row!.textContent).not.toMatch(/AM|PM/);
+    unmount();
+
+    setDisplayTimeZone('Africa/Nairobi');
+    renderKeys();
+    const [again] = await screen.findAllByTestId('api-key-row');
+    expect(again!.textContent).toContain('Nov 21, 2026, 23:30 GMT+3');
+    expect(again!.textContent).toContain('Nov 20, 2026'); // 23:00 in Nairobi, still the 20th
+  });
+
   it('lists the keys with their prefix, permissions, status, dates and expiry, never a secret', async () => {
     signIn('admin');
     mockApi({

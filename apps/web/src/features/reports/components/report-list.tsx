@@ -47,7 +47,7 @@ export function ReportList({ jobs, now, onDownload, onRequestAgain, requestingAg
       <StackHead>
         <StackTh>Requested</StackTh>
         <StackTh>Data</StackTh>
-        <StackTh>Period (UTC)</StackTh>
+        <StackTh>Period</StackTh>
         <StackTh>Status</StackTh>
         <StackTh className="text-right">Rows</StackTh>
         <StackTh>Expires</StackTh>
@@ -69,8 +69,9 @@ export function ReportList({ jobs, now, onDownload, onRequestAgain, requestingAg
               <StackCell label="Data" className="order-1">
                 <p className="font-medium text-ink">{titleCase(j.dataSource)}</p>
               </StackCell>
-              <StackCell label="Period (UTC)" wide className="order-3 sm:whitespace-nowrap">
+              <StackCell label="Period" wide className="order-3 sm:whitespace-nowrap">
                 {periodText(j.startDate, j.endDate)}
+                <span className="block text-xs text-muted">{j.timeZone}</span>
               </StackCell>
               <StackCell label="Status" className="order-2">
                 <StatusBadge status={j.status}>{statusLabel(j.status)}</StatusBadge>

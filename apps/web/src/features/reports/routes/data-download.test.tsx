@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReportJob } from '@portal/contract/transactions';
-import { formatDate } from '../../../lib/format.ts';
+import { formatDate, setDisplayTimeZone } from '../../../lib/format.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { PARTNER_ID, USER_ID, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
@@ -23,6 +23,7 @@ const job = (status: ReportJob['status'], overrides: Partial<ReportJob> = {}): R
   totalPages: 4,
   processedPages: 0,
   rowCount: null,
+  timeZone: 'UTC',
   createdAt: new Date(now - 3600_000).toISOString(),
   ...overrides,
 });
@@ -63,7 +64,27 @@ describe('data-download screen', () => {
       startDate: '2026-10-01',
       endDate: '2026-10-31',
       filters: { status: 'complete' },
+      timeZone: 'UTC',
     });
+  });
+
+  it("asks for a report in the user's zone, says which, and shows each report's own zone", async () => {
+    setDisplayTimeZone('Africa/Nairobi');
+    try {
+      const jobs = [job('complete', { timeZone: 'Africa/Nairobi' }), job('complete', { timeZone: 'UTC' })];
+      const api = mockApi({ 'POST report-jobs': { body: { jobs, total: jobs.length } }, 'POST report-jobs/create': { body: { job: job('requested') } } });
+      const { user } = renderScreen(<DataDownloadScreen />, { path: '/data-download' });
+      const rows = await screen.findAllByTestId('report-row');
+      expect(rows[0]!.textContent).toContain('Oct 1 – 31, 2026Africa/Nairobi');
+      expect(rows[1]!.textContent).toContain('Oct 1 – 31, 2026UTC');
+      expect(screen.getByLabelText('From (Africa/Nairobi)')).toBeTruthy();
+      expect(screen.getByLabelText('To (Africa/Nairobi)')).toBeTruthy();
+      await user.click(screen.getByRole('button', { name: /^Request/ }));
+      await waitFor(() => expect(api.to('POST report-jobs/create')).toHaveLength(1));
+      expect(api.to('POST report-jobs/create')[0]!.body).toMatchObject({ timeZone: 'Africa/Nairobi' });
+    } finally {
+      setDisplayTimeZone(null);
+    }
   });
 
   it("shows the server's refusal of a request in words", async () => {

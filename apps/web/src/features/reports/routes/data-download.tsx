@@ -10,6 +10,7 @@ import {
   type SearchTable,
 } from '@portal/contract/transactions';
 import { titleCase } from '@portal/contract/labels';
+import { dayInZone } from '@portal/contract/time-zone';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -20,6 +21,7 @@ import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { api, apiDownload } from '../../../lib/api-client.ts';
+import { displayTimeZone } from '../../../lib/format.ts';
 import { ReportList } from '../components/report-list.tsx';
 
 /** The four B2B tables a report can be made of. */
@@ -29,7 +31,8 @@ const SOURCES = (['payments', 'collections', 'settlements', 'fees'] as const sat
 }));
 const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(status);
 
-const isoDay = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
+/** A day from today in the zone the portal shows (UTC unless the user chose theirs). */
+const isoDay = (offset: number) => dayInZone(Date.now() + offset * 86400_000, displayTimeZone());
 
 async function save(job: ReportJob) {
   const blob = await apiDownload(job.downloadURL!.replace(/^\/api\/v1\//, ''));
@@ -53,7 +56,7 @@ function useMinuteClock() {
   return now;
 }
 
-type ReportInput = Pick<ReportJob, 'dataSource' | 'startDate' | 'endDate' | 'filters'>;
+type ReportInput = Pick<ReportJob, 'dataSource' | 'startDate' | 'endDate' | 'filters' | 'timeZone'>;
 
 export function DataDownloadScreen() {
   const qc = useQueryClient();
@@ -80,18 +83,18 @@ export function DataDownloadScreen() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(undefined);
-    create.mutate({ dataSource, startDate, endDate, filters: {} });
+    create.mutate({ dataSource, startDate, endDate, filters: {}, timeZone: displayTimeZone() });
   };
   const requestAgain = (job: ReportJob) => {
     setError(undefined);
-    create.mutate({ dataSource: job.dataSource, startDate: job.startDate, endDate: job.endDate, filters: job.filters });
+    create.mutate({ dataSource: job.dataSource, startDate: job.startDate, endDate: job.endDate, filters: job.filters, timeZone: job.timeZone });
   };
 
   return (
     <div>
       <PageHeader
         title="Request Data Download"
-        description="Reports of up to a year of transactions, built in the background. Days are UTC days; each file can be downloaded for 24 hours once it is ready."
+        description={`Reports of up to a year of transactions, built in the background. Days and times are in ${displayTimeZone()}; each file can be downloaded for 24 hours once it is ready.`}
       />
       <Card className="mb-6 p-5">
         <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
@@ -100,11 +103,11 @@ export function DataDownloadScreen() {
             <SearchableSelect label="Data" options={SOURCES} value={dataSource} onChange={(v) => setDataSource(v as SearchTable)} />
           </div>
           <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            From (UTC)
+            From ({displayTimeZone()})
             <input type="date" className={cn(inputClass, 'sm:w-44')} value={startDate} onChange={(e) => setStartDate(e.target.value)} />
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            To (UTC)
+            To ({displayTimeZone()})
             <input type="date" className={cn(inputClass, 'sm:w-44')} value={endDate} onChange={(e) => setEndDate(e.target.value)} />
           </label>
           <Button type="submit" loading={create.isPending}>

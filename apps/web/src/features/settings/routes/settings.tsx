@@ -4,6 +4,7 @@ import { useSession } from '../../../lib/session/session-store.ts';
 import { LowBalanceForm } from '../components/low-balance-form.tsx';
 import { PayoutForm } from '../components/payout-form.tsx';
 import { TeamLink } from '../components/team-link.tsx';
+import { TimeZoneSection } from '../components/time-zone-section.tsx';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
 
@@ -21,6 +22,7 @@ export function SettingsScreen() {
       <div className="space-y-6">
         <LowBalanceForm canEdit={canEdit} />
         <PayoutForm canEdit={canEdit} />
+        <TimeZoneSection />
         <TeamLink canEdit={canEdit} />
       </div>
     </div>

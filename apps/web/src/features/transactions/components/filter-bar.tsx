@@ -6,7 +6,7 @@ import { inputClass } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { countryName } from '@portal/contract/countries';
 import { ID_SEARCH_EXAMPLE, parseIdSearch, type SearchTable } from '@portal/contract/transactions';
-import { paymentMethodLabel, requestSourceLabel, statusLabel, transactionTypeLabel } from '../../../lib/format.ts';
+import { displayTimeZone, paymentMethodLabel, requestSourceLabel, statusLabel, transactionTypeLabel } from '../../../lib/format.ts';
 import type { TransactionSearch } from '../hooks/use-transaction-search.ts';
 import { TRADE_AMOUNT_LABELS } from '../tables.ts';
 import { StatusFilter } from './status-filter.tsx';
@@ -126,7 +126,7 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
           <div className="flex flex-col gap-1">
             <div className="grid grid-cols-2 gap-2 sm:flex">
               <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-                From (UTC)
+                From ({displayTimeZone()})
                 <input
                   type="date"
                   className={cn(inputClass, 'w-full sm:w-40')}
@@ -138,7 +138,7 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
                 />
               </label>
               <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-                To (UTC)
+                To ({displayTimeZone()})
                 <input
                   type="date"
                   className={cn(inputClass, 'w-full sm:w-40')}

@@ -1,6 +1,7 @@
 import { AlertTriangle, Download, RotateCw } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
+import { TimeZoneLine } from '../../../components/time-zone-line.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCsvExport, type ExportProgress } from '../hooks/use-csv-export.ts';
@@ -148,6 +149,7 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         busy={page.isFetching}
         onPage={search.goTo}
       />
+      <TimeZoneLine />
       <DetailsDrawer table={def.key} row={shown} onClose={close} />
     </Card>
   );

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { statusList } from '@portal/contract/status-groups';
 import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, parseIdSearch, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { PAGE_SIZE, useLocateId, useTransactionPage } from '../api/search.ts';
+import { displayTimeZone } from '../../../lib/format.ts';
 import { cleanRows } from '../export.ts';
 import { emptyState, growOptions, type FilterCategory, type Row, type TabDef } from '../tables.ts';
 
@@ -53,6 +54,7 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
   // only while the page and the query are the ones it was taken for)
   const [anchor, setAnchor] = useState<{ startIndex: number; query: SearchQuery; hint: SearchAnchor }>();
 
+  const zone = displayTimeZone();
   const hasDate = !!(range.startDate && range.endDate);
   const reversed = hasDate && range.endDate < range.startDate;
   const filters = JSON.stringify(Object.fromEntries(categories.filter((c) => c.selected).map((c) => [c.key, c.selected])));
@@ -63,8 +65,10 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
       idFilter,
       range: hasDate ? { startDate: range.startDate, endDate: range.endDate } : {},
       fiatWallet,
+      // the days of the range are days in the user's zone (the server computes their bounds); UTC is the default
+      ...(zone === 'UTC' ? {} : { timeZone: zone }),
     }),
-    [def.key, filters, idFilter, range.startDate, range.endDate, hasDate, fiatWallet],
+    [def.key, filters, idFilter, range.startDate, range.endDate, hasDate, fiatWallet, zone],
   );
   const query = built;
   const idParsed = parseIdSearch(def.key, idFilter);

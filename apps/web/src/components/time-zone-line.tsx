@@ -1,0 +1,35 @@
+import { Globe } from 'lucide-react';
+import { useTimeZone } from '../lib/time-zone.tsx';
+import { toast } from './ui/toast-store.ts';
+
+/**
+ * The zone the times on screen are in, and the switch to the other one: "Times in UTC · Use Africa/Nairobi", or
+ * "Times in Africa/Nairobi · Use UTC". Shown near the tables; the same choice as Settings' Time zone.
+ */
+export function TimeZoneLine() {
+  const { zone, chosen, browser, save } = useTimeZone();
+  const next = chosen ? null : browser;
+  const offer = chosen ? 'UTC' : browser !== 'UTC' ? browser : undefined;
+  const change = () => save.mutate(next, { onError: (err) => toast.show(err instanceof Error ? err.message : 'Could not change the time zone. Try again.') });
+  return (
+    <p className="flex flex-wrap items-center gap-x-1.5 gap-y-1 px-4 py-2 text-xs text-muted" data-testid="time-zone-line">
+      <Globe className="size-3.5 shrink-0" aria-hidden="true" />
+      <span>
+        Times in <span className="font-medium text-ink">{zone}</span>
+      </span>
+      {offer && (
+        <>
+          <span aria-hidden="true">·</span>
+          <button
+            type="button"
+            className="font-medium text-brand-700 underline-offset-2 hover:underline disabled:text-muted"
+            disabled={save.isPending}
+            onClick={change}
+          >
+            Use {offer}
+          </button>
+        </>
+      )}
+    </p>
+  );
+}

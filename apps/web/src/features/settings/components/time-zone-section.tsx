@@ -1,0 +1,37 @@
+import { Button } from '../../../components/ui/button.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+import { useTimeZone } from '../../../lib/time-zone.tsx';
+import { Section } from './section.tsx';
+
+/**
+ * Settings' Time zone: which zone the portal's times, date filters and exports are in (UTC, or the browser's), and
+ * the switch between them. The user's own choice: every role may change it.
+ */
+export function TimeZoneSection() {
+  const { zone, chosen, browser, save } = useTimeZone();
+  const change = (next: string | null) =>
+    save.mutate(next, {
+      onSuccess: (data) => toast.show(`Times are now shown in ${data.timeZone ?? 'UTC'}`),
+      onError: (err) => toast.show(err instanceof Error ? err.message : 'Could not change the time zone. Try again.'),
+    });
+  const other = chosen ? 'UTC' : browser;
+  return (
+    <Section
+      title="Time zone"
+      description="The zone of every time in the dashboard, of the date filters and of the files you export. Only you see your choice."
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-sm" data-testid="time-zone-in-force">
+          Times are shown in <span className="font-semibold">{zone}</span>
+          {chosen ? ' (your browser’s time zone).' : '.'}
+        </p>
+        {other !== zone && (
+          <Button variant="secondary" size="sm" loading={save.isPending} onClick={() => change(chosen ? null : browser)}>
+            {chosen ? 'Use UTC' : `Use my browser’s time zone (${browser})`}
+          </Button>
+        )}
+      </div>
+      {chosen && chosen !== browser && <p className="mt-3 text-xs text-muted">Your browser is now in {browser}.</p>}
+    </Section>
+  );
+}

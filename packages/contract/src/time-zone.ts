@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/**
+ * Time zones as the portal uses them: one zone in force per user (UTC unless they chose their browser's), the
+ * day bounds a date filter means in it, computed here with Intl so the browser, PGlite and PostgreSQL agree.
+ */
+
+/** Whether the runtime's Intl knows an IANA zone name ("Africa/Nairobi", "UTC"). */
+export function isKnownTimeZone(zone: string): boolean {
+  if (!zone || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at an instant, in milliseconds (Nairobi: +3 h; New York: -5 h or -4 h). */
+function offsetAt(instant: number, zone: string): number {
+  let f = partsFormatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    partsFormatters.set(zone, f);
+  }
+  const parts = f.formatToParts(new Date(instant));
+  const n = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((x) => x.type === type)?.value ?? 0);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant a calendar day (YYYY-MM-DD) begins in a zone: midnight there, DST-correct (a day that starts in a
+ * gap begins at the first instant that exists).
+ */
+export function dayStartInZone(day: string, zone = 'UTC'): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) throw new RangeError(`not a calendar day: ${day}`);
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (zone === 'UTC') return new Date(wall);
+  // two passes settle the offset of the instant itself, not of the wall time read as UTC
+  let guess = wall - offsetAt(wall, zone);
+  guess = wall - offsetAt(guess, zone);
+  return new Date(guess);
+}
+
+/** The half-open interval [start, end) a range of calendar days covers in a zone: end is the day after endDay. */
+export function dayRangeInZone(startDay: string, endDay: string, zone = 'UTC'): { from: Date; to: Date } {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(endDay);
+  if (!m) throw new RangeError(`not a calendar day: ${endDay}`);
+  const next = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1)).toISOString().slice(0, 10);
+  return { from: dayStartInZone(startDay, zone), to: dayStartInZone(next, zone) };
+}
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in a zone. */
+export function dayInZone(instant: Date | number, zone = 'UTC'): string {
+  const t = typeof instant === 'number' ? instant : instant.getTime();
+  return new Date(t + offsetAt(t, zone)).toISOString().slice(0, 10);
+}
+
+export const TIME_ZONE_MESSAGE = 'Choose a time zone such as Africa/Nairobi or UTC.';
+/** An IANA time zone the runtime knows. */
+export const TimeZoneName = z.string().refine(isKnownTimeZone, { message: TIME_ZONE_MESSAGE });
+
+/** An instant's wall-clock time in a zone as the files write it: 2026-11-16 01:44:12. */
+export function wallTimeInZone(instant: Date | number, zone = 'UTC'): string {
+  const t = typeof instant === 'number' ? instant : instant.getTime();
+  return new Date(t + offsetAt(t, zone)).toISOString().slice(0, 19).replace('T', ' ');
+}
