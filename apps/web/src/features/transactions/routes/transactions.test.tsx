@@ -194,7 +194,9 @@ describe('transactions screen', () => {
     expect(value('Amount')).toBe('NGN 1,000.50');
     expect(value('Converted amount')).toBe('USD 0.65');
     expect(value('Rate')).toBe('1 USD = 1,550.00 NGN');
-    expect(value('Paid from the wallet')).toBe('USD 0.65');
+    expect(value('Wallet amount')).toBe('USD 0.65');
+    expect(value('Taken from your balance')).toBe('USD 0.65');
+    expect(value('Paid to the recipient')).toBe('NGN 1,000.50');
     expect(value('Country')).toBe('Nigeria (NG)');
     expect(within(drawer).getByRole('button', { name: 'Copy ID' })).toBeTruthy();
     expect(within(drawer).queryByText('p-secret')).toBeNull();
