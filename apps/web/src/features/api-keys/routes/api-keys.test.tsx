@@ -255,7 +255,7 @@ describe('allowed IP addresses beside the keys', () => {
 
   it('shows a wrong code and keeps the dialog open', async () => {
     signIn('admin');
-    mockApi({ ...base([]), 'POST partner/ip-address': apiError(400, 'InvalidOtp', 'Invalid OTP') });
+    mockApi({ ...base([]), 'POST partner/ip-address': apiError(400, 'InvalidOtp', 'The code you entered is incorrect. Try again.') });
     const { user } = renderKeys();
     await screen.findByTestId('ip-addresses-empty');
     await user.click(screen.getByRole('button', { name: 'Add IP address' }));
@@ -264,7 +264,7 @@ describe('allowed IP addresses beside the keys', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
     await user.type(await within(dialog).findByLabelText('Verification code'), '000000');
     await user.click(within(dialog).getByRole('button', { name: 'Add address' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Invalid OTP');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The code you entered is incorrect. Try again.');
   });
 
   it('deletes an address with the e-mailed code, warning when it is the last one', async () => {

@@ -28,12 +28,12 @@ describe('two-factor prompt', () => {
       );
   });
 
-  it("refuses a code that is not six digits with 'Invalid OTP', without calling the server", async () => {
+  it("refuses a code that is not six digits with 'The code you entered is incorrect. Try again.', without calling the server", async () => {
     const api = mockApi();
     const { user } = renderPrompt();
     await user.type(screen.getByLabelText('Authentication code'), '12345');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(screen.getByRole('alert').textContent).toBe('Invalid OTP');
+    expect(screen.getByRole('alert').textContent).toBe('The code you entered is incorrect. Try again.');
     expect(api.calls).toEqual([]);
   });
 
@@ -60,12 +60,12 @@ describe('two-factor prompt', () => {
   });
 
   it('shows a wrong code and empties the field, staying on the prompt', async () => {
-    mockApi({ 'POST users/challenge-response': apiError(401, 'InvalidOtp', 'Invalid OTP') });
+    mockApi({ 'POST users/challenge-response': apiError(401, 'InvalidOtp', 'The code you entered is incorrect. Try again.') });
     const { user } = renderPrompt();
     const input = screen.getByLabelText('Authentication code');
     await user.type(input, '654321');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Invalid OTP');
+    expect((await screen.findByRole('alert')).textContent).toBe('The code you entered is incorrect. Try again.');
     expect((input as HTMLInputElement).value).toBe('');
     expect(useSession.getState().verified).toBe(false);
   });

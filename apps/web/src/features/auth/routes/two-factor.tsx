@@ -1,4 +1,4 @@
-import { OtpCode, OtpOrRecoveryCode, type AuthResult } from '@portal/contract/auth';
+import { AUTH_MESSAGES, OtpCode, OtpOrRecoveryCode, type AuthResult } from '@portal/contract/auth';
 import { Check, Copy, Download } from 'lucide-react';
 import { Fragment, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -44,7 +44,7 @@ function useCodeSubmit(run: (code: string) => Promise<void>, pattern: (code: str
     e.preventDefault();
     setError(undefined);
     if (!pattern(code)) {
-      setError('Invalid OTP');
+      setError(AUTH_MESSAGES.invalidOtp);
       return;
     }
     setBusy(true);
