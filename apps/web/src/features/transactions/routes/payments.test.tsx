@@ -43,7 +43,7 @@ describe('initiated payments', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/payments'));
     expect(screen.queryByRole('dialog')).toBeNull();
     // viewing a row puts its id in the address
-    await user.click(await screen.findByRole('button', { name: `View ${ROWS[2]!.id}` }));
+    await user.click(await screen.findByRole('button', { name: `View details of ${ROWS[2]!.id}` }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/payments/${ROWS[2]!.id}`));
   });
 

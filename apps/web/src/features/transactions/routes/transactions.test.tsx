@@ -179,7 +179,7 @@ describe('transactions screen', () => {
     const leaked = { ...ALL[0]!, partnerId: 'p-secret', sequenceId: 'SEQ-1', rate: '1550.000000000000', fiatWallet: 'USD' };
     mockApi({ ...base, 'POST transactions/search': { body: searchReply([leaked], 1) } });
     const { user } = renderTransactions();
-    const view = await screen.findByRole('button', { name: `View ${String(ALL[0]!.id)}` });
+    const view = await screen.findByRole('button', { name: `View details of ${String(ALL[0]!.id)}` });
     await user.click(view);
     const drawer = screen.getByRole('dialog', { name: 'Transaction details' });
     expect(
