@@ -12,6 +12,7 @@ import {
   type WalletStatusUpdateRequest,
 } from '@portal/contract/wallets';
 import { OTP_MESSAGES } from '@portal/contract/otp';
+import { coinNetworkLabel } from '@portal/contract/labels';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
@@ -74,7 +75,7 @@ export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
   };
 }
 
-const pairText = (coin: string, network: string) => `${coin} (${network})`;
+const pairText = coinNetworkLabel;
 const invalidAddress = () => badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
 
 /**

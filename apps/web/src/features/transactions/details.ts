@@ -1,5 +1,6 @@
 import { countryName } from '@portal/contract/countries';
-import { NETWORK_NAMES, type Network } from '@portal/contract/domain';
+import type { Network } from '@portal/contract/domain';
+import { networkName } from '@portal/contract/labels';
 import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow } from '@portal/contract/transaction-rows';
 import type { Payment } from '@portal/contract/payments';
 import type { SearchTable } from '@portal/contract/transactions';
@@ -48,7 +49,6 @@ export function explorerUrl(network: string, hash: string | null | undefined): s
   return base && hash ? `${base}${encodeURIComponent(hash)}` : undefined;
 }
 
-const networkName = (n: string) => NETWORK_NAMES[n.toUpperCase() as Network] ?? n;
 const field = (label: string, value: string | null | undefined, extra: Omit<DetailField, 'label' | 'value'> = {}): DetailField[] =>
   value ? [{ label, value, ...extra }] : [];
 const country = (code: string) => `${countryName(code)} (${code})`;

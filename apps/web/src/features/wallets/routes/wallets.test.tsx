@@ -51,6 +51,10 @@ describe('wallet management', () => {
     const rows = within(table).getAllByTestId('wallet-row');
     expect(rows).toHaveLength(10);
     expect(rows[0]!.textContent).toContain('Memo 4242');
+    // networks in words, not their codes
+    expect(rows[0]!.textContent).toContain('Stellar');
+    expect(rows[0]!.textContent).not.toContain('XLM');
+    expect(rows[1]!.textContent).toContain('Ethereum');
     expect(rows[1]!.textContent).toContain('USDC');
     expect(rows[2]!.textContent).toContain('USDT');
     expect(rows[1]!.textContent).toContain('Pending approval');
