@@ -215,6 +215,29 @@ describe('allowed IP addresses beside the keys', () => {
     const list = await screen.findAllByTestId('ip-address-row');
     expect(list.map((r) => r.textContent)).toEqual(['203.0.113.0/24WhitelistedDelete', '2001:db8::1WhitelistedDelete']);
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(expect.arrayContaining(['IP Address', 'Status', 'Action']));
+    // a list with addresses does not explain the empty list
+    expect(screen.getByTestId('ip-addresses-explainer').textContent).toBe(
+      'Your API keys work only from the addresses below: calls from every other address are refused.',
+    );
+  });
+
+  it('explains the empty list only when it is empty', async () => {
+    signIn('admin');
+    mockApi(base([]));
+    renderKeys();
+    await screen.findByTestId('ip-addresses-empty');
+    expect(screen.getByTestId('ip-addresses-explainer').textContent).toContain('While the list is empty your API keys work from any address.');
+  });
+
+  it('removing one of several addresses says its calls will be refused, not that keys work from anywhere', async () => {
+    signIn('admin');
+    mockApi(base(['203.0.113.0/24', '2001:db8::1']));
+    const { user } = renderKeys();
+    await screen.findAllByTestId('ip-address-row');
+    await user.click(screen.getByRole('button', { name: 'Delete 2001:db8::1' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('API-key calls from 2001:db8::1 will be refused once it is removed.');
+    expect(dialog.textContent).not.toContain('work from any address');
   });
 
   it('adds an address: checked here first, then the e-mailed code', async () => {
@@ -274,7 +297,11 @@ describe('allowed IP addresses beside the keys', () => {
     await screen.findAllByTestId('ip-address-row');
     await user.click(screen.getByRole('button', { name: 'Delete 203.0.113.0/24' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog.textContent).toContain('your API keys work from any address');
+    // the last address: removing it opens the keys to every address, and the dialog does not also say calls get refused
+    expect(dialog.textContent).toContain(
+      '203.0.113.0/24 is the last address on the list: once it is removed, the list is empty and your API keys work from any address.',
+    );
+    expect(dialog.textContent).not.toContain('will be refused');
     await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
     await user.type(await within(dialog).findByLabelText('Verification code'), '654321');
     await user.click(within(dialog).getByRole('button', { name: 'Remove address' }));
