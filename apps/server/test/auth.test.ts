@@ -340,7 +340,10 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
         username: email,
         userCode: recoveryCodes[0]!.toUpperCase(),
       });
-    expect((await useRecovery(withCode.json<{ session: string }>().session)).statusCode).toBe(200);
+    const recovered = await useRecovery(withCode.json<{ session: string }>().session);
+    expect(recovered.statusCode).toBe(200);
+    // the reply says how many recovery codes are left (ten were made, one is used)
+    expect(recovered.json<{ recoveryCodesLeft: number }>().recoveryCodesLeft).toBe(recoveryCodes.length - 1);
     const second = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
     const reuse = await useRecovery(second.json<{ session: string }>().session);
     expect(reuse.json()).toMatchObject({ code: 'InvalidOtp' });

@@ -8,6 +8,10 @@ export const AUTH_MESSAGES = {
   accountLocked: 'Too many failed sign-in attempts. Your account is locked for 15 minutes.',
   accountInactive: "You don't have access to this dashboard currently. Contact your administrator if this is an error.",
   invalidOtp: 'The code you entered is incorrect. Try again.',
+  recoveryCodesLeft: (left: number) =>
+    left === 0
+      ? 'You signed in with your last recovery code: none are left.'
+      : `You signed in with a recovery code: ${left} recovery code${left === 1 ? '' : 's'} left.`,
   tooManyOtp: 'Too many invalid codes. Sign in again.',
   challengeExpired: 'Your sign-in session has expired. Sign in again.',
   invalidResetCode: 'The code is wrong or has expired.',
@@ -140,6 +144,8 @@ export const AuthResult = z.object({
   refreshToken: z.string(),
   /** shown once, at authenticator setup */
   recoveryCodes: z.array(z.string()).optional(),
+  /** after a sign-in with a recovery code: how many unused ones are left */
+  recoveryCodesLeft: z.number().int().min(0).optional(),
 });
 export type AuthResult = z.infer<typeof AuthResult>;
 

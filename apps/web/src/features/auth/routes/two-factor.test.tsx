@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useToasts } from '../../../components/ui/toast-store.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { PARTNER_ID } from '../../../testing/factories.ts';
@@ -57,6 +58,16 @@ describe('two-factor prompt', () => {
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/');
     expect(api.to('POST users/challenge-response')[0]!.body).toMatchObject({ userCode: 'abcde-12345' });
+  });
+
+  it('after a recovery code, says how many recovery codes are left', async () => {
+    mockApi({ 'POST users/challenge-response': { body: { ...signedIn.body, recoveryCodesLeft: 3 } } });
+    const { user } = renderPrompt();
+    await user.click(screen.getByRole('button', { name: 'Lost your phone? Use a recovery code' }));
+    await user.type(screen.getByLabelText('Recovery code'), 'abcde-12345');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/');
+    expect(useToasts.getState().toast.message).toBe('You signed in with a recovery code: 3 recovery codes left.');
   });
 
   it('shows a wrong code and empties the field, staying on the prompt', async () => {
