@@ -144,7 +144,7 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await page.getByLabel('Authentication code').fill('12');
     await page.getByRole('button', { name: 'Verify and continue' }).click();
-    await page.getByText('Invalid OTP').waitFor();
+    await page.getByText('The code you entered is incorrect. Try again.').waitFor();
     await page.getByLabel('Authentication code').fill(totp(secret));
     await page.getByRole('button', { name: 'Verify and continue' }).click();
     await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();

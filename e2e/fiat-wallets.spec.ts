@@ -30,7 +30,7 @@ describe.skipIf(browserMissing)('fiat wallets in Chromium', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('switch', { name: 'Collections for KES' }).getAttribute('aria-checked')).toBe('true');
 
-    await page.getByRole('link', { name: 'View the NGN wallet' }).click();
+    await page.getByRole('link', { name: 'Transactions of the NGN wallet' }).click();
     await page.waitForURL('**/balance/fiat-wallet/NGN');
     await page.getByRole('heading', { name: 'NGN wallet' }).waitFor();
     await page.getByTestId('page-summary').waitFor();

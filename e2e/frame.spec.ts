@@ -27,11 +27,11 @@ describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chro
     await page.getByRole('button', { name: 'Top up' }).click();
     const dialog = page.getByRole('dialog', { name: 'Top up balance' });
     await dialog.waitFor();
-    await dialog.getByText('Only send USDT ( TRC20 ) to this wallet using its native blockchain to top up your balance').waitFor();
+    await dialog.getByText('Only send USDT (TRC20) to this wallet using its native blockchain to top up your balance').waitFor();
     const address = (await dialog.getByTestId('deposit-address').textContent())!;
     expect(address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     expect(await decodeQr(page, /QR code of the USDT TRC20 deposit address/)).toBe(address);
-    await dialog.getByText('Sending any other digital asset through the USDT ( TRC20 ) will result in permanent loss').waitFor();
+    await dialog.getByText('Sending any other digital asset through the USDT (TRC20) will result in permanent loss').waitFor();
     await screenshots(page, 'top-up-dialog');
 
     // USDC has no TRC20: the network moves to USDC's first network

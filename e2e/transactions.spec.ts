@@ -101,7 +101,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await page.waitForURL('**/transactions');
     await page.getByTestId('transaction-row').first().waitFor();
     const [id] = await rowIds(page);
-    const view = page.getByRole('button', { name: `View ${id}` });
+    const view = page.getByRole('button', { name: `View details of ${id}` });
     await view.click();
     const drawer = page.getByRole('dialog', { name: 'Transaction details' });
     await drawer.waitFor();
@@ -117,7 +117,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await screenshots(page, 'transaction-details');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`View ${id}`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`View details of ${id}`);
 
     // a settlement: the chain section, the hash linked to its network's explorer; Close gives the focus back too
     await page.getByRole('tab', { name: 'Settlements' }).click();
@@ -125,7 +125,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await expect.poll(async () => page.locator('thead th').allTextContents()).toEqual(['ID', 'Date', 'Wallet', 'Transaction type', 'Amount', 'Status', 'View']);
     await page.getByTestId('transaction-row').first().waitFor();
     const [sid] = await rowIds(page);
-    await page.getByRole('button', { name: `View ${sid}` }).click();
+    await page.getByRole('button', { name: `View details of ${sid}` }).click();
     await drawer.waitFor();
     expect(await drawer.getByRole('heading', { level: 3 }).allTextContents()).toEqual(['Summary', 'Amounts', 'Chain']);
     const network = (await field('Network'))!;
@@ -149,7 +149,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await screenshots(page, 'settlement-details');
     await drawer.getByRole('button', { name: 'Close' }).click();
     await drawer.waitFor({ state: 'detached' });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`View ${sid}`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`View details of ${sid}`);
 
     // the partner id in the sidebar is copied in full
     await page.getByRole('button', { name: 'Copy partner ID' }).click();
@@ -331,7 +331,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
     await screenshots(page, 'payment-linked');
     await page.keyboard.press('Escape');
     await page.waitForURL('**/payments');
-    await page.getByRole('button', { name: `View ${id}` }).click();
+    await page.getByRole('button', { name: `View details of ${id}` }).click();
     await page.waitForURL(`**/payments/${id}`);
     await page.goto(`${env.server.url}/payments/00000000-0000-4000-8000-000000000000`);
     await page.getByText('No payment with the ID 00000000-0000-4000-8000-000000000000.').waitFor();

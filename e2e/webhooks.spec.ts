@@ -74,7 +74,7 @@ describe.skipIf(browserMissing)('webhooks in Chromium', () => {
     // the secret is not shown again anywhere
     expect(await page.content()).not.toContain(secret);
 
-    await page.getByRole('button', { name: `Send a test event to ${rx.url}/e2e` }).click();
+    await page.getByRole('button', { name: `Send test event to ${rx.url}/e2e` }).click();
     await expect.poll(() => rx.received.length, { timeout: 15_000 }).toBe(1);
     const first = rx.received[0]!;
     const event = rx.verify(secret, first);

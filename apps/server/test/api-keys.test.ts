@@ -217,7 +217,7 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
       expect(await listIps('admin@acme.test')).toMatchObject([{ ipAddress: '2001:db8::/64', status: 'whitelisted' }]);
       // the code is used up by the change
       const again = await post('admin@acme.test', '/api/v1/partner/ip-address', { ipAddress: '203.0.113.7', otp: code });
-      expect(again.json()).toMatchObject({ code: 'InvalidOtp', message: 'Invalid OTP' });
+      expect(again.json()).toMatchObject({ code: 'InvalidOtp', message: 'The code you entered is incorrect. Try again.' });
       const events = await t.database.db
         .selectFrom('audit_events')
         .select(['action', 'target'])

@@ -84,14 +84,14 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   /** Lets any lock run out, so that a test starts clean whatever the one before it left. */
   const afterLock = () => (t.clock.now += 16 * 60_000);
 
-  it('refuses a wrong code with Invalid OTP, and the fifth wrong code locks the account', async () => {
+  it('refuses a wrong code with the incorrect-code message, and the fifth wrong code locks the account', async () => {
     afterLock();
     const email = 'admin2@acme.test';
     const { as, session } = await startChallenge(email);
     for (let i = 1; i <= 4; i++) {
       const res = await respond(as, session, email, wrongCode(email));
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'InvalidOtp', message: 'Invalid OTP' });
+      expect(res.json()).toMatchObject({ code: 'InvalidOtp', message: 'The code you entered is incorrect. Try again.' });
     }
     const fifth = await respond(as, session, email, wrongCode(email));
     expect(fifth.statusCode).toBe(423);
@@ -114,7 +114,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const { as, session } = await startChallenge(email);
     const burst = await Promise.all(Array.from({ length: 20 }, () => respond(as, session, email, wrongCode(email))));
     // five attempts pass the challenge's count and the user's; the one that is fifth on the user's count locks, and
-    // the one that is fifth on the challenge's ends it (they may be different requests): three or four 'Invalid OTP'
+    // the one that is fifth on the challenge's ends it (they may be different requests): three or four 'The code you entered is incorrect. Try again.'
     const invalid = burst.filter((r) => r.statusCode === 400).length;
     expect(invalid).toBeGreaterThanOrEqual(3);
     expect(invalid).toBeLessThanOrEqual(4);
@@ -201,7 +201,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       userCode: '12ab',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ message: string }>().message).toContain('Invalid OTP');
+    expect(res.json<{ message: string }>().message).toContain('The code you entered is incorrect. Try again.');
   });
 
   it('accepts a code once only: the same code in a second sign-in is refused', async () => {
@@ -340,7 +340,10 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
         username: email,
         userCode: recoveryCodes[0]!.toUpperCase(),
       });
-    expect((await useRecovery(withCode.json<{ session: string }>().session)).statusCode).toBe(200);
+    const recovered = await useRecovery(withCode.json<{ session: string }>().session);
+    expect(recovered.statusCode).toBe(200);
+    // the reply says how many recovery codes are left (ten were made, one is used)
+    expect(recovered.json<{ recoveryCodesLeft: number }>().recoveryCodesLeft).toBe(recoveryCodes.length - 1);
     const second = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
     const reuse = await useRecovery(second.json<{ session: string }>().session);
     expect(reuse.json()).toMatchObject({ code: 'InvalidOtp' });

@@ -44,6 +44,10 @@ describe('the development mail catcher', () => {
     const inbox = await fetch(`${catcher.webUrl.replace('localhost', '127.0.0.1')}/`, { headers: { accept: 'text/html' } });
     expect(inbox.status).toBe(200);
     expect(await inbox.text()).toContain('<html');
+    // the root is the inbox for any client, not only one that asks for HTML (the README sends people there)
+    const plain = await fetch(`${catcher.webUrl.replace('localhost', '127.0.0.1')}/`, { headers: { accept: '*/*' } });
+    expect(plain.status).toBe(200);
+    expect(await plain.text()).toContain('<html');
     // sent over SMTP: nothing of it in the log
     expect(lines.join('')).not.toContain('482913');
   });

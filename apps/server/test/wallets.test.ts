@@ -276,7 +276,7 @@ describe.each(DATABASES)('settlement wallets on %s', (kind) => {
     const add = (address: string) => ({ action: 'wallet.add', target: { address, network: 'TRC20' } });
     const code = await w.codeFor(ADMIN, add(a));
     const wrong = await w.api.create(ADMIN, { address: a }, String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
-    expect(wrong.json()).toMatchObject({ code: 'InvalidOtp', message: 'Invalid OTP' });
+    expect(wrong.json()).toMatchObject({ code: 'InvalidOtp', message: 'The code you entered is incorrect. Try again.' });
     expect((await w.api.create(ADMIN, { address: a }, code)).statusCode).toBe(201);
     const b = generateDemoAddress('TRC20').address;
     const used = await w.api.create(ADMIN, { address: b }, code);

@@ -7,7 +7,11 @@ export const AUTH_MESSAGES = {
   invalidLogin: 'Incorrect email or password.',
   accountLocked: 'Too many failed sign-in attempts. Your account is locked for 15 minutes.',
   accountInactive: "You don't have access to this dashboard currently. Contact your administrator if this is an error.",
-  invalidOtp: 'Invalid OTP',
+  invalidOtp: 'The code you entered is incorrect. Try again.',
+  recoveryCodesLeft: (left: number) =>
+    left === 0
+      ? 'You signed in with your last recovery code: none are left.'
+      : `You signed in with a recovery code: ${left} recovery code${left === 1 ? '' : 's'} left.`,
   tooManyOtp: 'Too many invalid codes. Sign in again.',
   challengeExpired: 'Your sign-in session has expired. Sign in again.',
   invalidResetCode: 'The code is wrong or has expired.',
@@ -93,12 +97,12 @@ export const Email = z.string().trim().toLowerCase().email('Enter a valid e-mail
 export const OtpCode = z
   .string()
   .trim()
-  .regex(/^\d{6}$/, 'Invalid OTP');
+  .regex(/^\d{6}$/, AUTH_MESSAGES.invalidOtp);
 /** An authenticator code, or one of the recovery codes (xxxxx-xxxxx). */
 export const OtpOrRecoveryCode = z
   .string()
   .trim()
-  .regex(/^(\d{6}|[a-z0-9]{5}-[a-z0-9]{5})$/i, 'Invalid OTP');
+  .regex(/^(\d{6}|[a-z0-9]{5}-[a-z0-9]{5})$/i, AUTH_MESSAGES.invalidOtp);
 
 /** An opaque token the server handed out (challenge session, refresh token). */
 const TokenText = safeText({ max: 512 });
@@ -140,6 +144,8 @@ export const AuthResult = z.object({
   refreshToken: z.string(),
   /** shown once, at authenticator setup */
   recoveryCodes: z.array(z.string()).optional(),
+  /** after a sign-in with a recovery code: how many unused ones are left */
+  recoveryCodesLeft: z.number().int().min(0).optional(),
 });
 export type AuthResult = z.infer<typeof AuthResult>;
 

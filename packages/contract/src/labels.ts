@@ -1,4 +1,4 @@
-import { CHANNEL_TYPE_LABELS, PAYMENT_METHOD_LABELS, TRANSACTION_TYPE_LABELS } from './domain.ts';
+import { CHANNEL_TYPE_LABELS, NETWORK_NAMES, PAYMENT_METHOD_LABELS, TRANSACTION_TYPE_LABELS, type Network } from './domain.ts';
 
 /**
  * The words a person reads for the stored values of the transaction tables (transaction-data §2, §3, §9), shared by
@@ -28,3 +28,9 @@ export const transactionTypeLabel = (value: string | null | undefined) =>
 
 /** A missing request source shows as API; any value reading api shows as API (transaction-data §3). */
 export const requestSourceLabel = (value: string | null | undefined) => (!value || value.toLowerCase() === 'api' ? 'API' : titleCase(value));
+
+/** A network in words: SOL → Solana, TRC20 → Tron, ERC20 → Ethereum; a code the portal does not know stays as it is. */
+export const networkName = (network: string) => NETWORK_NAMES[network.trim().toUpperCase() as Network] ?? network;
+
+/** A coin on its network, the one way it is written: USDT (TRC20), no spaces inside the brackets. */
+export const coinNetworkLabel = (coin: string, network: string) => `${coin.trim().toUpperCase()} (${network.trim().toUpperCase()})`;

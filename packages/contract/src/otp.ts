@@ -12,7 +12,7 @@ export const EMAIL_OTP_SENDS_PER_WINDOW = 5;
 export const EMAIL_OTP_SEND_WINDOW_MINUTES = 10;
 
 export const OTP_MESSAGES = {
-  invalid: 'Invalid OTP',
+  invalid: 'The code you entered is incorrect. Try again.',
   tooManySends: 'Too many codes asked for. Wait a few minutes and try again.',
 } as const;
 

@@ -334,14 +334,14 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
     if (options.transactions !== false) await seedTransactions(db, p, null);
   }
   // Acme serves four countries from the start; nothing is pending, so no admin sees the review banner before asking
-  const acmeCountries: Country[] = ['NG', 'KE', 'GH', 'ZA'];
+  const acmeCountries = DEMO_COUNTRIES.acme;
   await enableDemoRates(
     db,
     DEMO_PARTNERS.acme.id,
     acmeCountries.map((c) => platformRateId(c, COUNTRY_CURRENCIES[c])),
   );
   // Kora pays out and collects in these markets (its operator enabled them; commercial partners have no countries screen)
-  const koraCountries: Country[] = ['KE', 'NG', 'GH', 'UG'];
+  const koraCountries = DEMO_COUNTRIES.kora;
   await enableDemoRates(
     db,
     DEMO_PARTNERS.kora.id,
@@ -368,8 +368,15 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
   return { created: true };
 }
 
+/** The countries the demo enables for a partner (its rates): its transactions are only there. */
+const DEMO_COUNTRIES: Partial<Record<keyof typeof DEMO_PARTNERS, Country[]>> & Record<'acme' | 'kora', Country[]> = {
+  acme: ['NG', 'KE', 'GH', 'ZA'],
+  kora: ['KE', 'NG', 'GH', 'UG'],
+};
+
 /** The demo partner's transactions: its own counts, or `rowsPerTable` in each of its tables when given. */
 async function seedTransactions(db: Kysely<DB>, p: DemoPartner, rowsPerTable: number | null) {
+  const key = (Object.keys(DEMO_PARTNERS) as (keyof typeof DEMO_PARTNERS)[]).find((k) => DEMO_PARTNERS[k].id === p.id)!;
   for (const [table, count] of Object.entries(p.transactions) as [TransactionTable, number][]) {
     await generateTransactions(db, {
       partnerId: p.id,
@@ -377,6 +384,7 @@ async function seedTransactions(db: Kysely<DB>, p: DemoPartner, rowsPerTable: nu
       seed: `${p.abbreviation.toLowerCase()}-${table}`,
       fiatWallets: p.fiatWalletsEnabled ? ['USD', 'NGN', 'KES'] : null,
       tables: [table],
+      countries: DEMO_COUNTRIES[key],
     });
   }
 }

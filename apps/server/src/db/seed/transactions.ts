@@ -8,6 +8,7 @@ import {
   type Network,
   type TransactionStatus,
 } from '@portal/contract/domain';
+import { countryByLocale } from '@portal/contract/countries';
 import type { DB } from '../schema.ts';
 
 /**
@@ -19,9 +20,9 @@ import type { DB } from '../schema.ts';
 export const TRANSACTION_TABLES = ['collections', 'payments', 'settlements', 'fees', 'trades', 'initiated_payments'] as const;
 export type TransactionTable = (typeof TRANSACTION_TABLES)[number];
 
-const COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW', 'CM', 'SN', 'CI', 'ZM', 'MW'];
-const CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR', 'UGX', 'TZS', 'RWF', 'XAF', 'XOF', 'XOF', 'ZMW', 'MWK'];
-const USD_RATES = [1550, 129, 15.2, 18.1, 3700, 2650, 1420, 605, 605, 605, 26.5, 1730];
+const ALL_COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW', 'CM', 'SN', 'CI', 'ZM', 'MW'];
+const ALL_CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR', 'UGX', 'TZS', 'RWF', 'XAF', 'XOF', 'XOF', 'ZMW', 'MWK'];
+const ALL_USD_RATES = [1550, 129, 15.2, 18.1, 3700, 2650, 1420, 605, 605, 605, 26.5, 1730];
 // the value lists come from the contract; repeating a value weighs it
 // mostly complete, then the common states, then every other status of transaction-data §4 once
 const COMMON_STATUSES: TransactionStatus[] = [
@@ -68,10 +69,19 @@ export type GenerateOptions = {
   /** fiat wallet currencies for partners with fiat wallets; null for none */
   fiatWallets: string[] | null;
   tables: readonly TransactionTable[];
+  /** the partner's enabled countries: its payments, collections and trades are only there (all the demo's when absent) */
+  countries?: readonly string[];
 };
 
 export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): Promise<void> {
   if (o.rows <= 0) return;
+  const keep = ALL_COUNTRIES.map((c, i) => i).filter((i) => !o.countries || o.countries.includes(ALL_COUNTRIES[i]!));
+  if (keep.length === 0) throw new Error(`No demo country among ${o.countries?.join(', ')}`);
+  const COUNTRIES = keep.map((i) => ALL_COUNTRIES[i]!);
+  const CURRENCIES = keep.map((i) => ALL_CURRENCIES[i]!);
+  const USD_RATES = keep.map((i) => ALL_USD_RATES[i]!);
+  // a phone number starts with its country's dialling code (digits only, as the payment forms take it)
+  const DIALLING = COUNTRIES.map((c) => countryByLocale(c)!.code.replace(/\D/g, ''));
   // h(k): a non-negative int from the seed, the row number and a column key
   const h = (k: string) => sql.raw(`(('x' || substr(md5(${`'${o.seed.replace(/'/g, "''")}'`} || ':' || g.i || ':${k}'), 1, 8))::bit(32)::int & 2147483647)`);
   const pick = (values: readonly (string | number)[], k: string) => sql`(${arr(values)})[1 + ${h(k)} % ${sql.lit(values.length)}]`;
@@ -100,7 +110,9 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
           round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), (${arr(USD_RATES)})[${country}],
           ${pick(PAYMENT_METHODS, 'm')}, ${pick(SOURCES, 'r')}, ${wallet},
           'SEQ-' || lpad((${h('q')} % 100000000)::text, 8, '0'), md5(g.i::text || ${table}),
-          lpad((${h('n')} % 1000000000)::text, 10, '0'), case when ${h('m')} % 3 = 2 then 'phone' else 'bank' end,
+          case when ${h('m')} % 3 = 2 then (${arr(DIALLING)})[${country}] || lpad((${h('n')} % 1000000000)::text, 9, '0')
+            else lpad((${h('n')} % 1000000000)::text, 10, '0') end,
+          case when ${h('m')} % 3 = 2 then 'phone' else 'bank' end,
           ${pick(DEMO_NAMES, 'p')}
         from ${series}
         on conflict do nothing`.execute(db);

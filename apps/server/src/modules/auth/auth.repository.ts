@@ -169,6 +169,18 @@ export function createAuthRepository(db: Kysely<DB>) {
         .returning('code_hash')
         .executeTakeFirst(),
 
+    /** How many of a user's recovery codes are still unused. */
+    recoveryCodesLeft: async (trx: Transaction<DB>, u: UserRow) => {
+      const row = await trx
+        .selectFrom('recovery_codes')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('partner_id', '=', u.partner_id)
+        .where('user_id', '=', u.id)
+        .where('used_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     // ── sessions and refresh tokens ──
 
     createSession: (exec: Exec, values: { partnerId: string; id: string; userId: string; expiresAt: Date }) =>

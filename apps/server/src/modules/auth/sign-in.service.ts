@@ -222,7 +222,7 @@ export function createSignInService(deps: SignInDeps) {
           const used = await repo.useRecoveryCode(trx, user, sha256(normaliseRecovery(input.userCode)), now());
           if (!used) return undefined;
           await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.recovery_code_used', ip }, trx);
-          return signedIn(trx, user, ip, 'recovery_code');
+          return { ...(await signedIn(trx, user, ip, 'recovery_code')), recoveryCodesLeft: await repo.recoveryCodesLeft(trx, user) };
         }),
       );
     },

@@ -12,6 +12,7 @@ import {
   type WalletStatusUpdateRequest,
 } from '@portal/contract/wallets';
 import { OTP_MESSAGES, type OtpPurpose } from '@portal/contract/otp';
+import { coinNetworkLabel } from '@portal/contract/labels';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
@@ -75,7 +76,7 @@ export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
   };
 }
 
-const pairText = (coin: string, network: string) => `${coin} (${network})`;
+const pairText = coinNetworkLabel;
 /** An address as a mail says it: its first and last four characters. */
 const shortAddress = (address: string) => (address.length > 12 ? `${address.slice(0, 4)}…${address.slice(-4)}` : address);
 type Target<A extends OtpPurpose['action']> = Extract<OtpPurpose, { action: A }>['target'];

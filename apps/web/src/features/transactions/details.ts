@@ -1,5 +1,6 @@
 import { countryName } from '@portal/contract/countries';
-import { NETWORK_NAMES, type Network } from '@portal/contract/domain';
+import type { Network } from '@portal/contract/domain';
+import { networkName } from '@portal/contract/labels';
 import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow } from '@portal/contract/transaction-rows';
 import type { Payment } from '@portal/contract/payments';
 import type { SearchTable } from '@portal/contract/transactions';
@@ -14,6 +15,7 @@ import {
   titleCase,
   transactionTypeLabel,
 } from '../../lib/format.ts';
+import { moneyOutcome } from '../../lib/money-outcome.ts';
 import { walletAmount, type Row } from './tables.ts';
 
 /** One line of the details: a label and its value formatted as the tables format it. */
@@ -47,10 +49,14 @@ export function explorerUrl(network: string, hash: string | null | undefined): s
   return base && hash ? `${base}${encodeURIComponent(hash)}` : undefined;
 }
 
-const networkName = (n: string) => NETWORK_NAMES[n.toUpperCase() as Network] ?? n;
 const field = (label: string, value: string | null | undefined, extra: Omit<DetailField, 'label' | 'value'> = {}): DetailField[] =>
   value ? [{ label, value, ...extra }] : [];
 const country = (code: string) => `${countryName(code)} (${code})`;
+/** What the state did and did not move (the shared state → wording table), as detail lines. */
+const outcomeFields = (m: Parameters<typeof moneyOutcome>[0]): DetailField[] => {
+  const o = moneyOutcome(m);
+  return [{ label: 'What happened', value: o.summary }, ...o.lines];
+};
 
 function moneyMovement(table: 'payments' | 'collections', r: CollectionRow): DetailSection[] {
   const wallet = (r.fiatWallet ?? 'USD').toUpperCase();
@@ -83,7 +89,14 @@ function moneyMovement(table: 'payments' | 'collections', r: CollectionRow): Det
         ...field('Amount', formatMoney(r.amount, local)),
         ...(local === 'USD' ? [] : [...field('Converted amount', formatMoney(r.convertedAmount, 'USD')), ...field('Rate', formatRate(r.rate, 'USD', local))]),
         ...field('Wallet', wallet),
-        ...field(table === 'payments' ? 'Paid from the wallet' : 'Credited to the wallet', walletAmount(r)),
+        ...field('Wallet amount', walletAmount(r)),
+        ...outcomeFields({
+          kind: table === 'payments' ? 'disbursement' : 'collection',
+          status: r.status,
+          amount: r.amount,
+          currency: local,
+          balanceUsd: local === 'USD' ? r.amount : r.convertedAmount,
+        }),
       ],
     },
   ];
@@ -113,6 +126,13 @@ function settlement(r: SettlementRow): DetailSection[] {
           ? [...field('Wallet amount', formatMoney(r.fiatAmount, wallet)), ...field('Wallet rate', formatRate(r.fiatRate, 'USD', wallet))]
           : []),
         ...field('Wallet balance (USD)', formatMoney(r.walletBalanceUsd, 'USD')),
+        ...outcomeFields({
+          kind: r.type.toLowerCase() === 'topup' ? 'deposit' : 'withdrawal',
+          status: r.status,
+          amount: r.fiatAmountUsd,
+          currency: 'USD',
+          balanceUsd: r.fiatAmountUsd,
+        }),
       ],
     },
     {
@@ -235,7 +255,15 @@ export function paymentOrderSections(p: Payment): DetailSection[] {
         ...field('Kind', payout ? 'Pay out' : 'Collect'),
         ...field('Rate', formatRate(p.rate, 'USD', p.currency)),
         ...field('Fee', formatMoney(p.feeUsd, 'USD')),
-        ...field(payout ? 'Taken from your balance' : 'Credited to your balance', formatMoney(p.totalUsd, 'USD')),
+        ...outcomeFields({
+          kind: p.kind,
+          status: p.status,
+          amount: p.amount,
+          currency: p.currency,
+          balanceUsd: p.totalUsd,
+          amountUsd: p.amountUsd,
+          feeUsd: p.feeUsd,
+        }),
         ...field('Network', p.networkName),
         ...field('Reason', p.failureReason),
       ],

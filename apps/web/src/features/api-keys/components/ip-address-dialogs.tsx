@@ -156,11 +156,17 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
         </form>
       ) : (
         <div className="space-y-5">
-          <p className="text-sm">
-            API-key calls from <code className="font-mono font-medium">{ipAddress}</code> will be refused once it is removed.
-          </p>
+          {isLast ? (
+            <Alert tone="warning">
+              <code className="font-mono font-medium">{ipAddress}</code> is the last address on the list: once it is removed, the list is empty and your API
+              keys work from any address.
+            </Alert>
+          ) : (
+            <p className="text-sm">
+              API-key calls from <code className="font-mono font-medium">{ipAddress}</code> will be refused once it is removed.
+            </p>
+          )}
           {error && <Alert tone="danger">{error}</Alert>}
-          {isLast && <Alert tone="warning">This is the last address on the list: once it is removed, your API keys work from any address.</Alert>}
           {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={close}>

@@ -24,8 +24,10 @@ export function IpAddressesSection() {
       <div className="flex flex-wrap items-start justify-between gap-3 border-b border-line px-5 py-4">
         <div className="max-w-2xl">
           <h2 className="text-base font-semibold">Allowed IP addresses</h2>
-          <p className="mt-1 text-sm text-muted">
-            While the list is empty your API keys work from any address. Once you add one, calls from every other address are refused.
+          <p className="mt-1 text-sm text-muted" data-testid="ip-addresses-explainer">
+            {list.length > 0
+              ? 'Your API keys work only from the addresses below: calls from every other address are refused.'
+              : 'While the list is empty your API keys work from any address. Once you add one, calls from every other address are refused.'}
           </p>
         </div>
         <Button variant="secondary" onClick={() => setAdding(true)}>

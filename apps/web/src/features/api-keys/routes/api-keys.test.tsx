@@ -249,6 +249,29 @@ describe('allowed IP addresses beside the keys', () => {
     const list = await screen.findAllByTestId('ip-address-row');
     expect(list.map((r) => r.textContent)).toEqual(['203.0.113.0/24WhitelistedEditDelete', '2001:db8::1WhitelistedEditDelete']);
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(expect.arrayContaining(['IP Address', 'Status', 'Action']));
+    // a list with addresses does not explain the empty list
+    expect(screen.getByTestId('ip-addresses-explainer').textContent).toBe(
+      'Your API keys work only from the addresses below: calls from every other address are refused.',
+    );
+  });
+
+  it('explains the empty list only when it is empty', async () => {
+    signIn('admin');
+    mockApi(base([]));
+    renderKeys();
+    await screen.findByTestId('ip-addresses-empty');
+    expect(screen.getByTestId('ip-addresses-explainer').textContent).toContain('While the list is empty your API keys work from any address.');
+  });
+
+  it('removing one of several addresses says its calls will be refused, not that keys work from anywhere', async () => {
+    signIn('admin');
+    mockApi(base(['203.0.113.0/24', '2001:db8::1']));
+    const { user } = renderKeys();
+    await screen.findAllByTestId('ip-address-row');
+    await user.click(screen.getByRole('button', { name: 'Delete 2001:db8::1' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('API-key calls from 2001:db8::1 will be refused once it is removed.');
+    expect(dialog.textContent).not.toContain('work from any address');
   });
 
   it('adds an address: checked here first, then the e-mailed code', async () => {
@@ -289,7 +312,7 @@ describe('allowed IP addresses beside the keys', () => {
 
   it('shows a wrong code and keeps the dialog open', async () => {
     signIn('admin');
-    mockApi({ ...base([]), 'POST partner/ip-address': apiError(400, 'InvalidOtp', 'Invalid OTP') });
+    mockApi({ ...base([]), 'POST partner/ip-address': apiError(400, 'InvalidOtp', 'The code you entered is incorrect. Try again.') });
     const { user } = renderKeys();
     await screen.findByTestId('ip-addresses-empty');
     await user.click(screen.getByRole('button', { name: 'Add IP address' }));
@@ -298,7 +321,7 @@ describe('allowed IP addresses beside the keys', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
     await user.type(await within(dialog).findByLabelText('Verification code'), '000000');
     await user.click(within(dialog).getByRole('button', { name: 'Add address' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Invalid OTP');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The code you entered is incorrect. Try again.');
   });
 
   it('deletes an address with the e-mailed code, warning when it is the last one', async () => {
@@ -308,7 +331,11 @@ describe('allowed IP addresses beside the keys', () => {
     await screen.findAllByTestId('ip-address-row');
     await user.click(screen.getByRole('button', { name: 'Delete 203.0.113.0/24' }));
     const dialog = await screen.findByRole('dialog');
-    expect(dialog.textContent).toContain('your API keys work from any address');
+    // the last address: removing it opens the keys to every address, and the dialog does not also say calls get refused
+    expect(dialog.textContent).toContain(
+      '203.0.113.0/24 is the last address on the list: once it is removed, the list is empty and your API keys work from any address.',
+    );
+    expect(dialog.textContent).not.toContain('will be refused');
     await user.click(within(dialog).getByRole('button', { name: 'Send code' }));
     await user.type(await within(dialog).findByLabelText('Verification code'), '654321');
     await user.click(within(dialog).getByRole('button', { name: 'Remove address' }));

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useToasts } from '../../../components/ui/toast-store.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { PARTNER_ID } from '../../../testing/factories.ts';
@@ -28,12 +29,12 @@ describe('two-factor prompt', () => {
       );
   });
 
-  it("refuses a code that is not six digits with 'Invalid OTP', without calling the server", async () => {
+  it("refuses a code that is not six digits with 'The code you entered is incorrect. Try again.', without calling the server", async () => {
     const api = mockApi();
     const { user } = renderPrompt();
     await user.type(screen.getByLabelText('Authentication code'), '12345');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(screen.getByRole('alert').textContent).toBe('Invalid OTP');
+    expect(screen.getByRole('alert').textContent).toBe('The code you entered is incorrect. Try again.');
     expect(api.calls).toEqual([]);
   });
 
@@ -59,13 +60,23 @@ describe('two-factor prompt', () => {
     expect(api.to('POST users/challenge-response')[0]!.body).toMatchObject({ userCode: 'abcde-12345' });
   });
 
+  it('after a recovery code, says how many recovery codes are left', async () => {
+    mockApi({ 'POST users/challenge-response': { body: { ...signedIn.body, recoveryCodesLeft: 3 } } });
+    const { user } = renderPrompt();
+    await user.click(screen.getByRole('button', { name: 'Lost your phone? Use a recovery code' }));
+    await user.type(screen.getByLabelText('Recovery code'), 'abcde-12345');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/');
+    expect(useToasts.getState().toast.message).toBe('You signed in with a recovery code: 3 recovery codes left.');
+  });
+
   it('shows a wrong code and empties the field, staying on the prompt', async () => {
-    mockApi({ 'POST users/challenge-response': apiError(401, 'InvalidOtp', 'Invalid OTP') });
+    mockApi({ 'POST users/challenge-response': apiError(401, 'InvalidOtp', 'The code you entered is incorrect. Try again.') });
     const { user } = renderPrompt();
     const input = screen.getByLabelText('Authentication code');
     await user.type(input, '654321');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Invalid OTP');
+    expect((await screen.findByRole('alert')).textContent).toBe('The code you entered is incorrect. Try again.');
     expect((input as HTMLInputElement).value).toBe('');
     expect(useSession.getState().verified).toBe(false);
   });

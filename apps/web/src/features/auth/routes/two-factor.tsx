@@ -1,4 +1,4 @@
-import { OtpCode, OtpOrRecoveryCode, type AuthResult } from '@portal/contract/auth';
+import { AUTH_MESSAGES, OtpCode, OtpOrRecoveryCode, type AuthResult } from '@portal/contract/auth';
 import { Check, Copy, Download } from 'lucide-react';
 import { Fragment, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { authApi } from '../api/auth.ts';
 import { AuthCard, StepIndicator } from '../components/auth-card.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { downloadText } from '../../../lib/download.ts';
+import { toast } from '../../../components/ui/toast-store.ts';
 
 /** The code formats are the contract's: six digits, or in recovery mode also a recovery code (xxxxx-xxxxx). */
 const isCode = (code: string) => OtpCode.safeParse(code).success;
@@ -44,7 +45,7 @@ function useCodeSubmit(run: (code: string) => Promise<void>, pattern: (code: str
     e.preventDefault();
     setError(undefined);
     if (!pattern(code)) {
-      setError('Invalid OTP');
+      setError(AUTH_MESSAGES.invalidOtp);
       return;
     }
     setBusy(true);
@@ -196,6 +197,7 @@ function CodePrompt() {
       if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
       const res = await authApi.challengeResponse({ session: sessionToken, challengeName: 'SOFTWARE_TOKEN_MFA', username, userCode });
       applyAuthResult(res);
+      if (res.recoveryCodesLeft !== undefined) toast.show(AUTH_MESSAGES.recoveryCodesLeft(res.recoveryCodesLeft));
       void navigate('/', { replace: true });
     },
     recovery ? isCodeOrRecovery : isCode,

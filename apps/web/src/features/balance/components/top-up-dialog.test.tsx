@@ -78,7 +78,7 @@ describe('the top-up dialog', () => {
   it('gets an address with the button where the server offers one, and shows it', async () => {
     const calls = server({ addresses: [], assignable: ['usdt-trc20'] }, () => ({ status: 201, body: { address: TRC20 } }));
     open();
-    const button = await screen.findByRole('button', { name: 'Get a USDT ( TRC20 ) address' });
+    const button = await screen.findByRole('button', { name: 'Get a USDT (TRC20) address' });
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]); // opening the dialog asks for nothing
     await userEvent.click(button);
     expect(await screen.findByTestId('deposit-address')).toHaveProperty('textContent', TRC20.address);
@@ -92,7 +92,7 @@ describe('the top-up dialog', () => {
     const message = 'No USDT (TRC20) deposit address can be assigned yet: none is configured. Contact support.';
     server({ addresses: [], assignable: ['usdt-trc20'] }, () => ({ status: 409, body: { code: 'Conflict', message, requestId: 'r1' } }));
     open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Get a USDT ( TRC20 ) address' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Get a USDT (TRC20) address' }));
     expect((await screen.findByRole('alert')).textContent).toBe(message);
     expect(screen.queryByTestId('deposit-address')).toBeNull();
   });

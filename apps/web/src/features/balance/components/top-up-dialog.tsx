@@ -1,6 +1,7 @@
 import { Copy } from 'lucide-react';
 import { useState } from 'react';
 import { DEFAULT_CURRENCY_NETWORK, type Coin, type Network } from '@portal/contract/domain';
+import { coinNetworkLabel } from '@portal/contract/labels';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -67,9 +68,7 @@ export function TopUpDialog({
           {reason}
         </Alert>
       )}
-      <p className="text-sm">
-        Only send {coin} ( {network} ) to this wallet using its native blockchain to top up your balance
-      </p>
+      <p className="text-sm">Only send {coinNetworkLabel(coin, network)} to this wallet using its native blockchain to top up your balance</p>
       <div className="mt-4 grid grid-cols-2 gap-3">
         <div>
           <p className="mb-1 text-xs font-medium text-muted">Coin</p>
@@ -120,11 +119,9 @@ export function TopUpDialog({
           </>
         ) : canAssign ? (
           <div className="space-y-3 rounded-lg border border-line bg-canvas px-3 py-3 text-sm">
-            <p className="text-muted">
-              You have no {coin} ( {network} ) deposit address yet.
-            </p>
+            <p className="text-muted">You have no {coinNetworkLabel(coin, network)} deposit address yet.</p>
             <Button loading={assign.isPending} onClick={() => assign.mutate({ currency: coin, network })}>
-              Get a {coin} ( {network} ) address
+              Get a {coinNetworkLabel(coin, network)} address
             </Button>
             {assign.isError && <Alert tone="danger">{assign.error.message}</Alert>}
           </div>
@@ -133,12 +130,8 @@ export function TopUpDialog({
         )}
       </div>
       <div className="mt-5 rounded-lg border border-warning/20 bg-warning-soft px-3 py-2.5 text-xs text-warning">
-        <p className="font-semibold">
-          Only send {coin} ( {network} ) to this address
-        </p>
-        <p className="mt-0.5">
-          Sending any other digital asset through the {coin} ( {network} ) will result in permanent loss
-        </p>
+        <p className="font-semibold">Only send {coinNetworkLabel(coin, network)} to this address</p>
+        <p className="mt-0.5">Sending any other digital asset through the {coinNetworkLabel(coin, network)} will result in permanent loss</p>
       </div>
     </Dialog>
   );

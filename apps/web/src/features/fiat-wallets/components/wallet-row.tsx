@@ -84,7 +84,7 @@ export function WalletRow({ wallet, canEdit, saving, onChange }: Props) {
       <Link
         to={`/balance/fiat-wallet/${wallet.currency}`}
         className="inline-flex items-center gap-1 justify-self-start text-sm font-medium text-brand-700 hover:underline md:justify-self-end"
-        aria-label={`View the ${wallet.currency} wallet`}
+        aria-label={`Transactions of the ${wallet.currency} wallet`}
       >
         Transactions
         <ChevronRight className="size-4" aria-hidden="true" />

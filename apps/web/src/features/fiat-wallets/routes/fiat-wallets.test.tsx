@@ -46,7 +46,7 @@ describe('fiat wallets screen', () => {
     expect(switchOf('Collections for USD').disabled).toBe(true);
     expect(on('Collections for KES')).toBe(false);
     expect(screen.getByText(DEFAULT_NOTE, { exact: false })).toBeTruthy();
-    expect(within(rows[2]!).getByRole('link', { name: 'View the KES wallet' }).getAttribute('href')).toBe('/balance/fiat-wallet/KES');
+    expect(within(rows[2]!).getByRole('link', { name: 'Transactions of the KES wallet' }).getAttribute('href')).toBe('/balance/fiat-wallet/KES');
   });
 
   it('switches payments off: sends the change, then reloads the list', async () => {

@@ -4,6 +4,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { formatAmount, formatDate, statusLabel } from '../../../lib/format.ts';
+import { moneyOutcome } from '../../../lib/money-outcome.ts';
 import { usePayment } from '../api/payment.ts';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -20,7 +21,17 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
   const live = usePayment(created.kind, created.id);
   const p = live.data?.payment ?? created;
   const noun = p.kind === 'collection' ? 'Collection' : 'Disbursement';
-  const i = p.instructions;
+  const outcome = moneyOutcome({
+    kind: p.kind,
+    status: p.status,
+    amount: p.amount,
+    currency: p.currency,
+    balanceUsd: p.totalUsd,
+    amountUsd: p.amountUsd,
+    feeUsd: p.feeUsd,
+  });
+  // the payer's instructions only while they can still be followed
+  const i = outcome.payerInstructions ? p.instructions : null;
   return (
     <Card className="p-5" aria-label={`${noun} ${p.id}`}>
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -32,9 +43,16 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
       <p className="mt-1 text-xs text-muted">
         Created {formatDate(p.createdAt)} · <span className="break-all font-mono">{p.id}</span>
       </p>
-      <dl className="mt-4 divide-y divide-line">
+      <p className="mt-3 text-sm text-ink" data-testid="payment-outcome">
+        {outcome.summary}
+      </p>
+      <dl className="mt-3 divide-y divide-line">
         <Row label="Amount">{formatAmount(p.amount, p.currency)}</Row>
-        <Row label={p.kind === 'collection' ? 'Credited to your balance' : 'Taken from your balance'}>{formatAmount(p.totalUsd, 'USD')}</Row>
+        {outcome.lines.map((l) => (
+          <Row key={l.label} label={l.label}>
+            {l.value}
+          </Row>
+        ))}
         <Row label={p.kind === 'collection' ? 'Payer' : 'Recipient'}>{p.counterpartyName}</Row>
         {p.networkName && <Row label="Network">{p.networkName}</Row>}
         {p.accountNumber && <Row label="Account">{p.accountNumber}</Row>}

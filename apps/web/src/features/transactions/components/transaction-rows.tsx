@@ -129,8 +129,8 @@ export function TransactionRows({ label, columns, rows, pending, fetching, onVie
                       variant="ghost"
                       size="sm"
                       onClick={(e) => onView(r, e.currentTarget)}
-                      aria-label={`View ${r.id}`}
-                      title="View"
+                      aria-label={`View details of ${r.id}`}
+                      title="View details"
                       className="max-sm:w-full max-sm:border max-sm:border-line"
                     >
                       <Eye className="size-4" aria-hidden="true" />

@@ -43,7 +43,7 @@ describe('initiated payments', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/payments'));
     expect(screen.queryByRole('dialog')).toBeNull();
     // viewing a row puts its id in the address
-    await user.click(await screen.findByRole('button', { name: `View ${ROWS[2]!.id}` }));
+    await user.click(await screen.findByRole('button', { name: `View details of ${ROWS[2]!.id}` }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/payments/${ROWS[2]!.id}`));
   });
 
@@ -94,7 +94,10 @@ describe('initiated payments', () => {
     expect([...drawer.querySelectorAll('section')].at(-1)?.querySelectorAll('dt').length).toBe(3);
     expect([...drawer.querySelectorAll('section:last-of-type dt')].map((d) => d.textContent)).toEqual(['Created', 'Pending', 'Failed']);
     expect(drawer.querySelector('[data-field="Fee"] dd')?.textContent).toBe('USD 0.23');
-    expect(drawer.querySelector('[data-field="Credited to your balance"] dd')?.textContent).toBe('USD 99.77');
+    // a failed collection credited nothing: the drawer does not say it did
+    expect(drawer.querySelector('[data-field="Credited to your balance"]')).toBeNull();
+    expect(drawer.querySelector('[data-field="Your balance"] dd')?.textContent).toBe('Nothing was credited');
+    expect(drawer.querySelector('[data-field="What happened"] dd')?.textContent).toBe('The payer did not pay. Nothing was credited.');
     expect(drawer.querySelector('[data-field="Reason"] dd')?.textContent).toBe('The payer did not approve the prompt');
     expect(api.to(`GET collections/${id}`)).toHaveLength(1);
   });

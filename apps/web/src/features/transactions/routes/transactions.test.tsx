@@ -247,7 +247,7 @@ describe('transactions screen', () => {
     const leaked = { ...ALL[0]!, partnerId: 'p-secret', sequenceId: 'SEQ-1', rate: '1550.000000000000', fiatWallet: 'USD' };
     mockApi({ ...base, 'POST transactions/search': { body: searchReply([leaked], 1) } });
     const { user } = renderTransactions();
-    const view = await screen.findByRole('button', { name: `View ${String(ALL[0]!.id)}` });
+    const view = await screen.findByRole('button', { name: `View details of ${String(ALL[0]!.id)}` });
     await user.click(view);
     const drawer = screen.getByRole('dialog', { name: 'Transaction details' });
     expect(
@@ -262,7 +262,9 @@ describe('transactions screen', () => {
     expect(value('Amount')).toBe('NGN 1,000.50');
     expect(value('Converted amount')).toBe('USD 0.65');
     expect(value('Rate')).toBe('1 USD = 1,550.00 NGN');
-    expect(value('Paid from the wallet')).toBe('USD 0.65');
+    expect(value('Wallet amount')).toBe('USD 0.65');
+    expect(value('Taken from your balance')).toBe('USD 0.65');
+    expect(value('Paid to the recipient')).toBe('NGN 1,000.50');
     expect(value('Country')).toBe('Nigeria (NG)');
     expect(within(drawer).getByRole('button', { name: 'Copy ID' })).toBeTruthy();
     expect(within(drawer).queryByText('p-secret')).toBeNull();

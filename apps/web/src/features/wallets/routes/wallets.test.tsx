@@ -51,6 +51,10 @@ describe('wallet management', () => {
     const rows = within(table).getAllByTestId('wallet-row');
     expect(rows).toHaveLength(10);
     expect(rows[0]!.textContent).toContain('Memo 4242');
+    // networks in words, not their codes
+    expect(rows[0]!.textContent).toContain('Stellar');
+    expect(rows[0]!.textContent).not.toContain('XLM');
+    expect(rows[1]!.textContent).toContain('Ethereum');
     expect(rows[1]!.textContent).toContain('USDC');
     expect(rows[2]!.textContent).toContain('USDT');
     expect(rows[1]!.textContent).toContain('Pending approval');
@@ -115,11 +119,11 @@ describe('wallet management', () => {
     expect(screen.queryByText(/could not generate otp/)).toBeNull();
   });
 
-  it("shows the server's 'Invalid OTP' at the code and keeps the dialog open", async () => {
+  it("shows the server's 'The code you entered is incorrect. Try again.' at the code and keeps the dialog open", async () => {
     mockApi({
       'GET partner/wallets': { body: { wallets: [] } },
       'PUT user/otp': { body: { message: 'sent', sentTo: 'admin@acme.test', expiresInSeconds: 600 } },
-      'POST partner/wallet': apiError(400, 'InvalidOtp', 'Invalid OTP'),
+      'POST partner/wallet': apiError(400, 'InvalidOtp', 'The code you entered is incorrect. Try again.'),
     });
     const { user } = renderScreen(<WalletsScreen />, { path: '/wallets' });
     await user.click(await screen.findByRole('button', { name: 'Add wallet address' }));
@@ -127,7 +131,7 @@ describe('wallet management', () => {
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await user.type(await screen.findByLabelText('Verification code'), '000000');
     await user.click(screen.getByRole('button', { name: 'Add wallet address' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Invalid OTP');
+    expect((await screen.findByRole('alert')).textContent).toBe('The code you entered is incorrect. Try again.');
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
 

@@ -1,6 +1,7 @@
 import { Plus, WalletCards } from 'lucide-react';
 import { useState } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
+import { networkName } from '@portal/contract/labels';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -132,7 +133,7 @@ export function WalletsScreen() {
                 <li key={row.key} className="space-y-2 px-4 py-3" data-testid="wallet-row">
                   <div className="flex items-center justify-between gap-3">
                     <p className="font-semibold">
-                      {row.currency} <span className="font-normal text-muted">· {row.wallet.network}</span>
+                      {row.currency} <span className="font-normal text-muted">· {networkName(row.wallet.network)}</span>
                     </p>
                     <Status wallet={row.wallet} />
                   </div>
@@ -163,7 +164,7 @@ export function WalletsScreen() {
                   {page.map((row) => (
                     <tr key={row.key} data-testid="wallet-row" className="align-top">
                       <Td className="font-medium">{row.currency}</Td>
-                      <Td>{row.wallet.network}</Td>
+                      <Td>{networkName(row.wallet.network)}</Td>
                       <Td className="w-full min-w-[16rem] whitespace-normal">
                         <Address row={row} />
                       </Td>

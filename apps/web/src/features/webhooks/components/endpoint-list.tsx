@@ -59,7 +59,7 @@ export function EndpointList({ webhooks, canEdit, testing, onAdd, onEdit, onDele
           </div>
           {canEdit && (
             <div className="flex shrink-0 flex-wrap gap-2">
-              <Button variant="secondary" size="sm" loading={testing === w.id} onClick={() => onTest(w)} aria-label={`Send a test event to ${w.url}`}>
+              <Button variant="secondary" size="sm" loading={testing === w.id} onClick={() => onTest(w)} aria-label={`Send test event to ${w.url}`}>
                 <Send className="size-3.5" aria-hidden="true" />
                 Send test
               </Button>

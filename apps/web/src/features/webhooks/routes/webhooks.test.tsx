@@ -98,7 +98,7 @@ describe('webhooks screen', () => {
 
   it('keeps the user on the code step with the spec message when the code is wrong, and back on the form when the URL is refused', async () => {
     signIn('admin');
-    let reply = apiError(400, 'InvalidOtp', 'Invalid OTP');
+    let reply = apiError(400, 'InvalidOtp', 'The code you entered is incorrect. Try again.');
     mockApi({
       'GET partner/webhook': { body: { webhooks: [] } },
       'PUT user/otp': OTP_SENT,
@@ -112,7 +112,7 @@ describe('webhooks screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     await user.type(await within(dialog).findByLabelText('Verification code'), '000000');
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
-    expect(await within(dialog).findByText('Invalid OTP')).toBeTruthy();
+    expect(await within(dialog).findByText('The code you entered is incorrect. Try again.')).toBeTruthy();
 
     reply = apiError(400, 'WebhookUrlRefused', 'This URL points to a private, loopback or link-local address. Use an address reachable from the internet.');
     await user.clear(within(dialog).getByLabelText('Verification code'));
