@@ -159,10 +159,10 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     });
     expect(over.statusCode).toBe(400);
     expect(over.json<{ code: string; message: string }>()).toMatchObject({ code: 'InsufficientBalance' });
-    expect(over.json<{ message: string }>().message).toMatch(/^Enter amount below USD \d+\.\d{2}$/);
+    expect(over.json<{ message: string }>().message).toMatch(/^You can withdraw at most USD [\d,]+\.\d{2}$/);
     expect((await withdraw(ADMIN, { amount: '9.99' })).json()).toMatchObject({ message: WITHDRAWAL_MESSAGES.amountAtLeast });
     expect((await withdraw(ADMIN, { amount: '30000.01', travelRuleInfo: { name: 'A', businessRegistrationNumber: 'B' } })).json()).toMatchObject({
-      message: 'Enter amount below USD 30000.00',
+      message: 'You can withdraw at most USD 30,000.00',
     });
     expect((await withdraw(ADMIN, { amount: '100.005' })).statusCode).toBe(400);
     const noRule = await withdraw(ADMIN, { amount: '1000.00' });

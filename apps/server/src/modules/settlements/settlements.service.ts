@@ -134,7 +134,7 @@ export function createSettlementService(deps: SettlementDeps) {
         const priced = quote(coin, network, { usd: amount });
         if (!priced) throw badRequest(`Withdrawals in ${coin} are not offered: choose a stablecoin wallet`, 'ValidationFailed');
         if (compareDecimal(amount, WITHDRAWAL_MIN_USD) < 0) throw badRequest(WITHDRAWAL_MESSAGES.amountAtLeast, 'ValidationFailed');
-        if (compareDecimal(amount, deps.maxAmount) > 0) throw badRequest(`${WITHDRAWAL_MESSAGES.amountBelow}${deps.maxAmount}`, 'ValidationFailed');
+        if (compareDecimal(amount, deps.maxAmount) > 0) throw badRequest(WITHDRAWAL_MESSAGES.atMost(deps.maxAmount), 'ValidationFailed');
         if (compareDecimal(priced.receiveAmount, '0') <= 0) throw badRequest(WITHDRAWAL_MESSAGES.feeTooHigh, 'ValidationFailed');
         if (travelRuleFieldsFor(TRAVEL_RULE_CONFIGS, amount).length > 0 && !travelRule)
           throw badRequest(WITHDRAWAL_MESSAGES.travelRuleRequired, 'TravelRuleRequired');
@@ -157,7 +157,7 @@ export function createSettlementService(deps: SettlementDeps) {
           await deps.enqueueProcessing(trx, { partnerId: auth.partnerId, settlementId });
           // from here on, this partner's USD withdrawals run one at a time until commit
           const account = await lockAccount(trx, auth.partnerId, CURRENCY);
-          if (!account) throw new AppError(400, 'InsufficientBalance', `${WITHDRAWAL_MESSAGES.amountBelow}0.00`);
+          if (!account) throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost('0.00'));
           const settlement = {
             partner_id: auth.partnerId,
             id: settlementId,
@@ -192,7 +192,7 @@ export function createSettlementService(deps: SettlementDeps) {
           if (result.booked) throw new BookedBefore();
           if (!result.bookedNow) {
             const max = compareDecimal(result.balance, '0') > 0 ? normalise(minDecimal(result.balance, deps.maxAmount), 2) : '0.00';
-            throw new AppError(400, 'InsufficientBalance', `${WITHDRAWAL_MESSAGES.amountBelow}${max}`);
+            throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost(max));
           }
           await recordSettlementChange(trx, {
             partnerId: auth.partnerId,
