@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BalanceOverview } from '@portal/contract/balance';
+import { normalise, subtractDecimal } from '@portal/contract/decimal';
 import { WITHDRAWAL_MESSAGES, type Settlement, type SettlementFeeResponse } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { startSettlementWorker } from '../src/modules/settlements/settlement-processing.ts';
@@ -315,4 +317,44 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
   const summary = () => ledgerSummary(t.database.db, ACME, 'USD');
   /** admin and treasury share the requests */
   const i = (sequenceId: string) => (sequenceId.charCodeAt(0) % 2 === 0 ? ADMIN : TREASURY);
+
+  it('GET partner/balance: available, the withdrawal reserved while under way, the last movements linked to it; every role reads its own partner only', async () => {
+    const overview = async (email: string) => {
+      const res = await w.as(email).browser.get('/api/v1/partner/balance', w.opts(email));
+      expect(res.statusCode).toBe(200);
+      return res.json<BalanceOverview>();
+    };
+    const booked = await withdraw(TREASURY, { amount: '123.45' });
+    expect(booked.statusCode).toBe(201);
+    const id = booked.json<{ settlement: Settlement }>().settlement.id;
+    // read right away: the processing job moves it on only after a second, and pending and processing both count
+    const [admin, treasury, viewer] = await Promise.all([overview(ADMIN), overview(TREASURY), overview(VIEWER)]);
+    expect(treasury).toEqual(admin);
+    expect(viewer).toEqual(admin);
+    expect(admin.currency).toBe('USD');
+    const ledger = await balance();
+    expect(Number(admin.available)).toBeCloseTo(Number(ledger), 2);
+    expect(Number(admin.pending.withdrawals)).toBeGreaterThanOrEqual(123.45);
+    expect(admin.pending.total).toBe((Number(admin.pending.withdrawals) + Number(admin.pending.disbursements)).toFixed(2));
+    expect(admin.recent.length).toBeGreaterThan(0);
+    expect(admin.recent.length).toBeLessThanOrEqual(10);
+    expect(admin.recent.find((m) => m.reference === id)).toMatchObject({
+      kind: 'settlement',
+      reference: id,
+      amount: '-123.45',
+      currency: 'USD',
+      description: 'Withdrawal to a settlement wallet',
+    });
+    // newest first
+    const times = admin.recent.map((m) => m.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    // another partner sees its own balance, never this withdrawal
+    const kora = await overview(KORA);
+    expect(kora.recent.some((m) => m.reference === id)).toBe(false);
+    expect(kora.available).toBe(normalise((await ledgerSummary(t.database.db, DEMO_PARTNERS.kora.id, 'USD')).balance, 2));
+    // without a session: refused
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/balance' })).statusCode).toBe(401);
+    await vi.waitFor(async () => expect(await statusOf(id)).toBe('complete'), { timeout: 15_000 });
+    expect(Number((await overview(ADMIN)).pending.withdrawals)).toBeLessThanOrEqual(Number(subtractDecimal(admin.pending.withdrawals, '123.45')));
+  });
 });

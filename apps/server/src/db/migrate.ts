@@ -26,6 +26,7 @@ import * as paymentOrders from './migrations/0023-payment-orders.ts';
 import * as tradeIdSearch from './migrations/0025-trade-id-search.ts';
 import * as liveEvents from './migrations/0026-live-events.ts';
 import * as sessionEndReason from './migrations/0027-session-end-reason.ts';
+import * as ledgerEntriesByTime from './migrations/0031-ledger-entries-by-time.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-trade-id-search': tradeIdSearch,
   '0026-live-events': liveEvents,
   '0027-session-end-reason': sessionEndReason,
+  '0031-ledger-entries-by-time': ledgerEntriesByTime,
 };
 
 class StaticProvider implements MigrationProvider {

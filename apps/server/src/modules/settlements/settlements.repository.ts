@@ -174,3 +174,35 @@ export async function ledgerSummary(db: Executor, partnerId: string, currency: s
     from ledger_entries where partner_id = ${partnerId} and currency = ${currency}`.execute(db);
   return r.rows[0]!;
 }
+
+/** A disbursement in one of these is final or past its sending: its reservation is no longer "under way". */
+const DISBURSEMENT_DONE = ['complete', 'expired', 'failed', 'denied', 'refunded', 'cancelled', 'refund_failed', 'pending_refund', 'refund_processing'];
+
+/**
+ * What is reserved but not finished, in one statement (one snapshot): withdrawals pending or processing (their debit
+ * is booked) and disbursements not yet final (amount and fee reserved at creation). Both are USD.
+ */
+export async function pendingTotals(db: Executor, partnerId: string) {
+  const r = await sql<{ withdrawals: string; disbursements: string }>`
+    select
+      (select coalesce(sum(fiat_amount_usd), 0) from settlements
+        where partner_id = ${partnerId} and status in ('pending', 'processing'))::text as withdrawals,
+      (select coalesce(sum(amount_usd + fee_usd), 0) from payment_orders
+        where partner_id = ${partnerId} and kind = 'disbursement'
+          and status not in (${sql.join(DISBURSEMENT_DONE)}))::text as disbursements
+  `.execute(db);
+  return r.rows[0]!;
+}
+
+/** The account's last ledger entries, newest first. */
+export function recentLedgerEntries(db: Executor, partnerId: string, currency: string, limit: number) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['id', 'kind', 'reference', 'amount', 'currency', 'created_at'])
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BalanceOverview } from '@portal/contract/balance';
 import { ErrorBody } from '@portal/contract/errors';
 import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
 import { authOf } from '../../plugins/auth.ts';
@@ -22,6 +23,19 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
       },
     },
     async (request) => service.fee(authOf(request), request.query),
+  );
+
+  app.get(
+    '/partner/balance',
+    {
+      schema: {
+        operationId: 'balanceOverview',
+        tags: ['settlements'],
+        summary: 'The USD balance: available, reserved and under way (withdrawals, disbursements), and the last ledger movements',
+        response: { 200: BalanceOverview, ...errors },
+      },
+    },
+    async (request) => service.overview(authOf(request)),
   );
 
   app.get(

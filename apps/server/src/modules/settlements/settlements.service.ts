@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Coin, Network } from '@portal/contract/domain';
-import { compareDecimal, minDecimal, normalise } from '@portal/contract/decimal';
+import { addDecimal, compareDecimal, minDecimal, normalise } from '@portal/contract/decimal';
+import { RECENT_MOVEMENTS, ledgerKindLabel, type BalanceOverview } from '@portal/contract/balance';
 import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_MIN_USD,
@@ -18,7 +19,7 @@ import { requireRole, type Auth } from '../../lib/access.ts';
 import { liveWalletsByAddress } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
 import { recordSettlementChange } from './settlement-changes.ts';
-import { accountBalance, bookIfCovered, findRequest, lockAccount, type WithdrawalRow } from './settlements.repository.ts';
+import { accountBalance, bookIfCovered, findRequest, lockAccount, pendingTotals, recentLedgerEntries, type WithdrawalRow } from './settlements.repository.ts';
 
 /** Withdrawals come from the USD balance (the default fiat wallet, id 1). */
 const CURRENCY = 'USD';
@@ -78,6 +79,37 @@ export function createSettlementService(deps: SettlementDeps) {
 
   return {
     travelRule: () => ({ configs: TRAVEL_RULE_CONFIGS }),
+
+    /**
+     * The Balance screen: the USD balance (the ledger's sum, reservations already taken off), what is reserved and
+     * still under way, and the last movements. Every role of the partner may read it, as its accounts; one snapshot.
+     */
+    async overview(auth: Auth): Promise<BalanceOverview> {
+      return db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          const available = await accountBalance(trx, auth.partnerId, CURRENCY);
+          const pending = await pendingTotals(trx, auth.partnerId);
+          const recent = await recentLedgerEntries(trx, auth.partnerId, CURRENCY, RECENT_MOVEMENTS);
+          const withdrawals = normalise(pending.withdrawals, 2);
+          const disbursements = normalise(pending.disbursements, 2);
+          return {
+            currency: CURRENCY,
+            available: normalise(available, 2),
+            pending: { withdrawals, disbursements, total: normalise(addDecimal(withdrawals, disbursements), 2) },
+            recent: recent.map((e) => ({
+              id: String(e.id),
+              kind: e.kind,
+              description: ledgerKindLabel(e.kind),
+              reference: e.reference,
+              amount: normalise(String(e.amount), 2),
+              currency: e.currency,
+              createdAt: new Date(e.created_at).toISOString(),
+            })),
+          };
+        });
+    },
 
     /** GET partner/settlement/fee: the network fee, with the rate and what arrives. */
     async fee(auth: Auth, q: { cryptoAmount?: string; amount?: string; cryptoCurrency: Coin; cryptoNetwork: Network }): Promise<SettlementFeeResponse> {
