@@ -39,6 +39,9 @@ function server(wallets = [settlementWallet()]) {
   return mockApi({
     'GET partner/profile': { body: profile() },
     'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '25000.00' }]) },
+    'GET partner/balance': {
+      body: { currency: 'USD', available: '25000.00', pending: { withdrawals: '0.00', disbursements: '0.00', total: '0.00' }, recent: [] },
+    },
     'GET partner/wallets': { body: { wallets } },
     'GET partner/travel-rule': { body: TRAVEL_RULE },
     'GET partner/settlement/fee': (call) => ({ body: fee(new URLSearchParams(call.query).get('amount')!) }),
