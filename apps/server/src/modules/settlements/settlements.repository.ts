@@ -179,17 +179,20 @@ export async function ledgerSummary(db: Executor, partnerId: string, currency: s
 const DISBURSEMENT_DONE = ['complete', 'expired', 'failed', 'denied', 'refunded', 'cancelled', 'refund_failed', 'pending_refund', 'refund_processing'];
 
 /**
- * What is reserved but not finished, in one statement (one snapshot): withdrawals pending or processing (their debit
- * is booked) and disbursements not yet final (amount and fee reserved at creation). Both are USD.
+ * What is reserved but not finished, from the ledger in one statement (one snapshot): the debits of withdrawals still
+ * pending or processing, and the debits (amount and fee) of disbursements not yet final. A transaction row without a
+ * ledger entry reserves nothing, so it is not counted. Both are USD.
  */
 export async function pendingTotals(db: Executor, partnerId: string) {
   const r = await sql<{ withdrawals: string; disbursements: string }>`
     select
-      (select coalesce(sum(fiat_amount_usd), 0) from settlements
-        where partner_id = ${partnerId} and status in ('pending', 'processing'))::text as withdrawals,
-      (select coalesce(sum(amount_usd + fee_usd), 0) from payment_orders
-        where partner_id = ${partnerId} and kind = 'disbursement'
-          and status not in (${sql.join(DISBURSEMENT_DONE)}))::text as disbursements
+      (select coalesce(-sum(l.amount), 0) from ledger_entries l
+        join settlements s on s.partner_id = l.partner_id and s.id::text = l.reference
+        where l.partner_id = ${partnerId} and l.kind = 'settlement' and s.status in ('pending', 'processing'))::text as withdrawals,
+      (select coalesce(-sum(l.amount), 0) from ledger_entries l
+        join payment_orders o on o.partner_id = l.partner_id and o.id::text = l.reference
+        where l.partner_id = ${partnerId} and l.kind in ('disbursement', 'disbursement_fee') and o.kind = 'disbursement'
+          and o.status not in (${sql.join(DISBURSEMENT_DONE)}))::text as disbursements
   `.execute(db);
   return r.rows[0]!;
 }

@@ -14,7 +14,7 @@ export function PendingCard() {
   return (
     <Card className="p-6">
       <p className="text-sm font-medium text-muted">Pending</p>
-      <p className="mt-2 text-4xl font-semibold tracking-tight tabular-nums" data-testid="usd-pending">
+      <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl" data-testid="usd-pending">
         {o ? formatMoney(o.pending.total, o.currency) : <span className="inline-block h-10 w-40 animate-pulse rounded bg-canvas" aria-label="Loading..." />}
       </p>
       <p className="mt-1 text-xs text-muted">Reserved for transactions under way, not in the available balance</p>
@@ -67,7 +67,7 @@ export function RecentMovements() {
                   </span>
                   <span className="min-w-0 flex-1">
                     <span className="block truncate text-sm font-medium">{m.description}</span>
-                    <span className="block truncate text-xs text-muted">
+                    <span className="block text-xs text-muted">
                       {formatDate(m.createdAt)}
                       {to && (
                         <>

@@ -61,7 +61,7 @@ export function BalanceScreen() {
       <div className="grid gap-4 md:grid-cols-2">
         <Card className="p-6">
           <p className="text-sm font-medium text-muted">Available balance</p>
-          <p className="mt-2 text-4xl font-semibold tracking-tight tabular-nums" data-testid="usd-available">
+          <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl" data-testid="usd-available">
             {accounts.isPending ? (
               <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label="Loading..." />
             ) : (
