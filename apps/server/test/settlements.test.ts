@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { BalanceOverview } from '@portal/contract/balance';
+import { STATEMENT_MESSAGES, type BalanceOverview } from '@portal/contract/balance';
 import { normalise, subtractDecimal } from '@portal/contract/decimal';
 import { WITHDRAWAL_MESSAGES, type Settlement, type SettlementFeeResponse } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
@@ -356,5 +356,55 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/balance' })).statusCode).toBe(401);
     await vi.waitFor(async () => expect(await statusOf(id)).toBe('complete'), { timeout: 15_000 });
     expect(Number((await overview(ADMIN)).pending.withdrawals)).toBeLessThanOrEqual(Number(subtractDecimal(admin.pending.withdrawals, '123.45')));
+  });
+
+  it('GET partner/balance/statement.csv: opening + the entries = closing, each row its running balance; every role, own partner only; bad periods are 400', async () => {
+    const booked = await withdraw(ADMIN, { amount: '77.70' });
+    expect(booked.statusCode).toBe(201);
+    const id = booked.json<{ settlement: Settlement }>().settlement.id;
+    const today = new Date().toISOString().slice(0, 10);
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const url = `/api/v1/partner/balance/statement.csv?from=${monthAgo}&to=${today}`;
+    const get = (email: string, path = url) => w.as(email).browser.get(path, w.opts(email));
+    const csvs: string[] = [];
+    for (const email of [ADMIN, TREASURY, VIEWER]) {
+      const res = await get(email);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/csv');
+      csvs.push(res.body);
+    }
+    const parse = (csv: string) =>
+      csv
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .map((l) => l.split(','));
+    const rows = parse(csvs[0]!);
+    expect(rows[0]).toEqual(['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency']);
+    expect(rows[1]!.slice(1, 2)).toEqual(['Opening balance']);
+    expect(rows.at(-1)![1]).toBe('Closing balance');
+    const cents = (v: string) => (v ? Math.round(Number(v) * 100) : 0);
+    let running = cents(rows[1]![5]!);
+    for (const r of rows.slice(2, -1)) {
+      running += cents(r[4]!) - cents(r[3]!);
+      expect(cents(r[5]!)).toBe(running);
+      expect(r[6]).toBe('USD');
+    }
+    expect(cents(rows.at(-1)![5]!)).toBe(running);
+    expect(rows.find((r) => r[2] === id)).toMatchObject({ 1: 'Withdrawal to a settlement wallet', 3: '77.70', 4: '' });
+    // another partner's statement has none of this partner's entries
+    const kora = await get(KORA);
+    expect(kora.statusCode).toBe(200);
+    expect(kora.body).not.toContain(id);
+    // bad periods: a clear 400, not a 500
+    const reversed = await get(ADMIN, `/api/v1/partner/balance/statement.csv?from=${today}&to=${monthAgo}`);
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json()).toMatchObject({ code: 'ValidationFailed', message: STATEMENT_MESSAGES.order });
+    expect((await get(ADMIN, '/api/v1/partner/balance/statement.csv?from=2020-01-01&to=2026-13-45')).statusCode).toBe(400);
+    expect((await get(ADMIN, `/api/v1/partner/balance/statement.csv?from=2020-01-01&to=${today}`)).json()).toMatchObject({
+      message: STATEMENT_MESSAGES.tooLong,
+    });
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    await vi.waitFor(async () => expect(await statusOf(id)).toBe('complete'), { timeout: 15_000 });
   });
 });

@@ -43,3 +43,22 @@ export const BalanceOverview = z.object({
   recent: z.array(LedgerMovement),
 });
 export type BalanceOverview = z.infer<typeof BalanceOverview>;
+
+/** A statement of the ledger for whole UTC days `from` to `to` (GET partner/balance/statement). */
+export const StatementQuery = z.object({
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day such as 2026-11-01'),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day such as 2026-11-30'),
+});
+export type StatementQuery = z.infer<typeof StatementQuery>;
+
+/** A statement is built in one piece: a period with more entries than this is refused, asking for a shorter one. */
+export const STATEMENT_MAX_ENTRIES = 50_000;
+export const STATEMENT_MAX_DAYS = 366;
+
+export const STATEMENT_MESSAGES = {
+  order: 'The period starts after it ends: choose a start day on or before the end day',
+  tooLong: `A statement covers at most ${STATEMENT_MAX_DAYS} days: choose a shorter period`,
+  tooLarge: (count: number) => `This period has ${count} ledger entries, more than the ${STATEMENT_MAX_ENTRIES} a statement holds: choose a shorter period`,
+};
+
+export const STATEMENT_COLUMNS = ['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency'] as const;

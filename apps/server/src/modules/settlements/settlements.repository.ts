@@ -209,3 +209,25 @@ export function recentLedgerEntries(db: Executor, partnerId: string, currency: s
     .limit(limit)
     .execute();
 }
+
+/**
+ * A statement's numbers for [from, to): the opening balance, how many entries, and (when `limit` allows) the entries
+ * in time order with their running balance, computed by the database.
+ */
+export async function statementOf(db: Executor, partnerId: string, currency: string, from: Date, to: Date, limit: number) {
+  const head = await sql<{ opening: string; count: string }>`
+    select
+      (select coalesce(sum(amount), 0) from ledger_entries where partner_id = ${partnerId} and currency = ${currency} and created_at < ${from})::text as opening,
+      (select count(*) from ledger_entries where partner_id = ${partnerId} and currency = ${currency} and created_at >= ${from} and created_at < ${to})::text as count
+  `.execute(db);
+  const { opening, count } = head.rows[0]!;
+  if (Number(count) > limit) return { opening, count: Number(count), entries: undefined };
+  const rows = await sql<{ created_at: Date; kind: string; reference: string; amount: string; running: string }>`
+    select created_at, kind, reference, amount::text as amount,
+      (${opening}::numeric + sum(amount) over (order by created_at, id rows between unbounded preceding and current row))::text as running
+    from ledger_entries
+    where partner_id = ${partnerId} and currency = ${currency} and created_at >= ${from} and created_at < ${to}
+    order by created_at, id
+  `.execute(db);
+  return { opening, count: Number(count), entries: rows.rows };
+}

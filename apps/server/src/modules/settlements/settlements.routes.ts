@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BalanceOverview } from '@portal/contract/balance';
+import { BalanceOverview, StatementQuery } from '@portal/contract/balance';
 import { ErrorBody } from '@portal/contract/errors';
 import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
 import { authOf } from '../../plugins/auth.ts';
@@ -36,6 +36,22 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
       },
     },
     async (request) => service.overview(authOf(request)),
+  );
+
+  app.get(
+    '/partner/balance/statement.csv',
+    {
+      schema: {
+        operationId: 'balanceStatementCsv',
+        tags: ['settlements'],
+        summary: 'The USD statement of whole UTC days as CSV: opening balance, entries with their running balance, closing balance',
+        querystring: StatementQuery,
+      },
+    },
+    async (request, reply) => {
+      const { filename, csv } = await service.statementCsv(authOf(request), request.query);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
+    },
   );
 
   app.get(

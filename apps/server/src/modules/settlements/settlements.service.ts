@@ -2,7 +2,17 @@ import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Coin, Network } from '@portal/contract/domain';
 import { addDecimal, compareDecimal, minDecimal, normalise } from '@portal/contract/decimal';
-import { RECENT_MOVEMENTS, ledgerKindLabel, type BalanceOverview } from '@portal/contract/balance';
+import {
+  RECENT_MOVEMENTS,
+  STATEMENT_COLUMNS,
+  STATEMENT_MAX_DAYS,
+  STATEMENT_MAX_ENTRIES,
+  STATEMENT_MESSAGES,
+  ledgerKindLabel,
+  type BalanceOverview,
+  type StatementQuery,
+} from '@portal/contract/balance';
+import { CSV_BOM, csvLine } from '@portal/contract/csv';
 import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_MIN_USD,
@@ -19,7 +29,16 @@ import { requireRole, type Auth } from '../../lib/access.ts';
 import { liveWalletsByAddress } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
 import { recordSettlementChange } from './settlement-changes.ts';
-import { accountBalance, bookIfCovered, findRequest, lockAccount, pendingTotals, recentLedgerEntries, type WithdrawalRow } from './settlements.repository.ts';
+import {
+  accountBalance,
+  bookIfCovered,
+  findRequest,
+  lockAccount,
+  pendingTotals,
+  recentLedgerEntries,
+  statementOf,
+  type WithdrawalRow,
+} from './settlements.repository.ts';
 
 /** Withdrawals come from the USD balance (the default fiat wallet, id 1). */
 const CURRENCY = 'USD';
@@ -79,6 +98,45 @@ export function createSettlementService(deps: SettlementDeps) {
 
   return {
     travelRule: () => ({ configs: TRAVEL_RULE_CONFIGS }),
+
+    /**
+     * The USD statement of whole UTC days as CSV: the opening balance, each entry (date, what it was, the transaction
+     * it belongs to, debit or credit, the running balance) and the closing balance. One snapshot; a period with more
+     * than STATEMENT_MAX_ENTRIES entries is refused (400) rather than held in memory.
+     */
+    async statementCsv(auth: Auth, q: StatementQuery): Promise<{ filename: string; csv: string }> {
+      const from = new Date(`${q.from}T00:00:00.000Z`);
+      const end = new Date(`${q.to}T00:00:00.000Z`);
+      if (Number.isNaN(from.getTime()) || Number.isNaN(end.getTime())) throw badRequest('Choose real days such as 2026-11-01', 'ValidationFailed');
+      if (from > end) throw badRequest(STATEMENT_MESSAGES.order, 'ValidationFailed');
+      if ((end.getTime() - from.getTime()) / 86_400_000 + 1 > STATEMENT_MAX_DAYS) throw badRequest(STATEMENT_MESSAGES.tooLong, 'ValidationFailed');
+      const to = new Date(end.getTime() + 86_400_000);
+      const s = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute((trx) => statementOf(trx, auth.partnerId, CURRENCY, from, to, STATEMENT_MAX_ENTRIES));
+      if (!s.entries) throw badRequest(STATEMENT_MESSAGES.tooLarge(s.count), 'ValidationFailed');
+      const money = (v: string) => normalise(v, 2);
+      const opening = money(s.opening);
+      let out = CSV_BOM + csvLine(STATEMENT_COLUMNS);
+      out += csvLine([`${q.from} 00:00:00`, 'Opening balance', '', '', '', opening, CURRENCY]);
+      for (const e of s.entries) {
+        const amount = money(e.amount);
+        const debit = amount.startsWith('-');
+        out += csvLine([
+          new Date(e.created_at).toISOString().replace('T', ' ').slice(0, 19),
+          ledgerKindLabel(e.kind),
+          e.reference,
+          debit ? amount.slice(1) : '',
+          debit ? '' : amount,
+          money(e.running),
+          CURRENCY,
+        ]);
+      }
+      const closing = s.entries.length ? money(s.entries.at(-1)!.running) : opening;
+      out += csvLine([`${q.to} 23:59:59`, 'Closing balance', '', '', '', closing, CURRENCY]);
+      return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.csv`, csv: out };
+    },
 
     /**
      * The Balance screen: the USD balance (the ledger's sum, reservations already taken off), what is reserved and
