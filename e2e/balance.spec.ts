@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launch } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
@@ -34,6 +35,21 @@ describe.skipIf(browserMissing)('the Balance screen in Chromium', () => {
         .count(),
     ).toBeGreaterThan(0);
     await screenshots(page, 'balance');
+
+    // the statement: downloaded and read back; opening + entries = closing, to the cent
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^statement-USD-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = fs
+      .readFileSync(await download.path(), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','));
+    expect(rows[0]).toEqual(['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency']);
+    const cents = (v: string | undefined) => (v ? Math.round(Number(v) * 100) : 0);
+    const sum = rows.slice(2, -1).reduce((acc, r) => acc + cents(r[4]) - cents(r[3]), 0);
+    expect(rows.at(-1)![1]).toBe('Closing balance');
+    expect(cents(rows[1]![5]) + sum).toBe(cents(rows.at(-1)![5]));
 
     const available = (await page.getByTestId('usd-available').textContent())!;
     await page.getByRole('button', { name: 'Withdraw' }).click();

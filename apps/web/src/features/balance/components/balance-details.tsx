@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { movementLink, useBalanceOverview } from '../api/balance-overview.ts';
+import { StatementDownload } from './statement-download.tsx';
 
 const signed = (amount: string, currency: string) =>
   amount.startsWith('-') ? `−${formatMoney(amount.slice(1), currency)}` : `+${formatMoney(amount, currency)}`;
@@ -86,6 +87,7 @@ export function RecentMovements() {
           </ul>
         </Card>
       )}
+      <StatementDownload />
     </section>
   );
 }
