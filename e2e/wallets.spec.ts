@@ -143,7 +143,7 @@ describe.skipIf(browserMissing)('money movement in Chromium', () => {
     await admin.goto(`${server.url}/balance`);
     await admin.getByTestId('usd-available').getByText('USD 25,000.00').waitFor();
     await admin.getByRole('button', { name: 'Withdraw' }).click();
-    expect(await admin.getByTestId('max-settlement').textContent()).toBe('Max. settlement = USD 25,000.00');
+    expect(await admin.getByTestId('max-settlement').textContent()).toBe('You can withdraw at most USD 25,000.00');
     await admin.getByLabel('Amount (USD)').fill('1250.50');
     await shoot(admin, 'withdraw-amount');
     await admin.getByRole('button', { name: 'Continue' }).click();

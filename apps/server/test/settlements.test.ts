@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { STATEMENT_MESSAGES, type BalanceOverview } from '@portal/contract/balance';
+import { normalise, subtractDecimal } from '@portal/contract/decimal';
 import { WITHDRAWAL_MESSAGES, type Settlement, type SettlementFeeResponse } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { startSettlementWorker } from '../src/modules/settlements/settlement-processing.ts';
@@ -159,10 +161,10 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     });
     expect(over.statusCode).toBe(400);
     expect(over.json<{ code: string; message: string }>()).toMatchObject({ code: 'InsufficientBalance' });
-    expect(over.json<{ message: string }>().message).toMatch(/^Enter amount below USD \d+\.\d{2}$/);
+    expect(over.json<{ message: string }>().message).toMatch(/^You can withdraw at most USD [\d,]+\.\d{2}$/);
     expect((await withdraw(ADMIN, { amount: '9.99' })).json()).toMatchObject({ message: WITHDRAWAL_MESSAGES.amountAtLeast });
     expect((await withdraw(ADMIN, { amount: '30000.01', travelRuleInfo: { name: 'A', businessRegistrationNumber: 'B' } })).json()).toMatchObject({
-      message: 'Enter amount below USD 30000.00',
+      message: 'You can withdraw at most USD 30,000.00',
     });
     expect((await withdraw(ADMIN, { amount: '100.005' })).statusCode).toBe(400);
     const noRule = await withdraw(ADMIN, { amount: '1000.00' });
@@ -315,4 +317,94 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
   const summary = () => ledgerSummary(t.database.db, ACME, 'USD');
   /** admin and treasury share the requests */
   const i = (sequenceId: string) => (sequenceId.charCodeAt(0) % 2 === 0 ? ADMIN : TREASURY);
+
+  it('GET partner/balance: available, the withdrawal reserved while under way, the last movements linked to it; every role reads its own partner only', async () => {
+    const overview = async (email: string) => {
+      const res = await w.as(email).browser.get('/api/v1/partner/balance', w.opts(email));
+      expect(res.statusCode).toBe(200);
+      return res.json<BalanceOverview>();
+    };
+    const booked = await withdraw(TREASURY, { amount: '123.45' });
+    expect(booked.statusCode).toBe(201);
+    const id = booked.json<{ settlement: Settlement }>().settlement.id;
+    // read right away: the processing job moves it on only after a second, and pending and processing both count
+    const [admin, treasury, viewer] = await Promise.all([overview(ADMIN), overview(TREASURY), overview(VIEWER)]);
+    expect(treasury).toEqual(admin);
+    expect(viewer).toEqual(admin);
+    expect(admin.currency).toBe('USD');
+    const ledger = await balance();
+    expect(Number(admin.available)).toBeCloseTo(Number(ledger), 2);
+    expect(Number(admin.pending.withdrawals)).toBeGreaterThanOrEqual(123.45);
+    expect(admin.pending.total).toBe((Number(admin.pending.withdrawals) + Number(admin.pending.disbursements)).toFixed(2));
+    expect(admin.recent.length).toBeGreaterThan(0);
+    expect(admin.recent.length).toBeLessThanOrEqual(10);
+    expect(admin.recent.find((m) => m.reference === id)).toMatchObject({
+      kind: 'settlement',
+      reference: id,
+      amount: '-123.45',
+      currency: 'USD',
+      description: 'Withdrawal to a settlement wallet',
+    });
+    // newest first
+    const times = admin.recent.map((m) => m.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    // another partner sees its own balance, never this withdrawal
+    const kora = await overview(KORA);
+    expect(kora.recent.some((m) => m.reference === id)).toBe(false);
+    expect(kora.available).toBe(normalise((await ledgerSummary(t.database.db, DEMO_PARTNERS.kora.id, 'USD')).balance, 2));
+    // without a session: refused
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/balance' })).statusCode).toBe(401);
+    await vi.waitFor(async () => expect(await statusOf(id)).toBe('complete'), { timeout: 15_000 });
+    expect(Number((await overview(ADMIN)).pending.withdrawals)).toBeLessThanOrEqual(Number(subtractDecimal(admin.pending.withdrawals, '123.45')));
+  });
+
+  it('GET partner/balance/statement.csv: opening + the entries = closing, each row its running balance; every role, own partner only; bad periods are 400', async () => {
+    const booked = await withdraw(ADMIN, { amount: '77.70' });
+    expect(booked.statusCode).toBe(201);
+    const id = booked.json<{ settlement: Settlement }>().settlement.id;
+    const today = new Date().toISOString().slice(0, 10);
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const url = `/api/v1/partner/balance/statement.csv?from=${monthAgo}&to=${today}`;
+    const get = (email: string, path = url) => w.as(email).browser.get(path, w.opts(email));
+    const csvs: string[] = [];
+    for (const email of [ADMIN, TREASURY, VIEWER]) {
+      const res = await get(email);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/csv');
+      csvs.push(res.body);
+    }
+    const parse = (csv: string) =>
+      csv
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .map((l) => l.split(','));
+    const rows = parse(csvs[0]!);
+    expect(rows[0]).toEqual(['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency']);
+    expect(rows[1]!.slice(1, 2)).toEqual(['Opening balance']);
+    expect(rows.at(-1)![1]).toBe('Closing balance');
+    const cents = (v: string) => (v ? Math.round(Number(v) * 100) : 0);
+    let running = cents(rows[1]![5]!);
+    for (const r of rows.slice(2, -1)) {
+      running += cents(r[4]!) - cents(r[3]!);
+      expect(cents(r[5]!)).toBe(running);
+      expect(r[6]).toBe('USD');
+    }
+    expect(cents(rows.at(-1)![5]!)).toBe(running);
+    expect(rows.find((r) => r[2] === id)).toMatchObject({ 1: 'Withdrawal to a settlement wallet', 3: '77.70', 4: '' });
+    // another partner's statement has none of this partner's entries
+    const kora = await get(KORA);
+    expect(kora.statusCode).toBe(200);
+    expect(kora.body).not.toContain(id);
+    // bad periods: a clear 400, not a 500
+    const reversed = await get(ADMIN, `/api/v1/partner/balance/statement.csv?from=${today}&to=${monthAgo}`);
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json()).toMatchObject({ code: 'ValidationFailed', message: STATEMENT_MESSAGES.order });
+    expect((await get(ADMIN, '/api/v1/partner/balance/statement.csv?from=2020-01-01&to=2026-13-45')).statusCode).toBe(400);
+    expect((await get(ADMIN, `/api/v1/partner/balance/statement.csv?from=2020-01-01&to=${today}`)).json()).toMatchObject({
+      message: STATEMENT_MESSAGES.tooLong,
+    });
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    await vi.waitFor(async () => expect(await statusOf(id)).toBe('complete'), { timeout: 15_000 });
+  });
 });

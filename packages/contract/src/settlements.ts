@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Coin, DecimalString, Network, SETTLEMENT_STATUSES, type Coin as CoinT } from './domain.ts';
-import { compareDecimal } from './decimal.ts';
+import { compareDecimal, groupThousands } from './decimal.ts';
 import { addressText } from './validation.ts';
 import { TravelRuleInfo, WALLET_MESSAGES } from './wallets.ts';
 
@@ -19,8 +19,8 @@ export const WITHDRAWAL_MIN_USD = '10.00';
 export const WITHDRAWAL_PROCESSING_MINUTES = { min: 5, max: 20 } as const;
 
 export const WITHDRAWAL_MESSAGES = {
-  maxSettlement: 'Max. settlement = ',
-  amountBelow: 'Enter amount below USD ',
+  /** The most that can be withdrawn now, said the same way in the dialog's hint and in its error (and the server's). */
+  atMost: (max: string) => `You can withdraw at most USD ${groupThousands(max)}`,
   amountAtLeast: `Enter amount of at least USD ${WITHDRAWAL_MIN_USD}`,
   noWallet: 'Cannot withdraw funds without setting a wallet address',
   irreversible:

@@ -28,6 +28,7 @@ import * as liveEvents from './migrations/0026-live-events.ts';
 import * as sessionEndReason from './migrations/0027-session-end-reason.ts';
 import * as timeZones from './migrations/0028-time-zones.ts';
 import * as otpPurpose from './migrations/0030-otp-purpose.ts';
+import * as ledgerEntriesByTime from './migrations/0031-ledger-entries-by-time.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027-session-end-reason': sessionEndReason,
   '0028-time-zones': timeZones,
   '0030-otp-purpose': otpPurpose,
+  '0031-ledger-entries-by-time': ledgerEntriesByTime,
 };
 
 class StaticProvider implements MigrationProvider {

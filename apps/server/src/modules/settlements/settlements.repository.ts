@@ -174,3 +174,60 @@ export async function ledgerSummary(db: Executor, partnerId: string, currency: s
     from ledger_entries where partner_id = ${partnerId} and currency = ${currency}`.execute(db);
   return r.rows[0]!;
 }
+
+/** A disbursement in one of these is final or past its sending: its reservation is no longer "under way". */
+const DISBURSEMENT_DONE = ['complete', 'expired', 'failed', 'denied', 'refunded', 'cancelled', 'refund_failed', 'pending_refund', 'refund_processing'];
+
+/**
+ * What is reserved but not finished, from the ledger in one statement (one snapshot): the debits of withdrawals still
+ * pending or processing, and the debits (amount and fee) of disbursements not yet final. A transaction row without a
+ * ledger entry reserves nothing, so it is not counted. Both are USD.
+ */
+export async function pendingTotals(db: Executor, partnerId: string) {
+  const r = await sql<{ withdrawals: string; disbursements: string }>`
+    select
+      (select coalesce(-sum(l.amount), 0) from ledger_entries l
+        join settlements s on s.partner_id = l.partner_id and s.id::text = l.reference
+        where l.partner_id = ${partnerId} and l.kind = 'settlement' and s.status in ('pending', 'processing'))::text as withdrawals,
+      (select coalesce(-sum(l.amount), 0) from ledger_entries l
+        join payment_orders o on o.partner_id = l.partner_id and o.id::text = l.reference
+        where l.partner_id = ${partnerId} and l.kind in ('disbursement', 'disbursement_fee') and o.kind = 'disbursement'
+          and o.status not in (${sql.join(DISBURSEMENT_DONE)}))::text as disbursements
+  `.execute(db);
+  return r.rows[0]!;
+}
+
+/** The account's last ledger entries, newest first. */
+export function recentLedgerEntries(db: Executor, partnerId: string, currency: string, limit: number) {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['id', 'kind', 'reference', 'amount', 'currency', 'created_at'])
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * A statement's numbers for [from, to): the opening balance, how many entries, and (when `limit` allows) the entries
+ * in time order with their running balance, computed by the database.
+ */
+export async function statementOf(db: Executor, partnerId: string, currency: string, from: Date, to: Date, limit: number) {
+  const head = await sql<{ opening: string; count: string }>`
+    select
+      (select coalesce(sum(amount), 0) from ledger_entries where partner_id = ${partnerId} and currency = ${currency} and created_at < ${from})::text as opening,
+      (select count(*) from ledger_entries where partner_id = ${partnerId} and currency = ${currency} and created_at >= ${from} and created_at < ${to})::text as count
+  `.execute(db);
+  const { opening, count } = head.rows[0]!;
+  if (Number(count) > limit) return { opening, count: Number(count), entries: undefined };
+  const rows = await sql<{ created_at: Date; kind: string; reference: string; amount: string; running: string }>`
+    select created_at, kind, reference, amount::text as amount,
+      (${opening}::numeric + sum(amount) over (order by created_at, id rows between unbounded preceding and current row))::text as running
+    from ledger_entries
+    where partner_id = ${partnerId} and currency = ${currency} and created_at >= ${from} and created_at < ${to}
+    order by created_at, id
+  `.execute(db);
+  return { opening, count: Number(count), entries: rows.rows };
+}

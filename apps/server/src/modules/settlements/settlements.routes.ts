@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BalanceOverview, StatementQuery } from '@portal/contract/balance';
 import { ErrorBody } from '@portal/contract/errors';
 import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
 import { authOf } from '../../plugins/auth.ts';
@@ -22,6 +23,35 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
       },
     },
     async (request) => service.fee(authOf(request), request.query),
+  );
+
+  app.get(
+    '/partner/balance',
+    {
+      schema: {
+        operationId: 'balanceOverview',
+        tags: ['settlements'],
+        summary: 'The USD balance: available, reserved and under way (withdrawals, disbursements), and the last ledger movements',
+        response: { 200: BalanceOverview, ...errors },
+      },
+    },
+    async (request) => service.overview(authOf(request)),
+  );
+
+  app.get(
+    '/partner/balance/statement.csv',
+    {
+      schema: {
+        operationId: 'balanceStatementCsv',
+        tags: ['settlements'],
+        summary: 'The USD statement of whole UTC days as CSV: opening balance, entries with their running balance, closing balance',
+        querystring: StatementQuery,
+      },
+    },
+    async (request, reply) => {
+      const { filename, csv } = await service.statementCsv(authOf(request), request.query);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
+    },
   );
 
   app.get(

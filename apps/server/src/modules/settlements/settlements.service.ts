@@ -1,7 +1,18 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Coin, Network } from '@portal/contract/domain';
-import { compareDecimal, minDecimal, normalise } from '@portal/contract/decimal';
+import { addDecimal, compareDecimal, minDecimal, normalise } from '@portal/contract/decimal';
+import {
+  RECENT_MOVEMENTS,
+  STATEMENT_COLUMNS,
+  STATEMENT_MAX_DAYS,
+  STATEMENT_MAX_ENTRIES,
+  STATEMENT_MESSAGES,
+  ledgerKindLabel,
+  type BalanceOverview,
+  type StatementQuery,
+} from '@portal/contract/balance';
+import { CSV_BOM, csvLine } from '@portal/contract/csv';
 import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_MIN_USD,
@@ -18,7 +29,16 @@ import { requireRole, type Auth } from '../../lib/access.ts';
 import { liveWalletsByAddress } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
 import { recordSettlementChange } from './settlement-changes.ts';
-import { accountBalance, bookIfCovered, findRequest, lockAccount, type WithdrawalRow } from './settlements.repository.ts';
+import {
+  accountBalance,
+  bookIfCovered,
+  findRequest,
+  lockAccount,
+  pendingTotals,
+  recentLedgerEntries,
+  statementOf,
+  type WithdrawalRow,
+} from './settlements.repository.ts';
 
 /** Withdrawals come from the USD balance (the default fiat wallet, id 1). */
 const CURRENCY = 'USD';
@@ -79,6 +99,76 @@ export function createSettlementService(deps: SettlementDeps) {
   return {
     travelRule: () => ({ configs: TRAVEL_RULE_CONFIGS }),
 
+    /**
+     * The USD statement of whole UTC days as CSV: the opening balance, each entry (date, what it was, the transaction
+     * it belongs to, debit or credit, the running balance) and the closing balance. One snapshot; a period with more
+     * than STATEMENT_MAX_ENTRIES entries is refused (400) rather than held in memory.
+     */
+    async statementCsv(auth: Auth, q: StatementQuery): Promise<{ filename: string; csv: string }> {
+      const from = new Date(`${q.from}T00:00:00.000Z`);
+      const end = new Date(`${q.to}T00:00:00.000Z`);
+      if (Number.isNaN(from.getTime()) || Number.isNaN(end.getTime())) throw badRequest('Choose real days such as 2026-11-01', 'ValidationFailed');
+      if (from > end) throw badRequest(STATEMENT_MESSAGES.order, 'ValidationFailed');
+      if ((end.getTime() - from.getTime()) / 86_400_000 + 1 > STATEMENT_MAX_DAYS) throw badRequest(STATEMENT_MESSAGES.tooLong, 'ValidationFailed');
+      const to = new Date(end.getTime() + 86_400_000);
+      const s = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute((trx) => statementOf(trx, auth.partnerId, CURRENCY, from, to, STATEMENT_MAX_ENTRIES));
+      if (!s.entries) throw badRequest(STATEMENT_MESSAGES.tooLarge(s.count), 'ValidationFailed');
+      const money = (v: string) => normalise(v, 2);
+      const opening = money(s.opening);
+      let out = CSV_BOM + csvLine(STATEMENT_COLUMNS);
+      out += csvLine([`${q.from} 00:00:00`, 'Opening balance', '', '', '', opening, CURRENCY]);
+      for (const e of s.entries) {
+        const amount = money(e.amount);
+        const debit = amount.startsWith('-');
+        out += csvLine([
+          new Date(e.created_at).toISOString().replace('T', ' ').slice(0, 19),
+          ledgerKindLabel(e.kind),
+          e.reference,
+          debit ? amount.slice(1) : '',
+          debit ? '' : amount,
+          money(e.running),
+          CURRENCY,
+        ]);
+      }
+      const closing = s.entries.length ? money(s.entries.at(-1)!.running) : opening;
+      out += csvLine([`${q.to} 23:59:59`, 'Closing balance', '', '', '', closing, CURRENCY]);
+      return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.csv`, csv: out };
+    },
+
+    /**
+     * The Balance screen: the USD balance (the ledger's sum, reservations already taken off), what is reserved and
+     * still under way, and the last movements. Every role of the partner may read it, as its accounts; one snapshot.
+     */
+    async overview(auth: Auth): Promise<BalanceOverview> {
+      return db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          const available = await accountBalance(trx, auth.partnerId, CURRENCY);
+          const pending = await pendingTotals(trx, auth.partnerId);
+          const recent = await recentLedgerEntries(trx, auth.partnerId, CURRENCY, RECENT_MOVEMENTS);
+          const withdrawals = normalise(pending.withdrawals, 2);
+          const disbursements = normalise(pending.disbursements, 2);
+          return {
+            currency: CURRENCY,
+            available: normalise(available, 2),
+            pending: { withdrawals, disbursements, total: normalise(addDecimal(withdrawals, disbursements), 2) },
+            recent: recent.map((e) => ({
+              id: String(e.id),
+              kind: e.kind,
+              description: ledgerKindLabel(e.kind),
+              reference: e.reference,
+              amount: normalise(String(e.amount), 2),
+              currency: e.currency,
+              createdAt: new Date(e.created_at).toISOString(),
+            })),
+          };
+        });
+    },
+
     /** GET partner/settlement/fee: the network fee, with the rate and what arrives. */
     async fee(auth: Auth, q: { cryptoAmount?: string; amount?: string; cryptoCurrency: Coin; cryptoNetwork: Network }): Promise<SettlementFeeResponse> {
       const result = quote(q.cryptoCurrency, q.cryptoNetwork, q.amount !== undefined ? { usd: q.amount } : { crypto: q.cryptoAmount! });
@@ -134,7 +224,7 @@ export function createSettlementService(deps: SettlementDeps) {
         const priced = quote(coin, network, { usd: amount });
         if (!priced) throw badRequest(`Withdrawals in ${coin} are not offered: choose a stablecoin wallet`, 'ValidationFailed');
         if (compareDecimal(amount, WITHDRAWAL_MIN_USD) < 0) throw badRequest(WITHDRAWAL_MESSAGES.amountAtLeast, 'ValidationFailed');
-        if (compareDecimal(amount, deps.maxAmount) > 0) throw badRequest(`${WITHDRAWAL_MESSAGES.amountBelow}${deps.maxAmount}`, 'ValidationFailed');
+        if (compareDecimal(amount, deps.maxAmount) > 0) throw badRequest(WITHDRAWAL_MESSAGES.atMost(deps.maxAmount), 'ValidationFailed');
         if (compareDecimal(priced.receiveAmount, '0') <= 0) throw badRequest(WITHDRAWAL_MESSAGES.feeTooHigh, 'ValidationFailed');
         if (travelRuleFieldsFor(TRAVEL_RULE_CONFIGS, amount).length > 0 && !travelRule)
           throw badRequest(WITHDRAWAL_MESSAGES.travelRuleRequired, 'TravelRuleRequired');
@@ -157,7 +247,7 @@ export function createSettlementService(deps: SettlementDeps) {
           await deps.enqueueProcessing(trx, { partnerId: auth.partnerId, settlementId });
           // from here on, this partner's USD withdrawals run one at a time until commit
           const account = await lockAccount(trx, auth.partnerId, CURRENCY);
-          if (!account) throw new AppError(400, 'InsufficientBalance', `${WITHDRAWAL_MESSAGES.amountBelow}0.00`);
+          if (!account) throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost('0.00'));
           const settlement = {
             partner_id: auth.partnerId,
             id: settlementId,
@@ -192,7 +282,7 @@ export function createSettlementService(deps: SettlementDeps) {
           if (result.booked) throw new BookedBefore();
           if (!result.bookedNow) {
             const max = compareDecimal(result.balance, '0') > 0 ? normalise(minDecimal(result.balance, deps.maxAmount), 2) : '0.00';
-            throw new AppError(400, 'InsufficientBalance', `${WITHDRAWAL_MESSAGES.amountBelow}${max}`);
+            throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost(max));
           }
           await recordSettlementChange(trx, {
             partnerId: auth.partnerId,

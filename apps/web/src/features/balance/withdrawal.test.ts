@@ -33,7 +33,7 @@ describe('withdrawal', () => {
   });
 
   it("refuses an amount above the max with the spec's words, below the minimum, or malformed", () => {
-    expect(amountProblem('25000.01', '25000.00')).toBe('Enter amount below USD 25,000.00');
+    expect(amountProblem('25000.01', '25000.00')).toBe('You can withdraw at most USD 25,000.00');
     expect(amountProblem('25000', '25000.00')).toBeNull();
     expect(amountProblem('9.99', '25000.00')).toBe('Enter amount of at least USD 10.00');
     expect(amountProblem('10.001', '25000.00')).toMatch(/at most 2 decimals|such as/);

@@ -1,8 +1,7 @@
 import type { Coin } from '@portal/contract/domain';
-import { compareDecimal } from '@portal/contract/decimal';
+import { compareDecimal, normalise } from '@portal/contract/decimal';
 import { WITHDRAWAL_COINS, WITHDRAWAL_MESSAGES, WITHDRAWAL_MIN_USD } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
-import { formatMoney } from '../../lib/format.ts';
 
 /** A destination a withdrawal can go to: an enabled wallet and one of its coins that can be paid out. */
 export type Destination = { key: string; wallet: SettlementWallet; coin: Coin };
@@ -17,7 +16,7 @@ export function destinations(wallets: readonly SettlementWallet[] | undefined): 
 export function amountProblem(amount: string, max: string): string | null {
   const text = amount.trim();
   if (!/^\d{1,15}(\.\d{1,2})?$/.test(text)) return 'Enter an amount in USD, such as 250.00';
-  if (compareDecimal(text, max) > 0) return `${WITHDRAWAL_MESSAGES.amountBelow}${formatMoney(max)}`;
+  if (compareDecimal(text, max) > 0) return WITHDRAWAL_MESSAGES.atMost(normalise(max, 2));
   if (compareDecimal(text, WITHDRAWAL_MIN_USD) < 0) return WITHDRAWAL_MESSAGES.amountAtLeast;
   return null;
 }

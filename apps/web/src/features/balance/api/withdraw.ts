@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { WITHDRAWAL_MESSAGES, WithdrawalResponse, type SettlementRequest } from '@portal/contract/settlements';
 import { ApiError, api } from '../../../lib/api-client.ts';
 import { accountsQuery } from '../../../lib/partner/accounts.ts';
+import { balanceOverviewKey } from './balance-overview.ts';
 
 /**
  * POST partner/settlement/withdrawal. The request carries its sequenceId: sending it again (a retry after a lost
@@ -21,6 +22,7 @@ export function useWithdraw() {
     },
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: accountsQuery.queryKey });
+      void qc.invalidateQueries({ queryKey: balanceOverviewKey });
       void qc.invalidateQueries({ queryKey: ['transactions'] });
     },
   });

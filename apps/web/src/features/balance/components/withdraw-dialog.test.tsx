@@ -39,6 +39,9 @@ function server(wallets = [settlementWallet()]) {
   return mockApi({
     'GET partner/profile': { body: profile() },
     'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '25000.00' }]) },
+    'GET partner/balance': {
+      body: { currency: 'USD', available: '25000.00', pending: { withdrawals: '0.00', disbursements: '0.00', total: '0.00' }, recent: [] },
+    },
     'GET partner/wallets': { body: { wallets } },
     'GET partner/travel-rule': { body: TRAVEL_RULE },
     'GET partner/settlement/fee': (call) => ({ body: fee(new URLSearchParams(call.query).get('amount')!) }),
@@ -57,10 +60,10 @@ describe('withdrawal', () => {
     const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
     await screen.findByText('USD 25,000.00');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
-    expect(screen.getByTestId('max-settlement').textContent).toBe('Max. settlement = USD 25,000.00');
+    expect(screen.getByTestId('max-settlement').textContent).toBe('You can withdraw at most USD 25,000.00');
     await user.type(screen.getByLabelText('Amount (USD)'), '25000.01');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(screen.getByText('Enter amount below USD 25,000.00')).toBeTruthy();
+    expect(screen.getByText('You can withdraw at most USD 25,000.00', { selector: '[role=alert], p, span:not([data-testid])' })).toBeTruthy();
     await user.clear(screen.getByLabelText('Amount (USD)'));
     await user.type(screen.getByLabelText('Amount (USD)'), '250.00');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -117,7 +120,7 @@ describe('withdrawal', () => {
 
   it('a refused withdrawal is the answer: not sent again', async () => {
     const api = server();
-    api.on('POST partner/settlement/withdrawal', apiError(409, 'InsufficientBalance', 'The balance is too low for this withdrawal.'));
+    api.on('POST partner/settlement/withdrawal', apiError(409, 'SequenceIdReused', 'The balance is too low for this withdrawal.'));
     const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
     await screen.findByText('USD 25,000.00');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
@@ -145,5 +148,52 @@ describe('withdrawal', () => {
     await screen.findByText('USD 25,000.00');
     expect(screen.queryByRole('button', { name: 'Withdraw' })).toBeNull();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Top up' })).toBeTruthy());
+  });
+
+  it('reads the balance again when the dialog opens, and shows the new maximum', async () => {
+    const api = server();
+    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    api.on('GET partner/accounts', { body: accounts([{ currency: 'USD', available: '1234.56' }]) });
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(screen.getByTestId('max-settlement').textContent).toBe('You can withdraw at most USD 1,234.56'));
+    expect(api.to('GET partner/accounts')).toHaveLength(2);
+  });
+
+  it('when the server answers InsufficientBalance, goes back to the amount with the new maximum in the hint and the error', async () => {
+    const api = server();
+    api.on('POST partner/settlement/withdrawal', apiError(400, 'InsufficientBalance', 'You can withdraw at most USD 100.00'));
+    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await user.type(screen.getByLabelText('Amount (USD)'), '250');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByTestId('confirm-rate');
+    api.on('GET partner/accounts', { body: accounts([{ currency: 'USD', available: '100.00' }]) });
+    await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
+    // the amount's error says the new maximum (in place of the hint, which says the same), and the screen's balance moved too
+    expect((await screen.findByText('You can withdraw at most USD 100.00')).closest('[data-testid=usd-available]')).toBeNull();
+    expect(screen.getByTestId('usd-available').textContent).toBe('USD 100.00');
+    expect(screen.getByLabelText<HTMLInputElement>('Amount (USD)').value).toBe('250');
+  });
+
+  it('gives a treasury user a link to the wallets page (no menu name they do not have), and without the feature tells them to ask an admin', async () => {
+    server([]);
+    const { user, unmount } = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await screen.findByTestId('no-wallet');
+    expect(screen.getByRole('link', { name: 'Add a wallet address' }).getAttribute('href')).toBe('/wallets');
+    expect(screen.queryByText(/Wallet Management/)).toBeNull();
+    unmount();
+
+    const api = server([]);
+    api.on('GET partner/profile', { body: profile({}, { walletManagementEnabled: false }) });
+    const second = renderScreen(<BalanceScreen />, { path: '/balance' });
+    await screen.findByText('USD 25,000.00');
+    await second.user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await screen.findByTestId('no-wallet');
+    expect(screen.getByText('Ask an admin of your team to add a wallet address.')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Add a wallet address' })).toBeNull();
   });
 });

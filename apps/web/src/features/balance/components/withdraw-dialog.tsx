@@ -1,6 +1,8 @@
 import { AlertTriangle, Clock } from 'lucide-react';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { normalise } from '@portal/contract/decimal';
 import { SETTLEMENT_SOURCE, WITHDRAWAL_MESSAGES, WITHDRAWAL_PROCESSING_MINUTES, travelRuleFieldsFor, type Settlement } from '@portal/contract/settlements';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -12,6 +14,8 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatCrypto, formatMoney } from '../../../lib/format.ts';
 import { newId } from '../../../lib/ids.ts';
 import { useSettlementWallets } from '../../../lib/partner/settlement-wallets.ts';
+import { accountsQuery, usdAvailable } from '../../../lib/partner/accounts.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 import { useSettlementFee } from '../api/settlement-fee.ts';
 import { useTravelRule } from '../api/travel-rule.ts';
 import { useWithdraw } from '../api/withdraw.ts';
@@ -60,7 +64,12 @@ export function WithdrawDialog({
   const [sequenceId, setSequenceId] = useState('');
   const [recipient, setRecipient] = useState({ name: '', businessRegistrationNumber: '' });
   const [done, setDone] = useState<Settlement | null>(null);
-  const max = Number(available) > 0 ? available : '0';
+  const max = Number(available) > 0 ? normalise(available, 2) : '0.00';
+  const qc = useQueryClient();
+  // the balance may have moved since the screen loaded: the maximum is read again when the dialog opens
+  useEffect(() => {
+    void qc.invalidateQueries({ queryKey: accountsQuery.queryKey });
+  }, [qc]);
   const chosen: Destination | undefined = options.find((o) => o.key === key) ?? (options.length === 1 ? options[0] : undefined);
   const fee = useSettlementFee(step === 'confirm' && chosen ? { amount: amount.trim(), coin: chosen.coin, network: chosen.wallet.network } : null);
   const needs = travelRuleFieldsFor(travelRule.data?.configs ?? [], amount.trim());
@@ -97,6 +106,19 @@ export function WithdrawDialog({
         onSuccess: (res) => {
           setDone(res.settlement);
           setStep('pending');
+        },
+        onError: (err) => {
+          if (!(err instanceof ApiError) || err.code !== 'InsufficientBalance') return;
+          // the balance moved under the dialog: read it again and say the new maximum at the amount
+          void qc.fetchQuery({ ...accountsQuery, staleTime: 0 }).then(
+            (fresh) => {
+              const now = usdAvailable(fresh.accounts);
+              withdraw.reset();
+              setAmountError(WITHDRAWAL_MESSAGES.atMost(Number(now) > 0 ? normalise(now, 2) : '0.00'));
+              setStep('amount');
+            },
+            () => undefined,
+          );
         },
       },
     );
@@ -149,12 +171,7 @@ export function WithdrawDialog({
               setAmountError(null);
             }}
             error={amountError ?? undefined}
-            hint={
-              <span data-testid="max-settlement">
-                {WITHDRAWAL_MESSAGES.maxSettlement}
-                {formatMoney(max, 'USD')}
-              </span>
-            }
+            hint={<span data-testid="max-settlement">{WITHDRAWAL_MESSAGES.atMost(max)}</span>}
             trailing={
               <button
                 type="button"
@@ -177,9 +194,8 @@ export function WithdrawDialog({
                 <p className="mt-1">
                   {canManageWallets ? (
                     <>
-                      Add a wallet address in{' '}
                       <Link to="/wallets" className="font-semibold underline underline-offset-2" onClick={() => onOpenChange(false)}>
-                        Wallet Management
+                        Add a wallet address
                       </Link>
                       ; a second person approves it, then it can receive withdrawals.
                     </>

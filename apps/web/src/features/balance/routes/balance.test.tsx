@@ -54,4 +54,55 @@ describe('balance screen', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(api.calls).toEqual([]);
   });
+
+  it('shows what is pending, each part with its currency, and the recent movements with what each was and a link to its transaction', async () => {
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '25000.00' }]) },
+      'GET partner/balance': {
+        body: {
+          currency: 'USD',
+          available: '25000.00',
+          pending: { withdrawals: '1234.56', disbursements: '100.50', total: '1335.06' },
+          recent: [
+            {
+              id: '2',
+              kind: 'settlement',
+              description: 'Withdrawal to a settlement wallet',
+              reference: '5e770000-0000-4000-8000-0000000000ff',
+              amount: '-1234.56',
+              currency: 'USD',
+              createdAt: '2026-11-23T10:00:00.000Z',
+            },
+            {
+              id: '1',
+              kind: 'collection',
+              description: 'Collection received',
+              reference: 'c0770000-0000-4000-8000-000000000001',
+              amount: '500.00',
+              currency: 'USD',
+              createdAt: '2026-11-22T09:00:00.000Z',
+            },
+          ],
+        },
+      },
+    });
+    renderBalance();
+    expect((await screen.findByTestId('pending-withdrawals')).textContent).toBe('USD 1,234.56');
+    expect(screen.getByTestId('pending-disbursements').textContent).toBe('USD 100.50');
+    expect(screen.getByTestId('usd-pending').textContent).toBe('USD 1,335.06');
+    const list = screen.getByTestId('recent-movements');
+    expect(within(list).getByText('−USD 1,234.56')).toBeTruthy();
+    expect(within(list).getByText('+USD 500.00')).toBeTruthy();
+    expect(
+      within(list)
+        .getByRole('link', { name: /Withdrawal to a settlement wallet/ })
+        .getAttribute('href'),
+    ).toBe('/transactions?tab=3&id=5e770000-0000-4000-8000-0000000000ff');
+    expect(
+      within(list)
+        .getByRole('link', { name: /Collection received/ })
+        .getAttribute('href'),
+    ).toBe('/transactions?tab=2&id=c0770000-0000-4000-8000-000000000001');
+  });
 });

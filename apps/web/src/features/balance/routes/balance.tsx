@@ -12,6 +12,7 @@ import { useSession } from '../../../lib/session/session-store.ts';
 import { ROLE_LABELS } from '@portal/contract/team';
 import { TopUpDialog } from '../components/top-up-dialog.tsx';
 import { WithdrawDialog } from '../components/withdraw-dialog.tsx';
+import { PendingCard, RecentMovements } from '../components/balance-details.tsx';
 
 export function BalanceScreen() {
   const accounts = useAccounts();
@@ -57,17 +58,21 @@ export function BalanceScreen() {
         </Alert>
       )}
       {accounts.isError && <Alert tone="danger">{accounts.error.message || 'cannot retrieve account data'}</Alert>}
-      <Card className="p-6">
-        <p className="text-sm font-medium text-muted">Available balance</p>
-        <p className="mt-2 text-4xl font-semibold tracking-tight tabular-nums" data-testid="usd-available">
-          {accounts.isPending ? (
-            <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label="Loading..." />
-          ) : (
-            formatMoney(usdAvailable(accounts.data?.accounts), 'USD')
-          )}
-        </p>
-        <p className="mt-1 text-xs text-muted">USD account</p>
-      </Card>
+      <div className="grid gap-4 md:grid-cols-2">
+        <Card className="p-6">
+          <p className="text-sm font-medium text-muted">Available balance</p>
+          <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl" data-testid="usd-available">
+            {accounts.isPending ? (
+              <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label="Loading..." />
+            ) : (
+              formatMoney(usdAvailable(accounts.data?.accounts), 'USD')
+            )}
+          </p>
+          <p className="mt-1 text-xs text-muted">USD account</p>
+        </Card>
+        <PendingCard />
+      </div>
+      <RecentMovements />
 
       <h2 className="mb-3 mt-8 text-base font-semibold">Other currency accounts</h2>
       {accounts.isPending ? (

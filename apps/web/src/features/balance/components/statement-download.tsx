@@ -1,0 +1,54 @@
+import { Download } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { inputClass } from '../../../components/ui/field.tsx';
+import { apiDownload } from '../../../lib/api-client.ts';
+import { downloadText } from '../../../lib/download.ts';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The USD statement of whole UTC days, as CSV: opening balance, each entry with its running balance, closing balance. */
+export function StatementDownload() {
+  const [from, setFrom] = useState(() => `${today().slice(0, 8)}01`);
+  const [to, setTo] = useState(today);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const download = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const blob = await apiDownload(`partner/balance/statement.csv?from=${from}&to=${to}`);
+      downloadText(`statement-USD-${from}-${to}.csv`, await blob.text(), 'text/csv;charset=utf-8');
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'The statement could not be made');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card className="mt-4 p-4 sm:p-6">
+      <p className="text-sm font-semibold">Statement</p>
+      <p className="mt-0.5 text-xs text-muted">USD ledger entries of whole days (UTC) with the opening, running and closing balance.</p>
+      <div className="mt-3 flex flex-wrap items-end gap-3">
+        <label className="space-y-1 text-sm">
+          <span className="block font-medium">From</span>
+          <input type="date" className={inputClass} value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label className="space-y-1 text-sm">
+          <span className="block font-medium">To</span>
+          <input type="date" className={inputClass} value={to} min={from} onChange={(e) => setTo(e.target.value)} />
+        </label>
+        <Button variant="secondary" onClick={() => void download()} loading={busy} disabled={!from || !to}>
+          <Download className="size-4" aria-hidden="true" />
+          Download CSV
+        </Button>
+      </div>
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-danger">
+          {error}
+        </p>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launch } from './support/browser.ts';
+import { screenshots, signInAs } from './support/portal.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+
+describe.skipIf(browserMissing)('the Balance screen in Chromium', () => {
+  let server: RunningServer;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ LOGIN_RATE_LIMIT: '1000' }), launch()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    expect(browser?.cspViolations ?? [], 'Content-Security-Policy violations').toEqual([]);
+  });
+
+  it('shows available and pending with their currency and the recent movements; the withdraw dialog says "at most" and gives treasury a link to the wallets page', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInAs(page, server.url, 'treasury@acme.test');
+    await page.goto(`${server.url}/balance`);
+    await page
+      .getByTestId('usd-available')
+      .getByText(/^USD [\d,]+\.\d{2}$/)
+      .waitFor();
+    await page.getByTestId('pending-withdrawals').waitFor();
+    expect(await page.getByTestId('usd-pending').textContent()).toMatch(/^USD [\d,]+\.\d{2}$/);
+    expect(await page.getByTestId('pending-disbursements').textContent()).toMatch(/^USD [\d,]+\.\d{2}$/);
+    await page.getByTestId('recent-movements').waitFor();
+    expect(
+      await page
+        .getByTestId('recent-movements')
+        .getByText(/^[+−]USD [\d,]+\.\d{2}$/)
+        .count(),
+    ).toBeGreaterThan(0);
+    await screenshots(page, 'balance');
+
+    // the statement: downloaded and read back; opening + entries = closing, to the cent
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^statement-USD-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = fs
+      .readFileSync(await download.path(), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','));
+    expect(rows[0]).toEqual(['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency']);
+    const cents = (v: string | undefined) => (v ? Math.round(Number(v) * 100) : 0);
+    const sum = rows.slice(2, -1).reduce((acc, r) => acc + cents(r[4]) - cents(r[3]), 0);
+    expect(rows.at(-1)![1]).toBe('Closing balance');
+    expect(cents(rows[1]![5]) + sum).toBe(cents(rows.at(-1)![5]));
+
+    const available = (await page.getByTestId('usd-available').textContent())!;
+    await page.getByRole('button', { name: 'Withdraw' }).click();
+    expect(await page.getByTestId('max-settlement').textContent()).toBe(`You can withdraw at most ${available}`);
+    await page.getByTestId('no-wallet').waitFor();
+    // treasury may open /wallets (the guard lets it in) but has no "Wallet Management" menu item: the dialog links the page
+    expect(await page.getByRole('dialog').getByText('Wallet Management').count()).toBe(0);
+    await screenshots(page, 'balance-withdraw');
+    await page.getByRole('dialog').getByRole('link', { name: 'Add a wallet address' }).click();
+    await page.waitForURL(`${server.url}/wallets`);
+    await page.getByRole('heading', { name: 'Wallet Management' }).waitFor();
+    await page.close();
+  });
+});

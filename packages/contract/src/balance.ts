@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { DecimalString } from './domain.ts';
+
+/** The Balance screen's overview (GET partner/balance): what is available, what is reserved and still under way, the last movements. */
+
+/** What each kind of ledger entry is, in words a treasurer understands. */
+export const LEDGER_KIND_LABELS: Record<string, string> = {
+  opening_balance: 'Opening balance',
+  settlement: 'Withdrawal to a settlement wallet',
+  settlement_reversal: 'Withdrawal failed: amount returned',
+  disbursement: 'Payment sent',
+  disbursement_fee: 'Payment fee',
+  disbursement_reversal: 'Payment not completed: amount and fee returned',
+  disbursement_refund: 'Payment refunded by the recipient side',
+  collection: 'Collection received',
+  collection_fee: 'Collection fee',
+  collection_refund: 'Collection refunded',
+};
+export const ledgerKindLabel = (kind: string) => LEDGER_KIND_LABELS[kind] ?? kind;
+
+/** How many recent movements the overview lists. */
+export const RECENT_MOVEMENTS = 10;
+
+export const LedgerMovement = z.object({
+  id: z.string(),
+  kind: z.string(),
+  description: z.string(),
+  /** The transaction the entry belongs to: a settlement, payment or collection id. */
+  reference: z.string(),
+  /** Signed: a credit is positive, a debit negative. */
+  amount: DecimalString,
+  currency: z.string(),
+  createdAt: z.string(),
+});
+export type LedgerMovement = z.infer<typeof LedgerMovement>;
+
+export const BalanceOverview = z.object({
+  currency: z.string(),
+  /** The sum of the ledger: what can be spent now (reservations are already taken off). */
+  available: DecimalString,
+  /** Reserved but not finished: withdrawals pending or processing, disbursements not yet final (amount and fee). */
+  pending: z.object({ withdrawals: DecimalString, disbursements: DecimalString, total: DecimalString }),
+  recent: z.array(LedgerMovement),
+});
+export type BalanceOverview = z.infer<typeof BalanceOverview>;
+
+/** A statement of the ledger for whole UTC days `from` to `to` (GET partner/balance/statement). */
+export const StatementQuery = z.object({
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day such as 2026-11-01'),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day such as 2026-11-30'),
+});
+export type StatementQuery = z.infer<typeof StatementQuery>;
+
+/** A statement is built in one piece: a period with more entries than this is refused, asking for a shorter one. */
+export const STATEMENT_MAX_ENTRIES = 50_000;
+export const STATEMENT_MAX_DAYS = 366;
+
+export const STATEMENT_MESSAGES = {
+  order: 'The period starts after it ends: choose a start day on or before the end day',
+  tooLong: `A statement covers at most ${STATEMENT_MAX_DAYS} days: choose a shorter period`,
+  tooLarge: (count: number) => `This period has ${count} ledger entries, more than the ${STATEMENT_MAX_ENTRIES} a statement holds: choose a shorter period`,
+};
+
+export const STATEMENT_COLUMNS = ['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency'] as const;
