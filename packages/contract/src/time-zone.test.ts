@@ -15,6 +15,11 @@ describe('time zones', () => {
     expect(to.toISOString()).toBe('2026-12-01T00:00:00.000Z');
   });
 
+  it('covers the first and last days there are (years below 100 are not read as 19xx)', () => {
+    expect(dayRangeInZone('0001-01-01', '9999-12-31')).toEqual({ from: new Date('0001-01-01T00:00:00Z'), to: new Date('+010000-01-01T00:00:00Z') });
+    expect(dayStartInZone('0099-03-01', 'Africa/Nairobi').getUTCFullYear()).toBe(99);
+  });
+
   it('a Nairobi day begins at 21:00 UTC the day before', () => {
     const { from, to } = dayRangeInZone('2026-11-16', '2026-11-16', 'Africa/Nairobi');
     expect(from.toISOString()).toBe('2026-11-15T21:00:00.000Z');

@@ -36,8 +36,30 @@ function offsetAt(instant: number, zone: string): number {
   }
   const parts = f.formatToParts(new Date(instant));
   const n = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((x) => x.type === type)?.value ?? 0);
-  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC takes the years 0 to 99 for 1900 to 1999
+  date.setUTCFullYear(n('year'), n('month') - 1, n('day'));
+  const wall = date.getTime() + ((n('hour') * 60 + n('minute')) * 60 + n('second')) * 1000;
   return wall - Math.floor(instant / 1000) * 1000;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A calendar day's midnight read as UTC, in milliseconds; every year from 0001 to 9999 (Date.UTC takes 1 for 1901). */
+function wallOf(day: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) throw new RangeError(`not a calendar day: ${day}`);
+  const d = new Date(0);
+  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return d.getTime();
+}
+
+/** The instant a wall-clock time of a zone is: two passes settle the offset of the instant itself, not of the wall time read as UTC. */
+function instantOfWall(wall: number, zone: string): Date {
+  if (zone === 'UTC') return new Date(wall);
+  let guess = wall - offsetAt(wall, zone);
+  guess = wall - offsetAt(guess, zone);
+  return new Date(guess);
 }
 
 /**
@@ -45,22 +67,12 @@ function offsetAt(instant: number, zone: string): number {
  * gap begins at the first instant that exists).
  */
 export function dayStartInZone(day: string, zone = 'UTC'): Date {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) throw new RangeError(`not a calendar day: ${day}`);
-  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  if (zone === 'UTC') return new Date(wall);
-  // two passes settle the offset of the instant itself, not of the wall time read as UTC
-  let guess = wall - offsetAt(wall, zone);
-  guess = wall - offsetAt(guess, zone);
-  return new Date(guess);
+  return instantOfWall(wallOf(day), zone);
 }
 
-/** The half-open interval [start, end) a range of calendar days covers in a zone: end is the day after endDay. */
+/** The half-open interval [start, end) a range of calendar days covers in a zone: end is the start of the day after endDay. */
 export function dayRangeInZone(startDay: string, endDay: string, zone = 'UTC'): { from: Date; to: Date } {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(endDay);
-  if (!m) throw new RangeError(`not a calendar day: ${endDay}`);
-  const next = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1)).toISOString().slice(0, 10);
-  return { from: dayStartInZone(startDay, zone), to: dayStartInZone(next, zone) };
+  return { from: dayStartInZone(startDay, zone), to: instantOfWall(wallOf(endDay) + DAY_MS, zone) };
 }
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a zone. */

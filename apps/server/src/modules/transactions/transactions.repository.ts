@@ -15,6 +15,9 @@ import { DEFAULT_FIAT_WALLET } from '@portal/contract/fiat-wallets';
 import { statusList } from '@portal/contract/status-groups';
 import type { DB } from '../../db/schema.ts';
 
+/** An instant as PostgreSQL reads it: ISO 8601, with a year past 9999 written plainly (`10000-01-01`, not `+010000-01-01`). */
+const sqlInstant = (d: Date) => d.toISOString().replace(/^\+0*/, '');
+
 /** The database table behind each search table. */
 const TABLE_NAME = {
   payments: 'payments',
@@ -105,8 +108,8 @@ export function conditions(partnerId: string, q: SearchQuery): RawBuilder<unknow
     // start of the first day to the end of the last, in the zone of the request (UTC unless it names one); the
     // instants are computed here, not by the database, so PGlite and PostgreSQL agree (and daylight saving is Intl's)
     const { from, to } = dayRangeInZone(q.range.startDate, q.range.endDate, q.timeZone ?? 'UTC');
-    where.push(sql`created_at >= ${from.toISOString()}::timestamptz`);
-    where.push(sql`created_at < ${to.toISOString()}::timestamptz`);
+    where.push(sql`created_at >= ${sqlInstant(from)}::timestamptz`);
+    where.push(sql`created_at < ${sqlInstant(to)}::timestamptz`);
   }
   return where;
 }
