@@ -1,4 +1,5 @@
 import type { TransactionStatus } from '@portal/contract/domain';
+import type { Payment } from '@portal/contract/payments';
 import { formatMoney } from './format.ts';
 
 /**
@@ -58,6 +59,17 @@ export type Movement = {
   amountUsd?: string;
   feeUsd?: string;
 };
+
+/** The movement of a collection or disbursement order, as the payments API answers it. */
+export const paymentMovement = (p: Pick<Payment, 'kind' | 'status' | 'amount' | 'currency' | 'totalUsd' | 'amountUsd' | 'feeUsd'>): Movement => ({
+  kind: p.kind,
+  status: p.status,
+  amount: p.amount,
+  currency: p.currency,
+  balanceUsd: p.totalUsd,
+  amountUsd: p.amountUsd,
+  feeUsd: p.feeUsd,
+});
 
 type OutcomeLine = { label: string; value: string };
 type Outcome = {

@@ -15,7 +15,7 @@ import {
   titleCase,
   transactionTypeLabel,
 } from '../../lib/format.ts';
-import { moneyOutcome } from '../../lib/money-outcome.ts';
+import { moneyOutcome, paymentMovement } from '../../lib/money-outcome.ts';
 import { walletAmount, type Row } from './tables.ts';
 
 /** One line of the details: a label and its value formatted as the tables format it. */
@@ -255,15 +255,7 @@ export function paymentOrderSections(p: Payment): DetailSection[] {
         ...field('Kind', payout ? 'Pay out' : 'Collect'),
         ...field('Rate', formatRate(p.rate, 'USD', p.currency)),
         ...field('Fee', formatMoney(p.feeUsd, 'USD')),
-        ...outcomeFields({
-          kind: p.kind,
-          status: p.status,
-          amount: p.amount,
-          currency: p.currency,
-          balanceUsd: p.totalUsd,
-          amountUsd: p.amountUsd,
-          feeUsd: p.feeUsd,
-        }),
+        ...outcomeFields(paymentMovement(p)),
         ...field('Network', p.networkName),
         ...field('Reason', p.failureReason),
       ],

@@ -8,12 +8,40 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { useCodeStep } from '../../../lib/otp.ts';
+import { useCodeStep, type CodeStepState } from '../../../lib/otp.ts';
 import { useAddIpAddress } from '../api/add-ip-address.ts';
 import { useDeleteIpAddress } from '../api/delete-ip-address.ts';
 import { useUpdateIpAddress } from '../api/update-ip-address.ts';
 
 const SIX_DIGITS = /^\d{6}$/;
+
+type CodeFormProps = {
+  otp: CodeStepState;
+  error: string | undefined;
+  onSubmit: (e: FormEvent) => void;
+  onCancel: () => void;
+  busy: boolean;
+  submitLabel: string;
+  danger?: boolean;
+};
+
+/** The last step of every IP change: the e-mailed code, the change's error, Cancel and the change's own button. */
+function CodeForm({ otp, error, onSubmit, onCancel, busy, submitLabel, danger }: CodeFormProps) {
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
+      <CodeStep step={otp} />
+      {error && <Alert tone="danger">{error}</Alert>}
+      <div className="flex justify-end gap-3">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" variant={danger ? 'danger' : undefined} loading={busy}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
 
 /** Add an allowed address: the address (checked as the server checks it), then the e-mailed code. */
 export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -68,18 +96,7 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
       width={480}
     >
       {address ? (
-        <form onSubmit={confirm} noValidate className="space-y-5">
-          <CodeStep step={otp} />
-          {error && <Alert tone="danger">{error}</Alert>}
-          <div className="flex justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={add.isPending}>
-              Add address
-            </Button>
-          </div>
-        </form>
+        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={add.isPending} submitLabel="Add address" />
       ) : (
         <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
           <TextField
@@ -142,18 +159,7 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
   return (
     <Dialog open={ipAddress !== undefined} onOpenChange={(open) => !open && close()} title="Remove IP address?" width={480}>
       {asked ? (
-        <form onSubmit={confirm} noValidate className="space-y-5">
-          <CodeStep step={otp} />
-          {error && <Alert tone="danger">{error}</Alert>}
-          <div className="flex justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" loading={remove.isPending}>
-              Remove address
-            </Button>
-          </div>
-        </form>
+        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={remove.isPending} submitLabel="Remove address" danger />
       ) : (
         <div className="space-y-5">
           {isLast ? (
@@ -259,18 +265,7 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
       width={480}
     >
       {next ? (
-        <form onSubmit={confirm} noValidate className="space-y-5">
-          <CodeStep step={otp} />
-          {error && <Alert tone="danger">{error}</Alert>}
-          <div className="flex justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save address
-            </Button>
-          </div>
-        </form>
+        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={update.isPending} submitLabel="Save address" />
       ) : (
         <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
           <TextField

@@ -4,7 +4,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { formatAmount, formatDate, statusLabel } from '../../../lib/format.ts';
-import { moneyOutcome } from '../../../lib/money-outcome.ts';
+import { moneyOutcome, paymentMovement } from '../../../lib/money-outcome.ts';
 import { usePayment } from '../api/payment.ts';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -21,15 +21,7 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
   const live = usePayment(created.kind, created.id);
   const p = live.data?.payment ?? created;
   const noun = p.kind === 'collection' ? 'Collection' : 'Disbursement';
-  const outcome = moneyOutcome({
-    kind: p.kind,
-    status: p.status,
-    amount: p.amount,
-    currency: p.currency,
-    balanceUsd: p.totalUsd,
-    amountUsd: p.amountUsd,
-    feeUsd: p.feeUsd,
-  });
+  const outcome = moneyOutcome(paymentMovement(p));
   // the payer's instructions only while they can still be followed
   const i = outcome.payerInstructions ? p.instructions : null;
   return (
