@@ -1,29 +1,12 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { axe } from './support/axe.ts';
 import { browserMissing } from './support/browser.ts';
 import { signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-type AxeResult = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-
-/**
- * axe-core on the page as it is now: the WCAG 2 A and AA rules and, explicitly, label-content-name-mismatch (WCAG
- * 2.5.3, "the accessible name contains the visible text"), which axe keeps out of its default set.
- */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } };
-    return w.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      rules: { 'label-content-name-mismatch': { enabled: true } },
-    });
-  });
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** WCAG 2 A and AA and, explicitly, label-content-name-mismatch (WCAG 2.5.3, "the accessible name contains the visible text"). */
+const axeWithNames = (page: Page) => axe(page, { enable: ['label-content-name-mismatch'] });
 
 /** Every signed-in screen of a partner with every feature, and what shows when it has loaded. */
 const SCREENS: { path: string; ready: (page: Page) => Promise<unknown> }[] = [
@@ -73,7 +56,7 @@ describe.skipIf(browserMissing)('accessible names in Chromium', () => {
         await page.goto(`${env.server.url}${s.path}`);
         await s.ready(page);
         await page.waitForTimeout(400);
-        const violations = await axe(page);
+        const violations = await axeWithNames(page);
         if (violations.length) found[s.path] = violations;
       }
       expect(found).toEqual({});

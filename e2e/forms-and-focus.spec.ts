@@ -1,24 +1,12 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { axe } from './support/axe.ts';
 import { browserMissing } from './support/browser.ts';
 import { screenshots, signInAs, submitLogin } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-type AxeResult = { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
-
-/** axe-core on the page as it is now (WCAG 2 A and AA, and best practices such as "all content in landmarks"). */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } };
-    return w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-  });
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core with WCAG 2 A and AA, and best practices such as "all content in landmarks". */
+const axeAll = (page: Page) => axe(page, { tags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
 
 /** Waits until the focus is on an element whose text is this (focus comes back a moment after a dialog closes). */
 const focusReturnsTo = (page: Page, text: string) => page.waitForFunction((t) => document.activeElement?.textContent?.trim() === t, text, { timeout: 5000 });
@@ -49,7 +37,7 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
       order.push(await page.evaluate(() => (document.activeElement as HTMLElement).getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? ''));
     }
     expect(order).toEqual(['password', 'Sign in', 'Forgot password?']);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeAll(page)).toEqual([]);
     // the contract's schema answers before the server is asked
     await page.getByLabel('E-mail').fill('admin@acme');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -124,7 +112,7 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
     expect(await page.getByTestId('end-summary').textContent()).toBe('Never');
     await page.getByLabel('Repeat every').fill('2');
     expect(await page.getByTestId('repeat-summary').textContent()).toBe('Every 2 months: 15');
-    expect(await axe(page)).toEqual([]);
+    expect(await axeAll(page)).toEqual([]);
     await screenshots(page, 'settings');
     await page.close();
   });
@@ -139,7 +127,7 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
     expect(await details.textContent()).toMatch(/ProductPartner DashboardVersion\d+\.\d+\.\d+Build[0-9a-f]{7,}/);
     expect(await page.getByRole('link', { name: /API documentation/ }).getAttribute('href')).toBe('/api/docs');
     expect(await page.getByRole('link', { name: /Support/ }).getAttribute('href')).toMatch(/^mailto:/);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeAll(page)).toEqual([]);
     await screenshots(page, 'about');
     // the skip link is the first stop of the Tab key, and jumps to the page's content
     await page.reload();
