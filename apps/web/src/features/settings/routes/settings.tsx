@@ -13,7 +13,7 @@ export function SettingsScreen() {
   const canEdit = role === 'admin';
   return (
     <div>
-      <PageHeader title="Settings" description="Balance alerts, payouts and your team." />
+      <PageHeader title="Settings" description="Balance alerts, payouts, your time zone and your team." />
       {!canEdit && (
         <Alert tone="info" className="mb-6">
           {READ_ONLY}
