@@ -244,6 +244,7 @@ describe.skipIf(browserMissing)('exports and reports in Chromium', () => {
       totalPages: 4,
       processedPages: 0,
       rowCount: null,
+      timeZone: 'UTC',
       createdAt: new Date(now - 3600_000).toISOString(),
       ...extra,
     });

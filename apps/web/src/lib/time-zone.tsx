@@ -9,6 +9,25 @@ import { useSession } from './session/session-store.ts';
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 const preferencesKey = (userId: string | undefined) => ['user', userId, 'preferences'] as const;
+
+/** The preference this tab last read, per user (session storage: the tab's, like its access token). */
+const STORE = 'portal-time-zone';
+function remembered(userId: string | undefined): UserPreferences | undefined {
+  try {
+    const stored = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as { userId?: string; timeZone?: string | null } | null;
+    return stored && stored.userId === userId && stored.timeZone !== undefined ? { timeZone: stored.timeZone } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+function remember(userId: string | undefined, prefs: UserPreferences): UserPreferences {
+  try {
+    sessionStorage.setItem(STORE, JSON.stringify({ userId, timeZone: prefs.timeZone }));
+  } catch {
+    // storage full or refused: the preference is read from the server each time
+  }
+  return prefs;
+}
 /** Other tabs of the same browser hear of a change at once (and read the preference again). */
 const CHANNEL = 'portal-time-zone';
 
@@ -28,20 +47,22 @@ export function useTimeZone() {
   const qc = useQueryClient();
   const query = useQuery({
     queryKey: preferencesKey(userId),
-    queryFn: () => api.get('user/preferences', { schema: UserPreferences }),
+    queryFn: async () => remember(userId, await api.get('user/preferences', { schema: UserPreferences })),
     enabled: Boolean(userId),
     staleTime: Infinity,
+    // what this tab last read: a reload draws at once in the right zone, and the answer confirms it
+    placeholderData: () => remembered(userId),
   });
   const save = useMutation({
     mutationFn: (timeZone: string | null) => api.put('user/preferences', { timeZone }, { schema: UserPreferences }),
     onSuccess: (data) => {
-      qc.setQueryData(preferencesKey(userId), data);
+      qc.setQueryData(preferencesKey(userId), remember(userId, data));
       announce();
     },
   });
   const chosen = query.data?.timeZone ?? null;
   const zone = chosen ?? 'UTC';
-  if (query.isSuccess) setDisplayTimeZone(zone);
+  setDisplayTimeZone(zone);
   return { zone, chosen, pending: query.isPending && Boolean(userId), browser: browserTimeZone(), save };
 }
 
@@ -52,13 +73,14 @@ export function useTimeZone() {
 export function TimeZoneScope({ children }: { children: ReactNode }) {
   const userId = useSession((s) => s.user?.id);
   const qc = useQueryClient();
-  const { zone, pending } = useTimeZone();
+  const { zone } = useTimeZone();
   useEffect(() => {
     if (typeof BroadcastChannel === 'undefined') return;
     const channel = new BroadcastChannel(CHANNEL);
     channel.onmessage = () => void qc.invalidateQueries({ queryKey: preferencesKey(userId) });
     return () => channel.close();
   }, [qc, userId]);
-  if (pending) return null;
+  // drawn at once (in UTC, or the zone this tab last read) rather than after one more request: a first answer that
+  // differs draws the pages again in its zone
   return <Fragment key={zone}>{children}</Fragment>;
 }
