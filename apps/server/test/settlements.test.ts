@@ -404,6 +404,8 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json()).toMatchObject({ code: 'ValidationFailed', message: STATEMENT_MESSAGES.order });
     expect((await get(ADMIN, '/api/v1/partner/balance/statement.csv?from=2020-01-01&to=2026-13-45')).statusCode).toBe(400);
+    // a day of the right shape that does not exist is refused, not read as another day (30 February is not 2 March)
+    expect((await get(ADMIN, '/api/v1/partner/balance/statement.csv?from=2026-02-01&to=2026-02-30')).statusCode).toBe(400);
     expect((await get(ADMIN, `/api/v1/partner/balance/statement.csv?from=2020-01-01&to=${today}`)).json()).toMatchObject({
       message: STATEMENT_MESSAGES.tooLong,
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecimalString } from './domain.ts';
+import { CalendarDate } from './validation.ts';
 
 /** The Balance screen's overview (GET partner/balance): what is available, what is reserved and still under way, the last movements. */
 
@@ -46,8 +47,8 @@ export type BalanceOverview = z.infer<typeof BalanceOverview>;
 
 /** A statement of the ledger for whole UTC days `from` to `to` (GET partner/balance/statement). */
 export const StatementQuery = z.object({
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day such as 2026-11-01'),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day such as 2026-11-30'),
+  from: CalendarDate,
+  to: CalendarDate,
 });
 export type StatementQuery = z.infer<typeof StatementQuery>;
 

@@ -13,6 +13,7 @@ import {
   type StatementQuery,
 } from '@portal/contract/balance';
 import { CSV_BOM, csvLine } from '@portal/contract/csv';
+import { dayRangeInZone } from '@portal/contract/time-zone';
 import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_MIN_USD,
@@ -105,12 +106,10 @@ export function createSettlementService(deps: SettlementDeps) {
      * than STATEMENT_MAX_ENTRIES entries is refused (400) rather than held in memory.
      */
     async statementCsv(auth: Auth, q: StatementQuery): Promise<{ filename: string; csv: string }> {
-      const from = new Date(`${q.from}T00:00:00.000Z`);
-      const end = new Date(`${q.to}T00:00:00.000Z`);
-      if (Number.isNaN(from.getTime()) || Number.isNaN(end.getTime())) throw badRequest('Choose real days such as 2026-11-01', 'ValidationFailed');
-      if (from > end) throw badRequest(STATEMENT_MESSAGES.order, 'ValidationFailed');
-      if ((end.getTime() - from.getTime()) / 86_400_000 + 1 > STATEMENT_MAX_DAYS) throw badRequest(STATEMENT_MESSAGES.tooLong, 'ValidationFailed');
-      const to = new Date(end.getTime() + 86_400_000);
+      // real days (the query schema), whole UTC days: the same bounds the transaction searches use
+      if (q.from > q.to) throw badRequest(STATEMENT_MESSAGES.order, 'ValidationFailed');
+      const { from, to } = dayRangeInZone(q.from, q.to);
+      if ((to.getTime() - from.getTime()) / 86_400_000 > STATEMENT_MAX_DAYS) throw badRequest(STATEMENT_MESSAGES.tooLong, 'ValidationFailed');
       const s = await db
         .transaction()
         .setIsolationLevel('repeatable read')
