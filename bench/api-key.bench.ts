@@ -59,6 +59,7 @@ const service = createApiKeysService({
   now: Date.now,
   invalidateKey: () => Promise.resolve(),
   live: app.liveBus,
+  notifier: app.services.notifier,
 });
 const auth = { userId: admin.id, partnerId, role: 'admin' as const, email: admin.email, name: admin.name, sessionId: '' };
 const key = await service.create(auth, { name: 'Benchmark', permissions: ['api_read'] });

@@ -99,7 +99,15 @@ try {
     );
     const made = (performance.now() - t0) / 1000;
     const started = performance.now();
-    const worker = await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: 0, log: app.log, concurrency: workers });
+    const worker = await startPaymentWorker({
+      boss,
+      db: database.db,
+      live: app.liveBus,
+      notifier: app.services.notifier,
+      stepSeconds: 0,
+      log: app.log,
+      concurrency: workers,
+    });
     while ((await unfinished()) > 0) await new Promise((r) => setTimeout(r, 100));
     const s = (performance.now() - started) / 1000;
     await worker.stop();
@@ -111,7 +119,15 @@ try {
   }
 
   // 2. state change → open table
-  const worker = await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: 0, log: app.log, concurrency: 2 });
+  const worker = await startPaymentWorker({
+    boss,
+    db: database.db,
+    live: app.liveBus,
+    notifier: app.services.notifier,
+    stepSeconds: 0,
+    log: app.log,
+    concurrency: 2,
+  });
   const delivery: number[] = [];
   const table: number[] = [];
   let oldestPending: number | undefined;
@@ -193,7 +209,15 @@ try {
   );
   line('  per connection (server and client sides, upper bound)', `${((js(after) - js(before)) / STREAMS / 1024).toFixed(1)} KB heap + external`);
   const sent = Date.now();
-  const one = await startPaymentWorker({ boss, db: database.db, live: app.liveBus, stepSeconds: 3600, log: app.log, concurrency: 1 });
+  const one = await startPaymentWorker({
+    boss,
+    db: database.db,
+    live: app.liveBus,
+    notifier: app.services.notifier,
+    stepSeconds: 3600,
+    log: app.log,
+    concurrency: 1,
+  });
   await disburse();
   while (received.length < STREAMS) await new Promise((r) => setTimeout(r, 5));
   line(`  one change to all ${STREAMS} streams (request to last event)`, `${Math.max(...received) - sent} ms`);

@@ -10,6 +10,7 @@ import type { Database } from './db/database.ts';
 import type { Keys } from './lib/keys.ts';
 import type { Mailer } from './lib/mailer.ts';
 import { createMailer } from './lib/mailer.ts';
+import { createMailRelay } from './lib/mail-relay.ts';
 import { diskStorage, type FileStorage } from './lib/file-storage.ts';
 import { createCacheBus } from './lib/cache-bus.ts';
 import { createLiveBus } from './lib/live-bus.ts';
@@ -35,6 +36,7 @@ import { rateRoutes } from './modules/rates/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { settlementRoutes } from './modules/settlements/index.ts';
 import { teamRoutes } from './modules/team/index.ts';
+import { notificationRoutes } from './modules/notifications/index.ts';
 import { transactionRoutes } from './modules/transactions/index.ts';
 import { walletRoutes } from './modules/wallets/index.ts';
 import { webhookRoutes } from './modules/webhooks/index.ts';
@@ -109,6 +111,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     await Promise.race([liveBus.ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
   });
   app.addHook('onClose', async () => liveBus.close());
+  const mailRelay = createMailRelay({ database: deps.database, mailer: app.mailer, log: app.log, now: app.clock });
+  app.decorate('mailRelay', mailRelay);
+  // eslint-disable-next-line @typescript-eslint/require-await -- an async hook: Fastify goes on when its promise settles
+  app.addHook('onReady', async () => mailRelay.start());
+  app.addHook('onClose', async () => mailRelay.stop());
 
   // every service, built once by the composition root (which refuses a missing dependency), handed to the routes
   const services = composeServices({
@@ -119,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     storage: app.storage,
     cacheBus,
     liveBus,
+    mailQueue: mailRelay,
     clock: app.clock,
     log: app.log,
     boss: deps.boss,
@@ -161,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       await api.register(settlementRoutes, { service: services.settlements });
       await api.register(fiatWalletRoutes, { service: services.fiatWallets });
       await api.register(teamRoutes, { service: services.team });
+      await api.register(notificationRoutes, { service: services.notifications });
       await api.register(rateRoutes, { service: services.rates });
       await api.register(coverageRoutes, { service: services.coverage });
       await api.register(paymentRoutes, { service: services.payments });

@@ -10,6 +10,7 @@ const wired = (): Record<keyof RuntimeDeps, unknown> => ({
   storage: {},
   cacheBus: {},
   liveBus: {},
+  mailQueue: {},
   clock: Date.now,
   log: {},
   boss: null,

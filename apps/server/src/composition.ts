@@ -8,6 +8,7 @@ import type { FileStorage } from './lib/file-storage.ts';
 import type { Keys } from './lib/keys.ts';
 import type { LiveBus } from './lib/live-bus.ts';
 import type { Mailer } from './lib/mailer.ts';
+import type { MailQueue } from './lib/mail-relay.ts';
 import { startCleanupJob } from './jobs/cleanup.ts';
 import {
   ALLOWED_IPS_CACHE,
@@ -33,6 +34,7 @@ import { createPaymentService, enqueuePaymentStep, startDemoLive, startPaymentWo
 import { createRatesService } from './modules/rates/index.ts';
 import { createReportsService, startReportWorker } from './modules/reports/index.ts';
 import { createSettlementService, enqueueSettlementStep, simulatedPayer, startSettlementWorker } from './modules/settlements/index.ts';
+import { createNotificationsService, createNotifier } from './modules/notifications/index.ts';
 import { createInvitationService, createTeamRepository, createTeamService } from './modules/team/index.ts';
 import { createTransactionsService } from './modules/transactions/index.ts';
 import { blocklistScreener, createWalletService, enqueueScreening, startWalletScreeningWorker } from './modules/wallets/index.ts';
@@ -51,6 +53,8 @@ export type RuntimeDeps = {
   storage: FileStorage;
   cacheBus: CacheBus;
   liveBus: LiveBus;
+  /** mails written in a change's transaction, sent once it commits (notifications) */
+  mailQueue: MailQueue;
   clock: () => number;
   log: FastifyBaseLogger;
   /**
@@ -70,12 +74,13 @@ const NEEDED_BY: Record<keyof RuntimeDeps, string> = {
   config: 'every service',
   database: 'every service',
   keys: 'sign-in, sessions, API keys, webhooks',
-  mailer: 'one-time codes, invitations, password resets, wallets, rates',
+  mailer: 'one-time codes, invitations, password resets',
   storage: 'reports',
   cacheBus: 'sessions, the partner cache, API keys',
   liveBus: "the portal's live screens",
+  mailQueue: 'notifications',
   clock: 'every service',
-  log: 'rates, workers',
+  log: 'workers',
   boss: 'payments, withdrawals, wallet screening, reports (pass null for an app without background work)',
 };
 
@@ -90,7 +95,7 @@ export function checkWiring(deps: Partial<RuntimeDeps>): asserts deps is Runtime
 /** Every service, built once. */
 export function composeServices(deps: RuntimeDeps) {
   checkWiring(deps);
-  const { config, database, keys, mailer, storage, cacheBus, liveBus: live, clock: now, log, boss } = deps;
+  const { config, database, keys, mailer, storage, cacheBus, liveBus: live, mailQueue, clock: now, boss } = deps;
   const db = database.db;
   const { publicUrl } = config;
   /** The queue, for work queued on use; an app built without one (null) refuses that work when it is asked for. */
@@ -100,6 +105,8 @@ export function composeServices(deps: RuntimeDeps) {
   };
 
   const partnerAccess = createPartnerAccess(db);
+  // tells the people a change concerns, in the change's transaction (every module that changes something tells through it)
+  const notifier = createNotifier({ live, mail: mailQueue, publicUrl });
   const partnerCache = createPartnerCache(db);
   cacheBus.attach(PARTNER_CACHE, partnerCache.entries);
   // each change's check before a code is sent for it: filled in once the services that own the changes are built
@@ -119,7 +126,7 @@ export function composeServices(deps: RuntimeDeps) {
     otp,
     partners: {
       partners: createPartnerService({ db, partners: partnerCache }),
-      settings: createPartnerSettingsService({ db, now, invalidatePartner: (partnerId) => cacheBus.invalidate(PARTNER_CACHE, partnerId) }),
+      settings: createPartnerSettingsService({ db, now, invalidatePartner: (partnerId) => cacheBus.invalidate(PARTNER_CACHE, partnerId), notifier }),
       addresses: createDepositAddressService({ db, config, now }),
     },
     partnerAccess,
@@ -131,6 +138,7 @@ export function composeServices(deps: RuntimeDeps) {
         now,
         invalidateKey: (apiKey) => cacheBus.invalidate(API_KEY_CACHE, apiKey),
         live,
+        notifier,
       }),
       ips: createAllowedIpsService({
         repo: createAllowedIpsRepository(db),
@@ -139,6 +147,7 @@ export function composeServices(deps: RuntimeDeps) {
         authorise,
         invalidate: (partnerId) => cacheBus.invalidate(ALLOWED_IPS_CACHE, partnerId),
         live,
+        notifier,
       }),
     },
     transactions: createTransactionsService({ db, read: database.reader, key: keys.jwtSecret, now, partners: partnerAccess }),
@@ -152,14 +161,14 @@ export function composeServices(deps: RuntimeDeps) {
       production: config.NODE_ENV === 'production',
       rateLimits: createRateLimitRepository(db),
       live,
+      notifier,
     }),
     wallets: createWalletService({
       db,
       otp,
       partners: partnerAccess,
-      mailer,
       now,
-      publicUrl,
+      notifier,
       live,
       enqueueScreening: async (trx, job) => enqueueScreening(queue('wallets cannot be screened'), trx, job, config.WALLET_SCREENING_SECONDS),
     }),
@@ -167,6 +176,7 @@ export function composeServices(deps: RuntimeDeps) {
       db,
       now,
       maxAmount: config.WITHDRAWAL_MAX_USD,
+      notifier,
       enqueueProcessing: async (trx, job) =>
         enqueueSettlementStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
     }),
@@ -180,12 +190,15 @@ export function composeServices(deps: RuntimeDeps) {
       invalidateUser: (partnerId, userId) => cacheBus.invalidate('user', `${partnerId}:${userId}`),
       live,
     }),
-    rates: createRatesService({ db, authorise, partners: partnerAccess, mailer, log, now, publicUrl, live }),
+    rates: createRatesService({ db, authorise, partners: partnerAccess, now, notifier, live }),
     coverage: createCoverageService({ db }),
+    notifications: createNotificationsService({ db, now }),
+    notifier,
     payments: createPaymentService({
       db,
       now,
       live,
+      notifier,
       partners: partnerAccess,
       enqueueStep: async (trx, job) => enqueuePaymentStep(queue('payments cannot be processed'), trx, job, config.PAYMENT_STEP_SECONDS),
     }),
@@ -209,7 +222,7 @@ export function composeServices(deps: RuntimeDeps) {
 export type Services = ReturnType<typeof composeServices>;
 
 /** What the workers run on: the runtime the services were built from, with its queue. */
-export type WorkerDeps = Omit<RuntimeDeps, 'boss' | 'cacheBus' | 'clock'> & { boss: PgBoss };
+export type WorkerDeps = Omit<RuntimeDeps, 'boss' | 'cacheBus' | 'clock' | 'mailQueue'> & { boss: PgBoss };
 
 /**
  * Starts the background work of a server (server.ts) over the same services the routes use: report builders,
@@ -240,8 +253,17 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
     payer: simulatedPayer,
     timings: { processingSeconds: config.SETTLEMENT_PROCESSING_SECONDS, completionSeconds: config.SETTLEMENT_COMPLETION_SECONDS },
     log,
+    notifier: services.notifier,
   });
-  await startPaymentWorker({ boss, db, live, stepSeconds: config.PAYMENT_STEP_SECONDS, log, concurrency: config.PAYMENT_CONCURRENCY });
+  await startPaymentWorker({
+    boss,
+    db,
+    live,
+    notifier: services.notifier,
+    stepSeconds: config.PAYMENT_STEP_SECONDS,
+    log,
+    concurrency: config.PAYMENT_CONCURRENCY,
+  });
   return { webhooks };
 }
 

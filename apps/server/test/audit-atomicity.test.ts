@@ -68,6 +68,7 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
       db: t.database.db,
       payer: simulatedPayer,
       timings: { processingSeconds: 3600, completionSeconds: 3600 },
+      notifier: t.app.services.notifier,
       log: t.app.log,
     });
     w = await walletActors(t, smtp, [ADMIN, TREASURY, VIEWER, LEAN]);

@@ -60,7 +60,14 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /** Collects mail instead of sending it, for tests that read what was sent. */
 export function memoryMailer(): Mailer & { sent: Mail[] } {
   const sent: Mail[] = [];
-  return { sent, send: async (mail) => void sent.push(mail) };
+  return {
+    sent,
+    send: async (mail) => void sent.push(mail),
+    transmit: async (mail) => {
+      sent.push(mail);
+      return 'logged';
+    },
+  };
 }
 
 export type TestContext = {

@@ -83,7 +83,15 @@ describe.each(DATABASES)('the live event stream on %s', (kind) => {
   beforeAll(async () => {
     t = await setup(kind, { jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, now: t.app.clock });
+    await startPaymentWorker({
+      boss: t.app.boss!,
+      db: t.database.db,
+      live: t.app.liveBus,
+      notifier: t.app.services.notifier,
+      stepSeconds: 0,
+      log: t.app.log,
+      now: t.app.clock,
+    });
   });
   afterAll(async () => t?.close());
 
@@ -374,6 +382,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two inst
       boss: pair.a.app.boss!,
       db: pair.a.database.db,
       live: pair.a.app.liveBus,
+      notifier: pair.a.app.services.notifier,
       stepSeconds: 0,
       log: pair.a.app.log,
       now: pair.a.app.clock,

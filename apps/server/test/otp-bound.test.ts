@@ -41,14 +41,16 @@ describe.each(DATABASES)('codes checked before they are sent, and bound to their
     return s[email]!.browser.put('/api/v1/user/otp', purpose, opts(email));
   };
   /** Asks for a code for `purpose` and reads it (and the mail's text) from the SMTP server. */
+  const codeMails = (before: number) => smtp.received.slice(before).filter((m) => /verification code is \d{6}/.test(mailText(m.raw)));
   async function codeFor(email: string, purpose: unknown) {
     const before = smtp.received.length;
     const res = await ask(email, purpose);
     expect(res.statusCode, res.body).toBe(200);
-    await expect.poll(() => smtp.received.length).toBe(before + 1);
+    // notifications of earlier changes may arrive meanwhile: the code's mail is the one with a code
+    await expect.poll(() => codeMails(before).length).toBe(1);
     // quoted-printable: the ellipsis of a shortened address arrives as its UTF-8 bytes
     const text = Buffer.from(
-      mailText(smtp.received.at(-1)!.raw).replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      mailText(codeMails(before)[0]!.raw).replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
       'latin1',
     ).toString('utf8');
     return { code: /verification code is (\d{6})/.exec(text)![1]!, text };
@@ -58,7 +60,7 @@ describe.each(DATABASES)('codes checked before they are sent, and bound to their
     const before = smtp.received.length;
     const res = await ask(email, purpose);
     await new Promise((r) => setTimeout(r, 200));
-    expect(smtp.received.length).toBe(before);
+    expect(codeMails(before)).toHaveLength(0);
     return res;
   }
   const addIp = (email: string, ipAddress: string, otp: string) => s[email]!.browser.post('/api/v1/partner/ip-address', { ipAddress, otp }, opts(email));

@@ -36,7 +36,15 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
       .execute();
     delivery = await startTestWebhookDelivery(t, { schedule: [1, 1], concurrency: 8 });
     // a state lasts half a second: long enough for each event to be delivered before the next is made
-    worker = await startPaymentWorker({ boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0.5, log: t.app.log, now: t.app.clock });
+    worker = await startPaymentWorker({
+      boss: t.app.boss!,
+      db: t.database.db,
+      live: t.app.liveBus,
+      notifier: t.app.services.notifier,
+      stepSeconds: 0.5,
+      log: t.app.log,
+      now: t.app.clock,
+    });
   });
   afterAll(async () => {
     await worker?.stop();

@@ -68,6 +68,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       boss: t.app.boss!,
       db: t.database.db,
       live: t.app.liveBus,
+      notifier: t.app.services.notifier,
       stepSeconds: 0,
       log: t.app.log,
       concurrency: 2,
@@ -403,7 +404,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     worker = undefined;
     const p = (await post(ACME_ADMIN, 'disbursement', disbursement({ amount: '1001' }))).json<{ payment: Payment }>().payment;
     const before = await ledgerCheck(t.database.db, DEMO_PARTNERS.acme.id);
-    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, now: t.app.clock };
+    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, notifier: t.app.services.notifier, stepSeconds: 0, now: t.app.clock };
     for (let i = 0; i < 3; i++)
       await Promise.all([
         runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: p.id }),
@@ -423,6 +424,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       boss: t.app.boss!,
       db: t.database.db,
       live: t.app.liveBus,
+      notifier: t.app.services.notifier,
       stepSeconds: 0,
       log: t.app.log,
       concurrency: 2,
@@ -441,14 +443,23 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect(made.map((r) => r.statusCode)).toEqual(made.map(() => 201));
     const payments = made.map((r) => r.json<{ payment: Payment }>().payment);
     // part of the way on the first server, then it stops (its queue stops without finishing what it holds)
-    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, now: t.app.clock };
+    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, notifier: t.app.services.notifier, stepSeconds: 0, now: t.app.clock };
     await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: payments[0]!.id });
     await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: payments[3]!.id });
     await t.app.boss!.stop({ graceful: false, wait: true });
     // the second server: a new queue on the same database
     const boss = createBoss(t.database);
     await boss.start();
-    const second = await startPaymentWorker({ boss, db: t.database.db, live: t.app.liveBus, stepSeconds: 0, log: t.app.log, concurrency: 2, now: t.app.clock });
+    const second = await startPaymentWorker({
+      boss,
+      db: t.database.db,
+      live: t.app.liveBus,
+      notifier: t.app.services.notifier,
+      stepSeconds: 0,
+      log: t.app.log,
+      concurrency: 2,
+      now: t.app.clock,
+    });
     try {
       const finals = await Promise.all(payments.map((p) => finished(p.id)));
       expect(finals).toEqual(payments.map((p) => sandboxOutcome(p.amount)));

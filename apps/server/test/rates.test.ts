@@ -108,6 +108,8 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     const benin = await askToEnable('BJ', 'admin2@acme.test');
     expect(benin).toMatchObject({ status: 'pending_enable', requestedBy: { id: s['admin2@acme.test']!.user.id, name: 'Kwame Boateng' } });
     expect(new Date(benin.requestedAt!).getTime()).toBe(t.clock.now);
+    // written in the change's transaction, sent once it committed
+    await t.app.mailRelay.deliver();
     const mails = t.mailer.sent.slice(before);
     expect(mails.map((m) => m.to)).toEqual(['admin@acme.test']);
     expect(mails[0]!.text).toContain('Enable Benin (XOF)');
@@ -333,6 +335,7 @@ describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
     const ask = (email: string, rates: unknown[]) => s[email]!.browser.put('/api/v1/user/otp', { action: 'country.status', target: { rates } }, as(email));
     // already pending: refused as the change would be, no mail
     const benin = await askToEnable('BJ');
+    await t.app.mailRelay.deliver();
     const before = t.mailer.sent.length;
     const pending = await ask('admin@acme.test', [item(benin, 'pending_enable')]);
     expect(pending.statusCode).toBe(409);

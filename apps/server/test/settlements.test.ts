@@ -61,7 +61,14 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
       '';
     const boss = t.app.boss!;
     await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
-    await startSettlementWorker({ boss, db: t.database.db, payer, timings: { processingSeconds: 1, completionSeconds: 0 }, log: t.app.log });
+    await startSettlementWorker({
+      boss,
+      db: t.database.db,
+      payer,
+      timings: { processingSeconds: 1, completionSeconds: 0 },
+      log: t.app.log,
+      notifier: t.app.services.notifier,
+    });
     w = await walletActors(t, smtp, [ADMIN, TREASURY, VIEWER, KORA]);
     wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
   });

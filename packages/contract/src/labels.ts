@@ -34,3 +34,6 @@ export const networkName = (network: string) => NETWORK_NAMES[network.trim().toU
 
 /** A coin on its network, the one way it is written: USDT (TRC20), no spaces inside the brackets. */
 export const coinNetworkLabel = (coin: string, network: string) => `${coin.trim().toUpperCase()} (${network.trim().toUpperCase()})`;
+
+/** A wallet address as a message names it: its first and last four characters ("TQn9…x7Yb"). */
+export const shortAddress = (address: string) => (address.length > 12 ? `${address.slice(0, 4)}…${address.slice(-4)}` : address);

@@ -6,9 +6,10 @@ export const LIVE_EVENTS_PATH = '/events';
 /**
  * What a change touched, so that the portal refetches only what shows it: the transaction tables and payments, the
  * enabled countries (a change asked for, approved or refused), the settlement wallets (added, approved, denied,
- * screened), the webhooks (endpoints and their deliveries), the API keys (a change, a key's last use) and the team.
+ * screened), the webhooks (endpoints and their deliveries), the API keys (a change, a key's last use), the team, and
+ * the notifications (one was written for someone of the partner: each reads only their own).
  */
-export const LIVE_TOPICS = ['payments', 'collections', 'settlements', 'countries', 'wallets', 'webhooks', 'api-keys', 'team'] as const;
+export const LIVE_TOPICS = ['payments', 'collections', 'settlements', 'countries', 'wallets', 'webhooks', 'api-keys', 'team', 'notifications'] as const;
 export type LiveTopic = (typeof LIVE_TOPICS)[number];
 
 /** One change the live event stream announces (`event: change`): which row moved, and to what. */

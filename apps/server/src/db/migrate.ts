@@ -27,6 +27,7 @@ import * as tradeIdSearch from './migrations/0025-trade-id-search.ts';
 import * as liveEvents from './migrations/0026-live-events.ts';
 import * as sessionEndReason from './migrations/0027-session-end-reason.ts';
 import * as timeZones from './migrations/0028-time-zones.ts';
+import * as notifications from './migrations/0029-notifications.ts';
 import * as otpPurpose from './migrations/0030-otp-purpose.ts';
 import * as ledgerEntriesByTime from './migrations/0031-ledger-entries-by-time.ts';
 
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026-live-events': liveEvents,
   '0027-session-end-reason': sessionEndReason,
   '0028-time-zones': timeZones,
+  '0029-notifications': notifications,
   '0030-otp-purpose': otpPurpose,
   '0031-ledger-entries-by-time': ledgerEntriesByTime,
 };

@@ -96,6 +96,41 @@ export type MailOutboxTable = {
   error: string | null;
   created_at: Timestamp;
   sent_at: Timestamp | null;
+  /** delivered by the mail relay after the change that wrote it commits (0029) */
+  deferred: Generated<boolean>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  claimed_at: Timestamp | null;
+};
+
+/** One per recipient of a change (0029). */
+export type NotificationsTable = {
+  partner_id: string;
+  id: Generated<string>;
+  user_id: string;
+  topic: string;
+  title: string;
+  body: string;
+  link: string;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+};
+
+/** A user's e-mail choice for a topic; no row means e-mail on (0029). */
+export type NotificationPreferencesTable = {
+  partner_id: string;
+  user_id: string;
+  topic: string;
+  email: boolean;
+  updated_at: Timestamp;
+};
+
+/** The low balance alert's last state per account: each crossing is told once (0029). */
+export type LowBalanceAlertsTable = {
+  partner_id: string;
+  currency: string;
+  state: string;
+  changed_at: Timestamp;
 };
 
 export type AuthChallengesTable = {
@@ -645,6 +680,9 @@ export type DB = {
   ledger_entries: LedgerEntriesTable;
   audit_events: AuditEventsTable;
   mail_outbox: MailOutboxTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  low_balance_alerts: LowBalanceAlertsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 
 /** Every statement on the mail outbox. */
@@ -48,4 +48,42 @@ export async function redactMailBodies(db: Executor, before: Date): Promise<numb
 export async function deleteDeliveredMails(db: Executor, before: Date): Promise<number> {
   const result = await db.deleteFrom('mail_outbox').where('status', 'in', DELIVERED_MAIL_STATUSES).where('sent_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Mails a change writes in its transaction, for the relay to deliver once it commits. Returns their ids. */
+export async function insertDeferredMails(trx: Transaction<DB>, mails: { to: string; subject: string; text: string }[]): Promise<string[]> {
+  if (mails.length === 0) return [];
+  const rows = await trx
+    .insertInto('mail_outbox')
+    .values(mails.map((m) => ({ to_address: m.to, subject: m.subject, text_body: m.text, status: 'queued', deferred: true, next_attempt_at: new Date(0) })))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Claims up to `limit` deferred mails that are due (queued and due, or claimed by a sender that went quiet before
+ * `staleBefore`), in one statement: another instance's claim is skipped, never waited for.
+ */
+export async function claimDueMails(db: Kysely<DB>, now: Date, staleBefore: Date, limit: number) {
+  const rows = await sql<{ id: string; to_address: string; subject: string; text_body: string; attempts: number }>`
+    update mail_outbox set status = 'sending', claimed_at = ${now}, attempts = attempts + 1
+    where id in (
+      select id from mail_outbox
+      where deferred and ((status = 'queued' and next_attempt_at <= ${now}) or (status = 'sending' and claimed_at < ${staleBefore}))
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    returning id, to_address, subject, text_body, attempts`.execute(db);
+  return rows.rows;
+}
+
+/** A deferred mail that could not be sent: tried again at `nextAt`, or failed for good when `nextAt` is null. */
+export async function markMailRetry(db: Executor, id: string, error: string, nextAt: Date | null) {
+  await db
+    .updateTable('mail_outbox')
+    .set(nextAt ? { status: 'queued', error, next_attempt_at: nextAt, claimed_at: null } : { status: 'failed', error })
+    .where('id', '=', id)
+    .execute();
 }

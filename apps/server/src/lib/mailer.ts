@@ -8,7 +8,15 @@ import { insertQueuedMail, markMailDelivered, markMailFailed } from './mail-outb
 export const MAIL_UNAVAILABLE = 'The e-mail could not be sent just now. Try again in a few minutes.';
 
 export type Mail = { to: string; subject: string; text: string };
-export type Mailer = { send(mail: Mail): Promise<void> };
+export type Mailer = {
+  /** Writes the mail to the outbox and sends it now; a failure is a 503 MailUnavailable (the mail stays, failed). */
+  send(mail: Mail): Promise<void>;
+  /**
+   * Only sends (the mail relay, for mails already in the outbox): 'sent' over SMTP, 'logged' without SMTP_URL. A
+   * failure is thrown as it is, for the relay to try again later.
+   */
+  transmit(mail: Mail): Promise<'sent' | 'logged'>;
+};
 
 /**
  * Every mail is written to the outbox first. With SMTP_URL it is then sent over SMTP and marked sent, and its body
@@ -27,6 +35,15 @@ export function createMailer(options: {
 }): Mailer {
   const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
   return {
+    async transmit(mail) {
+      if (!transport) {
+        const logged = options.logBodies ? { to: mail.to, subject: mail.subject, text: mail.text } : { to: mail.to, subject: mail.subject };
+        options.log.info({ mail: logged }, 'mail (no SMTP_URL: kept in the outbox table, not sent)');
+        return 'logged';
+      }
+      await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+      return 'sent';
+    },
     async send(mail) {
       const id = await insertQueuedMail(options.db, mail);
       if (!transport) {

@@ -11,6 +11,7 @@ import type { FileStorage } from '../lib/file-storage.ts';
 import type { Keys } from '../lib/keys.ts';
 import type { LiveBus } from '../lib/live-bus.ts';
 import type { Mailer } from '../lib/mailer.ts';
+import type { MailRelay } from '../lib/mail-relay.ts';
 
 /**
  * The Fastify instance the server builds (app.ts), typed here with what its plugins add to Fastify's types, so that
@@ -33,6 +34,8 @@ declare module 'fastify' {
     cacheBus: CacheBus;
     /** per-partner changes for the live event stream, heard by every instance (lib/live-bus.ts) */
     liveBus: LiveBus;
+    /** delivers the mails changes write in their transactions (notifications) */
+    mailRelay: MailRelay;
     /** milliseconds since the epoch; tests move it */
     clock: () => number;
     /** plugins/auth.ts: a bearer token's user, or a verified API-key call, as request.auth */

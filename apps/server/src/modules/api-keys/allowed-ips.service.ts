@@ -7,6 +7,7 @@ import type { LivePublisher } from '../../lib/live-bus.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 import type { AllowedIpsRepository } from './api-keys.repository.ts';
 
 export type AllowedIpsDeps = {
@@ -25,6 +26,8 @@ export type AllowedIpsDeps = {
   invalidate: (partnerId: string) => Promise<void>;
   /** announces each change of the list to the partner's open screens (topic 'api-keys': the screen shows both) */
   live: LivePublisher;
+  /** tells the partner's admins of each change of the list, in its transaction */
+  notifier: Pick<Notifier, 'notify'>;
 };
 
 const toAllowed = (r: { ip_address: string; created_at: Date; created_by_email: string | null; label: string | null }): AllowedIpAddress => ({
@@ -64,6 +67,17 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
 
   const publish = (trx: Transaction<DB>, auth: Auth, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id, status, at: new Date(deps.now()).toISOString() });
+  /** Tells the partner's admins (the one who changed it too: a change of who may call the API is worth a second look). */
+  const tellAdmins = (trx: Transaction<DB>, auth: Auth, what: string) =>
+    deps.notifier.notify(trx, {
+      partnerId: auth.partnerId,
+      topic: 'developers',
+      to: { roles: ['admin'] },
+      title: 'Your allowed IP addresses changed',
+      lines: [`${auth.name} (${auth.email}) ${what}.`],
+      link: '/api-keys',
+      at: new Date(deps.now()),
+    });
 
   return {
     /** Before a code is sent to allow an address: the final call's checks (format, duplicate, the limit). */
@@ -127,6 +141,13 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
           await publish(trx, auth, 'ip_added', newIpAddress, 'whitelisted');
         } else await publish(trx, auth, 'ip_changed', ipAddress, 'whitelisted');
+        await tellAdmins(
+          trx,
+          auth,
+          newIpAddress !== ipAddress
+            ? `replaced the allowed IP address ${ipAddress} with ${newIpAddress}`
+            : `changed the label of the allowed IP address ${ipAddress}`,
+        );
         return changed;
       });
       await deps.invalidate(auth.partnerId);
@@ -159,6 +180,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           status: 'whitelisted',
           at: new Date(deps.now()).toISOString(),
         });
+        await tellAdmins(trx, auth, `added ${ipAddress} to the allowed IP addresses`);
         return inserted;
       });
       await deps.invalidate(auth.partnerId);
@@ -179,6 +201,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           status: 'deleted',
           at: new Date(deps.now()).toISOString(),
         });
+        await tellAdmins(trx, auth, `removed ${ipAddress} from the allowed IP addresses`);
       });
       await deps.invalidate(auth.partnerId);
       return { message: `${ipAddress} removed from the allowed addresses` };

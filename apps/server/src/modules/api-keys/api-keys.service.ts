@@ -8,6 +8,7 @@ import { encrypt } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
 
 export type ApiKeysDeps = {
@@ -20,6 +21,17 @@ export type ApiKeysDeps = {
   invalidateKey: (apiKey: string) => Promise<void>;
   /** announces each change of a key to the partner's open screens */
   live: LivePublisher;
+  /** tells the partner's admins of each change of a key, in its transaction */
+  notifier: Pick<Notifier, 'notify'>;
+};
+
+/** What a notification says each change of a key did. */
+const KEY_CHANGE_WORDS: Record<string, [title: string, verb: string]> = {
+  created: ['A new API key was created', 'created the API key'],
+  rolled: ['An API key was rolled', 'rolled (gave a new secret to) the API key'],
+  enabled: ['An API key was enabled', 'enabled the API key'],
+  disabled: ['An API key was disabled', 'disabled the API key'],
+  deleted: ['An API key was deleted', 'deleted the API key'],
 };
 
 const toApiKey = (r: ApiKeyRow, now: number): ApiKey => ({
@@ -62,9 +74,21 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     if (!partner.flags.apiKeysManagementEnabled) throw forbidden('API keys are not enabled for your business. Ask your account manager.');
   }
 
-  /** The key's change, for the partner's event stream (in the change's transaction). */
-  const announce = (trx: Transaction<DB>, partnerId: string, kind: string, apiKey: string, status: string) =>
-    deps.live.publish(trx, { partnerId, table: 'api-keys', kind, id: apiKey, status, at: new Date(deps.now()).toISOString() });
+  /** The key's change, for the partner's event stream and its admins (in the change's transaction). */
+  const announce = async (trx: Transaction<DB>, auth: Auth, kind: string, key: { apiKey: string; name: string }, status: string) => {
+    const at = new Date(deps.now());
+    await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id: key.apiKey, status, at: at.toISOString() });
+    const [title, verb] = KEY_CHANGE_WORDS[kind] ?? ['An API key was changed', 'changed the API key'];
+    await deps.notifier.notify(trx, {
+      partnerId: auth.partnerId,
+      topic: 'developers',
+      to: { roles: ['admin'] },
+      title,
+      lines: [`${auth.name} (${auth.email}) ${verb} "${key.name}" (${key.apiKey}).`],
+      link: '/api-keys',
+      at,
+    });
+  };
 
   async function change(
     auth: Auth,
@@ -86,7 +110,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
         details: { name: changed.name, ...details },
       });
       const kind = action.slice('api_key.'.length);
-      await announce(trx, auth.partnerId, kind, apiKey, kind === 'deleted' ? 'deleted' : changed.status);
+      await announce(trx, auth, kind, { apiKey, name: changed.name }, kind === 'deleted' ? 'deleted' : changed.status);
       return changed;
     });
     await deps.invalidateKey(apiKey);
@@ -130,7 +154,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
           target: inserted.api_key,
           details: { name: inserted.name, permissions: input.permissions, expiry: expiresAt?.toISOString() ?? null },
         });
-        await announce(trx, auth.partnerId, 'created', inserted.api_key, inserted.status);
+        await announce(trx, auth, 'created', { apiKey: inserted.api_key, name: inserted.name }, inserted.status);
         return inserted;
       });
       return { ...toApiKey(row, now), secretKey };

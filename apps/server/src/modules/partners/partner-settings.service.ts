@@ -12,12 +12,19 @@ import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
+import type { Notifier } from '../notifications/index.ts';
 import type { InvalidatePartner } from './partner-cache.ts';
 import { findPayoutConfig, upsertPayoutConfig } from './partner-settings.repository.ts';
 import { updatePartner } from './partners.repository.ts';
 
 /** Low-balance limit and payout schedule of the caller's partner (portal-core §4, §7). */
-export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => number; invalidatePartner: InvalidatePartner }) {
+export function createPartnerSettingsService(deps: {
+  db: Kysely<DB>;
+  now: () => number;
+  invalidatePartner: InvalidatePartner;
+  /** a new limit is held against the balance at once (approaching, below, or clear again) */
+  notifier: Pick<Notifier, 'checkLowBalance'>;
+}) {
   const { db } = deps;
 
   async function readPayout(partnerId: string): Promise<{ config: PayoutConfig; savedAt?: Date }> {
@@ -44,6 +51,7 @@ export function createPartnerSettingsService(deps: { db: Kysely<DB>; now: () => 
           action: 'partner.low_balance_limit_changed',
           details: { lowBalanceLimit: text },
         });
+        await deps.notifier.checkLowBalance(trx, auth.partnerId, new Date(deps.now()));
       });
       await deps.invalidatePartner(auth.partnerId);
       return { lowBalanceLimit: text };

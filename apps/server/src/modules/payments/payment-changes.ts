@@ -5,6 +5,7 @@ import type { CollectionInstructions, Payment, PaymentKind, PaymentStatus } from
 import type { DB } from '../../db/schema.ts';
 import type { LiveBus } from '../../lib/live-bus.ts';
 import { insertLedgerEntry } from '../settlements/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 import { recordEvent } from '../webhooks/index.ts';
 import { insertFeeRow, moveOrder, type OrderRow } from './payments.repository.ts';
 
@@ -64,10 +65,14 @@ const REASONS: Partial<Record<PaymentStatus, string>> = {
 export const webhookObject = (kind: string) => (kind === 'collection' ? 'COLLECTION' : 'PAYMENT');
 export const tableOf = (kind: string) => (kind === 'collection' ? ('collections' as const) : ('payments' as const));
 
-/** The money an order's new state moves on the ledger, each entry unique by (partner, kind, reference). */
-async function bookState(trx: Transaction<DB>, o: OrderRow, at: Date) {
-  const entry = (kind: string, amount: string) =>
-    nonZero(amount) ? insertLedgerEntry(trx, { partnerId: o.partner_id, currency: PAYMENT_CURRENCY, amount, kind, reference: o.id, at }) : Promise.resolve();
+/** The money an order's new state moves on the ledger, each entry unique by (partner, kind, reference); whether any moved. */
+async function bookState(trx: Transaction<DB>, o: OrderRow, at: Date): Promise<boolean> {
+  let moved = false;
+  const entry = async (kind: string, amount: string) => {
+    if (!nonZero(amount)) return;
+    await insertLedgerEntry(trx, { partnerId: o.partner_id, currency: PAYMENT_CURRENCY, amount, kind, reference: o.id, at });
+    moved = true;
+  };
   if (o.kind === 'disbursement') {
     // the reservation made at creation comes back whole (amount and fee) when the money never left
     if (o.status === 'failed' || o.status === 'expired' || o.status === 'denied') await entry('disbursement_reversal', addDecimal(o.amount_usd, o.fee_usd));
@@ -92,6 +97,7 @@ async function bookState(trx: Transaction<DB>, o: OrderRow, at: Date) {
       at,
     });
   }
+  return moved;
 }
 
 /** Announces an order's state: the webhook event (outbox) and the live event stream, in the change's transaction. */
@@ -107,12 +113,12 @@ export async function announce(trx: Transaction<DB>, live: LiveBus, o: OrderRow,
  */
 export async function recordPaymentChange(
   trx: Transaction<DB>,
-  live: LiveBus,
+  ports: { live: LiveBus; notifier: Pick<Notifier, 'checkLowBalance'> },
   change: { partnerId: string; id: string; from: string; to: PaymentStatus; at: Date },
 ) {
   const row = await moveOrder(trx, change.partnerId, change.id, change.from, change.to, change.at, REASONS[change.to] ?? null);
   if (!row) return undefined;
-  await bookState(trx, row, change.at);
-  await announce(trx, live, row, change.at);
+  if (await bookState(trx, row, change.at)) await ports.notifier.checkLowBalance(trx, change.partnerId, change.at);
+  await announce(trx, ports.live, row, change.at);
   return row;
 }

@@ -6,6 +6,7 @@ import { bossExecutor } from '../../db/boss-executor.ts';
 import type { DB } from '../../db/schema.ts';
 import type { LiveBus } from '../../lib/live-bus.ts';
 import { recordPaymentChange } from './payment-changes.ts';
+import type { Notifier } from '../notifications/index.ts';
 import { findOrder, unfinishedOrders } from './payments.repository.ts';
 import type { PaymentJob } from './payments.service.ts';
 
@@ -22,7 +23,16 @@ export const PAYMENT_SWEEP_QUEUE = 'payment-sweep';
 const SWEEP_CRON = '* * * * *';
 const QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 2, retryBackoff: true, expireInSeconds: 60 };
 
-export type PaymentWorkerDeps = { boss: PgBoss; db: Kysely<DB>; live: LiveBus; stepSeconds: number; log: FastifyBaseLogger; now?: () => number };
+export type PaymentWorkerDeps = {
+  boss: PgBoss;
+  db: Kysely<DB>;
+  live: LiveBus;
+  /** watches the low balance limit when a step moves money */
+  notifier: Pick<Notifier, 'checkLowBalance'>;
+  stepSeconds: number;
+  log: FastifyBaseLogger;
+  now?: () => number;
+};
 
 export async function createPaymentQueue(boss: PgBoss) {
   await boss.createQueue(PAYMENT_QUEUE, { name: PAYMENT_QUEUE, ...QUEUE_OPTIONS });
@@ -49,7 +59,7 @@ export async function runPaymentStep(deps: Omit<PaymentWorkerDeps, 'log'>, job: 
   if (!to) return order.status;
   const at = new Date((deps.now ?? Date.now)());
   return deps.db.transaction().execute(async (trx) => {
-    const row = await recordPaymentChange(trx, deps.live, { partnerId: job.partnerId, id: job.id, from: order.status, to, at });
+    const row = await recordPaymentChange(trx, deps, { partnerId: job.partnerId, id: job.id, from: order.status, to, at });
     if (!row) return undefined;
     if (nextStatus(row.outcome, row.status)) await enqueuePaymentStep(deps.boss, trx, job, deps.stepSeconds);
     return row.status;

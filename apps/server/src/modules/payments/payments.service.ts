@@ -19,6 +19,7 @@ import type { DB } from '../../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { LiveBus } from '../../lib/live-bus.ts';
 import { isApiKeyCaller, requireAccess, type Caller } from '../../lib/access.ts';
+import type { Notifier } from '../notifications/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import { accountBalance, insertLedgerEntry, lockAccount } from '../settlements/index.ts';
 import { PAYMENT_CURRENCY, announce, toPayment, totalUsd } from './payment-changes.ts';
@@ -46,6 +47,8 @@ export type PaymentDeps = {
   db: Kysely<DB>;
   now: () => number;
   live: LiveBus;
+  /** watches the low balance limit when a disbursement reserves its amount */
+  notifier: Pick<Notifier, 'checkLowBalance'>;
   enqueueStep: EnqueueStep;
   /** the partner's kind and flags (the partners module's port) */
   partners: Pick<PartnerAccess, 'find'>;
@@ -189,6 +192,7 @@ export function createPaymentService(deps: PaymentDeps) {
             });
           }
         }
+        if (kind === 'disbursement') await deps.notifier.checkLowBalance(trx, partnerId, at);
         await announce(trx, deps.live, inserted, at);
         await deps.enqueueStep(trx, { partnerId, id });
         return inserted;

@@ -98,19 +98,6 @@ export function settleChange(trx: Transaction<DB>, r: Review) {
   return query.returning(['id', 'status']).executeTakeFirst();
 }
 
-/** The partner's active admins other than one user: who is told that a change waits for review. */
-export function otherActiveAdmins(db: Executor, partnerId: string, userId: string) {
-  return db
-    .selectFrom('users')
-    .select(['email', 'name'])
-    .where('partner_id', '=', partnerId)
-    .where('role', '=', 'admin')
-    .where('status', '=', 'active')
-    .where('id', '<>', userId)
-    .orderBy('email')
-    .execute();
-}
-
 /** Demo data: the partner's countries enabled from the start. */
 export async function enableRates(db: Executor, partnerId: string, platformRateIds: string[]) {
   if (platformRateIds.length === 0) return;

@@ -1,5 +1,4 @@
 import { rateChangesKey } from '@portal/contract/otp';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { countryName } from '@portal/contract/countries';
 import { partnerKind } from '@portal/contract/partner';
@@ -18,10 +17,10 @@ import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import type { Mailer } from '../../lib/mailer.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
-import { findPartnerRate, findPlatformRate, listPartnerRates, otherActiveAdmins, partnerRateId, requestChange, settleChange } from './rates.repository.ts';
+import type { Notifier } from '../notifications/index.ts';
+import { findPartnerRate, findPlatformRate, listPartnerRates, partnerRateId, requestChange, settleChange } from './rates.repository.ts';
 
 /** Runs a change that an e-mailed code authorises (the otp module's `authorise`). */
 export type Authorise = <T>(
@@ -36,10 +35,9 @@ export type RatesDeps = {
   authorise: Authorise;
   /** the partner's feature rule (the partners module's port) */
   partners: Pick<PartnerAccess, 'requireFeature'>;
-  mailer: Mailer;
-  log: FastifyBaseLogger;
   now: () => number;
-  publicUrl: string;
+  /** tells the other admins of a change asked for, and its asker of the decision, in the change's transaction */
+  notifier: Pick<Notifier, 'notify'>;
   /** announces each change of a country (asked for, approved, denied) to the partner's open screens */
   live: LivePublisher;
 };
@@ -71,29 +69,6 @@ export function createRatesService(deps: RatesDeps) {
     const rate = await findPlatformRate(db, item.platformRateId);
     if (!rate || !isCountryRate(rate)) throw noSuchRate();
     return rate;
-  }
-
-  async function tellOtherAdmins(auth: Auth, partnerName: string, changes: string[]) {
-    try {
-      const admins = await otherActiveAdmins(db, auth.partnerId, auth.userId);
-      for (const admin of admins) {
-        await deps.mailer.send({
-          to: admin.email,
-          subject: 'A country change is waiting for your approval',
-          text: [
-            `Hello ${admin.name},`,
-            '',
-            `${auth.name} (${auth.email}) asked to change the countries ${partnerName} serves:`,
-            ...changes.map((c) => `- ${c}`),
-            '',
-            `The change takes effect once another admin approves it. Review it at ${deps.publicUrl}/countries.`,
-          ].join('\n'),
-        });
-      }
-    } catch (err) {
-      // the request stands; the banner tells the other admins too
-      deps.log.warn({ err }, 'could not e-mail the admins about a country change');
-    }
   }
 
   return {
@@ -139,6 +114,18 @@ export function createRatesService(deps: RatesDeps) {
       for (const item of body.rates) items.push({ item, rate: await countryRate(auth, item) });
       const at = now();
       const change = async (trx: Transaction<DB>) => {
+        await deps.notifier.notify(trx, {
+          partnerId: auth.partnerId,
+          topic: 'countries',
+          to: { roles: ['admin'], exclude: [auth.userId] },
+          title: 'A country change is waiting for your approval',
+          lines: [
+            `${auth.name} (${auth.email}) asked to change the countries ${partner.name} serves: ${items.map(({ item, rate }) => `${rateChange(item.status)!.action} ${place(rate)}`).join('; ')}.`,
+            'The change takes effect once another admin approves it.',
+          ],
+          link: '/countries',
+          at,
+        });
         for (const { item, rate } of items) {
           const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
           const done = await requestChange(trx, {
@@ -176,11 +163,6 @@ export function createRatesService(deps: RatesDeps) {
       };
       if (body.otp) await deps.authorise(auth, body.otp, { action: 'country.status', target: { changes: rateChangesKey(body.rates) } }, change);
       else await db.transaction().execute(change);
-      await tellOtherAdmins(
-        auth,
-        partner.name,
-        items.map(({ item, rate }) => `${rateChange(item.status)!.action} ${place(rate)}`),
-      );
       return { isValid: true };
     },
 
@@ -195,6 +177,7 @@ export function createRatesService(deps: RatesDeps) {
       const rates: { item: RateReviewRequest['rates'][number]; rate: PlatformRate }[] = [];
       for (const item of body.rates) rates.push({ item, rate: await countryRate(auth, item) });
       await db.transaction().execute(async (trx) => {
+        const decided = new Map<string, string[]>();
         for (const { item, rate } of rates) {
           const row = await findPartnerRate(trx, auth.partnerId, item.partnerRateId);
           const pending = row && isPending(row.status as PartnerRateStatus) ? (row.status as 'pending_enable' | 'pending_disable') : undefined;
@@ -231,6 +214,21 @@ export function createRatesService(deps: RatesDeps) {
             id: row.id,
             status: item.status,
             at: now().toISOString(),
+          });
+          const words = `${approval ? 'approved' : 'denied'} the change to ${rateChange(pending)!.action} ${place(rate)}`;
+          if (row.requested_by) decided.set(row.requested_by, [...(decided.get(row.requested_by) ?? []), words]);
+        }
+        // whoever asked is told of the decision (not when they withdrew their own request)
+        for (const [requester, words] of decided) {
+          if (requester === auth.userId) continue;
+          await deps.notifier.notify(trx, {
+            partnerId: auth.partnerId,
+            topic: 'countries',
+            to: { userIds: [requester] },
+            title: 'Your country change was reviewed',
+            lines: [`${auth.name} (${auth.email}) ${words.join('; ')}.`],
+            link: '/countries',
+            at: now(),
           });
         }
       });

@@ -2,8 +2,10 @@ import type { Transaction } from 'kysely';
 import type { SettlementStatus } from '@portal/contract/settlements';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
+import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
+import { usdText, type Notifier } from '../notifications/index.ts';
 import { recordEvent, settlementEvent } from '../webhooks/index.ts';
-import { findSettlement, updateSettlementStatus, type SettlementRow } from './settlements.repository.ts';
+import { findRequestBySettlement, findSettlement, updateSettlementStatus, type SettlementRow } from './settlements.repository.ts';
 
 export type SettlementChange = {
   partnerId: string;
@@ -15,6 +17,8 @@ export type SettlementChange = {
   transactionHash?: string;
   internalWalletAddress?: string;
   reason?: string;
+  /** when it changed (the notifications say it) */
+  at: Date;
 };
 
 /**
@@ -23,7 +27,11 @@ export type SettlementChange = {
  * new status (SETTLEMENT.<status>) goes into the outbox, all in the same transaction, so that no event is lost or sent
  * for a change that rolled back. Undefined when the settlement was not in `from`.
  */
-export async function recordSettlementChange(trx: Transaction<DB>, change: SettlementChange): Promise<SettlementRow | undefined> {
+export async function recordSettlementChange(
+  trx: Transaction<DB>,
+  change: SettlementChange,
+  notifier: Pick<Notifier, 'notify' | 'who'>,
+): Promise<SettlementRow | undefined> {
   let row: SettlementRow | undefined;
   if (change.from !== null) {
     row = await updateSettlementStatus(trx, change.partnerId, change.settlementId, [change.from], change.to, {
@@ -47,5 +55,48 @@ export async function recordSettlementChange(trx: Transaction<DB>, change: Settl
   });
   const settled = row ?? (await findSettlement(trx, change.partnerId, change.settlementId));
   if (settled) await recordEvent(trx, settlementEvent(settled));
+  if (change.to === 'pending' || change.to === 'complete' || change.to === 'failed') await tellWithdrawal(trx, notifier, change);
   return row;
+}
+
+/**
+ * Tells the partner's admins and whoever asked that a withdrawal was requested, and how it ended (complete, or
+ * failed with the amount given back). Nothing is told of the steps between (processing).
+ */
+async function tellWithdrawal(trx: Transaction<DB>, notifier: Pick<Notifier, 'notify' | 'who'>, change: SettlementChange) {
+  const w = await findRequestBySettlement(trx, change.partnerId, change.settlementId);
+  if (!w) return;
+  const s = w.settlement;
+  const amount = usdText(w.amount);
+  const wallet = `the ${coinNetworkLabel(s.crypto_currency, s.network)} wallet address ${shortAddress(s.external_wallet_address)}`;
+  const requester = await notifier.who(trx, change.partnerId, w.requested_by);
+  const base = { partnerId: change.partnerId, topic: 'withdrawals' as const, to: { roles: ['admin'] as const, userIds: [w.requested_by] }, at: change.at };
+  const link = `/transactions?tab=3&id=${s.id}`;
+  if (change.to === 'pending') {
+    await notifier.notify(trx, {
+      ...base,
+      title: `Withdrawal of ${amount} requested`,
+      lines: [`${requester} requested a withdrawal of ${amount} to ${wallet} (${s.crypto_amount.replace(/\.?0+$/, '')} ${s.crypto_currency} after fees).`],
+      link,
+    });
+  } else if (change.to === 'complete') {
+    await notifier.notify(trx, {
+      ...base,
+      title: `Withdrawal of ${amount} completed`,
+      lines: [
+        `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, is complete.${s.transaction_hash ? ` Transaction hash: ${s.transaction_hash}.` : ''}`,
+      ],
+      link,
+    });
+  } else {
+    await notifier.notify(trx, {
+      ...base,
+      title: `Withdrawal of ${amount} failed`,
+      lines: [
+        `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, failed${change.reason ? `: ${change.reason}` : ''}.`,
+        `Nothing was sent; ${amount} is back in your balance.`,
+      ],
+      link,
+    });
+  }
 }

@@ -9,6 +9,7 @@ import type { SettlementPayer } from './payer.ts';
 import { recordSettlementChange } from './settlement-changes.ts';
 import { findRequestBySettlement, insertLedgerEntry, setFailureReason, unfinishedWithdrawals } from './settlements.repository.ts';
 import { findWallet } from '../wallets/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 
 /**
  * Withdrawals after they are booked: pending → processing (sent on chain) → complete, or failed with a reversing
@@ -29,7 +30,15 @@ export type SettlementTimings = {
   completionSeconds: number;
 };
 
-export type SettlementWorkerDeps = { boss: PgBoss; db: Kysely<DB>; payer: SettlementPayer; timings: SettlementTimings; log: FastifyBaseLogger };
+export type SettlementWorkerDeps = {
+  boss: PgBoss;
+  db: Kysely<DB>;
+  payer: SettlementPayer;
+  timings: SettlementTimings;
+  log: FastifyBaseLogger;
+  /** tells how a withdrawal ended, and watches the low balance limit when a failed one gives its amount back */
+  notifier: Pick<Notifier, 'notify' | 'who' | 'checkLowBalance'>;
+};
 
 const SYSTEM = { userId: null, name: 'system' };
 const QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 5 * 60 };
@@ -45,12 +54,26 @@ export async function enqueueSettlementStep(boss: PgBoss, db: Kysely<DB>, job: S
 }
 
 /** Fails a settlement and gives its amount back, in one transaction. */
-async function fail(trx: Transaction<DB>, job: SettlementJob, from: SettlementStatus, amount: string, currency: string, reason: string, at: Date) {
-  const row = await recordSettlementChange(trx, { partnerId: job.partnerId, settlementId: job.settlementId, from, to: 'failed', actor: SYSTEM, reason });
+async function fail(
+  trx: Transaction<DB>,
+  notifier: SettlementWorkerDeps['notifier'],
+  job: SettlementJob,
+  from: SettlementStatus,
+  amount: string,
+  currency: string,
+  reason: string,
+  at: Date,
+) {
+  const row = await recordSettlementChange(
+    trx,
+    { partnerId: job.partnerId, settlementId: job.settlementId, from, to: 'failed', actor: SYSTEM, reason, at },
+    notifier,
+  );
   if (!row) return false;
   // the reversal's (partner, kind, reference) is unique: a settlement is given back once
   await insertLedgerEntry(trx, { partnerId: job.partnerId, currency, amount, kind: 'settlement_reversal', reference: job.settlementId, at });
   await setFailureReason(trx, job.partnerId, job.settlementId, reason);
+  await notifier.checkLowBalance(trx, job.partnerId, at, currency);
   return true;
 }
 
@@ -69,7 +92,9 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
     if (!wallet || wallet.status !== 'enabled') {
       await db
         .transaction()
-        .execute((trx) => fail(trx, job, 'pending', w.amount, w.currency, 'The wallet address was disabled or deleted before the withdrawal was sent', at()));
+        .execute((trx) =>
+          fail(trx, deps.notifier, job, 'pending', w.amount, w.currency, 'The wallet address was disabled or deleted before the withdrawal was sent', at()),
+        );
       return 'failed';
     }
     // the payer takes the settlement id as its idempotency key: a step that runs again does not pay twice
@@ -82,16 +107,21 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
       tag: w.wallet_tag,
     });
     return db.transaction().execute(async (trx) => {
-      if (!sent.ok) return (await fail(trx, job, 'pending', w.amount, w.currency, sent.reason, at())) ? 'failed' : undefined;
-      const row = await recordSettlementChange(trx, {
-        partnerId: job.partnerId,
-        settlementId: job.settlementId,
-        from: 'pending',
-        to: 'processing',
-        actor: SYSTEM,
-        transactionHash: sent.transactionHash,
-        internalWalletAddress: sent.fromAddress,
-      });
+      if (!sent.ok) return (await fail(trx, deps.notifier, job, 'pending', w.amount, w.currency, sent.reason, at())) ? 'failed' : undefined;
+      const row = await recordSettlementChange(
+        trx,
+        {
+          partnerId: job.partnerId,
+          settlementId: job.settlementId,
+          from: 'pending',
+          to: 'processing',
+          actor: SYSTEM,
+          transactionHash: sent.transactionHash,
+          internalWalletAddress: sent.fromAddress,
+          at: at(),
+        },
+        deps.notifier,
+      );
       if (!row) return undefined;
       await enqueueSettlementStep(deps.boss, trx, { ...job, step: 'settle' }, deps.timings.completionSeconds);
       return 'processing';
@@ -101,14 +131,19 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
   if (s.status !== 'processing') return s.status;
   const confirmed = await deps.payer.confirm({ settlementId: s.id, network, transactionHash: s.transaction_hash ?? '' });
   return db.transaction().execute(async (trx) => {
-    if (!confirmed.ok) return (await fail(trx, job, 'processing', w.amount, w.currency, confirmed.reason, at())) ? 'failed' : undefined;
-    const row = await recordSettlementChange(trx, {
-      partnerId: job.partnerId,
-      settlementId: job.settlementId,
-      from: 'processing',
-      to: 'complete',
-      actor: SYSTEM,
-    });
+    if (!confirmed.ok) return (await fail(trx, deps.notifier, job, 'processing', w.amount, w.currency, confirmed.reason, at())) ? 'failed' : undefined;
+    const row = await recordSettlementChange(
+      trx,
+      {
+        partnerId: job.partnerId,
+        settlementId: job.settlementId,
+        from: 'processing',
+        to: 'complete',
+        actor: SYSTEM,
+        at: at(),
+      },
+      deps.notifier,
+    );
     return row ? 'complete' : undefined;
   });
 }

@@ -29,6 +29,7 @@ import { normaliseWalletAddress } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import { liveWalletsByAddress } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
+import type { Notifier } from '../notifications/index.ts';
 import { recordSettlementChange } from './settlement-changes.ts';
 import {
   accountBalance,
@@ -54,6 +55,8 @@ export type SettlementDeps = {
   /** the largest single withdrawal, in USD */
   maxAmount: string;
   enqueueProcessing: EnqueueProcessing;
+  /** tells admins and the requester, and watches the low balance limit, in the withdrawal's transaction */
+  notifier: Pick<Notifier, 'notify' | 'who' | 'checkLowBalance'>;
 };
 
 export function toSettlement(r: WithdrawalRow): Settlement {
@@ -283,13 +286,12 @@ export function createSettlementService(deps: SettlementDeps) {
             const max = compareDecimal(result.balance, '0') > 0 ? normalise(minDecimal(result.balance, deps.maxAmount), 2) : '0.00';
             throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost(max));
           }
-          await recordSettlementChange(trx, {
-            partnerId: auth.partnerId,
-            settlementId,
-            from: null,
-            to: 'pending',
-            actor: { userId: auth.userId, name: auth.email },
-          });
+          await recordSettlementChange(
+            trx,
+            { partnerId: auth.partnerId, settlementId, from: null, to: 'pending', actor: { userId: auth.userId, name: auth.email }, at },
+            deps.notifier,
+          );
+          await deps.notifier.checkLowBalance(trx, auth.partnerId, at);
           return toSettlement({
             ...request,
             partner_id: auth.partnerId,

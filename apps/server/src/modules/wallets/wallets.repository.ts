@@ -87,8 +87,3 @@ export function updateWallet(db: Executor, partnerId: string, id: string, from: 
     .returningAll()
     .executeTakeFirst();
 }
-
-/** Where to tell a user about their wallet. */
-export function userContact(db: Executor, partnerId: string, userId: string) {
-  return db.selectFrom('users').select(['email', 'name', 'status']).where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst();
-}

@@ -12,15 +12,15 @@ import {
   type WalletStatusUpdateRequest,
 } from '@portal/contract/wallets';
 import { OTP_MESSAGES, type OtpPurpose } from '@portal/contract/otp';
-import { coinNetworkLabel } from '@portal/contract/labels';
+import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import type { Mailer } from '../../lib/mailer.ts';
 import { addressKey, normaliseWalletAddress, walletTagProblem } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { OtpService } from '../otp/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import {
   addressOwner,
@@ -32,7 +32,6 @@ import {
   lockPartnerWallets,
   slotsTaken,
   updateWallet,
-  userContact,
   type WalletRow,
 } from './wallets.repository.ts';
 
@@ -46,10 +45,10 @@ export type WalletDeps = {
   db: Kysely<DB>;
   otp: Pick<OtpService, 'authorise'>;
   partners: Pick<PartnerAccess, 'requireFeature'>;
-  mailer: Mailer;
   now: () => number;
   enqueueScreening: EnqueueScreening;
-  publicUrl: string;
+  /** tells the reviewers of a new wallet, and its adder of the review and the screening, in the change's transaction */
+  notifier: Pick<Notifier, 'notify'>;
   /** announces each change of a wallet (added, reviewed, enabled or disabled, deleted, screened) to open screens */
   live: LivePublisher;
 };
@@ -77,8 +76,6 @@ export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
 }
 
 const pairText = coinNetworkLabel;
-/** An address as a mail says it: its first and last four characters. */
-const shortAddress = (address: string) => (address.length > 12 ? `${address.slice(0, 4)}…${address.slice(-4)}` : address);
 type Target<A extends OtpPurpose['action']> = Extract<OtpPurpose, { action: A }>['target'];
 const invalidAddress = () => badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
 const registeredElsewhere = () =>
@@ -144,11 +141,17 @@ export function createWalletService(deps: WalletDeps) {
     return parsed.data;
   }
 
-  async function tell(partnerId: string, userId: string, subject: string, lines: string[]) {
-    const to = await userContact(db, partnerId, userId);
-    if (!to || to.status !== 'active') return;
-    await deps.mailer.send({ to: to.email, subject, text: [`Hello ${to.name},`, '', ...lines, '', `Wallet Management: ${deps.publicUrl}/wallets`].join('\n') });
-  }
+  /** Tells people of the partner about a wallet, in the change's transaction. */
+  const tellAbout = (
+    trx: Transaction<DB>,
+    w: WalletRow,
+    to: { roles?: readonly ('admin' | 'treasury')[]; userIds?: string[]; exclude?: string[] },
+    title: string,
+    lines: string[],
+    at: Date,
+  ) => deps.notifier.notify(trx, { partnerId: w.partner_id, topic: 'wallets', to, title, lines, link: '/wallets', at });
+  /** "the USDT (TRC20) wallet address TQn9…x7Yb" */
+  const walletWords = (w: WalletRow, article = 'the') => `${article} ${pairText(w.currencies.join('/'), w.network)} wallet address ${shortAddress(w.address)}`;
 
   const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
   /** The wallet's change, for the partner's event stream (in the change's transaction). */
@@ -239,6 +242,14 @@ export function createWalletService(deps: WalletDeps) {
           details: { address, network, tag: input.tag, currencies },
         });
         await announce(trx, 'added', wallet, at);
+        await tellAbout(
+          trx,
+          wallet,
+          { roles: WALLET_ROLES, exclude: [auth.userId] },
+          'A new wallet address is waiting for your review',
+          [`${auth.name} (${auth.email}) added ${walletWords(wallet)}. It needs another admin or treasury user to approve it before withdrawals can go to it.`],
+          at,
+        );
         return wallet;
       });
       return { wallet: toWallet(row, auth) };
@@ -280,14 +291,18 @@ export function createWalletService(deps: WalletDeps) {
         });
         if (approved) await deps.enqueueScreening(trx, { partnerId: auth.partnerId, walletId: wallet.id });
         await announce(trx, approved ? 'approved' : 'denied', changed, at);
+        await tellAbout(
+          trx,
+          changed,
+          { userIds: [changed.created_by] },
+          approved ? 'Your new wallet address was approved' : 'Your new wallet address was denied',
+          approved
+            ? [`${auth.name} (${auth.email}) approved ${walletWords(changed)} you added. It is being screened, and is enabled once it passes.`]
+            : [`${auth.name} (${auth.email}) denied ${walletWords(changed)} you added.`, `Reason: ${reason}`],
+          at,
+        );
         return changed;
       });
-      if (row.status === 'denied') {
-        await tell(auth.partnerId, row.created_by, 'Your new wallet address was denied', [
-          `${auth.name} denied the ${row.network} wallet address ${row.address} you added.`,
-          `Reason: ${reason}`,
-        ]);
-      }
       return { wallet: toWallet(row, auth) };
     },
 
@@ -389,20 +404,21 @@ export function createWalletService(deps: WalletDeps) {
           target: walletId,
           details: { address: wallet.address, network: wallet.network, reason: outcome.passed ? null : outcome.reason },
         });
-        if (changed) await announce(trx, 'screened', changed, at);
+        if (!changed) return undefined;
+        await announce(trx, 'screened', changed, at);
+        await tellAbout(
+          trx,
+          changed,
+          { userIds: [changed.created_by] },
+          outcome.passed ? 'Your new wallet address is enabled' : 'Your new wallet address did not pass screening',
+          outcome.passed
+            ? [`${walletWords(changed, 'The')} passed screening and is enabled: withdrawals can now be sent to it.`]
+            : [`${walletWords(changed, 'The')} did not pass screening and was not enabled.`, `Reason: ${outcome.reason}`],
+          at,
+        );
         return changed;
       });
       if (!row) return undefined;
-      await tell(
-        partnerId,
-        row.created_by,
-        outcome.passed ? 'Your new wallet address is enabled' : 'Your new wallet address did not pass screening',
-        outcome.passed
-          ? [
-              `The ${row.network} wallet address ${row.address} (${row.currencies.join(', ')}) passed screening and is enabled: withdrawals can now be sent to it.`,
-            ]
-          : [`The ${row.network} wallet address ${row.address} did not pass screening and was not enabled.`, `Reason: ${outcome.reason}`],
-      );
       return toWallet(row);
     },
   };

@@ -24,6 +24,7 @@ import { RefusedTargetError, checkPublicHost, hostOf } from '../../lib/ssrf.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { OtpService } from '../otp/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 import { nudgeOutbox, recordEvent } from './webhook-events.ts';
 import { newWebhookSecret, webhookMessageId } from './webhook-signing.ts';
 import {
@@ -56,6 +57,8 @@ export type WebhooksDeps = {
   rateLimits: Pick<RateLimitRepository, 'hit'>;
   /** announces each change of an endpoint, and each delivery a person sent, to the partner's open screens */
   live: LivePublisher;
+  /** tells the partner's admins of each change of an endpoint, in its transaction */
+  notifier: Pick<Notifier, 'notify'>;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -146,6 +149,17 @@ export function createWebhooksService(deps: WebhooksDeps) {
   /** The change, for the partner's event stream (in the change's transaction): an endpoint's, or a delivery's. */
   const announce = (trx: Transaction<DB>, partnerId: string, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId, table: 'webhooks', kind, id, status, at: now().toISOString() });
+  /** Tells the partner's admins of a change of an endpoint (the one who made it too). */
+  const tellAdmins = (trx: Transaction<DB>, auth: Auth, title: string, what: string) =>
+    deps.notifier.notify(trx, {
+      partnerId: auth.partnerId,
+      topic: 'developers',
+      to: { roles: ['admin'] },
+      title,
+      lines: [`${auth.name} (${auth.email}) ${what}.`],
+      link: '/webhooks',
+      at: now(),
+    });
   const endpointStatus = (r: Selectable<WebhookEndpointsTable>) => (r.active ? r.state : 'disabled');
 
   async function endpointOrThrow(auth: Auth, id: string) {
@@ -223,6 +237,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         });
         await auditChange(trx, { ...actor(auth), action: 'webhook.created', target: created.id, details: { url: input.url, events: input.events } });
         await announce(trx, auth.partnerId, 'created', created.id, endpointStatus(created));
+        await tellAdmins(trx, auth, 'A webhook endpoint was added', `added the webhook endpoint ${created.url} (${input.events.length} event types)`);
         return created;
       });
       return { webhook: toWebhook(row), secret };
@@ -251,6 +266,13 @@ export function createWebhooksService(deps: WebhooksDeps) {
         const { state: _state, failing_since: _since, ...details } = changes;
         await auditChange(trx, { ...actor(auth), action: 'webhook.updated', target: input.id, details });
         await announce(trx, auth.partnerId, 'updated', updated.id, endpointStatus(updated));
+        const what = [
+          changes.url !== undefined ? `its address from ${existing.url} to ${updated.url}` : undefined,
+          changes.events !== undefined ? 'its event types' : undefined,
+          changes.description !== undefined ? 'its description' : undefined,
+          changes.active !== undefined ? (updated.active ? 'turned it on' : 'turned it off') : undefined,
+        ].filter((w) => w !== undefined);
+        await tellAdmins(trx, auth, 'A webhook endpoint was changed', `changed the webhook endpoint ${existing.url}: ${what.join(', ')}`);
         return updated;
       });
       return { webhook: toWebhook(row) };
@@ -264,6 +286,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         if (!(await deleteEndpoint(trx, auth.partnerId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
         await auditChange(trx, { ...actor(auth), action: 'webhook.deleted', target: id, details: { url: existing.url } });
         await announce(trx, auth.partnerId, 'deleted', id, 'deleted');
+        await tellAdmins(trx, auth, 'A webhook endpoint was deleted', `deleted the webhook endpoint ${existing.url}`);
       });
       return { id };
     },

@@ -1,0 +1,174 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+/** Every statement on the notifications, their e-mail choices and the low balance alert's state (migration 0029). */
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export type Recipient = { id: string; email: string; name: string; role: string; emailOff: boolean };
+
+/**
+ * The active users of the partner who are among `roles` or `userIds`, less `exclude`, with whether they turned this
+ * topic's e-mail off. Users are read in the change's transaction: one removed meanwhile is not told.
+ */
+export async function recipientsOf(
+  trx: Transaction<DB>,
+  partnerId: string,
+  topic: string,
+  who: { roles: readonly string[]; userIds: readonly string[]; exclude: readonly string[] },
+): Promise<Recipient[]> {
+  if (who.roles.length === 0 && who.userIds.length === 0) return [];
+  const rows = await trx
+    .selectFrom('users as u')
+    .leftJoin('notification_preferences as p', (j) => j.onRef('p.partner_id', '=', 'u.partner_id').onRef('p.user_id', '=', 'u.id').on('p.topic', '=', topic))
+    .select(['u.id', 'u.email', 'u.name', 'u.role', 'p.email as email_on'])
+    .where('u.partner_id', '=', partnerId)
+    .where('u.status', '=', 'active')
+    .where((eb) => {
+      const any = [];
+      if (who.roles.length > 0) any.push(eb('u.role', 'in', [...who.roles]));
+      if (who.userIds.length > 0) any.push(eb('u.id', 'in', [...who.userIds]));
+      return eb.or(any);
+    })
+    .$if(who.exclude.length > 0, (q) => q.where('u.id', 'not in', [...who.exclude]))
+    .orderBy('u.email')
+    .execute();
+  return rows.map((r) => ({ id: r.id, email: r.email, name: r.name, role: r.role, emailOff: r.email_on === false }));
+}
+
+export async function insertNotifications(
+  trx: Transaction<DB>,
+  rows: { partnerId: string; userId: string; topic: string; title: string; body: string; link: string; at: Date }[],
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await trx
+    .insertInto('notifications')
+    .values(
+      rows.map((r) => ({
+        partner_id: r.partnerId,
+        user_id: r.userId,
+        topic: r.topic,
+        title: r.title,
+        body: r.body,
+        link: r.link,
+        created_at: r.at,
+        read_at: null,
+      })),
+    )
+    .returning('id')
+    .execute();
+  return inserted.map((r) => r.id);
+}
+
+/** The user's newest notifications and how many are unread, in one snapshot. */
+export async function listNotifications(db: Executor, partnerId: string, userId: string, limit: number) {
+  const items = await db
+    .selectFrom('notifications')
+    .select(['id', 'topic', 'title', 'body', 'link', 'created_at', 'read_at'])
+    .where('partner_id', '=', partnerId)
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const count = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<string>().as('unread'))
+    .where('partner_id', '=', partnerId)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { items, unread: Number(count.unread) };
+}
+
+/** Marks the user's own notifications read (these ids, or all); another user's ids change nothing. */
+export async function markNotificationsRead(db: Executor, partnerId: string, userId: string, ids: string[] | 'all', at: Date): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: at })
+    .where('partner_id', '=', partnerId)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .$if(ids !== 'all', (q) => q.where('id', 'in', ids as string[]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The topics whose e-mail the user turned off or on (no row: on). */
+export function emailChoices(db: Executor, partnerId: string, userId: string) {
+  return db.selectFrom('notification_preferences').select(['topic', 'email']).where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
+}
+
+export async function saveEmailChoices(trx: Transaction<DB>, partnerId: string, userId: string, choices: { topic: string; enabled: boolean }[], at: Date) {
+  await trx
+    .insertInto('notification_preferences')
+    .values(choices.map((c) => ({ partner_id: partnerId, user_id: userId, topic: c.topic, email: c.enabled, updated_at: at })))
+    .onConflict((oc) =>
+      oc.columns(['partner_id', 'user_id', 'topic']).doUpdateSet((eb) => ({ email: eb.ref('excluded.email'), updated_at: eb.ref('excluded.updated_at') })),
+    )
+    .execute();
+}
+
+/** The partner's low balance limit (USD) and name. */
+export async function lowBalanceLimit(trx: Transaction<DB>, partnerId: string) {
+  const row = await trx.selectFrom('partners').select(['low_balance_limit', 'name']).where('id', '=', partnerId).executeTakeFirst();
+  return { limit: row?.low_balance_limit ?? null, name: row?.name ?? 'your account' };
+}
+
+/**
+ * Takes the account's low balance alert row for this transaction (created on first use) and reads, after the lock,
+ * the state last told and the balance (this transaction's entries and every committed one). Transactions that move
+ * the balance at once queue here, so each crossing is told once.
+ */
+export async function lockLowBalance(trx: Transaction<DB>, partnerId: string, currency: string) {
+  await trx
+    .insertInto('low_balance_alerts')
+    .values({ partner_id: partnerId, currency, state: 'ok' })
+    .onConflict((oc) => oc.columns(['partner_id', 'currency']).doNothing())
+    .execute();
+  await trx
+    .selectFrom('low_balance_alerts')
+    .select('state')
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  // a statement of its own after the lock: under read committed it sees what committed while this one waited
+  const r = await sql<{ state: string; balance: string }>`
+    select a.state, (select coalesce(sum(amount), 0) from ledger_entries where partner_id = ${partnerId} and currency = ${currency})::text as balance
+    from low_balance_alerts a where a.partner_id = ${partnerId} and a.currency = ${currency}`.execute(trx);
+  return r.rows[0]!;
+}
+
+export async function setLowBalanceState(trx: Transaction<DB>, partnerId: string, currency: string, state: string, at: Date) {
+  await trx.updateTable('low_balance_alerts').set({ state, changed_at: at }).where('partner_id', '=', partnerId).where('currency', '=', currency).execute();
+}
+
+/** The partner's name, as a mail says it. */
+export async function partnerName(trx: Transaction<DB>, partnerId: string): Promise<string> {
+  const row = await trx.selectFrom('partners').select('name').where('id', '=', partnerId).executeTakeFirst();
+  return row?.name ?? 'your account';
+}
+
+/** Notifications older than `before` (the cleanup job). */
+export async function deleteNotificationsBefore(db: Executor, before: Date): Promise<number> {
+  const result = await db.deleteFrom('notifications').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** A user's name and e-mail, as a notification names who acted (a removed user keeps their name). */
+export function userNamed(trx: Transaction<DB>, partnerId: string, userId: string) {
+  return trx.selectFrom('users').select(['name', 'email']).where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst();
+}
+
+/** Whether the account has a low balance alert state other than clear (a limit removed while it was low). */
+export async function hasLowBalanceAlert(trx: Transaction<DB>, partnerId: string, currency: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('low_balance_alerts')
+    .select('state')
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .where('state', '<>', 'ok')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorBody } from '@portal/contract/errors';
+import { MarkNotificationsRead, NotificationList, NotificationPreferences, UpdateNotificationPreferences } from '@portal/contract/notifications';
+import { authOf } from '../../plugins/auth.ts';
+import type { NotificationsService } from './notifications.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
+
+/**
+ * The signed-in user's notifications (the bell) and e-mail choices: GET notifications, POST notifications/read,
+ * GET and PUT user/notification-preferences. Each user reads and changes only their own, whatever their role.
+ */
+export const notificationRoutes: FastifyPluginAsyncZod<{ service: NotificationsService }> = async (app, { service }) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/notifications',
+    {
+      schema: {
+        operationId: 'notifications',
+        tags: ['notifications'],
+        summary: "The caller's newest notifications (at most 50) and how many are unread",
+        response: { 200: NotificationList, ...errors },
+      },
+    },
+    async (request) => service.list(authOf(request)),
+  );
+
+  app.post(
+    '/notifications/read',
+    {
+      schema: {
+        operationId: 'markNotificationsRead',
+        tags: ['notifications'],
+        summary: "Marks the caller's notifications read: these ids, or all ({ all: true })",
+        body: MarkNotificationsRead,
+        response: { 200: z.object({ updated: z.number().int() }), ...errors },
+      },
+    },
+    async (request) => service.markRead(authOf(request), request.body),
+  );
+
+  app.get(
+    '/user/notification-preferences',
+    {
+      schema: {
+        operationId: 'notificationPreferences',
+        tags: ['notifications'],
+        summary: 'Which notifications the caller also gets by e-mail: one line per topic of their role (on unless turned off)',
+        response: { 200: NotificationPreferences, ...errors },
+      },
+    },
+    async (request) => service.preferences(authOf(request)),
+  );
+
+  app.put(
+    '/user/notification-preferences',
+    {
+      schema: {
+        operationId: 'updateNotificationPreferences',
+        tags: ['notifications'],
+        summary: "Turns the caller's e-mail of topics on or off (only topics of their role)",
+        body: UpdateNotificationPreferences,
+        response: { 200: NotificationPreferences, ...errors },
+      },
+    },
+    async (request) => service.savePreferences(authOf(request), request.body),
+  );
+};
