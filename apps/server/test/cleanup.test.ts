@@ -184,6 +184,15 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
         { partner_id: ACME, payload: '{"table":"payments"}', created_at: at(-HOUR) },
       ])
       .execute();
+    // notifications: one past its 180 days, one recent (read or not, age decides)
+    const notice = { partner_id: ACME, user_id: ada.id, topic: 'withdrawals', title: 'Withdrawal requested', body: 'b', link: '/balance', read_at: null };
+    await db
+      .insertInto('notifications')
+      .values([
+        { ...notice, title: 'old', created_at: at(-181 * DAY) },
+        { ...notice, title: 'recent', created_at: at(-179 * DAY) },
+      ])
+      .execute();
     // report files: one past its expiry, one still downloadable
     const report = async (name: string, expiresIn: number) => {
       const id = crypto.randomUUID();
@@ -236,7 +245,9 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
       mailsDeleted: 2,
       idempotencyKeys: 1,
       liveEvents: 1,
+      notifications: 1,
     });
+    expect((await t.database.db.selectFrom('notifications').select('title').execute()).map((r) => r.title)).toEqual(['recent']);
 
     const db = t.database.db;
     expect((await db.selectFrom('auth_challenges').select('session_hash').execute()).map((r) => r.session_hash)).toEqual(['fresh-challenge']);
@@ -278,6 +289,7 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
       mailsDeleted: 0,
       idempotencyKeys: 0,
       liveEvents: 0,
+      notifications: 0,
     });
   });
 

@@ -7,6 +7,7 @@ import type { DB } from '../db/schema.ts';
 import type { FileStorage } from '../lib/file-storage.ts';
 import { deleteLiveEventsBefore } from '../lib/live-events.repository.ts';
 import { deleteDeliveredMails, redactMailBodies } from '../lib/mail-outbox.repository.ts';
+import { deleteNotificationsBefore } from '../modules/notifications/index.ts';
 import { expiredReportFiles, forgetReportFile, requeueOrphanedReports } from '../modules/reports/index.ts';
 import {
   deleteEndedSessions,
@@ -28,6 +29,8 @@ export const DELIVERED_MAIL_RETENTION_DAYS = 30;
 export const ENDED_SESSION_RETENTION_HOURS = 24;
 /** The live event log is kept this long: a stream that comes back later refetches everything instead. */
 export const LIVE_EVENT_RETENTION_HOURS = 24;
+/** Notifications (the bell) are kept this long; the audit log keeps the history of the changes they told. */
+export const NOTIFICATION_RETENTION_DAYS = 180;
 
 export type CleanupDeps = { db: Kysely<DB>; storage: FileStorage; now: () => number };
 export type CleanupResult = {
@@ -43,6 +46,7 @@ export type CleanupResult = {
   mailsDeleted: number;
   idempotencyKeys: number;
   liveEvents: number;
+  notifications: number;
 };
 
 /** One cleanup pass; safe to run at any time and on any number of servers. */
@@ -72,6 +76,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupResult> {
     mailsDeleted: await deleteDeliveredMails(db, new Date(now.getTime() - DELIVERED_MAIL_RETENTION_DAYS * 86400_000)),
     idempotencyKeys: await createIdempotencyRepository(db).deleteExpired(now),
     liveEvents: await deleteLiveEventsBefore(db, new Date(now.getTime() - LIVE_EVENT_RETENTION_HOURS * 3600_000)),
+    notifications: await deleteNotificationsBefore(db, new Date(now.getTime() - NOTIFICATION_RETENTION_DAYS * 86400_000)),
   };
 }
 
