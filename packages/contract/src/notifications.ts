@@ -51,7 +51,7 @@ export const Notification = z.object({
   id: z.string(),
   topic: NotificationTopic,
   title: z.string(),
-  /** who did what, when (UTC): the same words as the e-mail */
+  /** who did what: the same words as the e-mail (which adds the time in UTC) */
   body: z.string(),
   /** the portal path of the screen that shows it */
   link: z.string(),

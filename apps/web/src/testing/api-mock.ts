@@ -12,12 +12,16 @@ export const apiError = (status: number, code: string, message: string): Reply =
  * Replaces fetch with the portal API as a table of `'METHOD path'` → reply (or a function of the call). The real
  * api client runs: token, request-forgery token (answered here unless a route is given), error shape. A call
  * with no route answers 404 NotFound, so that a test sees what the screen asked for. The connection's probe
- * (`GET /readyz`) answers 200, and the user's preferences (`GET user/preferences`) UTC, unless a route says otherwise.
+ * (`GET /readyz`) answers 200, the user's preferences (`GET user/preferences`) UTC, and the notifications and their
+ * e-mail choices none, unless a route says otherwise.
  */
 const BUILT_IN: Record<string, Reply | undefined> = {
   'POST security/csrf': { body: { csrf: 'csrf-test' } },
   'GET /readyz': { body: { status: 'ok' } },
   'GET user/preferences': { body: { timeZone: null } },
+  // the frame's bell and Settings' e-mail choices: nothing yet, unless a test says otherwise
+  'GET notifications': { body: { items: [], unread: 0 } },
+  'GET user/notification-preferences': { body: { email: [] } },
 };
 
 export function mockApi(routes: Record<string, Route> = {}) {

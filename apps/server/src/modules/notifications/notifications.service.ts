@@ -80,7 +80,8 @@ export function createNotifier(deps: NotifierDeps) {
     const recipients = await recipientsOf(trx, event.partnerId, event.topic, who);
     if (recipients.length === 0) return 0;
     const when = utcText(event.at);
-    const body = `${event.lines.join(' ')} (${when})`;
+    // the bell shows the time beside it, in the reader's time zone; the mail says it in UTC
+    const body = event.lines.join(' ');
     const ids = await insertNotifications(
       trx,
       recipients.map((r) => ({ partnerId: event.partnerId, userId: r.id, topic: event.topic, title: event.title, body, link: event.link, at: event.at })),

@@ -22,6 +22,8 @@ import { useLiveEvents } from '../../lib/live-events.ts';
 import { TimeZoneScope } from '../../lib/time-zone.tsx';
 import { onReconnected } from '../../lib/connection.ts';
 import { ConnectionNotice } from '../../components/connection-notice.tsx';
+import { topicsForRole } from '@portal/contract/notifications';
+import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 
 /** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
 const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
@@ -59,16 +61,19 @@ export function AppLayout() {
         <div className="md:sticky md:top-0 md:flex md:h-dvh md:flex-col">
           <div className="flex items-center justify-between px-5 py-4">
             <Logo className="inline-flex items-center gap-2" />
-            <button
-              type="button"
-              className="rounded-md p-2 hover:bg-white/10 md:hidden"
-              aria-expanded={open}
-              aria-controls="side-nav"
-              aria-label={open ? 'Close menu' : 'Open menu'}
-              onClick={() => setOpen(!open)}
-            >
-              {open ? <ChevronDown className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
-            </button>
+            <div className="flex items-center gap-1">
+              {user && topicsForRole(user.role).length > 0 && <NotificationBell />}
+              <button
+                type="button"
+                className="rounded-md p-2 hover:bg-white/10 md:hidden"
+                aria-expanded={open}
+                aria-controls="side-nav"
+                aria-label={open ? 'Close menu' : 'Open menu'}
+                onClick={() => setOpen(!open)}
+              >
+                {open ? <ChevronDown className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
+              </button>
+            </div>
           </div>
           {partner && (
             <div className="mx-5 mb-2 rounded-lg bg-white/5 px-3 py-2">

@@ -5,6 +5,7 @@ import { LowBalanceForm } from '../components/low-balance-form.tsx';
 import { PayoutForm } from '../components/payout-form.tsx';
 import { TeamLink } from '../components/team-link.tsx';
 import { TimeZoneSection } from '../components/time-zone-section.tsx';
+import { NotificationSection } from '../components/notification-section.tsx';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
 
@@ -13,7 +14,7 @@ export function SettingsScreen() {
   const canEdit = role === 'admin';
   return (
     <div>
-      <PageHeader title="Settings" description="Balance alerts, payouts, your time zone and your team." />
+      <PageHeader title="Settings" description="Balance alerts, payouts, your notifications, your time zone and your team." />
       {!canEdit && (
         <Alert tone="info" className="mb-6">
           {READ_ONLY}
@@ -22,6 +23,7 @@ export function SettingsScreen() {
       <div className="space-y-6">
         <LowBalanceForm canEdit={canEdit} />
         <PayoutForm canEdit={canEdit} />
+        <NotificationSection />
         <TimeZoneSection />
         <TeamLink canEdit={canEdit} />
       </div>

@@ -1,0 +1,117 @@
+import { Bell } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Popover } from 'radix-ui';
+import { NOTIFICATION_TOPIC_INFO, type Notification } from '@portal/contract/notifications';
+import { Button } from '../../../components/ui/button.tsx';
+import { cn } from '../../../components/ui/cn.ts';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { useMarkRead, useNotifications } from '../api/notifications.ts';
+
+/** The unread count as the badge shows it. */
+const badgeText = (n: number) => (n > 9 ? '9+' : String(n));
+
+/**
+ * The bell of the signed-in frame: how many notifications are unread, and the newest of them (withdrawals, wallet
+ * reviews, country changes, the low balance alerts, changes of API keys, allowed IPs and webhooks). Opening one marks
+ * it read and goes to its screen. The list follows the live stream; the e-mail choices are on Settings.
+ */
+export function NotificationBell({ className }: { className?: string }) {
+  const [open, setOpen] = useState(false);
+  const list = useNotifications(true);
+  const markRead = useMarkRead();
+  const navigate = useNavigate();
+  const unread = list.data?.unread ?? 0;
+  const items = list.data?.items ?? [];
+
+  const openItem = (n: Notification) => {
+    if (!n.readAt) markRead.mutate({ ids: [n.id] });
+    setOpen(false);
+    void navigate(n.link);
+  };
+
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Popover.Trigger
+        className={cn('relative inline-flex size-9 items-center justify-center rounded-md hover:bg-white/10 data-[state=open]:bg-white/15', className)}
+        aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+        data-testid="notification-bell"
+      >
+        <Bell className="size-5" aria-hidden="true" />
+        {unread > 0 && (
+          <span
+            aria-hidden="true"
+            className="absolute -right-0.5 -top-0.5 flex h-4 min-w-4 items-center justify-center rounded-full bg-danger px-1 text-[10px] font-semibold leading-none text-white ring-2 ring-brand-900"
+          >
+            {badgeText(unread)}
+          </span>
+        )}
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          align="start"
+          side="bottom"
+          sideOffset={6}
+          collisionPadding={12}
+          className="z-50 flex max-h-[min(32rem,calc(100dvh-6rem))] w-[min(24rem,calc(100vw-1.5rem))] flex-col rounded-xl border border-line bg-white text-ink shadow-xl"
+          aria-label="Notifications"
+        >
+          <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
+            <h2 className="text-sm font-semibold">Notifications</h2>
+            <Button variant="ghost" size="sm" disabled={unread === 0} loading={markRead.isPending} onClick={() => markRead.mutate({ all: true })}>
+              Mark all as read
+            </Button>
+          </div>
+          <div className="min-h-0 flex-1 overflow-y-auto" data-testid="notification-list">
+            {list.isPending ? (
+              <div className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted">
+                <Spinner className="size-4" /> Loading notifications...
+              </div>
+            ) : list.isError ? (
+              <p className="px-4 py-10 text-center text-sm text-muted">Notifications could not be loaded. They will show when the connection is back.</p>
+            ) : items.length === 0 ? (
+              <div className="px-6 py-10 text-center">
+                <p className="text-sm font-medium">You are all caught up</p>
+                <p className="mt-1 text-sm text-muted">Withdrawals, wallet reviews, country changes and balance alerts that concern you will show here.</p>
+              </div>
+            ) : (
+              <ul className="divide-y divide-line">
+                {items.map((n) => (
+                  <li key={n.id}>
+                    <button
+                      type="button"
+                      onClick={() => openItem(n)}
+                      className={cn(
+                        'flex w-full gap-3 px-4 py-3 text-left hover:bg-canvas focus-visible:bg-canvas focus-visible:outline-none',
+                        !n.readAt && 'bg-brand-50/60',
+                      )}
+                      data-testid="notification-item"
+                    >
+                      <span aria-hidden="true" className={cn('mt-1.5 size-2 shrink-0 rounded-full', n.readAt ? 'bg-transparent' : 'bg-brand-700')} />
+                      <span className="min-w-0 flex-1">
+                        <span className="block text-sm font-medium">
+                          {n.title}
+                          {!n.readAt && <span className="sr-only"> (unread)</span>}
+                        </span>
+                        <span className="mt-0.5 block text-sm text-muted">{n.body}</span>
+                        <span className="mt-1 block text-xs text-muted">
+                          {NOTIFICATION_TOPIC_INFO[n.topic].label} · {formatDate(n.createdAt)}
+                        </span>
+                      </span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <div className="border-t border-line px-4 py-2.5 text-right">
+            <Link to="/settings#notifications" onClick={() => setOpen(false)} className="text-sm font-medium text-brand-700 hover:underline">
+              E-mail settings
+            </Link>
+          </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
