@@ -94,7 +94,7 @@ export function NotificationBell({ className }: { className?: string }) {
                           {n.title}
                           {!n.readAt && <span className="sr-only"> (unread)</span>}
                         </span>
-                        <span className="mt-0.5 block text-sm text-muted">{n.body}</span>
+                        <span className="mt-0.5 block text-sm text-muted [overflow-wrap:anywhere]">{n.body}</span>
                         <span className="mt-1 block text-xs text-muted">
                           {NOTIFICATION_TOPIC_INFO[n.topic].label} · {formatDate(n.createdAt)}
                         </span>
