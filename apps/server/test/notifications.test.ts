@@ -270,6 +270,17 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
       .browser.put('/api/v1/user/notification-preferences', { email: [{ topic: 'developers', enabled: false }] }, w.opts(TREASURY));
     expect(offForTreasury.statusCode).toBe(400);
     expect(offForTreasury.json()).toMatchObject({ code: 'ValidationFailed', message: 'Your role gets no api keys, allowed ips and webhooks notifications.' });
+    const twice = await w.as(ADMIN2).browser.put(
+      '/api/v1/user/notification-preferences',
+      {
+        email: [
+          { topic: 'wallets', enabled: false },
+          { topic: 'wallets', enabled: true },
+        ],
+      },
+      w.opts(ADMIN2),
+    );
+    expect([twice.statusCode, twice.json<{ message: string }>().message]).toEqual([400, 'E-mail: Name each topic once']);
     const off = await w.as(ADMIN2).browser.put('/api/v1/user/notification-preferences', { email: [{ topic: 'developers', enabled: false }] }, w.opts(ADMIN2));
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json<NotificationPreferences>().email.find((c) => c.topic === 'developers')).toEqual({ topic: 'developers', enabled: false });

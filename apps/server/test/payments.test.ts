@@ -5,6 +5,7 @@ import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '
 import { runPaymentStep, startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import { ledgerCheck } from '../src/modules/payments/payments.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
+import { PARTNER_CACHE } from '../src/modules/partners/index.ts';
 import { createBoss } from '../src/jobs/boss.ts';
 import { demoAmount, makeDemoPayment } from '../src/modules/payments/demo-live.ts';
 import { testConfig } from './harness.ts';
@@ -90,6 +91,17 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     sequenceId: crypto.randomUUID(),
     ...body,
   });
+  /** Turns the partner's payments flag on or off, as its operator does (the partner is read afresh on each call). */
+  const setPaymentsFlag = async (partnerId: string, on: boolean) => {
+    const row = await t.database.db.selectFrom('partners').select('feature_flags').where('id', '=', partnerId).executeTakeFirstOrThrow();
+    const flags = { ...row.feature_flags, paymentsViewEnabled: on };
+    await t.database.db
+      .updateTable('partners')
+      .set({ feature_flags: JSON.stringify(flags) })
+      .where('id', '=', partnerId)
+      .execute();
+    await t.app.cacheBus.invalidate(PARTNER_CACHE, partnerId);
+  };
   const collection = (body: Record<string, unknown> = {}) => ({
     country: 'KE',
     channelId: ids.keMomoIn,
@@ -235,8 +247,25 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect((await get(ACME_VIEWER, `/partner/payments/quote?kind=collection&country=KE&channelId=${ids.keMomoIn}&amount=500`)).statusCode).toBe(200);
     // a commercial partner that is not whitelisted
     expect((await post(BAOBAB, 'disbursement', disbursement())).json()).toMatchObject({ code: 'FeatureDisabled' });
-    // a B2B partner that serves no country yet
-    expect((await post(LEAN, 'disbursement', disbursement())).json()).toMatchObject({ code: 'CountryNotEnabled' });
+    // a B2B partner whose payments flag is off: refused before anything of the request is looked at
+    for (const body of [disbursement(), { amount: 'nonsense' }, {}]) {
+      const lean = await post(LEAN, 'disbursement', body);
+      expect([lean.statusCode, lean.json<{ code: string }>().code]).toEqual([403, 'FeatureDisabled']);
+    }
+    const leanQuote = await get(LEAN, `/partner/payments/quote?kind=disbursement&country=KE&channelId=${ids.keMomoOut}&amount=1000`);
+    expect([leanQuote.statusCode, leanQuote.json<{ code: string }>().code]).toEqual([403, 'FeatureDisabled']);
+    expect((await get(LEAN, '/partner/payments/quote?kind=nonsense')).json()).toMatchObject({ code: 'FeatureDisabled' });
+    // a view-only user is refused before the body too (not a validation message)
+    const viewerBadBody = await post(ACME_VIEWER, 'collection', { payer: 42 });
+    expect([viewerBadBody.statusCode, viewerBadBody.json<{ code: string }>().code]).toEqual([403, 'Forbidden']);
+    // with the flag on, the same B2B partner is asked for what it lacks: a country it serves
+    await setPaymentsFlag(DEMO_PARTNERS.lean.id, true);
+    try {
+      expect((await post(LEAN, 'disbursement', disbursement())).json()).toMatchObject({ code: 'CountryNotEnabled' });
+      expect((await post(LEAN, 'disbursement', { amount: 'nonsense' })).statusCode).toBe(400);
+    } finally {
+      await setPaymentsFlag(DEMO_PARTNERS.lean.id, false);
+    }
   });
 
   it('lists the markets each partner may pay in: its own enabled countries, the ones the quote accepts; every role reads them', async () => {
@@ -254,8 +283,14 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       code: 'CountryNotEnabled',
     });
     for (const email of [ACME_ADMIN, ACME_TREASURY, ACME_VIEWER]) expect(await markets(email)).toEqual(await markets(ACME_ADMIN));
-    // another partner's countries are its own: lean serves none yet
-    expect(await markets(LEAN)).toEqual([]);
+    // a B2B partner without the payments flag has no markets to ask for; with it, its own (none yet)
+    expect((await get(LEAN, '/partner/payments/markets')).json()).toMatchObject({ code: 'FeatureDisabled' });
+    await setPaymentsFlag(DEMO_PARTNERS.lean.id, true);
+    try {
+      expect(await markets(LEAN)).toEqual([]);
+    } finally {
+      await setPaymentsFlag(DEMO_PARTNERS.lean.id, false);
+    }
     const baobab = await get(BAOBAB, '/partner/payments/markets');
     expect([baobab.statusCode, baobab.json<{ code: string }>().code]).toEqual([403, 'FeatureDisabled']);
   });

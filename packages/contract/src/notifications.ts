@@ -81,7 +81,8 @@ export const UpdateNotificationPreferences = z
     email: z
       .array(z.object({ topic: NotificationTopic, enabled: z.boolean() }).strict())
       .min(1)
-      .max(NOTIFICATION_TOPICS.length),
+      .max(NOTIFICATION_TOPICS.length)
+      .refine((choices) => new Set(choices.map((c) => c.topic)).size === choices.length, 'Name each topic once'),
   })
   .strict();
 export type UpdateNotificationPreferences = z.infer<typeof UpdateNotificationPreferences>;

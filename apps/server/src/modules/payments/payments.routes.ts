@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import {
@@ -20,11 +21,16 @@ const read = { apiKey: 'api_read' } as const;
 /** Collections and disbursements (portal-core §7), from the portal and the partner API. */
 export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  // access (role or key permission, the partner's kind and flag) before the body or the query is looked at
+  const initiation = (access: 'read' | 'write') => ({
+    preValidation: async (request: FastifyRequest) => service.requireInitiation(callerOf(request), access),
+  });
 
   app.get(
     '/partner/payments/markets',
     {
       config: read,
+      ...initiation('read'),
       schema: {
         operationId: 'paymentMarkets',
         tags: ['payments'],
@@ -39,6 +45,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
     '/partner/payments/quote',
     {
       config: read,
+      ...initiation('read'),
       schema: {
         operationId: 'paymentQuote',
         tags: ['payments'],
@@ -54,6 +61,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
     '/partner/disbursement',
     {
       config: write,
+      ...initiation('write'),
       schema: {
         operationId: 'createDisbursement',
         tags: ['payments'],
@@ -75,6 +83,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
     '/partner/collection',
     {
       config: write,
+      ...initiation('write'),
       schema: {
         operationId: 'createCollection',
         tags: ['payments'],

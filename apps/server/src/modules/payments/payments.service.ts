@@ -78,11 +78,14 @@ export function createPaymentService(deps: PaymentDeps) {
   const { db } = deps;
   const now = () => new Date(deps.now());
 
+  /**
+   * Initiating collections and disbursements: a B2B partner, or a whitelisted commercial one, whose flag "collections
+   * and disbursement (payments view)" is on, whatever its kind (portal-core §2).
+   */
   async function requireEnabledPartner(partnerId: string) {
     const partner = await deps.partners.find(partnerId);
-    const b2b = partner?.productTypes.includes('B2B') ?? false;
-    const commercial = partner ? partner.productTypes.includes('COMMERCIAL') && partner.whitelisted && partner.flags.paymentsViewEnabled : false;
-    if (!partner || (!b2b && !commercial)) throw forbidden(PAYMENT_MESSAGES.notEnabled, 'FeatureDisabled');
+    const kindAllowed = partner ? partner.productTypes.includes('B2B') || (partner.productTypes.includes('COMMERCIAL') && partner.whitelisted) : false;
+    if (!partner || !kindAllowed || !partner.flags.paymentsViewEnabled) throw forbidden(PAYMENT_MESSAGES.notEnabled, 'FeatureDisabled');
     return partner;
   }
 
@@ -216,6 +219,16 @@ export function createPaymentService(deps: PaymentDeps) {
   }
 
   return {
+    /**
+     * Who may initiate (or quote) payments, decided before the request's body or query is read: the role or the key's
+     * permission, then the partner's kind and flag. The routes call it first, so that a caller without access learns
+     * nothing from a validation message, a channel or a country; each method checks again.
+     */
+    async requireInitiation(caller: Caller, access: 'read' | 'write') {
+      requireAccess(caller, access === 'write' ? INITIATE : READ);
+      await requireEnabledPartner(caller.partnerId);
+    },
+
     /** GET partner/payments/quote: what a payment of an amount would cost or bring, before confirming it. */
     /** GET partner/payments/markets: the countries (with their currency) the partner may pay in, so a form offers no refused one. */
     async markets(caller: Caller): Promise<PaymentMarketsResponse> {
