@@ -57,7 +57,7 @@ try {
   const base = `http://127.0.0.1:${port}/api/v1`;
   const user = DEMO_USERS.find((u) => u.email === 'admin@kora.test')!;
   const token = await adminToken(database.db, keys.jwtSecret, KORA.id, user);
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base)) };
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
   const ke = await database.db
     .selectFrom('channels')
     .select('id')

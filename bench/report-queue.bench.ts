@@ -54,7 +54,7 @@ async function scenario(title: string, env: Record<string, string>) {
     const as = async (email: string) => {
       const u = DEMO_USERS.find((x) => x.email === email)!;
       const token = await adminToken(database.db, keys.jwtSecret, u.partner === 'acme' ? ACME.id : KORA.id, u);
-      const csrfRes = await app.inject({ method: 'POST', url: '/api/v1/security/csrf' });
+      const csrfRes = await app.inject({ method: 'POST', url: '/api/v1/security/csrf', headers: { authorization: `Bearer ${token}` } });
       const cookie = csrfRes.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
       const headers = { authorization: `Bearer ${token}`, 'x-csrf-token': csrfRes.json<{ csrf: string }>().csrf, cookie };
       return {

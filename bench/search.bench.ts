@@ -303,7 +303,7 @@ const startHttp = async () => {
   app = await buildApp({ config, database, keys, boss: null });
   await app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
-  headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base)) };
+  headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
 };
 await startHttp();
 const overHttp = await coldThenWarm('over HTTP', async () => {

@@ -16,9 +16,13 @@ export async function adminToken(db: Kysely<DB>, jwtSecret: Buffer, partnerId: s
   return signAccessToken(jwtSecret, { sub: user.id, pid: partnerId, role: 'admin', email: user.email, name: user.name, sid });
 }
 
-/** The request-forgery token and the signed cookie it belongs to, as a browser would hold them. */
-export async function csrfHeaders(apiBase: string): Promise<Record<string, string>> {
-  const res = await fetch(`${apiBase}/security/csrf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+/** The request-forgery token of the access token's session and the signed cookie it belongs to, as a browser holds them. */
+export async function csrfHeaders(apiBase: string, accessToken: string): Promise<Record<string, string>> {
+  const res = await fetch(`${apiBase}/security/csrf`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    body: '{}',
+  });
   const { csrf } = (await res.json()) as { csrf: string };
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   return { 'x-csrf-token': csrf, cookie };

@@ -163,11 +163,10 @@ try {
   const app = await buildApp({ config, database, keys, boss });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
-  const headersFor = async (partnerId: string, user: { id: string; email: string; name: string }) => ({
-    'content-type': 'application/json',
-    authorization: `Bearer ${await adminToken(database.db, keys.jwtSecret, partnerId, user)}`,
-    ...(await csrfHeaders(base)),
-  });
+  const headersFor = async (partnerId: string, user: { id: string; email: string; name: string }) => {
+    const token = await adminToken(database.db, keys.jwtSecret, partnerId, user);
+    return { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
+  };
 
   const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
   const acmeAddress = await fund(database, ACME.id, acmeAdmin.id, '100000000.00');

@@ -197,11 +197,20 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/v1/users/refresh')) refreshes += 1;
     });
-    // the settings cannot be read three times running: the screen waits and says so, then loads
+    // the settings cannot be read three times running: the screen waits and says so, then loads (the screen's other
+    // read, the e-mail choices, gets no reply either: any reply would say the server is there)
     let drops = 3;
+    let otherDrops = 3;
     await page.route('**/api/v1/partner/payout-config', async (route) => {
       if (drops > 0) {
         drops -= 1;
+        return route.abort('connectionreset');
+      }
+      return route.continue();
+    });
+    await page.route('**/api/v1/user/notification-preferences', async (route) => {
+      if (otherDrops > 0) {
+        otherDrops -= 1;
         return route.abort('connectionreset');
       }
       return route.continue();

@@ -98,6 +98,8 @@ export async function apiSignIn(baseUrl: string, email: string) {
   });
   if (answer.status !== 200) throw new Error(`sign-in of ${email} failed: ${answer.status} ${await answer.text()}`);
   token = ((await answer.json()) as { accessToken: string }).accessToken;
+  // a request-forgery token is bound to its session: the one of before the sign-in served none
+  csrf = ((await (await call('POST', '/api/v1/security/csrf')).json()) as { csrf: string }).csrf;
   return {
     get: (url: string) => call('GET', url),
     post: (url: string, body: unknown = {}) => call('POST', url, body),

@@ -574,6 +574,34 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(crossed.json()).toMatchObject({ code: 'CsrfTokenInvalid' });
   });
 
+  it("binds a request-forgery token to the session it was issued for: another browser's pair, or one from before sign-in, is refused", async () => {
+    const a = await signIn(t, 'admin@kora.test');
+    const b = await signIn(t, 'treasury@acme.test');
+    const pair = async (token?: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/security/csrf', headers: token ? { authorization: `Bearer ${token}` } : {} });
+      return { cookie: `portal_csrf=${res.cookies.find((c) => c.name === 'portal_csrf')!.value}`, csrf: res.json<{ csrf: string }>().csrf };
+    };
+    const change = (token: string, p: { cookie: string; csrf: string }) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/user/preferences',
+        headers: { authorization: `Bearer ${token}`, cookie: p.cookie, 'x-csrf-token': p.csrf },
+        payload: { timeZone: null },
+      });
+    for (const other of [await pair(), await pair(b.accessToken)]) {
+      const res = await change(a.accessToken, other);
+      expect([res.statusCode, res.json<{ code: string }>().code]).toEqual([403, 'CsrfTokenInvalid']);
+    }
+    const own = await pair(a.accessToken);
+    expect((await change(a.accessToken, own)).statusCode).toBe(200);
+    // the pair is the session's, not the access token's: a refreshed access token of the same session keeps it
+    const refreshed = await a.browser.post('/api/v1/users/refresh', {}, { token: a.accessToken });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect((await change(refreshed.json<{ accessToken: string }>().accessToken, own)).statusCode).toBe(200);
+    // and B's own pair works for B only
+    expect((await change(b.accessToken, await pair(b.accessToken))).statusCode).toBe(200);
+  });
+
   it('refuses a mutating call without a matching request-forgery token', async () => {
     const none = await t.app.inject({ method: 'POST', url: '/api/v1/users/login', payload: { email: 'admin@acme.test', password: DEMO_PASSWORD } });
     expect(none.statusCode).toBe(403);

@@ -315,8 +315,8 @@ const operationSeed = (op: Operation) => SEED ^ crypto.createHash('sha256').upda
 describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s', (kind) => {
   let t: TestContext;
   let token: string;
-  let csrf: string;
-  let csrfCookie: string;
+  let anonymousPair: Record<string, string>;
+  let signedInPair: Record<string, string>;
   beforeAll(async () => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '1000000' } });
     // rows in every table, so that replies go through the row schemas too
@@ -329,9 +329,14 @@ describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s
     });
     const session = await signIn(t, 'admin@acme.test', browser(t.app));
     token = session.accessToken;
-    csrf = (await session.browser.post('/api/v1/security/csrf')).json<{ csrf: string }>().csrf;
-    // only the request-forgery cookie: without the refresh cookie a fuzzed logout cannot end this session
-    csrfCookie = `portal_csrf=${session.browser.jar.get('portal_csrf')}`;
+    // a pair for each caller: a request-forgery token is bound to the session it was issued for (none, or this one)
+    const pair = async (headers: Record<string, string>) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/security/csrf', headers });
+      // only the request-forgery cookie: without the refresh cookie a fuzzed logout cannot end this session
+      return { cookie: `portal_csrf=${res.cookies.find((c) => c.name === 'portal_csrf')!.value}`, 'x-csrf-token': res.json<{ csrf: string }>().csrf };
+    };
+    anonymousPair = await pair({});
+    signedInPair = await pair({ authorization: `Bearer ${token}` });
   });
   afterAll(async () => {
     await t?.close();
@@ -346,8 +351,8 @@ describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s
     const keys = [...propertyNames(doc)];
 
     const callers = {
-      anonymous: { cookie: csrfCookie, 'x-csrf-token': csrf },
-      'signed in': { cookie: csrfCookie, 'x-csrf-token': csrf, authorization: `Bearer ${token}` },
+      anonymous: anonymousPair,
+      'signed in': { ...signedInPair, authorization: `Bearer ${token}` },
     };
     let sent = 0;
     const serverErrors: string[] = [];
@@ -401,7 +406,7 @@ describe.each(DATABASES)('every operation of the OpenAPI document, fuzzed, on %s
   }, 600_000);
 
   it('answers control characters in the wallet routes’ address fields (and a code asked for a wallet) without a 5xx', async () => {
-    const headers = { cookie: csrfCookie, 'x-csrf-token': csrf, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const headers = { ...signedInPair, authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const tron = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
     const texts = ['\u0000', 'a\u0000b', `${tron}\u0000`, `\u0000${tron}`, '\u0001', '\u001f', '\u007f', '\u0085', '\u2028', '\ud800', `${tron}\r\n`, '\t'];
     const failures: string[] = [];

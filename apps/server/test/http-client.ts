@@ -5,7 +5,7 @@ export type HttpReply = { status: number; retryAfter: string | null; body: unkno
 
 /**
  * A browser-like caller of a running server over real HTTP (a server process, or a load balancer in front of
- * several): keeps its cookies, fetches the request-forgery token before the first mutating call, sends the
+ * several): keeps its cookies, fetches the request-forgery token (of its session) before the first mutating call, sends the
  * access token once signed in. A connection that fails answers status 0 instead of throwing.
  */
 export function httpClient(baseUrl: string) {
@@ -24,7 +24,11 @@ export function httpClient(baseUrl: string) {
   };
   async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpReply> {
     if (method !== 'GET' && !csrf) {
-      const issued = await fetch(`${baseUrl}/api/v1/security/csrf`, { method: 'POST', headers: { cookie: cookieHeader() } }).catch(() => undefined);
+      // bound to the session: asked for with the access token once signed in
+      const issued = await fetch(`${baseUrl}/api/v1/security/csrf`, {
+        method: 'POST',
+        headers: { cookie: cookieHeader(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      }).catch(() => undefined);
       if (!issued) return { status: 0, retryAfter: null, body: undefined, text: 'no connection' };
       keep(issued);
       if (!issued.ok) return { status: issued.status, retryAfter: issued.headers.get('retry-after'), body: undefined, text: await issued.text() };
@@ -80,6 +84,8 @@ export function httpClient(baseUrl: string) {
       });
       if (res.status !== 200) throw new Error(`challenge ${email}: ${res.status} ${res.text}`);
       token = (res.body as { accessToken: string }).accessToken;
+      // the token of before the sign-in served no session: the next mutating call asks for this session's
+      csrf = undefined;
       return res.body as { accessToken: string; user: { id: string; partnerId: string } };
     },
   };

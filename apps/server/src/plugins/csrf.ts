@@ -13,10 +13,16 @@ const ISSUE_PATH = `${API_PREFIX}/security/csrf`;
  * httpOnly, SameSite=Strict cookie (signed with a key derived from the server's, so a value planted by someone else is
  * refused) and answers a token made from that secret; every state-changing API route checks the x-csrf-token header
  * against the cookie's secret. The check is attached to each route as it is declared (onRoute), so no spelling of a
- * path can step around it. Register before the routes.
+ * path can step around it. The token is bound to the session of the bearer token the request carries (`sid`; none
+ * before sign-in), both when it is issued and when it is checked: a pair issued to another browser, or before this
+ * session began, is refused (403 `CsrfTokenInvalid`), and the portal fetches a new one (with its bearer) and sends again.
+ * Register before the routes.
  */
 export async function registerCsrf(app: App) {
   await app.register(fastifyCsrf, {
+    // a token is bound to the session it was issued for (none before sign-in): another session's pair is refused
+    getUserInfo: csrfSessionOf,
+    csrfOpts: { hmacKey: crypto.createHmac('sha256', app.keys.jwtSecret).update('csrf-session-binding').digest('base64') },
     cookieKey: CSRF_COOKIE,
     cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', secure: app.config.NODE_ENV === 'production', path: '/api' },
     getToken: (request) => {
@@ -44,3 +50,24 @@ export async function registerCsrf(app: App) {
 
 /** The key that signs cookies, derived from the token-signing key so that it needs no configuration of its own. */
 export const cookieSecret = (jwtSecret: Buffer) => crypto.createHmac('sha256', jwtSecret).update('cookie-signing').digest('base64');
+
+/**
+ * The session a request's bearer token names (its `sid` claim), `anonymous` when it has none (a token before sign-in). Read without checking the
+ * signature: the binding only needs the request's own claim, and the bearer itself is verified by the authentication
+ * that follows (a forged one gets nothing). An expired token still names its session, so a refresh keeps the token.
+ */
+/** The binding of a token asked for without a session (the library refuses an empty one). */
+const NO_SESSION = 'anonymous';
+
+export function csrfSessionOf(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return NO_SESSION;
+  const payload = header.slice(7).split('.')[1];
+  if (!payload) return NO_SESSION;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown };
+    return typeof claims.sid === 'string' && claims.sid !== '' ? claims.sid : NO_SESSION;
+  } catch {
+    return NO_SESSION;
+  }
+}

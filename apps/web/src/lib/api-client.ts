@@ -54,16 +54,31 @@ function writeCsrfInput(token: string) {
 let csrfInFlight: Promise<string> | undefined;
 
 /** The token from the hidden input, or fetched and stored there. On failure: logged, empty token. */
+/** The session a bearer token names (its `sid` claim), '' without one: the request-forgery token is bound to it. */
+function sessionOfToken(token: string | undefined): string {
+  try {
+    const claims = JSON.parse(atob((token?.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/'))) as { sid?: unknown };
+    return typeof claims.sid === 'string' ? claims.sid : '';
+  } catch {
+    return '';
+  }
+}
+/** The session the stored request-forgery token was issued for. */
+let csrfSession = '';
+
 export async function csrfToken(forceNew = false): Promise<string> {
-  if (!forceNew) {
+  const bearer = hooks?.token();
+  if (!forceNew && sessionOfToken(bearer) === csrfSession) {
     const existing = readCsrfInput();
     if (existing) return existing;
   }
   csrfInFlight ??= (async () => {
     try {
+      // the token is bound to the session: asked for with the bearer token when there is one
+      csrfSession = sessionOfToken(bearer);
       const res = await fetch(`${API_PREFIX}/security/csrf`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-device-id': deviceId() },
+        headers: { 'content-type': 'application/json', 'x-device-id': deviceId(), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
         body: '{}',
         credentials: 'same-origin',
       });

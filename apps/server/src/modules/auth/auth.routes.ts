@@ -17,6 +17,7 @@ import {
 } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
 import { AppError } from '../../lib/errors.ts';
+import { csrfSessionOf } from '../../plugins/csrf.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
 import { REFRESH_TOKEN_HOURS, type SessionsService } from './sessions.service.ts';
 import type { SignInService } from './sign-in.service.ts';
@@ -58,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
   app.post(
     '/security/csrf',
     { schema: { operationId: 'csrf', tags: ['auth'], summary: 'A request-forgery token (also set as a cookie)', response: { 200: CsrfResponse } } },
-    async (_request, reply) => ({ csrf: reply.generateCsrf() }),
+    async (request, reply) => ({ csrf: reply.generateCsrf({ userInfo: csrfSessionOf(request) }) }),
   );
 
   app.post(
