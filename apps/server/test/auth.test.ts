@@ -698,6 +698,8 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   describe('password reset', () => {
     const email = 'admin2@acme.test';
     const lastCode = () => /code to reset your password is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
+    /** The code of the last reset mail to this address (an admin's reset or a forgotten password). */
+    const lastCodeFor = (to: string) => /password is (\d{6})\./.exec(t.mailer.sent.filter((m) => m.to === to).at(-1)!.text)![1]!;
 
     it('answers the same for any e-mail and mails a code only to a user', async () => {
       const before = t.mailer.sent.length;
@@ -749,6 +751,40 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
         challengeName: 'SOFTWARE_TOKEN_MFA',
       });
       expect(await auditActions(email)).toEqual(expect.arrayContaining(['password.reset_requested', 'password.changed']));
+    });
+
+    it('after an admin reset, refuses the same password and the last ones, keeping the code for a new one', async () => {
+      const member = 'viewer@acme.test';
+      const viewer = DEMO_USERS.find((u) => u.email === member)!;
+      const admin = await signIn(t, 'admin@acme.test');
+      const reset = await admin.browser.post('/api/v1/user/reset-password', { userId: viewer.id }, { token: admin.accessToken });
+      expect(reset.statusCode, reset.body).toBe(200);
+      const code = lastCodeFor(member);
+      const confirm = (password: string, confirmationCode: string) =>
+        browser(t.app).post('/api/v1/users/confirm-password-reset', { email: member, password, confirmationCode });
+      const same = await confirm(DEMO_PASSWORD, code);
+      expect([same.statusCode, same.json<{ code: string; message: string }>()]).toEqual([
+        400,
+        expect.objectContaining({ code: 'PasswordReused', message: AUTH_MESSAGES.passwordReused }),
+      ]);
+      // the refusal did not spend the code
+      expect((await confirm('Limpopo-River-2031', code)).statusCode).toBe(200);
+      // four more changes: each of the last five passwords is refused, the sixth back is allowed again
+      const passwords = [DEMO_PASSWORD, 'Limpopo-River-2031', 'Kalahari-Sands-2032', 'Drakensberg-Ridge-33', 'Lake-Malawi-Shore-34', 'Atlas-Mountains-35'];
+      for (const next of passwords.slice(2)) {
+        await browser(t.app).post('/api/v1/users/forgot-password', { email: member });
+        expect((await confirm(next, lastCodeFor(member))).statusCode).toBe(200);
+      }
+      // (each try spends one of the code's five: a fresh code for the last ones)
+      await browser(t.app).post('/api/v1/users/forgot-password', { email: member });
+      for (const old of passwords.slice(1, 4)) expect((await confirm(old, lastCodeFor(member))).json()).toMatchObject({ code: 'PasswordReused' });
+      await browser(t.app).post('/api/v1/users/forgot-password', { email: member });
+      for (const old of passwords.slice(4)) expect((await confirm(old, lastCodeFor(member))).json()).toMatchObject({ code: 'PasswordReused' });
+      expect((await confirm(DEMO_PASSWORD, lastCodeFor(member))).statusCode).toBe(200);
+      // the earlier passwords are kept as hashes only, at most four besides the current one
+      const kept = await t.database.db.selectFrom('password_history').select('password_hash').where('user_id', '=', viewer.id).execute();
+      expect(kept).toHaveLength(4);
+      expect(kept.every((k) => k.password_hash.startsWith('$argon2id$'))).toBe(true);
     });
 
     it('answers PASSWORD_RESET_REQUESTED when an admin reset the password', async () => {

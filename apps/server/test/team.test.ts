@@ -307,6 +307,11 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     it('refuses the removed user’s token on its next call, and hides it from the team', async () => {
       const member = await signIn(t, 'treasury@acme.test');
       expect((await member.browser.get('/api/v1/partner/users', { token: member.accessToken })).statusCode).toBe(200); // cached
+      // an earlier password of theirs, as a reset leaves one
+      await t.database.db
+        .insertInto('password_history')
+        .values({ partner_id: DEMO_PARTNERS.acme.id, user_id: idOf('treasury@acme.test'), password_hash: '$argon2id$earlier', created_at: new Date() })
+        .execute();
       const res = await as('admin@acme.test').remove(idOf('treasury@acme.test'));
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: TEAM_MESSAGES.removed('treasury@acme.test') });
@@ -320,6 +325,7 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       expect((await team()).map((u) => u.email)).not.toContain('treasury@acme.test');
       // kept for the audit trail, without any secret
       expect(await row('treasury@acme.test')).toMatchObject({ status: 'deleted', password_hash: null, totp_secret_enc: null, temp_password_hash: null });
+      expect(await t.database.db.selectFrom('password_history').select('id').where('user_id', '=', idOf('treasury@acme.test')).execute()).toEqual([]);
       expect(await actions()).toContain('user.deleted');
       // it signs in like an unknown address, and a second removal finds nobody
       expect((await login('treasury@acme.test', 'Portal-demo-2026!')).json()).toMatchObject({ code: 'InvalidLogin', message: AUTH_MESSAGES.invalidLogin });

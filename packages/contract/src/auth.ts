@@ -3,6 +3,9 @@ import { ChallengeName, Role, UserStatus } from './domain.ts';
 import { safeText } from './validation.ts';
 
 /** What the portal shows for each refusal the sign-in calls can give (portal-core §8, and our own codes). */
+/** A new password must differ from this many of the user's passwords: the current one and the ones before it. */
+export const PASSWORD_HISTORY = 5;
+
 export const AUTH_MESSAGES = {
   invalidLogin: 'Incorrect email or password.',
   accountLocked: 'Too many failed sign-in attempts. Your account is locked for 15 minutes.',
@@ -16,6 +19,7 @@ export const AUTH_MESSAGES = {
   challengeExpired: 'Your sign-in session has expired. Sign in again.',
   invalidResetCode: 'The code is wrong or has expired.',
   tooManyResetTries: 'Too many wrong codes. Ask for a new code.',
+  passwordReused: `Choose a password you have not used before: it must differ from your last ${PASSWORD_HISTORY} passwords.`,
   tooManyLogins: 'Too many sign-in attempts from your network. Wait a minute and try again.',
   invalidToken: 'Your session is not valid. Sign in again.',
   tokenExpired: 'Your session has expired.',

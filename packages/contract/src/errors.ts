@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'OtpForAnotherChange',
   'ChallengeExpired',
   'InvalidPassword',
+  'PasswordReused',
   'InvalidResetCode',
   'InvalidToken',
   'TokenExpired',

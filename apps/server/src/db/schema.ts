@@ -103,6 +103,15 @@ export type MailOutboxTable = {
   claimed_at: Timestamp | null;
 };
 
+/** A user's earlier password hashes (0033): a new password must differ from them and from the current one. */
+export type PasswordHistoryTable = {
+  partner_id: string;
+  user_id: string;
+  id: Generated<number>;
+  password_hash: string;
+  created_at: Timestamp;
+};
+
 /** One per recipient of a change (0029). */
 export type NotificationsTable = {
   partner_id: string;
@@ -681,6 +690,7 @@ export type DB = {
   audit_events: AuditEventsTable;
   mail_outbox: MailOutboxTable;
   notifications: NotificationsTable;
+  password_history: PasswordHistoryTable;
   notification_preferences: NotificationPreferencesTable;
   low_balance_alerts: LowBalanceAlertsTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -218,6 +218,7 @@ const PARTNER_OWNED_TABLES = [
   'notifications',
   'notification_preferences',
   'low_balance_alerts',
+  'password_history',
   'users',
   'fiat_wallets',
   'currency_accounts',

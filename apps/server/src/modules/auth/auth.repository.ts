@@ -145,8 +145,46 @@ export function createAuthRepository(db: Kysely<DB>) {
       return row !== undefined;
     },
 
-    setResetPassword: (trx: Transaction<DB>, u: UserRow, values: { hash: string; now: Date }) =>
-      user(trx, u.partner_id, u.id).set({ password_hash: values.hash, password_reset_requested: false, updated_at: values.now }).execute(),
+    /**
+     * A new password after a reset: the one it replaces goes into the history, which keeps the `keep` most recent
+     * (with the current one, the passwords a new one must differ from).
+     */
+    async setResetPassword(trx: Transaction<DB>, u: UserRow, values: { hash: string; now: Date; keep: number }) {
+      if (u.password_hash) {
+        await trx
+          .insertInto('password_history')
+          .values({ partner_id: u.partner_id, user_id: u.id, password_hash: u.password_hash, created_at: values.now })
+          .execute();
+      }
+      const kept = await trx
+        .selectFrom('password_history')
+        .select('id')
+        .where('partner_id', '=', u.partner_id)
+        .where('user_id', '=', u.id)
+        .orderBy('id', 'desc')
+        .limit(values.keep)
+        .execute();
+      await trx
+        .deleteFrom('password_history')
+        .where('partner_id', '=', u.partner_id)
+        .where('user_id', '=', u.id)
+        .$if(kept.length > 0, (q) => q.where('id', 'not in', kept.map((k) => k.id)))
+        .execute();
+      await user(trx, u.partner_id, u.id).set({ password_hash: values.hash, password_reset_requested: false, updated_at: values.now }).execute();
+    },
+
+    /** The hashes a new password must differ from: the current one, then the earlier ones, newest first. */
+    async recentPasswordHashes(u: UserRow, limit: number): Promise<string[]> {
+      const earlier = await db
+        .selectFrom('password_history')
+        .select('password_hash')
+        .where('partner_id', '=', u.partner_id)
+        .where('user_id', '=', u.id)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return [...(u.password_hash ? [u.password_hash] : []), ...earlier.map((r) => r.password_hash)].slice(0, limit);
+    },
 
     // ── recovery codes ──
 

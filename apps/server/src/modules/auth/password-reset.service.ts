@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import { AUTH_MESSAGES, passwordProblem } from '@portal/contract/auth';
+import { AUTH_MESSAGES, PASSWORD_HISTORY, passwordProblem } from '@portal/contract/auth';
 import { isCommonPassword } from '@portal/contract/common-passwords';
 import { badRequest } from '../../lib/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { safeEqual, sha256 } from '../../lib/tokens.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -152,10 +152,15 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       }
       const problem = passwordProblem(input.password, input.email, isCommonPassword);
       if (problem) throw badRequest(problem, 'InvalidPassword');
+      // not the current password, nor one of the ones before it (an admin's reset must end a password that leaked)
+      const used = await repo.recentPasswordHashes(user, PASSWORD_HISTORY);
+      if ((await Promise.all(used.map((h) => verifyPassword(h, input.password)))).some(Boolean)) {
+        throw badRequest(AUTH_MESSAGES.passwordReused, 'PasswordReused');
+      }
       const hash = await hashPassword(input.password);
       const ended = await repo.transaction(async (trx) => {
         if (!(await repo.claimResetCode(trx, user, now()))) throw refuse();
-        await repo.setResetPassword(trx, user, { hash, now: now() });
+        await repo.setResetPassword(trx, user, { hash, now: now(), keep: PASSWORD_HISTORY - 1 });
         await repo.clearFailures(throttleKey(user.email), trx);
         const ids = await sessions.endUserSessions(trx, user, 'password-changed');
         await repo.audit(

@@ -111,12 +111,13 @@ export function createTeamRepository(db: Kysely<DB>) {
       user(trx, partnerId, userId).set({ role, updated_at: now }).execute(),
 
     /**
-     * Removes a user: status deleted, every secret dropped (password, temporary password, authenticator, recovery and
-     * reset codes, open sign-in challenges). The row stays for the audit trail.
+     * Removes a user: status deleted, every secret dropped (password and the earlier ones, temporary password,
+     * authenticator, recovery and reset codes, open sign-in challenges). The row stays for the audit trail.
      */
     async markDeleted(trx: Transaction<DB>, partnerId: string, userId: string, now: Date) {
       await trx.deleteFrom('recovery_codes').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
       await trx.deleteFrom('password_reset_codes').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
+      await trx.deleteFrom('password_history').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
       await trx.deleteFrom('auth_challenges').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
       await user(trx, partnerId, userId)
         .set({
