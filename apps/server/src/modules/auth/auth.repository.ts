@@ -168,7 +168,13 @@ export function createAuthRepository(db: Kysely<DB>) {
         .deleteFrom('password_history')
         .where('partner_id', '=', u.partner_id)
         .where('user_id', '=', u.id)
-        .$if(kept.length > 0, (q) => q.where('id', 'not in', kept.map((k) => k.id)))
+        .$if(kept.length > 0, (q) =>
+          q.where(
+            'id',
+            'not in',
+            kept.map((k) => k.id),
+          ),
+        )
         .execute();
       await user(trx, u.partner_id, u.id).set({ password_hash: values.hash, password_reset_requested: false, updated_at: values.now }).execute();
     },
