@@ -183,7 +183,11 @@ async function main() {
       case 'invite-admin': {
         const partner = await partnerOf(values.partner);
         const user = await operator.inviteUser({ partnerId: partner.id, name: values.name ?? '', email: values.email ?? '', role: 'admin' });
-        console.log(`Invited ${user.email} as admin of ${partner.name}; the temporary password was e-mailed.`);
+        console.log(
+          user.mailSent
+            ? `Invited ${user.email} as admin of ${partner.name}; the temporary password was e-mailed.`
+            : `Invited ${user.email} as admin of ${partner.name}, but the invitation e-mail could not be sent (check SMTP_URL). The user stays invited; another admin can resend the invitation from the Team screen.`,
+        );
         break;
       }
       case 'add-fiat-wallet': {

@@ -157,4 +157,19 @@ describe.each(DATABASES)('e-mailed codes when the mail server is down, on %s', (
     const row = await t.database.db.selectFrom('mail_outbox').select('status').where('to_address', '=', 'admin@acme.test').executeTakeFirstOrThrow();
     expect(row.status).toBe('failed');
   });
+
+  it('keeps an invited member when the invitation cannot be mailed, says so, and the resend answers 503 until it can', async () => {
+    const s = await signIn(t, 'admin@acme.test');
+    const res = await s.browser.post('/api/v1/users/add', { name: 'Amani Odhiambo', email: 'amani@acme.test', role: 'view' }, { token: s.accessToken });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ user: { email: 'amani@acme.test', status: 'invited' }, mailSent: false });
+    const team = (await s.browser.get('/api/v1/partner/users', { token: s.accessToken })).json<{ users: { email: string; status: string }[] }>().users;
+    expect(team).toContainEqual(expect.objectContaining({ email: 'amani@acme.test', status: 'invited' }));
+    const mail = await t.database.db.selectFrom('mail_outbox').select('status').where('to_address', '=', 'amani@acme.test').executeTakeFirstOrThrow();
+    expect(mail.status).toBe('failed');
+    const id = res.json<{ user: { id: string } }>().user.id;
+    const resend = await s.browser.post('/api/v1/users/resend-invite', { userId: id }, { token: s.accessToken });
+    expect(resend.statusCode).toBe(503);
+    expect(resend.json()).toMatchObject({ code: 'MailUnavailable', message: MAIL_UNAVAILABLE });
+  });
 });

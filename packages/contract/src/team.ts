@@ -46,6 +46,9 @@ export const UserIdParams = z.object({ userId: UserId });
 
 export const TeamMemberResponse = z.object({ user: TeamMember });
 export type TeamMemberResponse = z.infer<typeof TeamMemberResponse>;
+/** POST users/add: the invited member, and whether the invitation e-mail left (when not, the member stays invited). */
+export const InviteUserResponse = z.object({ user: TeamMember, mailSent: z.boolean() });
+export type InviteUserResponse = z.infer<typeof InviteUserResponse>;
 export const TeamMessageResponse = z.object({ message: z.string() });
 
 export const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', treasury: 'Treasury', view: 'View only' };
@@ -63,6 +66,8 @@ export const TEAM_MESSAGES = {
   noPendingReset: 'This user has no password reset waiting for a code.',
   resetNeedsActive: 'Only an active user can have the password reset. Resend the invitation instead.',
   invited: (email: string) => `Invitation sent to ${email}`,
+  invitedMailFailed: (email: string) =>
+    `${email} was added to your team as invited, but the invitation e-mail could not be sent just now. Use Resend invitation in a few minutes.`,
   inviteResent: (email: string) => `A new invitation was sent to ${email}`,
   codeResent: (email: string) => `A new code was sent to ${email}`,
   passwordReset: (email: string) => `${email} is signed out and must choose a new password with the code we e-mailed`,

@@ -48,7 +48,7 @@ export function createInvitationService(deps: InvitationDeps) {
     });
 
   return {
-    async invite(input: Invitation, by: Inviter): Promise<{ id: string; email: string; tempPassword: string }> {
+    async invite(input: Invitation, by: Inviter): Promise<{ id: string; email: string; tempPassword: string; mailSent: boolean }> {
       const partner = await repo.partner(input.partnerId);
       if (!partner) throw notFound(`No partner ${input.partnerId}`);
       const existing = await repo.byEmail(input.email);
@@ -74,8 +74,15 @@ export function createInvitationService(deps: InvitationDeps) {
         await deps.live.publish(trx, { partnerId: partner.id, table: 'team', kind: 'invited', id: created, status: 'invited', at: now.toISOString() });
         return created;
       });
-      await mail(input, partner.name, tempPassword, false);
-      return { id, email: input.email, tempPassword };
+      // the member is saved: a mail server that is down does not undo it; the admin is told, and resends later
+      const mailSent = await mail(input, partner.name, tempPassword, false).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof AppError && err.code === 'MailUnavailable') return false;
+          throw err;
+        },
+      );
+      return { id, email: input.email, tempPassword, mailSent };
     },
 
     /** A new temporary password for an invited user (POST users/resend-invite); false when the user is not invited. */

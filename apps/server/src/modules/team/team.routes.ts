@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import {
   InviteUserRequest,
+  InviteUserResponse,
   TEAM_MESSAGES,
   TeamMemberResponse,
   TeamMessageResponse,
@@ -59,10 +60,10 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
         tags: ['team'],
         summary: 'Invite a user (admin): a temporary password by e-mail; the first sign-in asks for a new password, then an authenticator',
         body: InviteUserRequest,
-        response: { 201: TeamMemberResponse, ...errors },
+        response: { 201: InviteUserResponse, ...errors },
       },
     },
-    async (request, reply) => reply.code(201).send({ user: await service.invite(authOf(request), request.body, ctx(request)) }),
+    async (request, reply) => reply.code(201).send(await service.invite(authOf(request), request.body, ctx(request))),
   );
 
   app.post(

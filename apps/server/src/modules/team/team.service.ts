@@ -105,10 +105,10 @@ export function createTeamService(deps: TeamDeps) {
       return { timeZone };
     },
 
-    async invite(auth: Auth, input: InviteUserRequest, ctx: Ctx): Promise<TeamMember> {
+    async invite(auth: Auth, input: InviteUserRequest, ctx: Ctx): Promise<{ user: TeamMember; mailSent: boolean }> {
       requireRole(auth, 'admin');
-      const { id } = await invitations.invite({ partnerId: auth.partnerId, ...input }, actor(auth, ctx));
-      return member(auth.partnerId, id);
+      const { id, mailSent } = await invitations.invite({ partnerId: auth.partnerId, ...input }, actor(auth, ctx));
+      return { user: await member(auth.partnerId, id), mailSent };
     },
 
     async changeRole(auth: Auth, input: { userId: string; role: Role }, ctx: Ctx): Promise<TeamMember> {

@@ -25,8 +25,9 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const submit = form.handleSubmit((values) => {
     setFormError(undefined);
     invite.mutate(values, {
-      onSuccess: (user) => {
-        toast.show(TEAM_MESSAGES.invited(user.email));
+      onSuccess: ({ user, mailSent }) => {
+        // saved either way; when the mail did not leave, the admin is told to resend it
+        toast.show(mailSent ? TEAM_MESSAGES.invited(user.email) : TEAM_MESSAGES.invitedMailFailed(user.email));
         onOpenChange(false);
       },
       onError: (err) => {

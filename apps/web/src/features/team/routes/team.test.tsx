@@ -39,7 +39,8 @@ function teamServer() {
       if (list.some((u) => u.email === body.email)) return apiError(409, 'EmailInUse', TEAM_MESSAGES.emailInUse);
       const user = member('9', body.name, body.email, { role: body.role, status: 'invited', lastSignInAt: null });
       list = [...list, user];
-      return { status: 201, body: { user } };
+      // the mail server is down for this address: saved, the mail did not leave
+      return { status: 201, body: { user, mailSent: !body.email.startsWith('unreachable') } };
     },
     'POST users/update': (call) => {
       const body = call.body as { userId: string; role: TeamMember['role'] };
@@ -104,6 +105,21 @@ describe('team screen', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.to('POST users/add').at(-1)?.body).toEqual({ name: 'Naledi Dlamini', email: 'naledi@acme.test', role: 'treasury' });
     expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.invited('naledi@acme.test'));
+    await waitFor(async () => expect(await rowsShown()).toHaveLength(5));
+  });
+
+  it('says so when the invitation e-mail could not be sent: the member is on the team, to resend later', async () => {
+    signIn('admin');
+    teamServer();
+    const { user } = renderTeam();
+    await rowsShown();
+    await user.click(screen.getByRole('button', { name: 'Invite member' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Full name'), 'Amani Odhiambo');
+    await user.type(within(dialog).getByLabelText('E-mail'), 'unreachable@acme.test');
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.invitedMailFailed('unreachable@acme.test'));
     await waitFor(async () => expect(await rowsShown()).toHaveLength(5));
   });
 
