@@ -1,11 +1,14 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEDGER_KIND_LABELS } from '@portal/contract/balance';
+import { addDecimal, compareDecimal, normalise, subtractDecimal, toUnits } from '@portal/contract/decimal';
 import { countryByLocale } from '@portal/contract/countries';
 import { accountNumberProblem } from '@portal/contract/payments';
 import type { Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { DEMO_PARTNERS, seedDemo } from '../src/db/seed/demo.ts';
 import { enabledMarkets } from '../src/modules/payments/payments.repository.ts';
-import { DATABASES, freshDatabase, testKeys } from './harness.ts';
+import { DATABASES, freshDatabase, setup, signIn, testKeys, type TestContext } from './harness.ts';
 
 /** The demo seed, with its transactions, against the rules the API enforces on the same data. */
 describe.each(DATABASES)('the demo data tells no lies (%s)', (kind) => {
@@ -56,5 +59,133 @@ describe.each(DATABASES)('the demo data tells no lies (%s)', (kind) => {
     expect(fees.length).toBeGreaterThan(0);
     expect(fees.filter((f) => f.id === f.transaction_id)).toEqual([]);
     expect(fees.every((f) => f.transaction_id)).toBe(true);
+  });
+});
+
+/** The rules the server books money with, applied to the demo's rows by this test's own reading of the tables. */
+async function expectedLedger(db: Database['db'], partnerId: string) {
+  const fees = new Map(
+    (await db.selectFrom('fees').select(['transaction_id', 'amount_usd']).where('partner_id', '=', partnerId).execute()).map((f) => [
+      f.transaction_id,
+      f.amount_usd,
+    ]),
+  );
+  const entries: { kind: string; reference: string; currency: string; amount: string }[] = [];
+  const add = (kind: string, reference: string, currency: string, amount: string) => {
+    if (toUnits(amount) !== 0n) entries.push({ kind, reference, currency, amount: normalise(amount, 8) });
+  };
+  const neg = (v: string) => subtractDecimal('0', v);
+  for (const table of ['payments', 'collections'] as const) {
+    const rows = await db.selectFrom(table).select(['id', 'status', 'fiat_wallet', 'amount', 'converted_amount']).where('partner_id', '=', partnerId).execute();
+    for (const r of rows) {
+      const local = r.fiat_wallet !== null && r.fiat_wallet !== 'USD';
+      const currency = local ? r.fiat_wallet! : 'USD';
+      const amount = local ? r.amount : r.converted_amount;
+      const fee = local ? '0' : (fees.get(r.id) ?? '0');
+      if (table === 'payments') {
+        add('disbursement', r.id, currency, neg(amount));
+        add('disbursement_fee', r.id, currency, neg(fee));
+        if (['failed', 'expired', 'denied'].includes(r.status)) add('disbursement_reversal', r.id, currency, addDecimal(amount, fee));
+        if (r.status === 'refunded') add('disbursement_refund', r.id, currency, amount);
+      } else if (r.status === 'complete' || r.status === 'refunded') {
+        add('collection', r.id, currency, amount);
+        add('collection_fee', r.id, currency, neg(fee));
+        if (r.status === 'refunded') add('collection_refund', r.id, currency, neg(amount));
+      }
+    }
+  }
+  const settlements = await db.selectFrom('settlements').select(['id', 'status', 'type', 'fiat_amount_usd']).where('partner_id', '=', partnerId).execute();
+  for (const s of settlements) {
+    if (s.type === 'payout') {
+      add('settlement', s.id, 'USD', neg(s.fiat_amount_usd));
+      if (s.status === 'failed') add('settlement_reversal', s.id, 'USD', s.fiat_amount_usd);
+    } else if (s.status === 'complete') add('topup', s.id, 'USD', s.fiat_amount_usd);
+  }
+  return entries;
+}
+
+const key = (e: { kind: string; reference: string; currency: string; amount: string }) => `${e.kind} ${e.reference} ${e.currency} ${normalise(e.amount, 8)}`;
+
+describe.each(DATABASES)('the demo ledger reconciles to the transaction tables (%s)', (kind) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await setup(kind, { transactions: true, config: { LOGIN_RATE_LIMIT: '1000' } });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each(['acme', 'kora', 'baobab', 'lean'] as const)(
+    "%s: every ledger entry is a table row's movement by the server's rules, and every such movement is booked",
+    async (name) => {
+      const p = DEMO_PARTNERS[name];
+      const booked = await t.database.db
+        .selectFrom('ledger_entries')
+        .select(['kind', 'reference', 'currency', 'amount'])
+        .where('partner_id', '=', p.id)
+        .where('kind', '<>', 'opening_balance')
+        .execute();
+      const expected = await expectedLedger(t.database.db, p.id);
+      expect(booked.map(key).sort()).toEqual(expected.map(key).sort());
+      if (name === 'acme') expect(booked.length).toBeGreaterThan(2000);
+    },
+  );
+
+  it.each(['acme', 'kora'] as const)('%s: no account ever goes below zero, and each ends at the demo balance where its movements allow', async (name) => {
+    const p = DEMO_PARTNERS[name];
+    const accounts = await sql<{ currency: string; lowest: string; balance: string }>`
+      select currency, min(running)::text as lowest, (array_agg(running order by created_at desc, id desc))[1]::text as balance
+      from (select currency, created_at, id, sum(amount) over (partition by currency order by created_at, id) as running
+            from ledger_entries where partner_id = ${p.id}) r
+      group by currency order by currency`.execute(t.database.db);
+    expect(accounts.rows.length).toBeGreaterThan(0);
+    for (const a of accounts.rows) {
+      expect(compareDecimal(a.lowest, '0'), `${a.currency} lowest ${a.lowest}`).toBeGreaterThanOrEqual(0);
+      // the demo's balance; or more, when its movements would otherwise take it below zero (then its lowest point is zero)
+      const target = (p.balances as Record<string, string>)[a.currency] ?? '0';
+      const ends = compareDecimal(a.balance, target);
+      expect(ends === 0 || (ends > 0 && compareDecimal(a.lowest, '0') === 0), `${a.currency} ends at ${a.balance}, lowest ${a.lowest}`).toBe(true);
+    }
+  });
+
+  it("acme's statement, read through the API in two periods, reconciles to the cent: opening + entries = closing = the balance", async () => {
+    const s = await signIn(t, 'treasury@acme.test');
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const read = async (from: string, to: string) => {
+      const res = await s.browser.get(`/api/v1/partner/balance/statement.csv?from=${from}&to=${to}`, { token: s.accessToken });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(','));
+    };
+    // the demo's 18 months: the earlier part, then the last 365 days (a statement covers at most 366)
+    const first = await read(day(-600), day(-366));
+    const second = await read(day(-365), day(0));
+    const cents = (v: string | undefined) => (v ? toUnits(v, 2) : 0n);
+    const rows = [...first.slice(1, -1), ...second.slice(1, -1)];
+    const opening = cents(first[0]![5]);
+    expect(opening).toBe(0n);
+    // the first period's closing is the second's opening
+    expect(first.at(-1)![5]).toBe(second[0]![5]);
+    let running = opening;
+    for (const r of rows) {
+      running += cents(r[4]) - cents(r[3]);
+      expect(cents(r[5]), r.join(',')).toBe(running);
+    }
+    expect(running).toBe(cents(second.at(-1)![5]));
+    const overview = await s.browser.get('/api/v1/partner/balance', { token: s.accessToken });
+    expect(cents(overview.json<{ available: string }>().available)).toBe(running);
+    // every line but the opening balance is a movement of a row of the tables, for the amount the rules say
+    const expected = new Map<string, bigint>();
+    for (const e of await expectedLedger(t.database.db, DEMO_PARTNERS.acme.id)) {
+      if (e.currency === 'USD') expected.set(`${e.kind}:${e.reference}`, toUnits(e.amount, 2));
+    }
+    const kinds = Object.fromEntries(Object.entries(LEDGER_KIND_LABELS).map(([k, label]) => [label, k]));
+    const lines = rows.filter((r) => r[1] !== 'Opening balance');
+    expect(lines.length).toBe(expected.size);
+    for (const r of lines) expect(expected.get(`${kinds[r[1]!]}:${r[2]}`), r.join(',')).toBe(cents(r[4]) - cents(r[3]));
   });
 });

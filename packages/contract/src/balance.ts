@@ -16,6 +16,7 @@ export const LEDGER_KIND_LABELS: Record<string, string> = {
   collection: 'Collection received',
   collection_fee: 'Collection fee',
   collection_refund: 'Collection refunded',
+  topup: 'Top-up received',
 };
 export const ledgerKindLabel = (kind: string) => LEDGER_KIND_LABELS[kind] ?? kind;
 

@@ -3,6 +3,7 @@ import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductTyp
 import type { DB } from '../schema.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { bookDemoLedger } from './ledger.ts';
 import { generateTransactions, type TransactionTable } from './transactions.ts';
 import { splitCurrencyNetwork, type CurrencyNetworkId } from '@portal/contract/domain';
 import { generateDemoAddress } from '../../lib/deposit-addresses.ts';
@@ -391,6 +392,8 @@ async function seedTransactions(db: Kysely<DB>, p: DemoPartner, rowsPerTable: nu
       countries: DEMO_COUNTRIES[key],
     });
   }
+  // the ledger its rows imply, so that the balance and the statement reconcile to the tables
+  await bookDemoLedger(db, p.id, Object.keys(p.balances).length > 0 ? p.balances : { USD: '0' });
 }
 
 /** `npm run seed -- --transactions N`: N rows in each transaction table of each demo partner (existing ids are kept). */

@@ -128,8 +128,8 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
         from ${series}
         on conflict do nothing`.execute(db);
     } else if (table === 'fees') {
-      // a fee for each of the partner's newest payments (pay out) and collections (top up): the same moment,
-      // method and wallet, 0.8% of the USD amount plus 0.25
+      // a fee for each of the partner's newest payments (pay out) and collections (top up) on the USD account (fees are
+      // charged in USD): the same moment, method and wallet, 0.8% of the USD amount plus 0.25
       await sql`
         insert into fees (partner_id, id, created_at, transaction_id, transaction_type, payment_method, amount_usd, fiat_wallet)
         select ${p}, md5(${o.seed} || ':fee:' || t.id)::uuid, t.created_at, t.id, t.kind, t.payment_method, round(t.converted_amount * 0.008 + 0.25, 2), t.fiat_wallet
@@ -138,6 +138,7 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
           union all
           select id, created_at, payment_method, converted_amount, fiat_wallet, 'topup' as kind from collections where partner_id = ${p}
         ) t
+        where t.fiat_wallet is null or t.fiat_wallet = 'USD'
         order by t.created_at desc
         limit ${sql.lit(o.rows)}
         on conflict do nothing`.execute(db);

@@ -19,6 +19,7 @@ export function useBalanceOverview() {
 /** Where a movement's transaction is shown: its table, searched by its id. */
 export function movementLink(kind: string, reference: string): string | undefined {
   if (kind === 'opening_balance') return undefined;
-  const tab = kind.startsWith('settlement') ? 3 : kind.startsWith('collection') ? 2 : 1;
+  // withdrawals and top-ups are both rows of the settlements table
+  const tab = kind.startsWith('settlement') || kind === 'topup' ? 3 : kind.startsWith('collection') ? 2 : 1;
   return `/transactions?tab=${tab}&id=${encodeURIComponent(reference)}`;
 }
