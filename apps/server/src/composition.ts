@@ -176,6 +176,7 @@ export function composeServices(deps: RuntimeDeps) {
       db,
       now,
       maxAmount: config.WITHDRAWAL_MAX_USD,
+      partners: partnerAccess,
       notifier,
       enqueueProcessing: async (trx, job) =>
         enqueueSettlementStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { STATEMENT_MESSAGES, type BalanceOverview } from '@portal/contract/balance';
+import { STATEMENT_MESSAGES, STATEMENT_PDF_MAX_ENTRIES, type BalanceOverview } from '@portal/contract/balance';
 import { normalise, subtractDecimal } from '@portal/contract/decimal';
 import { WITHDRAWAL_MESSAGES, type Settlement, type SettlementFeeResponse } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
@@ -12,6 +12,7 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, setup, type TestContext } from './harness.ts';
 import { smtpSink } from './smtp-sink.ts';
 import { walletActors } from './wallet-support.ts';
+import { pdfText } from './pdf-text.ts';
 
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
@@ -417,6 +418,47 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
       message: STATEMENT_MESSAGES.tooLong,
     });
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+
+    // the same statement as a PDF: the same lines and balances, the same rules and refusals, for every role
+    const pdfUrl = url.replace('statement.csv', 'statement.pdf');
+    for (const email of [ADMIN, TREASURY, VIEWER]) {
+      const res = await w.as(email).browser.get(pdfUrl, w.opts(email));
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="statement-USD-${monthAgo}-${today}.pdf"`);
+      expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    }
+    const pdf = pdfText((await w.as(TREASURY).browser.get(pdfUrl, w.opts(TREASURY))).rawPayload);
+    expect(pdf.pages).toBeGreaterThanOrEqual(1);
+    expect(pdf.text).toContain('Acme Remit');
+    expect(pdf.text).toContain('USD statement');
+    expect(pdf.text).toContain(`Page 1 of ${pdf.pages}`);
+    const grouped = (v: string) => v.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    // the reference of the withdrawal (wrapped in its column: its parts in order) and every running balance of the CSV
+    expect(pdf.text.replace(/\n/g, '')).toContain(id);
+    for (const r of rows.slice(1)) expect(pdf.text, r.join(',')).toContain(grouped(r[5]!));
+    expect(pdf.text).toContain('77.70');
+    const koraPdf = await w.as(KORA).browser.get(pdfUrl, w.opts(KORA));
+    expect(koraPdf.statusCode).toBe(200);
+    expect(pdfText(koraPdf.rawPayload).text.replace(/\n/g, '')).not.toContain(id);
+    expect(pdfText(koraPdf.rawPayload).text).toContain('Kora');
+    const pdfReversed = await get(ADMIN, `/api/v1/partner/balance/statement.pdf?from=${today}&to=${monthAgo}`);
+    expect(pdfReversed.json()).toMatchObject({ code: 'ValidationFailed', message: STATEMENT_MESSAGES.order });
+    expect((await get(ADMIN, `/api/v1/partner/balance/statement.pdf?from=2020-01-01&to=${today}`)).json()).toMatchObject({
+      message: STATEMENT_MESSAGES.tooLong,
+    });
+    expect((await t.app.inject({ method: 'GET', url: pdfUrl })).statusCode).toBe(401);
+    // a PDF holds at most STATEMENT_PDF_MAX_ENTRIES: a busier period is refused with the way out (the CSV still has it);
+    // the entries sum to nothing, so the balance the other tests read is untouched
+    await t.database.executeSql(
+      `insert into ledger_entries (partner_id, currency, amount, kind, reference, created_at)
+       select $1, 'USD', case when g % 2 = 0 then 1 else -1 end, 'test_busy_day', 'busy-' || g, '2020-01-01T12:00:00Z'
+       from generate_series(1, ${STATEMENT_PDF_MAX_ENTRIES + 2}) g`,
+      [ACME],
+    );
+    const busy = await get(ADMIN, '/api/v1/partner/balance/statement.pdf?from=2020-01-01&to=2020-01-01');
+    expect([busy.statusCode, busy.json<{ message: string }>().message]).toEqual([400, STATEMENT_MESSAGES.tooLargeForPdf(STATEMENT_PDF_MAX_ENTRIES + 2)]);
+    expect((await get(ADMIN, '/api/v1/partner/balance/statement.csv?from=2020-01-01&to=2020-01-01')).statusCode).toBe(200);
     await vi.waitFor(async () => expect(await statusOf(id)).toBe('complete'), { timeout: 15_000 });
   });
 });

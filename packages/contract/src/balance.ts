@@ -56,11 +56,15 @@ export type StatementQuery = z.infer<typeof StatementQuery>;
 /** A statement is built in one piece: a period with more entries than this is refused, asking for a shorter one. */
 export const STATEMENT_MAX_ENTRIES = 50_000;
 export const STATEMENT_MAX_DAYS = 366;
+/** A PDF statement is a document to read and file: at most this many entries (about 360 pages); the CSV holds more. */
+export const STATEMENT_PDF_MAX_ENTRIES = 10_000;
 
 export const STATEMENT_MESSAGES = {
   order: 'The period starts after it ends: choose a start day on or before the end day',
   tooLong: `A statement covers at most ${STATEMENT_MAX_DAYS} days: choose a shorter period`,
   tooLarge: (count: number) => `This period has ${count} ledger entries, more than the ${STATEMENT_MAX_ENTRIES} a statement holds: choose a shorter period`,
+  tooLargeForPdf: (count: number) =>
+    `This period has ${count} ledger entries, more than the ${STATEMENT_PDF_MAX_ENTRIES} a PDF statement holds: choose a shorter period, or download the CSV`,
 };
 
 export const STATEMENT_COLUMNS = ['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency'] as const;

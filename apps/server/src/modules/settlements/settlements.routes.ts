@@ -55,6 +55,22 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
   );
 
   app.get(
+    '/partner/balance/statement.pdf',
+    {
+      schema: {
+        operationId: 'balanceStatementPdf',
+        tags: ['settlements'],
+        summary: 'The same USD statement as an A4 PDF: the partner, the period, a summary, the entries with their running balance, totals',
+        querystring: StatementQuery,
+      },
+    },
+    async (request, reply) => {
+      const { filename, pdf } = await service.statementPdf(authOf(request), request.query);
+      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(pdf);
+    },
+  );
+
+  app.get(
     '/partner/travel-rule',
     {
       schema: {

@@ -8,6 +8,7 @@ import {
   STATEMENT_MAX_DAYS,
   STATEMENT_MAX_ENTRIES,
   STATEMENT_MESSAGES,
+  STATEMENT_PDF_MAX_ENTRIES,
   ledgerKindLabel,
   type BalanceOverview,
   type StatementQuery,
@@ -30,6 +31,8 @@ import { requireRole, type Auth } from '../../lib/access.ts';
 import { liveWalletsByAddress } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
 import type { Notifier } from '../notifications/index.ts';
+import type { PartnerAccess } from '../partners/index.ts';
+import { renderStatementPdf, type StatementData } from './statement-pdf.ts';
 import { recordSettlementChange } from './settlement-changes.ts';
 import {
   accountBalance,
@@ -55,6 +58,8 @@ export type SettlementDeps = {
   /** the largest single withdrawal, in USD */
   maxAmount: string;
   enqueueProcessing: EnqueueProcessing;
+  /** the partner's name, for the statement's heading (the partners module's port) */
+  partners: Pick<PartnerAccess, 'find'>;
   /** tells admins and the requester, and watches the low balance limit, in the withdrawal's transaction */
   notifier: Pick<Notifier, 'notify' | 'who' | 'checkLowBalance'>;
 };
@@ -100,44 +105,61 @@ export function createSettlementService(deps: SettlementDeps) {
     return compareDecimal(max, '0') > 0 ? normalise(max, 2) : '0.00';
   }
 
+  /**
+   * A statement's lines for whole UTC days, in one snapshot: the opening balance, each entry with what it was, the
+   * transaction it belongs to, debit or credit and the running balance, and the closing balance (two decimals). A
+   * period with more than STATEMENT_MAX_ENTRIES entries is refused (400) rather than held in memory. The CSV and the
+   * PDF are both made from it.
+   */
+  async function statement(auth: Auth, q: StatementQuery, limit = STATEMENT_MAX_ENTRIES, tooLarge = STATEMENT_MESSAGES.tooLarge): Promise<StatementData> {
+    // real days (the query schema), whole UTC days: the same bounds the transaction searches use
+    if (q.from > q.to) throw badRequest(STATEMENT_MESSAGES.order, 'ValidationFailed');
+    const { from, to } = dayRangeInZone(q.from, q.to);
+    if ((to.getTime() - from.getTime()) / 86_400_000 > STATEMENT_MAX_DAYS) throw badRequest(STATEMENT_MESSAGES.tooLong, 'ValidationFailed');
+    const s = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => statementOf(trx, auth.partnerId, CURRENCY, from, to, limit));
+    if (!s.entries) throw badRequest(tooLarge(s.count), 'ValidationFailed');
+    const money = (v: string) => normalise(v, 2);
+    const opening = money(s.opening);
+    const lines = s.entries.map((e) => {
+      const amount = money(e.amount);
+      const debit = amount.startsWith('-');
+      return {
+        at: new Date(e.created_at).toISOString().replace('T', ' ').slice(0, 19),
+        description: ledgerKindLabel(e.kind),
+        reference: e.reference,
+        debit: debit ? amount.slice(1) : '',
+        credit: debit ? '' : amount,
+        balance: money(e.running),
+      };
+    });
+    return { from: q.from, to: q.to, opening, lines, closing: lines.at(-1)?.balance ?? opening };
+  }
+
   return {
     travelRule: () => ({ configs: TRAVEL_RULE_CONFIGS }),
 
     /**
      * The USD statement of whole UTC days as CSV: the opening balance, each entry (date, what it was, the transaction
-     * it belongs to, debit or credit, the running balance) and the closing balance. One snapshot; a period with more
-     * than STATEMENT_MAX_ENTRIES entries is refused (400) rather than held in memory.
+     * it belongs to, debit or credit, the running balance) and the closing balance.
      */
     async statementCsv(auth: Auth, q: StatementQuery): Promise<{ filename: string; csv: string }> {
-      // real days (the query schema), whole UTC days: the same bounds the transaction searches use
-      if (q.from > q.to) throw badRequest(STATEMENT_MESSAGES.order, 'ValidationFailed');
-      const { from, to } = dayRangeInZone(q.from, q.to);
-      if ((to.getTime() - from.getTime()) / 86_400_000 > STATEMENT_MAX_DAYS) throw badRequest(STATEMENT_MESSAGES.tooLong, 'ValidationFailed');
-      const s = await db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .execute((trx) => statementOf(trx, auth.partnerId, CURRENCY, from, to, STATEMENT_MAX_ENTRIES));
-      if (!s.entries) throw badRequest(STATEMENT_MESSAGES.tooLarge(s.count), 'ValidationFailed');
-      const money = (v: string) => normalise(v, 2);
-      const opening = money(s.opening);
+      const s = await statement(auth, q);
       let out = CSV_BOM + csvLine(STATEMENT_COLUMNS);
-      out += csvLine([`${q.from} 00:00:00`, 'Opening balance', '', '', '', opening, CURRENCY]);
-      for (const e of s.entries) {
-        const amount = money(e.amount);
-        const debit = amount.startsWith('-');
-        out += csvLine([
-          new Date(e.created_at).toISOString().replace('T', ' ').slice(0, 19),
-          ledgerKindLabel(e.kind),
-          e.reference,
-          debit ? amount.slice(1) : '',
-          debit ? '' : amount,
-          money(e.running),
-          CURRENCY,
-        ]);
-      }
-      const closing = s.entries.length ? money(s.entries.at(-1)!.running) : opening;
-      out += csvLine([`${q.to} 23:59:59`, 'Closing balance', '', '', '', closing, CURRENCY]);
+      out += csvLine([`${s.from} 00:00:00`, 'Opening balance', '', '', '', s.opening, CURRENCY]);
+      for (const l of s.lines) out += csvLine([l.at, l.description, l.reference, l.debit, l.credit, l.balance, CURRENCY]);
+      out += csvLine([`${s.to} 23:59:59`, 'Closing balance', '', '', '', s.closing, CURRENCY]);
       return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.csv`, csv: out };
+    },
+
+    /** The same statement as a PDF a treasurer files: the partner, the period, the lines, totals, page numbers. */
+    async statementPdf(auth: Auth, q: StatementQuery): Promise<{ filename: string; pdf: Buffer }> {
+      const s = await statement(auth, q, STATEMENT_PDF_MAX_ENTRIES, STATEMENT_MESSAGES.tooLargeForPdf);
+      const partner = await deps.partners.find(auth.partnerId);
+      const pdf = await renderStatementPdf({ ...s, currency: CURRENCY, partnerName: partner?.name ?? '', generatedAt: now() });
+      return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.pdf`, pdf };
     },
 
     /**
