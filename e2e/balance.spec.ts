@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../apps/server/test/pdf-text.ts';
 import { browserMissing, launch } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
 import { startServer, type RunningServer } from './support/server.ts';
@@ -50,6 +51,16 @@ describe.skipIf(browserMissing)('the Balance screen in Chromium', () => {
     const sum = rows.slice(2, -1).reduce((acc, r) => acc + cents(r[4]) - cents(r[3]), 0);
     expect(rows.at(-1)![1]).toBe('Closing balance');
     expect(cents(rows[1]![5]) + sum).toBe(cents(rows.at(-1)![5]));
+
+    // the same statement as a PDF: a real PDF, with the partner, the period and the same closing balance
+    const [pdfDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+    expect(pdfDownload.suggestedFilename()).toMatch(/^statement-USD-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.pdf$/);
+    const pdf = fs.readFileSync(await pdfDownload.path());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const { pages, text } = pdfText(pdf);
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('Acme Remit');
+    expect(text).toContain(rows.at(-1)![5]!.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 
     const available = (await page.getByTestId('usd-available').textContent())!;
     await page.getByRole('button', { name: 'Withdraw' }).click();

@@ -1,35 +1,42 @@
-import { Download } from 'lucide-react';
+import { Download, FileText } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { apiDownload } from '../../../lib/api-client.ts';
-import { downloadText } from '../../../lib/download.ts';
+import { downloadBlob, downloadText } from '../../../lib/download.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** The USD statement of whole UTC days, as CSV: opening balance, each entry with its running balance, closing balance. */
+/**
+ * The USD statement of whole UTC days, as CSV (for a spreadsheet) or PDF (to read and file): opening balance, each
+ * entry with its running balance, closing balance.
+ */
 export function StatementDownload() {
   const [from, setFrom] = useState(() => `${today().slice(0, 8)}01`);
   const [to, setTo] = useState(today);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<'csv' | 'pdf'>();
   const [error, setError] = useState<string>();
-  const download = async () => {
-    setBusy(true);
+  const download = async (format: 'csv' | 'pdf') => {
+    setBusy(format);
     setError(undefined);
     try {
-      const blob = await apiDownload(`partner/balance/statement.csv?from=${from}&to=${to}`);
-      downloadText(`statement-USD-${from}-${to}.csv`, await blob.text(), 'text/csv;charset=utf-8');
+      const blob = await apiDownload(`partner/balance/statement.${format}?from=${from}&to=${to}`);
+      const name = `statement-USD-${from}-${to}.${format}`;
+      if (format === 'csv') downloadText(name, await blob.text(), 'text/csv;charset=utf-8');
+      else downloadBlob(name, new Blob([blob], { type: 'application/pdf' }));
     } catch (err) {
       setError(err instanceof Error ? err.message : 'The statement could not be made');
     } finally {
-      setBusy(false);
+      setBusy(undefined);
     }
   };
   return (
     <Card className="mt-4 p-4 sm:p-6">
       <p className="text-sm font-semibold">Statement</p>
-      <p className="mt-0.5 text-xs text-muted">USD ledger entries of whole days (UTC) with the opening, running and closing balance.</p>
+      <p className="mt-0.5 text-xs text-muted">
+        USD ledger entries of whole days (UTC) with the opening, running and closing balance: CSV for a spreadsheet, PDF to file.
+      </p>
       <div className="mt-3 flex flex-wrap items-end gap-3">
         <label className="space-y-1 text-sm">
           <span className="block font-medium">From</span>
@@ -39,10 +46,16 @@ export function StatementDownload() {
           <span className="block font-medium">To</span>
           <input type="date" className={inputClass} value={to} min={from} onChange={(e) => setTo(e.target.value)} />
         </label>
-        <Button variant="secondary" onClick={() => void download()} loading={busy} disabled={!from || !to}>
-          <Download className="size-4" aria-hidden="true" />
-          Download CSV
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={() => void download('csv')} loading={busy === 'csv'} disabled={!from || !to || busy !== undefined}>
+            <Download className="size-4" aria-hidden="true" />
+            Download CSV
+          </Button>
+          <Button variant="secondary" onClick={() => void download('pdf')} loading={busy === 'pdf'} disabled={!from || !to || busy !== undefined}>
+            <FileText className="size-4" aria-hidden="true" />
+            Download PDF
+          </Button>
+        </div>
       </div>
       {error && (
         <p role="alert" className="mt-3 text-sm text-danger">
