@@ -4,13 +4,11 @@ import type { NotificationList, NotificationPreferences } from '@portal/contract
 import type { PartnerRate } from '@portal/contract/rates';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { startSettlementWorker } from '../src/modules/settlements/settlement-processing.ts';
 import { simulatedPayer, type SettlementPayer } from '../src/modules/settlements/payer.ts';
 import { ledgerSummary } from '../src/modules/settlements/settlements.repository.ts';
-import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
 import { DATABASES, setup, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
-import { until, walletActors } from './wallet-support.ts';
+import { settlementAmount, startWithdrawalWorkers, until, walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
 const ADMIN2 = 'admin2@acme.test';
@@ -60,19 +58,8 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
       smtpUrl: smtp.url,
       jobs: true,
     });
-    amountOf = async (id) =>
-      (await t.database.db.selectFrom('settlements').select('fiat_amount_usd').where('id', '=', id).executeTakeFirst())?.fiat_amount_usd.replace(/0+$/, '') ??
-      '';
-    const boss = t.app.boss!;
-    await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
-    await startSettlementWorker({
-      boss,
-      db: t.database.db,
-      payer,
-      timings: { processingSeconds: 0, completionSeconds: 0 },
-      log: t.app.log,
-      notifier: t.app.services.notifier,
-    });
+    amountOf = (id) => settlementAmount(t, id);
+    await startWithdrawalWorkers(t, payer, { processingSeconds: 0, completionSeconds: 0 });
     w = await walletActors(t, smtp, [ADMIN, ADMIN2, TREASURY, VIEWER, KORA]);
     wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
   });

@@ -4,14 +4,12 @@ import { STATEMENT_MESSAGES, STATEMENT_PDF_MAX_ENTRIES, type BalanceOverview } f
 import { normalise, subtractDecimal } from '@portal/contract/decimal';
 import { WITHDRAWAL_MESSAGES, type Settlement, type SettlementFeeResponse } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
-import { startSettlementWorker } from '../src/modules/settlements/settlement-processing.ts';
-import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
 import { simulatedPayer, type SettlementPayer } from '../src/modules/settlements/payer.ts';
 import { ledgerSummary } from '../src/modules/settlements/settlements.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, setup, type TestContext } from './harness.ts';
 import { smtpSink } from './smtp-sink.ts';
-import { walletActors } from './wallet-support.ts';
+import { settlementAmount, startWithdrawalWorkers, walletActors } from './wallet-support.ts';
 import { pdfText } from './pdf-text.ts';
 
 const ADMIN = 'admin@acme.test';
@@ -57,19 +55,8 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
       smtpUrl: smtp.url,
       jobs: true,
     });
-    amountOf = async (id) =>
-      (await t.database.db.selectFrom('settlements').select('fiat_amount_usd').where('id', '=', id).executeTakeFirst())?.fiat_amount_usd.replace(/0+$/, '') ??
-      '';
-    const boss = t.app.boss!;
-    await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
-    await startSettlementWorker({
-      boss,
-      db: t.database.db,
-      payer,
-      timings: { processingSeconds: 1, completionSeconds: 0 },
-      log: t.app.log,
-      notifier: t.app.services.notifier,
-    });
+    amountOf = (id) => settlementAmount(t, id);
+    await startWithdrawalWorkers(t, payer, { processingSeconds: 1, completionSeconds: 0 });
     w = await walletActors(t, smtp, [ADMIN, TREASURY, VIEWER, KORA]);
     wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
   });

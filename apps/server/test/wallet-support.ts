@@ -2,6 +2,9 @@ import { expect } from 'vitest';
 import type { Network } from '@portal/contract/domain';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
+import { startSettlementWorker } from '../src/modules/settlements/settlement-processing.ts';
+import type { SettlementPayer } from '../src/modules/settlements/payer.ts';
+import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
 import { signIn, type TestContext } from './harness.ts';
 import { mailText, type smtpSink } from './smtp-sink.ts';
 
@@ -77,4 +80,20 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
   }
 
   return { s, as, opts, codeFor, api, enabledWallet };
+}
+
+/**
+ * The background work withdrawals need in a test's app: wallet screening (every wallet passes) and the settlement
+ * worker with `payer`; and what a withdrawal's amount is, for payers that fail some amounts on purpose.
+ */
+export async function startWithdrawalWorkers(t: TestContext, payer: SettlementPayer, timings: { processingSeconds: number; completionSeconds: number }) {
+  const boss = t.app.boss!;
+  await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
+  await startSettlementWorker({ boss, db: t.database.db, payer, timings, log: t.app.log, notifier: t.app.services.notifier });
+}
+
+/** A settlement's USD amount as written (no trailing zeros): the test payers decide by its cents. */
+export async function settlementAmount(t: TestContext, id: string): Promise<string> {
+  const row = await t.database.db.selectFrom('settlements').select('fiat_amount_usd').where('id', '=', id).executeTakeFirst();
+  return row?.fiat_amount_usd.replace(/0+$/, '') ?? '';
 }
