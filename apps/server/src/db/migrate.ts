@@ -30,6 +30,7 @@ import * as timeZones from './migrations/0028-time-zones.ts';
 import * as notifications from './migrations/0029-notifications.ts';
 import * as otpPurpose from './migrations/0030-otp-purpose.ts';
 import * as ledgerEntriesByTime from './migrations/0031-ledger-entries-by-time.ts';
+import * as webhookSecretRoll from './migrations/0032-webhook-secret-roll.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029-notifications': notifications,
   '0030-otp-purpose': otpPurpose,
   '0031-ledger-entries-by-time': ledgerEntriesByTime,
+  '0032-webhook-secret-roll': webhookSecretRoll,
 };
 
 class StaticProvider implements MigrationProvider {
