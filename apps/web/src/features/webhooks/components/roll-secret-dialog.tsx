@@ -81,7 +81,7 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
           </p>
           <fieldset>
             <legend className="font-medium">The old secret stops signing</legend>
-            <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-4">
+            <div className="mt-2 grid grid-cols-2 gap-2">
               {WEBHOOK_ROLL_OVERLAP_CHOICES.map((c) => (
                 <label
                   key={c.minutes}
