@@ -144,8 +144,8 @@ export const RollWebhookSecretRequest = z
   .strict();
 export type RollWebhookSecretRequest = z.input<typeof RollWebhookSecretRequest>;
 /** The endpoint and its new signing secret, shown this once. */
-export const RolledWebhookSecretResponse = CreatedWebhookResponse;
-export type RolledWebhookSecretResponse = CreatedWebhookResponse;
+export const RolledWebhookSecretResponse = z.object({ webhook: Webhook, secret: z.string().startsWith('whsec_') });
+export type RolledWebhookSecretResponse = z.infer<typeof RolledWebhookSecretResponse>;
 export const DeleteWebhookQuery = z.object({ otp: OtpCode });
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

@@ -7,6 +7,7 @@ import {
   type WebhookEventType,
   type CreatedWebhookResponse,
   type RollWebhookSecretRequest,
+  type RolledWebhookSecretResponse,
   type DeliveryResponse,
   type Webhook,
   type WebhookActivityResponse,
@@ -294,7 +295,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
      * the chosen time, at most 7 days, so that the receiver can move to the new one without refusing a delivery;
      * 0 minutes ends it at once. A secret left from an earlier roll ends now.
      */
-    async rollSecret(auth: Auth, id: string, input: RollWebhookSecretRequest): Promise<CreatedWebhookResponse> {
+    async rollSecret(auth: Auth, id: string, input: RollWebhookSecretRequest): Promise<RolledWebhookSecretResponse> {
       await access(auth, true);
       const existing = await endpointOrThrow(auth, id);
       const minutes = input.previousSecretMinutes ?? 0;
