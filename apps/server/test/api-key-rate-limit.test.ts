@@ -81,6 +81,14 @@ describe.each(DATABASES)('the per-key rate limit of the partner API on %s', (kin
     expect(limitHeaders(again).remaining).toBe(String(LIMIT - 1));
   });
 
+  it('holds under calls sent at the same moment', async () => {
+    t.clock.now += WINDOW_SECONDS * 1000;
+    const key = await createKey(s['admin@acme.test']!, { name: 'Parallel', permissions: ['api_read'] });
+    const statuses = (await Promise.all(Array.from({ length: LIMIT + 4 }, () => read(key)))).map((r) => r.statusCode);
+    expect(statuses.filter((c) => c === 200)).toHaveLength(LIMIT);
+    expect(statuses.filter((c) => c === 429)).toHaveLength(4);
+  });
+
   it('does not count calls refused before the key is verified', async () => {
     t.clock.now += WINDOW_SECONDS * 1000;
     for (let i = 0; i < LIMIT + 2; i++) {

@@ -71,7 +71,21 @@ export function createKeyLimiter(deps: { repo: Pick<RateLimitRepository, 'hit'>;
     return undefined;
   }
 
+  /** a share being taken, per key: calls that arrive meanwhile wait for it instead of taking their own */
+  const taking = new Map<string, Promise<KeyLimitOutcome>>();
+
   async function take(id: string, now: number): Promise<KeyLimitOutcome> {
+    const pending = taking.get(id);
+    if (pending) {
+      await pending.catch(() => undefined);
+      return spendHeld(id, now) ?? take(id, now);
+    }
+    const started = takeShare(id, now).finally(() => taking.delete(id));
+    taking.set(id, started);
+    return started;
+  }
+
+  async function takeShare(id: string, now: number): Promise<KeyLimitOutcome> {
     const r = await repo.hit(`${deps.prefix}${id}`, windowMs, new Date(now), share);
     const ends = new Date(r.window_ends).getTime();
     const before = r.hits - share;
