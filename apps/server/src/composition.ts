@@ -215,6 +215,7 @@ export function composeServices(deps: RuntimeDeps) {
     'webhook.create': (auth, target) => webhooks.checkCreate(auth, target),
     'webhook.update': (auth, target) => webhooks.checkUpdate(auth, target),
     'webhook.delete': (auth, target) => webhooks.checkDelete(auth, target),
+    'webhook.roll': (auth, target) => webhooks.checkRoll(auth, target),
     'country.status': (auth, target) => rates.checkRequest(auth, target),
   };
   return services;

@@ -87,6 +87,12 @@ const EnvSchema = z.object({
    */
   REFRESH_RATE_LIMIT: z.coerce.number().int().positive().default(120),
   /**
+   * Partner API calls per API key per API_KEY_RATE_WINDOW_SECONDS, counted across all instances; more are refused
+   * with 429 and Retry-After. 1,000 a minute: about 16 a second sustained, and a burst may use the whole minute's.
+   */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().positive().default(1000),
+  API_KEY_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  /**
    * Deposit addresses outside the demo: the operator's account-level extended public keys, one per chain family.
    * Addresses are derived from them (`<key>/0/<index>`); networks without one take addresses from the imported pool.
    */

@@ -12,7 +12,12 @@ import { createKey, type KeyPair } from './partner-api-client.ts';
 
 const run = promisify(execFile);
 
-type Operation = { operationId?: string; security?: Record<string, string[]>[]; parameters?: { in: string; name: string }[] };
+type Operation = {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string }[];
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
+};
 type OpenApi = {
   info: { description: string };
   components: { securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
@@ -35,6 +40,18 @@ describe.each(DATABASES)('the API documentation of the partner API on %s', (kind
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   });
   afterAll(async () => t?.close());
+
+  it('documents the per-key rate limit: its headers, and the 429 with Retry-After on each partner-API operation', () => {
+    expect(doc.info.description).toContain('### Rate limit');
+    for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) expect(doc.info.description).toContain(header);
+    for (const op of [doc.paths['/api/v1/partner/accounts']!.get!, doc.paths['/api/v1/transactions/search']!.post!]) {
+      const refused = op.responses?.['429'];
+      expect(refused?.description).toContain('Too many calls with this API key');
+      expect(Object.keys(refused?.headers ?? {}).sort()).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    }
+    // the portal's own operations are not limited per key
+    expect(doc.paths['/api/v1/partner/apikey']!.get!.responses?.['429']).toBeUndefined();
+  });
 
   it('documents both ways to authenticate, and which operations take which', () => {
     expect(doc.components.securitySchemes).toMatchObject({

@@ -468,6 +468,112 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(actions.map((a) => a.action)).toEqual(['webhook.created', 'webhook.updated', 'webhook.deleted']);
   });
 
+  it('rolls a secret with the code: during the overlap deliveries carry both signatures, after it only the new', async () => {
+    const admin = call('admin@acme.test');
+    const { webhook, secret: oldSecret } = await createWebhook('admin@acme.test', { url: `${rx.url}/rolled`, events: ['PAYMENT.REFUNDED'] });
+    const deliverOne = async () => {
+      const event = await record({ partnerId: ACME, type: 'PAYMENT.REFUNDED', data: { id: crypto.randomUUID() } });
+      await expect.poll(() => arrivals('/rolled', event.eventId).length, { timeout: 10_000 }).toBe(1);
+      return arrivals('/rolled', event.eventId)[0]!;
+    };
+    const purpose = { action: 'webhook.roll', target: { id: webhook.id } };
+    // the code is bound to its change and its endpoint
+    const other = await createWebhook('admin@acme.test', { url: `${rx.url}/rolled-other`, events: ['PAYMENT.REFUNDED'] });
+    const forOther = await codeFor('admin@acme.test', { action: 'webhook.roll', target: { id: other.webhook.id } });
+    expect((await admin.post(`partner/webhook/${webhook.id}/roll-secret`, { previousSecretMinutes: 60, otp: forOther })).json()).toMatchObject({
+      code: 'OtpForAnotherChange',
+    });
+    const forDelete = await codeFor('admin@acme.test', { action: 'webhook.delete', target: { id: webhook.id } });
+    expect((await admin.post(`partner/webhook/${webhook.id}/roll-secret`, { previousSecretMinutes: 60, otp: forDelete })).json()).toMatchObject({
+      code: 'OtpForAnotherChange',
+    });
+    expect((await admin.post(`partner/webhook/${webhook.id}/roll-secret`, { previousSecretMinutes: 7 * 24 * 60 + 1, otp: '123456' })).statusCode).toBe(400);
+
+    const at = t.clock.now + 11 * 60_000; // codeFor moves the clock so far
+    const rolled = await admin.post(`partner/webhook/${webhook.id}/roll-secret`, { previousSecretMinutes: 60, otp: await codeFor('admin@acme.test', purpose) });
+    expect(rolled.statusCode, rolled.body).toBe(200);
+    const { webhook: after, secret: newSecret } = rolled.json<CreatedWebhookResponse>();
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(newSecret).not.toBe(oldSecret);
+    expect(after.previousSecretExpiresAt).toBe(new Date(at + 60 * 60_000).toISOString());
+    const listed = (await admin.get('partner/webhook')).json<{ webhooks: Webhook[] }>().webhooks.find((w) => w.id === webhook.id)!;
+    expect(listed.previousSecretExpiresAt).toBe(after.previousSecretExpiresAt);
+    expect((await admin.get('partner/webhook')).body).not.toContain(newSecret.slice(6));
+
+    // during the overlap: `v1,<new> v1,<old>`, and a receiver with either secret accepts the delivery
+    const during = await deliverOne();
+    expect(during.signature).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    expect(rx.verify(oldSecret, during)).toMatchObject({ id: during.id, type: 'PAYMENT.REFUNDED' });
+    expect(rx.verify(newSecret, during)).toMatchObject({ id: during.id, type: 'PAYMENT.REFUNDED' });
+    expect(() => rx.verify(other.secret, during)).toThrow();
+
+    // after the end time: only the new secret signs
+    await t.database.db
+      .updateTable('webhook_endpoints')
+      .set({ previous_secret_expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', webhook.id)
+      .execute();
+    const ended = await deliverOne();
+    expect(ended.signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(rx.verify(newSecret, ended)).toMatchObject({ id: ended.id });
+    expect(() => rx.verify(oldSecret, ended)).toThrow();
+
+    // a roll with 0 minutes ends the old secret at once, and the secret left from the earlier roll ends too
+    const again = await admin.post(`partner/webhook/${webhook.id}/roll-secret`, { previousSecretMinutes: 0, otp: await codeFor('admin@acme.test', purpose) });
+    expect(again.statusCode).toBe(200);
+    const { webhook: third, secret: thirdSecret } = again.json<CreatedWebhookResponse>();
+    expect(third.previousSecretExpiresAt).toBeNull();
+    const stored = await t.database.db
+      .selectFrom('webhook_endpoints')
+      .select(['previous_secret_encrypted', 'previous_secret_expires_at', 'secret_encrypted'])
+      .where('id', '=', webhook.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ previous_secret_encrypted: null, previous_secret_expires_at: null });
+    expect(stored.secret_encrypted).toMatch(/^v1:/);
+    const now = await deliverOne();
+    expect(rx.verify(thirdSecret, now)).toMatchObject({ id: now.id });
+    expect(() => rx.verify(newSecret, now)).toThrow();
+
+    const actions = await t.database.db
+      .selectFrom('audit_events')
+      .select(['action', 'details'])
+      .where('target', '=', webhook.id)
+      .orderBy('created_at')
+      .execute();
+    expect(actions.map((a) => a.action)).toEqual(['webhook.created', 'webhook.secret_rolled', 'webhook.secret_rolled']);
+    // the partner's admins are told, by the notifier in the roll's transaction
+    const told = await t.database.db
+      .selectFrom('notifications')
+      .select(['title'])
+      .where('partner_id', '=', ACME)
+      .where('title', '=', 'A webhook secret was rolled')
+      .execute();
+    expect(told.length).toBeGreaterThanOrEqual(2);
+    // room for the later tests' endpoints (at most 16 a partner)
+    await t.database.db.deleteFrom('webhook_endpoints').where('id', 'in', [webhook.id, other.webhook.id]).execute();
+  });
+
+  it('lets only admins of the endpoint partner roll its secret', async () => {
+    const { webhook } = await createWebhook('admin@acme.test', { url: `${rx.url}/roll-roles`, events: ['PAYMENT.COMPLETE'] });
+    for (const email of ['treasury@acme.test', 'viewer@acme.test']) {
+      const refused = await call(email).post(`partner/webhook/${webhook.id}/roll-secret`, { previousSecretMinutes: 60, otp: '123456' });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'Forbidden', message: 'Only an admin can do this.' });
+      // no code is sent for it either
+      expect((await call(email).put('user/otp', { action: 'webhook.roll', target: { id: webhook.id } })).statusCode).toBe(403);
+    }
+    await t.database.executeSql(`update partners set feature_flags = feature_flags || '{"webhooksManagementEnabled": true}'::jsonb where id = $1`, [LEAN]);
+    const lean = call('admin@lean.test');
+    expect((await lean.put('user/otp', { action: 'webhook.roll', target: { id: webhook.id } })).statusCode).toBe(404);
+    const code = await codeFor('admin@lean.test', {});
+    expect((await lean.post(`partner/webhook/${webhook.id}/roll-secret`, { previousSecretMinutes: 0, otp: code })).statusCode).toBe(404);
+    const row = await t.database.db.selectFrom('webhook_endpoints').select('previous_secret_expires_at').where('id', '=', webhook.id).executeTakeFirstOrThrow();
+    expect(row.previous_secret_expires_at).toBeNull();
+    const actions = await t.database.db.selectFrom('audit_events').select('action').where('target', '=', webhook.id).execute();
+    expect(actions.map((a) => a.action)).toEqual(['webhook.created']);
+    await t.database.db.deleteFrom('webhook_endpoints').where('id', '=', webhook.id).execute();
+  });
+
   it('lists the activity newest first with a total, by endpoint and status', async () => {
     const { webhook } = await createWebhook('admin@acme.test', { url: `${rx.url}/list`, events: ['COLLECTION.FAILED'] });
     const ids = [];

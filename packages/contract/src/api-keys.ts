@@ -65,7 +65,12 @@ export const API_KEY_MESSAGES = {
   idempotencyReused: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
   idempotencyInProgress: 'A request with this Idempotency-Key is still being processed. Retry in a few seconds.',
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
+  rateLimited: (limit: number, windowSeconds: number, retryAfter: number) =>
+    `Too many requests with this API key: at most ${limit} every ${windowSeconds} seconds. Retry after ${retryAfter} seconds (the Retry-After header).`,
 } as const;
+
+/** The headers of every counted API-key call's reply: the window's limit, the calls left, seconds until it ends. */
+export const RATE_LIMIT_HEADERS = { limit: 'x-ratelimit-limit', remaining: 'x-ratelimit-remaining', reset: 'x-ratelimit-reset' } as const;
 
 /** A key as the portal lists it: never its secret. */
 export const ApiKey = z.object({

@@ -85,6 +85,8 @@ export const Webhook = z.object({
   active: z.boolean(),
   state: WebhookState,
   failingSince: z.string().nullable(),
+  /** after a secret roll: until when (ISO, UTC) deliveries are signed with the old secret too; null when not */
+  previousSecretExpiresAt: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -119,6 +121,31 @@ export const UpdateWebhookRequest = z.object({
 export type UpdateWebhookRequest = z.input<typeof UpdateWebhookRequest>;
 
 export const WebhookIdParams = z.object({ id: z.string().uuid() });
+
+/** After a secret roll, the old secret may keep signing beside the new one for at most this long (7 days). */
+export const MAX_WEBHOOK_ROLL_OVERLAP_MINUTES = 7 * 24 * 60;
+/** The choices the roll dialog offers. */
+export const WEBHOOK_ROLL_OVERLAP_CHOICES = [
+  { minutes: 0, label: 'Now' },
+  { minutes: 60, label: '1 hour' },
+  { minutes: 24 * 60, label: '24 hours' },
+  { minutes: MAX_WEBHOOK_ROLL_OVERLAP_MINUTES, label: '7 days' },
+] as const;
+
+/**
+ * Rolls an endpoint's signing secret (admin, e-mailed code): a new secret, shown once; the old one keeps signing
+ * beside it (both signatures in `webhook-signature`) for the chosen minutes, 0 ends it now.
+ */
+export const RollWebhookSecretRequest = z
+  .object({
+    previousSecretMinutes: z.number().int().min(0).max(MAX_WEBHOOK_ROLL_OVERLAP_MINUTES).default(0),
+    otp: OtpCode,
+  })
+  .strict();
+export type RollWebhookSecretRequest = z.input<typeof RollWebhookSecretRequest>;
+/** The endpoint and its new signing secret, shown this once. */
+export const RolledWebhookSecretResponse = z.object({ webhook: Webhook, secret: z.string().startsWith('whsec_') });
+export type RolledWebhookSecretResponse = z.infer<typeof RolledWebhookSecretResponse>;
 export const DeleteWebhookQuery = z.object({ otp: OtpCode });
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

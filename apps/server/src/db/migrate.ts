@@ -30,6 +30,7 @@ import * as timeZones from './migrations/0028-time-zones.ts';
 import * as notifications from './migrations/0029-notifications.ts';
 import * as otpPurpose from './migrations/0030-otp-purpose.ts';
 import * as ledgerEntriesByTime from './migrations/0031-ledger-entries-by-time.ts';
+import * as webhookSecretRoll from './migrations/0032-webhook-secret-roll.ts';
 import * as passwordHistory from './migrations/0033-password-history.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029-notifications': notifications,
   '0030-otp-purpose': otpPurpose,
   '0031-ledger-entries-by-time': ledgerEntriesByTime,
+  '0032-webhook-secret-roll': webhookSecretRoll,
   '0033-password-history': passwordHistory,
 };
 

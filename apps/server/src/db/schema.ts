@@ -437,6 +437,9 @@ export type WebhookEndpointsTable = {
   description: string | null;
   events: string[];
   secret_encrypted: string;
+  /** 0032: the secret before the last roll, and when it stops signing */
+  previous_secret_encrypted: Generated<string | null>;
+  previous_secret_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   active: Generated<boolean>;
   state: Generated<string>;
   failing_since: Timestamp | null;

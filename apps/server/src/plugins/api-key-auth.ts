@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { Transform, pipeline } from 'node:stream';
-import type { FastifyRequest, preParsingHookHandler, preValidationHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preParsingHookHandler, preValidationHookHandler } from 'fastify';
 import {
   API_KEY_HEADER,
   API_KEY_ID_PATTERN,
   API_KEY_MESSAGES,
   API_SIGNATURE_HEADER,
   API_TIMESTAMP_HEADER,
+  RATE_LIMIT_HEADERS,
   SIGNATURE_WINDOW_SECONDS,
   signingText,
   type ApiKeyPermission,
@@ -19,7 +20,9 @@ import { TtlCache } from '../lib/ttl-cache.ts';
 import type { ApiKeyAuth } from '../lib/access.ts';
 import { AUTH_CACHE_MS } from '../lib/constants.ts';
 import { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsRepository, createApiKeysRepository } from '../modules/api-keys/index.ts';
+import { createRateLimitRepository } from '../db/rate-limit.repository.ts';
 import type { ApiKeyCall, App } from '../types/app.ts';
+import { createKeyLimiter, type KeyLimitOutcome } from './rate-limit.ts';
 
 /** The last-used time of a key is written at most this often. */
 export const LAST_USED_EVERY_MS = 60_000;
@@ -66,6 +69,21 @@ export function registerApiKeyAuth(app: App) {
   app.cacheBus.attach(API_KEY_CACHE, keys);
   app.cacheBus.attach(ALLOWED_IPS_CACHE, allowed);
   const lastWritten = new Map<string, number>();
+  const windowSeconds = app.config.API_KEY_RATE_WINDOW_SECONDS;
+  const limiter = createKeyLimiter({
+    repo: createRateLimitRepository(app.database.db),
+    limit: app.config.API_KEY_RATE_LIMIT,
+    windowMs: windowSeconds * 1000,
+    prefix: 'api-key:',
+  });
+
+  /** The limit's headers on the reply; the refusal when the key's window is full. */
+  const limited = (reply: FastifyReply, o: KeyLimitOutcome): AppError | undefined => {
+    void reply.header(RATE_LIMIT_HEADERS.limit, o.limit).header(RATE_LIMIT_HEADERS.remaining, o.remaining).header(RATE_LIMIT_HEADERS.reset, o.resetSeconds);
+    if (o.allowed) return undefined;
+    void reply.header('retry-after', o.resetSeconds);
+    return new AppError(429, 'TooManyRequests', API_KEY_MESSAGES.rateLimited(o.limit, windowSeconds, o.resetSeconds));
+  };
 
   const loadKey = async (apiKey: string): Promise<CachedKey | undefined> => {
     const row = await keysRepo.findForCall(apiKey);
@@ -210,21 +228,30 @@ export function registerApiKeyAuth(app: App) {
         pipeline(payload, tap, () => undefined),
       );
     };
-    const verifyCall: preValidationHookHandler = (request, _reply, done) => {
+    const verifyCall: preValidationHookHandler = (request, reply, done) => {
       const call = request.apiKeyCall;
       if (!call) return done();
       const cachedKey = keys.peek(call.apiKey);
       const cachedList = cachedKey?.value ? allowed.peek(cachedKey.value.partnerId) : undefined;
       if (cachedKey && (!cachedKey.value || cachedList)) {
         const { problem, touch } = verify(request, call, cachedKey.value, cachedList?.value ?? null, permission);
-        if (!touch) return done(problem);
-        return void touchKey(cachedKey.value!).then(() => done(), done);
+        if (problem) return done(problem);
+        // the key's share of its window is usually held in memory: then the limit costs no promise
+        const counted = limiter.check(cachedKey.value!.id, app.clock());
+        if (!touch && !(counted instanceof Promise)) return done(limited(reply, counted));
+        return void (async () => {
+          const refused = limited(reply, await counted);
+          if (refused) throw refused;
+          if (touch) await touchKey(cachedKey.value!);
+        })().then(() => done(), done);
       }
       void (async () => {
         const key = await keys.get(call.apiKey, () => loadKey(call.apiKey));
         const list = key ? await allowed.get(key.partnerId, () => loadAllowed(key.partnerId)) : null;
         const { problem, touch } = verify(request, call, key, list, permission);
         if (problem) throw problem;
+        const refused = limited(reply, await limiter.check(key!.id, app.clock()));
+        if (refused) throw refused;
         if (touch) await touchKey(key!);
       })().then(() => done(), done);
     };

@@ -98,6 +98,20 @@ Send three headers:
 Refusals: 401 \`ApiKeyInvalid\` (unknown key), \`ApiKeySignatureInvalid\`, \`ApiKeyTimestampInvalid\`, \`ApiKeyDisabled\`,
 \`ApiKeyExpired\`; 403 \`ApiKeyPermissionDenied\`, \`IpAddressNotAllowed\`. Every error is \`{ code, message, requestId }\`.
 
+### Rate limit
+
+Each API key may make a number of calls per window (by default 1,000 a minute), counted across all of the
+server's instances; the portal's own calls are not limited this way. Every counted reply carries:
+
+| header | value |
+|---|---|
+| \`X-RateLimit-Limit\` | the calls a key may make in a window |
+| \`X-RateLimit-Remaining\` | the calls left in the current window |
+| \`X-RateLimit-Reset\` | seconds until the current window ends |
+
+A call past the limit is refused with 429 \`TooManyRequests\` and a \`Retry-After\` header (seconds): wait that
+long, then go on. Each key has its own count, so one busy integration does not hold up another key.
+
 ### Idempotency
 
 Every POST of the partner API takes an optional \`Idempotency-Key\` header (1 to 255 visible ASCII characters, e.g. a
@@ -136,6 +150,21 @@ export const SECURITY_SCHEMES = {
   },
 } as const;
 
+const seconds = (description: string) => ({ type: 'integer', description });
+/** The refusal past a key's rate limit, as every partner-API operation documents it. */
+const RATE_LIMITED = {
+  description: 'Too many calls with this API key in the current window (see Rate limit).',
+  type: 'object',
+  properties: { code: { type: 'string', enum: ['TooManyRequests'] }, message: { type: 'string' }, requestId: { type: 'string' } },
+  required: ['code', 'message', 'requestId'],
+  headers: {
+    'Retry-After': seconds('Seconds until the key may call again.'),
+    'X-RateLimit-Limit': seconds('The calls a key may make in a window.'),
+    'X-RateLimit-Remaining': seconds('The calls left in the current window: 0.'),
+    'X-RateLimit-Reset': seconds('Seconds until the current window ends.'),
+  },
+};
+
 type Security = Record<string, string[]>[];
 const BEARER: Security = [{ bearerAuth: [] }];
 const BEARER_OR_KEY: Security = [{ bearerAuth: [] }, { apiKeyId: [], apiKeyTimestamp: [], apiKeySignature: [] }];
@@ -154,6 +183,7 @@ export const docsTransform: SwaggerTransform<FastifySchema & { hide?: boolean }>
   const methods = [input.route.method].flat();
   if (permission) {
     schema.security = BEARER_OR_KEY;
+    schema.response = { ...(schema.response as Record<string, unknown> | undefined), 429: RATE_LIMITED };
     schema.description = `${schema.description ? `${schema.description}\n\n` : ''}Partner API: API keys with the \`${permission}\` permission may call it.`;
     if (methods.includes('POST') && !schema.headers) {
       schema.headers = {

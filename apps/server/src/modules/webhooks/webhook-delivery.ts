@@ -9,7 +9,7 @@ import { decrypt } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { onOutboxNudge } from './webhook-events.ts';
-import { signWebhook, webhookMessageId } from './webhook-signing.ts';
+import { signatureHeader, webhookMessageId } from './webhook-signing.ts';
 import {
   WEBHOOK_OUTBOX_CHANNEL,
   activeAdmins,
@@ -260,6 +260,11 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
     const body = JSON.stringify({ id: messageId, type: row.type, timestamp: row.event_created_at.toISOString(), data: row.data });
     const attemptedAt = new Date();
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+    // during a roll's overlap the old secret signs too, so that a receiver still holding it accepts the delivery
+    const secrets = [decrypt(deps.encryptionKey, row.secret_encrypted)];
+    if (row.previous_secret_encrypted && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > attemptedAt) {
+      secrets.push(decrypt(deps.encryptionKey, row.previous_secret_encrypted));
+    }
     const outcome = await postWebhook({
       url: row.url,
       body,
@@ -270,7 +275,7 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
         'user-agent': 'PartnerDashboard-Webhooks/1.0',
         'webhook-id': messageId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(decrypt(deps.encryptionKey, row.secret_encrypted), messageId, timestamp, body),
+        'webhook-signature': signatureHeader(secrets, messageId, timestamp, body),
       },
     });
     await record({ jobId, partnerId, deliveryId, attemptedAt, outcome, type: row.type, messageId });

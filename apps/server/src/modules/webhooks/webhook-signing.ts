@@ -16,3 +16,11 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
 
 /** The `webhook-id` of an event: its uuid, as `evt_` and 32 hex digits. */
 export const webhookMessageId = (eventId: string) => `evt_${eventId.replace(/-/g, '')}`;
+
+/**
+ * The `webhook-signature` header: the current secret's signature, and during a roll's overlap the previous secret's
+ * too, separated by a space (Standard Webhooks: a receiver accepts the message when any one of them verifies).
+ */
+export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+  return secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
+}

@@ -150,6 +150,8 @@ export function loadAttempts(db: Executor, keys: DeliveryKey[]) {
       'w.id as endpoint_id',
       'w.url',
       'w.secret_encrypted',
+      'w.previous_secret_encrypted',
+      'w.previous_secret_expires_at',
       'w.active',
     ])
     .where(sql<boolean>`(d.partner_id, d.id) in (select * from unnest(${partners}::uuid[], ${ids}::uuid[]))`)

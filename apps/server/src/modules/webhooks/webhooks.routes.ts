@@ -7,6 +7,8 @@ import {
   DeleteWebhookQuery,
   DeliveryIdParams,
   DeliveryResponse,
+  RollWebhookSecretRequest,
+  RolledWebhookSecretResponse,
   UpdateWebhookRequest,
   WebhookActivityQuery,
   WebhookActivityResponse,
@@ -75,6 +77,22 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
       },
     },
     async (request) => service.remove(authOf(request), request.params.id, request.query.otp),
+  );
+
+  app.post(
+    '/partner/webhook/:id/roll-secret',
+    {
+      schema: {
+        operationId: 'rollWebhookSecret',
+        tags,
+        summary:
+          "Roll an endpoint's signing secret (admin, e-mailed code): the new secret is in this reply only; the old one keeps signing beside it for previousSecretMinutes (at most 7 days, 0 ends it now)",
+        params: WebhookIdParams,
+        body: RollWebhookSecretRequest,
+        response: { 200: RolledWebhookSecretResponse, ...errors },
+      },
+    },
+    async (request) => service.rollSecret(authOf(request), request.params.id, request.body),
   );
 
   app.post(

@@ -6,6 +6,8 @@ import {
   WEBHOOK_TEST_EVENT,
   type WebhookEventType,
   type CreatedWebhookResponse,
+  type RollWebhookSecretRequest,
+  type RolledWebhookSecretResponse,
   type DeliveryResponse,
   type Webhook,
   type WebhookActivityResponse,
@@ -71,7 +73,9 @@ const COUNT_CAP = 10_000;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export function toWebhook(r: Selectable<WebhookEndpointsTable>): Webhook {
+/** An endpoint as the portal shows it; `now` decides whether the previous secret (after a roll) still signs. */
+export function toWebhook(r: Selectable<WebhookEndpointsTable>, now = Date.now()): Webhook {
+  const previousUntil = r.previous_secret_encrypted && r.previous_secret_expires_at ? new Date(r.previous_secret_expires_at) : null;
   return {
     id: r.id,
     partnerId: r.partner_id,
@@ -81,6 +85,7 @@ export function toWebhook(r: Selectable<WebhookEndpointsTable>): Webhook {
     active: r.active,
     state: r.state as Webhook['state'],
     failingSince: iso(r.failing_since),
+    previousSecretExpiresAt: previousUntil && previousUntil.getTime() > now ? previousUntil.toISOString() : null,
     createdAt: iso(r.created_at)!,
     updatedAt: iso(r.updated_at)!,
   };
@@ -214,9 +219,16 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return { target: { id: existing.id }, words: `to delete the webhook endpoint ${existing.url}` };
     },
 
+    /** Before a code is sent to roll an endpoint's secret: it is yours. */
+    async checkRoll(auth: Auth, target: { id: string }) {
+      await access(auth, true);
+      const existing = await endpointOrThrow(auth, target.id);
+      return { target: { id: existing.id }, words: `to roll the signing secret of the webhook endpoint ${existing.url}` };
+    },
+
     async list(auth: Auth): Promise<WebhooksResponse> {
       await access(auth, false);
-      return { webhooks: (await listEndpoints(db, auth.partnerId)).map(toWebhook) };
+      return { webhooks: (await listEndpoints(db, auth.partnerId)).map((r) => toWebhook(r, deps.now())) };
     },
 
     async create(auth: Auth, input: { url: string; events: WebhookEventType[]; description?: string; otp: string }): Promise<CreatedWebhookResponse> {
@@ -240,7 +252,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         await tellAdmins(trx, auth, 'A webhook endpoint was added', `added the webhook endpoint ${created.url} (${input.events.length} event types)`);
         return created;
       });
-      return { webhook: toWebhook(row), secret };
+      return { webhook: toWebhook(row, deps.now()), secret };
     },
 
     async update(
@@ -275,7 +287,39 @@ export function createWebhooksService(deps: WebhooksDeps) {
         await tellAdmins(trx, auth, 'A webhook endpoint was changed', `changed the webhook endpoint ${existing.url}: ${what.join(', ')}`);
         return updated;
       });
-      return { webhook: toWebhook(row) };
+      return { webhook: toWebhook(row, deps.now()) };
+    },
+
+    /**
+     * A new signing secret, shown once. The old one keeps signing beside it (both signatures on each delivery) until
+     * the chosen time, at most 7 days, so that the receiver can move to the new one without refusing a delivery;
+     * 0 minutes ends it at once. A secret left from an earlier roll ends now.
+     */
+    async rollSecret(auth: Auth, id: string, input: RollWebhookSecretRequest): Promise<RolledWebhookSecretResponse> {
+      await access(auth, true);
+      const existing = await endpointOrThrow(auth, id);
+      const minutes = input.previousSecretMinutes ?? 0;
+      const secret = newWebhookSecret();
+      const at = now();
+      const previousUntil = minutes > 0 ? new Date(at.getTime() + minutes * 60_000) : null;
+      const row = await deps.otp.authorise(auth, input.otp, { action: 'webhook.roll', target: { id } }, async (trx) => {
+        const current = await findEndpoint(trx, auth.partnerId, id);
+        if (!current) throw notFound(WEBHOOK_MESSAGES.notFound);
+        const updated = await updateEndpoint(trx, auth.partnerId, id, {
+          secret_encrypted: encrypt(deps.encryptionKey, secret),
+          previous_secret_encrypted: previousUntil ? current.secret_encrypted : null,
+          previous_secret_expires_at: previousUntil,
+          updated_at: at,
+        });
+        if (!updated) throw notFound(WEBHOOK_MESSAGES.notFound);
+        const until = previousUntil?.toISOString() ?? null;
+        await auditChange(trx, { ...actor(auth), action: 'webhook.secret_rolled', target: id, details: { previousSecretExpiresAt: until } });
+        await announce(trx, auth.partnerId, 'updated', id, endpointStatus(updated));
+        const ends = until ? `the old secret keeps signing until ${until.slice(0, 16).replace('T', ' ')} UTC` : 'the old secret stopped at once';
+        await tellAdmins(trx, auth, 'A webhook secret was rolled', `rolled the signing secret of the webhook endpoint ${existing.url}: ${ends}`);
+        return updated;
+      });
+      return { webhook: toWebhook(row, deps.now()), secret };
     },
 
     async remove(auth: Auth, id: string, otp: string): Promise<{ id: string }> {

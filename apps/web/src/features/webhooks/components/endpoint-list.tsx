@@ -1,4 +1,4 @@
-import { Pencil, Send, Trash2, Webhook as WebhookIcon } from 'lucide-react';
+import { KeyRound, Pencil, Send, Trash2, Webhook as WebhookIcon } from 'lucide-react';
 import type { Webhook } from '@portal/contract/webhooks';
 import { Button } from '../../../components/ui/button.tsx';
 import { formatDate } from '../../../lib/format.ts';
@@ -14,10 +14,11 @@ type Props = {
   onEdit: (webhook: Webhook) => void;
   onDelete: (webhook: Webhook) => void;
   onTest: (webhook: Webhook) => void;
+  onRoll: (webhook: Webhook) => void;
 };
 
 /** The partner's endpoints: address, status, events, and (admins) test, edit, delete. */
-export function EndpointList({ webhooks, canEdit, testing, onAdd, onEdit, onDelete, onTest }: Props) {
+export function EndpointList({ webhooks, canEdit, testing, onAdd, onEdit, onDelete, onTest, onRoll }: Props) {
   if (webhooks.length === 0) {
     return (
       <div className="flex flex-col items-center gap-2 px-6 py-14 text-center">
@@ -56,6 +57,7 @@ export function EndpointList({ webhooks, canEdit, testing, onAdd, onEdit, onDele
               Added {formatDate(w.createdAt)}
               {w.state === 'failing' && w.failingSince ? ` · failing since ${formatDate(w.failingSince)}` : ''}
             </p>
+            {w.previousSecretExpiresAt && <p className="text-xs text-warning">Previous secret valid until {formatDate(w.previousSecretExpiresAt)}</p>}
           </div>
           {canEdit && (
             <div className="flex shrink-0 flex-wrap gap-2">
@@ -66,6 +68,10 @@ export function EndpointList({ webhooks, canEdit, testing, onAdd, onEdit, onDele
               <Button variant="secondary" size="sm" onClick={() => onEdit(w)} aria-label={`Edit ${w.url}`}>
                 <Pencil className="size-3.5" aria-hidden="true" />
                 Edit
+              </Button>
+              <Button variant="secondary" size="sm" onClick={() => onRoll(w)} aria-label={`Roll secret of ${w.url}`}>
+                <KeyRound className="size-3.5" aria-hidden="true" />
+                Roll secret
               </Button>
               <Button variant="ghost" size="sm" className="text-danger" onClick={() => onDelete(w)} aria-label={`Delete ${w.url}`}>
                 <Trash2 className="size-3.5" aria-hidden="true" />

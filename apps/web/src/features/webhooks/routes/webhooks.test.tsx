@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Webhook, WebhookDelivery } from '@portal/contract/webhooks';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
+import { formatDate } from '../../../lib/format.ts';
 import { PARTNER_ID, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { WebhooksScreen } from './webhooks.tsx';
@@ -177,13 +178,68 @@ describe('webhooks screen', () => {
     await waitFor(() => expect(useToasts.getState().toast.message).toBe('Webhook endpoint deleted'));
   });
 
+  it('rolls a secret: the overlap, the code, the new secret once, and the row says until when the old one signs', async () => {
+    signIn('admin');
+    const until = '2026-11-21T10:00:00.000Z';
+    let rolled = false;
+    const NEW_SECRET = 'whsec_NewNewNewGKYqrTwjUPD8ILPZIo2LaLaSwAbCdEfGhIj=';
+    const api = mockApi({
+      'GET partner/webhook': () => ({ body: { webhooks: [webhook(rolled ? { previousSecretExpiresAt: until } : {})] } }),
+      'GET partner/activity': { body: { activities: [], total: 0 } },
+      'PUT user/otp': OTP_SENT,
+      [`POST partner/webhook/${ID}/roll-secret`]: () => {
+        rolled = true;
+        return { body: { webhook: webhook({ previousSecretExpiresAt: until }), secret: NEW_SECRET } };
+      },
+    });
+    const { user } = renderWebhooks();
+    await user.click(await screen.findByRole('button', { name: 'Roll secret of https://hooks.acme.test/portal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Roll signing secret' });
+    for (const label of ['Now', 'In 1 hour', 'In 24 hours', 'In 7 days']) expect(within(dialog).getByLabelText(label)).toBeTruthy();
+    await user.click(within(dialog).getByLabelText('In 7 days'));
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    // the code is asked for this change of this endpoint
+    await waitFor(() => expect(api.to('PUT user/otp').map((c) => c.body)).toEqual([{ action: 'webhook.roll', target: { id: ID } }]));
+    await user.type(await within(dialog).findByLabelText('Verification code'), '246810');
+    await user.click(within(dialog).getByRole('button', { name: 'Roll secret' }));
+    await waitFor(() =>
+      expect(api.to(`POST partner/webhook/${ID}/roll-secret`).map((c) => c.body)).toEqual([{ previousSecretMinutes: 7 * 24 * 60, otp: '246810' }]),
+    );
+    const done = await screen.findByRole('dialog', { name: 'Save the new signing secret' });
+    expect(within(done).getByTestId('webhook-secret').textContent).toBe(NEW_SECRET);
+    expect(within(done).getByRole('button', { name: 'Copy signing secret' })).toBeTruthy();
+    expect(within(done).getByTestId('roll-outcome').textContent).toBe(`The old secret keeps signing until ${formatDate(until)}.`);
+    await user.click(within(done).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByText(NEW_SECRET)).toBeNull();
+    expect(await screen.findByText(`Previous secret valid until ${formatDate(until)}`)).toBeTruthy();
+  });
+
+  it('keeps the roll on the code step when the code is wrong', async () => {
+    signIn('admin');
+    mockApi({
+      'GET partner/webhook': { body: { webhooks: [webhook()] } },
+      'GET partner/activity': { body: { activities: [], total: 0 } },
+      'PUT user/otp': OTP_SENT,
+      [`POST partner/webhook/${ID}/roll-secret`]: apiError(400, 'InvalidOtp', 'The code you entered is incorrect. Try again.'),
+    });
+    const { user } = renderWebhooks();
+    expect(screen.queryByText(/Previous secret valid until/)).toBeNull();
+    await user.click(await screen.findByRole('button', { name: 'Roll secret of https://hooks.acme.test/portal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Roll signing secret' });
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await user.type(await within(dialog).findByLabelText('Verification code'), '000000');
+    await user.click(within(dialog).getByRole('button', { name: 'Roll secret' }));
+    expect(await within(dialog).findByText('The code you entered is incorrect. Try again.')).toBeTruthy();
+    expect(within(dialog).queryByTestId('webhook-secret')).toBeNull();
+  });
+
   it('is read-only for other roles', async () => {
     signIn('view');
     mockApi({ 'GET partner/webhook': { body: { webhooks: [webhook()] } }, 'GET partner/activity': { body: { activities: [delivery()], total: 1 } } });
     const { user } = renderWebhooks();
     await screen.findAllByTestId('webhook-row');
     expect(screen.getByText('You do not have edit access because you are not an admin')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: /Add endpoint|Edit|Delete|Send test/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Add endpoint|Edit|Delete|Send test|Roll secret/ })).toBeNull();
     await user.click(await screen.findByRole('button', { name: /SETTLEMENT.COMPLETE/ }));
     expect(screen.queryByRole('button', { name: 'Resend' })).toBeNull();
   });

@@ -14,13 +14,14 @@ import { useWebhooks } from '../api/webhooks.ts';
 import { DeleteWebhookDialog } from '../components/delete-dialog.tsx';
 import { DeliveryList } from '../components/delivery-list.tsx';
 import { EndpointList } from '../components/endpoint-list.tsx';
+import { RollSecretDialog } from '../components/roll-secret-dialog.tsx';
 import { WebhookDialog } from '../components/webhook-dialog.tsx';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
 
 /**
- * /webhooks: the partner's endpoints and their deliveries. Every user reads them; admins add, edit, delete (each
- * with an e-mailed code), send test events and resend deliveries. The server decides whether webhooks are on for
+ * /webhooks: the partner's endpoints and their deliveries. Every user reads them; admins add, edit, delete and roll secrets of
+ * endpoints (each with an e-mailed code), send test events and resend deliveries. The server decides whether webhooks are on for
  * the partner (flag webhooksManagementEnabled); when not, the screen says so.
  */
 export function WebhooksScreen() {
@@ -29,6 +30,7 @@ export function WebhooksScreen() {
   const sendTest = useSendTestEvent();
   const [dialog, setDialog] = useState<{ webhook?: Webhook } | undefined>();
   const [deleting, setDeleting] = useState<Webhook>();
+  const [rolling, setRolling] = useState<Webhook>();
   const refused = webhooks.error instanceof ApiError && webhooks.error.status === 403 ? webhooks.error : undefined;
   const list = webhooks.data?.webhooks ?? [];
 
@@ -85,6 +87,7 @@ export function WebhooksScreen() {
                 onEdit={(webhook) => setDialog({ webhook })}
                 onDelete={setDeleting}
                 onTest={test}
+                onRoll={setRolling}
               />
             )}
           </Card>
@@ -97,6 +100,7 @@ export function WebhooksScreen() {
       )}
       <WebhookDialog open={dialog !== undefined} onOpenChange={(open) => !open && setDialog(undefined)} webhook={dialog?.webhook} />
       <DeleteWebhookDialog webhook={deleting} onClose={() => setDeleting(undefined)} />
+      <RollSecretDialog webhook={rolling} onClose={() => setRolling(undefined)} />
     </div>
   );
 }
