@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ROLL_OVERLAP_CHOICES, type ApiKey, type ApiKeyWithSecret } from '@portal/contract/api-keys';
+import { OverlapChoices } from '../../../components/overlap-choices.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useRollApiKey } from '../api/roll-api-key.ts';
 import { SecretReveal } from './secret-reveal.tsx';
@@ -30,34 +30,17 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined;
         <SecretReveal apiKey={rolled} onDone={close} rolled />
       ) : (
         <div className="space-y-5">
-          <fieldset>
-            <legend className="text-sm font-medium">The current secret stops working</legend>
-            <div className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3">
-              {ROLL_OVERLAP_CHOICES.map((c) => (
-                <label
-                  key={c.minutes}
-                  className={cn(
-                    'flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm',
-                    minutes === c.minutes ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="overlap"
-                    className="size-4 accent-brand-700"
-                    checked={minutes === c.minutes}
-                    onChange={() => setMinutes(c.minutes)}
-                  />
-                  {c.label}
-                </label>
-              ))}
-            </div>
-            <p className="mt-2 text-xs text-muted">
-              {minutes === 0
-                ? 'Calls signed with the current secret are refused as soon as you roll.'
-                : 'Until then both secrets work, so you can update your servers without an outage.'}
-            </p>
-          </fieldset>
+          <OverlapChoices
+            legend="The current secret stops working"
+            choices={ROLL_OVERLAP_CHOICES}
+            minutes={minutes}
+            onChange={setMinutes}
+            columns="grid-cols-2 sm:grid-cols-3"
+            meaning={{
+              now: 'Calls signed with the current secret are refused as soon as you roll.',
+              overlap: 'Until then both secrets work, so you can update your servers without an outage.',
+            }}
+          />
           {roll.isError && <Alert tone="danger">{roll.error.message}</Alert>}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={close}>

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_ROLL_OVERLAP_CHOICES, type Webhook } from '@portal/contract/webhooks';
 import { CodeStep } from '../../../components/code-step.tsx';
+import { OverlapChoices } from '../../../components/overlap-choices.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -79,34 +79,17 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
           <p>
             Endpoint <span className="break-all font-medium">{webhook.url}</span>
           </p>
-          <fieldset>
-            <legend className="font-medium">The old secret stops signing</legend>
-            <div className="mt-2 grid grid-cols-2 gap-2">
-              {WEBHOOK_ROLL_OVERLAP_CHOICES.map((c) => (
-                <label
-                  key={c.minutes}
-                  className={cn(
-                    'flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2',
-                    minutes === c.minutes ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="overlap"
-                    className="size-4 accent-brand-700"
-                    checked={minutes === c.minutes}
-                    onChange={() => setMinutes(c.minutes)}
-                  />
-                  {c.minutes === 0 ? c.label : `In ${c.label}`}
-                </label>
-              ))}
-            </div>
-            <p className="mt-2 text-xs text-muted">
-              {minutes === 0
-                ? 'Deliveries are signed with the new secret only, as soon as you roll: your receiver must have it first.'
-                : 'Until then each delivery carries both signatures, so your receiver accepts it with either secret while you update it.'}
-            </p>
-          </fieldset>
+          <OverlapChoices
+            legend="The old secret stops signing"
+            choices={WEBHOOK_ROLL_OVERLAP_CHOICES}
+            minutes={minutes}
+            onChange={setMinutes}
+            label={(c) => (c.minutes === 0 ? c.label : `In ${c.label}`)}
+            meaning={{
+              now: 'Deliveries are signed with the new secret only, as soon as you roll: your receiver must have it first.',
+              overlap: 'Until then each delivery carries both signatures, so your receiver accepts it with either secret while you update it.',
+            }}
+          />
           {code.sendError && <Alert tone="danger">{code.sendError}</Alert>}
           {error && <Alert tone="danger">{error}</Alert>}
         </div>
