@@ -63,9 +63,9 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
     w = await walletActors(t, smtp, [ADMIN, ADMIN2, TREASURY, VIEWER, KORA]);
     wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
   });
-  afterAll(async () => {
-    // the withdrawals' jobs finish first: a job that ends after the pool closed would reject into the void
-    await until(
+  /** Every withdrawal of the tests has ended (its job done, and so its notifications written). */
+  const withdrawalsFinished = () =>
+    until(
       async () =>
         (await t.database.db
           .selectFrom('settlements')
@@ -75,6 +75,9 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
           .executeTakeFirst()) === undefined,
       'withdrawals finished',
     );
+  afterAll(async () => {
+    // the withdrawals' jobs finish first: a job that ends after the pool closed would reject into the void
+    if (t) await withdrawalsFinished();
     await t?.close();
     await smtp?.close();
   });
@@ -284,6 +287,8 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
   });
 
   it('each user reads and marks only their own; another partner sees none and changes none', async () => {
+    // the earlier tests' withdrawals end in the background, each telling the admins: counts are read once they have
+    await withdrawalsFinished();
     const mine = await list(ADMIN2);
     expect(mine.unread).toBeGreaterThan(0);
     const theirs = await list(ADMIN);
