@@ -108,7 +108,7 @@ export function createMailRelay(options: { database: Database; mailer: Mailer; l
       await listener?.close();
       await running;
     },
-  } satisfies MailQueue & Record<string, unknown>;
+  };
 }
 
 export type MailRelay = ReturnType<typeof createMailRelay>;

@@ -34,33 +34,30 @@ export function createMailer(options: {
   logBodies?: boolean;
 }): Mailer {
   const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
+  async function transmit(mail: Mail): Promise<'sent' | 'logged'> {
+    if (!transport) {
+      const logged = options.logBodies ? { to: mail.to, subject: mail.subject, text: mail.text } : { to: mail.to, subject: mail.subject };
+      options.log.info({ mail: logged }, 'mail (no SMTP_URL: kept in the outbox table, not sent)');
+      return 'logged';
+    }
+    await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+    return 'sent';
+  }
   return {
-    async transmit(mail) {
-      if (!transport) {
-        const logged = options.logBodies ? { to: mail.to, subject: mail.subject, text: mail.text } : { to: mail.to, subject: mail.subject };
-        options.log.info({ mail: logged }, 'mail (no SMTP_URL: kept in the outbox table, not sent)');
-        return 'logged';
-      }
-      await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
-      return 'sent';
-    },
+    transmit,
     async send(mail) {
       const id = await insertQueuedMail(options.db, mail);
-      if (!transport) {
-        const logged = options.logBodies ? { to: mail.to, subject: mail.subject, text: mail.text } : { to: mail.to, subject: mail.subject };
-        options.log.info({ mail: logged }, 'mail (no SMTP_URL: kept in the outbox table, not sent)');
-        await markMailDelivered(options.db, id, 'logged', new Date(), false);
-        return;
-      }
+      let how: 'sent' | 'logged';
       try {
-        await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
-        await markMailDelivered(options.db, id, 'sent', new Date(), true);
+        how = await transmit(mail);
       } catch (err) {
         options.log.error({ err, to: mail.to }, 'mail delivery failed');
         await markMailFailed(options.db, id, err instanceof Error ? err.message : String(err));
         // what was saved before the mail stays saved (the caller can send it again); the client gets a clear 503
         throw new AppError(503, 'MailUnavailable', MAIL_UNAVAILABLE);
       }
+      // a sent mail's body is redacted at once; a logged one stays readable until the cleanup (see above)
+      await markMailDelivered(options.db, id, how, new Date(), how === 'sent');
     },
   };
 }

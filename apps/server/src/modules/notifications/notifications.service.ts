@@ -138,51 +138,50 @@ export function createNotifier(deps: NotifierDeps) {
       // no limit, no alert, and no lock: payments of a partner without a limit never queue here
       const { limit, name } = await lowBalanceLimit(trx, partnerId);
       if (!limit && !(await hasLowBalanceAlert(trx, partnerId, currency))) return;
-      const s = { ...(await lockLowBalance(trx, partnerId, currency)), name };
+      const s = await lockLowBalance(trx, partnerId, currency);
       const state = lowBalanceState(s.balance, limit);
       if (state === s.state) return;
       await setLowBalanceState(trx, partnerId, currency, state, at);
       if (!limit) return;
-      const balance = usdText(s.balance);
-      const limitText = usdText(limit);
-      const to = { roles: ['admin', 'treasury'] as const };
-      const link = '/balance';
-      if (state === 'below') {
-        await notify(trx, {
-          partnerId,
-          topic: 'low-balance',
-          to,
-          title: `Your balance is below your low balance limit (${limitText})`,
-          lines: [`${s.name}'s balance is ${balance}, below the low balance limit of ${limitText}. Top up to keep paying out.`],
-          link,
-          at,
-        });
-      } else if (s.state === 'below') {
-        await notify(trx, {
-          partnerId,
-          topic: 'low-balance',
-          to,
-          title: 'Your balance is above your low balance limit again',
-          lines: [`${s.name}'s balance is ${balance}, above the low balance limit of ${limitText} again.`],
-          link,
-          at,
-        });
-      } else if (state === 'approaching') {
-        await notify(trx, {
-          partnerId,
-          topic: 'low-balance',
-          to,
-          title: `Your balance is nearing your low balance limit (${limitText})`,
-          lines: [`${s.name}'s balance is ${balance}, within ${LOW_BALANCE_APPROACHING_PERCENT}% of the low balance limit of ${limitText}.`],
-          link,
-          at,
-        });
-      }
+      const told = lowBalanceNotice(s.state, state, name, usdText(s.balance), usdText(limit));
+      if (!told) return;
+      await notify(trx, {
+        partnerId,
+        topic: 'low-balance',
+        to: { roles: ['admin', 'treasury'] },
+        title: told.title,
+        lines: [told.line],
+        link: '/balance',
+        at,
+      });
     },
   };
 }
 
 export type Notifier = ReturnType<typeof createNotifier>;
+
+/** What a crossing says: below; back above after below; nearing from clear. Approaching → clear says nothing. */
+function lowBalanceNotice(from: string, to: 'ok' | 'approaching' | 'below', partner: string, balance: string, limit: string) {
+  if (to === 'below') {
+    return {
+      title: `Your balance is below your low balance limit (${limit})`,
+      line: `${partner}'s balance is ${balance}, below the low balance limit of ${limit}. Top up to keep paying out.`,
+    };
+  }
+  if (from === 'below') {
+    return {
+      title: 'Your balance is above your low balance limit again',
+      line: `${partner}'s balance is ${balance}, above the low balance limit of ${limit} again.`,
+    };
+  }
+  if (to === 'approaching') {
+    return {
+      title: `Your balance is nearing your low balance limit (${limit})`,
+      line: `${partner}'s balance is ${balance}, within ${LOW_BALANCE_APPROACHING_PERCENT}% of the low balance limit of ${limit}.`,
+    };
+  }
+  return undefined;
+}
 
 /** Where a balance stands against a limit: below it, within 20% above it, or clear of it (no limit: clear). */
 export function lowBalanceState(balance: string, limit: string | null): 'ok' | 'approaching' | 'below' {
