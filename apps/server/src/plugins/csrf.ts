@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fastifyCsrf from '@fastify/csrf-protection';
+import { decodeJwt } from 'jose';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { API_PREFIX } from '../lib/constants.ts';
 import type { App } from '../types/app.ts';
@@ -51,22 +52,21 @@ export async function registerCsrf(app: App) {
 /** The key that signs cookies, derived from the token-signing key so that it needs no configuration of its own. */
 export const cookieSecret = (jwtSecret: Buffer) => crypto.createHmac('sha256', jwtSecret).update('cookie-signing').digest('base64');
 
-/**
- * The session a request's bearer token names (its `sid` claim), `anonymous` when it has none (a token before sign-in). Read without checking the
- * signature: the binding only needs the request's own claim, and the bearer itself is verified by the authentication
- * that follows (a forged one gets nothing). An expired token still names its session, so a refresh keeps the token.
- */
 /** The binding of a token asked for without a session (the library refuses an empty one). */
 const NO_SESSION = 'anonymous';
 
+/**
+ * The session a request's bearer token names (its `sid` claim), `anonymous` when it has none (a token before
+ * sign-in). Read without checking the signature: the binding only needs the request's own claim, and the bearer
+ * itself is verified by the authentication that follows (a forged one gets nothing). An expired token still names its
+ * session, so a refresh keeps the token.
+ */
 export function csrfSessionOf(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (typeof header !== 'string' || !header.startsWith('Bearer ')) return NO_SESSION;
-  const payload = header.slice(7).split('.')[1];
-  if (!payload) return NO_SESSION;
   try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sid?: unknown };
-    return typeof claims.sid === 'string' && claims.sid !== '' ? claims.sid : NO_SESSION;
+    const { sid } = decodeJwt(header.slice(7));
+    return typeof sid === 'string' && sid !== '' ? sid : NO_SESSION;
   } catch {
     return NO_SESSION;
   }

@@ -53,7 +53,6 @@ function writeCsrfInput(token: string) {
 
 let csrfInFlight: Promise<string> | undefined;
 
-/** The token from the hidden input, or fetched and stored there. On failure: logged, empty token. */
 /** The session a bearer token names (its `sid` claim), '' without one: the request-forgery token is bound to it. */
 function sessionOfToken(token: string | undefined): string {
   try {
@@ -66,6 +65,10 @@ function sessionOfToken(token: string | undefined): string {
 /** The session the stored request-forgery token was issued for. */
 let csrfSession = '';
 
+/**
+ * The token from the hidden input (when it was issued for this session), or fetched and stored there. On failure:
+ * logged, empty token.
+ */
 export async function csrfToken(forceNew = false): Promise<string> {
   const bearer = hooks?.token();
   if (!forceNew && sessionOfToken(bearer) === csrfSession) {
