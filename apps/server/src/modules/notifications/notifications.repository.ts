@@ -109,10 +109,18 @@ export async function saveEmailChoices(trx: Transaction<DB>, partnerId: string, 
     .execute();
 }
 
-/** The partner's low balance limit (USD) and name. */
-export async function lowBalanceLimit(trx: Transaction<DB>, partnerId: string) {
-  const row = await trx.selectFrom('partners').select(['low_balance_limit', 'name']).where('id', '=', partnerId).executeTakeFirst();
-  return { limit: row?.low_balance_limit ?? null, name: row?.name ?? 'your account' };
+/**
+ * The partner's low balance limit and name, and whether the account's alert stands at other than clear (a limit
+ * removed while the balance was low): one statement, read before any lock.
+ */
+export async function lowBalanceLimit(trx: Transaction<DB>, partnerId: string, currency: string) {
+  const row = await trx
+    .selectFrom('partners as p')
+    .leftJoin('low_balance_alerts as a', (j) => j.onRef('a.partner_id', '=', 'p.id').on('a.currency', '=', currency))
+    .select(['p.low_balance_limit', 'p.name', 'a.state'])
+    .where('p.id', '=', partnerId)
+    .executeTakeFirst();
+  return { limit: row?.low_balance_limit ?? null, name: row?.name ?? 'your account', alerted: row?.state != null && row.state !== 'ok' };
 }
 
 /**
@@ -159,16 +167,4 @@ export async function deleteNotificationsBefore(db: Executor, before: Date): Pro
 /** A user's name and e-mail, as a notification names who acted (a removed user keeps their name). */
 export function userNamed(trx: Transaction<DB>, partnerId: string, userId: string) {
   return trx.selectFrom('users').select(['name', 'email']).where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst();
-}
-
-/** Whether the account has a low balance alert state other than clear (a limit removed while it was low). */
-export async function hasLowBalanceAlert(trx: Transaction<DB>, partnerId: string, currency: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('low_balance_alerts')
-    .select('state')
-    .where('partner_id', '=', partnerId)
-    .where('currency', '=', currency)
-    .where('state', '<>', 'ok')
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -21,7 +21,6 @@ import {
   emailChoices,
   insertNotifications,
   listNotifications,
-  hasLowBalanceAlert,
   lockLowBalance,
   lowBalanceLimit,
   markNotificationsRead,
@@ -136,8 +135,8 @@ export function createNotifier(deps: NotifierDeps) {
      */
     async checkLowBalance(trx: Transaction<DB>, partnerId: string, at: Date, currency = 'USD') {
       // no limit, no alert, and no lock: payments of a partner without a limit never queue here
-      const { limit, name } = await lowBalanceLimit(trx, partnerId);
-      if (!limit && !(await hasLowBalanceAlert(trx, partnerId, currency))) return;
+      const { limit, name, alerted } = await lowBalanceLimit(trx, partnerId, currency);
+      if (!limit && !alerted) return;
       const s = await lockLowBalance(trx, partnerId, currency);
       const state = lowBalanceState(s.balance, limit);
       if (state === s.state) return;
