@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { SettlementStatus } from '@portal/contract/settlements';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
+import { plainDecimal } from '@portal/contract/decimal';
 import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
 import { usdText, type Notifier } from '../notifications/index.ts';
 import { recordEvent, settlementEvent } from '../webhooks/index.ts';
@@ -70,33 +71,32 @@ async function tellWithdrawal(trx: Transaction<DB>, notifier: Pick<Notifier, 'no
   const amount = usdText(w.amount);
   const wallet = `the ${coinNetworkLabel(s.crypto_currency, s.network)} wallet address ${shortAddress(s.external_wallet_address)}`;
   const requester = await notifier.who(trx, change.partnerId, w.requested_by);
-  const base = { partnerId: change.partnerId, topic: 'withdrawals' as const, to: { roles: ['admin'] as const, userIds: [w.requested_by] }, at: change.at };
-  const link = `/transactions?tab=3&id=${s.id}`;
-  if (change.to === 'pending') {
-    await notifier.notify(trx, {
-      ...base,
-      title: `Withdrawal of ${amount} requested`,
-      lines: [`${requester} requested a withdrawal of ${amount} to ${wallet} (${s.crypto_amount.replace(/\.?0+$/, '')} ${s.crypto_currency} after fees).`],
-      link,
-    });
-  } else if (change.to === 'complete') {
-    await notifier.notify(trx, {
-      ...base,
-      title: `Withdrawal of ${amount} completed`,
-      lines: [
-        `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, is complete.${s.transaction_hash ? ` Transaction hash: ${s.transaction_hash}.` : ''}`,
-      ],
-      link,
-    });
-  } else {
-    await notifier.notify(trx, {
-      ...base,
-      title: `Withdrawal of ${amount} failed`,
-      lines: [
-        `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, failed${change.reason ? `: ${change.reason}` : ''}.`,
-        `Nothing was sent; ${amount} is back in your balance.`,
-      ],
-      link,
-    });
-  }
+  const told =
+    change.to === 'pending'
+      ? {
+          title: `Withdrawal of ${amount} requested`,
+          lines: [`${requester} requested a withdrawal of ${amount} to ${wallet} (${plainDecimal(s.crypto_amount, 2, 8)} ${s.crypto_currency} after fees).`],
+        }
+      : change.to === 'complete'
+        ? {
+            title: `Withdrawal of ${amount} completed`,
+            lines: [
+              `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, is complete.${s.transaction_hash ? ` Transaction hash: ${s.transaction_hash}.` : ''}`,
+            ],
+          }
+        : {
+            title: `Withdrawal of ${amount} failed`,
+            lines: [
+              `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, failed${change.reason ? `: ${change.reason}` : ''}.`,
+              `Nothing was sent; ${amount} is back in your balance.`,
+            ],
+          };
+  await notifier.notify(trx, {
+    partnerId: change.partnerId,
+    topic: 'withdrawals',
+    to: { roles: ['admin'], userIds: [w.requested_by] },
+    ...told,
+    link: `/transactions?tab=3&id=${s.id}`,
+    at: change.at,
+  });
 }
