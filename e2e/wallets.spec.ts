@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareDecimal, groupThousands, normalise, subtractDecimal } from '@portal/contract/decimal';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { browserMissing, launch } from './support/browser.ts';
 import { signInAs } from './support/portal.ts';
@@ -144,9 +145,10 @@ describe.skipIf(browserMissing)('money movement in Chromium', () => {
     // the balance is the ledger's (the demo's opening and its rows' movements); one withdrawal is at most 250,000.00
     const available = admin.getByTestId('usd-available').getByText(/^USD [\d,]+\.\d{2}$/);
     await available.waitFor();
-    const cents = (text: string) => Number(text.replace(/[^\d]/g, ''));
+    // the figure shown, as a decimal string ("USD 56,540.62" is 56540.62)
+    const amountOf = (text: string) => text.replace(/[^\d.]/g, '');
     const before = (await available.textContent())!;
-    const most = cents(before) < cents('250,000.00') ? before : 'USD 250,000.00';
+    const most = compareDecimal(amountOf(before), '250000.00') < 0 ? before : 'USD 250,000.00';
     await admin.getByRole('button', { name: 'Withdraw' }).click();
     expect(await admin.getByTestId('max-settlement').textContent()).toBe(`You can withdraw at most ${most}`);
     await admin.getByLabel('Amount (USD)').fill('1250.50');
@@ -184,7 +186,7 @@ describe.skipIf(browserMissing)('money movement in Chromium', () => {
     await shoot(admin, 'settlements-complete');
     await admin.goto(`${server.url}/balance`);
     // the withdrawal's 1,250.50 left the balance it had
-    const after = `USD ${((cents(before) - 125050) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    const after = `USD ${groupThousands(normalise(subtractDecimal(amountOf(before), '1250.50'), 2))}`;
     await admin.getByTestId('usd-available').getByText(after).waitFor();
 
     // disable it, enable it again with a new code, then delete it with a reason: it stays listed as deleted
