@@ -40,28 +40,27 @@ export async function bookDemoLedger(db: Kysely<DB>, partnerId: string, targets:
       left join fees f on f.partner_id = r.partner_id and f.transaction_id = r.id
       where r.partner_id = ${p}`;
     // after the row, within the hour, never in the future
-    const later = sql`least(x.created_at + interval '10 minutes', now())`;
-    const book = (select: ReturnType<typeof sql>) =>
-      sql`insert into ledger_entries (partner_id, currency, amount, kind, reference, created_at)
-        select ${p}, e.currency, e.amount, e.kind, e.ref, e.at from (${select}) as e(currency, amount, kind, ref, at) where e.amount <> 0
-        on conflict (partner_id, kind, reference) do nothing`.execute(trx);
-
-    await book(sql`select x.currency, -x.amount as amount, 'disbursement' as kind, x.ref, x.created_at as at from (${rows('payments')}) x`);
-    await book(sql`select x.currency, -x.fee, 'disbursement_fee', x.ref, x.created_at from (${rows('payments')}) x`);
-    await book(
-      sql`select x.currency, x.amount + x.fee, 'disbursement_reversal', x.ref, ${later} from (${rows('payments')}) x
-        where x.status in ('failed', 'expired', 'denied')`,
-    );
-    await book(sql`select x.currency, x.amount, 'disbursement_refund', x.ref, ${later} from (${rows('payments')}) x where x.status = 'refunded'`);
-    await book(sql`select x.currency, x.amount, 'collection', x.ref, x.created_at from (${rows('collections')}) x where x.status in ('complete', 'refunded')`);
-    await book(
-      sql`select x.currency, -x.fee, 'collection_fee', x.ref, x.created_at from (${rows('collections')}) x where x.status in ('complete', 'refunded')`,
-    );
-    await book(sql`select x.currency, -x.amount, 'collection_refund', x.ref, ${later} from (${rows('collections')}) x where x.status = 'refunded'`);
-    const settlements = sql`select id::text as ref, status, type, created_at, fiat_amount_usd as amount from settlements where partner_id = ${p}`;
-    await book(sql`select 'USD', -x.amount, 'settlement', x.ref, x.created_at from (${settlements}) x where x.type = 'payout'`);
-    await book(sql`select 'USD', x.amount, 'settlement_reversal', x.ref, ${later} from (${settlements}) x where x.type = 'payout' and x.status = 'failed'`);
-    await book(sql`select 'USD', x.amount, 'topup', x.ref, x.created_at from (${settlements}) x where x.type = 'topup' and x.status = 'complete'`);
+    const later = (x: string) => sql.raw(`least(${x}.created_at + interval '10 minutes', now())`);
+    // every movement in one statement: each table is read once
+    await sql`
+      with pay as materialized (${rows('payments')}),
+      col as materialized (${rows('collections')}),
+      st as materialized (select id::text as ref, status, type, created_at, fiat_amount_usd as amount from settlements where partner_id = ${p}),
+      e (currency, amount, kind, ref, at) as (
+        select currency, -amount, 'disbursement', ref, created_at from pay
+        union all select currency, -fee, 'disbursement_fee', ref, created_at from pay
+        union all select currency, amount + fee, 'disbursement_reversal', ref, ${later('pay')} from pay where status in ('failed', 'expired', 'denied')
+        union all select currency, amount, 'disbursement_refund', ref, ${later('pay')} from pay where status = 'refunded'
+        union all select currency, amount, 'collection', ref, created_at from col where status in ('complete', 'refunded')
+        union all select currency, -fee, 'collection_fee', ref, created_at from col where status in ('complete', 'refunded')
+        union all select currency, -amount, 'collection_refund', ref, ${later('col')} from col where status = 'refunded'
+        union all select 'USD', -amount, 'settlement', ref, created_at from st where type = 'payout'
+        union all select 'USD', amount, 'settlement_reversal', ref, ${later('st')} from st where type = 'payout' and status = 'failed'
+        union all select 'USD', amount, 'topup', ref, created_at from st where type = 'topup' and status = 'complete'
+      )
+      insert into ledger_entries (partner_id, currency, amount, kind, reference, created_at)
+      select ${p}, currency, amount, kind, ref, at from e where amount <> 0
+      on conflict (partner_id, kind, reference) do nothing`.execute(trx);
 
     // each account's opening: the target less the movements, or enough that the lowest point is zero
     const accounts = await sql<{ currency: string; total: string; lowest: string; first: Date | null }>`
