@@ -123,10 +123,10 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
     });
   }
 
-  it('takes the invited user through a new password, authenticator setup and recovery codes to home', async () => {
+  it('takes the invited user from the invitation link through a password, authenticator setup and recovery codes to home', async () => {
     const page = await env.browser.newPage();
-    await submitLogin(page, env.server.url, 'invited@acme.test', 'Temp-pass-2026!');
-    await page.waitForURL('**/reset-password');
+    await page.goto(`${env.server.url}/accept-invitation#token=demo-invitation-acme-2026`);
+    await page.getByRole('heading', { name: 'Join Acme Remit' }).waitFor();
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Confirm new password').fill('short');
     await page.getByRole('button', { name: 'Set password' }).click();

@@ -56,7 +56,7 @@ describe.skipIf(browserMissing)('the team in Chromium', () => {
     await page.getByRole('list', { name: 'Team members' }).waitFor();
   }
 
-  it('admin invites a user, who signs in with the temporary password, sets a password and an authenticator', async () => {
+  it('admin invites a user, who opens the one-time link, chooses a password and sets up an authenticator', async () => {
     const admin = await adminOnTeam(true);
     await member(admin, 'invited@acme.test').getByText('Invited', { exact: true }).waitFor();
     await screenshots(admin, 'team');
@@ -74,12 +74,19 @@ describe.skipIf(browserMissing)('the team in Chromium', () => {
     await member(admin, 'naledi@acme.test').getByText('Invited', { exact: true }).waitFor();
 
     const invitation = await mail('naledi@acme.test', 1);
-    expect(invitation).toContain('You have been invited to the Partner Dashboard of Acme Remit as treasury.');
-    const temp = /Temporary password: (\S+)/.exec(invitation)![1]!;
+    expect(invitation).toContain('You have been invited by admin@acme.test to the Partner Dashboard of Acme Remit as Treasury.');
+    const token = /\/accept-invitation#token=([\w-]+)/.exec(invitation)![1]!;
+    await member(admin, 'naledi@acme.test')
+      .getByText(/^Expires /)
+      .waitFor();
 
+    // a browser of its own: the invitee is nobody the admin's browser knows
     const invitee = await ctx.browser.newPage();
-    await submitLogin(invitee, ctx.server.url, 'naledi@acme.test', temp);
-    await invitee.waitForURL('**/reset-password');
+    await invitee.goto(`${ctx.server.url}/accept-invitation#token=${token}`);
+    await invitee.getByRole('heading', { name: 'Join Acme Remit' }).waitFor();
+    await invitee.getByText('You are invited to the Acme Remit Partner Dashboard as Treasury.', { exact: false }).waitFor();
+    await invitee.getByText('Step 1 of 3').waitFor();
+    await screenshots(invitee, 'team-accept-invitation');
     await invitee.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await invitee.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await invitee.getByRole('button', { name: 'Set password' }).click();
@@ -93,6 +100,15 @@ describe.skipIf(browserMissing)('the team in Chromium', () => {
     await invitee.getByRole('button', { name: 'Continue to the dashboard' }).click();
     await invitee.waitForURL('**/transactions');
     await invitee.close();
+
+    // the link was for one use: opened again, it says so and asks nothing
+    const again = await ctx.browser.newPage();
+    await again.goto(`${ctx.server.url}/accept-invitation#token=${token}`);
+    await again.getByRole('heading', { name: 'This invitation cannot be used' }).waitFor();
+    await again.getByText('This invitation link has expired or was already used.', { exact: false }).waitFor();
+    expect(await again.getByLabel('New password', { exact: true }).count()).toBe(0);
+    await screenshots(again, 'team-invitation-used');
+    await again.close();
 
     // the admin's list shows the new member active, with a last sign-in
     await admin.reload();

@@ -35,7 +35,7 @@ import { liveEventRoutes, paymentRoutes } from './modules/payments/index.ts';
 import { rateRoutes } from './modules/rates/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { settlementRoutes } from './modules/settlements/index.ts';
-import { teamRoutes } from './modules/team/index.ts';
+import { invitationRoutes, teamRoutes } from './modules/team/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
 import { transactionRoutes } from './modules/transactions/index.ts';
 import { walletRoutes } from './modules/wallets/index.ts';
@@ -169,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       await api.register(settlementRoutes, { service: services.settlements });
       await api.register(fiatWalletRoutes, { service: services.fiatWallets });
       await api.register(teamRoutes, { service: services.team });
+      await api.register(invitationRoutes, { invitations: services.invitations });
       await api.register(notificationRoutes, { service: services.notifications });
       await api.register(rateRoutes, { service: services.rates });
       await api.register(coverageRoutes, { service: services.coverage });

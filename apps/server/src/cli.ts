@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { COINS, FEATURE_FLAGS, NETWORKS, type Coin, type FeatureFlag, type Network } from '@portal/contract/domain';
 import { currencyNetworkFor } from '@portal/contract/partner';
+import { INVITATION_DAYS } from '@portal/contract/team';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, resetDemoData, seedDemo, seedManyTransactions } from './db/seed/demo.ts';
 import { deriveAddress, xpubFamilyOf } from './lib/deposit-addresses.ts';
@@ -34,7 +35,7 @@ Commands:
                  [--whitelisted] [--fiat-wallets] [--flag F ...] [--low-balance-limit AMOUNT]
   set-flags --partner ID|ABBR [--on F ...] [--off F ...]
   invite-admin --partner ID|ABBR --name N --email E
-                                  create the partner's first admin and e-mail a temporary password
+                                  invite the partner's first admin: a one-time link by e-mail
   add-fiat-wallet --partner ID|ABBR --currency C --country CC
                                   give a partner with fiat wallets a wallet in a local currency (e.g. NGN, NG);
                                   the default USD wallet needs none
@@ -183,10 +184,11 @@ async function main() {
       case 'invite-admin': {
         const partner = await partnerOf(values.partner);
         const user = await operator.inviteUser({ partnerId: partner.id, name: values.name ?? '', email: values.email ?? '', role: 'admin' });
+        // without the mail, the operator hands the link over: a new partner has no admin yet to resend it
         console.log(
           user.mailSent
-            ? `Invited ${user.email} as admin of ${partner.name}; the temporary password was e-mailed.`
-            : `Invited ${user.email} as admin of ${partner.name}, but the invitation e-mail could not be sent (check SMTP_URL). The user stays invited; another admin can resend the invitation from the Team screen.`,
+            ? `Invited ${user.email} as admin of ${partner.name}; the invitation link was e-mailed (valid ${INVITATION_DAYS} days).`
+            : `Invited ${user.email} as admin of ${partner.name}, but the invitation e-mail could not be sent (check SMTP_URL).\nGive them this one-time link yourself (valid ${INVITATION_DAYS} days): ${user.link}`,
         );
         break;
       }

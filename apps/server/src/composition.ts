@@ -118,6 +118,7 @@ export function composeServices(deps: RuntimeDeps) {
   const sessions = createSessionsService({ repo: authRepo, keys, now, onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids) });
   const passwordReset = createPasswordResetService({ repo: authRepo, sessions, mailer, now, publicUrl, live });
   const teamRepo = createTeamRepository(db);
+  const invitations = createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live });
 
   const services = {
     auth: { sessions, passwordReset, signIn: createSignInService({ repo: authRepo, sessions, keys, now }) },
@@ -182,9 +183,10 @@ export function composeServices(deps: RuntimeDeps) {
         enqueueSettlementStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
     }),
     fiatWallets: createFiatWalletsService({ repo: createFiatWalletsRepository(db), now }),
+    invitations,
     team: createTeamService({
       repo: teamRepo,
-      invitations: createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live }),
+      invitations,
       sessions,
       passwordReset,
       now,

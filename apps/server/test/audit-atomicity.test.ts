@@ -230,19 +230,45 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
 
   describe('team', () => {
     const idOf = async (email: string) => (await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const invitationOf = async (email: string) => (await db().selectFrom('invitations').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const lastLinkTo = (email: string) => /#token=([\w-]+)/.exec(mailText(smtp.received.filter((m) => m.to.includes(email)).at(-1)!.raw))![1]!;
 
-    it('invited: no user', async () => {
-      await expectAtomic('user.invited', ['users'], () => call(ADMIN).post('users/add', { name: 'Atomic Ann', email: 'ann@acme.test', role: 'view' }));
+    it('invited: no invitation', async () => {
+      await expectAtomic('user.invited', ['invitations'], () => call(ADMIN).post('users/add', { name: 'Atomic Ann', email: 'ann@acme.test', role: 'view' }));
+    });
+
+    it('invitation resent: the earlier link', async () => {
+      const userId = await invitationOf('ann@acme.test');
+      await expectAtomic('user.invite_resent', ['invitations'], () => call(ADMIN).post('users/resend-invite', { userId }));
+    });
+
+    it('invitation’s role changed: the old role', async () => {
+      const userId = await invitationOf('ann@acme.test');
+      await expectAtomic('user.role_changed', ['invitations'], () => call(ADMIN).post('users/update', { userId, role: 'treasury' }));
+    });
+
+    it('invitation accepted: no user, the invitation and its link kept', async () => {
+      await expect.poll(() => smtp.received.filter((m) => m.to.includes('ann@acme.test')).length).toBe(2);
+      const tempPassword = lastLinkTo('ann@acme.test');
+      await expectAtomic('user.joined', ['users', 'invitations'], () =>
+        browser(t.app).put('/api/v1/users/password', { email: 'ann@acme.test', password: 'Atomic-Sunrise-2026', tempPassword }),
+      );
     });
 
     it('role changed: the old role', async () => {
       const userId = await idOf('ann@acme.test');
-      await expectAtomic('user.role_changed', ['users'], () => call(ADMIN).post('users/update', { userId, role: 'treasury' }));
+      await expectAtomic('user.role_changed', ['users'], () => call(ADMIN).post('users/update', { userId, role: 'view' }));
     });
 
     it('removed: still a member', async () => {
       const userId = await idOf('ann@acme.test');
       await expectAtomic('user.deleted', ['users', 'auth_sessions'], () => call(ADMIN).put(`users/delete/${userId}`));
+    });
+
+    it('invitation withdrawn: still listed', async () => {
+      expect((await call(ADMIN).post('users/add', { name: 'Atomic Bea', email: 'bea@acme.test', role: 'view' })).statusCode).toBe(201);
+      const userId = await invitationOf('bea@acme.test');
+      await expectAtomic('user.invitation_withdrawn', ['invitations'], () => call(ADMIN).put(`users/delete/${userId}`));
     });
 
     it('password reset by an admin: no reset asked, no session ended', async () => {

@@ -3,7 +3,7 @@ import { SignJWT, base64url } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import { sessionEndMessage, type SessionEndReason } from '@portal/contract/live';
-import { DEMO_PARTNERS, DEMO_PASSWORD, DEMO_TEMP_PASSWORD, DEMO_USERS } from '../src/db/seed/demo.ts';
+import { DEMO_PARTNERS, DEMO_INVITATION_TOKEN, DEMO_PASSWORD, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { signAccessToken } from '../src/lib/tokens.ts';
 import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
 import { decrypt } from '../src/lib/keys.ts';
@@ -276,10 +276,11 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(res.json()).toMatchObject({ code: 'AccountInactive', message: AUTH_MESSAGES.accountInactive });
   });
 
-  it('takes an invited user through a new password, authenticator setup and recovery codes', async () => {
+  it('takes an invited user through a first password (the link’s token), authenticator setup and recovery codes', async () => {
     const email = 'invited@acme.test';
-    const login = await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_TEMP_PASSWORD });
-    expect(login.json()).toEqual({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: email });
+    // an invitation is no account: nothing signs in before its link is used
+    const login = await browser(t.app).post('/api/v1/users/login', { email, password: DEMO_INVITATION_TOKEN });
+    expect(login.json()).toMatchObject({ code: 'InvalidLogin' });
 
     const weak: [string, string][] = [
       ['Short-1a', 'Use at least 12 characters.'],
@@ -291,14 +292,18 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       ['alllowercaseletters', 'Mix at least three of: lower-case letters, capitals, digits and symbols.'],
     ];
     for (const [password, message] of weak) {
-      const res = await browser(t.app).put('/api/v1/users/password', { email, password, tempPassword: DEMO_TEMP_PASSWORD });
+      const res = await browser(t.app).put('/api/v1/users/password', { email, password, tempPassword: DEMO_INVITATION_TOKEN });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'InvalidPassword', message });
     }
     const wrongTemp = await browser(t.app).put('/api/v1/users/password', { email, password: 'Baobab-Sunrise-2026', tempPassword: 'not-it' });
-    expect(wrongTemp.json()).toMatchObject({ code: 'InvalidLogin' });
-    const set = await browser(t.app).put('/api/v1/users/password', { email, password: 'Baobab-Sunrise-2026', tempPassword: DEMO_TEMP_PASSWORD });
+    expect(wrongTemp.json()).toMatchObject({ code: 'InvitationInvalid' });
+    const set = await browser(t.app).put('/api/v1/users/password', { email, password: 'Baobab-Sunrise-2026', tempPassword: DEMO_INVITATION_TOKEN });
     expect(set.statusCode).toBe(200);
+    // once only
+    const twice = await browser(t.app).put('/api/v1/users/password', { email, password: 'Baobab-Sunrise-2027', tempPassword: DEMO_INVITATION_TOKEN });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json()).toMatchObject({ code: 'InvitationInvalid' });
 
     const again = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
     const setup = again.json<{ challengeName: string; session: string; mfaSecret: string; otpauthUri: string }>();
@@ -347,7 +352,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const second = await browser(t.app).post('/api/v1/users/login', { email, password: 'Baobab-Sunrise-2026' });
     const reuse = await useRecovery(second.json<{ session: string }>().session);
     expect(reuse.json()).toMatchObject({ code: 'InvalidOtp' });
-    expect(await auditActions(email)).toEqual(expect.arrayContaining(['password.changed', 'mfa.enrolled', 'mfa.recovery_code_used', 'login.succeeded']));
+    expect(await auditActions(email)).toEqual(expect.arrayContaining(['user.joined', 'mfa.enrolled', 'mfa.recovery_code_used', 'login.succeeded']));
   });
 
   it('locks the account for 15 minutes after 5 wrong passwords, and says so', async () => {

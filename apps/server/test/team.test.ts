@@ -1,9 +1,14 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import { sessionEndMessage } from '@portal/contract/live';
 import type { PartnerProfile } from '@portal/contract/partner';
-import { TEAM_MESSAGES, type TeamMember } from '@portal/contract/team';
-import { DEMO_PARTNERS, DEMO_USERS } from '../src/db/seed/demo.ts';
+import { INVITATION_DAYS, TEAM_MESSAGES, type TeamMember } from '@portal/contract/team';
+import { DEMO_INVITATION_TOKEN, DEMO_PARTNERS, DEMO_USERS } from '../src/db/seed/demo.ts';
+import { utcText } from '../src/modules/notifications/index.ts';
+import { migrateToLatest, migrator } from '../src/db/migrate.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
 import { currentStep, totpCode, TOTP_PERIOD } from '../src/lib/totp.ts';
 import { DATABASES, browser, setup, signIn, twoInstances, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
@@ -51,7 +56,13 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     await expect.poll(() => smtp.received.filter((m) => m.to.includes(email)).length).toBe(count);
     return mailText(smtp.received.filter((m) => m.to.includes(email)).at(-1)!.raw);
   }
-  const tempPasswordIn = (text: string) => /Temporary password: (\S+)/.exec(text)![1]!;
+  /** The one-time token of the invitation link in a mail. */
+  const linkIn = (text: string) => /\/accept-invitation#token=([\w-]+)/.exec(text)![1]!;
+  const invitation = (email: string, partnerId = ACME) =>
+    t.database.db.selectFrom('invitations').selectAll().where('partner_id', '=', partnerId).where('email', '=', email).executeTakeFirst();
+  const lookup = (token: string) => browser(t.app).post('/api/v1/users/invitation', { token });
+  const accept = (email: string, tempPassword: string, password = NEW_PASSWORD) =>
+    browser(t.app).put('/api/v1/users/password', { email, password, tempPassword });
   const resetCodeIn = (text: string) => /new password is (\d{6})/.exec(text)![1]!;
   const login = (email: string, password: string) => browser(t.app).post('/api/v1/users/login', { email, password });
 
@@ -79,7 +90,7 @@ describe.each(DATABASES)('the team on %s', (kind) => {
 
   it('refuses every change to treasury and view users, and changes nothing', async () => {
     const target = idOf('invited@acme.test');
-    const before = await row('invited@acme.test');
+    const before = await invitation('invited@acme.test');
     const mails = smtp.received.length;
     for (const email of ['treasury@acme.test', 'viewer@acme.test']) {
       const calls = [
@@ -95,14 +106,14 @@ describe.each(DATABASES)('the team on %s', (kind) => {
         expect(res.json()).toMatchObject({ code: 'Forbidden', message: 'Only an admin can do this.' });
       }
     }
-    expect(await row('invited@acme.test')).toEqual(before);
+    expect(await invitation('invited@acme.test')).toEqual(before);
     expect((await row('viewer@acme.test')).password_reset_requested).toBe(false);
     expect(smtp.received.length).toBe(mails);
-    expect(await t.database.db.selectFrom('users').select('id').where('email', '=', 'nope@acme.test').execute()).toEqual([]);
+    expect(await invitation('nope@acme.test')).toBeUndefined();
   });
 
-  it('never reaches another partner’s users: every call answers 404 and changes nothing', async () => {
-    const before = await row('invited@acme.test');
+  it('never reaches another partner’s users or invitations: every call answers 404 and changes nothing', async () => {
+    const before = await invitation('invited@acme.test');
     const viewer = await row('viewer@acme.test');
     const calls: [string, Awaited<ReturnType<ReturnType<typeof as>['list']>>][] = [
       [idOf('invited@acme.test'), await as('admin@kora.test').update({ userId: idOf('invited@acme.test'), role: 'admin' })],
@@ -115,12 +126,13 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       expect(res.statusCode, `call ${i} ${userId}`).toBe(404);
       expect(res.json()).toMatchObject({ code: 'NotFound', message: TEAM_MESSAGES.notFound });
     }
-    expect(await row('invited@acme.test')).toEqual(before);
+    expect(await invitation('invited@acme.test')).toEqual(before);
     expect(await row('viewer@acme.test')).toEqual(viewer);
     // and an invitation always lands in the inviter's own partner, whatever the body says
     const res = await as('admin@kora.test').invite({ name: 'Kora Ops', email: 'ops@kora.test', role: 'view', partnerId: ACME });
     expect(res.statusCode).toBe(201);
-    expect((await row('ops@kora.test')).partner_id).toBe(DEMO_PARTNERS.kora.id);
+    expect(await invitation('ops@kora.test')).toBeUndefined();
+    expect((await invitation('ops@kora.test', DEMO_PARTNERS.kora.id))?.partner_id).toBe(DEMO_PARTNERS.kora.id);
   });
 
   it('refuses bad input with a 400 naming the field', async () => {
@@ -142,21 +154,45 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     }
   });
 
-  it('invites by e-mail over SMTP; the invitee sets a password, then an authenticator, and is signed in', async () => {
+  it('invites by e-mail over SMTP with a one-time link; the invitee chooses a password, then an authenticator', async () => {
     const res = await as('admin@acme.test').invite({ name: '  Naledi Dlamini ', email: 'Naledi@Acme.test', role: 'treasury' });
     expect(res.statusCode).toBe(201);
-    const invited = res.json<{ user: TeamMember }>().user;
-    expect(invited).toMatchObject({ name: 'Naledi Dlamini', email: 'naledi@acme.test', role: 'treasury', status: 'invited', lastSignInAt: null });
-    expect((await team()).map((u) => u.email)).toContain('naledi@acme.test');
+    const invited = res.json<{ user: TeamMember; mailSent: boolean }>();
+    expect(invited).toMatchObject({
+      mailSent: true,
+      user: { name: 'Naledi Dlamini', email: 'naledi@acme.test', role: 'treasury', status: 'invited', lastSignInAt: null },
+    });
+    const expiresAt = Date.parse(invited.user.invitationExpiresAt!);
+    expect(expiresAt).toBe(t.clock.now + INVITATION_DAYS * 24 * 3600_000);
+    expect((await team()).find((u) => u.email === 'naledi@acme.test')).toEqual(invited.user);
+    // no account exists before the link is used
+    expect(await t.database.db.selectFrom('users').select('id').where('email', '=', 'naledi@acme.test').execute()).toEqual([]);
     const mail = await mailTo('naledi@acme.test', 1);
-    expect(mail).toContain('You have been invited to the Partner Dashboard of Acme Remit as treasury.');
-    const temp = tempPasswordIn(mail);
-    // only the hash of the temporary password is kept
-    expect(JSON.stringify(await row('naledi@acme.test'))).not.toContain(temp);
+    expect(mail).toContain('You have been invited by admin@acme.test to the Partner Dashboard of Acme Remit as Treasury.');
+    expect(mail).toContain(`The link works once, and until ${utcText(new Date(expiresAt))}.`);
+    expect(mail).not.toMatch(/password:/i);
+    const token = linkIn(mail);
+    // only the link's hash is kept
+    expect(JSON.stringify(await invitation('naledi@acme.test'))).not.toContain(token);
 
-    expect((await login('naledi@acme.test', temp)).json()).toMatchObject({ challengeName: 'NEW_PASSWORD_REQUIRED' });
-    const set = await browser(t.app).put('/api/v1/users/password', { email: 'naledi@acme.test', password: NEW_PASSWORD, tempPassword: temp });
-    expect(set.statusCode).toBe(200);
+    const seen = await lookup(token);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json()).toEqual({
+      email: 'naledi@acme.test',
+      name: 'Naledi Dlamini',
+      role: 'treasury',
+      partnerName: 'Acme Remit',
+      expiresAt: invited.user.invitationExpiresAt,
+    });
+    // the token opens only its own address
+    expect((await accept('viewer@acme.test', token)).json()).toMatchObject({ code: 'InvitationInvalid', message: TEAM_MESSAGES.invitationInvalid });
+    const set = await accept('naledi@acme.test', token);
+    expect(set.statusCode, set.body).toBe(200);
+    // once only: a used link opens nothing
+    expect((await lookup(token)).json()).toMatchObject({ code: 'InvitationInvalid' });
+    expect((await accept('naledi@acme.test', token, 'Another-Sunrise-2027')).json()).toMatchObject({ code: 'InvitationInvalid' });
+    expect(await invitation('naledi@acme.test')).toBeUndefined();
+
     const mfa = (await login('naledi@acme.test', NEW_PASSWORD)).json<{ challengeName: string; session: string; mfaSecret: string }>();
     expect(mfa.challengeName).toBe('MFA_SETUP');
     t.clock.now += TOTP_PERIOD * 1000;
@@ -169,46 +205,129 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     const me = await browser(t.app).get('/api/v1/partner/users', { token: done.json<{ accessToken: string }>().accessToken });
     expect(me.statusCode).toBe(200);
     expect(me.json<{ users: TeamMember[] }>().users.find((u) => u.email === 'naledi@acme.test')).toMatchObject({
+      id: invited.user.id,
       status: 'active',
       role: 'treasury',
+      invitationExpiresAt: null,
       // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- vitest types its asymmetric matchers (expect.any, objectContaining) any
       lastSignInAt: expect.any(String),
     });
-    expect(await actions()).toContain('user.invited');
+    expect(await actions()).toEqual(expect.arrayContaining(['user.invited', 'user.joined']));
   });
 
-  it('keeps one user per e-mail address across all partners, also when invitations race', async () => {
-    for (const email of ['viewer@acme.test', 'ADMIN@kora.test', 'invited@acme.test']) {
-      const res = await as('admin@acme.test').invite({ name: 'Again', email, role: 'view' });
-      expect(res.statusCode, email).toBe(409);
-      expect(res.json()).toMatchObject({ code: 'EmailInUse', message: TEAM_MESSAGES.emailInUse });
+  it('refuses a link that is unknown, mistyped or expired, with one message', async () => {
+    for (const token of ['not-a-token', DEMO_INVITATION_TOKEN.slice(0, -1)]) {
+      const res = await lookup(token);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'InvitationInvalid', message: TEAM_MESSAGES.invitationInvalid });
     }
+    expect((await lookup('')).json()).toMatchObject({ code: 'ValidationFailed' });
+    const res = await as('admin@acme.test').invite({ name: 'Late Comer', email: 'late@acme.test', role: 'view' });
+    const token = linkIn(await mailTo('late@acme.test', 1));
+    // its time runs out (the clock is left alone: the sessions of this file live on it)
+    await t.database.db
+      .updateTable('invitations')
+      .set({ expires_at: new Date(t.clock.now) })
+      .where('email', '=', 'late@acme.test')
+      .execute();
+    // expired: listed as such, the link opens nothing
+    expect((await team()).find((u) => u.email === 'late@acme.test')).toMatchObject({ status: 'expired' });
+    expect((await lookup(token)).json()).toMatchObject({ code: 'InvitationInvalid' });
+    expect((await accept('late@acme.test', token)).json()).toMatchObject({ code: 'InvitationInvalid' });
+    // a resend makes a new link that works for INVITATION_DAYS again
+    expect((await as('admin@acme.test').resendInvite(res.json<{ user: TeamMember }>().user.id)).statusCode).toBe(200);
+    const fresh = linkIn(await mailTo('late@acme.test', 2));
+    expect((await team()).find((u) => u.email === 'late@acme.test')).toMatchObject({ status: 'invited' });
+    expect((await lookup(fresh)).statusCode).toBe(200);
+    expect((await accept('late@acme.test', token)).json()).toMatchObject({ code: 'InvitationInvalid' });
+    expect((await accept('late@acme.test', fresh)).statusCode).toBe(200);
+  });
+
+  it('tells nobody who has an account at another partner: such an invitation answers, lists and audits as any other', async () => {
+    // within its own team an admin sees its members and invitations anyway: those are refused
+    const member = await as('admin@acme.test').invite({ name: 'Again', email: 'viewer@acme.test', role: 'view' });
+    expect(member.statusCode).toBe(409);
+    expect(member.json()).toMatchObject({ code: 'EmailInUse', message: TEAM_MESSAGES.emailInUse });
+    const pending = await as('admin@acme.test').invite({ name: 'Again', email: 'invited@acme.test', role: 'view' });
+    expect(pending.statusCode).toBe(409);
+    expect(pending.json()).toMatchObject({ code: 'AlreadyInvited', message: TEAM_MESSAGES.alreadyInvited });
+
+    // Kora's admin, and an address nobody has: the same answer, the same listing
+    const mails = smtp.received.length;
+    const taken = await as('admin@acme.test').invite({ name: 'Kwame Asante', email: 'ADMIN@kora.test', role: 'view' });
+    const fresh = await as('admin@acme.test').invite({ name: 'Kwame Mensah', email: 'kwame@example.test', role: 'view' });
+    const shape = (res: typeof taken) => {
+      const body = res.json<{ user: TeamMember; mailSent: boolean }>();
+      return {
+        status: res.statusCode,
+        mailSent: body.mailSent,
+        keys: Object.keys(body.user).sort(),
+        userStatus: body.user.status,
+        reset: body.user.passwordResetRequested,
+      };
+    };
+    expect(shape(taken)).toEqual(shape(fresh));
+    expect(shape(taken)).toMatchObject({ status: 201, mailSent: true, userStatus: 'invited' });
+    const listed = await team();
+    expect(listed.find((u) => u.email === 'admin@kora.test')).toMatchObject({ status: 'invited', lastSignInAt: null });
+    // the owner of the address is told, privately, and given no link; no second account is made
+    const notice = await mailTo('admin@kora.test', 1);
+    expect(notice).toContain('This e-mail address already has a Partner Dashboard account');
+    expect(notice).not.toContain('accept-invitation');
+    expect(linkIn(await mailTo('kwame@example.test', 1))).toBeTruthy();
+    expect(smtp.received.length).toBe(mails + 2);
+    expect(await t.database.db.selectFrom('users').select('partner_id').where('email', '=', 'admin@kora.test').execute()).toEqual([
+      { partner_id: DEMO_PARTNERS.kora.id },
+    ]);
+    // Kora's admin still signs in to Kora
+    expect((await login('admin@kora.test', 'Portal-demo-2026!')).json()).toMatchObject({ challengeName: 'SOFTWARE_TOKEN_MFA' });
+  });
+
+  it('makes one account per address when two partners’ invitations race, and tells the loser only through its link', async () => {
     const race = await Promise.all([
       ...Array.from({ length: 3 }, () => as('admin@acme.test').invite({ name: 'Race Acme', email: 'race@example.test', role: 'view' })),
       ...Array.from({ length: 3 }, () => as('admin@kora.test').invite({ name: 'Race Kora', email: 'race@example.test', role: 'view' })),
     ]);
-    expect(race.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(race.map((r) => r.statusCode).sort()).toEqual([201, 201, 409, 409, 409, 409]);
+    expect(race.filter((r) => r.statusCode === 409).map((r) => r.json<{ code: string }>().code)).toEqual(Array(4).fill('AlreadyInvited'));
+    await expect.poll(() => smtp.received.filter((m) => m.to.includes('race@example.test')).length).toBe(2);
+    const tokens = smtp.received.filter((m) => m.to.includes('race@example.test')).map((m) => linkIn(mailText(m.raw)));
+    const accepted = await Promise.all(tokens.map((token) => accept('race@example.test', token)));
+    expect(accepted.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(accepted.find((r) => r.statusCode === 409)!.json()).toMatchObject({ code: 'EmailInUse', message: TEAM_MESSAGES.accountExists });
     expect(await t.database.db.selectFrom('users').select('id').where('email', '=', 'race@example.test').execute()).toHaveLength(1);
-    await mailTo('race@example.test', 1);
   });
 
-  it('resends an invitation with a new temporary password; the old one stops working', async () => {
+  it('resends an invitation with a new link; the earlier link stops working; a member has nothing to resend', async () => {
     const id = idOf('invited@acme.test');
+    expect((await lookup(DEMO_INVITATION_TOKEN)).statusCode).toBe(200);
     const res = await as('admin@acme.test').resendInvite(id);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: TEAM_MESSAGES.inviteResent('invited@acme.test') });
-    const first = tempPasswordIn(await mailTo('invited@acme.test', 1));
+    const first = linkIn(await mailTo('invited@acme.test', 1));
     expect((await as('admin@acme.test').resendInvite(id)).statusCode).toBe(200);
-    const second = tempPasswordIn(await mailTo('invited@acme.test', 2));
+    const mail = await mailTo('invited@acme.test', 2);
+    expect(mail).toContain('This invitation replaces the earlier one: its link no longer works.');
+    const second = linkIn(mail);
     expect(second).not.toBe(first);
-    expect((await login('invited@acme.test', 'Temp-pass-2026!')).json()).toMatchObject({ code: 'InvalidLogin' });
-    expect((await login('invited@acme.test', first)).json()).toMatchObject({ code: 'InvalidLogin' });
-    expect((await login('invited@acme.test', second)).json()).toMatchObject({ challengeName: 'NEW_PASSWORD_REQUIRED' });
+    for (const old of [DEMO_INVITATION_TOKEN, first]) expect((await lookup(old)).json()).toMatchObject({ code: 'InvitationInvalid' });
+    expect((await lookup(second)).json()).toMatchObject({ email: 'invited@acme.test', role: 'view' });
     // a user who has accepted has nothing to resend
     const active = await as('admin@acme.test').resendInvite(idOf('viewer@acme.test'));
     expect(active.statusCode).toBe(409);
     expect(active.json()).toMatchObject({ message: TEAM_MESSAGES.notInvited });
     expect(await actions()).toContain('user.invite_resent');
+  });
+
+  it('changes an invitation’s role before it is used; the invitee joins with it', async () => {
+    const res = await as('admin@acme.test').invite({ name: 'Role Later', email: 'role-later@acme.test', role: 'view' });
+    const id = res.json<{ user: TeamMember }>().user.id;
+    const token = linkIn(await mailTo('role-later@acme.test', 1));
+    const changed = await as('admin@acme.test').update({ userId: id, role: 'treasury' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json<{ user: TeamMember }>().user).toMatchObject({ id, role: 'treasury', status: 'invited' });
+    expect((await accept('role-later@acme.test', token)).statusCode).toBe(200);
+    expect((await team()).find((u) => u.email === 'role-later@acme.test')).toMatchObject({ role: 'treasury', status: 'active' });
   });
 
   it('changes a role; a demoted user loses the old rights on its very next call', async () => {
@@ -240,6 +359,7 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       .selectFrom('audit_events')
       .select(['actor', 'details'])
       .where('action', '=', 'user.role_changed')
+      .where('target', '=', idOf('treasury@acme.test'))
       .orderBy('created_at')
       .execute();
     expect(events.map((e) => [e.actor, e.details])).toEqual([
@@ -324,7 +444,7 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       expect(refresh.json()).toMatchObject(ended);
       expect((await team()).map((u) => u.email)).not.toContain('treasury@acme.test');
       // kept for the audit trail, without any secret
-      expect(await row('treasury@acme.test')).toMatchObject({ status: 'deleted', password_hash: null, totp_secret_enc: null, temp_password_hash: null });
+      expect(await row('treasury@acme.test')).toMatchObject({ status: 'deleted', password_hash: null, totp_secret_enc: null });
       expect(await t.database.db.selectFrom('password_history').select('id').where('user_id', '=', idOf('treasury@acme.test')).execute()).toEqual([]);
       expect(await actions()).toContain('user.deleted');
       // it signs in like an unknown address, and a second removal finds nobody
@@ -333,20 +453,37 @@ describe.each(DATABASES)('the team on %s', (kind) => {
       expect((await as('admin@acme.test').update({ userId: idOf('treasury@acme.test'), role: 'admin' })).statusCode).toBe(404);
     });
 
-    it('may be invited again by its own partner (a fresh start), never by another', async () => {
-      expect((await as('admin@kora.test').invite({ name: 'Thandi', email: 'treasury@acme.test', role: 'admin' })).statusCode).toBe(409);
+    it('may be invited again by its own partner (a fresh start, the same user); another partner’s invitation makes no account', async () => {
+      expect((await as('admin@kora.test').invite({ name: 'Thandi', email: 'treasury@acme.test', role: 'admin' })).statusCode).toBe(201);
+      expect(await mailTo('treasury@acme.test', 1)).not.toContain('accept-invitation');
       const res = await as('admin@acme.test').invite({ name: 'Thandi Nkosi', email: 'treasury@acme.test', role: 'view' });
       expect(res.statusCode).toBe(201);
-      expect(res.json<{ user: TeamMember }>().user).toMatchObject({ id: idOf('treasury@acme.test'), status: 'invited', role: 'view', lastSignInAt: null });
-      const temp = tempPasswordIn(await mailTo('treasury@acme.test', 1));
-      expect((await login('treasury@acme.test', temp)).json()).toMatchObject({ challengeName: 'NEW_PASSWORD_REQUIRED' });
+      expect(res.json<{ user: TeamMember }>().user).toMatchObject({ status: 'invited', role: 'view', lastSignInAt: null });
+      const token = linkIn(await mailTo('treasury@acme.test', 2));
+      expect((await accept('treasury@acme.test', token)).statusCode).toBe(200);
+      expect(await row('treasury@acme.test')).toMatchObject({
+        id: idOf('treasury@acme.test'),
+        partner_id: ACME,
+        status: 'active',
+        role: 'view',
+        totp_secret_enc: null,
+      });
+      expect((await login('treasury@acme.test', NEW_PASSWORD)).json()).toMatchObject({ challengeName: 'MFA_SETUP' });
+      // Kora's invitation stays listed there as any unanswered one; it can never be used
+      expect((await team('admin@kora.test')).find((u) => u.email === 'treasury@acme.test')).toMatchObject({ status: 'invited' });
     });
 
-    it('removes an invitation: its temporary password stops working', async () => {
-      const id = idOf('treasury@acme.test');
-      const temp = tempPasswordIn(await mailTo('treasury@acme.test', 1));
-      expect((await as('admin@acme.test').remove(id)).statusCode).toBe(200);
-      expect((await login('treasury@acme.test', temp)).json()).toMatchObject({ code: 'InvalidLogin' });
+    it('withdraws an invitation: its link stops working and it leaves the list', async () => {
+      const res = await as('admin@acme.test').invite({ name: 'Gone Soon', email: 'gone@acme.test', role: 'view' });
+      const id = res.json<{ user: TeamMember }>().user.id;
+      const token = linkIn(await mailTo('gone@acme.test', 1));
+      const removed = await as('admin@acme.test').remove(id);
+      expect(removed.statusCode).toBe(200);
+      expect(removed.json()).toEqual({ message: TEAM_MESSAGES.invitationWithdrawn('gone@acme.test') });
+      expect((await team()).map((u) => u.email)).not.toContain('gone@acme.test');
+      expect((await accept('gone@acme.test', token)).json()).toMatchObject({ code: 'InvitationInvalid' });
+      expect((await as('admin@acme.test').remove(id)).statusCode).toBe(404);
+      expect(await actions()).toContain('user.invitation_withdrawn');
     });
   });
 
@@ -420,12 +557,21 @@ describe.each(DATABASES)('the team on %s', (kind) => {
         'user.invite_resent',
         'user.role_changed',
         'user.deleted',
+        'user.invitation_withdrawn',
         'password.reset_by_admin',
         'password.reset_code_resent',
       ])
       .execute();
     expect(new Set(rows.map((r) => r.action))).toEqual(
-      new Set(['user.invited', 'user.invite_resent', 'user.role_changed', 'user.deleted', 'password.reset_by_admin', 'password.reset_code_resent']),
+      new Set([
+        'user.invited',
+        'user.invite_resent',
+        'user.role_changed',
+        'user.deleted',
+        'user.invitation_withdrawn',
+        'password.reset_by_admin',
+        'password.reset_code_resent',
+      ]),
     );
     expect(rows.every((r) => r.actor_user_id === idOf('admin@acme.test') || r.actor_user_id === idOf('admin2@acme.test'))).toBe(true);
   });
@@ -454,5 +600,46 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('team changes across two server 
     expect((await admin.browser.put(`/api/v1/users/delete/${idOf('viewer@acme.test')}`, {}, { token: admin.accessToken })).statusCode).toBe(200);
     expect((await switchOnB()).statusCode).toBe(403);
     expect((await onB.get('/api/v1/partner/users', { token: viewer.accessToken })).statusCode).toBe(401);
+  });
+});
+
+/** Users invited before invitations were links: each becomes an expired invitation, and its new link brings back the same user. */
+describe.each(DATABASES)('invited users from before one-time links, on %s', (kind) => {
+  let t: TestContext;
+  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  beforeAll(async () => {
+    smtp = await smtpSink();
+    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('turns them into expired invitations to resend; their temporary passwords stop working', async () => {
+    const db = t.database.db;
+    const { error } = await migrator(db).migrateTo('0033-password-history');
+    expect(error).toBeUndefined();
+    const id = crypto.randomUUID();
+    await sql`
+      insert into users (partner_id, id, name, email, role, status, temp_password_hash)
+      values (${ACME}, ${id}, 'Old Invite', 'old-invite@acme.test', 'treasury', 'invited', ${await hashPassword('Old-temp-2026!')})
+    `.execute(db);
+    expect(await migrateToLatest(db)).toEqual(['0034-invitations']);
+
+    expect((await browser(t.app).post('/api/v1/users/login', { email: 'old-invite@acme.test', password: 'Old-temp-2026!' })).json()).toMatchObject({
+      code: 'InvalidLogin',
+    });
+    const admin = await signIn(t, 'admin@acme.test');
+    const listed = (await admin.browser.get('/api/v1/partner/users', { token: admin.accessToken })).json<{ users: TeamMember[] }>().users;
+    expect(listed.find((u) => u.email === 'old-invite@acme.test')).toMatchObject({ id, status: 'expired', role: 'treasury' });
+    expect((await admin.browser.post('/api/v1/users/resend-invite', { userId: id }, { token: admin.accessToken })).statusCode).toBe(200);
+    await expect.poll(() => smtp.received.length).toBe(1);
+    const token = /#token=([\w-]+)/.exec(mailText(smtp.received[0]!.raw))![1]!;
+    const accepted = await browser(t.app).put('/api/v1/users/password', { email: 'old-invite@acme.test', password: NEW_PASSWORD, tempPassword: token });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(await db.selectFrom('users').select(['id', 'status', 'role']).where('email', '=', 'old-invite@acme.test').execute()).toEqual([
+      { id, status: 'active', role: 'treasury' },
+    ]);
   });
 });

@@ -6,7 +6,8 @@ export const ROLES = ['admin', 'treasury', 'view'] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
-export const USER_STATUSES = ['active', 'inactive', 'invited'] as const;
+/** A signed-in user's status; an invited person is not a user until the invitation's link is used. */
+export const USER_STATUSES = ['active', 'inactive'] as const;
 export const UserStatus = z.enum(USER_STATUSES);
 export type UserStatus = z.infer<typeof UserStatus>;
 

@@ -55,6 +55,8 @@ export const ERROR_CODES = [
   'TravelRuleRequired',
   // team
   'EmailInUse',
+  'AlreadyInvited',
+  'InvitationInvalid',
   'LastAdmin',
   // fiat wallets
   'FiatWalletsDisabled',

@@ -5,10 +5,11 @@ import { TimeZoneName } from './time-zone.ts';
 import { safeText } from './validation.ts';
 
 /**
- * The team (portal-core §6, §7): who may sign in for the partner. Everyone may list it; only admins change it.
- * Removed members are kept (status deleted) for the audit trail but are not listed.
+ * The team (portal-core §6, §7): who may sign in for the partner, and who is invited. Everyone may list it; only
+ * admins change it. Removed members are kept (status deleted) for the audit trail but are not listed. An invitation
+ * is `invited` until its link expires, then `expired` until it is resent or withdrawn.
  */
-export const TEAM_MEMBER_STATUSES = ['active', 'invited', 'inactive'] as const;
+export const TEAM_MEMBER_STATUSES = ['active', 'invited', 'expired', 'inactive'] as const;
 export const TeamMemberStatus = z.enum(TEAM_MEMBER_STATUSES);
 export type TeamMemberStatus = z.infer<typeof TeamMemberStatus>;
 
@@ -22,6 +23,8 @@ export const TeamMember = z.object({
   passwordResetRequested: z.boolean(),
   lastSignInAt: z.string().nullable(),
   createdAt: z.string(),
+  /** an invitation's link stops working at this time; null for a member */
+  invitationExpiresAt: z.string().nullable(),
 });
 export type TeamMember = z.infer<typeof TeamMember>;
 
@@ -46,10 +49,19 @@ export const UserIdParams = z.object({ userId: UserId });
 
 export const TeamMemberResponse = z.object({ user: TeamMember });
 export type TeamMemberResponse = z.infer<typeof TeamMemberResponse>;
-/** POST users/add: the invited member, and whether the invitation e-mail left (when not, the member stays invited). */
+/** POST users/add: the invitation as listed, and whether its e-mail left (when not, it stays listed to resend). */
 export const InviteUserResponse = z.object({ user: TeamMember, mailSent: z.boolean() });
 export type InviteUserResponse = z.infer<typeof InviteUserResponse>;
 export const TeamMessageResponse = z.object({ message: z.string() });
+
+/** An invitation link holds one token (in the link's fragment, so it reaches no server log). */
+export const InvitationToken = safeText({ min: 1, max: 200 });
+/** POST users/invitation: what the link invites to, before the invitee chooses a password. */
+export const InvitationLookupRequest = z.object({ token: InvitationToken });
+export const InvitationLookupResponse = z.object({ email: z.string(), name: z.string(), role: Role, partnerName: z.string(), expiresAt: z.string() });
+export type InvitationLookupResponse = z.infer<typeof InvitationLookupResponse>;
+/** How long an invitation link works. */
+export const INVITATION_DAYS = 7;
 
 export const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', treasury: 'Treasury', view: 'View only' };
 export const ROLE_DESCRIPTIONS: Record<Role, string> = {
@@ -59,19 +71,25 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
 };
 
 export const TEAM_MESSAGES = {
-  emailInUse: 'A user with this e-mail address exists already.',
+  emailInUse: 'Someone in your team has this e-mail address already.',
+  alreadyInvited: 'This address has an invitation waiting already. Use Resend invitation to send a new link.',
+  invitationInvalid: 'This invitation link has expired or was already used. Ask an admin of your team to send a new invitation.',
+  accountExists:
+    'This e-mail address already has a Partner Dashboard account, and an address can belong to one account only. Ask the admin who invited you to invite another address.',
   lastAdmin: 'Your team must keep at least one active admin. Make someone else an admin first.',
   notFound: 'No such user in your team.',
   notInvited: 'This user has already accepted the invitation.',
+  notAMember: 'This invitation has not been accepted yet: there is no password to reset.',
   noPendingReset: 'This user has no password reset waiting for a code.',
   resetNeedsActive: 'Only an active user can have the password reset. Resend the invitation instead.',
   invited: (email: string) => `Invitation sent to ${email}`,
   invitedMailFailed: (email: string) =>
-    `${email} was added to your team as invited, but the invitation e-mail could not be sent just now. Use Resend invitation in a few minutes.`,
+    `${email} is listed as invited, but the invitation e-mail could not be sent just now. Use Resend invitation in a few minutes.`,
   inviteResent: (email: string) => `A new invitation was sent to ${email}`,
   codeResent: (email: string) => `A new code was sent to ${email}`,
   passwordReset: (email: string) => `${email} is signed out and must choose a new password with the code we e-mailed`,
   removed: (email: string) => `${email} was removed from the team`,
+  invitationWithdrawn: (email: string) => `The invitation to ${email} was withdrawn: its link no longer works`,
   roleChanged: (email: string, role: Role) => `${email} is now ${ROLE_LABELS[role]}`,
 } as const;
 

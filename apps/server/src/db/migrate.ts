@@ -32,6 +32,7 @@ import * as otpPurpose from './migrations/0030-otp-purpose.ts';
 import * as ledgerEntriesByTime from './migrations/0031-ledger-entries-by-time.ts';
 import * as webhookSecretRoll from './migrations/0032-webhook-secret-roll.ts';
 import * as passwordHistory from './migrations/0033-password-history.ts';
+import * as invitations from './migrations/0034-invitations.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031-ledger-entries-by-time': ledgerEntriesByTime,
   '0032-webhook-secret-roll': webhookSecretRoll,
   '0033-password-history': passwordHistory,
+  '0034-invitations': invitations,
 };
 
 class StaticProvider implements MigrationProvider {

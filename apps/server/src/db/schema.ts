@@ -34,8 +34,6 @@ export type UsersTable = {
   role: string;
   status: string;
   password_hash: string | null;
-  /** set while an invitation or an admin's reset asks for a new password */
-  temp_password_hash: string | null;
   password_reset_requested: Generated<boolean>;
   totp_secret_enc: string | null;
   totp_last_step: number | null;
@@ -43,6 +41,21 @@ export type UsersTable = {
   last_sign_in_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** the zone the user reads the portal in; null is UTC (0028) */
   time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+/** An invitation to the team (0034): a one-time link, kept apart from users until it is used. */
+export type InvitationsTable = {
+  partner_id: string;
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  /** sha256 of the link's token; null for an invitation that never had a link (it must be resent) */
+  token_hash: string | null;
+  expires_at: Date;
+  invited_by: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 };
@@ -687,6 +700,7 @@ export type DB = {
   password_reset_codes: PasswordResetCodesTable;
   partners: PartnersTable;
   users: UsersTable;
+  invitations: InvitationsTable;
   fiat_wallets: FiatWalletsTable;
   currency_accounts: CurrencyAccountsTable;
   ledger_entries: LedgerEntriesTable;

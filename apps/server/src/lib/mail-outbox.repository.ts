@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
-/** What a mail's body becomes once it must no longer be readable (it may carry a temporary password or a code). */
+/** What a mail's body becomes once it must no longer be readable (it may carry an invitation link or a code). */
 export const REDACTED_MAIL_BODY = '[removed after delivery]';
 
 /** Delivered: sent over SMTP, or written to the log where no SMTP server is configured. */

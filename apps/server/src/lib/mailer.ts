@@ -20,7 +20,7 @@ export type Mailer = {
 
 /**
  * Every mail is written to the outbox first. With SMTP_URL it is then sent over SMTP and marked sent, and its body
- * is redacted at once (mails carry temporary passwords and reset codes); a failed one is marked failed. Without
+ * is redacted at once (mails carry invitation links and reset codes); a failed one is marked failed. Without
  * SMTP_URL (the operator CLI outside production, when no mail catcher runs) it is marked logged: its text goes to the
  * log only in demo mode (codes in logs are a demo convenience, never a production one), and the body stays readable
  * in the outbox until the cleanup job redacts it (jobs/cleanup.ts, after 24 hours).

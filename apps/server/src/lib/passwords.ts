@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 // argon2id is the library's default algorithm; these costs follow OWASP's minimum (19 MiB, 2 passes).
@@ -15,11 +14,4 @@ export async function verifyPassword(stored: string | null, password: string): P
   } catch {
     return false;
   }
-}
-
-/** A temporary password for an invitation: readable, 16 characters, with every character class the rules ask for. */
-export function temporaryPassword(): string {
-  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789';
-  const body = Array.from(crypto.randomBytes(13), (b) => alphabet[b % alphabet.length]).join('');
-  return `${body}-7a`;
 }

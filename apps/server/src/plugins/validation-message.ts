@@ -19,7 +19,7 @@ const FIELD_WORDS: Record<string, string> = {
   otp: 'code',
   userCode: 'code',
   confirmationCode: 'code',
-  tempPassword: 'temporary password',
+  tempPassword: 'invitation link',
   idFilter: 'ID',
   apiKey: 'API key',
   ipAddress: 'IP address',

@@ -33,7 +33,7 @@ const PERSONAS: Record<string, GuardInput> = {
 };
 
 const ALL: RouteName[] = Object.keys(ROUTES) as RouteName[];
-const PUBLIC: RouteName[] = ['passwordChanged', 'accountInactive', 'login', 'requestedPasswordReset'];
+const PUBLIC: RouteName[] = ['passwordChanged', 'accountInactive', 'login', 'requestedPasswordReset', 'acceptInvitation'];
 const PARTIAL: RouteName[] = ['resetPassword', 'twoFactor'];
 
 /** Expected outcome of every route for every persona; null: the route opens. */

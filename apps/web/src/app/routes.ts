@@ -26,6 +26,8 @@ export const ROUTES = {
   accountInactive: { path: '/account-inactive', access: 'public', area: 'shared' },
   login: { path: '/login', access: 'public', area: 'shared' },
   resetPassword: { path: '/reset-password', access: 'partial', area: 'shared' },
+  // an invitation's one-time link (#token=…): it leads to /reset-password, the first of the invitee's steps
+  acceptInvitation: { path: '/accept-invitation', access: 'public', area: 'shared' },
   twoFactor: { path: '/two-factor-authentication', access: 'partial', area: 'shared' },
   requestedPasswordReset: { path: '/requested-password-reset', access: 'public', area: 'shared' },
   transactions: { path: '/transactions', access: 'protected', area: 'b2b' },

@@ -16,6 +16,7 @@ export const PUBLIC_SCREENS: Screen[] = [
   { meta: ROUTES.login, module: 'features/auth/routes/login.tsx', name: 'LoginScreen' },
   { meta: ROUTES.twoFactor, module: 'features/auth/routes/two-factor.tsx', name: 'TwoFactorScreen' },
   { meta: ROUTES.resetPassword, module: 'features/auth/routes/reset-password.tsx', name: 'ResetPasswordScreen' },
+  { meta: ROUTES.acceptInvitation, module: 'features/auth/routes/accept-invitation.tsx', name: 'AcceptInvitationScreen' },
   { meta: ROUTES.requestedPasswordReset, module: 'features/auth/routes/requested-password-reset.tsx', name: 'RequestedPasswordResetScreen' },
   { meta: ROUTES.passwordChanged, module: 'features/auth/routes/password-changed.tsx', name: 'PasswordChangedScreen' },
   { meta: ROUTES.accountInactive, module: 'features/auth/routes/account-inactive.tsx', name: 'AccountInactiveScreen' },

@@ -3,6 +3,8 @@ import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductTyp
 import type { DB } from '../schema.ts';
 import { encrypt } from '../../lib/keys.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { sha256 } from '../../lib/tokens.ts';
+import { INVITATION_DAYS } from '@portal/contract/team';
 import { bookDemoLedger } from './ledger.ts';
 import { generateTransactions, type TransactionTable } from './transactions.ts';
 import { splitCurrencyNetwork, type CurrencyNetworkId } from '@portal/contract/domain';
@@ -11,7 +13,8 @@ import { COUNTRY_CURRENCIES, type Country } from '@portal/contract/countries';
 import { partnerRateId, platformRateId } from '../reference/markets.ts';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026!';
-export const DEMO_TEMP_PASSWORD = 'Temp-pass-2026!';
+/** The demo invitation's link token: /accept-invitation#token=… (a real one is 256 random bits, mailed once). */
+export const DEMO_INVITATION_TOKEN = 'demo-invitation-acme-2026';
 
 type DemoPartner = {
   id: string;
@@ -95,7 +98,8 @@ type DemoUser = {
   name: string;
   partner: keyof typeof DEMO_PARTNERS;
   role: Role;
-  status: UserStatus;
+  /** `invited`: an invitation (its link is DEMO_INVITATION_TOKEN), not yet a user */
+  status: UserStatus | 'invited';
   totpSecret: string | null;
   note: string;
 };
@@ -179,7 +183,7 @@ export const DEMO_USERS: DemoUser[] = [
     role: 'view',
     status: 'invited',
     totpSecret: null,
-    note: `invited: temporary password ${DEMO_TEMP_PASSWORD}, no authenticator yet`,
+    note: `invited: no account yet; the link /accept-invitation#token=${DEMO_INVITATION_TOKEN} chooses a password`,
   },
   {
     id: '0a5e0001-0000-4000-8000-000000000009',
@@ -220,6 +224,7 @@ const PARTNER_OWNED_TABLES = [
   'notification_preferences',
   'low_balance_alerts',
   'password_history',
+  'invitations',
   'users',
   'fiat_wallets',
   'currency_accounts',
@@ -275,7 +280,8 @@ async function enableDemoRates(db: Kysely<DB>, partnerId: string, platformRateId
 export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: { transactions?: boolean } = {}): Promise<{ created: boolean }> {
   if (await hasDemoData(db)) return { created: false };
   // hashes are computed before the transaction: argon2 is slow on purpose and must not hold the database
-  const [passwordHash, tempHash] = await Promise.all([hashPassword(DEMO_PASSWORD), hashPassword(DEMO_TEMP_PASSWORD)]);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const [members, invited] = [DEMO_USERS.filter((u) => u.status !== 'invited'), DEMO_USERS.filter((u) => u.status === 'invited')];
   await db.transaction().execute(async (trx) => {
     for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) {
       await trx
@@ -317,17 +323,31 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
     await trx
       .insertInto('users')
       .values(
-        DEMO_USERS.map((u) => ({
+        members.map((u) => ({
           partner_id: DEMO_PARTNERS[u.partner].id,
           id: u.id,
           name: u.name,
           email: u.email,
           role: u.role,
           status: u.status,
-          password_hash: u.status === 'invited' ? null : passwordHash,
-          temp_password_hash: u.status === 'invited' ? tempHash : null,
+          password_hash: passwordHash,
           totp_secret_enc: u.totpSecret ? encrypt(encryptionKey, u.totpSecret) : null,
           totp_last_step: null,
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto('invitations')
+      .values(
+        invited.map((u) => ({
+          partner_id: DEMO_PARTNERS[u.partner].id,
+          id: u.id,
+          name: u.name,
+          email: u.email,
+          role: u.role,
+          token_hash: sha256(DEMO_INVITATION_TOKEN),
+          expires_at: new Date(Date.now() + INVITATION_DAYS * 24 * 60 * 60 * 1000),
+          invited_by: null,
         })),
       )
       .execute();

@@ -126,9 +126,6 @@ export function createAuthRepository(db: Kysely<DB>) {
         .returningAll()
         .executeTakeFirst(),
 
-    setFirstPassword: (trx: Transaction<DB>, u: UserRow, values: { hash: string; now: Date }) =>
-      user(trx, u.partner_id, u.id).set({ password_hash: values.hash, temp_password_hash: null, status: 'active', updated_at: values.now }).execute(),
-
     /** The user's last completed sign-in, shown in the team list. */
     recordSignIn: (trx: Transaction<DB>, u: UserRow, now: Date) => user(trx, u.partner_id, u.id).set({ last_sign_in_at: now }).execute(),
 

@@ -12,7 +12,6 @@ import {
   MessageResponse,
   RefreshRequest,
   RefreshResponse,
-  SetPasswordRequest,
   VerifyTokenRequest,
 } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
@@ -144,24 +143,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
       await sessions.logout(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request));
       reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
       return { message: 'Signed out' };
-    },
-  );
-
-  app.put(
-    '/users/password',
-    {
-      config: limited(app.config.LOGIN_RATE_LIMIT),
-      schema: {
-        operationId: 'setPassword',
-        tags: ['auth'],
-        summary: 'An invited user sets a first password',
-        body: SetPasswordRequest,
-        response: { 200: MessageResponse, ...errors },
-      },
-    },
-    async (request) => {
-      await signIn.setPassword(request.body, ctx(request));
-      return { message: 'Password set. Sign in with your new password.' };
     },
   );
 

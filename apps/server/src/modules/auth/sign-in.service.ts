@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { AUTH_MESSAGES, passwordProblem, type AuthResult, type LoginResponse, type SessionUser } from '@portal/contract/auth';
-import { isCommonPassword } from '@portal/contract/common-passwords';
+import { AUTH_MESSAGES, type AuthResult, type LoginResponse, type SessionUser } from '@portal/contract/auth';
 import type { Role, UserStatus } from '@portal/contract/domain';
 import type { DB, UserRow } from '../../db/schema.ts';
 import { AppError, badRequest, unauthorized } from '../../lib/errors.ts';
@@ -44,7 +43,10 @@ function recoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
-/** Sign-in: password, the authenticator challenges and an invited user's first password (portal-core §4). */
+/**
+ * Sign-in: password and the authenticator challenges (portal-core §4). An invited user's first password is chosen
+ * through the invitation's link (modules/team), before the first sign-in.
+ */
 export function createSignInService(deps: SignInDeps) {
   const { repo, keys, sessions } = deps;
   const now = () => new Date(deps.now());
@@ -165,16 +167,13 @@ export function createSignInService(deps: SignInDeps) {
   return {
     async login(input: { email: string; password: string }, { ip }: Ctx): Promise<LoginResponse> {
       // a removed (deleted) user answers exactly as an unknown e-mail: no password of theirs is checked
-      const user = await checkPassword(input.email, input.password, ip, (u) =>
-        u.status === 'deleted' ? null : u.status === 'invited' ? u.temp_password_hash : u.password_hash,
-      );
+      const user = await checkPassword(input.email, input.password, ip, (u) => (u.status === 'deleted' ? null : u.password_hash));
       if (user.status === 'inactive') {
         await repo.transaction((trx) =>
           repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.refused_inactive', ip }, trx),
         );
         throw new AppError(403, 'AccountInactive', AUTH_MESSAGES.accountInactive);
       }
-      if (user.status === 'invited') return { challengeName: 'NEW_PASSWORD_REQUIRED', userName: user.email };
       if (user.password_reset_requested) return { challengeName: 'PASSWORD_RESET_REQUESTED', userName: user.email };
       if (!user.totp_secret_enc) {
         const secret = newTotpSecret();
@@ -225,22 +224,6 @@ export function createSignInService(deps: SignInDeps) {
           return { ...(await signedIn(trx, user, ip, 'recovery_code')), recoveryCodesLeft: await repo.recoveryCodesLeft(trx, user) };
         }),
       );
-    },
-
-    /** An invited user's first password, proven by the temporary one (counted like a sign-in). */
-    async setPassword(input: { email: string; password: string; tempPassword: string }, { ip }: Ctx) {
-      const user = await checkPassword(input.email, input.tempPassword, ip, (u) => (u.status === 'invited' ? u.temp_password_hash : null));
-      const problem = passwordProblem(input.password, input.email, isCommonPassword);
-      if (problem) throw badRequest(problem, 'InvalidPassword');
-      if (input.password === input.tempPassword) throw badRequest('Choose a password other than the temporary one.', 'InvalidPassword');
-      const hash = await hashPassword(input.password);
-      await repo.transaction(async (trx) => {
-        await repo.setFirstPassword(trx, user, { hash, now: now() });
-        await repo.audit(
-          { partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.changed', details: { reason: 'first_password' }, ip },
-          trx,
-        );
-      });
     },
   };
 }

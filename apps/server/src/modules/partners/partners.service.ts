@@ -136,8 +136,8 @@ export function createOperatorService(deps: {
     },
 
     /**
-     * Creates the user with a temporary password and mails it; the first sign-in asks for a new one. The same code
-     * as an admin's invitation from the team screen (modules/team/invitations.service.ts).
+     * Invites the user with a one-time link by mail; using it makes the user. The same code as an admin's invitation
+     * from the team screen (modules/team/invitations.service.ts).
      */
     async inviteUser(raw: InviteUserInput, actor = 'operator') {
       const input = InviteUserInput.parse(raw);

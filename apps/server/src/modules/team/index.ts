@@ -1,5 +1,6 @@
 /** The team module's face. */
 export { teamRoutes } from './team.routes.ts';
+export { invitationRoutes } from './invitations.routes.ts';
 export { createTeamService } from './team.service.ts';
 export { createInvitationService } from './invitations.service.ts';
 export { createTeamRepository } from './team.repository.ts';

@@ -1,11 +1,15 @@
 import crypto from 'node:crypto';
-import { TEAM_MESSAGES } from '@portal/contract/team';
+import { passwordProblem } from '@portal/contract/auth';
+import { isCommonPassword } from '@portal/contract/common-passwords';
+import { INVITATION_DAYS, ROLE_LABELS, TEAM_MESSAGES, type InvitationLookupResponse } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
 import { auditChange } from '../../lib/audit.repository.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
+import { utcText } from '../notifications/index.ts';
 import type { TeamRepository } from './team.repository.ts';
 
 export type InvitationDeps = {
@@ -19,101 +23,233 @@ export type InvitationDeps = {
 /** Who invites: an admin of the partner (from the verified token) or the operator (CLI). */
 export type Inviter = { userId: string | null; email: string; ip?: string | null };
 export type Invitation = { partnerId: string; name: string; email: string; role: Role };
+type InvitationRow = NonNullable<Awaited<ReturnType<TeamRepository['invitation']>>>;
 
 export const emailInUse = () => new AppError(409, 'EmailInUse', TEAM_MESSAGES.emailInUse);
+const alreadyInvited = () => new AppError(409, 'AlreadyInvited', TEAM_MESSAGES.alreadyInvited);
+const invitationInvalid = () => badRequest(TEAM_MESSAGES.invitationInvalid, 'InvitationInvalid');
+
+const INVITATION_MS = INVITATION_DAYS * 24 * 60 * 60 * 1000;
 
 /**
- * Invitations, shared by the operator CLI (invite-admin) and the team screen (POST users/add): the user is created
- * invited with a temporary password that is e-mailed; the first sign-in answers NEW_PASSWORD_REQUIRED, then
- * MFA_SETUP. Only the temporary password's hash is stored. An e-mail address belongs to one user across all
- * partners; a removed user of the same partner may be invited again (a fresh start).
+ * Invitations, shared by the operator CLI (invite-admin) and the team screen (POST users/add). An invitation is kept
+ * apart from users: a name, an address, a role and a one-time link that expires after INVITATION_DAYS (only its
+ * hash is stored). Using the link makes the user, with the password chosen there; the first sign-in then sets up
+ * the authenticator.
+ *
+ * Nobody learns through an invitation who has an account elsewhere: inviting an address that belongs to another
+ * partner's user answers, lists and audits exactly as any invitation. Only the mail differs, and only its owner
+ * reads it: it says that the address has an account already, and holds no link. Within its own team an admin
+ * sees its members anyway, so a member's or a pending invitation's address is refused there.
  */
 export function createInvitationService(deps: InvitationDeps) {
   const { repo, mailer } = deps;
+  const now = () => new Date(deps.now());
+  const link = (token: string) => `${deps.publicUrl}/accept-invitation#token=${token}`;
 
-  const mail = (to: { name: string; email: string; role: string }, partnerName: string, tempPassword: string, again: boolean) =>
-    mailer.send({
-      to: to.email,
-      subject: again ? `Your new invitation to the ${partnerName} Partner Dashboard` : `You are invited to the ${partnerName} Partner Dashboard`,
+  /** The address belongs to a user who cannot take this invitation: another partner's, or a member already. */
+  const heldElsewhere = (holder: { partner_id: string; status: string } | undefined, partnerId: string) =>
+    holder !== undefined && !(holder.partner_id === partnerId && holder.status === 'deleted');
+
+  /** Mails the invitation: its link, or (to the owner of an account elsewhere) a notice without one. */
+  async function deliver(invitation: Pick<InvitationRow, 'partner_id' | 'name' | 'email' | 'role' | 'expires_at'>, token: string, by: Inviter, again: boolean) {
+    const partner = await repo.partner(invitation.partner_id);
+    if (!partner) throw notFound(`No partner ${invitation.partner_id}`);
+    const from = by.userId ? ` by ${by.email}` : '';
+    const role = ROLE_LABELS[invitation.role as Role];
+    if (heldElsewhere(await repo.byEmail(invitation.email), invitation.partner_id)) {
+      return mailer.send({
+        to: invitation.email,
+        subject: `An invitation to the ${partner.name} Partner Dashboard`,
+        text: [
+          `Hello ${invitation.name},`,
+          '',
+          `You were invited${from} to the Partner Dashboard of ${partner.name} (role: ${role}).`,
+          'This e-mail address already has a Partner Dashboard account, and an address can belong to one account only, so no second account was made.',
+          `If you meant to join ${partner.name}, ask them to invite another address. If you do not know this invitation, you can ignore this e-mail.`,
+        ].join('\n'),
+      });
+    }
+    return mailer.send({
+      to: invitation.email,
+      subject: again ? `Your new invitation to the ${partner.name} Partner Dashboard` : `You are invited to the ${partner.name} Partner Dashboard`,
       text: [
-        `Hello ${to.name},`,
+        `Hello ${invitation.name},`,
         '',
-        `You have been invited to the Partner Dashboard of ${partnerName} as ${to.role}.`,
-        ...(again ? ['This invitation replaces the earlier one: its temporary password no longer works.'] : []),
-        `Sign in at ${deps.publicUrl}/login with this e-mail address and the temporary password below.`,
-        'You will choose your own password and set up an authenticator app.',
+        `You have been invited${from} to the Partner Dashboard of ${partner.name} as ${role}.`,
+        ...(again ? ['This invitation replaces the earlier one: its link no longer works.'] : []),
+        'Open this link to choose your password, then set up an authenticator app:',
         '',
-        `Temporary password: ${tempPassword}`,
+        link(token),
+        '',
+        `The link works once, and until ${utcText(invitation.expires_at)}. After that, ask an admin of ${partner.name} to send a new invitation.`,
       ].join('\n'),
     });
+  }
+
+  /** Sends the mail; a mail server that is down undoes nothing (the invitation is kept to resend) and is told. */
+  const sent = (mailing: Promise<unknown>) =>
+    mailing.then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof AppError && err.code === 'MailUnavailable') return false;
+        throw err;
+      },
+    );
+
+  const publish = (trx: Parameters<LivePublisher['publish']>[0], partnerId: string, kind: string, id: string, status: string) =>
+    deps.live.publish(trx, { partnerId, table: 'team', kind, id, status, at: now().toISOString() });
 
   return {
-    async invite(input: Invitation, by: Inviter): Promise<{ id: string; email: string; tempPassword: string; mailSent: boolean }> {
+    async invite(input: Invitation, by: Inviter): Promise<{ id: string; email: string; mailSent: boolean; link: string }> {
       const partner = await repo.partner(input.partnerId);
       if (!partner) throw notFound(`No partner ${input.partnerId}`);
-      const existing = await repo.byEmail(input.email);
-      // a removed user of this partner comes back; anyone else keeps the address
-      if (existing && !(existing.partner_id === partner.id && existing.status === 'deleted')) throw emailInUse();
-      const tempPassword = temporaryPassword();
-      const tempHash = await hashPassword(tempPassword);
-      const now = new Date(deps.now());
+      const token = randomToken();
+      const expiresAt = new Date(deps.now() + INVITATION_MS);
       const id = await repo.transaction(async (trx) => {
-        const created = existing
-          ? await repo.reinvite(trx, partner.id, existing.id, { name: input.name, role: input.role, tempHash, now })
-          : await repo.insertInvited(trx, { partnerId: partner.id, id: crypto.randomUUID(), name: input.name, email: input.email, role: input.role, tempHash });
-        if (!created) throw emailInUse(); // taken (or changed) between the check and the write
+        const holder = await repo.byEmail(input.email, trx);
+        // the admin sees the team's members anyway: only they are refused; an address held elsewhere is not told
+        if (holder && holder.partner_id === partner.id && holder.status !== 'deleted') throw emailInUse();
+        const created = await repo.insertInvitation(trx, {
+          partnerId: partner.id,
+          id: crypto.randomUUID(),
+          name: input.name,
+          email: input.email,
+          role: input.role,
+          tokenHash: sha256(token),
+          expiresAt,
+          invitedBy: by.userId,
+        });
+        if (!created) throw alreadyInvited();
         await auditChange(trx, {
           partnerId: partner.id,
           actorUserId: by.userId,
           actor: by.email,
           action: 'user.invited',
           target: created,
-          details: { email: input.email, role: input.role, ...(existing ? { again: true } : {}) },
+          details: { email: input.email, role: input.role },
           ip: by.ip ?? null,
         });
-        await deps.live.publish(trx, { partnerId: partner.id, table: 'team', kind: 'invited', id: created, status: 'invited', at: now.toISOString() });
+        await publish(trx, partner.id, 'invited', created, 'invited');
         return created;
       });
-      // the member is saved: a mail server that is down does not undo it; the admin is told, and resends later
-      const mailSent = await mail(input, partner.name, tempPassword, false).then(
-        () => true,
-        (err: unknown) => {
-          if (err instanceof AppError && err.code === 'MailUnavailable') return false;
-          throw err;
-        },
+      const mailSent = await sent(
+        deliver({ partner_id: partner.id, name: input.name, email: input.email, role: input.role, expires_at: expiresAt }, token, by, false),
       );
-      return { id, email: input.email, tempPassword, mailSent };
+      return { id, email: input.email, mailSent, link: link(token) };
     },
 
-    /** A new temporary password for an invited user (POST users/resend-invite); false when the user is not invited. */
-    async resend(user: { partner_id: string; id: string; name: string; email: string; role: string }, by: Inviter): Promise<boolean> {
-      const partner = await repo.partner(user.partner_id);
-      if (!partner) throw notFound(`No partner ${user.partner_id}`);
-      const tempPassword = temporaryPassword();
-      const tempHash = await hashPassword(tempPassword);
-      const done = await repo.transaction(async (trx) => {
-        if (!(await repo.replaceTempPassword(trx, user.partner_id, user.id, tempHash, new Date(deps.now())))) return false;
+    /** The partner's invitation with this id, or undefined (a member's id, or another partner's). */
+    find: (partnerId: string, id: string) => repo.invitation(partnerId, id),
+
+    /** A new link for an invitation, valid for INVITATION_DAYS again; the earlier link stops working. */
+    async resend(partnerId: string, id: string, by: Inviter): Promise<{ email: string }> {
+      const token = randomToken();
+      const expiresAt = new Date(deps.now() + INVITATION_MS);
+      const invitation = await repo.transaction(async (trx) => {
+        const row = await repo.lockInvitation(trx, partnerId, id);
+        if (!row) throw notFound(TEAM_MESSAGES.notFound);
+        await repo.renewInvitation(trx, partnerId, id, { tokenHash: sha256(token), expiresAt, now: now() });
         await auditChange(trx, {
-          partnerId: user.partner_id,
+          partnerId,
           actorUserId: by.userId,
           actor: by.email,
           action: 'user.invite_resent',
-          target: user.id,
-          details: { email: user.email },
+          target: id,
+          details: { email: row.email },
           ip: by.ip ?? null,
         });
-        await deps.live.publish(trx, {
-          partnerId: user.partner_id,
-          table: 'team',
-          kind: 'invite_resent',
-          id: user.id,
-          status: 'invited',
-          at: new Date(deps.now()).toISOString(),
-        });
-        return true;
+        await publish(trx, partnerId, 'invite_resent', id, 'invited');
+        return row;
       });
-      if (done) await mail(user, partner.name, tempPassword, true);
-      return done;
+      await deliver({ ...invitation, expires_at: expiresAt }, token, by, true);
+      return { email: invitation.email };
+    },
+
+    /** The role the invitation gives, changed before it is used. */
+    async changeRole(partnerId: string, id: string, role: Role, by: Inviter): Promise<void> {
+      await repo.transaction(async (trx) => {
+        const row = await repo.lockInvitation(trx, partnerId, id);
+        if (!row) throw notFound(TEAM_MESSAGES.notFound);
+        if (row.role === role) return;
+        await repo.setInvitationRole(trx, partnerId, id, role, now());
+        await auditChange(trx, {
+          partnerId,
+          actorUserId: by.userId,
+          actor: by.email,
+          action: 'user.role_changed',
+          target: id,
+          details: { email: row.email, from: row.role, to: role, invitation: true },
+          ip: by.ip ?? null,
+        });
+        await publish(trx, partnerId, 'role_changed', id, role);
+      });
+    },
+
+    /** Withdraws an invitation: its link stops working and it leaves the list. */
+    async withdraw(partnerId: string, id: string, by: Inviter): Promise<{ email: string }> {
+      return repo.transaction(async (trx) => {
+        const row = await repo.lockInvitation(trx, partnerId, id);
+        if (!row) throw notFound(TEAM_MESSAGES.notFound);
+        await repo.deleteInvitation(trx, partnerId, id);
+        await auditChange(trx, {
+          partnerId,
+          actorUserId: by.userId,
+          actor: by.email,
+          action: 'user.invitation_withdrawn',
+          target: id,
+          details: { email: row.email, role: row.role },
+          ip: by.ip ?? null,
+        });
+        await publish(trx, partnerId, 'removed', id, 'deleted');
+        return { email: row.email };
+      });
+    },
+
+    /** What a link invites to (POST users/invitation); the same refusal for an unknown, used or expired link. */
+    async lookup(token: string): Promise<InvitationLookupResponse> {
+      const row = await repo.invitationByToken(sha256(token));
+      if (!row || row.expires_at.getTime() <= deps.now()) throw invitationInvalid();
+      return { email: row.email, name: row.name, role: row.role as Role, partnerName: row.partner_name, expiresAt: row.expires_at.toISOString() };
+    },
+
+    /**
+     * Uses a link (PUT users/password, portal-core's first-password call, the token in place of the temporary
+     * password): the user is made with the chosen password, or a removed user of the same partner comes back, and
+     * the invitation is gone. The invitee signs in next and sets up the authenticator.
+     */
+    async accept(input: { email: string; password: string; tempPassword: string }, ctx: { ip: string | null }): Promise<void> {
+      const tokenHash = sha256(input.tempPassword);
+      const found = await repo.invitationByToken(tokenHash);
+      if (!found || found.email !== input.email || found.expires_at.getTime() <= deps.now()) throw invitationInvalid();
+      const problem = passwordProblem(input.password, input.email, isCommonPassword);
+      if (problem) throw badRequest(problem, 'InvalidPassword');
+      const passwordHash = await hashPassword(input.password);
+      await repo.transaction(async (trx) => {
+        // one use: a second acceptance waits here, then finds the invitation gone (or renewed, with another token)
+        const invitation = await repo.lockInvitation(trx, found.partner_id, found.id);
+        if (!invitation || invitation.token_hash !== tokenHash || invitation.expires_at.getTime() <= deps.now()) throw invitationInvalid();
+        const holder = await repo.byEmail(invitation.email, trx);
+        const values = { name: invitation.name, role: invitation.role, passwordHash };
+        const userId = !holder
+          ? await repo.insertMember(trx, { partnerId: invitation.partner_id, id: invitation.id, email: invitation.email, ...values })
+          : heldElsewhere(holder, invitation.partner_id)
+            ? undefined
+            : await repo.reviveMember(trx, invitation.partner_id, holder.id, { ...values, now: now() });
+        // told only to the one holding the link: the address took an account since it was invited
+        if (!userId) throw new AppError(409, 'EmailInUse', TEAM_MESSAGES.accountExists);
+        await repo.deleteInvitation(trx, invitation.partner_id, invitation.id);
+        await auditChange(trx, {
+          partnerId: invitation.partner_id,
+          actorUserId: userId,
+          actor: invitation.email,
+          action: 'user.joined',
+          target: userId,
+          details: { role: invitation.role, invitation: invitation.id },
+          ip: ctx.ip,
+        });
+        await publish(trx, invitation.partner_id, 'joined', userId, 'active');
+      });
     },
   };
 }

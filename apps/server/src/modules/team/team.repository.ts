@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
 type Exec = Kysely<DB> | Transaction<DB>;
@@ -12,13 +12,42 @@ export function createTeamRepository(db: Kysely<DB>) {
 
     partner: (partnerId: string) => db.selectFrom('partners').select(['id', 'name']).where('id', '=', partnerId).executeTakeFirst(),
 
-    /** The team as listed: everyone but removed users, by name. */
+    /**
+     * The team as listed: the members (everyone but removed users) and the invitations not yet used, by name. An
+     * invitation's `expires_at` says whether its link still works; a member's is null.
+     */
     members: (partnerId: string) =>
       db
         .selectFrom('users')
-        .select(['id', 'name', 'email', 'role', 'status', 'password_reset_requested', 'last_sign_in_at', 'created_at'])
+        .select([
+          'id',
+          'name',
+          'email',
+          'role',
+          'status',
+          'password_reset_requested',
+          'last_sign_in_at',
+          'created_at',
+          sql<Date | null>`null::timestamptz`.as('expires_at'),
+        ])
         .where('partner_id', '=', partnerId)
         .where('status', '<>', 'deleted')
+        .unionAll(
+          db
+            .selectFrom('invitations')
+            .select([
+              'id',
+              'name',
+              'email',
+              'role',
+              sql<string>`'invited'`.as('status'),
+              sql<boolean>`false`.as('password_reset_requested'),
+              sql<Date | null>`null::timestamptz`.as('last_sign_in_at'),
+              'created_at',
+              'expires_at',
+            ])
+            .where('partner_id', '=', partnerId),
+        )
         .orderBy('name')
         .orderBy('email')
         .execute(),
@@ -47,8 +76,71 @@ export function createTeamRepository(db: Kysely<DB>) {
       return rows.map((r) => r.id);
     },
 
-    /** A new invited user; undefined when the e-mail address was taken meanwhile (the unique index decides). */
-    async insertInvited(trx: Transaction<DB>, values: { partnerId: string; id: string; name: string; email: string; role: string; tempHash: string }) {
+    /** One invitation of the partner (another partner's is not found). */
+    invitation: (partnerId: string, id: string, exec: Exec = db) =>
+      exec.selectFrom('invitations').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst(),
+
+    /** The partner's invitation to an address, if any. */
+    invitationTo: (partnerId: string, email: string, exec: Exec = db) =>
+      exec.selectFrom('invitations').select('id').where('partner_id', '=', partnerId).where('email', '=', email).executeTakeFirst(),
+
+    /** The invitation a link's token opens, with its partner's name. */
+    invitationByToken: (tokenHash: string) =>
+      db
+        .selectFrom('invitations')
+        .innerJoin('partners', 'partners.id', 'invitations.partner_id')
+        .selectAll('invitations')
+        .select('partners.name as partner_name')
+        .where('invitations.token_hash', '=', tokenHash)
+        .executeTakeFirst(),
+
+    /** Locks an invitation until the transaction ends (its acceptance, renewal or withdrawal go one at a time). */
+    lockInvitation: (trx: Transaction<DB>, partnerId: string, id: string) =>
+      trx.selectFrom('invitations').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).forUpdate().executeTakeFirst(),
+
+    /** A new invitation; undefined when the partner has one to this address already (the unique index decides). */
+    async insertInvitation(
+      trx: Transaction<DB>,
+      values: { partnerId: string; id: string; name: string; email: string; role: string; tokenHash: string; expiresAt: Date; invitedBy: string | null },
+    ) {
+      const row = await trx
+        .insertInto('invitations')
+        .values({
+          partner_id: values.partnerId,
+          id: values.id,
+          name: values.name,
+          email: values.email,
+          role: values.role,
+          token_hash: values.tokenHash,
+          expires_at: values.expiresAt,
+          invited_by: values.invitedBy,
+        })
+        .onConflict((oc) => oc.columns(['partner_id', 'email']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return row?.id;
+    },
+
+    /** A new link for an invitation: the earlier one stops working. False when the invitation is gone. */
+    async renewInvitation(trx: Transaction<DB>, partnerId: string, id: string, values: { tokenHash: string; expiresAt: Date; now: Date }) {
+      const row = await trx
+        .updateTable('invitations')
+        .set({ token_hash: values.tokenHash, expires_at: values.expiresAt, updated_at: values.now })
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', id)
+        .returning('id')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    setInvitationRole: (trx: Transaction<DB>, partnerId: string, id: string, role: string, now: Date) =>
+      trx.updateTable('invitations').set({ role, updated_at: now }).where('partner_id', '=', partnerId).where('id', '=', id).execute(),
+
+    deleteInvitation: (trx: Transaction<DB>, partnerId: string, id: string) =>
+      trx.deleteFrom('invitations').where('partner_id', '=', partnerId).where('id', '=', id).execute(),
+
+    /** The member an accepted invitation makes: active, with its password, and no authenticator yet. */
+    async insertMember(trx: Transaction<DB>, values: { partnerId: string; id: string; name: string; email: string; role: string; passwordHash: string }) {
       const row = await trx
         .insertInto('users')
         .values({
@@ -57,9 +149,8 @@ export function createTeamRepository(db: Kysely<DB>) {
           name: values.name,
           email: values.email,
           role: values.role,
-          status: 'invited',
-          password_hash: null,
-          temp_password_hash: values.tempHash,
+          status: 'active',
+          password_hash: values.passwordHash,
           totp_secret_enc: null,
           totp_last_step: null,
         })
@@ -69,16 +160,15 @@ export function createTeamRepository(db: Kysely<DB>) {
       return row?.id;
     },
 
-    /** Invites a removed user of the same partner again: a fresh start (no password, authenticator or codes). */
-    async reinvite(trx: Transaction<DB>, partnerId: string, userId: string, values: { name: string; role: string; tempHash: string; now: Date }) {
+    /** Brings a removed user of the same partner back through an accepted invitation: a fresh start. */
+    async reviveMember(trx: Transaction<DB>, partnerId: string, userId: string, values: { name: string; role: string; passwordHash: string; now: Date }) {
       await trx.deleteFrom('recovery_codes').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
       const row = await user(trx, partnerId, userId)
         .set({
           name: values.name,
           role: values.role,
-          status: 'invited',
-          password_hash: null,
-          temp_password_hash: values.tempHash,
+          status: 'active',
+          password_hash: values.passwordHash,
           password_reset_requested: false,
           totp_secret_enc: null,
           totp_last_step: null,
@@ -91,16 +181,6 @@ export function createTeamRepository(db: Kysely<DB>) {
       return row?.id;
     },
 
-    /** A new temporary password for a user who has not accepted the invitation; the old one stops working. */
-    async replaceTempPassword(trx: Transaction<DB>, partnerId: string, userId: string, tempHash: string, now: Date) {
-      const row = await user(trx, partnerId, userId)
-        .set({ temp_password_hash: tempHash, updated_at: now })
-        .where('status', '=', 'invited')
-        .returning('id')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
     timeZone: (partnerId: string, userId: string) =>
       db.selectFrom('users').select('time_zone').where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst(),
 
@@ -111,8 +191,7 @@ export function createTeamRepository(db: Kysely<DB>) {
       user(trx, partnerId, userId).set({ role, updated_at: now }).execute(),
 
     /**
-     * Removes a user: status deleted, every secret dropped (password and the earlier ones, temporary password,
-     * authenticator, recovery and reset codes, open sign-in challenges). The row stays for the audit trail.
+     * Removes a user: status deleted, every secret dropped (password and the earlier ones, authenticator, recovery and reset codes, open sign-in challenges). The row stays for the audit trail.
      */
     async markDeleted(trx: Transaction<DB>, partnerId: string, userId: string, now: Date) {
       await trx.deleteFrom('recovery_codes').where('partner_id', '=', partnerId).where('user_id', '=', userId).execute();
@@ -123,7 +202,6 @@ export function createTeamRepository(db: Kysely<DB>) {
         .set({
           status: 'deleted',
           password_hash: null,
-          temp_password_hash: null,
           password_reset_requested: false,
           totp_secret_enc: null,
           totp_last_step: null,

@@ -58,7 +58,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       schema: {
         operationId: 'inviteUser',
         tags: ['team'],
-        summary: 'Invite a user (admin): a temporary password by e-mail; the first sign-in asks for a new password, then an authenticator',
+        summary: 'Invite a user (admin): a one-time link by e-mail, valid 7 days, to choose a password; the first sign-in then sets up an authenticator',
         body: InviteUserRequest,
         response: { 201: InviteUserResponse, ...errors },
       },
@@ -87,7 +87,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       schema: {
         operationId: 'resendInvite',
         tags: ['team'],
-        summary: 'A new temporary password for an invited user (admin); the old one stops working',
+        summary: 'A new link for an invitation (admin), valid 7 days again; the earlier link stops working',
         body: UserIdRequest,
         response: { 200: TeamMessageResponse, ...errors },
       },
@@ -116,12 +116,13 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       schema: {
         operationId: 'deleteUser',
         tags: ['team'],
-        summary: 'Remove a user (admin): kept as deleted for the audit trail, its sessions end at once; the last active admin cannot be removed',
+        summary:
+          'Remove a user (admin): kept as deleted for the audit trail, its sessions end at once; the last active admin cannot be removed. An invitation is withdrawn',
         params: UserIdParams,
         response: { 200: TeamMessageResponse, ...errors },
       },
     },
-    async (request) => ({ message: TEAM_MESSAGES.removed((await service.remove(authOf(request), request.params.userId, ctx(request))).email) }),
+    async (request) => service.remove(authOf(request), request.params.userId, ctx(request)),
   );
 
   app.post(

@@ -34,23 +34,27 @@ type MemberFields = {
   password_reset_requested: boolean;
   last_sign_in_at: Date | null;
   created_at: Date;
+  /** an invitation's; null for a member */
+  expires_at: Date | null;
 };
 
-const toMember = (u: MemberFields): TeamMember => ({
+const toMember = (u: MemberFields, now: number): TeamMember => ({
   id: u.id,
   name: u.name,
   email: u.email,
   role: u.role as Role,
-  status: u.status as TeamMemberStatus,
+  status: (u.expires_at && u.expires_at.getTime() <= now ? 'expired' : u.status) as TeamMemberStatus,
   passwordResetRequested: u.password_reset_requested,
   lastSignInAt: u.last_sign_in_at ? u.last_sign_in_at.toISOString() : null,
   createdAt: u.created_at.toISOString(),
+  invitationExpiresAt: u.expires_at ? u.expires_at.toISOString() : null,
 });
 
 const lastAdmin = () => new AppError(409, 'LastAdmin', TEAM_MESSAGES.lastAdmin);
 
 /**
- * The team of the caller's partner (portal-core §6, §7). Everyone may list it; only admins change it. The partner
+ * The team of the caller's partner (portal-core §6, §7): its members and its invitations (the invitations service
+ * keeps those). Everyone may list it; only admins change it. A change names a member's or an invitation's id. The partner
  * and the acting admin always come from the verified token, and a user of another partner is simply not found.
  * The partner always keeps one active admin: every change that could remove one locks the partner's active admin
  * rows first, and checks there that the actor is still one of them and that an admin remains.
@@ -67,15 +71,16 @@ export function createTeamService(deps: TeamDeps) {
     return user;
   }
 
-  async function member(partnerId: string, userId: string) {
-    const user = await repo.member(partnerId, userId);
-    if (!user) throw notFound(TEAM_MESSAGES.notFound);
-    return toMember(user);
+  /** One entry of the list as listed: a member or an invitation. */
+  async function listed(partnerId: string, id: string) {
+    const entry = (await repo.members(partnerId)).find((m) => m.id === id);
+    if (!entry) throw notFound(TEAM_MESSAGES.notFound);
+    return toMember(entry, deps.now());
   }
 
   return {
     async list(auth: Auth): Promise<TeamMember[]> {
-      return (await repo.members(auth.partnerId)).map(toMember);
+      return (await repo.members(auth.partnerId)).map((m) => toMember(m, deps.now()));
     },
 
     /** The caller's own preferences (every role). */
@@ -108,11 +113,15 @@ export function createTeamService(deps: TeamDeps) {
     async invite(auth: Auth, input: InviteUserRequest, ctx: Ctx): Promise<{ user: TeamMember; mailSent: boolean }> {
       requireRole(auth, 'admin');
       const { id, mailSent } = await invitations.invite({ partnerId: auth.partnerId, ...input }, actor(auth, ctx));
-      return { user: await member(auth.partnerId, id), mailSent };
+      return { user: await listed(auth.partnerId, id), mailSent };
     },
 
     async changeRole(auth: Auth, input: { userId: string; role: Role }, ctx: Ctx): Promise<TeamMember> {
       requireRole(auth, 'admin');
+      if (await invitations.find(auth.partnerId, input.userId)) {
+        await invitations.changeRole(auth.partnerId, input.userId, input.role, actor(auth, ctx));
+        return listed(auth.partnerId, input.userId);
+      }
       await repo.transaction(async (trx) => {
         const admins = await repo.lockActiveAdmins(trx, auth.partnerId);
         if (!admins.includes(auth.userId)) throw forbidden('Only an admin can do this.');
@@ -141,12 +150,17 @@ export function createTeamService(deps: TeamDeps) {
       });
       // the role is read from the user's row on every request: drop any cached copy so it holds at once
       await deps.invalidateUser(auth.partnerId, input.userId);
-      return member(auth.partnerId, input.userId);
+      return listed(auth.partnerId, input.userId);
     },
 
-    /** Soft removal: status deleted, secrets dropped, every session ended at once. An admin may leave, not the last. */
-    async remove(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
+    /**
+     * Soft removal: status deleted, secrets dropped, every session ended at once. An admin may leave, not the last.
+     * An invitation is withdrawn (the message says so).
+     */
+    async remove(auth: Auth, userId: string, ctx: Ctx): Promise<{ message: string }> {
       requireRole(auth, 'admin');
+      if (await invitations.find(auth.partnerId, userId))
+        return { message: TEAM_MESSAGES.invitationWithdrawn((await invitations.withdraw(auth.partnerId, userId, actor(auth, ctx))).email) };
       const { email, ended } = await repo.transaction(async (trx) => {
         const admins = await repo.lockActiveAdmins(trx, auth.partnerId);
         if (!admins.includes(auth.userId)) throw forbidden('Only an admin can do this.');
@@ -169,19 +183,21 @@ export function createTeamService(deps: TeamDeps) {
       });
       await sessions.onSessionsEnded(ended);
       await deps.invalidateUser(auth.partnerId, userId);
-      return { email };
+      return { message: TEAM_MESSAGES.removed(email) };
     },
 
+    /** A new link for an invitation; a member (who has used theirs) has none to resend. */
     async resendInvite(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
       requireRole(auth, 'admin');
-      const user = await target(auth, userId);
-      if (user.status !== 'invited' || !(await invitations.resend(user, actor(auth, ctx)))) throw conflict(TEAM_MESSAGES.notInvited);
-      return { email: user.email };
+      if (await invitations.find(auth.partnerId, userId)) return invitations.resend(auth.partnerId, userId, actor(auth, ctx));
+      await target(auth, userId);
+      throw conflict(TEAM_MESSAGES.notInvited);
     },
 
     /** Locks a member out until a new password is set with the e-mailed code (shared with forgotten passwords). */
     async resetPassword(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
       requireRole(auth, 'admin');
+      if (await invitations.find(auth.partnerId, userId)) throw conflict(TEAM_MESSAGES.resetNeedsActive);
       const user = await target(auth, userId);
       if (user.status !== 'active' || !(await passwordReset.resetByAdmin(user, actor(auth, ctx), ctx))) throw conflict(TEAM_MESSAGES.resetNeedsActive);
       return { email: user.email };
@@ -190,6 +206,7 @@ export function createTeamService(deps: TeamDeps) {
     /** A new reset code for a member whose password an admin reset (the earlier code stops working). */
     async resendCode(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
       requireRole(auth, 'admin');
+      if (await invitations.find(auth.partnerId, userId)) throw conflict(TEAM_MESSAGES.noPendingReset);
       const user = await target(auth, userId);
       if (user.status !== 'active' || !user.password_reset_requested) throw conflict(TEAM_MESSAGES.noPendingReset);
       await passwordReset.resendResetCode(user, actor(auth, ctx), ctx);

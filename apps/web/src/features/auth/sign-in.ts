@@ -1,11 +1,9 @@
 import type { LoginResponse } from '@portal/contract/auth';
 import { useSession } from '../../lib/session/session-store.ts';
 
-/** Where each sign-in challenge continues (portal-core §4). */
+/** Where each sign-in challenge continues (portal-core §4). NEW_PASSWORD_REQUIRED comes from an invitation link, not a sign-in. */
 export function nextPathFor(res: LoginResponse): string {
   switch (res.challengeName) {
-    case 'NEW_PASSWORD_REQUIRED':
-      return '/reset-password';
     case 'MFA_SETUP':
     case 'SOFTWARE_TOKEN_MFA':
       return '/two-factor-authentication';

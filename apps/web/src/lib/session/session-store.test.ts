@@ -14,18 +14,22 @@ const user = {
 describe('auth state', () => {
   beforeEach(() => useSession.getState().reset());
 
-  it('stores what each challenge needs', () => {
+  it('stores what each step needs: an invitation link begins the first-password step, then each challenge', () => {
     const s = useSession.getState();
-    s.applyChallenge({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'a@acme.test' }, creds);
+    s.beginInvitation({ email: 'a@acme.test', token: 'link-token', partnerName: 'Acme Remit', role: 'treasury' });
     expect(useSession.getState()).toMatchObject({
       isLoggedIn: true,
       verified: false,
       challenge: 'NEW_PASSWORD_REQUIRED',
-      tempPassword: 'pw',
+      tempPassword: 'link-token',
+      invitation: { partnerName: 'Acme Remit', role: 'treasury' },
       temporaryLogin: { email: 'a@acme.test', challengeName: 'NEW_PASSWORD_REQUIRED' },
+      currentStep: 1,
+      totalSteps: 3,
     });
     s.applyChallenge({ challengeName: 'MFA_SETUP', userName: 'a@acme.test', session: 's1', mfaSecret: 'SECRET' }, creds);
-    expect(useSession.getState()).toMatchObject({ sessionToken: 's1', mfaSecret: 'SECRET', challenge: 'MFA_SETUP' });
+    // the authenticator is the second of the invitee's three steps
+    expect(useSession.getState()).toMatchObject({ sessionToken: 's1', mfaSecret: 'SECRET', challenge: 'MFA_SETUP', currentStep: 2, totalSteps: 3 });
     s.applyChallenge({ challengeName: 'SOFTWARE_TOKEN_MFA', userName: 'a@acme.test', session: 's2' }, creds);
     expect(useSession.getState()).toMatchObject({ sessionToken: 's2', username: 'a@acme.test' });
     s.reset();
@@ -39,6 +43,8 @@ describe('auth state', () => {
       'cannot continue with mfa setup without session token and secret',
     );
     expect(() => s.applyChallenge({ challengeName: 'OTHER' as 'MFA_SETUP', userName: 'a' }, creds)).toThrow('challenge not implemented');
+    // a sign-in never asks for a first password: only an invitation's link does
+    expect(() => s.applyChallenge({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'a' }, creds)).toThrow('challenge not implemented');
   });
 
   it('signs in with the reply, and refreshes 100 s before expiry', () => {
@@ -53,10 +59,11 @@ describe('auth state', () => {
     expect(useSession.getState().user?.token).toBe('t2');
   });
 
-  it('keeps the temporary password and recovery codes out of session storage, and empties on reset', () => {
-    useSession.getState().applyChallenge({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'a' }, creds);
+  it('keeps the invitation token and recovery codes out of session storage, and empties on reset', () => {
+    useSession.getState().beginInvitation({ email: 'a@acme.test', token: 'link-token', partnerName: 'Acme Remit', role: 'view' });
     const stored = sessionStorage.getItem('portal-session') ?? '';
     expect(stored).toContain('NEW_PASSWORD_REQUIRED');
+    expect(stored).not.toContain('link-token');
     expect(stored).not.toContain('"tempPassword"');
     useSession.getState().reset();
     expect(useSession.getState()).toMatchObject({ isLoggedIn: false, verified: false, user: undefined, challenge: undefined });

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { AuthResult, LoginResponse, RefreshResponse, SessionUser } from '@portal/contract/auth';
-import type { ChallengeName } from '@portal/contract/domain';
+import type { ChallengeName, Role } from '@portal/contract/domain';
 
 /** Token margin: the token is refreshed this many seconds before it expires (portal-core §9). */
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 100;
@@ -23,8 +23,10 @@ export type AuthState = {
   mfaSecret: string | undefined;
   otpauthUri: string | undefined;
   challenge: ChallengeName | undefined;
-  /** kept in memory only, never in session storage */
+  /** the invitation link's one-time token (the spec's temporary password); kept in memory only, never in session storage */
   tempPassword: string | undefined;
+  /** what the invitation being accepted invites to, for the password step's words */
+  invitation: { partnerName: string; role: Role } | undefined;
   /** shown once after authenticator setup; memory only */
   recoveryCodes: string[] | undefined;
   /** ms since the epoch at which the token should be refreshed (its expiry minus the margin) */
@@ -36,6 +38,11 @@ export type AuthState = {
 type Actions = {
   /** stores what each sign-in challenge needs (portal-core §4); throws for an unknown challenge */
   applyChallenge(res: LoginResponse, credentials: { email: string; password: string }): void;
+  /**
+   * An invitation link opened: the first of three steps (password, authenticator, recovery codes), as the spec's
+   * NEW_PASSWORD_REQUIRED challenge, with the link's token in place of the temporary password.
+   */
+  beginInvitation(invitation: { email: string; token: string; partnerName: string; role: Role }): void;
   applyAuthResult: (res: AuthResult) => void;
   /** a refreshed token, and the user as the server sees it now (its role may have changed) */
   setToken(accessToken: string, expiresIn: number, user?: SessionUser): void;
@@ -61,6 +68,7 @@ const EMPTY: AuthState = {
   otpauthUri: undefined,
   challenge: undefined,
   tempPassword: undefined,
+  invitation: undefined,
   recoveryCodes: undefined,
   refreshAt: undefined,
   restoring: false,
@@ -72,12 +80,9 @@ export const useSession = create<AuthState & Actions>()(
   persist(
     (set, get) => ({
       ...EMPTY,
-      applyChallenge(res, { email, password }) {
+      applyChallenge(res, { email }) {
         const base = { isLoggedIn: true, verified: false, challenge: res.challengeName, username: res.userName };
         switch (res.challengeName) {
-          case 'NEW_PASSWORD_REQUIRED':
-            set({ ...base, temporaryLogin: { email, challengeName: res.challengeName }, tempPassword: password, currentStep: 1, totalSteps: 3 });
-            return;
           case 'MFA_SETUP':
             if (!res.session || !res.mfaSecret) throw new Error('cannot continue with mfa setup without session token and secret');
             set({
@@ -106,6 +111,19 @@ export const useSession = create<AuthState & Actions>()(
             throw new Error('challenge not implemented');
         }
       },
+      beginInvitation({ email, token, partnerName, role }) {
+        set({
+          ...EMPTY,
+          isLoggedIn: true,
+          challenge: 'NEW_PASSWORD_REQUIRED',
+          username: email,
+          temporaryLogin: { email, challengeName: 'NEW_PASSWORD_REQUIRED' },
+          tempPassword: token,
+          invitation: { partnerName, role },
+          currentStep: 1,
+          totalSteps: 3,
+        });
+      },
       applyAuthResult(res) {
         if (!res.user) throw new Error('user undefined in verify token response');
         set({
@@ -117,6 +135,7 @@ export const useSession = create<AuthState & Actions>()(
           otpauthUri: undefined,
           challenge: undefined,
           tempPassword: undefined,
+          invitation: undefined,
           temporaryLogin: undefined,
           recoveryCodes: res.recoveryCodes,
           refreshAt: refreshTime(res.expiresIn),
@@ -147,7 +166,7 @@ export const useSession = create<AuthState & Actions>()(
       name: 'portal-session',
       storage: createJSONStorage(() => sessionStorage),
       partialize: (s) => {
-        const { tempPassword: _t, recoveryCodes: _r, restoring: _s, ...kept } = s;
+        const { tempPassword: _t, invitation: _i, recoveryCodes: _r, restoring: _s, ...kept } = s;
         return kept;
       },
     },

@@ -75,16 +75,10 @@ describe('login screen', () => {
     expect((await screen.findByTestId('location')).textContent).toBe('/account-inactive');
   });
 
-  it('sends an invited user to choose a password, and a reset account to the reset screen', async () => {
-    const api = mockApi({ 'POST users/login': { body: { challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'invited@acme.test' } } });
-    const first = renderLogin();
-    await signInWith(first.user, 'invited@acme.test', 'Temp-pass-2026!');
-    expect((await screen.findByTestId('location')).textContent).toBe('/reset-password');
-    expect(useSession.getState().tempPassword).toBe('Temp-pass-2026!');
-    first.unmount();
-    api.on('POST users/login', { body: { challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'admin@acme.test' } });
-    const second = renderLogin();
-    await signInWith(second.user, 'admin@acme.test', 'x');
+  it('sends an account whose password an admin reset to the reset screen', async () => {
+    mockApi({ 'POST users/login': { body: { challengeName: 'PASSWORD_RESET_REQUESTED', userName: 'admin@acme.test' } } });
+    const { user } = renderLogin();
+    await signInWith(user, 'admin@acme.test', 'x');
     expect((await screen.findByTestId('location')).textContent).toBe('/requested-password-reset?reason=admin');
   });
 });

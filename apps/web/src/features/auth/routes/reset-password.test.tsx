@@ -15,9 +15,7 @@ const rule = (id: string) =>
 describe('choosing a first password', () => {
   beforeEach(() => {
     useSession.getState().reset();
-    useSession
-      .getState()
-      .applyChallenge({ challengeName: 'NEW_PASSWORD_REQUIRED', userName: 'invited@acme.test' }, { email: 'invited@acme.test', password: 'Temp-pass-2026!' });
+    useSession.getState().beginInvitation({ email: 'invited@acme.test', token: 'demo-invitation-acme-2026', partnerName: 'Acme Remit', role: 'view' });
   });
 
   it('ticks the rules as the user types, the common-password rule once the list is loaded', async () => {
@@ -66,7 +64,7 @@ describe('choosing a first password', () => {
     await user.click(screen.getByRole('button', { name: 'Set password' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/two-factor-authentication');
     expect(api.to('PUT users/password').map((c) => c.body)).toEqual([
-      { password: 'Kilimanjaro-Peak-77', email: 'invited@acme.test', tempPassword: 'Temp-pass-2026!' },
+      { password: 'Kilimanjaro-Peak-77', email: 'invited@acme.test', tempPassword: 'demo-invitation-acme-2026' },
     ]);
   });
 });

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { InviteUserRequest, TEAM_MESSAGES } from '@portal/contract/team';
+import { INVITATION_DAYS, InviteUserRequest, TEAM_MESSAGES } from '@portal/contract/team';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -12,7 +12,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useInviteUser } from '../api/invite-user.ts';
 import { RolePicker } from './role-picker.tsx';
 
-/** Invite a member: name, e-mail and role, checked with the contract's schema; they get a temporary password by e-mail. */
+/** Invite a member: name, e-mail and role, checked with the contract's schema; they get a one-time link by e-mail. */
 export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const invite = useInviteUser();
   const [formError, setFormError] = useState<string>();
@@ -31,8 +31,9 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
         onOpenChange(false);
       },
       onError: (err) => {
-        // an e-mail already in use is about the E-mail field: said under it
-        if (err instanceof ApiError && err.code === 'EmailInUse') form.setError('email', { message: err.message }, { shouldFocus: true });
+        // an address on the team already (a member or an invitation) is about the E-mail field: said under it
+        if (err instanceof ApiError && (err.code === 'EmailInUse' || err.code === 'AlreadyInvited'))
+          form.setError('email', { message: err.message }, { shouldFocus: true });
         else setFormError(err.message);
       },
     });
@@ -43,7 +44,7 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       open={open}
       onOpenChange={onOpenChange}
       title="Invite a team member"
-      description="They get an e-mail with a temporary password, then choose their own password and set up an authenticator app."
+      description={`They get an e-mail with a link, valid for ${INVITATION_DAYS} days, to choose their password and set up an authenticator app.`}
       width={520}
     >
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>

@@ -1,7 +1,7 @@
 import { ROLE_LABELS, type TeamMember } from '@portal/contract/team';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Menu, type MenuItem } from '../../../components/ui/menu.tsx';
-import { formatDate } from '../../../lib/format.ts';
+import { formatDate, formatDay } from '../../../lib/format.ts';
 
 export type MemberAction = 'role' | 'resendInvite' | 'resendCode' | 'reset' | 'remove';
 
@@ -13,8 +13,12 @@ const initials = (name: string) =>
     .map((w) => w[0]!.toUpperCase())
     .join('');
 
+/** An invitation, not yet a member: it has a link that expires, and no sign-in. */
+export const isInvitation = (member: TeamMember) => member.status === 'invited' || member.status === 'expired';
+
 function StatusBadge({ member }: { member: TeamMember }) {
   if (member.status === 'invited') return <Badge tone="warning">Invited</Badge>;
+  if (member.status === 'expired') return <Badge tone="danger">Invitation expired</Badge>;
   if (member.status === 'inactive') return <Badge>Inactive</Badge>;
   if (member.passwordResetRequested) return <Badge tone="warning">Password reset</Badge>;
   return <Badge tone="success">Active</Badge>;
@@ -24,7 +28,7 @@ function StatusBadge({ member }: { member: TeamMember }) {
 export function actionsFor(member: TeamMember): MemberAction[] {
   return [
     'role',
-    ...(member.status === 'invited' ? (['resendInvite'] as const) : []),
+    ...(isInvitation(member) ? (['resendInvite'] as const) : []),
     ...(member.status === 'active' ? (['reset'] as const) : []),
     ...(member.status === 'active' && member.passwordResetRequested ? (['resendCode'] as const) : []),
     'remove',
@@ -42,8 +46,22 @@ const LABELS: Record<MemberAction, string> = {
 type Props = { member: TeamMember; self: boolean; canManage: boolean; onAction: (action: MemberAction) => void };
 
 /** One member: name and e-mail, role, status, last sign-in, and the admin's actions. */
+/** What the last column says: the last sign-in of a member, the link's end of an invitation. */
+function lastSeen(member: TeamMember): { label: string; text: string; title?: string } {
+  const ends = member.invitationExpiresAt;
+  // the day in the column, the minute on hover
+  if (ends && isInvitation(member))
+    return { label: 'Invitation link', text: `${member.status === 'expired' ? 'Expired' : 'Expires'} ${formatDay(ends)}`, title: formatDate(ends) };
+  return { label: 'Last sign-in', text: member.lastSignInAt ? formatDate(member.lastSignInAt) : 'Never' };
+}
+
 export function MemberRow({ member, self, canManage, onAction }: Props) {
-  const items: MenuItem[] = actionsFor(member).map((a) => ({ label: LABELS[a], danger: a === 'remove', onSelect: () => onAction(a) }));
+  const items: MenuItem[] = actionsFor(member).map((a) => ({
+    label: a === 'remove' && isInvitation(member) ? 'Withdraw invitation' : LABELS[a],
+    danger: a === 'remove',
+    onSelect: () => onAction(a),
+  }));
+  const seen = lastSeen(member);
   return (
     <li
       className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-start gap-x-3 gap-y-2 px-4 py-4 sm:px-6 md:grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.3fr)_2rem] md:items-center md:gap-x-4"
@@ -76,8 +94,10 @@ export function MemberRow({ member, self, canManage, onAction }: Props) {
           </dd>
         </div>
         <div className="basis-full text-xs text-muted md:basis-auto md:text-sm">
-          <dt className="inline md:sr-only">Last sign-in: </dt>
-          <dd className="inline whitespace-nowrap">{member.lastSignInAt ? formatDate(member.lastSignInAt) : 'Never'}</dd>
+          <dt className="inline md:sr-only">{seen.label}: </dt>
+          <dd className="inline whitespace-nowrap" title={seen.title}>
+            {seen.text}
+          </dd>
         </div>
       </dl>
     </li>

@@ -17,13 +17,15 @@ const member = (id: string, name: string, email: string, overrides: Partial<Team
   passwordResetRequested: false,
   lastSignInAt: '2026-11-20T12:00:00.000Z',
   createdAt: '2026-01-01T00:00:00.000Z',
+  invitationExpiresAt: null,
   ...overrides,
 });
 const TEAM = [
   member('1', 'Ada Admin', 'admin@acme.test', { role: 'admin' }),
-  member('8', 'Chidi Okafor', 'invited@acme.test', { status: 'invited', lastSignInAt: null }),
+  member('8', 'Chidi Okafor', 'invited@acme.test', { status: 'invited', lastSignInAt: null, invitationExpiresAt: '2026-12-04T12:00:00.000Z' }),
   member('4', 'Femi Adeyemi', 'viewer@acme.test', { passwordResetRequested: true }),
   member('3', 'Thandi Nkosi', 'treasury@acme.test', { role: 'treasury' }),
+  member('7', 'Kofi Mensah', 'expired@acme.test', { status: 'expired', lastSignInAt: null, invitationExpiresAt: '2026-11-10T09:00:00.000Z' }),
 ];
 
 const renderTeam = () => renderScreen(<TeamScreen />, { path: '/settings/team' });
@@ -36,8 +38,15 @@ function teamServer() {
     'GET partner/users': () => ({ body: { users: list } }),
     'POST users/add': (call) => {
       const body = call.body as { name: string; email: string; role: TeamMember['role'] };
-      if (list.some((u) => u.email === body.email)) return apiError(409, 'EmailInUse', TEAM_MESSAGES.emailInUse);
-      const user = member('9', body.name, body.email, { role: body.role, status: 'invited', lastSignInAt: null });
+      const known = list.find((u) => u.email === body.email);
+      if (known?.status === 'invited') return apiError(409, 'AlreadyInvited', TEAM_MESSAGES.alreadyInvited);
+      if (known) return apiError(409, 'EmailInUse', TEAM_MESSAGES.emailInUse);
+      const user = member('9', body.name, body.email, {
+        role: body.role,
+        status: 'invited',
+        lastSignInAt: null,
+        invitationExpiresAt: '2026-12-04T12:00:00.000Z',
+      });
       list = [...list, user];
       // the mail server is down for this address: saved, the mail did not leave
       return { status: 201, body: { user, mailSent: !body.email.startsWith('unreachable') } };
@@ -51,6 +60,10 @@ function teamServer() {
       list = list.filter((u) => u.id !== TEAM[3]!.id);
       return { body: { message: TEAM_MESSAGES.removed('treasury@acme.test') } };
     },
+    [`PUT users/delete/${TEAM[4]!.id}`]: () => {
+      list = list.filter((u) => u.id !== TEAM[4]!.id);
+      return { body: { message: TEAM_MESSAGES.invitationWithdrawn('expired@acme.test') } };
+    },
     'POST user/reset-password': { body: { message: TEAM_MESSAGES.passwordReset('treasury@acme.test') } },
     'POST users/resend-invite': { body: { message: TEAM_MESSAGES.inviteResent('invited@acme.test') } },
     [`PUT users/resend-code/${TEAM[2]!.id}`]: { body: { message: TEAM_MESSAGES.codeResent('viewer@acme.test') } },
@@ -59,19 +72,23 @@ function teamServer() {
 }
 
 describe('team screen', () => {
-  it('lists name, e-mail, role, status and last sign-in, and marks the signed-in user', async () => {
+  it('lists name, e-mail, role, status and last sign-in (an invitation: when its link ends), and marks the signed-in user', async () => {
     signIn('admin');
     teamServer();
     renderTeam();
     const rows = await rowsShown();
-    expect(rows).toHaveLength(4);
+    expect(rows).toHaveLength(5);
     const ada = within(rowOf(rows, 'admin@acme.test'));
     expect(ada.getByText('Ada Admin')).toBeTruthy();
     expect(ada.getByText('You')).toBeTruthy();
     expect(ada.getByText('Admin')).toBeTruthy();
     expect(ada.getByText('Active')).toBeTruthy();
     expect(within(rowOf(rows, 'invited@acme.test')).getByText('Invited')).toBeTruthy();
-    expect(within(rowOf(rows, 'invited@acme.test')).getByText('Never')).toBeTruthy();
+    expect(within(rowOf(rows, 'invited@acme.test')).getByText(/^Expires Dec 4, 2026/)).toBeTruthy();
+    expect(within(rowOf(rows, 'expired@acme.test')).getByText('Invitation expired')).toBeTruthy();
+    expect(within(rowOf(rows, 'expired@acme.test')).getByText(/^Expired Nov 10, 2026/)).toBeTruthy();
+    expect(within(rowOf(rows, 'treasury@acme.test')).queryByText(/Expire/)).toBeNull();
+    expect(screen.getByText(/^3 members, 2 invitations ·/)).toBeTruthy();
     expect(within(rowOf(rows, 'viewer@acme.test')).getByText('Password reset')).toBeTruthy();
     expect(within(rowOf(rows, 'treasury@acme.test')).getByText('Treasury')).toBeTruthy();
     expect(screen.queryByText(READ_ONLY_TEAM)).toBeNull();
@@ -98,6 +115,11 @@ describe('team screen', () => {
     const email = within(dialog).getByLabelText('E-mail');
     expect(email.getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(email));
+    // an address with an invitation waiting: said there too
+    await user.clear(email);
+    await user.type(email, 'invited@acme.test');
+    await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
+    await within(dialog).findByText(TEAM_MESSAGES.alreadyInvited);
 
     await user.clear(within(dialog).getByLabelText('E-mail'));
     await user.type(within(dialog).getByLabelText('E-mail'), 'Naledi@Acme.test ');
@@ -105,7 +127,7 @@ describe('team screen', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.to('POST users/add').at(-1)?.body).toEqual({ name: 'Naledi Dlamini', email: 'naledi@acme.test', role: 'treasury' });
     expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.invited('naledi@acme.test'));
-    await waitFor(async () => expect(await rowsShown()).toHaveLength(5));
+    await waitFor(async () => expect(await rowsShown()).toHaveLength(6));
   });
 
   it('says so when the invitation e-mail could not be sent: the member is on the team, to resend later', async () => {
@@ -120,7 +142,7 @@ describe('team screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.invitedMailFailed('unreachable@acme.test'));
-    await waitFor(async () => expect(await rowsShown()).toHaveLength(5));
+    await waitFor(async () => expect(await rowsShown()).toHaveLength(6));
   });
 
   it('changes a role from the row menu', async () => {
@@ -170,7 +192,23 @@ describe('team screen', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(api.to(`PUT users/delete/${TEAM[3]!.id}`)).toHaveLength(1));
     await waitFor(() => expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.removed('treasury@acme.test')));
-    await waitFor(async () => expect(await rowsShown()).toHaveLength(3));
+    await waitFor(async () => expect(await rowsShown()).toHaveLength(4));
+  });
+
+  it('withdraws an invitation only after confirmation, in words that fit an invitation', async () => {
+    signIn('admin');
+    const api = teamServer();
+    const { user } = renderTeam();
+    await rowsShown();
+    await user.click(screen.getByRole('button', { name: 'Actions for expired@acme.test' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Withdraw invitation' }));
+    const dialog = screen.getByRole('dialog', { name: 'Withdraw the invitation?' });
+    expect(within(dialog).getByText(/stops working at once/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Withdraw invitation' }));
+    await waitFor(() => expect(api.to(`PUT users/delete/${TEAM[4]!.id}`)).toHaveLength(1));
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.invitationWithdrawn('expired@acme.test')));
+    await waitFor(async () => expect(await rowsShown()).toHaveLength(4));
+    expect(screen.getByText(/^3 members, 1 invitation ·/)).toBeTruthy();
   });
 
   it('offers each member the actions that fit: resend for an invitation, reset and resend code for active users', async () => {
@@ -184,7 +222,8 @@ describe('team screen', () => {
       await user.keyboard('{Escape}');
       return items;
     };
-    expect(await menu('invited@acme.test')).toEqual(['Change role', 'Resend invitation', 'Remove from team']);
+    expect(await menu('invited@acme.test')).toEqual(['Change role', 'Resend invitation', 'Withdraw invitation']);
+    expect(await menu('expired@acme.test')).toEqual(['Change role', 'Resend invitation', 'Withdraw invitation']);
     expect(await menu('viewer@acme.test')).toEqual(['Change role', 'Reset password', 'Resend reset code', 'Remove from team']);
     expect(await menu('treasury@acme.test')).toEqual(['Change role', 'Reset password', 'Remove from team']);
 

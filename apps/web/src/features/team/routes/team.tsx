@@ -1,7 +1,7 @@
 import { ArrowLeft, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { TeamMember } from '@portal/contract/team';
+import { INVITATION_DAYS, type TeamMember } from '@portal/contract/team';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -15,7 +15,7 @@ import { useResetPassword } from '../api/reset-password.ts';
 import { useTeam } from '../api/team-members.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { InviteDialog } from '../components/invite-dialog.tsx';
-import { MemberRow, type MemberAction } from '../components/member-row.tsx';
+import { isInvitation, MemberRow, type MemberAction } from '../components/member-row.tsx';
 import { RoleDialog } from '../components/role-dialog.tsx';
 
 export const READ_ONLY_TEAM = 'You can see your team. Only an admin can invite members or change them.';
@@ -34,6 +34,14 @@ function Skeleton() {
   );
 }
 
+/** "4 members, 1 invitation": the list's count, members and invitations apart. */
+export function teamCount(list: TeamMember[]): string {
+  const invitations = list.filter(isInvitation).length;
+  const members = list.length - invitations;
+  const part = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return invitations === 0 ? part(members, 'member', 'members') : `${part(members, 'member', 'members')}, ${part(invitations, 'invitation', 'invitations')}`;
+}
+
 /** The dialog of the action chosen for a member. */
 function ActionDialog({ member, action, self, onClose }: { member: TeamMember; action: MemberAction; self: boolean; onClose: () => void }) {
   const remove = useDeleteUser();
@@ -45,6 +53,21 @@ function ActionDialog({ member, action, self, onClose }: { member: TeamMember; a
     case 'role':
       return <RoleDialog member={member} onClose={onClose} />;
     case 'remove':
+      if (isInvitation(member))
+        return (
+          <ConfirmDialog
+            title="Withdraw the invitation?"
+            confirmLabel="Withdraw invitation"
+            danger
+            busy={remove.isPending}
+            onConfirm={run(remove)}
+            onClose={onClose}
+          >
+            <p>
+              The link we e-mailed to <strong>{member.email}</strong> stops working at once. You can invite the address again later.
+            </p>
+          </ConfirmDialog>
+        );
       return (
         <ConfirmDialog
           title={self ? 'Leave the team?' : `Remove ${member.name}?`}
@@ -84,7 +107,7 @@ function ActionDialog({ member, action, self, onClose }: { member: TeamMember; a
           onClose={onClose}
         >
           <p>
-            We e-mail <strong>{member.email}</strong> a new temporary password. The one sent before stops working.
+            We e-mail <strong>{member.email}</strong> a new one-time link to join, valid for {INVITATION_DAYS} days. The link sent before stops working.
           </p>
         </ConfirmDialog>
       );
@@ -164,9 +187,7 @@ export function TeamScreen() {
         )}
       </Card>
       {team.isSuccess && (
-        <p className="mt-3 text-xs text-muted">
-          {members.length} {members.length === 1 ? 'member' : 'members'} · Removed members are not listed; their actions stay in the audit trail.
-        </p>
+        <p className="mt-3 text-xs text-muted">{teamCount(members)} · Removed members are not listed; their actions stay in the audit trail.</p>
       )}
       {inviting && <InviteDialog open={inviting} onOpenChange={setInviting} />}
       {chosen && <ActionDialog member={chosen.member} action={chosen.action} self={chosen.member.id === me?.id} onClose={() => setChosen(undefined)} />}

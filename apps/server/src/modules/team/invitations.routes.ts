@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MessageResponse, SetPasswordRequest } from '@portal/contract/auth';
+import { ErrorBody } from '@portal/contract/errors';
+import { InvitationLookupRequest, InvitationLookupResponse } from '@portal/contract/team';
+import { AppError } from '../../lib/errors.ts';
+import type { InvitationService } from './invitations.service.ts';
+
+const errors = { 400: ErrorBody, 409: ErrorBody, 429: ErrorBody };
+
+/**
+ * The invitee's side of an invitation, before any sign-in: what a link invites to, and using it to choose a
+ * password. Counted per address like the sign-in calls; the token is a random 256-bit value.
+ */
+export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: InvitationService }> = async (app, { invitations }) => {
+  const limited = {
+    rateLimit: {
+      max: app.config.LOGIN_RATE_LIMIT,
+      timeWindow: '1 minute',
+      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', 'Too many attempts from your network. Wait a minute and try again.'),
+    },
+  };
+
+  app.post(
+    '/users/invitation',
+    {
+      config: limited,
+      schema: {
+        operationId: 'invitation',
+        tags: ['team'],
+        summary: 'What an invitation link invites to: the address, the name, the role and the partner (no sign-in)',
+        body: InvitationLookupRequest,
+        response: { 200: InvitationLookupResponse, ...errors },
+      },
+    },
+    async (request) => invitations.lookup(request.body.token),
+  );
+
+  app.put(
+    '/users/password',
+    {
+      config: limited,
+      schema: {
+        operationId: 'setPassword',
+        tags: ['team'],
+        summary: "An invited user's first password, with the invitation link's token as tempPassword: the link is used up",
+        body: SetPasswordRequest,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await invitations.accept(request.body, { ip: request.ip ?? null });
+      return { message: 'Password set. Sign in with your new password.' };
+    },
+  );
+};
