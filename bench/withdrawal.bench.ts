@@ -89,7 +89,6 @@ async function partners(database: Database, n: number, prefix: string) {
         role: 'admin',
         status: 'active',
         password_hash: null,
-        temp_password_hash: null,
         totp_secret_enc: null,
         totp_last_step: null,
       })

@@ -125,7 +125,7 @@ describe.skipIf(browserMissing)('sign-in in Chromium', () => {
 
   it('takes the invited user from the invitation link through a password, authenticator setup and recovery codes to home', async () => {
     const page = await env.browser.newPage();
-    await page.goto(`${env.server.url}/accept-invitation#token=demo-invitation-acme-2026`);
+    await page.goto(`${env.server.url}/accept-invitation#token=0a5e0000-0000-4000-8000-00000000ac3e.demo-invitation`);
     await page.getByRole('heading', { name: 'Join Acme Remit' }).waitFor();
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Confirm new password').fill('short');

@@ -161,7 +161,7 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
 
   it('the password rule: Password123! is refused on the screen (rules tick live) and by the server', async () => {
     const page = await env.browser.newPage();
-    await page.goto(`${env.server.url}/accept-invitation#token=demo-invitation-acme-2026`);
+    await page.goto(`${env.server.url}/accept-invitation#token=0a5e0000-0000-4000-8000-00000000ac3e.demo-invitation`);
     await page.getByRole('heading', { name: 'Join Acme Remit' }).waitFor();
     const rules = page.getByTestId('password-rules');
     await page.getByLabel('New password', { exact: true }).pressSequentially('Password123!');
@@ -177,7 +177,7 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
       const res = await fetch('/api/v1/users/password', {
         method: 'PUT',
         headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-        body: JSON.stringify({ email: 'invited@acme.test', password: 'Password123!', tempPassword: 'demo-invitation-acme-2026' }),
+        body: JSON.stringify({ email: 'invited@acme.test', password: 'Password123!', tempPassword: '0a5e0000-0000-4000-8000-00000000ac3e.demo-invitation' }),
       });
       return { status: res.status, body: (await res.json()) as { code: string; message: string } };
     });

@@ -75,7 +75,7 @@ describe.skipIf(browserMissing)('the team in Chromium', () => {
 
     const invitation = await mail('naledi@acme.test', 1);
     expect(invitation).toContain('You have been invited by admin@acme.test to the Partner Dashboard of Acme Remit as Treasury.');
-    const token = /\/accept-invitation#token=([\w-]+)/.exec(invitation)![1]!;
+    const token = /\/accept-invitation#token=([\w.-]+)/.exec(invitation)![1]!;
     await member(admin, 'naledi@acme.test')
       .getByText(/^Expires /)
       .waitFor();

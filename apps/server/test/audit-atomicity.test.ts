@@ -231,7 +231,7 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
   describe('team', () => {
     const idOf = async (email: string) => (await db().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
     const invitationOf = async (email: string) => (await db().selectFrom('invitations').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
-    const lastLinkTo = (email: string) => /#token=([\w-]+)/.exec(mailText(smtp.received.filter((m) => m.to.includes(email)).at(-1)!.raw))![1]!;
+    const lastLinkTo = (email: string) => /#token=([\w.-]+)/.exec(mailText(smtp.received.filter((m) => m.to.includes(email)).at(-1)!.raw))![1]!;
 
     it('invited: no invitation', async () => {
       await expectAtomic('user.invited', ['invitations'], () => call(ADMIN).post('users/add', { name: 'Atomic Ann', email: 'ann@acme.test', role: 'view' }));

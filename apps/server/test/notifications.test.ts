@@ -29,10 +29,7 @@ const payer: SettlementPayer = {
 
 /** A received mail as a person reads it: recipient, subject and text (quoted-printable decoded, UTF-8). */
 function readMail(m: { to: string[]; raw: string }) {
-  const raw = Buffer.from(
-    mailText(m.raw).replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
+  const raw = mailText(m.raw);
   const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? '';
   const text = raw.slice(raw.indexOf('\r\n\r\n') + 4);
   return { to: m.to[0]!, subject, text };

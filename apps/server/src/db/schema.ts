@@ -52,7 +52,7 @@ export type InvitationsTable = {
   name: string;
   email: string;
   role: string;
-  /** sha256 of the link's token; null for an invitation that never had a link (it must be resent) */
+  /** sha256 of the link's token (`<partner id>.<random>`); null for an invitation that never had a link (it must be resent) */
   token_hash: string | null;
   expires_at: Date;
   invited_by: string | null;

@@ -25,7 +25,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (partner_id, id)
     );
     create unique index invitations_partner_email_key on invitations (partner_id, email);
-    create unique index invitations_token_hash_key on invitations (token_hash);
+    -- a link's token begins with its partner's id: looked up within the partner (one shard when distributed)
+    create unique index invitations_token_hash_key on invitations (partner_id, token_hash);
 
     insert into invitations (partner_id, id, name, email, role, token_hash, expires_at, created_at)
       select partner_id, id, name, email, role, null, now(), created_at from users where status = 'invited';

@@ -14,7 +14,7 @@ import { partnerRateId, platformRateId } from '../reference/markets.ts';
 
 export const DEMO_PASSWORD = 'Portal-demo-2026!';
 /** The demo invitation's link token: /accept-invitation#token=… (a real one is 256 random bits, mailed once). */
-export const DEMO_INVITATION_TOKEN = 'demo-invitation-acme-2026';
+export const DEMO_INVITATION_TOKEN = '0a5e0000-0000-4000-8000-00000000ac3e.demo-invitation';
 
 type DemoPartner = {
   id: string;

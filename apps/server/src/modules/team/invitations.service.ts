@@ -31,6 +31,10 @@ const invitationInvalid = () => badRequest(TEAM_MESSAGES.invitationInvalid, 'Inv
 
 const INVITATION_MS = INVITATION_DAYS * 24 * 60 * 60 * 1000;
 
+/** A link's token: its partner's id, then 256 random bits; the partner keeps the lookup within that partner's rows. */
+const newToken = (partnerId: string) => `${partnerId}.${randomToken()}`;
+const TOKEN_PARTNER = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\./;
+
 /**
  * Invitations, shared by the operator CLI (invite-admin) and the team screen (POST users/add). An invitation is kept
  * apart from users: a name, an address, a role and a one-time link that expires after INVITATION_DAYS (only its
@@ -97,14 +101,24 @@ export function createInvitationService(deps: InvitationDeps) {
       },
     );
 
-  const publish = (trx: Parameters<LivePublisher['publish']>[0], partnerId: string, kind: string, id: string, status: string) =>
+  type Trx = Parameters<LivePublisher['publish']>[0];
+  const publish = (trx: Trx, partnerId: string, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId, table: 'team', kind, id, status, at: now().toISOString() });
+  /** An admin's (or the operator's) change of an invitation, in the audit trail. */
+  const audit = (trx: Trx, partnerId: string, by: Inviter, action: string, target: string, details: Record<string, unknown>) =>
+    auditChange(trx, { partnerId, actorUserId: by.userId, actor: by.email, action, target, details, ip: by.ip ?? null });
+
+  /** The invitation of a link's token; undefined for a token that names no partner or opens nothing. */
+  const byToken = async (token: string) => {
+    const partnerId = TOKEN_PARTNER.exec(token)?.[1];
+    return partnerId ? repo.invitationByToken(partnerId, sha256(token)) : undefined;
+  };
 
   return {
     async invite(input: Invitation, by: Inviter): Promise<{ id: string; email: string; mailSent: boolean; link: string }> {
       const partner = await repo.partner(input.partnerId);
       if (!partner) throw notFound(`No partner ${input.partnerId}`);
-      const token = randomToken();
+      const token = newToken(partner.id);
       const expiresAt = new Date(deps.now() + INVITATION_MS);
       const id = await repo.transaction(async (trx) => {
         const holder = await repo.byEmail(input.email, trx);
@@ -121,15 +135,7 @@ export function createInvitationService(deps: InvitationDeps) {
           invitedBy: by.userId,
         });
         if (!created) throw alreadyInvited();
-        await auditChange(trx, {
-          partnerId: partner.id,
-          actorUserId: by.userId,
-          actor: by.email,
-          action: 'user.invited',
-          target: created,
-          details: { email: input.email, role: input.role },
-          ip: by.ip ?? null,
-        });
+        await audit(trx, partner.id, by, 'user.invited', created, { email: input.email, role: input.role });
         await publish(trx, partner.id, 'invited', created, 'invited');
         return created;
       });
@@ -144,21 +150,13 @@ export function createInvitationService(deps: InvitationDeps) {
 
     /** A new link for an invitation, valid for INVITATION_DAYS again; the earlier link stops working. */
     async resend(partnerId: string, id: string, by: Inviter): Promise<{ email: string }> {
-      const token = randomToken();
+      const token = newToken(partnerId);
       const expiresAt = new Date(deps.now() + INVITATION_MS);
       const invitation = await repo.transaction(async (trx) => {
         const row = await repo.lockInvitation(trx, partnerId, id);
         if (!row) throw notFound(TEAM_MESSAGES.notFound);
         await repo.renewInvitation(trx, partnerId, id, { tokenHash: sha256(token), expiresAt, now: now() });
-        await auditChange(trx, {
-          partnerId,
-          actorUserId: by.userId,
-          actor: by.email,
-          action: 'user.invite_resent',
-          target: id,
-          details: { email: row.email },
-          ip: by.ip ?? null,
-        });
+        await audit(trx, partnerId, by, 'user.invite_resent', id, { email: row.email });
         await publish(trx, partnerId, 'invite_resent', id, 'invited');
         return row;
       });
@@ -173,15 +171,7 @@ export function createInvitationService(deps: InvitationDeps) {
         if (!row) throw notFound(TEAM_MESSAGES.notFound);
         if (row.role === role) return;
         await repo.setInvitationRole(trx, partnerId, id, role, now());
-        await auditChange(trx, {
-          partnerId,
-          actorUserId: by.userId,
-          actor: by.email,
-          action: 'user.role_changed',
-          target: id,
-          details: { email: row.email, from: row.role, to: role, invitation: true },
-          ip: by.ip ?? null,
-        });
+        await audit(trx, partnerId, by, 'user.role_changed', id, { email: row.email, from: row.role, to: role, invitation: true });
         await publish(trx, partnerId, 'role_changed', id, role);
       });
     },
@@ -192,15 +182,7 @@ export function createInvitationService(deps: InvitationDeps) {
         const row = await repo.lockInvitation(trx, partnerId, id);
         if (!row) throw notFound(TEAM_MESSAGES.notFound);
         await repo.deleteInvitation(trx, partnerId, id);
-        await auditChange(trx, {
-          partnerId,
-          actorUserId: by.userId,
-          actor: by.email,
-          action: 'user.invitation_withdrawn',
-          target: id,
-          details: { email: row.email, role: row.role },
-          ip: by.ip ?? null,
-        });
+        await audit(trx, partnerId, by, 'user.invitation_withdrawn', id, { email: row.email, role: row.role });
         await publish(trx, partnerId, 'removed', id, 'deleted');
         return { email: row.email };
       });
@@ -208,7 +190,7 @@ export function createInvitationService(deps: InvitationDeps) {
 
     /** What a link invites to (POST users/invitation); the same refusal for an unknown, used or expired link. */
     async lookup(token: string): Promise<InvitationLookupResponse> {
-      const row = await repo.invitationByToken(sha256(token));
+      const row = await byToken(token);
       if (!row || row.expires_at.getTime() <= deps.now()) throw invitationInvalid();
       return { email: row.email, name: row.name, role: row.role as Role, partnerName: row.partner_name, expiresAt: row.expires_at.toISOString() };
     },
@@ -220,7 +202,7 @@ export function createInvitationService(deps: InvitationDeps) {
      */
     async accept(input: { email: string; password: string; tempPassword: string }, ctx: { ip: string | null }): Promise<void> {
       const tokenHash = sha256(input.tempPassword);
-      const found = await repo.invitationByToken(tokenHash);
+      const found = await byToken(input.tempPassword);
       if (!found || found.email !== input.email || found.expires_at.getTime() <= deps.now()) throw invitationInvalid();
       const problem = passwordProblem(input.password, input.email, isCommonPassword);
       if (problem) throw badRequest(problem, 'InvalidPassword');

@@ -84,13 +84,14 @@ export function createTeamRepository(db: Kysely<DB>) {
     invitationTo: (partnerId: string, email: string, exec: Exec = db) =>
       exec.selectFrom('invitations').select('id').where('partner_id', '=', partnerId).where('email', '=', email).executeTakeFirst(),
 
-    /** The invitation a link's token opens, with its partner's name. */
-    invitationByToken: (tokenHash: string) =>
+    /** The invitation a link's token opens (the partner named by the token), with its partner's name. */
+    invitationByToken: (partnerId: string, tokenHash: string) =>
       db
         .selectFrom('invitations')
         .innerJoin('partners', 'partners.id', 'invitations.partner_id')
         .selectAll('invitations')
         .select('partners.name as partner_name')
+        .where('invitations.partner_id', '=', partnerId)
         .where('invitations.token_hash', '=', tokenHash)
         .executeTakeFirst(),
 

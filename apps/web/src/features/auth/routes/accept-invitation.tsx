@@ -4,7 +4,7 @@ import { TEAM_MESSAGES } from '@portal/contract/team';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useSession } from '../../../lib/session/session-store.ts';
-import { authApi } from '../api/auth.ts';
+import { lookupInvitation } from '../api/invitation.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { NewPasswordForm } from '../components/new-password-form.tsx';
 
@@ -21,7 +21,7 @@ export function AcceptInvitationScreen() {
   const invitation = useQuery({
     queryKey: ['invitation', token],
     queryFn: async () => {
-      const found = await authApi.invitation(token);
+      const found = await lookupInvitation(token);
       // the session holds the step from here: the authenticator step after it counts on
       useSession.getState().beginInvitation({ email: found.email, token, partnerName: found.partnerName, role: found.role });
       return found;
