@@ -134,7 +134,7 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
                   disabled={!!idFilter}
                   aria-invalid={!!search.rangeError}
                   aria-describedby={search.rangeError ? `${tableKey}-range-error` : undefined}
-                  onChange={(e) => search.setRange({ ...range, startDate: e.target.value })}
+                  onChange={(e) => search.setRange({ startDate: e.target.value })}
                 />
               </label>
               <label className="flex flex-col gap-1 text-xs font-medium text-muted">
@@ -146,7 +146,7 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
                   disabled={!!idFilter}
                   aria-invalid={!!search.rangeError}
                   aria-describedby={search.rangeError ? `${tableKey}-range-error` : undefined}
-                  onChange={(e) => search.setRange({ ...range, endDate: e.target.value })}
+                  onChange={(e) => search.setRange({ endDate: e.target.value })}
                 />
               </label>
             </div>

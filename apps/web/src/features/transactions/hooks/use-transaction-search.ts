@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { statusList } from '@portal/contract/status-groups';
 import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, parseIdSearch, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
@@ -93,20 +93,24 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     if (loaded?.length) setOptions((c) => growOptions(c, loaded));
   }
 
+  // the parameters as last set: the router's functional update reads those of the last render, so two changes
+  // before the next render (From, then To, typed at once) would lose the first
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
+
   /** Changes some parameters (an empty value removes one) and, unless only the page moves, goes back to page 1. */
-  const update = (changes: Record<string, string>, o: { keepPage?: boolean; replace?: boolean } = {}) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v) next.set(k, v);
-          else next.delete(k);
-        }
-        if (!o.keepPage) next.delete(URL_KEYS.page);
-        return next;
-      },
-      { replace: o.replace },
-    );
+  const update = (changes: Record<string, string>, o: { keepPage?: boolean; replace?: boolean } = {}) => {
+    const next = new URLSearchParams(latest.current);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    if (!o.keepPage) next.delete(URL_KEYS.page);
+    latest.current = next;
+    setParams(next, { replace: o.replace });
+  };
 
   // a page of the address past the last one (a link made when there were more rows) shows the last page instead
   const pastEnd = !!current && !page.isPlaceholderData && current.data.length === 0 && current.total > 0 && startIndex > 0;
@@ -155,7 +159,15 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     rangeError: reversed ? REVERSED_RANGE_MESSAGE : undefined,
     filters: { categories, idFilter, range, fiatWallet },
     searchId: (id: string) => update({ [URL_KEYS.id]: id }),
-    setRange: (r: DateRange) => update({ [URL_KEYS.from]: r.startDate, [URL_KEYS.to]: r.endDate }, { replace: true }),
+    /** Sets the days given (each field sends its own, so that one typed right after the other is kept). */
+    setRange: (r: Partial<DateRange>) =>
+      update(
+        {
+          ...(r.startDate !== undefined ? { [URL_KEYS.from]: r.startDate } : {}),
+          ...(r.endDate !== undefined ? { [URL_KEYS.to]: r.endDate } : {}),
+        },
+        { replace: true },
+      ),
     setFiatWallet: (w: string) => update({ [URL_KEYS.wallet]: w === 'all' ? '' : w }),
     selectFilter: (key: FilterKey, value: string) => update({ [key]: value }),
     resetFilters: () => update(Object.fromEntries(categories.map((c) => [c.key, '']))),

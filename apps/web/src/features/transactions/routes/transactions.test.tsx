@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { statusList } from '@portal/contract/status-groups';
 import { idSearchMessage, type SearchRequest } from '@portal/contract/transactions';
@@ -313,6 +313,19 @@ describe('transactions screen', () => {
     await pageShown('1–10 of 25');
     expect(searches(api).at(-1)).toMatchObject({ range: { startDate: '2026-10-01', endDate: '2026-11-01' } });
     expect(screen.queryByTestId('empty-invalidFilter')).toBeNull();
+  });
+
+  it('keeps both dates when From and To change before the screen draws again', async () => {
+    const api = mockApi({ ...base, 'POST transactions/search': search });
+    const { router } = renderTransactions('/transactions');
+    await pageShown('1–10 of 25');
+    // both in one batch: the router's own functional update would read the address of the last render for each
+    act(() => {
+      fireEvent.change(screen.getByLabelText('From (UTC)'), { target: { value: '2026-11-02' } });
+      fireEvent.change(screen.getByLabelText('To (UTC)'), { target: { value: '2026-11-03' } });
+    });
+    await waitFor(() => expect(searches(api).at(-1)).toMatchObject({ range: { startDate: '2026-11-02', endDate: '2026-11-03' } }));
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toMatchObject({ from: '2026-11-02', to: '2026-11-03' });
   });
 
   it('hides the rows of the last range as soon as the range is reversed', async () => {
