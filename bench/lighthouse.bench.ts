@@ -1,6 +1,8 @@
-// Lighthouse (mobile, simulated throttling, cold cache) on the sign-in page and on /transactions signed in, against
-// the built portal served by the real server. Prints scores and the key metrics, median of LH_RUNS runs (default 3);
-// asserts nothing (budgets: docs/performance.md). LH_SAVE=<dir> keeps the reports. Needs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium).
+// Lighthouse (mobile, simulated throttling, cold cache) on the sign-in page and on the signed-in screens people open
+// first (/transactions, /balance and /settings as Acme's admin, /trades as Kora's), against the built portal served by
+// the real server. Prints scores and the key metrics, median of LH_RUNS runs (default 5); asserts nothing (budgets:
+// docs/performance.md). LH_PAGES=/login,/trades picks pages; LH_SAVE=<dir> keeps the reports. Needs Debian's Chromium
+// (CHROME_PATH, default /usr/bin/chromium).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +15,7 @@ import { ensureWebBuild } from '../scripts/web-build.mjs';
 import { freePort } from '../apps/server/test/server-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const RUNS = Number(process.env.LH_RUNS ?? 3);
+const RUNS = Number(process.env.LH_RUNS ?? 5);
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 // the machine has no outside network: Chromium must not try to reach it
 const CHROME_FLAGS = [
@@ -25,7 +27,15 @@ const CHROME_FLAGS = [
   '--no-first-run',
   '--disable-gpu',
 ];
-const USER = 'admin@acme.test';
+/** Each page audited, and who is signed in for it (none: the sign-in page). */
+const PAGES: { pathname: string; user?: string }[] = [
+  { pathname: '/login' },
+  { pathname: '/transactions', user: 'admin@acme.test' },
+  { pathname: '/trades', user: 'admin@kora.test' },
+  { pathname: '/balance', user: 'admin@acme.test' },
+  { pathname: '/settings', user: 'admin@acme.test' },
+];
+const PICKED = process.env.LH_PAGES?.split(',').map((p) => p.trim());
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(58)} ${value}`);
 
@@ -135,17 +145,17 @@ type Storage = { session: Record<string, string>; local: Record<string, string> 
  * Signs the demo admin in through the screens, as a person would, and returns the page's storage (the session
  * lives in sessionStorage; the refresh token is a cookie the runs do not need while the access token is fresh).
  */
-async function signIn(base: string): Promise<Storage> {
+async function signIn(base: string, user: string): Promise<Storage> {
   const browser = await puppeteer.launch({ executablePath: CHROME, headless: true, args: CHROME_FLAGS });
   try {
     const page = await browser.newPage();
     await page.goto(`${base}/login`);
-    await page.locator('input[name="email"]').fill(USER);
+    await page.locator('input[name="email"]').fill(user);
     await page.locator('input[name="password"]').fill(DEMO_PASSWORD);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => location.pathname.startsWith('/two-factor'));
     const code = await page.waitForSelector('input[autocomplete="one-time-code"]');
-    await code!.type(totp(SECRETS[USER]!));
+    await code!.type(totp(SECRETS[user]!));
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => !location.pathname.startsWith('/two-factor') && !location.pathname.startsWith('/login'));
     return await page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage } }));
@@ -178,14 +188,13 @@ async function run(base: string, pathname: string, storage?: Storage): Promise<R
 console.log(`── lighthouse: mobile, simulated throttling, cold cache, median of ${RUNS} ──`);
 const server = await startServer();
 try {
-  const signInRuns: Run[] = [];
-  for (let i = 0; i < RUNS; i += 1) signInRuns.push(await run(server.url, '/login'));
-  report('/login', signInRuns);
-
-  const storage = await signIn(server.url);
-  const signedInRuns: Run[] = [];
-  for (let i = 0; i < RUNS; i += 1) signedInRuns.push(await run(server.url, '/transactions', storage));
-  report('/transactions', signedInRuns);
+  for (const { pathname, user } of PAGES.filter((p) => !PICKED || PICKED.includes(p.pathname))) {
+    // signed in afresh for each page: an access token lasts 15 minutes, and the runs carry no refresh cookie
+    const storage = user ? await signIn(server.url, user) : undefined;
+    const runs: Run[] = [];
+    for (let i = 0; i < RUNS; i += 1) runs.push(await run(server.url, pathname, storage));
+    report(pathname, runs);
+  }
 } finally {
   await server.stop();
 }

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
@@ -54,6 +54,132 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     expect(scripts.some((s) => s.startsWith('transactions-'))).toBe(true);
     expect(errors).toEqual([]);
     await screenshots(page, 'first-paint-transactions');
+    await page.close();
+  });
+
+  /** Holds the start data's replies until `release` (the frame must draw without them); counts the start calls. */
+  async function holdStart(page: Page) {
+    const held: Route[] = [];
+    let release = false;
+    await page.route('**/api/v1/partner/start', async (route) => {
+      if (release) return route.continue();
+      held.push(route);
+    });
+    return {
+      held,
+      release: async () => {
+        release = true;
+        for (const route of held.splice(0)) await route.continue();
+      },
+    };
+  }
+
+  /** The layout shifts of the page from its start (the observer is put in before the page's own scripts run). */
+  const watchShifts = (page: Page) =>
+    page.addInitScript(() => {
+      const w = window as unknown as { shifts: number[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.shifts.push((entry as unknown as { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+  const shiftsOf = (page: Page) => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+
+  it.each([
+    [1440, 900],
+    [375, 812],
+  ])(
+    'at %i px draws the frame and the table skeleton before the start data, asks for the first page beside it, then shows the rows without a shift',
+    async (width, height) => {
+      const page = await env.browser.newPage({ viewport: { width, height } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await signInAs(page, env.server.url, 'admin@acme.test');
+      await page.waitForURL('**/transactions');
+      await page.getByRole('table').first().waitFor();
+      const calls: string[] = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (url.pathname.startsWith('/api/')) calls.push(`${r.method()} ${url.pathname}`);
+      });
+      const start = await holdStart(page);
+      await watchShifts(page);
+      await page.reload();
+      // the frame (the partner this browser last showed) and the screen's skeleton, with its title, while the start data is held
+      await page.getByTestId('page-skeleton').waitFor();
+      await expect.poll(() => start.held.length).toBe(1);
+      await expect(page.getByRole('heading', { name: 'Transactions', level: 1 }).isVisible()).resolves.toBe(true);
+      if (width > 640) await expect(page.getByTestId('partner-name').textContent()).resolves.toBe('Acme Remit');
+      // the table's first page is asked for beside the start data, not after it
+      await expect.poll(() => calls.filter((c) => c === 'POST /api/v1/transactions/search').length).toBe(1);
+      expect(calls.filter((c) => c.startsWith('GET /api/v1/partner/') && c !== 'GET /api/v1/partner/start')).toEqual([]);
+      // the rows may have come (the screen is there, hidden): none shows before the start data
+      const shownRows = page.locator('[data-testid="transaction-row"]:visible');
+      expect(await shownRows.count()).toBe(0);
+      await start.release();
+      await expect.poll(() => shownRows.count(), { timeout: 15_000 }).toBe(10);
+      await expect(page.getByTestId('page-skeleton').count()).resolves.toBe(0);
+      // one call brought the profile, balances, banners' data, the bell and the token: none of them was asked again
+      for (const own of [
+        '/partner/profile',
+        '/partner/accounts',
+        '/partner/rates',
+        '/partner/wallets',
+        '/partner/fiat-wallets',
+        '/notifications',
+        '/user/preferences',
+        '/security/csrf',
+      ])
+        expect(
+          calls.filter((c) => c.endsWith(`/api/v1${own}`)),
+          own,
+        ).toEqual([]);
+      expect(await shiftsOf(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it("lets the guard decide on the server's partner: a remembered partner that would open the screen is not trusted", async () => {
+    const page = await env.browser.newPage();
+    await signInAs(page, env.server.url, 'admin@lean.test');
+    await page.waitForURL('**/transactions');
+    await page.getByRole('table').first().waitFor();
+    // what this browser remembers of Lean Pay, changed as a tampered storage would say: API keys open
+    await page.evaluate(() => {
+      const kept = JSON.parse(localStorage.getItem('portal.frame') ?? 'null') as { featureFlags: Record<string, boolean> } | null;
+      if (!kept) throw new Error('nothing remembered');
+      kept.featureFlags.apiKeysManagementEnabled = true;
+      localStorage.setItem('portal.frame', JSON.stringify(kept));
+    });
+    const start = await holdStart(page);
+    await page.goto(`${env.server.url}/api-keys`);
+    await page.getByTestId('page-skeleton').waitFor();
+    await expect.poll(() => start.held.length).toBe(1);
+    // the frame draws what it remembers, the screen stays hidden
+    await expect(page.getByRole('link', { name: 'API Keys' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { name: 'API Keys', level: 1 }).isVisible()).resolves.toBe(false);
+    await start.release();
+    // the server's partner has no API keys: the guard sends Lean Pay's admin home (its transactions)
+    await page.waitForURL('**/transactions');
+    await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
+    await expect(page.getByRole('link', { name: 'API Keys' }).count()).resolves.toBe(0);
+    // and what is remembered now is the server's partner
+    const flags = await page.evaluate(
+      () => (JSON.parse(localStorage.getItem('portal.frame') ?? '{}') as { featureFlags?: Record<string, boolean> }).featureFlags,
+    );
+    expect(flags?.apiKeysManagementEnabled).toBe(false);
+    await page.close();
+  });
+
+  it('forgets the remembered partner at logout', async () => {
+    const page = await env.browser.newPage();
+    await signInAs(page, env.server.url, 'admin@kora.test');
+    await page.waitForURL('**/trades');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('portal.frame'))).toContain('Kora Trade');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => localStorage.getItem('portal.frame'))).toBeNull();
     await page.close();
   });
 });

@@ -34,6 +34,7 @@ import { partnerRoutes } from './modules/partners/index.ts';
 import { liveEventRoutes, paymentRoutes } from './modules/payments/index.ts';
 import { rateRoutes } from './modules/rates/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
+import { startRoutes } from './modules/start/index.ts';
 import { settlementRoutes } from './modules/settlements/index.ts';
 import { invitationRoutes, teamRoutes } from './modules/team/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       api.get('/', { schema: { hide: true } }, async () => ({ name: 'Partner Dashboard API', version: 'v1' }));
       await api.register(authRoutes, services.auth);
       await api.register(partnerRoutes, services.partners);
+      await api.register(startRoutes, { service: services.start });
       await api.register(transactionRoutes, { service: services.transactions });
       await api.register(reportRoutes, { service: services.reports });
       await api.register(otpRoutes, { service: services.otp });

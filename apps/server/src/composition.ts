@@ -32,6 +32,7 @@ import {
 } from './modules/partners/index.ts';
 import { createPaymentService, enqueuePaymentStep, startDemoLive, startPaymentWorker } from './modules/payments/index.ts';
 import { createRatesService } from './modules/rates/index.ts';
+import { createStartService } from './modules/start/index.ts';
 import { createReportsService, startReportWorker } from './modules/reports/index.ts';
 import { createSettlementService, enqueueSettlementStep, simulatedPayer, startSettlementWorker } from './modules/settlements/index.ts';
 import { createNotificationsService, createNotifier } from './modules/notifications/index.ts';
@@ -207,6 +208,15 @@ export function composeServices(deps: RuntimeDeps) {
     }),
   };
   const { wallets, webhooks, apiKeys, rates } = services;
+  const start = createStartService({
+    profile: (auth) => services.partners.partners.profile(auth),
+    accounts: (auth) => services.partners.partners.accounts(auth),
+    rates: (auth) => rates.list(auth),
+    wallets: (auth) => wallets.list(auth),
+    fiatWallets: (auth) => services.fiatWallets.list(auth),
+    preferences: (auth) => services.team.preferences(auth),
+    notifications: (auth) => services.notifications.list(auth),
+  });
   checks = {
     'wallet.add': (auth, target) => wallets.checkAdd(auth, target),
     'wallet.enable': (auth, target) => wallets.checkEnable(auth, target),
@@ -220,7 +230,7 @@ export function composeServices(deps: RuntimeDeps) {
     'webhook.roll': (auth, target) => webhooks.checkRoll(auth, target),
     'country.status': (auth, target) => rates.checkRequest(auth, target),
   };
-  return services;
+  return { ...services, start };
 }
 
 export type Services = ReturnType<typeof composeServices>;

@@ -7,6 +7,8 @@ import { createRouter } from './app/router.tsx';
 import { followOtherTabs, installAuthHooks, onLogout, restoreSession, setNavigator } from './lib/session/session.ts';
 import { useSession } from './lib/session/session-store.ts';
 import { profileQuery } from './lib/partner/profile.ts';
+import { beginStart, forgetStart } from './lib/start.ts';
+import { forgetPartner } from './lib/partner/remembered.ts';
 import { useBanners } from './features/banners/low-balance.ts';
 import { useReviewBanners } from './features/wallets/review-banners.ts';
 import './index.css';
@@ -16,15 +18,24 @@ setNavigator((to) => void router.navigate(to, { replace: true }));
 installAuthHooks();
 followOtherTabs();
 onLogout(() => queryClient.clear());
+onLogout(forgetStart);
+onLogout(forgetPartner);
 onLogout(() => useBanners.getState().reset());
 onLogout(() => useReviewBanners.getState().reset());
-// a reload while signed in: ask for the partner (which the guard waits for) while the screen's chunks load; a new
-// tab of a signed-in browser signs itself in with the browser's session first (the screens wait meanwhile)
-if (useSession.getState().verified && useSession.getState().user) void queryClient.prefetchQuery(profileQuery);
-else
-  void restoreSession().then((ok) => {
-    if (ok) void queryClient.prefetchQuery(profileQuery);
-  });
+// a reload while signed in: ask for the start data (the partner, which the guard waits for, balances, banners, the
+// request-forgery token) while the screen's chunks load; a new tab of a signed-in browser signs itself in with the
+// browser's session first (the screens wait meanwhile)
+const start = () => {
+  beginStart();
+  void queryClient.prefetchQuery(profileQuery);
+};
+const signedIn = (s: ReturnType<typeof useSession.getState>) => s.verified && s.user !== undefined;
+// a sign-in in this tab, or this tab taking the browser's session, asks for it too
+useSession.subscribe((now, before) => {
+  if (signedIn(now) && !signedIn(before)) start();
+});
+if (signedIn(useSession.getState())) start();
+else void restoreSession();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

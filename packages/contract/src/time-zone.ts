@@ -5,15 +5,25 @@ import { z } from 'zod';
  * day bounds a date filter means in it, computed here with Intl so the browser, PGlite and PostgreSQL agree.
  */
 
+/** Zone names already checked: making a formatter to check one costs about a millisecond, and screens ask often. */
+const checked = new Map<string, boolean>();
+const CHECKED_KEPT = 1000;
+
 /** Whether the runtime's Intl knows an IANA zone name ("Africa/Nairobi", "UTC"). */
 export function isKnownTimeZone(zone: string): boolean {
   if (!zone || zone.length > 64) return false;
+  const known = checked.get(zone);
+  if (known !== undefined) return known;
+  let ok: boolean;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    ok = true;
   } catch {
-    return false;
+    ok = false;
   }
+  if (checked.size >= CHECKED_KEPT) checked.clear();
+  checked.set(zone, ok);
+  return ok;
 }
 
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();

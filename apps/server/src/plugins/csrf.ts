@@ -13,7 +13,8 @@ const ISSUE_PATH = `${API_PREFIX}/security/csrf`;
  * Request-forgery protection with @fastify/csrf-protection: POST /security/csrf keeps a random secret in a signed,
  * httpOnly, SameSite=Strict cookie (signed with a key derived from the server's, so a value planted by someone else is
  * refused) and answers a token made from that secret; every state-changing API route checks the x-csrf-token header
- * against the cookie's secret. The check is attached to each route as it is declared (onRoute), so no spelling of a
+ * against the cookie's secret; a read sent as a POST (route config `readOnly`: the transaction search) is not checked.
+ * The check is attached to each route as it is declared (onRoute), so no spelling of a
  * path can step around it. The token is bound to the session of the bearer token the request carries (`sid`; none
  * before sign-in), both when it is issued and when it is checked: a pair issued to another browser, or before this
  * session began, is refused (403 `CsrfTokenInvalid`), and the portal fetches a new one (with its bearer) and sends again.
@@ -34,6 +35,8 @@ export async function registerCsrf(app: App) {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((m) => MUTATING.includes(m)) || !route.url.startsWith(`${API_PREFIX}/`) || route.url === ISSUE_PATH) return;
+    // a read sent as a POST changes nothing a forged request could change (and its reply is the page's own: CORS)
+    if (route.config?.readOnly) return;
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [csrfUnlessSignedByKey, ...existing];
   });

@@ -51,5 +51,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** the route is part of the partner API: API keys with this permission may call it (besides signed-in users) */
     apiKey?: ApiKeyPermission;
+    /**
+     * a POST that changes nothing (a search sent as a POST for its body): it needs no request-forgery token, so that a
+     * screen's first page is asked for beside the start data that brings the token (plugins/csrf.ts)
+     */
+    readOnly?: true;
   }
 }

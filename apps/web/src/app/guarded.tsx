@@ -1,29 +1,31 @@
 import { Navigate, Outlet } from 'react-router';
-import { Alert } from '../components/ui/alert.tsx';
-import { Button } from '../components/ui/button.tsx';
 import { LoadingBlock } from '../components/ui/spinner.tsx';
-import { useProfile } from '../lib/partner/profile.ts';
+import { useFramePartner, useProfile } from '../lib/partner/profile.ts';
 import { useSession } from '../lib/session/session-store.ts';
 import { guard, homePath } from './guard.ts';
 import type { RouteMeta } from './routes.ts';
 
-/** Opens its route only when the guard lets it; otherwise redirects where the guard says. */
+/** Whether the guard's rules for this route read the partner (its kind, its flags), not only the session. */
+const readsPartner = (meta: RouteMeta) => meta.area !== 'shared' || meta.featureFlag !== undefined;
+
+/**
+ * Opens its route only when the guard lets it; otherwise redirects where the guard says. Until the partner arrives,
+ * a route whose rules read it opens (hidden: the frame draws its skeleton, app-layout.tsx) only when the partner this
+ * browser last showed would pass, so that its first data is asked for beside the start data; the guard decides again
+ * on the partner the server sends, and redirects then.
+ */
 export function Guarded({ meta }: { meta: RouteMeta }) {
   const session = useSession();
-  const needsPartner = meta.access === 'protected' && session.isLoggedIn && session.verified;
+  const needsPartner = meta.access === 'protected' && session.isLoggedIn && session.verified && readsPartner(meta);
   const profile = useProfile();
+  const frame = useFramePartner();
   // a new tab signing itself in with the browser's session: neither the sign-in page nor the screen yet
   if (session.restoring) return <LoadingBlock label="Signing you in..." minHeight={320} />;
-  if (needsPartner && profile.isPending) return <LoadingBlock label="Loading..." minHeight={320} />;
-  if (needsPartner && profile.isError) {
-    return (
-      <div className="mx-auto max-w-md p-8">
-        <Alert tone="danger">could not retrieve partner: {profile.error.message}</Alert>
-        <Button className="mt-4" variant="secondary" onClick={() => void profile.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+  if (needsPartner && profile.isPending) {
+    const wouldPass =
+      frame.data &&
+      guard(meta, { isLoggedIn: true, verified: true, role: session.user?.role, partner: frame.data.partner, featureFlags: frame.data.featureFlags }) === null;
+    return wouldPass ? <Outlet /> : null;
   }
   const redirect = guard(meta, {
     isLoggedIn: session.isLoggedIn,
@@ -36,9 +38,12 @@ export function Guarded({ meta }: { meta: RouteMeta }) {
   return <Outlet />;
 }
 
-/** Home: B2B partners to /transactions, others to /trades. */
+/**
+ * Home: B2B partners to /transactions, others to /trades (the partner this browser last showed may decide it before
+ * the server's arrives: the screen's own guard decides on the server's).
+ */
 export function HomeRedirect() {
-  const profile = useProfile();
-  if (!profile.data) return <LoadingBlock label="Loading..." minHeight={320} />;
-  return <Navigate to={homePath(profile.data.partner)} replace />;
+  const frame = useFramePartner();
+  if (!frame.data) return null;
+  return <Navigate to={homePath(frame.data.partner)} replace />;
 }

@@ -52,6 +52,8 @@ function writeCsrfInput(token: string) {
 }
 
 let csrfInFlight: Promise<string> | undefined;
+/** A token on its way in another reply (the start data's): calls that need one wait for it rather than ask for one. */
+let csrfArriving: Promise<unknown> | undefined;
 
 /** The session a bearer token names (its `sid` claim), '' without one: the request-forgery token is bound to it. */
 function sessionOfToken(token: string | undefined): string {
@@ -70,6 +72,7 @@ let csrfSession = '';
  * logged, empty token.
  */
 export async function csrfToken(forceNew = false): Promise<string> {
+  if (!forceNew && csrfArriving) await csrfArriving;
   const bearer = hooks?.token();
   if (!forceNew && sessionOfToken(bearer) === csrfSession) {
     const existing = readCsrfInput();
@@ -99,6 +102,31 @@ export async function csrfToken(forceNew = false): Promise<string> {
   return csrfInFlight;
 }
 
+/**
+ * Takes the request-forgery token that another reply brings (the start data's, asked for with this session's bearer):
+ * until it arrives, calls that need a token wait for it; when it brings none, they ask for their own.
+ */
+export function csrfFrom(token: Promise<string | undefined>) {
+  const session = sessionOfToken(hooks?.token());
+  const arriving = token.then(
+    (t) => {
+      if (!t) return;
+      csrfSession = session;
+      writeCsrfInput(t);
+    },
+    () => undefined,
+  );
+  csrfArriving = arriving;
+  void arriving.then(() => {
+    if (csrfArriving === arriving) csrfArriving = undefined;
+  });
+}
+
+/** The token held for this session, without asking for one ('' when none is held). */
+function heldCsrfToken(): string {
+  return sessionOfToken(hooks?.token()) === csrfSession ? readCsrfInput() : '';
+}
+
 export type RequestOptions<T> = {
   body?: unknown;
   /** zod schema the reply is parsed with */
@@ -109,11 +137,16 @@ export type RequestOptions<T> = {
   /** headers of the call's own (e.g. Last-Event-ID) */
   headers?: Record<string, string>;
   /**
-   * sending the call again changes nothing more: a read sent as a POST (a search), or a change that carries its own
+   * sending the call again changes nothing more: a read sent as a POST (a list of reports), or a change that carries its own
    * idempotency key (a withdrawal's sequenceId). Like a GET it waits through an outage and is sent again; other
    * changes are not re-sent blindly.
    */
   idempotent?: boolean;
+  /**
+   * a read sent as a POST for its body (a search): sent again through outages like a GET, and with the request-forgery
+   * token only when one is held (the server asks none of a read), so it never waits for one
+   */
+  read?: boolean;
 };
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -128,7 +161,10 @@ async function send(method: string, path: string, options: RequestOptions<unknow
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const token = options.auth === false ? undefined : hooks?.token();
   if (token) headers.authorization = `Bearer ${token}`;
-  if (MUTATING.has(method)) headers['x-csrf-token'] = await csrfToken(csrfFresh);
+  if (MUTATING.has(method)) {
+    const csrf = options.read ? heldCsrfToken() : await csrfToken(csrfFresh);
+    if (csrf || !options.read) headers['x-csrf-token'] = csrf;
+  }
   try {
     return await fetch(`${API_PREFIX}/${path.replace(/^\//, '')}`, {
       method,
@@ -179,7 +215,7 @@ const aborted = () => new DOMException('The call was aborted.', 'AbortError');
  * sent again safely (a withdrawal with its sequenceId) says so itself.
  */
 async function sendThroughOutages(method: string, path: string, options: RequestOptions<unknown>, csrfFresh: boolean): Promise<Response> {
-  const read = !MUTATING.has(method) || options.idempotent === true;
+  const read = !MUTATING.has(method) || options.idempotent === true || options.read === true;
   for (;;) {
     let res: Response | undefined;
     try {

@@ -2,6 +2,7 @@ import { Fragment, useEffect, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { UserPreferences } from '@portal/contract/team';
 import { api } from './api-client.ts';
+import { startOr } from './start.ts';
 import { setDisplayTimeZone } from './format.ts';
 import { useSession } from './session/session-store.ts';
 
@@ -47,7 +48,7 @@ export function useTimeZone() {
   const qc = useQueryClient();
   const query = useQuery({
     queryKey: preferencesKey(userId),
-    queryFn: async () => remember(userId, await api.get('user/preferences', { schema: UserPreferences })),
+    queryFn: async () => remember(userId, await startOr('preferences', UserPreferences, () => api.get('user/preferences', { schema: UserPreferences }))),
     enabled: Boolean(userId),
     staleTime: Infinity,
     // what this tab last read: a reload draws at once in the right zone, and the answer confirms it

@@ -15,6 +15,8 @@ import type { TransactionsService } from './transactions.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 const partnerApi = { apiKey: 'api_read' } as const;
+/** reads sent as POSTs (for their bodies): no request-forgery token needed, so a first page goes beside the start data */
+const postedRead = { ...partnerApi, readOnly: true } as const;
 
 /** Transaction search (transaction-data §5, §7). The partner comes from the token; a partnerId in the body is refused. */
 export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsService }> = async (app, { service }) => {
@@ -23,7 +25,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsSer
   app.post(
     '/transactions/search',
     {
-      config: partnerApi,
+      config: postedRead,
       schema: {
         operationId: 'searchTransactions',
         tags: ['transactions'],
@@ -38,7 +40,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsSer
   app.post(
     '/transactions/scroll',
     {
-      config: partnerApi,
+      config: postedRead,
       schema: {
         operationId: 'scrollTransactions',
         tags: ['transactions'],
@@ -53,7 +55,7 @@ export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsSer
   app.post(
     '/transactions/locate',
     {
-      config: partnerApi,
+      config: postedRead,
       schema: {
         operationId: 'locateTransaction',
         tags: ['transactions'],

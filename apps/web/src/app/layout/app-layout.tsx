@@ -5,7 +5,10 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
-import { useProfile } from '../../lib/partner/profile.ts';
+import { useFramePartner, useProfile } from '../../lib/partner/profile.ts';
+import { Alert } from '../../components/ui/alert.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { PageSkeleton } from './page-skeleton.tsx';
 import { logout } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
 import { isActive, navGroups } from './nav.ts';
@@ -46,13 +49,15 @@ export function AppLayout() {
   useLiveEvents(Boolean(user));
   // back from an outage: what is on screen is read again (reads that waited go by themselves; this catches the rest)
   useEffect(() => onReconnected(() => void queryClient.invalidateQueries(undefined, { cancelRefetch: false })), [queryClient]);
-  const partner = profile.data?.partner;
-  const groups = partner && profile.data && user ? navGroups(partner, profile.data.featureFlags, user.role) : [];
+  // the frame draws at once: with the server's partner, or until it arrives the one this browser last showed
+  const frame = useFramePartner();
+  // the screen shows once the server's partner has arrived (with the rest of the start data, in one reply)
+  const ready = profile.data !== undefined;
+  const partner = frame.data?.partner;
+  const groups = partner && frame.data && user ? navGroups(partner, frame.data.featureFlags, user.role) : [];
   // About is linked for whoever the guard lets open it (B2B partners)
   const showAbout =
-    !!partner &&
-    !!user &&
-    guard(ROUTES.about, { isLoggedIn: true, verified: true, role: user.role, partner, featureFlags: profile.data?.featureFlags }) === null;
+    !!partner && !!user && guard(ROUTES.about, { isLoggedIn: true, verified: true, role: user.role, partner, featureFlags: frame.data?.featureFlags }) === null;
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
@@ -75,6 +80,10 @@ export function AppLayout() {
               </button>
             </div>
           </div>
+          {!partner && (
+            // the partner's card before any partner is known: the same height, so nothing moves when it comes
+            <div className="mx-5 mb-2 h-[52px] rounded-lg bg-white/5" aria-hidden="true" />
+          )}
           {partner && (
             <div className="mx-5 mb-2 rounded-lg bg-white/5 px-3 py-2">
               <p className="truncate text-sm font-semibold" data-testid="partner-name">
@@ -143,11 +152,23 @@ export function AppLayout() {
         </div>
       </aside>
       <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8 md:py-8">
-        <BannerArea onTopUp={(reason) => setTopUp({ reason })} />
-        <WalletReviewBanners />
-        <TimeZoneScope>
-          <Outlet />
-        </TimeZoneScope>
+        {!ready && !profile.isError && <PageSkeleton pathname={pathname} />}
+        {!ready && profile.isError && (
+          <div className="mx-auto max-w-md p-8">
+            <Alert tone="danger">could not retrieve partner: {profile.error.message}</Alert>
+            <Button className="mt-4" variant="secondary" onClick={() => void profile.refetch()}>
+              Try again
+            </Button>
+          </div>
+        )}
+        {/* the screen is there (asking for its data) before the start data arrives, and shows with its banners at once */}
+        <div hidden={!ready}>
+          <BannerArea onTopUp={(reason) => setTopUp({ reason })} />
+          <WalletReviewBanners />
+          <TimeZoneScope>
+            <Outlet />
+          </TimeZoneScope>
+        </div>
       </main>
       {topUp && (
         <Suspense fallback={null}>

@@ -2,11 +2,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { PartnerAccounts } from '@portal/contract/partner';
 import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
+import { startOr } from '../start.ts';
 
 export const accountsQuery = queryOptions({
   queryKey: ['partner', 'accounts'],
   queryFn: async () => {
-    const res = await api.get('partner/accounts', { schema: PartnerAccounts });
+    const res = await startOr('accounts', PartnerAccounts, () => api.get('partner/accounts', { schema: PartnerAccounts }));
     if (!res.accounts) throw new Error('cannot retrieve account data');
     return res;
   },

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { FIAT_WALLET_MESSAGES, FiatWalletsResponse, type FiatWallet } from '@portal/contract/fiat-wallets';
 import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
+import { startOr } from '../start.ts';
 
 export const FIAT_WALLETS_KEY = ['partner', 'fiat-wallets'] as const;
 
@@ -14,7 +15,7 @@ export const fiatWalletsQuery = queryOptions({
   queryFn: async (): Promise<FiatWallet[]> => {
     if (!useSession.getState().user?.token) throw new Error(FIAT_WALLET_MESSAGES.noUserForGet);
     try {
-      return (await api.get('partner/fiat-wallets', { schema: FiatWalletsResponse })).fiatWallets;
+      return (await startOr('fiatWallets', FiatWalletsResponse, () => api.get('partner/fiat-wallets', { schema: FiatWalletsResponse }))).fiatWallets;
     } catch (err) {
       throw new Error(FIAT_WALLET_MESSAGES.fetchFailed(err instanceof Error ? err.message : String(err)));
     }

@@ -1,7 +1,10 @@
+import { useMemo } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { PartnerProfile } from '@portal/contract/partner';
 import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
+import { startOr } from '../start.ts';
+import { rememberPartner, rememberedPartner, type RememberedPartner } from './remembered.ts';
 
 /**
  * The partner, its flags, and the user as the server sees it now: a role changed since the sign-in (the live
@@ -11,8 +14,11 @@ import { useSession } from '../session/session-store.ts';
 export const profileQuery = queryOptions({
   queryKey: ['partner', 'profile'],
   queryFn: async () => {
-    const profile = await api.get('partner/profile', { schema: PartnerProfile });
-    if (profile.user) useSession.getState().updateUser(profile.user);
+    const profile = await startOr('profile', PartnerProfile, () => api.get('partner/profile', { schema: PartnerProfile }));
+    if (profile.user) {
+      useSession.getState().updateUser(profile.user);
+      rememberPartner(profile.user.id, profile);
+    }
     return profile;
   },
   staleTime: 60 * 60 * 1000,
@@ -22,4 +28,16 @@ export const profileQuery = queryOptions({
 export function useProfile() {
   const verified = useSession((s) => s.verified && s.user !== undefined);
   return useQuery({ ...profileQuery, enabled: verified });
+}
+
+/**
+ * The partner the frame draws: the server's once it has arrived, until then the one this browser last showed this
+ * user (`provisional`), or none. For drawing only: the guard decides on `useProfile`.
+ */
+export function useFramePartner(): { data: RememberedPartner | undefined; provisional: boolean } {
+  const profile = useProfile();
+  const userId = useSession((s) => s.user?.id);
+  const remembered = useMemo(() => rememberedPartner(userId), [userId]);
+  if (profile.data) return { data: profile.data, provisional: false };
+  return { data: remembered, provisional: true };
 }

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { PartnerRatesResponse, RATE_MESSAGES, RateStatusResponse, isPending, type PartnerRate, type RateReviewRequest } from '@portal/contract/rates';
 import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
+import { startOr } from '../start.ts';
 import { useProfile } from './profile.ts';
 import { liveQueries } from '../live-events.ts';
 
@@ -16,7 +17,7 @@ export const ratesQuery = queryOptions({
   queryKey: ['partner', 'rates'],
   queryFn: async () => {
     try {
-      return await api.get('partner/rates', { schema: PartnerRatesResponse });
+      return await startOr('rates', PartnerRatesResponse, () => api.get('partner/rates', { schema: PartnerRatesResponse }));
     } catch (err) {
       throw Object.assign(new Error(RATE_MESSAGES.fetchFailed), { cause: err });
     }

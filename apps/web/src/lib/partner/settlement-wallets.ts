@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { WALLET_MESSAGES, WalletsResponse } from '@portal/contract/wallets';
 import { ApiError, api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
+import { startOr } from '../start.ts';
 import { liveQueries } from '../live-events.ts';
 
 // a wallet added, approved, denied or screened (by someone else, or the screening job) shows at once
@@ -12,7 +13,7 @@ export const walletsQuery = queryOptions({
   queryKey: ['partner', 'wallets'],
   queryFn: async () => {
     try {
-      return await api.get('partner/wallets', { schema: WalletsResponse });
+      return await startOr('wallets', WalletsResponse, () => api.get('partner/wallets', { schema: WalletsResponse }));
     } catch (err) {
       // portal-core §8: 'could not fetch partner wallets: {reason}'
       if (err instanceof ApiError) throw new ApiError(err.status, err.code, `${WALLET_MESSAGES.fetchFailed}${err.message}`, err.requestId);

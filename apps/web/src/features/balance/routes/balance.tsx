@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useAccounts, usdAvailable } from '../../../lib/partner/accounts.ts';
@@ -35,8 +36,7 @@ export function BalanceScreen() {
   return (
     <div>
       <PageHeader
-        title="Balance"
-        description="Your available funds. Top up with stablecoins sent to your deposit address; withdraw to one of your settlement wallets."
+        {...PAGE_TEXTS.balance}
         actions={
           <>
             {movesMoney && (

@@ -4,6 +4,7 @@ import { NotificationList, type MarkNotificationsRead } from '@portal/contract/n
 import { api } from '../../../lib/api-client.ts';
 import { liveQueries } from '../../../lib/live-events.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
+import { startOr } from '../../../lib/start.ts';
 
 export const NOTIFICATIONS_KEY = ['notifications'] as const;
 // a notification written for anyone of the partner makes the bell read its list again (each reads only their own)
@@ -14,7 +15,7 @@ export function useNotifications(enabled: boolean) {
   const verified = useSession((s) => s.verified && s.user !== undefined);
   return useQuery({
     queryKey: NOTIFICATIONS_KEY,
-    queryFn: () => api.get('notifications', { schema: NotificationList }),
+    queryFn: () => startOr('notifications', NotificationList, () => api.get('notifications', { schema: NotificationList })),
     enabled: verified && enabled,
   });
 }

@@ -1,5 +1,6 @@
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { LowBalanceForm } from '../components/low-balance-form.tsx';
 import { PayoutForm } from '../components/payout-form.tsx';
@@ -14,7 +15,7 @@ export function SettingsScreen() {
   const canEdit = role === 'admin';
   return (
     <div>
-      <PageHeader title="Settings" description="Balance alerts, payouts, your notifications, your time zone and your team." />
+      <PageHeader {...PAGE_TEXTS.settings} />
       {!canEdit && (
         <Alert tone="info" className="mb-6">
           {READ_ONLY}

@@ -27,7 +27,7 @@ export function useTransactionPage(query: SearchQuery, startIndex: number, ancho
     enabled,
     queryKey: ['transactions', query, startIndex],
     queryFn: () =>
-      api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse, idempotent: true }),
+      api.post('transactions/search', { ...query, startIndex, size: PAGE_SIZE, ...(anchor && { anchor }) }, { schema: SearchResponse, read: true }),
     // the previous page stays on screen while the next loads: no layout shift
     placeholderData: keepPreviousData,
     staleTime: 30_000,
@@ -43,21 +43,17 @@ export async function fetchAll(query: SearchQuery, total: number, onProgress: (l
     const target = Math.min(total, MAX_EXPORT_ROWS);
     if (total <= MAX_PAGE_SIZE) {
       if (total === 0) return [];
-      const res = await api.post('transactions/search', { ...query, startIndex: 0, size: total }, { schema: SearchResponse, idempotent: true });
+      const res = await api.post('transactions/search', { ...query, startIndex: 0, size: total }, { schema: SearchResponse, read: true });
       onProgress(res.data.length, target);
       return res.data;
     }
     const rows: Row[] = [];
-    let res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE }, { schema: ScrollResponse, idempotent: true });
+    let res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE }, { schema: ScrollResponse, read: true });
     for (;;) {
       rows.push(...res.hits);
       onProgress(rows.length, target);
       if (!res.scrollId || res.hits.length === 0 || rows.length >= MAX_EXPORT_ROWS) break;
-      res = await api.post(
-        'transactions/scroll',
-        { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId },
-        { schema: ScrollResponse, idempotent: true },
-      );
+      res = await api.post('transactions/scroll', { ...query, scrollSize: MAX_SCROLL_SIZE, scrollId: res.scrollId }, { schema: ScrollResponse, read: true });
     }
     return rows.slice(0, MAX_EXPORT_ROWS);
   } catch (err) {
@@ -74,7 +70,7 @@ export function useTransactionById(table: SearchQuery['table'], id: string | und
   return useQuery({
     queryKey: ['transactions', 'one', table, id],
     queryFn: async () => {
-      const res = await api.post('transactions/search', { table, idFilter: id, startIndex: 0, size: 1 }, { schema: SearchResponse, idempotent: true });
+      const res = await api.post('transactions/search', { table, idFilter: id, startIndex: 0, size: 1 }, { schema: SearchResponse, read: true });
       return res.data[0] ?? null;
     },
     enabled: !!id,
@@ -86,7 +82,7 @@ export function useTransactionById(table: SearchQuery['table'], id: string | und
 export function useLocateId(id: string, enabled: boolean) {
   return useQuery({
     queryKey: ['transactions', 'locate', id],
-    queryFn: async () => (await api.post('transactions/locate', { id }, { schema: LocateResponse, idempotent: true })).found,
+    queryFn: async () => (await api.post('transactions/locate', { id }, { schema: LocateResponse, read: true })).found,
     enabled: enabled && !!id,
     staleTime: 30_000,
   });

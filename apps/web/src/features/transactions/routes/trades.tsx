@@ -2,6 +2,7 @@ import { Plus } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useTransactionById } from '../api/search.ts';
 import { TransactionTable } from '../components/transaction-table.tsx';
@@ -10,7 +11,7 @@ import { INITIATED_PAYMENTS, TRADES } from '../tables.ts';
 export function TradesScreen() {
   return (
     <div>
-      <PageHeader title="Trades" description="Your trades between local currency and stablecoins." />
+      <PageHeader {...PAGE_TEXTS.trades} />
       <TransactionTable def={TRADES} walletMode={false} wallets={[]} />
     </div>
   );
@@ -36,8 +37,7 @@ export function PaymentsScreen() {
   return (
     <div>
       <PageHeader
-        title="Initiate payments"
-        description="Payments you initiated, newest first."
+        {...PAGE_TEXTS.payments}
         actions={
           canInitiate && (
             <Link

@@ -1,4 +1,5 @@
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useFiatWallets } from '../../../lib/partner/fiat-wallets.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { TableTabs, useTab } from '../components/table-tabs.tsx';
@@ -12,7 +13,7 @@ export function TransactionsScreen() {
   const wallets = useFiatWallets(walletMode).data?.map((w) => w.currency) ?? [];
   return (
     <div>
-      <PageHeader title="Transactions" description="Your payments, collections, settlements and fees." />
+      <PageHeader {...PAGE_TEXTS.transactions} />
       <TableTabs />
       {/* a new table per tab: switching replaces the filter categories with the tab's own */}
       <TransactionTable key={tab.key} def={tab} walletMode={walletMode} wallets={wallets} />

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@portal/contract/errors';
+import { StartResponse } from '@portal/contract/start';
+import { authOf } from '../../plugins/auth.ts';
+import { csrfSessionOf } from '../../plugins/csrf.ts';
+import type { StartService } from './start.service.ts';
+
+/**
+ * The signed-in portal's start data (GET partner/start), with a request-forgery token for this session (the cookie is
+ * set as POST security/csrf sets it): the one call a screen waits for before it draws its data.
+ */
+export const startRoutes: FastifyPluginAsyncZod<{ service: StartService }> = async (app, { service }) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/partner/start',
+    {
+      schema: {
+        operationId: 'start',
+        tags: ['partner'],
+        summary:
+          "What every signed-in screen reads at start: the partner and its flags, balances, banners' data, notifications, preferences and a request-forgery token",
+        response: { 200: StartResponse, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const data = await service.start(authOf(request));
+      reply.header('cache-control', 'no-store');
+      return { ...data, csrf: reply.generateCsrf({ userInfo: csrfSessionOf(request) }) };
+    },
+  );
+};

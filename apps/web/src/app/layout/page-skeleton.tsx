@@ -1,0 +1,102 @@
+import { matchPath } from 'react-router';
+import { Card } from '../../components/ui/card.tsx';
+import { PageHeader } from '../../components/ui/page-header.tsx';
+import { PAGE_TEXTS } from '../../lib/page-texts.ts';
+import { ROUTES } from '../routes.ts';
+
+type Shape = 'tabs-table' | 'table' | 'cards' | 'sections';
+
+/** The screens drawn ahead of their data: their header as it will be, and the shape of what comes under it. */
+const SKELETONS: { path: string; text?: { title: string; description: string }; shape: Shape }[] = [
+  { path: ROUTES.transactions.path, text: PAGE_TEXTS.transactions, shape: 'tabs-table' },
+  { path: ROUTES.trades.path, text: PAGE_TEXTS.trades, shape: 'table' },
+  { path: ROUTES.initiatePayment.path, shape: 'sections' },
+  { path: ROUTES.payments.path, text: PAGE_TEXTS.payments, shape: 'table' },
+  { path: ROUTES.balance.path, text: PAGE_TEXTS.balance, shape: 'cards' },
+  { path: ROUTES.settings.path, text: PAGE_TEXTS.settings, shape: 'sections' },
+];
+
+const Bar = ({ className }: { className: string }) => <span className={`block animate-pulse rounded bg-canvas ${className}`} />;
+
+/** Ten rows, as the table draws them while its first page loads: lines from `sm` up, a card each below. */
+function TableSkeleton() {
+  return (
+    <Card>
+      <div className="flex flex-wrap gap-3 border-b border-line p-4">
+        <Bar className="h-10 w-full sm:w-64" />
+        <Bar className="h-10 w-40 max-sm:hidden" />
+        <Bar className="h-10 w-32 max-sm:hidden sm:ml-auto" />
+      </div>
+      <ul className="sm:min-h-[460px]">
+        {Array.from({ length: 10 }, (_, i) => (
+          <li key={i} className="flex gap-6 border-b border-line px-4 py-4 last:border-b-0">
+            <Bar className="h-16 w-full sm:hidden" />
+            <Bar className="h-4 w-24 max-sm:hidden" />
+            <Bar className="h-4 w-28 max-sm:hidden" />
+            <Bar className="h-4 flex-1 max-sm:hidden" />
+            <Bar className="h-4 w-24 max-sm:hidden" />
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function Body({ shape }: { shape: Shape }) {
+  switch (shape) {
+    case 'tabs-table':
+      return (
+        <>
+          <div className="mb-4 flex gap-4 border-b border-line pb-2.5 pt-2.5">
+            {Array.from({ length: 4 }, (_, i) => (
+              <Bar key={i} className="h-4 flex-1 bg-line sm:w-24 sm:flex-none" />
+            ))}
+          </div>
+          <TableSkeleton />
+        </>
+      );
+    case 'table':
+      return <TableSkeleton />;
+    case 'cards':
+      return (
+        <div className="grid gap-4 md:grid-cols-2">
+          {Array.from({ length: 2 }, (_, i) => (
+            <Card key={i} className="space-y-3 p-6">
+              <Bar className="h-4 w-32" />
+              <Bar className="h-10 w-56" />
+              <Bar className="h-4 w-40" />
+            </Card>
+          ))}
+        </div>
+      );
+    case 'sections':
+      return (
+        <div className="space-y-6">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Card key={i} className="space-y-3 p-6">
+              <Bar className="h-5 w-48" />
+              <Bar className="h-4 w-full max-w-md" />
+              <Bar className="h-10 w-full max-w-sm" />
+            </Card>
+          ))}
+        </div>
+      );
+  }
+}
+
+/**
+ * What the frame draws in place of a screen until the start data has arrived: the screen's header as it will be and
+ * the shape of its content. The screen replaces it at once (with its banners above), so nothing moves.
+ */
+export function PageSkeleton({ pathname }: { pathname: string }) {
+  const match = SKELETONS.find((s) => matchPath(s.path, pathname));
+  return (
+    <div aria-busy="true" data-testid="page-skeleton">
+      <span role="status" className="sr-only">
+        Loading...
+      </span>
+      {match?.text ? <PageHeader {...match.text} /> : <Bar className="mb-6 h-8 w-48" />}
+      <Body shape={match?.shape ?? 'sections'} />
+    </div>
+  );
+}
