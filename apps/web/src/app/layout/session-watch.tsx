@@ -1,11 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
 import { createIdleTimer } from '../../lib/idle-timer.ts';
 import { portalConfig } from '../../lib/portal-config.ts';
 import { logout, refreshSession, sessionLostMessage } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
 import { lastActivity, recordActivity } from '../../lib/session/tabs.ts';
+
+const loadDialog = () => import('../../components/ui/dialog.tsx');
+/** The warning's dialog, loaded a while after the frame has drawn (not in its first paint), before it can be needed. */
+const Dialog = lazy(async () => ({ default: (await loadDialog()).Dialog }));
+/** When the dialog's code is fetched ahead: long before the 300 idle seconds that show it. */
+const DIALOG_AHEAD_MS = 20_000;
 
 const ACTIVITY = ['mousemove', 'mousedown', 'keydown', 'scroll', 'touchstart', 'wheel'] as const;
 
@@ -67,29 +72,38 @@ export function SessionWatch() {
     };
   }, []);
 
+  // the warning's code is here before it can be needed, even through an outage then
+  useEffect(() => {
+    const ahead = setTimeout(() => void loadDialog().catch(() => undefined), DIALOG_AHEAD_MS);
+    return () => clearTimeout(ahead);
+  }, []);
+
   const stay = () => {
     recordActivity(Date.now(), true);
     showWarning(undefined);
   };
 
+  if (secondsLeft === undefined) return null;
   return (
-    <Dialog
-      open={secondsLeft !== undefined}
-      onOpenChange={(open) => !open && stay()}
-      title="Are you still there?"
-      description="You will be logged out soon because you have been inactive."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => logout()}>
-            Log out
-          </Button>
-          <Button onClick={stay}>Stay signed in</Button>
-        </>
-      }
-    >
-      <p role="timer" aria-live="off" className="text-sm text-muted" data-testid="idle-countdown">
-        Logging out in <span className="font-semibold tabular-nums text-ink">{secondsLeft ?? 0}</span> {secondsLeft === 1 ? 'second' : 'seconds'}.
-      </p>
-    </Dialog>
+    <Suspense fallback={null}>
+      <Dialog
+        open
+        onOpenChange={(open) => !open && stay()}
+        title="Are you still there?"
+        description="You will be logged out soon because you have been inactive."
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => logout()}>
+              Log out
+            </Button>
+            <Button onClick={stay}>Stay signed in</Button>
+          </>
+        }
+      >
+        <p role="timer" aria-live="off" className="text-sm text-muted" data-testid="idle-countdown">
+          Logging out in <span className="font-semibold tabular-nums text-ink">{secondsLeft ?? 0}</span> {secondsLeft === 1 ? 'second' : 'seconds'}.
+        </p>
+      </Dialog>
+    </Suspense>
   );
 }

@@ -1,11 +1,13 @@
 import { Globe2 } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { countryName } from '@portal/contract/countries';
 import { rateChange } from '@portal/contract/rates';
 import { Button } from '../../components/ui/button.tsx';
 import { pendingRates, usePartnerRates } from '../../lib/partner/rates.ts';
 import { useSession } from '../../lib/session/session-store.ts';
-import { CountryReviewDialog } from './components/country-review-dialog.tsx';
+
+/** The review dialog, loaded when first opened: the frame does not carry it. */
+const CountryReviewDialog = lazy(async () => ({ default: (await import('./components/country-review-dialog.tsx')).CountryReviewDialog }));
 
 /** The changes as a sentence: "Enable Benin and Disable Kenya". */
 const describe = (changes: string[]) => (changes.length <= 2 ? changes.join(' and ') : `${changes.slice(0, -1).join(', ')} and ${changes.at(-1)}`);
@@ -47,7 +49,11 @@ export function PendingCountriesBanner() {
           </Button>
         </div>
       )}
-      <CountryReviewDialog open={open && pending.length > 0} onOpenChange={setOpen} pending={pending} userId={user.id} />
+      {open && pending.length > 0 && (
+        <Suspense fallback={null}>
+          <CountryReviewDialog open onOpenChange={setOpen} pending={pending} userId={user.id} />
+        </Suspense>
+      )}
     </>
   );
 }

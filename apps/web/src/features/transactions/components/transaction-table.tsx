@@ -1,5 +1,5 @@
-import { AlertTriangle, Download, RotateCw } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { AlertTriangle, ArrowUp, Download, RotateCw } from 'lucide-react';
+import { Suspense, lazy, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { TimeZoneLine } from '../../../components/time-zone-line.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -7,11 +7,13 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useCsvExport, type ExportProgress } from '../hooks/use-csv-export.ts';
 import { useTransactionSearch, type TableDef } from '../hooks/use-transaction-search.ts';
 import type { Row } from '../tables.ts';
-import { DetailsDrawer } from './details-drawer.tsx';
 import { EmptyState } from './empty-state.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { Pager } from './pager.tsx';
 import { TransactionRows } from './transaction-rows.tsx';
+
+/** A row's details, loaded when a row is first opened: the table's first paint does not carry the drawer. */
+const DetailsDrawer = lazy(async () => ({ default: (await import('./details-drawer.tsx')).DetailsDrawer }));
 
 function ExportStatus({ progress }: { progress: ExportProgress }) {
   return (
@@ -131,14 +133,31 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
           }
         />
       ) : page.isError && !search.hasRows ? null : (
-        <TransactionRows
-          label={def.label}
-          columns={def.columns(walletMode)}
-          rows={search.rows}
-          pending={page.isPending && !page.isError}
-          fetching={page.isFetching}
-          onView={view}
-        />
+        <div className="relative">
+          {/* over the rows, not above them: showing that rows came moves nothing */}
+          <div aria-live="polite" className="pointer-events-none absolute inset-x-0 top-2 z-10 flex justify-center sm:top-12">
+            {search.newRows > 0 && (
+              <button
+                type="button"
+                onClick={search.showNew}
+                data-testid="show-new-rows"
+                className="pointer-events-auto inline-flex items-center gap-1.5 rounded-full bg-brand-800 px-3.5 py-1.5 text-sm font-medium text-white shadow-lg hover:bg-brand-900"
+              >
+                <ArrowUp className="size-4" aria-hidden="true" />
+                {search.newRows === 1 ? '1 new transaction' : `${search.newRows} new transactions`}
+                <span className="sr-only">: show</span>
+              </button>
+            )}
+          </div>
+          <TransactionRows
+            label={def.label}
+            columns={def.columns(walletMode)}
+            rows={search.rows}
+            pending={page.isPending && !page.isError}
+            fetching={page.isFetching}
+            onView={view}
+          />
+        </div>
       )}
       <Pager
         startIndex={search.startIndex}
@@ -150,7 +169,11 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         onPage={search.goTo}
       />
       <TimeZoneLine />
-      <DetailsDrawer table={def.key} row={shown} onClose={close} />
+      {shown && (
+        <Suspense fallback={null}>
+          <DetailsDrawer table={def.key} row={shown} onClose={close} />
+        </Suspense>
+      )}
     </Card>
   );
 }

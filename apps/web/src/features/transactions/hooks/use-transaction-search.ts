@@ -83,7 +83,25 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
   const current = !invalid && page.data?.table === def.key ? page.data : undefined;
   const shown = invalid ? undefined : (current ?? (page.isError ? lastGood?.data : undefined));
   const shownStart = current || !page.isError ? startIndex : (lastGood?.startIndex ?? startIndex);
-  const loaded = useMemo(() => (shown ? cleanRows(def.key, shown.data as Row[]) : undefined), [shown, def.key]);
+  // the first page as the reader has it: a refetch (a live change) brings the rows on screen up to date in place, and
+  // rows that arrive above them wait behind "N new" until asked for, so that no row moves under the reader's eyes
+  const pageKey = JSON.stringify([query, shownStart]);
+  const [pinned, setPinned] = useState<{ key: string; rows: Row[] }>();
+  const fresh = shown?.data as Row[] | undefined;
+  const settled = !!fresh && !page.isPlaceholderData;
+  if (settled && (pinned?.key !== pageKey || shownStart > 0) && pinned?.rows !== fresh) setPinned({ key: pageKey, rows: fresh });
+  const held = settled && pinned?.key === pageKey && shownStart === 0 ? pinned : undefined;
+  const waiting = useMemo(() => {
+    if (!held || !fresh) return [];
+    const kept = new Set(held.rows.map((r) => r.id));
+    return fresh.filter((r) => !kept.has(r.id));
+  }, [held, fresh]);
+  const onScreen = useMemo(() => {
+    if (!held || !fresh || waiting.length === 0) return fresh;
+    const latest = new Map(fresh.map((r) => [r.id, r]));
+    return held.rows.map((r) => latest.get(r.id) ?? r);
+  }, [held, fresh, waiting]);
+  const loaded = useMemo(() => (onScreen ? cleanRows(def.key, onScreen) : undefined), [onScreen, def.key]);
   const rows = useMemo(() => loaded ?? [], [loaded]);
 
   // filter options grow with each loaded page
@@ -144,6 +162,10 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     page,
     rows,
     total,
+    /** rows that came while the first page was on screen, waiting to be shown (`showNew`) */
+    newRows: waiting.length,
+    /** Shows the first page as it is now, with the rows that came. */
+    showNew: () => fresh && setPinned({ key: pageKey, rows: fresh }),
     /** the total as shown: exact, or 10,000+ when the server counted no further */
     totalText: shown ? (shown.totalRelation === 'gte' ? `${MAX_RESULT_WINDOW.toLocaleString('en-US')}+` : total.toLocaleString('en-US')) : '',
     /** rows are on screen (this page's, or the last good ones under an error) */

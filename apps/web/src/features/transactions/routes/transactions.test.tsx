@@ -249,7 +249,7 @@ describe('transactions screen', () => {
     const { user } = renderTransactions();
     const view = await screen.findByRole('button', { name: `View details of ${String(ALL[0]!.id)}` });
     await user.click(view);
-    const drawer = screen.getByRole('dialog', { name: 'Transaction details' });
+    const drawer = await screen.findByRole('dialog', { name: 'Transaction details' });
     expect(
       within(drawer)
         .getAllByRole('heading')
@@ -368,5 +368,26 @@ describe('transactions screen', () => {
     await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['All wallets', 'USD', 'NGN', 'KES']));
     await user.click(screen.getByRole('option', { name: 'NGN' }));
     await waitFor(() => expect(searches(api).at(-1)).toMatchObject({ table: 'settlements', fiatWallet: 'NGN', startIndex: 0 }));
+  });
+
+  it('keeps the rows on screen when a live change brings new ones above them: they wait behind "N new", the rows shown still change in place', async () => {
+    let rows = ALL.slice(0, 12);
+    mockApi({ ...base, 'POST transactions/search': () => ({ body: searchReply(rows.slice(0, 10), rows.length) }) });
+    const { user, queryClient } = renderTransactions();
+    await pageShown('1–10 of 12');
+    const before = column(0);
+    // two payments arrive, and the first one on screen completes a refund
+    const arrived = payments(2).map((r, i) => ({ ...r, id: `ffffffff-0000-4000-8000-00000000000${i}` }));
+    rows = [...arrived, { ...ALL[0]!, status: 'refunded' }, ...ALL.slice(1, 12)];
+    await act(() => queryClient.invalidateQueries({ queryKey: ['transactions'] }));
+    const pill = await screen.findByRole('button', { name: /^2 new transactions/ });
+    // nothing moved: the same rows in the same places, the first with its new status; the total counts the new ones
+    expect(column(0)).toEqual(before);
+    expect(column(4)[0]).toBe('Refunded');
+    expect(summary()).toBe('1–10 of 14');
+    await user.click(pill);
+    await waitFor(() => expect(column(0)[0]).toBe('ffffffff…'));
+    expect(column(0).slice(2)).toEqual(before.slice(0, 8));
+    expect(screen.queryByTestId('show-new-rows')).toBeNull();
   });
 });

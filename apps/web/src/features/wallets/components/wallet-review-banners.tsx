@@ -1,5 +1,5 @@
 import { ShieldCheck, X } from 'lucide-react';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { Button } from '../../../components/ui/button.tsx';
 import { useProfile } from '../../../lib/partner/profile.ts';
@@ -7,7 +7,9 @@ import { useSettlementWallets } from '../../../lib/partner/settlement-wallets.ts
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useReviewBanners } from '../review-banners.ts';
 import { reviewable, shortAddress } from '../wallet-rows.ts';
-import { ReviewWalletDialog } from './review-wallet-dialog.tsx';
+
+/** The review dialog, loaded when first opened: the frame does not carry it. */
+const ReviewWalletDialog = lazy(async () => ({ default: (await import('./review-wallet-dialog.tsx')).ReviewWalletDialog }));
 
 /**
  * One banner per wallet address waiting for the signed-in user's review (portal-core §2): admin and treasury users
@@ -52,7 +54,11 @@ export function WalletReviewBanners() {
           </button>
         </div>
       ))}
-      {reviewing && <ReviewWalletDialog wallet={reviewing} open onOpenChange={(open) => !open && setReviewing(null)} />}
+      {reviewing && (
+        <Suspense fallback={null}>
+          <ReviewWalletDialog wallet={reviewing} open onOpenChange={(open) => !open && setReviewing(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -191,8 +191,8 @@ describe('wallet review banners and modal', () => {
     const { user } = renderScreen(<WalletReviewBanners />);
     await waitFor(() => expect(screen.getAllByTestId('wallet-review-banner')).toHaveLength(2));
     await user.click(within(screen.getAllByTestId('wallet-review-banner')[0]!).getByRole('button', { name: 'Review' }));
-    expect(screen.getByTestId('review-address').textContent).toBe(PENDING.address);
-    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect((await screen.findByTestId('review-address')).textContent).toBe(PENDING.address);
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(toastText()).toBe("New wallet address approved and is pending screening. You'll be notified once approved."));
     expect(api.to('PUT partner/wallet/status')[0]!.body).toEqual({ address: PENDING.address, network: 'ERC20', status: 'approved' });
   });
