@@ -131,7 +131,8 @@ function report(name: string, runs: Run[]) {
   const m = (key: keyof Run) => median(runs.map((r) => r[key] as number));
   const all = (key: 'performance' | 'accessibility') => runs.map((r) => r[key]).join(', ');
   line(`${name}: performance (median; runs)`, `${m('performance')} (${all('performance')})`);
-  line(`${name}: accessibility`, `${m('accessibility')} (${all('accessibility')})${runs[0]!.failing.length ? ` failing: ${runs[0]!.failing.join(', ')}` : ''}`);
+  const failing = [...new Set(runs.flatMap((r) => r.failing))];
+  line(`${name}: accessibility`, `${m('accessibility')} (${all('accessibility')})${failing.length ? ` failing: ${failing.join(', ')}` : ''}`);
   line(`${name}: FCP / LCP / Speed Index`, `${(m('fcp') / 1000).toFixed(2)} s / ${(m('lcp') / 1000).toFixed(2)} s / ${(m('si') / 1000).toFixed(2)} s`);
   line(`${name}: TBT / CLS`, `${Math.round(m('tbt'))} ms / ${m('cls').toFixed(3)}`);
   line(`${name}: transferred (all / JavaScript)`, `${m('totalKB').toFixed(0)} KB / ${m('jsKB').toFixed(0)} KB`);

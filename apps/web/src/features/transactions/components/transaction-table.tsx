@@ -134,8 +134,8 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         />
       ) : page.isError && !search.hasRows ? null : (
         <div className="relative">
-          {/* over the rows, not above them: showing that rows came moves nothing */}
-          <div aria-live="polite" className="pointer-events-none absolute inset-x-0 top-2 z-10 flex justify-center sm:top-12">
+          {/* on the line above the rows (over the paddings, not over a control): showing that rows came moves nothing */}
+          <div aria-live="polite" className="pointer-events-none absolute inset-x-0 -top-4 z-10 flex justify-center">
             {search.newRows > 0 && (
               <button
                 type="button"
