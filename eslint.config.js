@@ -158,6 +158,12 @@ export default tseslint.config(
           selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|executeQuery)$/]',
           message: 'SQL lives in *.repository.ts files: call a repository function',
         },
+        {
+          // pg-boss's own workers record a job's outcome once, unawaited: one lost to a connection cut stays active
+          selector:
+            "CallExpression[callee.property.name='work'][callee.object.name='boss'], CallExpression[callee.property.name='work'][callee.object.property.name='boss']",
+          message: 'work a queue with workQueue (jobs/queue-worker.ts): it records each outcome across database outages',
+        },
       ],
     },
   },

@@ -4,6 +4,7 @@ import { isDatabaseOutage, logFailure } from './db/outage.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, seedDemo } from './db/seed/demo.ts';
 import { createBoss } from './jobs/boss.ts';
+import { stopQueueWorkers } from './jobs/queue-worker.ts';
 import { openRuntime } from './runtime.ts';
 import { startDemoPayments, startWorkers } from './composition.ts';
 import type { MailCatcher } from './lib/mail-catcher.ts';
@@ -27,9 +28,8 @@ async function orExitOnConfigError<T>(step: () => T | Promise<T>): Promise<T> {
 
 /**
  * A promise rejected with no one to catch it ends the process (Node's default), as a bug should. One kind is let
- * through: a lost database connection in a library's own background work (pg-boss 10 neither awaits nor catches its
- * completion of a job, so a connection cut as a job ends rejects into the void). The job is then completed or retried
- * by the queue's own expiry; ending the process for it would turn a blip into an outage.
+ * through: a lost database connection in a library's own background work, which ending the process for would turn a
+ * blip into an outage. (Jobs are not such work any more: jobs/queue-worker.ts records their outcome itself.)
  */
 function survivingDatabaseOutages(log: () => FastifyBaseLogger) {
   process.on('unhandledRejection', (reason) => {
@@ -82,6 +82,7 @@ async function main() {
     };
     await step('webhook attempts finished', () => running.webhooks?.stop());
     // running jobs get until then to finish; those still running are handed back to the queue (failed, so retried)
+    await step('jobs under way finished', () => stopQueueWorkers(boss, JOB_SHUTDOWN_GRACE_MS));
     await step('job queue stopped', () => boss.stop({ graceful: true, wait: true, timeout: JOB_SHUTDOWN_GRACE_MS }));
     await step('database closed', () => database.close());
     await step('mail catcher stopped', () => catcher?.stop());

@@ -1,3 +1,4 @@
+import { workQueue } from './queue-worker.ts';
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -87,7 +88,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupResult> {
 export async function startCleanupJob(deps: CleanupDeps & { boss: PgBoss; log: FastifyBaseLogger }) {
   await deps.boss.createQueue(CLEANUP_QUEUE, { name: CLEANUP_QUEUE, retryLimit: 1, expireInSeconds: 15 * 60 });
   await deps.boss.schedule(CLEANUP_QUEUE, CLEANUP_CRON, {}, { tz: 'UTC' });
-  await deps.boss.work(CLEANUP_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
+  workQueue(deps.boss, CLEANUP_QUEUE, { pollingIntervalSeconds: 30, log: deps.log }, async () => {
     const removed = await runCleanup(deps);
     const requeuedReports = await requeueOrphanedReports(deps.boss, deps.db, deps.now);
     deps.log.info({ ...removed, requeuedReports }, 'cleanup done');

@@ -370,14 +370,16 @@ describe('the cluster under load and faults', () => {
     // over has that job still active there (its end was not replicated): the queue hands it out again when it
     // expires, so it is waiting, not lost
     const unfinished = async () =>
-      db<{ kind: string; status: string; live_jobs: number }>(
+      db<{ kind: string; status: string; live_jobs: number; job_states: string | null }>(
         `select 'withdrawal' as kind, s.status,
-            (select count(*)::int from pgboss.job j where j.name = 'settlement-processing' and j.state in ('created','retry','active') and j.data->>'settlementId' = s.id::text) as live_jobs
+            (select count(*)::int from pgboss.job j where j.name = 'settlement-processing' and j.state in ('created','retry','active') and j.data->>'settlementId' = s.id::text) as live_jobs,
+            (select string_agg(j.state::text, '+') from pgboss.job j where j.name = 'settlement-processing' and j.state in ('created','retry','active') and j.data->>'settlementId' = s.id::text) as job_states
            from settlement_requests r join settlements s on s.partner_id = r.partner_id and s.id = r.settlement_id
           where r.partner_id = $1 and r.sequence_id = any($2) and s.status in ('pending','processing')
          union all
          select 'payment', o.status,
-            (select count(*)::int from pgboss.job j where j.name = 'payment-processing' and j.state in ('created','retry','active') and j.data->>'id' = o.id::text)
+            (select count(*)::int from pgboss.job j where j.name = 'payment-processing' and j.state in ('created','retry','active') and j.data->>'id' = o.id::text),
+            (select string_agg(j.state::text, '+') from pgboss.job j where j.name = 'payment-processing' and j.state in ('created','retry','active') and j.data->>'id' = o.id::text)
            from payment_orders o
           where o.partner_id = $3 and o.sequence_id = any($4) and o.status not in ('complete','failed','expired','refunded','denied','cancelled','refund_failed')`,
         [ACME, [...withdrawals.keys()], KORA, [...disbursements.keys()]],
@@ -388,7 +390,9 @@ describe('the cluster under load and faults', () => {
       await sleep(1000);
       open = await unfinished();
     }
-    figures.push(`unfinished 45 s after the load: ${open.length ? open.map((o) => `${o.kind} ${o.status} (${o.live_jobs} job waiting)`).join(', ') : 'none'}`);
+    figures.push(
+      `unfinished 45 s after the load: ${open.length ? open.map((o) => `${o.kind} ${o.status} (its job ${o.job_states ?? 'gone'})`).join(', ') : 'none'}`,
+    );
     expect(
       open.filter((o) => o.live_jobs === 0),
       'a withdrawal or payment under way with no job to move it on (lost)',

@@ -1,3 +1,4 @@
+import { workQueue, type QueueWorker } from '../../jobs/queue-worker.ts';
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
@@ -76,24 +77,17 @@ export async function sweepPayments(deps: Pick<PaymentWorkerDeps, 'boss' | 'db' 
 /** Works the payment queue on this server (pg-boss hands each job to one server), and schedules the sweep. */
 export async function startPaymentWorker(deps: PaymentWorkerDeps & { concurrency?: number }) {
   await createPaymentQueue(deps.boss);
-  const ids: string[] = [];
+  const workers: QueueWorker[] = [];
   for (let i = 0; i < (deps.concurrency ?? 2); i++) {
-    const worker: { id?: string } = {};
-    worker.id = await deps.boss.work<PaymentJob>(PAYMENT_QUEUE, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
-      if (!job) return;
-      try {
-        await runPaymentStep(deps, job.data);
-      } finally {
-        if (worker.id) deps.boss.notifyWorker(worker.id);
-      }
-    });
-    ids.push(worker.id);
+    workers.push(workQueue<PaymentJob>(deps.boss, PAYMENT_QUEUE, { pollingIntervalSeconds: 0.5, log: deps.log }, (job) => runPaymentStep(deps, job.data)));
   }
   await deps.boss.createQueue(PAYMENT_SWEEP_QUEUE, { name: PAYMENT_SWEEP_QUEUE, retryLimit: 1, expireInSeconds: 5 * 60 });
   await deps.boss.schedule(PAYMENT_SWEEP_QUEUE, SWEEP_CRON, {}, { tz: 'UTC' });
-  await deps.boss.work(PAYMENT_SWEEP_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
-    const requeued = await sweepPayments(deps);
-    if (requeued) deps.log.warn({ requeued }, 'overdue payments queued again');
-  });
-  return { stop: async () => Promise.all(ids.map((id) => deps.boss.offWork({ id }))).then(() => undefined) };
+  workers.push(
+    workQueue(deps.boss, PAYMENT_SWEEP_QUEUE, { pollingIntervalSeconds: 30, log: deps.log }, async () => {
+      const requeued = await sweepPayments(deps);
+      if (requeued) deps.log.warn({ requeued }, 'overdue payments queued again');
+    }),
+  );
+  return { stop: async () => Promise.all(workers.map((w) => w.stop())).then(() => undefined) };
 }

@@ -1,3 +1,4 @@
+import { workQueue } from '../../jobs/queue-worker.ts';
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -33,20 +34,13 @@ export async function startReportWorker(deps: ReportWorkerDeps) {
   await createReportQueue(deps.boss);
   for (let i = 0; i < concurrency; i++) {
     // one job at a time per builder, so a long report holds one slot and the others keep going
-    const builder: { id?: string } = {};
-    builder.id = await deps.boss.work<ReportBuildJob>(REPORT_QUEUE, { pollingIntervalSeconds: IDLE_POLL_SECONDS, batchSize: 1 }, async ([job]) => {
-      if (!job) return;
-      try {
-        deps.log.info({ report: job.data.id, partner: job.data.partnerId }, 'building report');
-        await buildReport(
-          { db: deps.db, ...(deps.read ? { read: deps.read } : {}), storage: deps.storage, partners: deps.partners, now },
-          job.data.partnerId,
-          job.data.id,
-        );
-      } finally {
-        // look for the next job straight away instead of sleeping out the polling interval
-        if (builder.id) deps.boss.notifyWorker(builder.id);
-      }
+    workQueue<ReportBuildJob>(deps.boss, REPORT_QUEUE, { pollingIntervalSeconds: IDLE_POLL_SECONDS, log: deps.log }, async (job) => {
+      deps.log.info({ report: job.data.id, partner: job.data.partnerId }, 'building report');
+      await buildReport(
+        { db: deps.db, ...(deps.read ? { read: deps.read } : {}), storage: deps.storage, partners: deps.partners, now },
+        job.data.partnerId,
+        job.data.id,
+      );
     });
   }
   const requeued = await requeueOrphanedReports(deps.boss, deps.db, now);

@@ -1,3 +1,4 @@
+import { workQueue } from '../../jobs/queue-worker.ts';
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
@@ -166,20 +167,13 @@ export async function sweepWithdrawals(deps: Pick<SettlementWorkerDeps, 'boss' |
 /** Works the settlement queue on this server (pg-boss hands each job to one server), and schedules the sweep. */
 export async function startSettlementWorker(deps: SettlementWorkerDeps) {
   await createSettlementQueue(deps.boss);
-  const worker: { id?: string } = {};
-  worker.id = await deps.boss.work<SettlementJob>(SETTLEMENT_QUEUE, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-    if (!job) return;
-    try {
-      const status = await runSettlementStep(deps, job.data);
-      deps.log.info({ settlement: job.data.settlementId, partner: job.data.partnerId, step: job.data.step, status }, 'settlement step done');
-    } finally {
-      // take the next job straight away instead of sleeping out the polling interval
-      if (worker.id) deps.boss.notifyWorker(worker.id);
-    }
+  workQueue<SettlementJob>(deps.boss, SETTLEMENT_QUEUE, { pollingIntervalSeconds: 1, log: deps.log }, async (job) => {
+    const status = await runSettlementStep(deps, job.data);
+    deps.log.info({ settlement: job.data.settlementId, partner: job.data.partnerId, step: job.data.step, status }, 'settlement step done');
   });
   await deps.boss.createQueue(SETTLEMENT_SWEEP_QUEUE, { name: SETTLEMENT_SWEEP_QUEUE, retryLimit: 1, expireInSeconds: 5 * 60 });
   await deps.boss.schedule(SETTLEMENT_SWEEP_QUEUE, SWEEP_CRON, {}, { tz: 'UTC' });
-  await deps.boss.work(SETTLEMENT_SWEEP_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
+  workQueue(deps.boss, SETTLEMENT_SWEEP_QUEUE, { pollingIntervalSeconds: 30, log: deps.log }, async () => {
     const requeued = await sweepWithdrawals(deps);
     if (requeued) deps.log.warn({ requeued }, 'overdue withdrawals queued again');
   });

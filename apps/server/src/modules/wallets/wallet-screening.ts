@@ -1,3 +1,4 @@
+import { workQueue } from '../../jobs/queue-worker.ts';
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -51,14 +52,8 @@ export async function screenWallet(service: WalletService, screener: WalletScree
 
 export async function startWalletScreeningWorker(deps: { boss: PgBoss; service: WalletService; screener: WalletScreener; log: FastifyBaseLogger }) {
   await createScreeningQueue(deps.boss);
-  const worker: { id?: string } = {};
-  worker.id = await deps.boss.work<ScreeningJob>(WALLET_SCREENING_QUEUE, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-    if (!job) return;
-    try {
-      const wallet = await screenWallet(deps.service, deps.screener, job.data);
-      deps.log.info({ wallet: job.data.walletId, partner: job.data.partnerId, status: wallet?.status }, 'wallet screened');
-    } finally {
-      if (worker.id) deps.boss.notifyWorker(worker.id);
-    }
+  workQueue<ScreeningJob>(deps.boss, WALLET_SCREENING_QUEUE, { pollingIntervalSeconds: 1, log: deps.log }, async (job) => {
+    const wallet = await screenWallet(deps.service, deps.screener, job.data);
+    deps.log.info({ wallet: job.data.walletId, partner: job.data.partnerId, status: wallet?.status }, 'wallet screened');
   });
 }

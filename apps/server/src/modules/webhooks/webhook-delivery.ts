@@ -1,3 +1,4 @@
+import { workQueue } from '../../jobs/queue-worker.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { logFailure } from '../../db/outage.ts';
 import type PgBoss from 'pg-boss';
@@ -384,10 +385,9 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
   // ---- upkeep
   await boss.createQueue(WEBHOOK_UPKEEP_QUEUE, { name: WEBHOOK_UPKEEP_QUEUE, retryLimit: 1, expireInSeconds: 15 * 60 });
   await boss.schedule(WEBHOOK_UPKEEP_QUEUE, UPKEEP_CRON, {}, { tz: 'UTC' });
-  await boss.work(WEBHOOK_UPKEEP_QUEUE, { pollingIntervalSeconds: 30 }, async () => {
+  const upkeep = workQueue(boss, WEBHOOK_UPKEEP_QUEUE, { pollingIntervalSeconds: 30, log }, async () => {
     const result = await webhookUpkeep(deps.database, Date.now());
     log.info(result, 'webhook upkeep done');
-    return result;
   });
 
   // ---- what wakes the relay: the timer, the outbox's NOTIFY (PostgreSQL), a nudge from this process
@@ -418,7 +418,7 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
       clearTimeout(refill);
       offNudge();
       await listener?.close();
-      await boss.offWork(WEBHOOK_UPKEEP_QUEUE);
+      await upkeep.stop();
       // attempts under way finish (10 s at most); one cut short is taken again after its job expires
       const deadline = Date.now() + timeoutMs + 1000;
       while ((inFlight > 0 || relaying || filling) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
