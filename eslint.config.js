@@ -185,6 +185,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    // the portal's plain scripts, served as they are (public/): they run in the browser
+    files: ['apps/web/public/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // scripts and their declaration files belong to no tsconfig: linted without type information
     files: ['**/*.{js,mjs}', '**/*.d.mts'],
     extends: [tseslint.configs.disableTypeChecked],

@@ -48,13 +48,32 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     const res = await page.reload();
     // the page names the screen's chunks itself, so the browser fetches them beside the entry
     const html = (await res?.text()) ?? '';
-    expect(html).toMatch(/rel="modulepreload" crossorigin href="\/assets\/app-layout-/);
+    expect(html).toMatch(/<meta name="portal-preload" content="\/assets\/app-layout-/);
     await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
     await expect.poll(() => page.locator('tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(scripts.some((s) => s.startsWith('transactions-'))).toBe(true);
     expect(errors).toEqual([]);
     await screenshots(page, 'first-paint-transactions');
     await page.close();
+  });
+
+  it.each([
+    [1440, 900],
+    [375, 812],
+  ])('at %i px the page itself draws the frame and the screen skeleton, before any script runs', async (width, height) => {
+    // no script at all: what shows is what the server sent
+    const context = await env.browser.newContext({ viewport: { width, height }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${env.server.url}/transactions`);
+    await expect(page.getByRole('heading', { name: 'Transactions', level: 1 }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Your payments, collections, settlements and fees.').isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('page-skeleton').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('complementary', { name: 'Partner and navigation' }).isVisible()).resolves.toBe(true);
+    if (width === 1440) await screenshots(page, 'first-paint-shell');
+    // the sign-in page has no frame
+    await page.goto(`${env.server.url}/login`);
+    expect(await page.locator('#root').innerHTML()).toBe('');
+    await context.close();
   });
 
   /** Holds the start data's replies until `release` (the frame must draw without them); counts the start calls. */
@@ -156,8 +175,9 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     await page.goto(`${env.server.url}/api-keys`);
     await page.getByTestId('page-skeleton').waitFor();
     await expect.poll(() => start.held.length).toBe(1);
-    // the frame draws what it remembers, the screen stays hidden
-    await expect(page.getByRole('link', { name: 'API Keys' }).isVisible()).resolves.toBe(true);
+    // the frame draws what it remembers (once the portal runs: the page's own frame has no partner), the screen stays hidden
+    await page.getByRole('link', { name: 'API Keys' }).waitFor();
+    expect(start.held.length).toBe(1);
     await expect(page.getByRole('heading', { name: 'API Keys', level: 1 }).isVisible()).resolves.toBe(false);
     await start.release();
     // the server's partner has no API keys: the guard sends Lean Pay's admin home (its transactions)

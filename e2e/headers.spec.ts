@@ -63,12 +63,13 @@ describe.skipIf(browserMissing)('security headers, in Chromium and on the wire',
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(page.headers.get('content-encoding')).toBe('br');
     const html = await page.text(); // fetch decodes it
-    expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/[^"]+\.js"/);
+    // the entry, which the page's boot script runs after the first paint
+    expect(html).toMatch(/<meta name="portal-entry" content="\/assets\/[^"]+\.js" \/>/);
     // the screen's chunks are named in the page, so they load beside the entry
-    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/transactions-[^"]+\.js">/);
+    expect(html).toMatch(/<meta name="portal-preload" content="\/assets\/transactions-[^"]+\.js" \/>/);
     // the largest script the page names (small files have no compressed copies)
     const scripts = await Promise.all(
-      [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map(async ([, url]) => {
+      [...html.matchAll(/(?:src|href|content)="(\/assets\/[^"]+\.js)"/g)].map(async ([, url]) => {
         const res = await fetch(`${env.server.url}${url}`, { headers: { 'accept-encoding': 'identity' } });
         expect(res.headers.get('content-encoding'), url).toBeNull();
         return { url: url!, body: Buffer.from(await res.arrayBuffer()) };

@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
+import { defineConfig, runnerImport, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
 import { APP_LAYOUT, APP_SCREENS, PUBLIC_SCREENS } from './src/app/screens.ts';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -79,6 +79,29 @@ function bundleList(): Plugin {
   };
 }
 
+/**
+ * The page's scripts start once the browser has painted what the server put in the page (a signed-in screen's frame
+ * and skeleton): the page names its entry module and the modules to fetch beside it (`portal-entry`,
+ * `portal-preload`), and public/boot.js asks for them after that first paint. Asked for at once, they would share
+ * a phone's bandwidth with the page and its style sheet, and hold that paint for a second.
+ */
+function entryAfterPaint(): Plugin {
+  return {
+    name: 'entry-after-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+        if (!entry) throw new Error('entry-after-paint: no entry script in index.html');
+        return html
+          .replace(entry[0], `<meta name="portal-entry" content="${entry[1]}" />\n    <script src="/boot.js" defer></script>`)
+          .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">/g, '<meta name="portal-preload" content="$1" />');
+      },
+    },
+  };
+}
+
 /** Where the server finds, for each route, the files to name in its page (apps/server/src/plugins/portal.ts). */
 export const ROUTE_PRELOADS = '.vite/route-preloads.json';
 
@@ -91,7 +114,7 @@ function routePreloads(): Plugin {
   return {
     name: 'route-preloads',
     apply: 'build',
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
       const closure = (start: Rollup.OutputChunk[], out = new Set<string>()) => {
@@ -112,9 +135,18 @@ function routePreloads(): Plugin {
         return chunk;
       };
       const files = (modules: string[]) => [...closure(modules.map(chunkOf))].filter((f) => !inPage.has(f));
+      // the frame and the screen's skeleton, drawn here with the portal's own components (see src/app/layout/shell.tsx)
+      const { module: shell } = await runnerImport<{ shellMarkup: (pathname: string) => string }>(
+        path.resolve(import.meta.dirname, 'src/app/layout/shell.tsx'),
+        {
+          configFile: false,
+          root: import.meta.dirname,
+          logLevel: 'warn',
+        },
+      );
       const routes = [
         ...PUBLIC_SCREENS.map((s) => ({ path: s.meta.path, files: files([s.module]) })),
-        ...APP_SCREENS.map((s) => ({ path: s.meta.path, files: files([APP_LAYOUT, s.module]) })),
+        ...APP_SCREENS.map((s) => ({ path: s.meta.path, files: files([APP_LAYOUT, s.module]), shell: shell.shellMarkup(s.meta.path) })),
       ];
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS, source: `${JSON.stringify({ routes }, null, 1)}\n` });
     },
@@ -137,7 +169,7 @@ function buildInfo() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), bundleList(), routePreloads(), precompress()],
+  plugins: [react(), tailwindcss(), entryAfterPaint(), bundleList(), routePreloads(), precompress()],
   define: { __PORTAL_BUILD__: JSON.stringify(buildInfo()) },
   server: {
     port: 5173,

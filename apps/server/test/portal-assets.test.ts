@@ -26,14 +26,14 @@ function builtPortal(): string {
   fs.writeFileSync(path.join(dir, 'csp-setup.js'), 'globalThis.x = 1;\n');
   const routes = [
     { path: '/login', files: ['assets/login-111.js'] },
-    { path: '/transactions', files: ['assets/app-layout-222.js', 'assets/transactions-333.js'] },
+    { path: '/transactions', files: ['assets/app-layout-222.js', 'assets/transactions-333.js'], shell: '<main>Transactions $& $1</main>' },
     { path: '/payments/:id?', files: ['assets/trades-444.js'] },
   ];
   fs.writeFileSync(path.join(dir, '.vite', 'route-preloads.json'), JSON.stringify({ routes }));
   return dir;
 }
 
-const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+const preloads = (html: string) => [...html.matchAll(/<meta name="portal-preload" content="([^"]+)" \/>/g)].map((m) => m[1]);
 
 describe('Accept-Encoding', () => {
   it('prefers brotli, then gzip, and honours q=0 and *', () => {
@@ -121,13 +121,18 @@ describe.each(DATABASES)('the built portal on %s', (kind) => {
     const html = zlib.brotliDecompressSync(br.rawPayload).toString();
     expect(html).toContain('<div id="root">');
     expect(preloads(html)).toEqual(['/assets/app-layout-222.js', '/assets/transactions-333.js']);
+    // a signed-in screen's page carries the frame and the skeleton the build drew for it, as it is
+    expect(html).toContain('<div id="root"><main>Transactions $& $1</main></div>');
     // the nonce of the policy is the one in the page
     const nonce = /'nonce-([^']+)'/.exec(String(br.headers['content-security-policy']))![1];
     expect(html).toContain(`nonce="${nonce}"`);
 
     const gz = await t.app.inject({ method: 'GET', url: '/login', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
-    expect(preloads(zlib.gunzipSync(gz.rawPayload).toString())).toEqual(['/assets/login-111.js']);
+    const login = zlib.gunzipSync(gz.rawPayload).toString();
+    expect(preloads(login)).toEqual(['/assets/login-111.js']);
+    // a screen with no shell (the sign-in page) gets an empty root
+    expect(login).toContain('<div id="root"></div>');
 
     const plain = await t.app.inject({ method: 'GET', url: '/payments/PAY-42' });
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -138,5 +143,6 @@ describe.each(DATABASES)('the built portal on %s', (kind) => {
     const other = await t.app.inject({ method: 'GET', url: '/nowhere' });
     expect(other.statusCode).toBe(200);
     expect(preloads(other.body)).toEqual([]);
+    expect(other.body).toContain('<div id="root"></div>');
   });
 });

@@ -1,5 +1,5 @@
 import './lib/csp.ts';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers, queryClient } from './app/providers.tsx';
@@ -37,10 +37,23 @@ useSession.subscribe((now, before) => {
 if (signedIn(useSession.getState())) start();
 else void restoreSession();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+// the first render waits for the route's screen and frame (lazy modules): until then the router would draw nothing,
+// and the page shows the server's frame and skeleton, which this render replaces with the same. It is a transition:
+// React yields to the browser every few milliseconds instead of holding the page in one long task.
+await new Promise<void>((resolve) => {
+  if (router.state.initialized) return resolve();
+  const stop = router.subscribe((state) => {
+    if (!state.initialized) return;
+    stop();
+    resolve();
+  });
+});
+startTransition(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

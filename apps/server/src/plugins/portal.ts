@@ -32,7 +32,7 @@ export function pickEncoding(accept: string | string[] | undefined): Encoding | 
   return undefined;
 }
 
-type RoutePreloads = { routes: { path: string; files: string[] }[] };
+type RoutePreloads = { routes: { path: string; files: string[]; shell?: string }[] };
 
 /** A route pattern of the portal's router ('/payments/:id?', '/balance/fiat-wallet/:currency') as a RegExp. */
 export function routePattern(route: string): RegExp {
@@ -46,20 +46,25 @@ export function routePattern(route: string): RegExp {
   return new RegExp(`^${parts.join('')}/?$`);
 }
 
+type RoutePage = { tags: string; shell: string };
+
 /**
- * For each route, the `<link rel="modulepreload">` tags of the chunks its screen needs, from the build's
- * `.vite/route-preloads.json` (apps/web/vite.config.ts). Without them the browser learns of those chunks only once
- * the entry has run; with them it fetches them beside the entry. Empty when the build has no such file.
+ * For each route, from the build's `.vite/route-preloads.json` (apps/web/vite.config.ts): the chunks its screen
+ * needs, named in the page (`portal-preload`; the portal's boot.js preloads them with the entry, after the first
+ * paint: without them the browser would learn of those chunks only once the entry has run), and for a signed-in
+ * screen the markup of the frame around the screen's skeleton, which the browser paints before any script has run.
+ * Nothing when the build has no such file.
  */
-function loadPreloads(webDist: string): (pathname: string) => string {
+function loadRoutePages(webDist: string): (pathname: string) => RoutePage {
+  const none: RoutePage = { tags: '', shell: '' };
   const file = path.join(webDist, '.vite', 'route-preloads.json');
-  if (!fs.existsSync(file)) return () => '';
+  if (!fs.existsSync(file)) return () => none;
   const { routes } = JSON.parse(fs.readFileSync(file, 'utf8')) as RoutePreloads;
   const table = routes.map((r) => ({
     pattern: routePattern(r.path),
-    tags: r.files.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">\n`).join(''),
+    page: { tags: r.files.map((f) => `    <meta name="portal-preload" content="/${f}" />\n`).join(''), shell: r.shell ?? '' },
   }));
-  return (pathname) => table.find((r) => r.pattern.test(pathname))?.tags ?? '';
+  return (pathname) => table.find((r) => r.pattern.test(pathname))?.page ?? none;
 }
 
 /**
@@ -100,14 +105,21 @@ export async function registerPortal(app: FastifyInstance, webDist: string) {
     .replaceAll('<', '&lt;');
   const NONCE = '%CSP_NONCE%';
   const PRELOADS = '%ROUTE_PRELOADS%';
+  const SHELL = '%ROUTE_SHELL%';
   const html = fs
     .readFileSync(index, 'utf8')
-    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n    <meta name="csp-nonce" nonce="${NONCE}" />\n${PRELOADS}  </head>`);
-  const preloads = loadPreloads(webDist);
+    .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n    <meta name="csp-nonce" nonce="${NONCE}" />\n${PRELOADS}  </head>`)
+    .replace('<div id="root"></div>', `<div id="root">${SHELL}</div>`);
+  const routePage = loadRoutePages(webDist);
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
     const csp = portalCsp();
     const pathname = request.url.split('?')[0] ?? '/';
-    const page = html.replace(NONCE, csp.nonce).replace(PRELOADS, preloads(pathname));
+    const { tags, shell } = routePage(pathname);
+    // (functions as replacements: a `$` in the markup stays as it is)
+    const page = html
+      .replace(NONCE, csp.nonce)
+      .replace(PRELOADS, () => tags)
+      .replace(SHELL, () => shell);
     void reply
       .type('text/html; charset=utf-8')
       .header('cache-control', REVALIDATE)

@@ -50,6 +50,34 @@ describe('formatting (transaction-data §5, §9)', () => {
     expect(formatDay('2026-11-16')).toBe('Nov 16, 2026');
     expect(formatDay('2026-11-15T23:59:59Z')).toBe('Nov 15, 2026');
   });
+  it('dates in UTC are written as the en-US formatters write them, for any instant (written without them)', () => {
+    const intl = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'UTC',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    const intlDay = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+    // every month, day and hour over several years, and odd minutes, leap days and the ends of years included
+    const instants = [
+      Date.UTC(2024, 1, 29, 23, 59),
+      Date.UTC(1999, 11, 31, 0, 0),
+      Date.UTC(2000, 0, 1, 12, 7),
+      Date.UTC(1000, 0, 1),
+      Date.UTC(9999, 11, 31, 23, 59),
+    ];
+    for (let t = Date.UTC(2019, 0, 1); t < Date.UTC(2031, 0, 1); t += 7 * 3600_000 + 13 * 60_000) instants.push(t);
+    for (const t of instants) {
+      const d = new Date(t);
+      expect(formatDate(d)).toBe(`${intl.format(d)} UTC`);
+      expect(formatDay(d)).toBe(intlDay.format(d));
+    }
+    // years of other lengths go through Intl
+    expect(formatDate('0999-03-04T05:06:00Z')).toBe(`${intl.format(new Date('0999-03-04T05:06:00Z'))} UTC`);
+  });
   it('amounts: fiat and stablecoins with 2 decimals in tables, bitcoin up to 8, the currency always written', () => {
     expect(formatAmount('7957', 'USDC')).toBe('USDC 7,957.00');
     expect(formatAmount('8054.62731366', 'USDT')).toBe('USDT 8,054.63');

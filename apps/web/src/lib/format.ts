@@ -2,9 +2,15 @@ import { isKnownTimeZone } from '@portal/contract/time-zone';
 
 const numeric = (value: string | number | null | undefined) => (typeof value === 'number' ? String(value) : (value ?? '').replace(/[^\d.-]/g, ''));
 const isNumber = (text: string) => text !== '' && text !== '-' && !Number.isNaN(Number(text));
-// Intl formats a numeric string exactly (ES2023): no float rounding on the way
-const fmt = (text: string, min: number, max: number) =>
-  new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max }).format(text as unknown as number);
+// Intl formats a numeric string exactly (ES2023): no float rounding on the way. One formatter per precision: making
+// one costs far more than using it, and a table formats hundreds of amounts.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const fmt = (text: string, min: number, max: number) => {
+  const key = `${min}-${max}`;
+  let f = numberFormats.get(key);
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max })));
+  return f.format(text as unknown as number);
+};
 
 /** Money in en-US with 2 decimals; non-numeric characters of a string are stripped first (transaction-data §5). */
 export function formatMoney(amount: string | number | null | undefined, currency?: string): string {
@@ -80,10 +86,26 @@ function zoneLabel(d: Date, timeZone: string): string {
   );
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A UTC day ("Nov 16, 2026") and time ("01:44") as the en-US formatters write them, without them: the zone in force
+ * by default needs no zone data, whose loading (with the first date formatter made) costs ~20 ms on a phone as a
+ * table first draws. Years of four digits only; Intl writes the others.
+ */
+function utcParts(d: Date): { day: string; time: string } | undefined {
+  const year = d.getUTCFullYear();
+  if (year < 1000 || year > 9999) return undefined;
+  return { day: `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${year}`, time: `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}` };
+}
+
 export function formatDate(iso: string | Date | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
+  const utc = displayZone === 'UTC' ? utcParts(d) : undefined;
+  if (utc) return `${utc.day}, ${utc.time} UTC`;
   return `${formattersFor(displayZone).dateTime.format(d)} ${zoneLabel(d, displayZone)}`;
 }
 
@@ -95,7 +117,9 @@ export function formatDay(day: string | Date | null | undefined): string {
   if (!day) return '';
   const calendar = typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day);
   const d = new Date(calendar ? `${day}T00:00:00Z` : day);
-  return Number.isNaN(d.getTime()) ? '' : formattersFor(calendar ? 'UTC' : displayZone).day.format(d);
+  if (Number.isNaN(d.getTime())) return '';
+  const zone = calendar ? 'UTC' : displayZone;
+  return (zone === 'UTC' ? utcParts(d)?.day : undefined) ?? formattersFor(zone).day.format(d);
 }
 
 /** A range of calendar days (YYYY-MM-DD): "Oct 24 – Nov 23, 2026", one day alone "Nov 23, 2026". */

@@ -1,8 +1,7 @@
-import { ChevronDown, LogOut, Menu } from 'lucide-react';
+import { LogOut } from 'lucide-react';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { Logo } from '../../components/ui/logo.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { CopyButton } from '../../components/ui/copy-button.tsx';
 import { useFramePartner, useProfile } from '../../lib/partner/profile.ts';
@@ -16,7 +15,7 @@ import { guard } from '../guard.ts';
 import { ROUTES } from '../routes.ts';
 import { buildInfo } from '../../lib/build-info.ts';
 import { SessionWatch } from './session-watch.tsx';
-import { MAIN_ID, SkipLink } from './skip-link.tsx';
+import { Frame, MenuButton } from './frame.tsx';
 import { Toaster } from '../../components/ui/toaster.tsx';
 import { BannerArea } from '../../features/banners/banner-area.tsx';
 import { WalletReviewBanners } from '../../features/wallets/components/wallet-review-banners.tsx';
@@ -60,124 +59,114 @@ export function AppLayout() {
     !!partner && !!user && guard(ROUTES.about, { isLoggedIn: true, verified: true, role: user.role, partner, featureFlags: frame.data?.featureFlags }) === null;
 
   return (
-    <div className="flex min-h-dvh flex-col md:flex-row">
-      <SkipLink />
-      <aside aria-label="Partner and navigation" className="bg-brand-900 text-white md:w-64 md:shrink-0">
-        <div className="md:sticky md:top-0 md:flex md:h-dvh md:flex-col">
-          <div className="flex items-center justify-between px-5 py-4">
-            <Logo className="inline-flex items-center gap-2" />
+    <Frame
+      actions={
+        <>
+          {user && topicsForRole(user.role).length > 0 && <NotificationBell />}
+          <MenuButton open={open} onClick={() => setOpen(!open)} />
+        </>
+      }
+      partner={
+        partner && (
+          <div className="mx-5 mb-2 rounded-lg bg-white/5 px-3 py-2">
+            <p className="truncate text-sm font-semibold" data-testid="partner-name">
+              {partner.name}
+            </p>
             <div className="flex items-center gap-1">
-              {user && topicsForRole(user.role).length > 0 && <NotificationBell />}
-              <button
-                type="button"
-                className="rounded-md p-2 hover:bg-white/10 md:hidden"
-                aria-expanded={open}
-                aria-controls="side-nav"
-                aria-label={open ? 'Close menu' : 'Open menu'}
-                onClick={() => setOpen(!open)}
+              <p className="min-w-0 flex-1 truncate font-mono text-[11px] text-brand-200/80" title={partner.id} data-testid="partner-id">
+                ID {partner.id}
+              </p>
+              <CopyButton value={partner.id} label="partner ID" className="size-6 text-brand-200/80 hover:bg-white/10 hover:text-white" />
+            </div>
+          </div>
+        )
+      }
+      nav={
+        <nav id="side-nav" aria-label="Main" className={cn('flex-1 overflow-y-auto px-3 pb-4', open ? 'block' : 'hidden md:block')}>
+          {groups.map((g) => (
+            <div key={g.title} className="mt-4">
+              <p className="px-2 text-[11px] font-semibold uppercase tracking-wider text-brand-200/70">{g.title}</p>
+              <ul className="mt-1 space-y-0.5">
+                {g.items.map((item) => (
+                  <li key={item.to}>
+                    <NavLink
+                      to={item.to}
+                      onClick={() => setOpen(false)}
+                      className={cn(
+                        'block rounded-md px-2 py-2 text-sm',
+                        isActive(pathname, item.to) ? 'bg-white/15 font-medium text-white' : 'text-brand-100/90 hover:bg-white/10',
+                      )}
+                    >
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ))}
+                {g.title === 'Your account' && (
+                  <li>
+                    <button
+                      type="button"
+                      onClick={() => logout()}
+                      className="flex w-full items-center gap-2 rounded-md px-2 py-2 text-left text-sm text-brand-100/90 hover:bg-white/10"
+                    >
+                      <LogOut className="size-4" aria-hidden="true" />
+                      Log out
+                    </button>
+                  </li>
+                )}
+              </ul>
+            </div>
+          ))}
+        </nav>
+      }
+      footer={
+        user && (
+          <div className={cn('border-t border-white/10 px-5 py-3 text-xs text-brand-100/80', open ? 'block' : 'hidden md:block')}>
+            <p className="truncate font-medium text-white">{user.name}</p>
+            <p className="truncate">
+              {user.email} · {user.role}
+            </p>
+            {showAbout && (
+              <NavLink
+                to="/about"
+                onClick={() => setOpen(false)}
+                className="mt-2 inline-block rounded text-brand-100/80 underline-offset-2 hover:text-white hover:underline"
               >
-                {open ? <ChevronDown className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
-              </button>
-            </div>
+                About · version {buildInfo.version}
+              </NavLink>
+            )}
           </div>
-          {!partner && (
-            // the partner's card before any partner is known: the same height, so nothing moves when it comes
-            <div className="mx-5 mb-2 h-[52px] rounded-lg bg-white/5" aria-hidden="true" />
+        )
+      }
+      after={
+        <>
+          {topUp && (
+            <Suspense fallback={null}>
+              <TopUpDialog open={!!topUp} onOpenChange={(next) => !next && setTopUp(undefined)} b2b={partner?.isB2B ?? false} reason={topUp?.reason} />
+            </Suspense>
           )}
-          {partner && (
-            <div className="mx-5 mb-2 rounded-lg bg-white/5 px-3 py-2">
-              <p className="truncate text-sm font-semibold" data-testid="partner-name">
-                {partner.name}
-              </p>
-              <div className="flex items-center gap-1">
-                <p className="min-w-0 flex-1 truncate font-mono text-[11px] text-brand-200/80" title={partner.id} data-testid="partner-id">
-                  ID {partner.id}
-                </p>
-                <CopyButton value={partner.id} label="partner ID" className="size-6 text-brand-200/80 hover:bg-white/10 hover:text-white" />
-              </div>
-            </div>
-          )}
-          <nav id="side-nav" aria-label="Main" className={cn('flex-1 overflow-y-auto px-3 pb-4', open ? 'block' : 'hidden md:block')}>
-            {groups.map((g) => (
-              <div key={g.title} className="mt-4">
-                <p className="px-2 text-[11px] font-semibold uppercase tracking-wider text-brand-200/70">{g.title}</p>
-                <ul className="mt-1 space-y-0.5">
-                  {g.items.map((item) => (
-                    <li key={item.to}>
-                      <NavLink
-                        to={item.to}
-                        onClick={() => setOpen(false)}
-                        className={cn(
-                          'block rounded-md px-2 py-2 text-sm',
-                          isActive(pathname, item.to) ? 'bg-white/15 font-medium text-white' : 'text-brand-100/90 hover:bg-white/10',
-                        )}
-                      >
-                        {item.label}
-                      </NavLink>
-                    </li>
-                  ))}
-                  {g.title === 'Your account' && (
-                    <li>
-                      <button
-                        type="button"
-                        onClick={() => logout()}
-                        className="flex w-full items-center gap-2 rounded-md px-2 py-2 text-left text-sm text-brand-100/90 hover:bg-white/10"
-                      >
-                        <LogOut className="size-4" aria-hidden="true" />
-                        Log out
-                      </button>
-                    </li>
-                  )}
-                </ul>
-              </div>
-            ))}
-          </nav>
-          {user && (
-            <div className={cn('border-t border-white/10 px-5 py-3 text-xs text-brand-100/80', open ? 'block' : 'hidden md:block')}>
-              <p className="truncate font-medium text-white">{user.name}</p>
-              <p className="truncate">
-                {user.email} · {user.role}
-              </p>
-              {showAbout && (
-                <NavLink
-                  to="/about"
-                  onClick={() => setOpen(false)}
-                  className="mt-2 inline-block rounded text-brand-100/80 underline-offset-2 hover:text-white hover:underline"
-                >
-                  About · version {buildInfo.version}
-                </NavLink>
-              )}
-            </div>
-          )}
+          <SessionWatch />
+          <ConnectionNotice />
+          <Toaster duration={LAYOUT_TOAST_MS} />
+        </>
+      }
+    >
+      {!ready && !profile.isError && <PageSkeleton pathname={pathname} />}
+      {!ready && profile.isError && (
+        <div className="mx-auto max-w-md p-8">
+          <Alert tone="danger">could not retrieve partner: {profile.error.message}</Alert>
+          <Button className="mt-4" variant="secondary" onClick={() => void profile.refetch()}>
+            Try again
+          </Button>
         </div>
-      </aside>
-      <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none md:px-8 md:py-8">
-        {!ready && !profile.isError && <PageSkeleton pathname={pathname} />}
-        {!ready && profile.isError && (
-          <div className="mx-auto max-w-md p-8">
-            <Alert tone="danger">could not retrieve partner: {profile.error.message}</Alert>
-            <Button className="mt-4" variant="secondary" onClick={() => void profile.refetch()}>
-              Try again
-            </Button>
-          </div>
-        )}
-        {/* the screen is there (asking for its data) before the start data arrives, and shows with its banners at once */}
-        <div hidden={!ready}>
-          <BannerArea onTopUp={(reason) => setTopUp({ reason })} />
-          <WalletReviewBanners />
-          <TimeZoneScope>
-            <Outlet />
-          </TimeZoneScope>
-        </div>
-      </main>
-      {topUp && (
-        <Suspense fallback={null}>
-          <TopUpDialog open={!!topUp} onOpenChange={(next) => !next && setTopUp(undefined)} b2b={partner?.isB2B ?? false} reason={topUp?.reason} />
-        </Suspense>
       )}
-      <SessionWatch />
-      <ConnectionNotice />
-      <Toaster duration={LAYOUT_TOAST_MS} />
-    </div>
+      {/* the screen is there (asking for its data) before the start data arrives, and shows with its banners at once */}
+      <div hidden={!ready}>
+        <BannerArea onTopUp={(reason) => setTopUp({ reason })} />
+        <WalletReviewBanners />
+        <TimeZoneScope>
+          <Outlet />
+        </TimeZoneScope>
+      </div>
+    </Frame>
   );
 }
