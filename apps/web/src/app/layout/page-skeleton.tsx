@@ -1,10 +1,12 @@
 import { matchPath } from 'react-router';
 import { Card } from '../../components/ui/card.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
+import { CardsSkeleton, SkeletonBar } from '../../components/ui/skeleton.tsx';
 import { PAGE_TEXTS } from '../../lib/page-texts.ts';
+import { SettingsSkeleton } from '../../features/settings/components/settings-skeleton.tsx';
 import { ROUTES } from '../routes.ts';
 
-type Shape = 'tabs-table' | 'table' | 'cards' | 'sections';
+type Shape = 'tabs-table' | 'table' | 'cards' | 'sections' | 'settings';
 
 /** The screens drawn ahead of their data: their header as it will be, and the shape of what comes under it. */
 const SKELETONS: { path: string; text?: { title: string; description: string }; shape: Shape }[] = [
@@ -13,10 +15,10 @@ const SKELETONS: { path: string; text?: { title: string; description: string }; 
   { path: ROUTES.initiatePayment.path, shape: 'sections' },
   { path: ROUTES.payments.path, text: PAGE_TEXTS.payments, shape: 'table' },
   { path: ROUTES.balance.path, text: PAGE_TEXTS.balance, shape: 'cards' },
-  { path: ROUTES.settings.path, text: PAGE_TEXTS.settings, shape: 'sections' },
+  { path: ROUTES.settings.path, text: PAGE_TEXTS.settings, shape: 'settings' },
 ];
 
-const Bar = ({ className }: { className: string }) => <span className={`block animate-pulse rounded bg-canvas ${className}`} />;
+const Bar = SkeletonBar;
 
 /** Ten rows, as the table draws them while its first page loads: lines from `sm` up, a card each below. */
 function TableSkeleton() {
@@ -58,17 +60,9 @@ function Body({ shape }: { shape: Shape }) {
     case 'table':
       return <TableSkeleton />;
     case 'cards':
-      return (
-        <div className="grid gap-4 md:grid-cols-2">
-          {Array.from({ length: 2 }, (_, i) => (
-            <Card key={i} className="space-y-3 p-6">
-              <Bar className="h-4 w-32" />
-              <Bar className="h-10 w-56" />
-              <Bar className="h-4 w-40" />
-            </Card>
-          ))}
-        </div>
-      );
+      return <CardsSkeleton />;
+    case 'settings':
+      return <SettingsSkeleton />;
     case 'sections':
       return (
         <div className="space-y-6">

@@ -38,6 +38,25 @@ describe('balance screen', () => {
     expect(screen.getByText('No other currency accounts.')).toBeTruthy();
   });
 
+  it('draws the cards and the movements together once both are in: the pending card never grows under the reader', async () => {
+    let answer: (reply: { body: unknown }) => void = () => undefined;
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '25000.00' }]) },
+      'GET partner/balance': () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderBalance();
+    await screen.findByRole('heading', { name: 'Balance', level: 1 });
+    // the available amount is known, but it waits for the pending one
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByTestId('usd-available')).toBeNull();
+    answer({
+      body: { currency: 'USD', available: '25000.00', pending: { withdrawals: '0', disbursements: '0', total: '0' }, recent: [] },
+    });
+    expect((await screen.findByTestId('usd-available')).textContent).toBe('USD 25,000.00');
+    expect(screen.getByTestId('usd-pending').textContent).toBe('USD 0.00');
+  });
+
   it('shows why the accounts could not be read', async () => {
     mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/accounts': apiError(500, 'InternalError', 'Something went wrong on our side.') });
     renderBalance();

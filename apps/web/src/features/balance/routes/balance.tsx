@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { CardsSkeleton } from '../../../components/ui/skeleton.tsx';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
@@ -14,6 +15,7 @@ import { ROLE_LABELS } from '@portal/contract/team';
 import { TopUpDialog } from '../components/top-up-dialog.tsx';
 import { WithdrawDialog } from '../components/withdraw-dialog.tsx';
 import { PendingCard, RecentMovements } from '../components/balance-details.tsx';
+import { useBalanceOverview } from '../api/balance-overview.ts';
 
 export function BalanceScreen() {
   const accounts = useAccounts();
@@ -32,6 +34,19 @@ export function BalanceScreen() {
     );
   }
   const others = accounts.data?.accounts.filter((a) => a.currency !== 'USD') ?? [];
+  // the cards and the movements show together once their data is in (or failed): none grows under the reader. Once
+  // shown they stay
+  const overview = useBalanceOverview();
+  const answered = !accounts.isPending && !overview.isPending;
+  const [shown, setShown] = useState(answered);
+  if (answered && !shown) setShown(true);
+  if (!shown)
+    return (
+      <div aria-busy="true">
+        <PageHeader {...PAGE_TEXTS.balance} />
+        <CardsSkeleton />
+      </div>
+    );
 
   return (
     <div>

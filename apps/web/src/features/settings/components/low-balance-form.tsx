@@ -7,7 +7,7 @@ import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useSaveLowBalanceLimit } from '../api/settings.ts';
-import { Section } from './section.tsx';
+import { SETTINGS_SECTIONS, Section } from './section.tsx';
 
 /** A stored decimal ("1000.00000000") as a person would type it ("1000"), without going through a float. */
 const plainDecimal = (stored: string) => (stored.includes('.') ? stored.replace(/\.?0+$/, '') : stored);
@@ -36,7 +36,7 @@ function LowBalanceFields({ canEdit, initial }: { canEdit: boolean; initial: str
     }),
   );
   return (
-    <Section title="Low balance limit" description="We show a banner when your available USD balance falls below this amount (1,000 USD when none is set).">
+    <Section {...SETTINGS_SECTIONS.lowBalance}>
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
         <TextField
           className="sm:w-72"

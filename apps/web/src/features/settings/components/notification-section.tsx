@@ -4,7 +4,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { useNotificationPreferences, useSaveNotificationPreference } from '../api/notification-preferences.ts';
-import { Section } from './section.tsx';
+import { SETTINGS_SECTIONS, Section } from './section.tsx';
 
 /**
  * Settings' Notifications: which of the notifications of the user's role also come by e-mail. The portal's bell shows
@@ -16,10 +16,7 @@ export function NotificationSection() {
   const saving = save.isPending ? save.variables?.topic : undefined;
   return (
     <div id="notifications" className="scroll-mt-6">
-      <Section
-        title="Notifications"
-        description="What happens on your account shows under the bell in the menu. Choose which of it also comes to you by e-mail. Only you see your choice."
-      >
+      <Section {...SETTINGS_SECTIONS.notifications}>
         {prefs.isPending ? (
           <p className="flex items-center gap-2 text-sm text-muted">
             <Spinner className="size-4" /> Loading your choices...

@@ -18,7 +18,7 @@ import { toast } from '../../../components/ui/toast-store.ts';
 import { formatDay } from '../../../lib/format.ts';
 import { usePayoutConfig, useSavePayoutConfig } from '../api/settings.ts';
 import { EndsForm, FREQUENCY_FORMS, REPEAT_MAX, RepeatEvery, type ScheduleProps } from './payout-schedule.tsx';
-import { Section, chip, choiceInput } from './section.tsx';
+import { SETTINGS_SECTIONS, Section, chip, choiceInput } from './section.tsx';
 
 /** Shown instead of saving while the stored schedule is unknown: a save would replace it with the default. */
 export const PAYOUT_NOT_LOADED = 'Your payout settings could not be loaded, so they cannot be saved yet: saving now could replace your schedule. Try again.';
@@ -159,7 +159,7 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
   };
 
   return (
-    <Section title="Payout settings" description="Choose whether payouts of your balance are made when you ask for them, or on a schedule.">
+    <Section {...SETTINGS_SECTIONS.payout}>
       <form onSubmit={submit} noValidate>
         <fieldset disabled={!canEdit} className="space-y-6">
           <legend className="sr-only">Payout settings</legend>

@@ -2,6 +2,23 @@ import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 
+/** The sections of Settings, in their order: the screen's and its skeleton's words. */
+export const SETTINGS_SECTIONS = {
+  lowBalance: {
+    title: 'Low balance limit',
+    description: 'We show a banner when your available USD balance falls below this amount (1,000 USD when none is set).',
+  },
+  payout: { title: 'Payout settings', description: 'Choose whether payouts of your balance are made when you ask for them, or on a schedule.' },
+  notifications: {
+    title: 'Notifications',
+    description: 'What happens on your account shows under the bell in the menu. Choose which of it also comes to you by e-mail. Only you see your choice.',
+  },
+  timeZone: {
+    title: 'Time zone',
+    description: 'The zone of every time in the dashboard, of the date filters and of the files you export. Only you see your choice.',
+  },
+} as const;
+
 export function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (
     <Card className="p-6">

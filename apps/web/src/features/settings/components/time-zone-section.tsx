@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { useTimeZone } from '../../../lib/time-zone.tsx';
-import { Section } from './section.tsx';
+import { SETTINGS_SECTIONS, Section } from './section.tsx';
 
 /**
  * Settings' Time zone: which zone the portal's times, date filters and exports are in (UTC, or the browser's), and
@@ -16,10 +16,7 @@ export function TimeZoneSection() {
     });
   const other = chosen ? 'UTC' : browser;
   return (
-    <Section
-      title="Time zone"
-      description="The zone of every time in the dashboard, of the date filters and of the files you export. Only you see your choice."
-    >
+    <Section {...SETTINGS_SECTIONS.timeZone}>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <p className="text-sm" data-testid="time-zone-in-force">
           Times are shown in <span className="font-semibold">{zone}</span>

@@ -35,6 +35,29 @@ describe('settings screen, as an admin', () => {
     expect(saveButton().disabled).toBe(false);
   });
 
+  it('draws its sections together once their data is in: until then, their titles over grey bars', async () => {
+    signIn('admin');
+    let answer: (reply: { body: unknown }) => void = () => undefined;
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/payout-config': () => new Promise((resolve) => (answer = resolve)),
+      'GET user/notification-preferences': { body: { email: [{ topic: 'withdrawals', enabled: true }] } },
+    });
+    renderSettings();
+    // the words of every section, where they will be, and nothing to fill in yet
+    for (const title of ['Low balance limit', 'Payout settings', 'Notifications', 'Time zone'])
+      expect(await screen.findByRole('heading', { name: title, level: 2 })).toBeTruthy();
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(screen.queryByRole('switch')).toBeNull();
+    answer({ body: WEEKLY });
+    // then all of them at once: the low-balance field and the switches came with the schedule, not before it
+    await screen.findByTestId('repeat-summary');
+    expect(radio('Weekly').checked).toBe(true);
+    expect(screen.getByRole('textbox', { name: /Limit \(USD\)/ })).toBeTruthy();
+    expect(screen.getAllByRole('switch').length).toBe(1);
+  });
+
   it('edits the schedule through the monthly form and saves exactly what is shown', async () => {
     signIn('admin');
     const api = mockApi({

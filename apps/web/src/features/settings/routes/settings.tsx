@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
@@ -7,12 +8,27 @@ import { PayoutForm } from '../components/payout-form.tsx';
 import { TeamLink } from '../components/team-link.tsx';
 import { TimeZoneSection } from '../components/time-zone-section.tsx';
 import { NotificationSection } from '../components/notification-section.tsx';
+import { SettingsSkeleton } from '../components/settings-skeleton.tsx';
+import { usePayoutConfig } from '../api/settings.ts';
+import { useNotificationPreferences } from '../api/notification-preferences.ts';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
 
 export function SettingsScreen() {
   const role = useSession((s) => s.user?.role);
   const canEdit = role === 'admin';
+  // the sections show together once the data they draw is in (or failed): none grows under the reader. Once shown
+  // they stay (a section trying again after a failure shows that itself)
+  const answered = [usePayoutConfig(), useNotificationPreferences()].every((q) => !q.isPending);
+  const [shown, setShown] = useState(answered);
+  if (answered && !shown) setShown(true);
+  if (!shown)
+    return (
+      <div aria-busy="true">
+        <PageHeader {...PAGE_TEXTS.settings} />
+        <SettingsSkeleton />
+      </div>
+    );
   return (
     <div>
       <PageHeader {...PAGE_TEXTS.settings} />
