@@ -1,7 +1,7 @@
 import { matchPath } from 'react-router';
 import { Card } from '../../components/ui/card.tsx';
 import { PageHeader } from '../../components/ui/page-header.tsx';
-import { CardsSkeleton, SkeletonBar } from '../../components/ui/skeleton.tsx';
+import { CardSkeletons, CardsSkeleton, SkeletonBar } from '../../components/ui/skeleton.tsx';
 import { PAGE_TEXTS } from '../../lib/page-texts.ts';
 import { SettingsSkeleton } from '../../features/settings/components/settings-skeleton.tsx';
 import { ROUTES } from '../routes.ts';
@@ -64,17 +64,7 @@ function Body({ shape }: { shape: Shape }) {
     case 'settings':
       return <SettingsSkeleton />;
     case 'sections':
-      return (
-        <div className="space-y-6">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Card key={i} className="space-y-3 p-6">
-              <Bar className="h-5 w-48" />
-              <Bar className="h-4 w-full max-w-md" />
-              <Bar className="h-10 w-full max-w-sm" />
-            </Card>
-          ))}
-        </div>
-      );
+      return <CardSkeletons count={3} className="space-y-6" bars={['h-5 w-48', 'h-4 w-full max-w-md', 'h-10 w-full max-w-sm']} />;
   }
 }
 

@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useShownOnce } from '../../../lib/shown-once.ts';
 import { CardsSkeleton } from '../../../components/ui/skeleton.tsx';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { formatMoney } from '../../../lib/format.ts';
@@ -37,9 +38,7 @@ export function BalanceScreen() {
   // the cards and the movements show together once their data is in (or failed): none grows under the reader. Once
   // shown they stay
   const overview = useBalanceOverview();
-  const answered = !accounts.isPending && !overview.isPending;
-  const [shown, setShown] = useState(answered);
-  if (answered && !shown) setShown(true);
+  const shown = useShownOnce(!accounts.isPending && !overview.isPending);
   if (!shown)
     return (
       <div aria-busy="true">

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
 import { useFiatWallets } from '../../../lib/partner/fiat-wallets.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
@@ -14,17 +15,7 @@ export const READ_ONLY_NOTE = 'Only admin and treasury users can switch payments
 export const DEFAULT_NOTE = 'The default USD wallet always takes payments and collections.';
 
 function Skeleton() {
-  return (
-    <ul className="divide-y divide-line" aria-label="Loading...">
-      {[0, 1, 2].map((i) => (
-        <li key={i} className="flex items-center gap-4 px-6 py-5">
-          <span className="size-10 animate-pulse rounded-full bg-canvas" />
-          <span className="h-4 w-48 animate-pulse rounded bg-canvas" />
-          <span className="ml-auto h-4 w-32 animate-pulse rounded bg-canvas" />
-        </li>
-      ))}
-    </ul>
-  );
+  return <RowSkeletons rows={3} mark="size-10" name="w-48" end="w-32" />;
 }
 
 /** /balance/fiat-wallets: the partner's fiat wallets with their balances and the payment and collection switches. */

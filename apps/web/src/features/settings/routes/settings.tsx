@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useShownOnce } from '../../../lib/shown-once.ts';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { LowBalanceForm } from '../components/low-balance-form.tsx';
@@ -19,9 +19,7 @@ export function SettingsScreen() {
   const canEdit = role === 'admin';
   // the sections show together once the data they draw is in (or failed): none grows under the reader. Once shown
   // they stay (a section trying again after a failure shows that itself)
-  const answered = [usePayoutConfig(), useNotificationPreferences()].every((q) => !q.isPending);
-  const [shown, setShown] = useState(answered);
-  if (answered && !shown) setShown(true);
+  const shown = useShownOnce([usePayoutConfig(), useNotificationPreferences()].every((q) => !q.isPending));
   if (!shown)
     return (
       <div aria-busy="true">

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 import { useResendCode } from '../api/resend-code.ts';
@@ -21,17 +22,7 @@ import { RoleDialog } from '../components/role-dialog.tsx';
 export const READ_ONLY_TEAM = 'You can see your team. Only an admin can invite members or change them.';
 
 function Skeleton() {
-  return (
-    <ul className="divide-y divide-line" aria-label="Loading...">
-      {[0, 1, 2, 3].map((i) => (
-        <li key={i} className="flex items-center gap-4 px-6 py-5">
-          <span className="size-9 animate-pulse rounded-full bg-canvas" />
-          <span className="h-4 w-56 animate-pulse rounded bg-canvas" />
-          <span className="ml-auto h-4 w-24 animate-pulse rounded bg-canvas" />
-        </li>
-      ))}
-    </ul>
-  );
+  return <RowSkeletons rows={4} mark="size-9" name="w-56" end="w-24" />;
 }
 
 /** "4 members, 1 invitation": the list's count, members and invitations apart. */
