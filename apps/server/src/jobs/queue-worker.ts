@@ -4,8 +4,6 @@ import { errorCause, isDatabaseOutage, logFailure } from '../db/outage.ts';
 
 /** One loop taking a queue's jobs one at a time on this server. */
 export type QueueWorker = {
-  /** look for the next job now instead of at the end of the polling interval */
-  notify(): void;
   /** takes no new job, and waits up to `graceMs` for the one under way; one still running then is handed back */
   stop(graceMs?: number): Promise<void>;
 };
@@ -41,11 +39,10 @@ export function workQueue<T extends object>(
   let abandoned = false;
   let current: PgBoss.Job<T> | undefined;
   let wake: (() => void) | undefined;
-  let woken = false;
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (woken || stopping) return resolve();
+      if (stopping) return resolve();
       const timer = setTimeout(done, ms);
       timer.unref();
       function done() {
@@ -100,7 +97,6 @@ export function workQueue<T extends object>(
 
   const loop = (async () => {
     while (!stopping) {
-      woken = false;
       let job: PgBoss.Job<T> | undefined;
       try {
         [job] = await boss.fetch<T>(queue, { batchSize: 1 });
@@ -118,10 +114,6 @@ export function workQueue<T extends object>(
   })();
 
   const worker: QueueWorker = {
-    notify() {
-      woken = true;
-      wake?.();
-    },
     async stop(graceMs = 0) {
       stopping = true;
       wake?.();

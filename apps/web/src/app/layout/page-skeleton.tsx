@@ -18,25 +18,23 @@ const SKELETONS: { path: string; text?: { title: string; description: string }; 
   { path: ROUTES.settings.path, text: PAGE_TEXTS.settings, shape: 'settings' },
 ];
 
-const Bar = SkeletonBar;
-
 /** Ten rows, as the table draws them while its first page loads: lines from `sm` up, a card each below. */
 function TableSkeleton() {
   return (
     <Card>
       <div className="flex flex-wrap gap-3 border-b border-line p-4">
-        <Bar className="h-10 w-full sm:w-64" />
-        <Bar className="h-10 w-40 max-sm:hidden" />
-        <Bar className="h-10 w-32 max-sm:hidden sm:ml-auto" />
+        <SkeletonBar className="h-10 w-full sm:w-64" />
+        <SkeletonBar className="h-10 w-40 max-sm:hidden" />
+        <SkeletonBar className="h-10 w-32 max-sm:hidden sm:ml-auto" />
       </div>
       <ul className="sm:min-h-[460px]">
         {Array.from({ length: 10 }, (_, i) => (
           <li key={i} className="flex gap-6 border-b border-line px-4 py-4 last:border-b-0">
-            <Bar className="h-16 w-full sm:hidden" />
-            <Bar className="h-4 w-24 max-sm:hidden" />
-            <Bar className="h-4 w-28 max-sm:hidden" />
-            <Bar className="h-4 flex-1 max-sm:hidden" />
-            <Bar className="h-4 w-24 max-sm:hidden" />
+            <SkeletonBar className="h-16 w-full sm:hidden" />
+            <SkeletonBar className="h-4 w-24 max-sm:hidden" />
+            <SkeletonBar className="h-4 w-28 max-sm:hidden" />
+            <SkeletonBar className="h-4 flex-1 max-sm:hidden" />
+            <SkeletonBar className="h-4 w-24 max-sm:hidden" />
           </li>
         ))}
       </ul>
@@ -51,7 +49,7 @@ function Body({ shape }: { shape: Shape }) {
         <>
           <div className="mb-4 flex gap-4 border-b border-line pb-2.5 pt-2.5">
             {Array.from({ length: 4 }, (_, i) => (
-              <Bar key={i} className="h-4 flex-1 bg-line sm:w-24 sm:flex-none" />
+              <SkeletonBar key={i} className="h-4 flex-1 bg-line sm:w-24 sm:flex-none" />
             ))}
           </div>
           <TableSkeleton />
@@ -79,7 +77,7 @@ export function PageSkeleton({ pathname }: { pathname: string }) {
       <span role="status" className="sr-only">
         Loading...
       </span>
-      {match?.text ? <PageHeader {...match.text} /> : <Bar className="mb-6 h-8 w-48" />}
+      {match?.text ? <PageHeader {...match.text} /> : <SkeletonBar className="mb-6 h-8 w-48" />}
       <Body shape={match?.shape ?? 'sections'} />
     </div>
   );
