@@ -1,7 +1,7 @@
 // Lighthouse (mobile, simulated throttling, cold cache) on the sign-in page and on the signed-in screens people open
 // first (/transactions, /balance and /settings as Acme's admin, /trades as Kora's), against the built portal served by
 // the real server. Prints scores and the key metrics, median of LH_RUNS runs (default 5); asserts nothing (budgets:
-// docs/performance.md). LH_PAGES=/login,/trades picks pages; LH_SAVE=<dir> keeps the reports. Needs Debian's Chromium
+// docs/performance.md). LH_PAGES=/login,/trades picks pages; LH_SAVE=<dir> keeps the reports and traces. Needs Debian's Chromium
 // (CHROME_PATH, default /usr/bin/chromium).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -101,7 +101,10 @@ async function audit(page: Page, url: string, keepStorage: boolean): Promise<Run
   // LH_SAVE=<dir>: keep each report (open it in the Lighthouse viewer, or read its JSON) to see what an audit flags
   if (process.env.LH_SAVE) {
     fs.mkdirSync(process.env.LH_SAVE, { recursive: true });
-    fs.writeFileSync(path.join(process.env.LH_SAVE, `${new URL(url).pathname.slice(1)}-${Date.now()}.json`), result.report as string);
+    const name = `${new URL(url).pathname.slice(1)}-${Date.now()}`;
+    fs.writeFileSync(path.join(process.env.LH_SAVE, `${name}.json`), result.report as string);
+    // and the page's trace (open it in DevTools' Performance panel): which tasks block, and what runs in them
+    fs.writeFileSync(path.join(process.env.LH_SAVE, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
   }
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;

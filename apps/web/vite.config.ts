@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, runnerImport, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
+import { defineConfig, parseSync, runnerImport, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
 import { APP_LAYOUT, APP_SCREENS, PUBLIC_SCREENS } from './src/app/screens.ts';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -102,6 +102,51 @@ function entryAfterPaint(): Plugin {
   };
 }
 
+/**
+ * The contract's module-level schemas (`export const Partner = z.object(...)`, and those made by `safeText()` or
+ * `addressText()`) are built when first used, not when their module is evaluated: src/lib/lazy-schema.ts. Evaluating
+ * the contract built some 200 schemas at start, a third of the portal's first long task on a phone, for the few the
+ * first screen uses. The server and the contract's own tests use the contract as it is written.
+ */
+function lazyContractSchemas(): Plugin {
+  const contract = path.resolve(import.meta.dirname, '../../packages/contract/src') + path.sep;
+  const helper = path.resolve(import.meta.dirname, 'src/lib/lazy-schema.ts');
+  type Node = { type: string; start: number; end: number; [key: string]: unknown };
+  const FACTORIES = new Set(['safeText', 'addressText']);
+  // a chain of calls and fields that starts at `z`, or a call of one of the contract's schema factories
+  const isSchema = (node: Node): boolean => {
+    let n = node;
+    for (;;) {
+      if (n.type === 'TSAsExpression' || n.type === 'TSSatisfiesExpression' || n.type === 'ParenthesizedExpression') n = n.expression as Node;
+      else if (n.type === 'CallExpression') {
+        const callee = n.callee as Node;
+        if (callee.type === 'Identifier' && FACTORIES.has(callee.name as string)) return true;
+        n = callee;
+      } else if (n.type === 'MemberExpression') n = n.object as Node;
+      else return n.type === 'Identifier' && n.name === 'z';
+    }
+  };
+  return {
+    name: 'lazy-contract-schemas',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.startsWith(contract) || !id.endsWith('.ts') || id.endsWith('.test.ts')) return;
+      const { program } = parseSync(id, code) as unknown as { program: { body: Node[] } };
+      const inits: Node[] = [];
+      for (const statement of program.body) {
+        const declaration = (statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement) as Node | null;
+        if (declaration?.type !== 'VariableDeclaration' || declaration.kind !== 'const') continue;
+        for (const d of declaration.declarations as Node[]) if (d.init && isSchema(d.init as Node)) inits.push(d.init as Node);
+      }
+      if (inits.length === 0) return;
+      let out = code;
+      for (const init of inits.sort((a, b) => b.start - a.start))
+        out = `${out.slice(0, init.start)}__lazySchema(() => (${out.slice(init.start, init.end)}))${out.slice(init.end)}`;
+      return { code: `import { lazySchema as __lazySchema } from ${JSON.stringify(helper)};\n${out}`, map: null };
+    },
+  };
+}
+
 /** Where the server finds, for each route, the files to name in its page (apps/server/src/plugins/portal.ts). */
 export const ROUTE_PRELOADS = '.vite/route-preloads.json';
 
@@ -169,7 +214,7 @@ function buildInfo() {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), entryAfterPaint(), bundleList(), routePreloads(), precompress()],
+  plugins: [lazyContractSchemas(), react(), tailwindcss(), entryAfterPaint(), bundleList(), routePreloads(), precompress()],
   define: { __PORTAL_BUILD__: JSON.stringify(buildInfo()) },
   server: {
     port: 5173,

@@ -1,4 +1,5 @@
 import { Globe } from 'lucide-react';
+import { useBrowserTimeZone } from '../lib/browser-zone.ts';
 import { useTimeZone } from '../lib/time-zone.tsx';
 import { toast } from './ui/toast-store.ts';
 
@@ -7,10 +8,13 @@ import { toast } from './ui/toast-store.ts';
  * "Times in Africa/Nairobi · Use UTC". Shown near the tables; the same choice as Settings' Time zone.
  */
 export function TimeZoneLine() {
-  const { zone, chosen, browser, save } = useTimeZone();
+  const { zone, chosen, save } = useTimeZone();
+  // the browser's zone, from a worker: the offer to switch to it shows once it is known
+  const browser = useBrowserTimeZone();
   const next = chosen ? null : browser;
-  const offer = chosen ? 'UTC' : browser !== 'UTC' ? browser : undefined;
-  const change = () => save.mutate(next, { onError: (err) => toast.show(err instanceof Error ? err.message : 'Could not change the time zone. Try again.') });
+  const offer = chosen ? 'UTC' : browser !== undefined && browser !== 'UTC' ? browser : undefined;
+  const change = () =>
+    save.mutate(next ?? null, { onError: (err) => toast.show(err instanceof Error ? err.message : 'Could not change the time zone. Try again.') });
   return (
     <p className="flex flex-wrap items-center gap-x-1.5 gap-y-1 px-4 py-2 text-xs text-muted" data-testid="time-zone-line">
       <Globe className="size-3.5 shrink-0" aria-hidden="true" />

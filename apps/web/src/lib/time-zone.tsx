@@ -64,7 +64,7 @@ export function useTimeZone() {
   const chosen = query.data?.timeZone ?? null;
   const zone = chosen ?? 'UTC';
   setDisplayTimeZone(zone);
-  return { zone, chosen, pending: query.isPending && Boolean(userId), browser: browserTimeZone(), save };
+  return { zone, chosen, pending: query.isPending && Boolean(userId), save };
 }
 
 /**

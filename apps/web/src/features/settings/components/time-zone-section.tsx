@@ -1,6 +1,6 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { useTimeZone } from '../../../lib/time-zone.tsx';
+import { browserTimeZone, useTimeZone } from '../../../lib/time-zone.tsx';
 import { SETTINGS_SECTIONS, Section } from './section.tsx';
 
 /**
@@ -8,7 +8,8 @@ import { SETTINGS_SECTIONS, Section } from './section.tsx';
  * the switch between them. The user's own choice: every role may change it.
  */
 export function TimeZoneSection() {
-  const { zone, chosen, browser, save } = useTimeZone();
+  const { zone, chosen, save } = useTimeZone();
+  const browser = browserTimeZone();
   const change = (next: string | null) =>
     save.mutate(next, {
       onSuccess: (data) => toast.show(`Times are now shown in ${data.timeZone ?? 'UTC'}`),

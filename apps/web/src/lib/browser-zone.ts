@@ -1,0 +1,48 @@
+import { useSyncExternalStore } from 'react';
+import { browserTimeZone } from './time-zone.tsx';
+
+let zone: string | undefined;
+let asked = false;
+const listeners = new Set<() => void>();
+
+function settle(found: string) {
+  zone = found;
+  listeners.forEach((listener) => listener());
+}
+
+/**
+ * Asks a worker for the browser's zone, once per page: the first lookup of a zone name costs tens of milliseconds on
+ * a phone (the browser loads its zone data), which would otherwise land in the signed-in screen's first render.
+ * Without workers, or should the worker fail, the page looks it up itself.
+ */
+function ask() {
+  if (asked) return;
+  asked = true;
+  if (typeof Worker === 'undefined') return settle(browserTimeZone());
+  try {
+    const worker = new Worker(new URL('./browser-zone.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<unknown>) => {
+      worker.terminate();
+      settle(typeof event.data === 'string' && event.data ? event.data : browserTimeZone());
+    };
+    worker.onerror = () => {
+      worker.terminate();
+      settle(browserTimeZone());
+    };
+  } catch {
+    settle(browserTimeZone());
+  }
+}
+
+/** The browser's time zone, once known (undefined for the moment it takes a worker to say). */
+export function useBrowserTimeZone(): string | undefined {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      ask();
+      return () => void listeners.delete(listener);
+    },
+    () => zone,
+    () => zone,
+  );
+}
