@@ -21,14 +21,13 @@ function ask() {
   if (typeof Worker === 'undefined') return settle(browserTimeZone());
   try {
     const worker = new Worker(new URL('./browser-zone.worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = (event: MessageEvent<unknown>) => {
+    // its answer, or (no answer: it failed) the page's own lookup
+    const finish = (answer: unknown) => {
       worker.terminate();
-      settle(typeof event.data === 'string' && event.data ? event.data : browserTimeZone());
+      settle(typeof answer === 'string' && answer ? answer : browserTimeZone());
     };
-    worker.onerror = () => {
-      worker.terminate();
-      settle(browserTimeZone());
-    };
+    worker.onmessage = (event: MessageEvent<unknown>) => finish(event.data);
+    worker.onerror = () => finish(undefined);
   } catch {
     settle(browserTimeZone());
   }
