@@ -36,6 +36,24 @@ describe('the start data', () => {
     expect(calls.to('GET partner/start')).toHaveLength(1);
   });
 
+  it('reads each part in a task of its own, not in the task that asked (the screen mounting)', async () => {
+    mockApi({ 'GET partner/start': { body: START } });
+    beginStart();
+    // the reply has arrived and been kept (a first read waits for it)
+    await startOr('wallets', { parse: (v) => v }, () => Promise.resolve(null));
+    const read: string[] = [];
+    const schema = (part: string) => ({ parse: (v: unknown) => (read.push(part), v as object) });
+    const both = Promise.all([
+      startOr('profile', schema('profile'), () => Promise.reject(new Error('own'))),
+      startOr('accounts', schema('accounts'), () => Promise.reject(new Error('own'))),
+    ]);
+    // the microtasks of this task run out without either part read
+    for (let i = 0; i < 20; i += 1) await Promise.resolve();
+    expect(read).toEqual([]);
+    await both;
+    expect(read).toEqual(['profile', 'accounts']);
+  });
+
   it('leaves a part the start data holds none of (null: its call would refuse) to its own call', async () => {
     const calls = mockApi({ 'GET partner/start': { body: START }, 'GET partner/rates': { body: { rates: [] } } });
     beginStart();

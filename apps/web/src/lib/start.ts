@@ -35,7 +35,17 @@ export function beginStart() {
 }
 
 /**
- * A query's part of the start data, read with its schema, once (a later fetch of the query is its own call);
+ * A task of its own for what follows: the browser's `scheduler.yield()` where it has one, else a timer. The queries of
+ * the first screen all ask at once (when the screen's effects run); each reads its part in a task of its own, so that
+ * reading them all does not hold the page in one long task.
+ */
+function nextTask(): Promise<void> {
+  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return s?.yield ? s.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * A query's part of the start data, read with its schema (in a task of its own), once (a later fetch of the query is its own call);
  * undefined when there is none to take (no start data, or it did not hold this part for this user).
  */
 export async function fromStart<T>(part: StartPart, schema: { parse: (value: unknown) => T }): Promise<T | undefined> {
@@ -43,7 +53,9 @@ export async function fromStart<T>(part: StartPart, schema: { parse: (value: unk
   if (!held || Date.now() - held.at > KEEP_MS) return undefined;
   const value = held.parts[part];
   delete held.parts[part];
-  return value === null || value === undefined ? undefined : schema.parse(value);
+  if (value === null || value === undefined) return undefined;
+  await nextTask();
+  return schema.parse(value);
 }
 
 /** A query's data: its part of the start data when there is one, else its own call. */

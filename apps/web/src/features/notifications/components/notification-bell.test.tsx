@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { useLayoutEffect } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '@portal/contract/notifications';
 import { mockApi, type ApiCall } from '../../../testing/api-mock.ts';
@@ -64,6 +65,35 @@ describe('the notification bell', () => {
     await user.click(screen.getByRole('button', { name: 'Mark all as read' }));
     await screen.findByRole('button', { name: 'Notifications' });
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Mark all as read' }).disabled).toBe(true);
+  });
+
+  it('is a plain button when the frame first draws, the popover right after; a click before then opens the list', async () => {
+    signIn('admin');
+    mockApi({ 'GET notifications': { body: { items: [note(5)], unread: 1 } } });
+    // the bell as the screen's first commit has it (its layout effects): clicked at once, as an impatient user would
+    let first: Element | null = null;
+    function Probe() {
+      useLayoutEffect(() => {
+        first = document.querySelector('[data-testid="notification-bell"]');
+        (first as HTMLButtonElement | null)?.click();
+      }, []);
+      return null;
+    }
+    renderScreen(
+      <>
+        <NotificationBell />
+        <Probe />
+      </>,
+      { path: '/' },
+    );
+    expect(first).not.toBeNull();
+    expect(first!.getAttribute('aria-haspopup')).toBe('dialog');
+    // the early click was not lost: the list opened
+    expect(await within(await screen.findByTestId('notification-list')).findAllByTestId('notification-item')).toHaveLength(1);
+    // and the button now is the popover's own trigger, in its place
+    const bell = screen.getByTestId('notification-bell');
+    expect(bell).not.toBe(first);
+    expect(bell.getAttribute('aria-expanded')).toBe('true');
   });
 
   it('says when there is nothing', async () => {

@@ -6,6 +6,7 @@ import { NOTIFICATION_TOPIC_INFO, type Notification } from '@portal/contract/not
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useAfterStart } from '../../../lib/after-start.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useMarkRead, useNotifications } from '../api/notifications.ts';
 
@@ -25,19 +26,14 @@ export function NotificationBell({ className }: { className?: string }) {
   const unread = list.data?.unread ?? 0;
   const items = list.data?.items ?? [];
 
-  const openItem = (n: Notification) => {
-    if (!n.readAt) markRead.mutate({ ids: [n.id] });
-    setOpen(false);
-    void navigate(n.link);
-  };
-
-  return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger
-        className={cn('relative inline-flex size-9 items-center justify-center rounded-md hover:bg-white/10 data-[state=open]:bg-white/15', className)}
-        aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
-        data-testid="notification-bell"
-      >
+  // the popover comes right after the frame's first commit; until then the same button, which a click opens
+  const [armed, arm] = useAfterStart();
+  const face = {
+    className: cn('relative inline-flex size-9 items-center justify-center rounded-md hover:bg-white/10 data-[state=open]:bg-white/15', className),
+    'aria-label': unread > 0 ? `Notifications, ${unread} unread` : 'Notifications',
+    'data-testid': 'notification-bell',
+    children: (
+      <>
         <Bell className="size-5" aria-hidden="true" />
         {unread > 0 && (
           <span
@@ -47,7 +43,33 @@ export function NotificationBell({ className }: { className?: string }) {
             {badgeText(unread)}
           </span>
         )}
-      </Popover.Trigger>
+      </>
+    ),
+  };
+  if (!armed)
+    return (
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={false}
+        data-state="closed"
+        {...face}
+        onClick={() => {
+          setOpen(true);
+          arm();
+        }}
+      />
+    );
+
+  const openItem = (n: Notification) => {
+    if (!n.readAt) markRead.mutate({ ids: [n.id] });
+    setOpen(false);
+    void navigate(n.link);
+  };
+
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Popover.Trigger {...face} />
       <Popover.Portal>
         <Popover.Content
           align="start"

@@ -1,5 +1,5 @@
 import { Eye } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
@@ -87,8 +87,11 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
   }
 }
 
-/** The rows of one page (placeholders while the first loads), a table from `sm` up and cards below. */
-export function TransactionRows({ label, columns, rows, pending, fetching, onView }: Props) {
+/**
+ * The rows of one page (placeholders while the first loads), a table from `sm` up and cards below. Drawn again only
+ * when one of its props changes (its table passes the same columns and the same `onView` on every render).
+ */
+export const TransactionRows = memo(function TransactionRows({ label, columns, rows, pending, fetching, onView }: Props) {
   return (
     <div className={cn('sm:min-h-[460px]', fetching && 'opacity-70')} aria-busy={fetching}>
       <StackTable aria-label={label} className="sm:min-w-[50rem] sm:table-fixed">
@@ -143,4 +146,4 @@ export function TransactionRows({ label, columns, rows, pending, fetching, onVie
       </StackTable>
     </div>
   );
-}
+});

@@ -1,5 +1,5 @@
 import { AlertTriangle, ArrowUp, Download, RotateCw } from 'lucide-react';
-import { Suspense, lazy, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { TimeZoneLine } from '../../../components/time-zone-line.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -74,15 +74,33 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
   const shown = viewing ?? linked;
   const exportReason = `${def.key}-export-reason`;
 
-  const view = (row: Row, from: HTMLElement) => {
+  const viewChange = useRef(onViewChange);
+  useEffect(() => {
+    viewChange.current = onViewChange;
+  }, [onViewChange]);
+  // the same function on every render, so that the rows do not draw again for it
+  const view = useCallback((row: Row, from: HTMLElement) => {
     opener.current = from;
     setViewing(row);
-    onViewChange?.(row);
-  };
+    viewChange.current?.(row);
+  }, []);
+  const columns = useMemo(() => def.columns(walletMode), [def, walletMode]);
+  // The rows draw in a render of their own, after the one that takes the page's answer: that answer comes as a
+  // store update, which React renders at once and in one piece; the rows' render is a transition, which yields to
+  // the browser every few milliseconds. Until it is done the previous rows (or their placeholders) stay.
+  // The pager's figures and the "N new" button come with them, so that what they say and the rows shown agree.
+  const pending = page.isPending && !page.isError;
+  const { rows, startIndex, totalText, hasRows, newRows } = search;
+  const drawn = useDeferredValue(
+    useMemo(
+      () => ({ rows, pending, fetching: page.isFetching, startIndex, total, totalText, hasRows, newRows }),
+      [rows, pending, page.isFetching, startIndex, total, totalText, hasRows, newRows],
+    ),
+  );
   const close = () => {
     const back = opener.current;
     setViewing(undefined);
-    onViewChange?.(undefined);
+    viewChange.current?.(undefined);
     // Esc or Close gives the focus back to the View button that opened the drawer (once the drawer has gone)
     setTimeout(() => back?.isConnected && back.focus(), 0);
   };
@@ -136,7 +154,7 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         <div className="relative">
           {/* on the line above the rows (over the paddings, not over a control): showing that rows came moves nothing */}
           <div aria-live="polite" className="pointer-events-none absolute inset-x-0 -top-4 z-10 flex justify-center">
-            {search.newRows > 0 && (
+            {drawn.newRows > 0 && (
               <button
                 type="button"
                 onClick={search.showNew}
@@ -144,28 +162,21 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
                 className="pointer-events-auto inline-flex items-center gap-1.5 rounded-full bg-brand-800 px-3.5 py-1.5 text-sm font-medium text-white shadow-lg hover:bg-brand-900"
               >
                 <ArrowUp className="size-4" aria-hidden="true" />
-                {search.newRows === 1 ? '1 new transaction' : `${search.newRows} new transactions`}
+                {drawn.newRows === 1 ? '1 new transaction' : `${drawn.newRows} new transactions`}
                 <span className="sr-only">: show</span>
               </button>
             )}
           </div>
-          <TransactionRows
-            label={def.label}
-            columns={def.columns(walletMode)}
-            rows={search.rows}
-            pending={page.isPending && !page.isError}
-            fetching={page.isFetching}
-            onView={view}
-          />
+          <TransactionRows label={def.label} columns={columns} rows={drawn.rows} pending={drawn.pending} fetching={drawn.fetching} onView={view} />
         </div>
       )}
       <Pager
-        startIndex={search.startIndex}
-        shown={search.rows.length}
-        total={total}
-        totalText={search.totalText}
-        loaded={search.hasRows}
-        busy={page.isFetching}
+        startIndex={drawn.startIndex}
+        shown={drawn.rows.length}
+        total={drawn.total}
+        totalText={drawn.totalText}
+        loaded={drawn.hasRows}
+        busy={drawn.fetching}
         onPage={search.goTo}
       />
       <TimeZoneLine />
