@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   formatAmount,
+  formatCount,
   formatCrypto,
   formatCurrency,
   formatDate,
@@ -104,6 +105,71 @@ describe('formatting (transaction-data §5, §9)', () => {
     expect(requestSourceLabel(undefined)).toBe('API');
     expect(requestSourceLabel('Api')).toBe('API');
     expect(requestSourceLabel('widget')).toBe('Widget');
+  });
+});
+
+describe('amounts written by hand, as Intl writes them', () => {
+  // the independent oracle: Intl's own en-US formatter (exact on numeric strings), at every precision the portal uses
+  const oracle = (text: string, min: number, max: number) =>
+    new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max }).format(text as unknown as number);
+  // each formatter of amounts, and what Intl writes for it
+  const FORMATTERS: [string, (text: string) => string, (text: string) => string][] = [
+    ['formatMoney', (t) => formatMoney(t), (t) => oracle(t, 2, 2)],
+    ['formatNumber', (t) => formatNumber(t), (t) => oracle(t, 0, 2)],
+    ['formatCrypto', (t) => formatCrypto(t), (t) => oracle(t, 2, 8)],
+    ['formatRate', (t) => formatRate(t, 'A', 'B'), (t) => `1 A = ${Math.abs(Number(t)) >= 1 ? oracle(t, 2, 2) : oracle(t, 2, 6)} B`],
+    ['formatCount', (t) => formatCount(Number(t)), (t) => oracle(String(Number(t)), 0, 0)],
+  ];
+  // a seeded generator: the same cases on every run
+  let seed = 20261127;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const digits = (n: number) => Array.from({ length: n }, () => String(Math.floor(next() * 10))).join('');
+  const cases = [
+    '0',
+    '-0',
+    '0.005',
+    '-0.005',
+    '0.004',
+    '0.995',
+    '9.995',
+    '999.995',
+    '-999.995',
+    '999999.5',
+    '0.5',
+    '1.5',
+    '2.5',
+    '.5',
+    '5.',
+    '00012.30',
+    '1234567890123456789012.345',
+    '99999999.999999995',
+    '0.000000005',
+    '0.000000004',
+    '-0.001',
+    '1000',
+    '1000000.10',
+  ];
+  for (let i = 0; i < 400; i += 1) {
+    const sign = next() < 0.2 ? '-' : '';
+    const whole = digits(1 + Math.floor(next() * 14));
+    const frac = next() < 0.15 ? '' : `.${digits(Math.floor(next() * 12))}`;
+    cases.push(`${sign}${whole}${frac}`);
+  }
+
+  it('matches Intl on plain decimals at every precision the portal uses (money, numbers, crypto, rates, counts)', () => {
+    const wrong: string[] = [];
+    for (const text of cases)
+      for (const [name, ours, intl] of FORMATTERS) {
+        if (ours(text) !== intl(text)) wrong.push(`${name}(${text}): ${ours(text)} instead of ${intl(text)}`);
+      }
+    expect(wrong).toEqual([]);
+  });
+
+  it('writes what the screens show', () => {
+    expect(formatMoney('1234567.895', 'USD')).toBe('USD 1,234,567.90');
+    expect(formatCrypto('0.123456789', 'USDT')).toBe('USDT 0.12345679');
+    expect(formatNumber('999.999')).toBe('1,000');
+    expect(formatCount(10000)).toBe('10,000');
   });
 });
 

@@ -3,14 +3,59 @@ import { isKnownTimeZone } from '@portal/contract/time-zone';
 const numeric = (value: string | number | null | undefined) => (typeof value === 'number' ? String(value) : (value ?? '').replace(/[^\d.-]/g, ''));
 const isNumber = (text: string) => text !== '' && text !== '-' && !Number.isNaN(Number(text));
 // Intl formats a numeric string exactly (ES2023): no float rounding on the way. One formatter per precision: making
-// one costs far more than using it, and a table formats hundreds of amounts.
+// one costs far more than using it. It is only the fallback for text that is not a plain decimal (see `fmt`).
 const numberFormats = new Map<string, Intl.NumberFormat>();
-const fmt = (text: string, min: number, max: number) => {
+const intlFmt = (text: string, min: number, max: number) => {
   const key = `${min}-${max}`;
   let f = numberFormats.get(key);
   if (!f) numberFormats.set(key, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max })));
   return f.format(text as unknown as number);
 };
+
+const PLAIN_DECIMAL = /^(-?)(\d*)(?:\.(\d*))?$/;
+
+/** Adds one to the last digit of a string of digits, carrying ("199" -> "200", "99" -> "100"). */
+function increment(digits: string): string {
+  const out = digits.split('');
+  for (let i = out.length - 1; i >= 0; i -= 1) {
+    if (out[i] !== '9') {
+      out[i] = String(Number(out[i]) + 1);
+      return out.join('');
+    }
+    out[i] = '0';
+  }
+  return `1${out.join('')}`;
+}
+
+/**
+ * A decimal string as en-US writes it, exactly as `Intl.NumberFormat('en-US', { minimumFractionDigits: min,
+ * maximumFractionDigits: max })` does (thousands grouped by commas, rounded half away from zero to `max` decimals,
+ * trailing zeros down to `min`): written out by hand because the first number format a page makes loads the
+ * browser's number data, tens of milliseconds on a phone, inside the first render of a screen that shows amounts.
+ * Text that is not a plain decimal goes to Intl as before.
+ */
+const fmt = (text: string, min: number, max: number): string => {
+  const m = PLAIN_DECIMAL.exec(text);
+  if (!m || (m[2] === '' && !m[3])) return intlFmt(text, min, max);
+  let int = m[2]!.replace(/^0+(?=\d)/, '') || '0';
+  let frac = m[3] ?? '';
+  if (frac.length > max) {
+    const up = frac[max]! >= '5';
+    frac = frac.slice(0, max);
+    if (up) {
+      const all = increment(int + frac);
+      int = all.slice(0, all.length - frac.length);
+      frac = all.slice(all.length - frac.length);
+    }
+  }
+  frac = frac.replace(/0+$/, '').padEnd(min, '0');
+  return `${m[1]}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+};
+
+/** A count in en-US: 10,000 (what `toLocaleString('en-US')` writes, without loading the browser's number data). */
+export function formatCount(n: number): string {
+  return fmt(String(n), 0, 0);
+}
 
 /** Money in en-US with 2 decimals; non-numeric characters of a string are stripped first (transaction-data §5). */
 export function formatMoney(amount: string | number | null | undefined, currency?: string): string {

@@ -1,6 +1,6 @@
 import { Dialog as RadixDialog } from 'radix-ui';
 import { X } from 'lucide-react';
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { OWN_ESCAPE } from './own-escape.ts';
 
 /**
@@ -27,7 +27,7 @@ export type DialogProps = {
 };
 
 /**
- * A modal dialog (Radix: focus trap, Esc, labelled by its title). Closing it, by Esc, Close or its own buttons, puts
+ * A modal dialog (Radix: focus trap, Esc, labelled by its title), mounted when first opened. Closing it, by Esc, Close or its own buttons, puts
  * focus back on what opened it; Esc inside an open list of the dialog closes only that list.
  */
 export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480, side = false }: DialogProps) {
@@ -36,6 +36,11 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
   useLayoutEffect(() => {
     if (open) opener.current = document.activeElement;
   }, [open]);
+  // nothing until first opened: a closed Radix dialog still mounts its parts, and their layout effects' updates
+  // would run in the task of the screen's first commit
+  const [used, setUsed] = useState(open);
+  if (open && !used) setUsed(true);
+  if (!used && !open) return null;
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>

@@ -1,4 +1,3 @@
-import { Switch as RadixSwitch } from 'radix-ui';
 import { cn } from './cn.ts';
 
 export type SwitchProps = {
@@ -11,16 +10,24 @@ export type SwitchProps = {
   id?: string;
 };
 
-/** An on/off switch (Radix: a button with role switch, Space and Enter toggle it). */
+/**
+ * An on/off switch: a button with role switch (Space and Enter press it, as any button). A plain button rather than
+ * Radix's: that one measures itself in a layout effect and sets state from it, which forces a layout and an extra
+ * render in the commit of every screen that shows switches.
+ */
 export function Switch({ checked, onCheckedChange, label, disabled, busy, id }: SwitchProps) {
+  const state = checked ? 'checked' : 'unchecked';
   return (
-    <RadixSwitch.Root
+    <button
+      type="button"
+      role="switch"
       id={id}
-      checked={checked}
-      onCheckedChange={onCheckedChange}
-      disabled={disabled || busy}
+      aria-checked={checked}
       aria-label={label}
       aria-busy={busy || undefined}
+      data-state={state}
+      disabled={disabled || busy}
+      onClick={() => onCheckedChange?.(!checked)}
       className={cn(
         'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
         'data-[state=checked]:bg-brand-700 data-[state=unchecked]:bg-slate-300',
@@ -28,7 +35,10 @@ export function Switch({ checked, onCheckedChange, label, disabled, busy, id }: 
         busy && 'animate-pulse',
       )}
     >
-      <RadixSwitch.Thumb className="pointer-events-none block size-5 rounded-full bg-white shadow ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
-    </RadixSwitch.Root>
+      <span
+        data-state={state}
+        className="pointer-events-none block size-5 rounded-full bg-white shadow ring-0 transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0"
+      />
+    </button>
   );
 }

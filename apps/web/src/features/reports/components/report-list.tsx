@@ -4,7 +4,7 @@ import { statusLabel, titleCase } from '@portal/contract/labels';
 import { Button } from '../../../components/ui/button.tsx';
 import { StackBody, StackCell, StackHead, StackRow, StackTable, StackTh } from '../../../components/ui/stack-table.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import { formatDate } from '../../../lib/format.ts';
+import { formatDate, formatCount } from '../../../lib/format.ts';
 import { expiryText, periodText } from '../report-times.ts';
 
 const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(status);
@@ -78,7 +78,7 @@ export function ReportList({ jobs, now, onDownload, onRequestAgain, requestingAg
                 {isActive(j.status) && <Progress job={j} />}
               </StackCell>
               <StackCell label="Rows" className="order-5 tabular-nums sm:text-right">
-                {j.rowCount?.toLocaleString('en-US') ?? '—'}
+                {j.rowCount == null ? '—' : formatCount(j.rowCount)}
               </StackCell>
               <StackCell label="Expires" className="order-6 sm:min-w-36" data-testid="report-expires">
                 <p className={j.status === 'expired' ? 'text-muted' : undefined}>{expiry.main}</p>

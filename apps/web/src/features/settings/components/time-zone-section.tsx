@@ -1,5 +1,6 @@
 import { Button } from '../../../components/ui/button.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { useBrowserTimeZone } from '../../../lib/browser-zone.ts';
 import { browserTimeZone, useTimeZone } from '../../../lib/time-zone.tsx';
 import { SETTINGS_SECTIONS, Section } from './section.tsx';
 
@@ -9,7 +10,8 @@ import { SETTINGS_SECTIONS, Section } from './section.tsx';
  */
 export function TimeZoneSection() {
   const { zone, chosen, save } = useTimeZone();
-  const browser = browserTimeZone();
+  // the worker's answer, which the screen waits for before it shows its sections (the page's own lookup otherwise)
+  const browser = useBrowserTimeZone() ?? browserTimeZone();
   const change = (next: string | null) =>
     save.mutate(next, {
       onSuccess: (data) => toast.show(`Times are now shown in ${data.timeZone ?? 'UTC'}`),

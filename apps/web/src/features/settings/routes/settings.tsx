@@ -1,5 +1,6 @@
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useBrowserTimeZone } from '../../../lib/browser-zone.ts';
 import { useShownOnce } from '../../../lib/shown-once.ts';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
@@ -17,9 +18,11 @@ const READ_ONLY = 'You do not have edit access because you are not an admin';
 export function SettingsScreen() {
   const role = useSession((s) => s.user?.role);
   const canEdit = role === 'admin';
-  // the sections show together once the data they draw is in (or failed): none grows under the reader. Once shown
-  // they stay (a section trying again after a failure shows that itself)
-  const shown = useShownOnce([usePayoutConfig(), useNotificationPreferences()].every((q) => !q.isPending));
+  // the sections show together once the data they draw is in (or failed) and the browser's zone is known (a worker
+  // looks it up meanwhile: the first lookup in a page is slow): none grows under the reader. Once shown they stay (a
+  // section trying again after a failure shows that itself)
+  const browserZone = useBrowserTimeZone();
+  const shown = useShownOnce([usePayoutConfig(), useNotificationPreferences()].every((q) => !q.isPending) && browserZone !== undefined);
   if (!shown)
     return (
       <div aria-busy="true">

@@ -1,6 +1,7 @@
 import { MAX_RESULT_WINDOW } from '@portal/contract/transactions';
 import { Button } from '../../../components/ui/button.tsx';
 import { PAGE_SIZE } from '../api/search.ts';
+import { formatCount } from '../../../lib/format.ts';
 
 type Props = {
   startIndex: number;
@@ -26,7 +27,7 @@ export function Pager({ startIndex, shown, total, totalText, loaded, busy, onPag
   return (
     <nav aria-label="Pages" className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
       <p className="text-muted tabular-nums" data-testid="page-summary" aria-live="polite">
-        {loaded && total > 0 ? `${(startIndex + 1).toLocaleString('en-US')}–${(startIndex + shown).toLocaleString('en-US')} of ${totalText}` : ' '}
+        {loaded && total > 0 ? `${formatCount(startIndex + 1)}–${formatCount(startIndex + shown)} of ${totalText}` : ' '}
       </p>
       <div className="flex gap-2">
         <Button variant="secondary" size="sm" className={off} aria-disabled={!canBack} onClick={() => canBack && onPage(Math.max(0, startIndex - PAGE_SIZE))}>

@@ -11,6 +11,7 @@ import { EmptyState } from './empty-state.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { Pager } from './pager.tsx';
 import { TransactionRows } from './transaction-rows.tsx';
+import { formatCount } from '../../../lib/format.ts';
 
 /** A row's details, loaded when a row is first opened: the table's first paint does not carry the drawer. */
 const DetailsDrawer = lazy(async () => ({ default: (await import('./details-drawer.tsx')).DetailsDrawer }));
@@ -19,7 +20,7 @@ function ExportStatus({ progress }: { progress: ExportProgress }) {
   return (
     <div className="border-b border-line px-4 py-3" role="status">
       <p className="mb-1 text-xs text-muted">
-        Preparing export: {progress.loaded.toLocaleString('en-US')} of {progress.of.toLocaleString('en-US')} rows
+        Preparing export: {formatCount(progress.loaded)} of {formatCount(progress.of)} rows
       </p>
       <div className="h-1.5 overflow-hidden rounded bg-canvas">
         <div className="h-full bg-brand-600 transition-all" style={{ width: `${progress.of ? (progress.loaded / progress.of) * 100 : 0}%` }} />

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { statusList } from '@portal/contract/status-groups';
 import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, parseIdSearch, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { PAGE_SIZE, useLocateId, useTransactionPage } from '../api/search.ts';
-import { displayTimeZone } from '../../../lib/format.ts';
+import { displayTimeZone, formatCount } from '../../../lib/format.ts';
 import { cleanRows } from '../export.ts';
 import { emptyState, growOptions, type FilterCategory, type Row, type TabDef } from '../tables.ts';
 
@@ -167,7 +167,7 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     /** Shows the first page as it is now, with the rows that came. */
     showNew: () => fresh && setPinned({ key: pageKey, rows: fresh }),
     /** the total as shown: exact, or 10,000+ when the server counted no further */
-    totalText: shown ? (shown.totalRelation === 'gte' ? `${MAX_RESULT_WINDOW.toLocaleString('en-US')}+` : total.toLocaleString('en-US')) : '',
+    totalText: shown ? (shown.totalRelation === 'gte' ? `${formatCount(MAX_RESULT_WINDOW)}+` : formatCount(total)) : '',
     /** rows are on screen (this page's, or the last good ones under an error) */
     hasRows: !!shown,
     /** which empty state shows; none while the first page loads or an older page stands in for the next */

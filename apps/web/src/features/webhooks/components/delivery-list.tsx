@@ -7,7 +7,7 @@ import { cn } from '../../../components/ui/cn.ts';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { formatDate, titleCase } from '../../../lib/format.ts';
+import { formatDate, titleCase, formatCount } from '../../../lib/format.ts';
 import { ACTIVITY_PAGE_SIZE, useWebhookActivity } from '../api/activity.ts';
 import { useResendDelivery } from '../api/resend-delivery.ts';
 import { AttemptStatus, DeliveryStatusBadge } from './status-badge.tsx';
@@ -78,7 +78,7 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
       {total > 0 && (
         <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm">
           <p className="text-muted" data-testid="delivery-page-summary">
-            {startIndex + 1}–{startIndex + rows.length} of {total.toLocaleString('en-US')}
+            {startIndex + 1}–{startIndex + rows.length} of {formatCount(total)}
             {total >= 10_000 ? '+' : ''}
           </p>
           <div className="flex gap-2">
@@ -161,7 +161,7 @@ function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: Webho
                     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                       <AttemptStatus statusCode={a.statusCode} error={a.error} />
                       <span>{formatDate(a.attemptedAt)}</span>
-                      <span className="text-muted">{a.durationMs.toLocaleString('en-US')} ms</span>
+                      <span className="text-muted">{formatCount(a.durationMs)} ms</span>
                       {a.trigger === 'manual' && (
                         <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-800" title="Sent by a person: a resend or a test event">
                           Manual
