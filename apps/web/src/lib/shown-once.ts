@@ -1,5 +1,12 @@
 import { useDeferredValue, useState } from 'react';
 
+/** True from the first render at which `value` was, and then for good. */
+export function useOnceTrue(value: boolean): boolean {
+  const [was, setWas] = useState(value);
+  if (value && !was) setWas(true);
+  return was || value;
+}
+
 /**
  * True from the first render at which `ready` was, and then for good: a screen drawn once its data is in stays
  * drawn when that data is read again (a refetch after a failure makes a query pending once more).
@@ -9,7 +16,5 @@ import { useDeferredValue, useState } from 'react';
  * every few milliseconds. Until it is done the caller's skeleton stays. Ready at the first render, it is true at once.
  */
 export function useShownOnce(ready: boolean): boolean {
-  const [shown, setShown] = useState(ready);
-  if (ready && !shown) setShown(true);
-  return useDeferredValue(shown || ready);
+  return useDeferredValue(useOnceTrue(ready));
 }

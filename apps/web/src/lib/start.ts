@@ -45,8 +45,8 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * A query's part of the start data, read with its schema (in a task of its own), once (a later fetch of the query is its own call);
- * undefined when there is none to take (no start data, or it did not hold this part for this user).
+ * A query's part of the start data, read with its schema (in a task of its own), once (a later fetch of the query is
+ * its own call); undefined when there is none to take (no start data, or it did not hold this part for this user).
  */
 export async function fromStart<T>(part: StartPart, schema: { parse: (value: unknown) => T }): Promise<T | undefined> {
   if (arriving) await arriving;

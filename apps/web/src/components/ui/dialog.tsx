@@ -1,6 +1,7 @@
 import { Dialog as RadixDialog } from 'radix-ui';
 import { X } from 'lucide-react';
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useOnceTrue } from '../../lib/shown-once.ts';
 import { OWN_ESCAPE } from './own-escape.ts';
 
 /**
@@ -27,8 +28,9 @@ export type DialogProps = {
 };
 
 /**
- * A modal dialog (Radix: focus trap, Esc, labelled by its title), mounted when first opened. Closing it, by Esc, Close or its own buttons, puts
- * focus back on what opened it; Esc inside an open list of the dialog closes only that list.
+ * A modal dialog (Radix: focus trap, Esc, labelled by its title), mounted when first opened. Closing it, by Esc,
+ * Close or its own buttons, puts focus back on what opened it; Esc inside an open list of the dialog closes only that
+ * list.
  */
 export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480, side = false }: DialogProps) {
   const opener = useRef<Element | null>(null);
@@ -38,9 +40,8 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
   }, [open]);
   // nothing until first opened: a closed Radix dialog still mounts its parts, and their layout effects' updates
   // would run in the task of the screen's first commit
-  const [used, setUsed] = useState(open);
-  if (open && !used) setUsed(true);
-  if (!used && !open) return null;
+  const used = useOnceTrue(open);
+  if (!used) return null;
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
