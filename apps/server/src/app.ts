@@ -36,6 +36,7 @@ import { rateRoutes } from './modules/rates/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { startRoutes } from './modules/start/index.ts';
 import { settlementRoutes } from './modules/settlements/index.ts';
+import { securityRoutes } from './modules/security/index.ts';
 import { invitationRoutes, teamRoutes } from './modules/team/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
 import { transactionRoutes } from './modules/transactions/index.ts';
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       await api.register(fiatWalletRoutes, { service: services.fiatWallets });
       await api.register(teamRoutes, { service: services.team });
       await api.register(invitationRoutes, { invitations: services.invitations });
+      await api.register(securityRoutes, services.security);
       await api.register(notificationRoutes, { service: services.notifications });
       await api.register(rateRoutes, { service: services.rates });
       await api.register(coverageRoutes, { service: services.coverage });

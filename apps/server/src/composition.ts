@@ -36,6 +36,7 @@ import { createStartService } from './modules/start/index.ts';
 import { createReportsService, startReportWorker } from './modules/reports/index.ts';
 import { createSettlementService, enqueueSettlementStep, simulatedPayer, startSettlementWorker } from './modules/settlements/index.ts';
 import { createNotificationsService, createNotifier } from './modules/notifications/index.ts';
+import { createSecurityRepository, createSecurityService } from './modules/security/index.ts';
 import { createInvitationService, createTeamRepository, createTeamService } from './modules/team/index.ts';
 import { createTransactionsService } from './modules/transactions/index.ts';
 import { blocklistScreener, createWalletService, enqueueScreening, startWalletScreeningWorker } from './modules/wallets/index.ts';
@@ -123,6 +124,7 @@ export function composeServices(deps: RuntimeDeps) {
 
   const services = {
     auth: { sessions, passwordReset, signIn: createSignInService({ repo: authRepo, sessions, keys, now }) },
+    security: { service: createSecurityService({ repo: createSecurityRepository(db) }), sessions },
     /** what the live event stream reads of a session and its partner */
     sessionReads: authRepo,
     otp,

@@ -616,7 +616,7 @@ describe.each(DATABASES)('invited users from before one-time links, on %s', (kin
       insert into users (partner_id, id, name, email, role, status, temp_password_hash)
       values (${ACME}, ${id}, 'Old Invite', 'old-invite@acme.test', 'treasury', 'invited', ${await hashPassword('Old-temp-2026!')})
     `.execute(db);
-    expect(await migrateToLatest(db)).toEqual(['0034-invitations']);
+    expect((await migrateToLatest(db))[0]).toBe('0034-invitations');
 
     expect((await browser(t.app).post('/api/v1/users/login', { email: 'old-invite@acme.test', password: 'Old-temp-2026!' })).json()).toMatchObject({
       code: 'InvalidLogin',

@@ -33,6 +33,10 @@ export const ERROR_CODES = [
   // the session ended (logout, removal, password reset, ...): the message says why, in words
   'SessionEnded',
   'CsrfTokenInvalid',
+  // the security screen: ending one's own sessions, reading the history
+  'CurrentSession',
+  'SessionNotFound',
+  'InvalidCursor',
   // e-mailed one-time codes
   'OtpRateLimited',
   // transaction search: text that cannot be an id the table shows

@@ -30,7 +30,16 @@ export const LiveAccessEvent = z.object({ reason: z.enum(['role', 'partner']) })
 export type LiveAccessEvent = z.infer<typeof LiveAccessEvent>;
 
 /** Why a session ended: the portal says it in words on the sign-in page. */
-export const SessionEndReason = z.enum(['logout', 'removed', 'deactivated', 'password-reset', 'password-changed', 'refresh-reuse', 'expired']);
+export const SessionEndReason = z.enum([
+  'logout',
+  'removed',
+  'deactivated',
+  'password-reset',
+  'password-changed',
+  'refresh-reuse',
+  'ended-remotely',
+  'expired',
+]);
 export type SessionEndReason = z.infer<typeof SessionEndReason>;
 
 /** The words for each reason; `partner` is the partner's name where the reason needs it. */
@@ -48,6 +57,8 @@ export function sessionEndMessage(reason: SessionEndReason, partner?: string): s
       return 'Your password was changed. Sign in with the new password.';
     case 'refresh-reuse':
       return 'For your security your session was ended, because it was used from two places at once. Sign in again.';
+    case 'ended-remotely':
+      return 'This session was ended from your security settings in another browser. Sign in again.';
     case 'expired':
       return 'Your session has expired. Sign in again.';
   }

@@ -33,6 +33,7 @@ import * as ledgerEntriesByTime from './migrations/0031-ledger-entries-by-time.t
 import * as webhookSecretRoll from './migrations/0032-webhook-secret-roll.ts';
 import * as passwordHistory from './migrations/0033-password-history.ts';
 import * as invitations from './migrations/0034-invitations.ts';
+import * as securityHistory from './migrations/0035-security-history.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0032-webhook-secret-roll': webhookSecretRoll,
   '0033-password-history': passwordHistory,
   '0034-invitations': invitations,
+  '0035-security-history': securityHistory,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -97,6 +97,8 @@ export type AuditEventsTable = {
   target: string | null;
   details: Json<Record<string, unknown>>;
   ip: string | null;
+  /** the browser (User-Agent) of the request that wrote it, where it matters (sign-ins and their failures) */
+  user_agent: string | null;
   created_at: Timestamp;
 };
 
@@ -190,6 +192,11 @@ export type AuthSessionsTable = {
   revoked_at: Timestamp | null;
   /** why it ended (a SessionEndReason other than 'expired'); null while open */
   ended_reason: string | null;
+  /** the browser (User-Agent) and address it was opened from */
+  user_agent: string | null;
+  ip: string | null;
+  /** its sign-in, then each refresh of its access token */
+  last_seen_at: Timestamp;
   created_at: Timestamp;
 };
 

@@ -10,7 +10,12 @@ export type AuditEvent = {
   target?: string | null;
   details?: Record<string, unknown>;
   ip?: string | null;
+  /** the browser of the request (sign-ins and their failures: the security history shows it) */
+  userAgent?: string | null;
 };
+
+/** Where a request comes from, as the audit trail and the sessions keep it. */
+export type RequestCtx = { ip: string | null; userAgent?: string | null };
 
 /**
  * Writes the audit event of a change inside the change's own transaction, so that both land or neither does. Only a
@@ -29,6 +34,7 @@ export async function auditChange(trx: Transaction<DB>, event: AuditEvent): Prom
       target: event.target ?? null,
       details: JSON.stringify(event.details ?? {}),
       ip: event.ip ?? null,
+      user_agent: event.userAgent ?? null,
     })
     .execute();
 }

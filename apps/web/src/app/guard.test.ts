@@ -56,6 +56,7 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
     dataDownload: null,
     home: null,
     team: null,
+    security: null,
   },
   'admin2@acme.test': {
     about: null,
@@ -75,6 +76,7 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
     dataDownload: null,
     home: null,
     team: null,
+    security: null,
   },
   'treasury@acme.test': {
     about: null,
@@ -94,6 +96,7 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
     dataDownload: null,
     home: null,
     team: null,
+    security: null,
   },
   'viewer@acme.test': {
     about: null,
@@ -113,6 +116,7 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
     dataDownload: null,
     home: null,
     team: null,
+    security: null,
   },
   'admin@kora.test': {
     about: '/trades',
@@ -132,6 +136,7 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
     dataDownload: '/trades',
     home: null,
     team: null,
+    security: null,
   },
   'admin@baobab.test': {
     about: '/trades',
@@ -151,6 +156,7 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
     dataDownload: '/trades',
     home: null,
     team: null,
+    security: null,
   },
   'admin@lean.test': {
     about: null,
@@ -170,6 +176,7 @@ const EXPECTED: Record<string, Partial<Record<RouteName, string | null>>> = {
     dataDownload: '/',
     home: null,
     team: null,
+    security: null,
   },
 };
 

@@ -39,6 +39,8 @@ export const ROUTES = {
   settings: { path: '/settings', access: 'protected', area: 'shared' },
   // the team (portal-core §6) lives under settings, so that Settings stays the active navigation item
   team: { path: '/settings/team', access: 'protected', area: 'shared' },
+  // one's own sessions and the security history, under settings too
+  security: { path: '/settings/security', access: 'protected', area: 'shared' },
   wallets: { path: '/wallets', access: 'protected', area: 'shared', walletManagement: true, featureFlag: 'walletManagementEnabled' },
   countries: { path: '/countries', access: 'protected', area: 'b2b', featureFlag: 'enabledCountriesEnabled' },
   trades: { path: '/trades', access: 'protected', area: 'trades' },

@@ -33,6 +33,7 @@ export const APP_SCREENS: Screen[] = [
   { meta: ROUTES.apiKeys, module: 'features/api-keys/routes/api-keys.tsx', name: 'ApiKeysScreen' },
   { meta: ROUTES.settings, module: 'features/settings/routes/settings.tsx', name: 'SettingsScreen' },
   { meta: ROUTES.team, module: 'features/team/routes/team.tsx', name: 'TeamScreen' },
+  { meta: ROUTES.security, module: 'features/security/routes/security.tsx', name: 'SecurityScreen' },
   { meta: ROUTES.wallets, module: 'features/wallets/routes/wallets.tsx', name: 'WalletsScreen' },
   { meta: ROUTES.countries, module: 'features/countries/routes/countries.tsx', name: 'CountriesScreen' },
   { meta: ROUTES.trades, module: 'features/transactions/routes/trades.tsx', name: 'TradesScreen' },

@@ -6,6 +6,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { sha256 } from '../../lib/tokens.ts';
 import { INVITATION_DAYS } from '@portal/contract/team';
 import { bookDemoLedger } from './ledger.ts';
+import { seedSecurityHistory } from './security-history.ts';
 import { generateTransactions, type TransactionTable } from './transactions.ts';
 import { splitCurrencyNetwork, type CurrencyNetworkId } from '@portal/contract/domain';
 import { generateDemoAddress } from '../../lib/deposit-addresses.ts';
@@ -216,6 +217,7 @@ const PARTNER_OWNED_TABLES = [
   'deposit_addresses',
   'auth_challenges',
   'refresh_tokens',
+  'auth_sessions',
   'recovery_codes',
   'password_reset_codes',
   'ledger_entries',
@@ -357,6 +359,18 @@ export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: {
   for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) {
     for (const cn of p.depositNetworks) await insertDemoAddress(db, p.id, cn);
     if (options.transactions !== false) await seedTransactions(db, p, null);
+  }
+  if (options.transactions !== false) {
+    const who = (email: string) => {
+      const u = DEMO_USERS.find((d) => d.email === email)!;
+      return { partnerId: DEMO_PARTNERS[u.partner].id, id: u.id, email: u.email };
+    };
+    await seedSecurityHistory(db, {
+      admin: who('admin@acme.test'),
+      admin2: who('admin2@acme.test'),
+      treasury: who('treasury@acme.test'),
+      viewer: who('viewer@acme.test'),
+    });
   }
   // Acme serves four countries from the start; nothing is pending, so no admin sees the review banner before asking
   const acmeCountries = DEMO_COUNTRIES.acme;

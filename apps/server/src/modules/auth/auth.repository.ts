@@ -224,8 +224,36 @@ export function createAuthRepository(db: Kysely<DB>) {
 
     // ── sessions and refresh tokens ──
 
-    createSession: (exec: Exec, values: { partnerId: string; id: string; userId: string; expiresAt: Date }) =>
-      exec.insertInto('auth_sessions').values({ partner_id: values.partnerId, id: values.id, user_id: values.userId, expires_at: values.expiresAt }).execute(),
+    createSession: (
+      exec: Exec,
+      values: { partnerId: string; id: string; userId: string; expiresAt: Date; now: Date; ip: string | null; userAgent: string | null },
+    ) =>
+      exec
+        .insertInto('auth_sessions')
+        .values({
+          partner_id: values.partnerId,
+          id: values.id,
+          user_id: values.userId,
+          expires_at: values.expiresAt,
+          created_at: values.now,
+          last_seen_at: values.now,
+          ip: values.ip,
+          user_agent: values.userAgent,
+        })
+        .execute(),
+
+    /** A user's sessions that are still open, the one seen last first. */
+    openSessions: (partnerId: string, userId: string, now: Date) =>
+      db
+        .selectFrom('auth_sessions')
+        .select(['id', 'created_at', 'last_seen_at', 'ip', 'user_agent'])
+        .where('partner_id', '=', partnerId)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('id')
+        .execute(),
 
     /** What authenticate needs of a session: whose it is, whether it has ended and why. */
     session: (partnerId: string, id: string) =>
@@ -236,8 +264,14 @@ export function createAuthRepository(db: Kysely<DB>) {
         .where('id', '=', id)
         .executeTakeFirst(),
 
-    extendSession: (exec: Exec, partnerId: string, id: string, expiresAt: Date) =>
-      exec.updateTable('auth_sessions').set({ expires_at: expiresAt }).where('partner_id', '=', partnerId).where('id', '=', id).execute(),
+    /** A refresh: the session lasts longer, and was seen now from this address. */
+    extendSession: (exec: Exec, partnerId: string, id: string, values: { expiresAt: Date; now: Date; ip: string | null }) =>
+      exec
+        .updateTable('auth_sessions')
+        .set({ expires_at: values.expiresAt, last_seen_at: values.now, ...(values.ip ? { ip: values.ip } : {}) })
+        .where('partner_id', '=', partnerId)
+        .where('id', '=', id)
+        .execute(),
 
     /**
      * Ends sessions (one, or every session of a user) and their refresh tokens, keeping why; returns the ids that were

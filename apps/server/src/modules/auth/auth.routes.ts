@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AUTH_MESSAGES,
@@ -16,6 +16,7 @@ import {
 } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
 import { AppError } from '../../lib/errors.ts';
+import { requestCtx } from '../../lib/request-ctx.ts';
 import { csrfSessionOf } from '../../plugins/csrf.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
 import { REFRESH_TOKEN_HOURS, type SessionsService } from './sessions.service.ts';
@@ -31,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
   { sessions, signIn, passwordReset },
 ) => {
   const secure = app.config.NODE_ENV === 'production';
-  const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });
+  const ctx = requestCtx;
   const limited = (max: number) => ({
     rateLimit: {
       max,

@@ -3,7 +3,10 @@ import type { Transaction } from 'kysely';
 import { AUTH_MESSAGES, type SessionUser } from '@portal/contract/auth';
 import type { Role, UserStatus } from '@portal/contract/domain';
 import type { DB, UserRow } from '../../db/schema.ts';
-import { unauthorized } from '../../lib/errors.ts';
+import type { RequestCtx } from '../../lib/audit.repository.ts';
+import { describeBrowser, SECURITY_MESSAGES, type ActiveSession } from '@portal/contract/security';
+import type { Auth } from '../../lib/access.ts';
+import { AppError, unauthorized } from '../../lib/errors.ts';
 import { decrypt, encrypt, type Keys } from '../../lib/keys.ts';
 import { ACCESS_TOKEN_SECONDS, randomToken, safeEqual, sha256, signAccessToken } from '../../lib/tokens.ts';
 import type { AuthExec, AuthRepository } from './auth.repository.ts';
@@ -23,7 +26,7 @@ export type SessionsDeps = {
   /** called after sessions ended, so that every server instance stops accepting their access tokens */
   onSessionsEnded: (sessionIds: string[]) => Promise<void>;
 };
-type Ctx = { ip: string | null };
+type Ctx = RequestCtx;
 
 const invalidRefresh = () => unauthorized(AUTH_MESSAGES.invalidRefresh, 'InvalidRefreshToken');
 
@@ -62,9 +65,17 @@ export function createSessionsService(deps: SessionsDeps) {
 
   return {
     /** Opens a session for a user who has just proven who they are (inside the transaction that proved it). */
-    async start(trx: Transaction<DB>, user: UserRow) {
+    async start(trx: Transaction<DB>, user: UserRow, ctx: Ctx) {
       const sessionId = crypto.randomUUID();
-      await repo.createSession(trx, { partnerId: user.partner_id, id: sessionId, userId: user.id, expiresAt: refreshExpiry() });
+      await repo.createSession(trx, {
+        partnerId: user.partner_id,
+        id: sessionId,
+        userId: user.id,
+        expiresAt: refreshExpiry(),
+        now: now(),
+        ip: ctx.ip,
+        userAgent: ctx.userAgent ?? null,
+      });
       const refresh = mintRefreshToken(user, sessionId);
       await refresh.store(trx);
       return { accessToken: await accessToken(user, sessionId), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: refresh.token };
@@ -97,7 +108,7 @@ export function createSessionsService(deps: SessionsDeps) {
         const claimed = await repo.claimRefreshToken(trx, row, { now: now(), successorEnc: encrypt(keys.encryptionKey, next.token) });
         if (!claimed) return undefined;
         await next.store(trx);
-        await repo.extendSession(trx, row.partner_id, row.family_id, refreshExpiry());
+        await repo.extendSession(trx, row.partner_id, row.family_id, { expiresAt: refreshExpiry(), now: now(), ip });
         return next.token;
       });
       if (successor) return answer(successor);
@@ -133,16 +144,60 @@ export function createSessionsService(deps: SessionsDeps) {
       throw await ends('refresh-reuse', row.partner_id);
     },
 
-    async logout(token: string | undefined, { ip }: Ctx) {
+    async logout(token: string | undefined, ctx: Ctx) {
       const parsed = parseRefreshToken(token);
       if (!parsed) return;
       const row = await repo.refreshToken(parsed.id);
       if (!row || !safeEqual(row.token_hash, sha256(parsed.secret))) return;
       const ended = await repo.transaction(async (trx) => {
         const ids = await repo.revokeSessions(trx, { partnerId: row.partner_id, sessionId: row.family_id }, now(), 'logout');
-        await repo.audit({ partnerId: row.partner_id, actorUserId: row.user_id, actor: 'user', action: 'logout', ip }, trx);
+        await repo.audit({ partnerId: row.partner_id, actorUserId: row.user_id, actor: 'user', action: 'logout', ...ctx }, trx);
         return ids;
       });
+      await deps.onSessionsEnded(ended);
+    },
+
+    /** The caller's sessions that are still open: the one of this request first (marked), then the one seen last first. */
+    async listOwn(auth: Auth): Promise<ActiveSession[]> {
+      const rows = await repo.openSessions(auth.partnerId, auth.userId, now());
+      const ordered = [...rows.filter((r) => r.id === auth.sessionId), ...rows.filter((r) => r.id !== auth.sessionId)];
+      return ordered.map((r) => ({
+        id: r.id,
+        createdAt: r.created_at.toISOString(),
+        lastSeenAt: r.last_seen_at.toISOString(),
+        browser: describeBrowser(r.user_agent),
+        ip: r.ip,
+        current: r.id === auth.sessionId,
+      }));
+    },
+
+    /**
+     * Ends one of the caller's other sessions (a browser left signed in elsewhere): its tokens stop at once and its
+     * open screens are told why. The session of this request is ended by signing out; another user's, or one that
+     * ended already, is not found.
+     */
+    async endOwn(auth: Auth, sessionId: string, ctx: Ctx): Promise<void> {
+      if (sessionId === auth.sessionId) throw new AppError(409, 'CurrentSession', SECURITY_MESSAGES.currentSession);
+      const open = (await repo.openSessions(auth.partnerId, auth.userId, now())).find((r) => r.id === sessionId);
+      if (!open) throw new AppError(404, 'SessionNotFound', SECURITY_MESSAGES.sessionNotFound);
+      const ended = await repo.transaction(async (trx) => {
+        const ids = await repo.revokeSessions(trx, { partnerId: auth.partnerId, userId: auth.userId, sessionId }, now(), 'ended-remotely');
+        if (ids.length === 0) return ids;
+        await repo.audit(
+          {
+            partnerId: auth.partnerId,
+            actorUserId: auth.userId,
+            actor: auth.email,
+            action: 'session.ended',
+            target: sessionId,
+            details: { browser: describeBrowser(open.user_agent), ip: open.ip },
+            ...ctx,
+          },
+          trx,
+        );
+        return ids;
+      });
+      if (ended.length === 0) throw new AppError(404, 'SessionNotFound', SECURITY_MESSAGES.sessionNotFound);
       await deps.onSessionsEnded(ended);
     },
 

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { AUTH_MESSAGES, type AuthResult, type LoginResponse, type SessionUser } from '@portal/contract/auth';
 import type { Role, UserStatus } from '@portal/contract/domain';
 import type { DB, UserRow } from '../../db/schema.ts';
+import type { RequestCtx } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, unauthorized } from '../../lib/errors.ts';
 import { decrypt, encrypt, type Keys } from '../../lib/keys.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -21,7 +22,7 @@ export const RECOVERY_CODE_COUNT = 10;
 const DUMMY_HASH = hashPassword(randomToken());
 
 export type SignInDeps = { repo: AuthRepository; sessions: SessionsService; keys: Keys; now: () => number };
-type Ctx = { ip: string | null };
+type Ctx = RequestCtx;
 
 const invalidLogin = () => unauthorized(AUTH_MESSAGES.invalidLogin, 'InvalidLogin');
 const accountLocked = () => new AppError(423, 'AccountLocked', AUTH_MESSAGES.accountLocked);
@@ -57,7 +58,7 @@ export function createSignInService(deps: SignInDeps) {
    * checked (so parallel guesses cannot outrun the count), the fifth failure locks for 15 minutes, and a right
    * answer gives its attempt back. A complete sign-in clears the counter.
    */
-  async function attempt<T>(email: string, ip: string | null, check: () => Promise<T | undefined>, who?: UserRow): Promise<T> {
+  async function attempt<T>(email: string, ctx: Ctx, check: () => Promise<T | undefined>, who?: UserRow): Promise<T> {
     const key = throttleKey(email);
     const spent = await repo.spendAttempt(key, { now: now(), max: MAX_FAILED_ATTEMPTS, lockUntil: later(LOCK_MINUTES * 60) });
     if (spent.locked_until && spent.locked_until.getTime() > deps.now()) throw accountLocked();
@@ -71,14 +72,14 @@ export function createSignInService(deps: SignInDeps) {
     await repo.transaction(async (trx) => {
       if (who)
         await repo.audit(
-          { partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'login.failed', details: { failures: spent.failures }, ip },
+          { partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'login.failed', details: { failures: spent.failures }, ...ctx },
           trx,
         );
       if (!lockedOut) return;
       const locked = await repo.lock(key, { now: now(), lockUntil: later(LOCK_MINUTES * 60) }, trx);
       if (locked && who)
         await repo.audit(
-          { partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'user.locked', details: { minutes: LOCK_MINUTES }, ip },
+          { partnerId: who.partner_id, actorUserId: who.id, actor: who.email, action: 'user.locked', details: { minutes: LOCK_MINUTES }, ...ctx },
           trx,
         );
     });
@@ -86,11 +87,11 @@ export function createSignInService(deps: SignInDeps) {
   }
 
   /** The user behind an e-mail when the password is right; the same cost and answer for an unknown e-mail. */
-  async function checkPassword(email: string, password: string, ip: string | null, hashOf: (user: UserRow) => string | null) {
+  async function checkPassword(email: string, password: string, ctx: Ctx, hashOf: (user: UserRow) => string | null) {
     const user = await repo.userByEmail(email);
     return attempt(
       email,
-      ip,
+      ctx,
       async () => {
         const hash = user ? hashOf(user) : null;
         const ok = await verifyPassword(hash ?? (await DUMMY_HASH), password);
@@ -138,14 +139,14 @@ export function createSignInService(deps: SignInDeps) {
   }
 
   /** Checks a code through the user's counter; a wrong one also counts on the challenge, whose fifth ends it. */
-  async function withCode<T>(opened: Awaited<ReturnType<typeof openChallenge>>, ip: string | null, check: () => Promise<T | undefined>): Promise<T> {
+  async function withCode<T>(opened: Awaited<ReturnType<typeof openChallenge>>, ctx: Ctx, check: () => Promise<T | undefined>): Promise<T> {
     const { challenge, user, attempts } = opened;
     try {
-      return await attempt(user.email, ip, check);
+      return await attempt(user.email, ctx, check);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'InvalidLogin') throw err;
       await repo.transaction((trx) =>
-        repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.otp_failed', details: { attempts }, ip }, trx),
+        repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.otp_failed', details: { attempts }, ...ctx }, trx),
       );
       if (attempts >= MAX_OTP_ATTEMPTS) {
         await repo.deleteChallenge(challenge.partner_id, challenge.id);
@@ -156,21 +157,21 @@ export function createSignInService(deps: SignInDeps) {
   }
 
   /** The end of every sign-in: challenges closed, counter cleared, a session opened, all in one transaction. */
-  async function signedIn(trx: Transaction<DB>, user: UserRow, ip: string | null, method: string): Promise<Omit<AuthResult, 'recoveryCodes'>> {
+  async function signedIn(trx: Transaction<DB>, user: UserRow, ctx: Ctx, method: string): Promise<Omit<AuthResult, 'recoveryCodes'>> {
     await repo.deleteUserChallenges(trx, user.partner_id, user.id);
     await repo.clearFailures(throttleKey(user.email), trx);
     await repo.recordSignIn(trx, user, now());
-    await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.succeeded', details: { method }, ip }, trx);
-    return { user: toSessionUser(user), ...(await sessions.start(trx, user)) };
+    await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.succeeded', details: { method }, ...ctx }, trx);
+    return { user: toSessionUser(user), ...(await sessions.start(trx, user, ctx)) };
   }
 
   return {
-    async login(input: { email: string; password: string }, { ip }: Ctx): Promise<LoginResponse> {
+    async login(input: { email: string; password: string }, ctx: Ctx): Promise<LoginResponse> {
       // a removed (deleted) user answers exactly as an unknown e-mail: no password of theirs is checked
-      const user = await checkPassword(input.email, input.password, ip, (u) => (u.status === 'deleted' ? null : u.password_hash));
+      const user = await checkPassword(input.email, input.password, ctx, (u) => (u.status === 'deleted' ? null : u.password_hash));
       if (user.status === 'inactive') {
         await repo.transaction((trx) =>
-          repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.refused_inactive', ip }, trx),
+          repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.refused_inactive', ...ctx }, trx),
         );
         throw new AppError(403, 'AccountInactive', AUTH_MESSAGES.accountInactive);
       }
@@ -185,43 +186,43 @@ export function createSignInService(deps: SignInDeps) {
     },
 
     /** Finishes MFA_SETUP: the first code proves the app holds the secret; ten recovery codes are returned once. */
-    async verifyToken(input: { session: string; userCode: string; username: string }, { ip }: Ctx): Promise<AuthResult> {
+    async verifyToken(input: { session: string; userCode: string; username: string }, ctx: Ctx): Promise<AuthResult> {
       const opened = await openChallenge(input.session, input.username, 'MFA_SETUP');
       const { challenge, user } = opened;
       const secret = decrypt(keys.encryptionKey, challenge.mfa_secret_enc!);
-      const step = await withCode(opened, ip, () => Promise.resolve(matchTotp(secret, input.userCode, deps.now())));
+      const step = await withCode(opened, ctx, () => Promise.resolve(matchTotp(secret, input.userCode, deps.now())));
       const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
       const result = await repo.transaction(async (trx) => {
         const updated = await repo.enrolAuthenticator(trx, user, { secretEnc: challenge.mfa_secret_enc!, step, now: now() });
         await repo.replaceRecoveryCodes(trx, user, codes.map(sha256));
-        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.enrolled', ip }, trx);
-        return signedIn(trx, updated, ip, 'mfa_setup');
+        await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.enrolled', ...ctx }, trx);
+        return signedIn(trx, updated, ctx, 'mfa_setup');
       });
       return { ...result, recoveryCodes: codes };
     },
 
     /** SOFTWARE_TOKEN_MFA: an authenticator code (once only, one step of drift either side) or a recovery code. */
-    async challengeResponse(input: { session: string; username: string; userCode: string }, { ip }: Ctx): Promise<AuthResult> {
+    async challengeResponse(input: { session: string; username: string; userCode: string }, ctx: Ctx): Promise<AuthResult> {
       const opened = await openChallenge(input.session, input.username, 'SOFTWARE_TOKEN_MFA');
       const { user } = opened;
       if (/^\d{6}$/.test(input.userCode)) {
         const secret = decrypt(keys.encryptionKey, user.totp_secret_enc!);
-        return withCode(opened, ip, async () => {
+        return withCode(opened, ctx, async () => {
           const step = matchTotp(secret, input.userCode, deps.now());
           if (step === undefined) return undefined;
           // the step moves forward only: a code already used (or an older one) is refused
           return repo.transaction(async (trx) => {
             const claimed = await repo.claimTotpStep(trx, user, step);
-            return claimed ? signedIn(trx, claimed, ip, 'totp') : undefined;
+            return claimed ? signedIn(trx, claimed, ctx, 'totp') : undefined;
           });
         });
       }
-      return withCode(opened, ip, () =>
+      return withCode(opened, ctx, () =>
         repo.transaction(async (trx) => {
           const used = await repo.useRecoveryCode(trx, user, sha256(normaliseRecovery(input.userCode)), now());
           if (!used) return undefined;
-          await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.recovery_code_used', ip }, trx);
-          return { ...(await signedIn(trx, user, ip, 'recovery_code')), recoveryCodesLeft: await repo.recoveryCodesLeft(trx, user) };
+          await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.recovery_code_used', ...ctx }, trx);
+          return { ...(await signedIn(trx, user, ctx, 'recovery_code')), recoveryCodesLeft: await repo.recoveryCodesLeft(trx, user) };
         }),
       );
     },

@@ -6,7 +6,7 @@ import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { LowBalanceForm } from '../components/low-balance-form.tsx';
 import { PayoutForm } from '../components/payout-form.tsx';
-import { TeamLink } from '../components/team-link.tsx';
+import { SecurityLink, TeamLink } from '../components/settings-link.tsx';
 import { TimeZoneSection } from '../components/time-zone-section.tsx';
 import { NotificationSection } from '../components/notification-section.tsx';
 import { SettingsSkeleton } from '../components/settings-skeleton.tsx';
@@ -44,6 +44,7 @@ export function SettingsScreen() {
         <NotificationSection />
         <TimeZoneSection />
         <TeamLink canEdit={canEdit} />
+        <SecurityLink admin={canEdit} />
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { InviteUserResponse, type InviteUserRequest } from '@portal/contract/team';
 import { api } from '../../../lib/api-client.ts';
-import { TEAM_KEY } from './team-members.ts';
+import { TEAM_KEY } from '../../../lib/partner/team.ts';
 
 /** POST users/add: invites by e-mail (a temporary password); the member, and whether the mail left. The team is reloaded. */
 export function useInviteUser() {

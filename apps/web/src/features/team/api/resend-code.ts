@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TeamMessageResponse } from '@portal/contract/team';
 import { api } from '../../../lib/api-client.ts';
-import { TEAM_KEY } from './team-members.ts';
+import { TEAM_KEY } from '../../../lib/partner/team.ts';
 
 /** PUT users/resend-code/{userId}: a new password-reset code for a member whose password was reset. */
 export function useResendCode() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { TeamMessageResponse } from '@portal/contract/team';
 import { api } from '../../../lib/api-client.ts';
-import { TEAM_KEY } from './team-members.ts';
+import { TEAM_KEY } from '../../../lib/partner/team.ts';
 
 /** POST user/reset-password: signs the member out everywhere; its next sign-in asks for the e-mailed code. */
 export function useResetPassword() {

@@ -13,7 +13,7 @@ import { useDeleteUser } from '../api/delete-user.ts';
 import { useResendCode } from '../api/resend-code.ts';
 import { useResendInvite } from '../api/resend-invite.ts';
 import { useResetPassword } from '../api/reset-password.ts';
-import { useTeam } from '../api/team-members.ts';
+import { useTeam } from '../../../lib/partner/team.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { InviteDialog } from '../components/invite-dialog.tsx';
 import { isInvitation, MemberRow, type MemberAction } from '../components/member-row.tsx';

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { TeamResponse } from '@portal/contract/team';
-import { api } from '../../../lib/api-client.ts';
-import { liveQueries } from '../../../lib/live-events.ts';
+import { api } from '../api-client.ts';
+import { liveQueries } from '../live-events.ts';
 
 export const TEAM_KEY = ['partner', 'users'] as const;
 // an invitation, a role change or a removal by another admin shows at once
