@@ -57,6 +57,41 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     await page.close();
   });
 
+  it('runs React, then the libraries, then the entry, each once the one before is evaluated', async () => {
+    const page = await env.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // what the page's module scripts do, in order: added (with how many added before had not yet run), loaded
+    await page.addInitScript(() => {
+      const log: string[] = [];
+      let pending = 0;
+      (window as unknown as { moduleLog: string[] }).moduleLog = log;
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const node of r.addedNodes) {
+            if (!(node instanceof HTMLScriptElement) || node.type !== 'module') continue;
+            const name = new URL(node.src).pathname
+              .split('/')
+              .pop()!
+              .replace(/-[\w-]{8}\.js$/, '');
+            log.push(`add ${name} pending=${pending}`);
+            pending++;
+            node.addEventListener('load', () => {
+              pending--;
+              log.push(`ran ${name}`);
+            });
+          }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`${env.server.url}/login`);
+    await page.getByRole('heading', { name: /sign in/i }).waitFor();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { moduleLog: string[] }).moduleLog))
+      .toEqual(['add react pending=0', 'ran react', 'add libraries pending=0', 'ran libraries', 'add index pending=0', 'ran index']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it.each([
     [1440, 900],
     [375, 812],

@@ -1,8 +1,8 @@
-import { ArrowLeft, UserPlus, Users } from 'lucide-react';
+import { UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { INVITATION_DAYS, type TeamMember } from '@portal/contract/team';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { BackLink } from '../../../components/ui/back-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -124,10 +124,7 @@ export function TeamScreen() {
 
   return (
     <div>
-      <Link to="/settings" className="mb-3 inline-flex items-center gap-1.5 text-sm font-medium text-muted hover:text-ink">
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Settings
-      </Link>
+      <BackLink to="/settings">Settings</BackLink>
       <PageHeader
         title="Team"
         description="Everyone who can sign in to your dashboard, and what each of them may do."
