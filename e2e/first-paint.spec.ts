@@ -68,7 +68,7 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
       (window as unknown as { moduleLog: string[] }).moduleLog = log;
       new MutationObserver((records) => {
         for (const r of records)
-          for (const node of r.addedNodes) {
+          for (const node of Array.from(r.addedNodes)) {
             if (!(node instanceof HTMLScriptElement) || node.type !== 'module') continue;
             const name = new URL(node.src).pathname
               .split('/')
