@@ -57,7 +57,7 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     await page.close();
   });
 
-  it('runs React, then the libraries, then the entry, each once the one before is evaluated', async () => {
+  it('runs React, then zod, then the libraries, then the entry, each once the one before is evaluated', async () => {
     const page = await env.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -87,7 +87,7 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     await page.getByRole('heading', { name: /sign in/i }).waitFor();
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { moduleLog: string[] }).moduleLog))
-      .toEqual(['add react pending=0', 'ran react', 'add libraries pending=0', 'ran libraries', 'add index pending=0', 'ran index']);
+      .toEqual(['stage-react', 'stage-zod', 'stage-libraries', 'index'].flatMap((name) => [`add ${name} pending=0`, `ran ${name}`]));
     expect(errors).toEqual([]);
     await page.close();
   });

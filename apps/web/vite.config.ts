@@ -80,13 +80,15 @@ function bundleList(): Plugin {
 }
 
 /**
- * Evaluating the portal's modules is the largest piece of work at start (some 480 KB of script), and a module graph is
- * evaluated in one task: 50-130 ms on this machine, four times that on a phone. So the build puts React and React DOM
- * in one chunk and zod, TanStack Query, the router and zustand in another (`codeSplitting.groups`), and the page names
- * them (`portal-stage`): boot.js runs each as a module of its own, one after the other, before the entry, which then
- * evaluates only the portal's own modules. Three tasks instead of one, the browser free in between.
+ * Evaluating the portal's modules is the largest piece of work at start (some 480 KB of script), and it ran in one
+ * task: 50-130 ms on this machine, four times that on a phone. The build puts React and React DOM in one chunk and zod,
+ * TanStack Query, the router and zustand in a third, zod in another (`codeSplitting.groups`); a chunk only defines its modules, each
+ * evaluated when first needed. Small entries under src/boot/ need them (React DOM; zod; TanStack Query, the router
+ * and zustand): the page names them (`portal-stage`), and boot.js runs each as a module of its own, one after the
+ * other, before the entry, which then evaluates only the portal's own modules. Four tasks instead of one, the browser
+ * free in between; every file is fetched at once as before (`portal-preload`).
  */
-const STAGES = ['react', 'libraries'] as const;
+const STAGES = ['stage-react', 'stage-zod', 'stage-libraries'] as const;
 
 /**
  * The page's scripts start once the browser has painted what the server put in the page (a signed-in screen's frame
@@ -104,26 +106,30 @@ function entryAfterPaint(): Plugin {
         const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
         if (!entry) throw new Error('entry-after-paint: no entry script in index.html');
         const chunks = Object.values(ctx.bundle ?? {}).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
-        const stages = STAGES.map((name) => chunks.find((c) => c.name === name && !c.isEntry)?.fileName);
+        const stages = STAGES.map((name) => chunks.find((c) => c.name === name && c.isEntry)?.fileName);
         if (ctx.bundle && stages.some((f) => !f)) throw new Error(`entry-after-paint: no chunk for each of ${STAGES.join(', ')}`);
-        return html
-          .replace(
-            entry[0],
-            [
-              ...stages.map((f) => `<meta name="portal-stage" content="/${f}" />`),
-              `<meta name="portal-entry" content="${entry[1]}" />`,
-              '<script src="/boot.js" defer></script>',
-            ].join('\n    '),
-          )
-          .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">/g, '<meta name="portal-preload" content="$1" />');
+        return (
+          html
+            .replace(
+              entry[0],
+              [
+                ...stages.map((f) => `<meta name="portal-stage" content="/${f}" />`),
+                `<meta name="portal-entry" content="${entry[1]}" />`,
+                '<script src="/boot.js" defer></script>',
+              ].join('\n    '),
+            )
+            .replace(/<link rel="modulepreload" crossorigin href="([^"]+)">/g, '<meta name="portal-preload" content="$1" />')
+            // the stages and the entry are fetched beside the rest, not each only when the one before has run
+            .replace('</head>', `${[...stages, entry[1]!.slice(1)].map((f) => `  <meta name="portal-preload" content="/${f}" />\n`).join('')}  </head>`)
+        );
       },
     },
   };
 }
 
 /**
- * The contract's module-level schemas (`export const Partner = z.object(...)`, and those made by `safeText()` or
- * `addressText()`) are built when first used, not when their module is evaluated: src/lib/lazy-schema.ts. Evaluating
+ * The contract's module-level schemas (`export const Partner = z.object(...)`, those made by `safeText()` or
+ * `addressText()`, and objects of fields that schemas spread) are built when first used, not when their module is evaluated: src/lib/lazy-schema.ts. Evaluating
  * the contract built some 200 schemas at start, a third of the portal's first long task on a phone, for the few the
  * first screen uses. The server and the contract's own tests use the contract as it is written.
  */
@@ -145,6 +151,9 @@ function lazyContractSchemas(): Plugin {
       else return n.type === 'Identifier' && n.name === 'z';
     }
   };
+  // an object of fields (`{ table: SearchTable, idFilter: safeText(...) }`) that schemas spread: built when first read too
+  const isSchemaFields = (node: Node): boolean =>
+    node.type === 'ObjectExpression' && (node.properties as Node[]).some((p) => p.type === 'Property' && isSchema(p.value as Node));
   return {
     name: 'lazy-contract-schemas',
     enforce: 'pre',
@@ -155,7 +164,8 @@ function lazyContractSchemas(): Plugin {
       for (const statement of program.body) {
         const declaration = (statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement) as Node | null;
         if (declaration?.type !== 'VariableDeclaration' || declaration.kind !== 'const') continue;
-        for (const d of declaration.declarations as Node[]) if (d.init && isSchema(d.init as Node)) inits.push(d.init as Node);
+        for (const d of declaration.declarations as Node[])
+          if (d.init && (isSchema(d.init as Node) || isSchemaFields(d.init as Node))) inits.push(d.init as Node);
       }
       if (inits.length === 0) return;
       let out = code;
@@ -244,13 +254,21 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 600, // the entry chunk (React, the router, zod, TanStack Query) is ~470 KB before compression
     rolldownOptions: {
+      // the page (index.html) and the stages boot.js runs before it (STAGES)
+      input: {
+        index: path.resolve(import.meta.dirname, 'index.html'),
+        'stage-react': path.resolve(import.meta.dirname, 'src/boot/react.ts'),
+        'stage-zod': path.resolve(import.meta.dirname, 'src/boot/zod.ts'),
+        'stage-libraries': path.resolve(import.meta.dirname, 'src/boot/libraries.ts'),
+      },
       preserveEntrySignatures: false,
       output: {
         codeSplitting: {
           // what every page starts with, in three chunks that boot.js runs one after the other (STAGES)
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
-            { name: 'libraries', test: /[\\/]node_modules[\\/](zod|@tanstack|react-router|zustand)[\\/]/, priority: 1 },
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 2 },
+            { name: 'libraries', test: /[\\/]node_modules[\\/](@tanstack|react-router|zustand)[\\/]/, priority: 1 },
             { name: 'app', tags: ['$initial'] },
           ],
           experimentalInlineCommonChunks: { maxSize: 4096 },

@@ -13,6 +13,9 @@ import { useBanners } from './features/banners/low-balance.ts';
 import { useReviewBanners } from './features/wallets/review-banners.ts';
 import './index.css';
 
+// the modules above are evaluated in the task that ran the entry; the router (it ranks the route table and starts the
+// first navigation: some 70 ms of a phone's main thread) is made in a task of its own
+await new Promise<void>((resolve) => setTimeout(resolve, 0));
 const router = createRouter();
 setNavigator((to) => void router.navigate(to, { replace: true }));
 installAuthHooks();

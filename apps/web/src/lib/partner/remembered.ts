@@ -1,10 +1,17 @@
-import { PartnerProfile } from '@portal/contract/partner';
+import type { PartnerProfile } from '@portal/contract/partner';
+import { buildInfo } from '../build-info.ts';
 
 /** Where this browser keeps the last partner it showed (localStorage: a reload and a new tab draw the frame at once). */
 const KEY = 'portal.frame';
 
+/**
+ * The build that wrote it. The value is the partner this build read and checked with the contract's schema; a value
+ * another build wrote (whose shape may differ) is not used. So it is not parsed again at start, where building and
+ * running that schema was some 60 ms of a phone's first render; it is never trusted for access anyway.
+ */
+const BUILD = `${buildInfo.commit}@${buildInfo.builtAt}`;
+
 /** What the frame draws before the partner arrives: the partner's name, id, kind and flags (no balances, no people). */
-const Remembered = PartnerProfile.pick({ partner: true, featureFlags: true });
 export type RememberedPartner = { partner: PartnerProfile['partner']; featureFlags: PartnerProfile['featureFlags'] };
 
 function storage(): Storage | undefined {
@@ -18,7 +25,7 @@ function storage(): Storage | undefined {
 /** Keeps the partner just read for this user, for the next first paint in this browser. */
 export function rememberPartner(userId: string, profile: PartnerProfile) {
   try {
-    storage()?.setItem(KEY, JSON.stringify({ userId, partner: profile.partner, featureFlags: profile.featureFlags }));
+    storage()?.setItem(KEY, JSON.stringify({ build: BUILD, userId, partner: profile.partner, featureFlags: profile.featureFlags }));
   } catch {
     // storage full or refused: the next first paint waits for the partner, as without it
   }
@@ -31,10 +38,11 @@ export function rememberPartner(userId: string, profile: PartnerProfile) {
 export function rememberedPartner(userId: string | undefined): RememberedPartner | undefined {
   if (!userId) return undefined;
   try {
-    const raw: unknown = JSON.parse(storage()?.getItem(KEY) ?? 'null');
-    if (!raw || typeof raw !== 'object' || (raw as { userId?: unknown }).userId !== userId) return undefined;
-    const parsed = Remembered.safeParse(raw);
-    return parsed.success ? parsed.data : undefined;
+    const raw = JSON.parse(storage()?.getItem(KEY) ?? 'null') as Partial<RememberedPartner & { build: string; userId: string }> | null;
+    if (!raw || typeof raw !== 'object' || raw.build !== BUILD || raw.userId !== userId) return undefined;
+    const { partner, featureFlags } = raw;
+    if (!partner || typeof partner !== 'object' || !featureFlags || typeof featureFlags !== 'object') return undefined;
+    return { partner, featureFlags };
   } catch {
     return undefined;
   }
