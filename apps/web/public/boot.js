@@ -9,7 +9,7 @@
   if (!entry) return;
   let started = false;
   // each link asked for costs the page a little (a fetch starts at once): a few per task, so that none is long
-  const PER_TASK = 6;
+  const PER_TASK = 3;
   const preload = (hrefs) => {
     for (const href of hrefs.slice(0, PER_TASK)) {
       const link = document.createElement('link');
