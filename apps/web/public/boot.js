@@ -1,6 +1,6 @@
 // A plain script, run after the page is parsed (deferred, after csp-setup.js). It starts the portal once the browser
 // has painted the page the server sent (for a signed-in screen, the frame and the screen's skeleton): it runs the
-// stages (`portal-stage`: React, the libraries) and then the entry (`portal-entry`), one after the other, and asks for
+// stages (`portal-stage`: React DOM, zod, the other libraries) and then the entry (`portal-entry`), one after the other, and asks for
 // the modules the page names (`portal-preload`: what the entry imports, and the
 // screen's own). Asked for at once, those scripts would share a phone's bandwidth with the page and its style
 // sheet and hold that first paint for a second. A page in the background paints nothing: it starts at once.
@@ -35,7 +35,7 @@
   const start = () => {
     if (started) return;
     started = true;
-    // the stages (React, then the libraries) are evaluated one at a time before the entry, each in a task of its own:
+    // the stages (React DOM, zod, the other libraries) are made ready one at a time before the entry, each in a task of its own:
     // one module graph is evaluated in one task, and the whole portal's held a phone for a quarter of a second
     const stages = [...document.querySelectorAll('meta[name="portal-stage"]')].map((meta) => meta.getAttribute('content'));
     run([...stages, entry]);
