@@ -81,14 +81,19 @@ function bundleList(): Plugin {
 
 /**
  * Evaluating the portal's modules is the largest piece of work at start (some 480 KB of script), and it ran in one
- * task: 50-130 ms on this machine, four times that on a phone. The build puts React and React DOM in one chunk and zod,
- * TanStack Query, the router and zustand in a third, zod in another (`codeSplitting.groups`); a chunk only defines its modules, each
- * evaluated when first needed. Small entries under src/boot/ need them (React DOM; zod; TanStack Query, the router
- * and zustand): the page names them (`portal-stage`), and boot.js runs each as a module of its own, one after the
- * other, before the entry, which then evaluates only the portal's own modules. Four tasks instead of one, the browser
- * free in between; every file is fetched at once as before (`portal-preload`).
+ * task: 50-130 ms on this machine, four times that on a phone. The build puts React and React DOM, zod, and TanStack
+ * Query with the router and zustand in chunks of their own (`codeSplitting.groups`); a chunk only defines its modules,
+ * each evaluated when first needed. Small entries under src/boot/ need them: the page names them (`portal-stage`), and
+ * boot.js runs each as a module of its own, one after the other, before the entry, which then evaluates only the
+ * portal's own modules. Four tasks instead of one, the browser free in between; every file is fetched at once as
+ * before (`portal-preload`). Each stage's entry name and module, in the order they run.
  */
-const STAGES = ['stage-react', 'stage-zod', 'stage-libraries'] as const;
+const STAGE_ENTRIES = {
+  'stage-react': 'src/boot/react.ts',
+  'stage-zod': 'src/boot/zod.ts',
+  'stage-libraries': 'src/boot/libraries.ts',
+} as const;
+const STAGES = Object.keys(STAGE_ENTRIES);
 
 /**
  * The page's scripts start once the browser has painted what the server put in the page (a signed-in screen's frame
@@ -252,19 +257,17 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
-    chunkSizeWarningLimit: 600, // the entry chunk (React, the router, zod, TanStack Query) is ~470 KB before compression
+    chunkSizeWarningLimit: 600, // the largest chunk (React and React DOM) is ~215 KB before compression
     rolldownOptions: {
       // the page (index.html) and the stages boot.js runs before it (STAGES)
       input: {
         index: path.resolve(import.meta.dirname, 'index.html'),
-        'stage-react': path.resolve(import.meta.dirname, 'src/boot/react.ts'),
-        'stage-zod': path.resolve(import.meta.dirname, 'src/boot/zod.ts'),
-        'stage-libraries': path.resolve(import.meta.dirname, 'src/boot/libraries.ts'),
+        ...Object.fromEntries(Object.entries(STAGE_ENTRIES).map(([name, module]) => [name, path.resolve(import.meta.dirname, module)])),
       },
       preserveEntrySignatures: false,
       output: {
         codeSplitting: {
-          // what every page starts with, in three chunks that boot.js runs one after the other (STAGES)
+          // what every page starts with: the libraries the stages make ready (STAGE_ENTRIES), and the portal's own modules
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 2 },

@@ -35,8 +35,8 @@
   const start = () => {
     if (started) return;
     started = true;
-    // the stages (React DOM, zod, the other libraries) are made ready one at a time before the entry, each in a task of its own:
-    // one module graph is evaluated in one task, and the whole portal's held a phone for a quarter of a second
+    // the stages (React DOM, zod, the other libraries) are made ready one at a time before the entry, each in a task of
+    // its own: made ready by the entry alone, they and the portal held a phone for a quarter of a second
     const stages = [...document.querySelectorAll('meta[name="portal-stage"]')].map((meta) => meta.getAttribute('content'));
     run([...stages, entry]);
     preload([...document.querySelectorAll('meta[name="portal-preload"]')].map((meta) => meta.getAttribute('content')));

@@ -67,10 +67,6 @@ export function createSecurityRepository(db: Kysely<DB>) {
         .limit(limit + 1)
         .execute();
     },
-
-    /** Whether a user id is a member (or a removed member) of the partner. */
-    isMember: async (partnerId: string, userId: string) =>
-      Boolean(await db.selectFrom('users').select('id').where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst()),
   };
 }
 

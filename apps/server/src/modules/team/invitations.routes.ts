@@ -3,6 +3,7 @@ import { MessageResponse, SetPasswordRequest } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
 import { InvitationLookupRequest, InvitationLookupResponse } from '@portal/contract/team';
 import { AppError } from '../../lib/errors.ts';
+import { requestCtx } from '../../lib/request-ctx.ts';
 import type { InvitationService } from './invitations.service.ts';
 
 const errors = { 400: ErrorBody, 409: ErrorBody, 429: ErrorBody };
@@ -48,7 +49,7 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: InvitationSe
       },
     },
     async (request) => {
-      await invitations.accept(request.body, { ip: request.ip ?? null });
+      await invitations.accept(request.body, requestCtx(request));
       return { message: 'Password set. Sign in with your new password.' };
     },
   );

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import {
@@ -15,6 +14,7 @@ import {
   UserIdRequest,
 } from '@portal/contract/team';
 import { AppError } from '../../lib/errors.ts';
+import { requestCtx } from '../../lib/request-ctx.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { TeamService } from './team.service.ts';
 
@@ -29,7 +29,7 @@ export const TEAM_MAILS_PER_MINUTE = 30;
  */
 export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
-  const ctx = (request: FastifyRequest) => ({ ip: request.ip ?? null });
+  const ctx = requestCtx;
   const mails = {
     rateLimit: {
       max: TEAM_MAILS_PER_MINUTE,
