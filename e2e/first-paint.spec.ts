@@ -111,11 +111,11 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
     await context.close();
   });
 
-  /** Holds the start data's replies until `release` (the frame must draw without them); counts the start calls. */
-  async function holdStart(page: Page) {
+  /** Holds the replies of one call until `release` (the start data by default: the frame must draw without it); counts the calls. */
+  async function holdStart(page: Page, call = 'partner/start') {
     const held: Route[] = [];
     let release = false;
-    await page.route('**/api/v1/partner/start', async (route) => {
+    await page.route(`**/api/v1/${call}`, async (route) => {
       if (release) return route.continue();
       held.push(route);
     });
@@ -131,13 +131,25 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
   /** The layout shifts of the page from its start (the observer is put in before the page's own scripts run). */
   const watchShifts = (page: Page) =>
     page.addInitScript(() => {
-      const w = window as unknown as { shifts: number[] };
+      type Shift = { value: number; sources?: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
+      const w = window as unknown as { shifts: string[] };
       w.shifts = [];
+      const nameOf = (node: Node | null | undefined) => {
+        if (!(node instanceof Element)) return node?.nodeName ?? '?';
+        const id = node.getAttribute('data-testid') ?? node.id;
+        const text = (node.textContent ?? '').trim().slice(0, 24);
+        return `${node.tagName.toLowerCase()}${id ? `#${id}` : ''}${text ? ` "${text}"` : ''}`;
+      };
+      const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+      // each shift with what moved, from where to where (a failure then names the element)
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) w.shifts.push((entry as unknown as { value: number }).value);
+        for (const entry of list.getEntries() as unknown as Shift[])
+          w.shifts.push(
+            `${entry.value.toFixed(4)}: ${(entry.sources ?? []).map((s) => `${nameOf(s.node)} ${box(s.previousRect)} -> ${box(s.currentRect)}`).join('; ')}`,
+          );
       }).observe({ type: 'layout-shift', buffered: true });
     });
-  const shiftsOf = (page: Page) => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+  const shiftsOf = (page: Page) => page.evaluate(() => (window as unknown as { shifts: string[] }).shifts);
 
   it.each([
     [1440, 900],
@@ -157,6 +169,7 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
         if (url.pathname.startsWith('/api/')) calls.push(`${r.method()} ${url.pathname}`);
       });
       const start = await holdStart(page);
+      const firstPage = await holdStart(page, 'transactions/search');
       await watchShifts(page);
       await page.reload();
       // the frame (the partner this browser last showed) and the screen's skeleton, with its title, while the start data is held
@@ -167,10 +180,15 @@ describe.skipIf(browserMissing)('the first paint in Chromium', () => {
       // the table's first page is asked for beside the start data, not after it
       await expect.poll(() => calls.filter((c) => c === 'POST /api/v1/transactions/search').length).toBe(1);
       expect(calls.filter((c) => c.startsWith('GET /api/v1/partner/') && c !== 'GET /api/v1/partner/start')).toEqual([]);
-      // the rows may have come (the screen is there, hidden): none shows before the start data
+      // the screen is there, hidden, with its placeholder rows: none shows before the start data
       const shownRows = page.locator('[data-testid="transaction-row"]:visible');
-      expect(await shownRows.count()).toBe(0);
+      const placeholders = page.locator('[data-testid="row-placeholder"]:visible');
+      expect(await placeholders.count()).toBe(0);
       await start.release();
+      // the start data without the first page: the placeholders show in the table's columns; the rows take their place
+      await expect.poll(() => placeholders.count(), { timeout: 15_000 }).toBe(10);
+      expect(await shownRows.count()).toBe(0);
+      await firstPage.release();
       await expect.poll(() => shownRows.count(), { timeout: 15_000 }).toBe(10);
       await expect(page.getByTestId('page-skeleton').count()).resolves.toBe(0);
       // one call brought the profile, balances, banners' data, the bell and the token: none of them was asked again

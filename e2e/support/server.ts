@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { launch } from './browser.ts';
 // @ts-expect-error -- a plain .mjs helper shared with npm start
 import { ensureWebBuild } from '../../scripts/web-build.mjs';
@@ -12,10 +12,17 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 export type RunningServer = { url: string; dataDir: string; output(): string; stop(): Promise<void> };
 
-/** Starts the real server (built portal, embedded database with demo data) on a free port in a fresh data dir. */
+/**
+ * Starts the real server (built portal, embedded database with demo data) on a free port in a fresh data dir: a copy
+ * of the one the run's setup seeded (the same schema, demo data and keys, made once), or the given DATA_DIR as it is.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   (ensureWebBuild as () => boolean)();
-  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+  let dataDir = env.DATA_DIR;
+  if (dataDir === undefined) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
+    if (env.DATABASE_URL === undefined) fs.cpSync(inject('seededDataDir'), dataDir, { recursive: true });
+  }
   const server = await startServerProcess({ WEB_DIST: path.join(root, 'apps/web/dist'), ...env, DATA_DIR: dataDir });
   return { url: server.url, dataDir, output: server.output, stop: server.stop };
 }

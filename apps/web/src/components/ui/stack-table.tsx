@@ -54,13 +54,19 @@ type CellProps = TdHTMLAttributes<HTMLTableCellElement> & {
   label?: string;
   /** on a phone, take the card's whole width */
   wide?: boolean;
+  /**
+   * on a phone only: hidden from `sm` up. (A `sm:hidden` class would not do: the stylesheet puts `sm:table-cell` after
+   * it, so the cell would stay and add an empty column to the table.)
+   */
+  phoneOnly?: boolean;
 };
 
-export function StackCell({ label, wide, className, children, ...rest }: CellProps) {
+export function StackCell({ label, wide, phoneOnly, className, children, ...rest }: CellProps) {
   return (
     <td
       className={cn(
-        'block min-w-0 sm:table-cell sm:border-b sm:border-line sm:px-3 sm:py-3 sm:align-middle sm:first:pl-5 sm:last:pr-5',
+        'block min-w-0',
+        phoneOnly ? 'sm:hidden' : 'sm:table-cell sm:border-b sm:border-line sm:px-3 sm:py-3 sm:align-middle sm:first:pl-5 sm:last:pr-5',
         wide && 'col-span-2',
         className,
       )}

@@ -29,8 +29,10 @@ export type Column<R = Row> = {
   kind?: 'id' | 'date' | 'amount' | 'status';
   /** the whole value behind the cell, where the cell shows less: the id a copy action copies, the raw status */
   value?(row: R): string;
-  /** a second, quieter line under the value: the other side of a conversion */
+  /** a second, quieter line under the value: the other side of a conversion (its parts, joined by " · ", a line each) */
   sub?(row: R): string;
+  /** how many lines `sub` usually gives (1 unless said): the placeholders of a loading page are as tall as its rows */
+  subLines?: number;
   /** the column's width where its kind's does not fit (the table lays out fixed) */
   width?: string;
   /** on a phone's card, the whole width (a long value) */
@@ -74,6 +76,7 @@ const localAmount: Column<Converted> = {
   raw: (r) => r.amount,
   kind: 'amount',
   sub: convertedSide,
+  subLines: 2,
 };
 
 /**

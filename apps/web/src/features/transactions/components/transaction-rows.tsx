@@ -27,6 +27,28 @@ const widthOf = (c: Column) => c.width ?? (c.kind ? WIDTH[c.kind] : undefined);
 /** On a phone each row is a card: id, date, amount and status first, then the rest. */
 const ORDER: Record<NonNullable<Column['kind']>, string> = { id: 'max-sm:order-1', date: 'max-sm:order-2', amount: 'max-sm:order-3', status: 'max-sm:order-4' };
 
+/**
+ * A placeholder as tall as the column's cell will be: a bar per line of text, in a line as tall as that text's (a
+ * line of the table's text, then a quieter, smaller line per second line), so that the rows take the placeholders'
+ * place without moving what is below them.
+ */
+function PlaceholderCell({ column }: { column: Column }) {
+  const quiet = column.kind === 'date' ? 1 : column.kind === 'amount' && column.sub ? (column.subLines ?? 1) : 0;
+  const bar = cn('block animate-pulse rounded bg-canvas', column.kind === 'amount' && 'ml-auto');
+  return (
+    <>
+      <span className="block py-0.5">
+        <span className={cn(bar, 'h-4 w-20')} />
+      </span>
+      {Array.from({ length: quiet }, (_, i) => (
+        <span key={i} className="block py-0.5">
+          <span className={cn(bar, 'h-3 w-16')} />
+        </span>
+      ))}
+    </>
+  );
+}
+
 /** "Nov 16, 2026, 01:44 UTC" on two lines: the day, then the time with its zone. */
 function DateCell({ text }: { text: string }) {
   const at = text.lastIndexOf(', ');
@@ -111,10 +133,10 @@ export const TransactionRows = memo(function TransactionRows({ label, columns, r
                 <StackRow key={i} data-testid="row-placeholder">
                   {columns.map((c) => (
                     <StackCell key={c.header} className={cn(c.kind ? ORDER[c.kind] : 'max-sm:order-5', 'max-sm:hidden')}>
-                      <span className="block h-4 w-20 animate-pulse rounded bg-canvas" />
+                      <PlaceholderCell column={c} />
                     </StackCell>
                   ))}
-                  <StackCell wide className="sm:hidden">
+                  <StackCell wide phoneOnly>
                     <span className="block h-16 animate-pulse rounded bg-canvas" />
                   </StackCell>
                   <StackCell className="max-sm:hidden" />
