@@ -34,6 +34,8 @@ export type Database = {
   executeSql: SqlExecutor;
   /** Connections for the metrics: the pg pool's, or PGlite's single session (busy or idle, callers waiting for it). */
   poolStats(): PoolStats;
+  /** The embedded database's data directory as an image `open` can start from (PGlite only). */
+  dumpImage?(): Promise<Blob>;
   close(): Promise<void>;
 };
 
@@ -50,8 +52,11 @@ export type DatabaseOptions =
       /** a streaming replica for reads that may be a moment behind */
       readUrl?: string;
     }
-  /** dataDir undefined: in memory (tests). */
-  | { kind: 'pglite'; dataDir?: string };
+  /**
+   * dataDir undefined: in memory (tests). image: a data directory to start from, as PGlite dumps it (the tests start
+   * from one with every migration applied).
+   */
+  | { kind: 'pglite'; dataDir?: string; image?: Blob };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
@@ -74,7 +79,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   if (options.dataDir) await fs.mkdir(path.dirname(options.dataDir), { recursive: true });
   const parsers = { 1082: (v: string) => v };
-  const pglite = await PGlite.create(options.dataDir ? { dataDir: options.dataDir, parsers } : { parsers });
+  const pglite = await PGlite.create({
+    parsers,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.image ? { loadDataDir: options.image } : {}),
+  });
   const lock = new SessionLock();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, lock) });
   return {
@@ -87,6 +96,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const { busy, waiting } = lock.state;
       return { total: 1, idle: busy ? 0 : 1, waiting };
     },
+    dumpImage: () => lock.run(() => pglite.dumpDataDir('none')),
     close: () => db.destroy(),
   };
 }
