@@ -21,7 +21,7 @@ const focused = (page: Page) =>
 describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
-  it('sign-in: the skip link first, then e-mail, password, Sign in, and "Forgot password?" last; axe finds nothing', async () => {
+  it('sign-in: the skip link first, then e-mail, password, Sign in, "Forgot password?", and the passkey last; axe finds nothing', async () => {
     const page = await env.browser.newPage();
     await page.goto(`${env.server.url}/login`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -32,15 +32,15 @@ describe.skipIf(browserMissing)('forms, keyboard and focus in Chromium', () => {
     await screenshots(page, 'skip-link');
     await page.getByLabel('E-mail').focus();
     const order: string[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       await page.keyboard.press('Tab');
       order.push(await page.evaluate(() => (document.activeElement as HTMLElement).getAttribute('name') ?? document.activeElement?.textContent?.trim() ?? ''));
     }
-    expect(order).toEqual(['password', 'Sign in', 'Forgot password?']);
+    expect(order).toEqual(['password', 'Sign in', 'Forgot password?', 'Sign in with a passkey']);
     expect(await axeAll(page)).toEqual([]);
     // the contract's schema answers before the server is asked
     await page.getByLabel('E-mail').fill('admin@acme');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText('Enter a valid e-mail address').waitFor();
     await page.getByText('Enter your password').waitFor();
     await screenshots(page, 'login');

@@ -43,7 +43,7 @@ describe.skipIf(browserMissing)('security headers, in Chromium and on the wire',
     await page.getByRole('heading', { name: /sign in/i }).waitFor();
     await page.getByLabel('E-mail').fill('viewer@acme.test');
     await page.getByLabel('Password', { exact: true }).fill('not the password');
-    expect(await page.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Sign in', exact: true }).isEnabled()).toBe(true);
     expect(env.browser.cspViolations).toEqual([]);
 
     // the policy is enforced and the watcher reports it: an injected inline script is blocked and recorded

@@ -41,7 +41,7 @@ export async function submitLogin(page: Page, baseUrl: string, email: string, pa
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Signs a demo persona in through the screens, with a code computed from its secret. */

@@ -37,6 +37,7 @@ import { reportRoutes } from './modules/reports/index.ts';
 import { startRoutes } from './modules/start/index.ts';
 import { settlementRoutes } from './modules/settlements/index.ts';
 import { securityRoutes } from './modules/security/index.ts';
+import { passkeyRoutes } from './modules/passkeys/index.ts';
 import { invitationRoutes, teamRoutes } from './modules/team/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
 import { transactionRoutes } from './modules/transactions/index.ts';
@@ -174,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       await api.register(teamRoutes, { service: services.team });
       await api.register(invitationRoutes, { invitations: services.invitations });
       await api.register(securityRoutes, services.security);
+      await api.register(passkeyRoutes, services.passkeys);
       await api.register(notificationRoutes, { service: services.notifications });
       await api.register(rateRoutes, { service: services.rates });
       await api.register(coverageRoutes, { service: services.coverage });

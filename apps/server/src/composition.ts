@@ -37,6 +37,7 @@ import { createReportsService, startReportWorker } from './modules/reports/index
 import { createSettlementService, enqueueSettlementStep, simulatedPayer, startSettlementWorker } from './modules/settlements/index.ts';
 import { createNotificationsService, createNotifier } from './modules/notifications/index.ts';
 import { createSecurityRepository, createSecurityService } from './modules/security/index.ts';
+import { createPasskeysRepository, createPasskeysService } from './modules/passkeys/index.ts';
 import { createInvitationService, createTeamRepository, createTeamService } from './modules/team/index.ts';
 import { createTransactionsService } from './modules/transactions/index.ts';
 import { blocklistScreener, createWalletService, enqueueScreening, startWalletScreeningWorker } from './modules/wallets/index.ts';
@@ -122,8 +123,20 @@ export function composeServices(deps: RuntimeDeps) {
   const teamRepo = createTeamRepository(db);
   const invitations = createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live });
 
+  const signIn = createSignInService({ repo: authRepo, sessions, keys, now });
+  // passkeys are for the portal's own domain and origin (where its pages are served from: PUBLIC_URL)
+  const portal = new URL(publicUrl);
+  const passkeys = createPasskeysService({
+    repo: createPasskeysRepository(db),
+    rp: { id: portal.hostname, name: 'Partner Dashboard', origins: [portal.origin] },
+    otp,
+    signIn,
+    now,
+  });
+
   const services = {
-    auth: { sessions, passwordReset, signIn: createSignInService({ repo: authRepo, sessions, keys, now }) },
+    auth: { sessions, passwordReset, signIn, passkeys },
+    passkeys: { passkeys },
     security: { service: createSecurityService({ repo: createSecurityRepository(db) }), sessions },
     /** what the live event stream reads of a session and its partner */
     sessionReads: authRepo,
@@ -231,6 +244,7 @@ export function composeServices(deps: RuntimeDeps) {
     'webhook.delete': (auth, target) => webhooks.checkDelete(auth, target),
     'webhook.roll': (auth, target) => webhooks.checkRoll(auth, target),
     'country.status': (auth, target) => rates.checkRequest(auth, target),
+    'passkey.add': (auth, target) => passkeys.checkAdd(auth, target),
   };
   return { ...services, start };
 }

@@ -37,6 +37,15 @@ export const ERROR_CODES = [
   'CurrentSession',
   'SessionNotFound',
   'InvalidCursor',
+  // passkeys: adding, signing in, removing
+  'PasskeyUnknown',
+  'PasskeyRefused',
+  'PasskeyCloned',
+  'PasskeyExpired',
+  'PasskeyNotFound',
+  'PasskeyExists',
+  'TooManyPasskeys',
+  'PasswordResetRequested',
   // e-mailed one-time codes
   'OtpRateLimited',
   // transaction search: text that cannot be an id the table shows

@@ -44,6 +44,7 @@ export const OTP_ACTIONS = [
   'webhook.delete',
   'country.status',
   'webhook.roll',
+  'passkey.add',
 ] as const;
 export type OtpAction = (typeof OTP_ACTIONS)[number];
 
@@ -68,6 +69,7 @@ export const OtpPurpose = z.discriminatedUnion('action', [
   z.object({ action: z.literal('webhook.update'), target: z.object({ id: TargetText, url: TargetText.optional() }).strict() }).strict(),
   z.object({ action: z.literal('webhook.delete'), target: z.object({ id: TargetText }).strict() }).strict(),
   z.object({ action: z.literal('webhook.roll'), target: z.object({ id: TargetText }).strict() }).strict(),
+  z.object({ action: z.literal('passkey.add'), target: z.object({ name: TargetText }).strict() }).strict(),
   z.object({ action: z.literal('country.status'), target: z.object({ rates: RateChangeRequest.shape.rates }).strict() }).strict(),
 ]);
 export type OtpPurpose = z.infer<typeof OtpPurpose>;

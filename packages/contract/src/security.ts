@@ -53,7 +53,7 @@ export const SECURITY_KIND_ACTIONS: Record<SecurityKind, { prefixes: readonly st
   'sign-in': { prefixes: ['login.'], actions: ['user.locked'] },
   sessions: { prefixes: ['session.'], actions: ['logout'] },
   password: { prefixes: ['password.'], actions: [] },
-  'two-step': { prefixes: ['mfa.'], actions: [] },
+  'two-step': { prefixes: ['mfa.', 'passkey.'], actions: [] },
   team: { prefixes: [], actions: ['user.invited', 'user.invite_resent', 'user.invitation_withdrawn', 'user.role_changed', 'user.deleted', 'user.joined'] },
   'api-keys': { prefixes: ['api_key.'], actions: [] },
   'ip-addresses': { prefixes: ['ip_address.'], actions: [] },
@@ -181,6 +181,7 @@ const SIGN_IN_METHODS: Record<string, string> = {
   totp: 'with the authenticator app',
   recovery_code: 'with a recovery code',
   mfa_setup: 'and set up the authenticator app',
+  passkey: 'with a passkey',
 };
 
 /** What happened, in a sentence without its actor (the history shows who beside it). */
@@ -216,6 +217,14 @@ export function describeSecurityEvent(e: Pick<SecurityEvent, 'action' | 'details
       return 'Set up the authenticator app';
     case 'mfa.recovery_code_used':
       return 'Used a recovery code';
+    case 'passkey.added':
+      return `Added the passkey${quoted(e.target)}`;
+    case 'passkey.renamed':
+      return `Renamed a passkey to${quoted(e.target)}`;
+    case 'passkey.removed':
+      return `Removed the passkey${quoted(e.target)}`;
+    case 'passkey.disabled':
+      return `Disabled the passkey${quoted(e.target)}: its authenticator reported an earlier use count, as a copied key would`;
     case 'user.invited':
       return `Invited ${who || 'someone'}${roleText(d.role) ? ` as ${roleText(d.role)}` : ''}`;
     case 'user.invite_resent':

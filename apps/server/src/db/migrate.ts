@@ -34,6 +34,7 @@ import * as webhookSecretRoll from './migrations/0032-webhook-secret-roll.ts';
 import * as passwordHistory from './migrations/0033-password-history.ts';
 import * as invitations from './migrations/0034-invitations.ts';
 import * as securityHistory from './migrations/0035-security-history.ts';
+import * as passkeys from './migrations/0036-passkeys.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0033-password-history': passwordHistory,
   '0034-invitations': invitations,
   '0035-security-history': securityHistory,
+  '0036-passkeys': passkeys,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -183,6 +183,36 @@ export type RefreshTokensTable = {
   created_at: Timestamp;
 };
 
+/** A user's passkey (0036): a WebAuthn credential, its public key and its use counter. */
+export type PasskeysTable = {
+  partner_id: string;
+  id: Generated<string>;
+  user_id: string;
+  credential_id: string;
+  public_key: Buffer;
+  /** bigint: read as a string */
+  counter: ColumnType<string, string | number, string | number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  synced: boolean;
+  name: string;
+  user_agent: string | null;
+  /** set when its counter went back (a copied authenticator): it signs in no more */
+  disabled_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+/** A challenge given to a browser for a passkey ceremony (0036): adding one (a user's), or signing in (no one's yet). */
+export type PasskeyCeremoniesTable = {
+  id: Generated<string>;
+  purpose: 'add' | 'sign-in';
+  partner_id: string | null;
+  user_id: string | null;
+  challenge: string;
+  expires_at: Date;
+  created_at: Timestamp;
+};
+
 /** A signed-in session: its id is the refresh-token family and the access token's `sid` claim. */
 export type AuthSessionsTable = {
   partner_id: string;
@@ -700,6 +730,8 @@ export type DB = {
   auth_challenges: AuthChallengesTable;
   refresh_tokens: RefreshTokensTable;
   auth_sessions: AuthSessionsTable;
+  passkeys: PasskeysTable;
+  passkey_ceremonies: PasskeyCeremoniesTable;
   sign_in_throttle: SignInThrottleTable;
   rate_limit_counters: RateLimitCountersTable;
   email_otps: EmailOtpsTable;

@@ -227,6 +227,8 @@ const PARTNER_OWNED_TABLES = [
   'low_balance_alerts',
   'password_history',
   'invitations',
+  'passkeys',
+  'passkey_ceremonies',
   'users',
   'fiat_wallets',
   'currency_accounts',

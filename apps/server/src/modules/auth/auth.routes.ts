@@ -15,9 +15,11 @@ import {
   VerifyTokenRequest,
 } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
+import { PasskeyOptionsResponse, PasskeySignInRequest } from '@portal/contract/passkeys';
 import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { csrfSessionOf } from '../../plugins/csrf.ts';
+import type { PasskeysService } from '../passkeys/index.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
 import { REFRESH_TOKEN_HOURS, type SessionsService } from './sessions.service.ts';
 import type { SignInService } from './sign-in.service.ts';
@@ -27,10 +29,12 @@ export const REFRESH_COOKIE = 'portal_refresh';
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 423: ErrorBody, 429: ErrorBody };
 
 /** Sign-in, two-factor, sessions and password resets (portal-core §4, §7). */
-export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; signIn: SignInService; passwordReset: PasswordResetService }> = async (
-  app,
-  { sessions, signIn, passwordReset },
-) => {
+export const authRoutes: FastifyPluginAsyncZod<{
+  sessions: SessionsService;
+  signIn: SignInService;
+  passwordReset: PasswordResetService;
+  passkeys: Pick<PasskeysService, 'signInOptions' | 'signIn'>;
+}> = async (app, { sessions, signIn, passwordReset, passkeys }) => {
   const secure = app.config.NODE_ENV === 'production';
   const ctx = requestCtx;
   const limited = (max: number) => ({
@@ -105,6 +109,35 @@ export const authRoutes: FastifyPluginAsyncZod<{ sessions: SessionsService; sign
       },
     },
     async (request, reply) => withRefreshCookie(reply, await signIn.challengeResponse(request.body, ctx(request))),
+  );
+
+  app.post(
+    '/users/passkey-options',
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: {
+        operationId: 'passkeySignInOptions',
+        tags: ['auth'],
+        summary: 'Begin a sign-in with a passkey: the options for navigator.credentials.get, valid for five minutes',
+        response: { 200: PasskeyOptionsResponse, ...errors },
+      },
+    },
+    async () => passkeys.signInOptions(),
+  );
+
+  app.post(
+    '/users/passkey-sign-in',
+    {
+      config: limited(app.config.LOGIN_RATE_LIMIT),
+      schema: {
+        operationId: 'passkeySignIn',
+        tags: ['auth'],
+        summary: 'Sign in with a passkey (both factors at once): the browser’s answer to the options',
+        body: PasskeySignInRequest,
+        response: { 200: AuthResult, ...errors },
+      },
+    },
+    async (request, reply) => withRefreshCookie(reply, await passkeys.signIn(request.body, ctx(request))),
   );
 
   app.post(

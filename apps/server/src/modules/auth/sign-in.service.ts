@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { AUTH_MESSAGES, type AuthResult, type LoginResponse, type SessionUser } from '@portal/contract/auth';
 import type { Role, UserStatus } from '@portal/contract/domain';
+import { PASSKEY_MESSAGES } from '@portal/contract/passkeys';
 import type { DB, UserRow } from '../../db/schema.ts';
 import type { RequestCtx } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, unauthorized } from '../../lib/errors.ts';
@@ -165,7 +166,59 @@ export function createSignInService(deps: SignInDeps) {
     return { user: toSessionUser(user), ...(await sessions.start(trx, user, ctx)) };
   }
 
+  /** A user's authenticator code or recovery code, spent like a sign-in's (the same counter, the same lock). */
+  async function secondFactor(user: UserRow, code: string, ctx: Ctx): Promise<UserRow | undefined> {
+    if (/^\d{6}$/.test(code)) {
+      const step = matchTotp(decrypt(keys.encryptionKey, user.totp_secret_enc!), code, deps.now());
+      if (step === undefined) return undefined;
+      return repo.transaction((trx) => repo.claimTotpStep(trx, user, step));
+    }
+    return repo.transaction(async (trx) => {
+      const used = await repo.useRecoveryCode(trx, user, sha256(normaliseRecovery(code)), now());
+      if (!used) return undefined;
+      await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'mfa.recovery_code_used', ...ctx }, trx);
+      return user;
+    });
+  }
+
   return {
+    /**
+     * Confirms a sensitive change of the signed-in user's own account with the second factor (removing a passkey):
+     * an authenticator code not used before, or a recovery code (then used up). A wrong one counts as a failed sign-in
+     * of the e-mail (the fifth locks it); it answers InvalidOtp, never a 401 that would end the session.
+     */
+    async confirmSecondFactor(owner: { partnerId: string; userId: string }, code: string, ctx: Ctx): Promise<void> {
+      const user = await repo.userById(owner.partnerId, owner.userId);
+      if (!user?.totp_secret_enc) throw invalidOtp();
+      try {
+        await attempt(user.email, ctx, () => secondFactor(user, code.trim(), ctx));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'InvalidLogin') throw invalidOtp();
+        throw err;
+      }
+    },
+
+    /**
+     * The end of a passkey's sign-in, its answer verified: the user as it is now must be active and not asked to
+     * choose a new password; `use` records the passkey's use in the transaction that opens the session (false: the
+     * use was refused, and nothing is opened).
+     */
+    async withPasskey(owner: { partnerId: string; userId: string }, ctx: Ctx, use: (trx: Transaction<DB>) => Promise<boolean>): Promise<AuthResult> {
+      const user = await repo.userById(owner.partnerId, owner.userId);
+      if (!user || user.status === 'deleted') throw unauthorized(PASSKEY_MESSAGES.unknown, 'PasskeyUnknown');
+      if (user.status === 'inactive') {
+        await repo.transaction((trx) =>
+          repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'login.refused_inactive', ...ctx }, trx),
+        );
+        throw new AppError(403, 'AccountInactive', AUTH_MESSAGES.accountInactive);
+      }
+      if (user.password_reset_requested) throw new AppError(403, 'PasswordResetRequested', PASSKEY_MESSAGES.resetPending);
+      return repo.transaction(async (trx) => {
+        if (!(await use(trx))) throw unauthorized(PASSKEY_MESSAGES.notAccepted, 'PasskeyRefused');
+        return signedIn(trx, user, ctx, 'passkey');
+      });
+    },
+
     async login(input: { email: string; password: string }, ctx: Ctx): Promise<LoginResponse> {
       // a removed (deleted) user answers exactly as an unknown e-mail: no password of theirs is checked
       const user = await checkPassword(input.email, input.password, ctx, (u) => (u.status === 'deleted' ? null : u.password_hash));

@@ -10,6 +10,7 @@ import {
   type SetPasswordRequest,
   type VerifyTokenRequest,
 } from '@portal/contract/auth';
+import { PasskeyOptionsResponse, type PasskeySignInRequest } from '@portal/contract/passkeys';
 import { api } from '../../../lib/api-client.ts';
 
 /** The sign-in calls (portal-core §7). None sends the access token: they are how one is obtained. */
@@ -21,4 +22,18 @@ export const authApi = {
   forgotPassword: (body: z.input<typeof ForgotPasswordRequest>) => api.post('users/forgot-password', body, { schema: MessageResponse, auth: false }),
   confirmPasswordReset: (body: z.input<typeof ConfirmPasswordResetRequest>) =>
     api.post('users/confirm-password-reset', body, { schema: MessageResponse, auth: false }),
+  passkeyOptions: () => api.post('users/passkey-options', {}, { schema: PasskeyOptionsResponse, auth: false }),
+  passkeySignIn: (body: PasskeySignInRequest) => api.post('users/passkey-sign-in', body, { schema: AuthResult, auth: false }),
 };
+
+/**
+ * A sign-in with a passkey: the server's options, the browser's prompt (the device's screen lock, fingerprint or
+ * face, or a security key), the answer. WebAuthn's browser code loads only when it is asked for: the sign-in page
+ * keeps its budget.
+ */
+export async function signInWithPasskey() {
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  const { ceremony, options } = await authApi.passkeyOptions();
+  const credential = await startAuthentication({ optionsJSON: options as never });
+  return authApi.passkeySignIn({ ceremony, credential: credential as PasskeySignInRequest['credential'] });
+}

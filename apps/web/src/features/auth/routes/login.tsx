@@ -1,3 +1,4 @@
+import { KeyRound } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LoginRequest } from '@portal/contract/auth';
@@ -5,7 +6,9 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { authApi } from '../api/auth.ts';
+import { PASSKEY_MESSAGES } from '@portal/contract/passkeys';
+import { useSession } from '../../../lib/session/session-store.ts';
+import { authApi, signInWithPasskey } from '../api/auth.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { continueSignIn } from '../sign-in.ts';
 import { takeFlash } from '../../../lib/session/session.ts';
@@ -24,6 +27,30 @@ export function LoginScreen() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const applyAuthResult = useSession((s) => s.applyAuthResult);
+  const canUsePasskeys = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+
+  async function withPasskey() {
+    setError(undefined);
+    setPasskeyBusy(true);
+    try {
+      applyAuthResult(await signInWithPasskey());
+      void navigate('/', { replace: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'AccountInactive') {
+        void navigate('/account-inactive');
+        return;
+      }
+      // the browser's own refusals (the prompt closed, timed out) say so in the portal's words
+      const name = err instanceof Error ? err.name : '';
+      setError(
+        err instanceof ApiError ? err.message : name === 'NotAllowedError' || name === 'AbortError' ? PASSKEY_MESSAGES.cancelled : PASSKEY_MESSAGES.notAccepted,
+      );
+    } finally {
+      setPasskeyBusy(false);
+    }
+  }
 
   const change = (field: keyof FieldErrors) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [field]: e.target.value }));
@@ -97,6 +124,20 @@ export function LoginScreen() {
             Forgot password?
           </Link>
         </p>
+        {/* a passkey is both factors: no e-mail, password or code (its browser code loads when it is asked for) */}
+        {canUsePasskeys && (
+          <>
+            <div className="flex items-center gap-3 text-xs text-muted" aria-hidden="true">
+              <span className="h-px flex-1 bg-line" />
+              or
+              <span className="h-px flex-1 bg-line" />
+            </div>
+            <Button type="button" variant="secondary" block size="lg" loading={passkeyBusy} onClick={() => void withPasskey()}>
+              <KeyRound className="size-4" aria-hidden="true" />
+              Sign in with a passkey
+            </Button>
+          </>
+        )}
       </form>
     </AuthCard>
   );

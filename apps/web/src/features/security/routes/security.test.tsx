@@ -1,5 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { AUTH_MESSAGES } from '@portal/contract/auth';
+import type { Passkey } from '@portal/contract/passkeys';
 import { SECURITY_MESSAGES, type ActiveSession, type SecurityEvent } from '@portal/contract/security';
 import type { TeamMember } from '@portal/contract/team';
 import { apiError, mockApi, type ApiCall } from '../../../testing/api-mock.ts';
@@ -47,8 +49,27 @@ const TEAM = [
   member('0a5e0001-0000-4000-8000-000000000009', 'Chidi Okafor', 'invited@acme.test', 'view', 'invited'),
 ];
 
+const LAPTOP: Passkey = {
+  id: 'ba55c0de-0000-4000-8000-000000000001',
+  name: 'Work laptop',
+  createdAt: '2026-11-18T08:00:00.000Z',
+  lastUsedAt: null,
+  synced: true,
+  browser: 'Chrome 131 on macOS',
+  disabled: false,
+};
+const KEY: Passkey = {
+  ...LAPTOP,
+  id: 'ba55c0de-0000-4000-8000-000000000002',
+  name: 'YubiKey',
+  synced: false,
+  lastUsedAt: '2026-11-19T08:00:00.000Z',
+  disabled: true,
+};
+
 function securityServer() {
   let sessions = [CURRENT, PHONE];
+  let passkeys = [LAPTOP, KEY];
   const page1 = Array.from({ length: 50 }, (_, i) => event(i + 1));
   const page2 = [event(51, { action: 'login.failed', kind: 'sign-in', details: {}, browser: 'Safari 18 on iOS', ip: '198.51.100.9' })];
   const api = mockApi({
@@ -58,6 +79,16 @@ function securityServer() {
       return { body: { message: 'Session ended' } };
     },
     'GET partner/users': { body: { users: TEAM } },
+    'GET me/passkeys': () => ({ body: { passkeys } }),
+    [`PUT me/passkeys/${LAPTOP.id}`]: (call: ApiCall) => {
+      passkeys = passkeys.map((p) => (p.id === LAPTOP.id ? { ...p, name: (call.body as { name: string }).name } : p));
+      return { body: { message: 'Passkey renamed' } };
+    },
+    [`DELETE me/passkeys/${LAPTOP.id}`]: (call: ApiCall) => {
+      if ((call.body as { code: string }).code !== '123456') return apiError(400, 'InvalidOtp', AUTH_MESSAGES.invalidOtp);
+      passkeys = passkeys.filter((p) => p.id !== LAPTOP.id);
+      return { body: { message: 'Passkey removed' } };
+    },
     'GET security-history': (call: ApiCall) => {
       const q = new URLSearchParams(call.query);
       if (q.get('from') && q.get('to') && q.get('to')! < q.get('from')!)
@@ -83,6 +114,39 @@ const historyRows = async () =>
     .slice(1);
 
 describe('the security screen', () => {
+  it('lists my passkeys with when they were used, renames one, and removes one with the authenticator code', async () => {
+    signIn('treasury');
+    const api = securityServer();
+    const { user } = renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    const list = await screen.findByRole('list', { name: 'Your passkeys' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((i) => i.textContent)).toEqual([
+      expect.stringMatching(/Work laptop.*Synced.*Added Nov 18, 2026.* in Chrome 131 on macOS · Not used yet/),
+      expect.stringMatching(/YubiKey.*Disabled.*Last used Nov 19, 2026/),
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Rename the passkey Work laptop' }));
+    const rename = await screen.findByRole('dialog', { name: 'Rename passkey' });
+    await user.clear(within(rename).getByLabelText('Name'));
+    await user.type(within(rename).getByLabelText('Name'), 'MacBook');
+    await user.click(within(rename).getByRole('button', { name: 'Save' }));
+    expect(await within(list).findByText('MacBook')).toBeTruthy();
+    expect(api.to(`PUT me/passkeys/${LAPTOP.id}`)[0]!.body).toEqual({ name: 'MacBook' });
+
+    await user.click(screen.getByRole('button', { name: 'Remove the passkey MacBook' }));
+    const remove = await screen.findByRole('dialog', { name: 'Remove passkey' });
+    const confirm = within(remove).getByRole('button', { name: 'Remove passkey' });
+    expect(confirm).toHaveProperty('disabled', true);
+    await user.type(within(remove).getByLabelText('Authenticator code or recovery code'), '654321');
+    await user.click(confirm);
+    expect(await within(remove).findByText(AUTH_MESSAGES.invalidOtp)).toBeTruthy();
+    await user.clear(within(remove).getByLabelText('Authenticator code or recovery code'));
+    await user.type(within(remove).getByLabelText('Authenticator code or recovery code'), '123456');
+    await user.click(confirm);
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Your passkeys' })).getAllByRole('listitem')).toHaveLength(1));
+    expect(api.to(`DELETE me/passkeys/${LAPTOP.id}`).map((c) => c.body)).toEqual([{ code: '654321' }, { code: '123456' }]);
+  });
+
   it('lists my sessions, marks this browser, and ends another one', async () => {
     signIn('admin');
     const api = securityServer();

@@ -1,0 +1,293 @@
+import { KeyRound } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { PASSKEY_NAME_MAX, PASSKEYS_PER_USER, type Passkey } from '@portal/contract/passkeys';
+import { CodeStep } from '../../../components/code-step.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { TextField } from '../../../components/ui/field.tsx';
+import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
+import { toast } from '../../../components/ui/toast-store.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { useCodeStep } from '../../../lib/otp.ts';
+import { ceremonyMessage, passkeysSupported, useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/passkeys.ts';
+
+function PasskeyRow({ passkey, onRename, onRemove }: { passkey: Passkey; onRename: () => void; onRemove: () => void }) {
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4 sm:flex-nowrap" data-testid="passkey-row">
+      <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-canvas text-muted ring-1 ring-line">
+        <KeyRound className="size-4" aria-hidden="true" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-ink">
+          <span className="break-all">{passkey.name}</span>
+          {passkey.disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="neutral">{passkey.synced ? 'Synced' : 'On one device'}</Badge>}
+        </p>
+        <p className="text-xs text-muted">
+          Added {formatDate(passkey.createdAt)}
+          {passkey.browser ? ` in ${passkey.browser}` : ''} · {passkey.lastUsedAt ? `Last used ${formatDate(passkey.lastUsedAt)}` : 'Not used yet'}
+        </p>
+      </div>
+      {/* under the name on a phone (aligned with it), beside it from sm up */}
+      <div className="flex w-full gap-2 pl-13 sm:w-auto sm:pl-0">
+        <Button variant="secondary" size="sm" onClick={onRename} aria-label={`Rename the passkey ${passkey.name}`}>
+          Rename
+        </Button>
+        <Button variant="secondary" size="sm" onClick={onRemove} aria-label={`Remove the passkey ${passkey.name}`}>
+          Remove
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/** A name to start from: the browser and system this passkey is made in. */
+function suggestedName() {
+  const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent;
+  const system = /iPhone|iPad/.test(ua)
+    ? 'iPhone'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /Mac OS X/.test(ua)
+        ? 'Mac'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : 'This computer';
+  return system;
+}
+
+/** Name, then the e-mailed code, then the device's own prompt (PIN, fingerprint, face). */
+function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
+  const [step, setStep] = useState<'name' | 'code'>('name');
+  const [name, setName] = useState(suggestedName);
+  const [nameError, setNameError] = useState<string>();
+  const [error, setError] = useState<string>();
+  const code = useCodeStep();
+  const add = useAddPasskey();
+
+  const toCode = (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    const trimmed = name.trim();
+    if (!trimmed) return setNameError('Give the passkey a name, such as the device it is on.');
+    void code.send({ action: 'passkey.add', target: { name: trimmed } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'));
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    add.mutate(
+      { name: name.trim(), otp: code.code },
+      {
+        onSuccess: () => {
+          toast.show('Passkey added. You can sign in with it next time.');
+          onClose();
+        },
+        onError: (err) => {
+          if (code.takeError(err)) return;
+          setError(err instanceof ApiError ? err.message : ceremonyMessage(err));
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Add a passkey"
+      description={
+        step === 'name'
+          ? 'A passkey signs you in with this device’s screen lock, fingerprint or face, or a security key: no password, no code.'
+          : 'Confirm with the code we e-mailed you. Your device then asks for its screen lock.'
+      }
+      footer={
+        step === 'name' ? (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" form="passkey-name-form" loading={code.sending}>
+              Continue
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={() => setStep('name')} disabled={add.isPending}>
+              Back
+            </Button>
+            <Button type="submit" form="passkey-code-form" loading={add.isPending} disabled={code.code.length !== 6}>
+              Add passkey
+            </Button>
+          </>
+        )
+      }
+    >
+      {step === 'name' ? (
+        <form id="passkey-name-form" onSubmit={toCode} noValidate className="space-y-4">
+          <TextField
+            label="Name"
+            value={name}
+            maxLength={PASSKEY_NAME_MAX}
+            hint="So that you can tell it from your other passkeys."
+            error={nameError}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameError(undefined);
+            }}
+            autoFocus
+          />
+          {code.sendError && <Alert tone="danger">{code.sendError}</Alert>}
+          {error && <Alert tone="danger">{error}</Alert>}
+        </form>
+      ) : (
+        <form id="passkey-code-form" onSubmit={submit} noValidate className="space-y-4">
+          <CodeStep step={code} />
+          {error && <Alert tone="danger">{error}</Alert>}
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
+  const [name, setName] = useState(passkey.name);
+  const rename = useRenamePasskey();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    rename.mutate({ id: passkey.id, name }, { onSuccess: onClose });
+  };
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Rename passkey"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="passkey-rename-form" loading={rename.isPending}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      <form id="passkey-rename-form" onSubmit={submit} noValidate>
+        <TextField
+          label="Name"
+          value={name}
+          maxLength={PASSKEY_NAME_MAX}
+          onChange={(e) => setName(e.target.value)}
+          error={rename.isError ? rename.error.message : undefined}
+          autoFocus
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
+  const [code, setCode] = useState('');
+  const remove = useRemovePasskey();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    remove.mutate(
+      { id: passkey.id, code },
+      {
+        onSuccess: () => {
+          toast.show('Passkey removed');
+          onClose();
+        },
+      },
+    );
+  };
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title="Remove passkey"
+      description={`“${passkey.name}” will no longer sign you in. Confirm with your authenticator app.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="passkey-remove-form" variant="danger" loading={remove.isPending} disabled={code.trim().length < 6}>
+            Remove passkey
+          </Button>
+        </>
+      }
+    >
+      <form id="passkey-remove-form" onSubmit={submit} noValidate>
+        <TextField
+          label="Authenticator code or recovery code"
+          value={code}
+          inputMode="text"
+          autoComplete="one-time-code"
+          onChange={(e) => setCode(e.target.value)}
+          error={remove.isError ? remove.error.message : undefined}
+          autoFocus
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+/** The caller's passkeys: add (named, with the e-mailed code), rename, remove (with the second factor). */
+export function PasskeysCard() {
+  const passkeys = usePasskeys();
+  const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'rename' | 'remove'; passkey: Passkey }>();
+  const supported = passkeysSupported();
+  const full = (passkeys.data?.length ?? 0) >= PASSKEYS_PER_USER;
+  return (
+    <Card className="mb-6 p-0">
+      <div className="flex flex-col gap-3 border-b border-line px-5 py-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0 flex-1">
+          <h2 className="text-base font-semibold text-ink">Passkeys</h2>
+          <p className="text-sm text-muted">
+            Sign in with your device’s screen lock, fingerprint or face, or a security key, instead of your password and code. Your authenticator app stays as
+            it is.
+          </p>
+        </div>
+        {supported && (
+          <Button variant="secondary" className="self-start" onClick={() => setDialog({ kind: 'add' })} disabled={!passkeys.isSuccess || full}>
+            <KeyRound className="size-4" aria-hidden="true" />
+            Add a passkey
+          </Button>
+        )}
+      </div>
+      {!supported && (
+        <Alert tone="info" className="m-5">
+          This browser cannot make passkeys. Use a recent Chrome, Safari, Edge or Firefox.
+        </Alert>
+      )}
+      {passkeys.isError && (
+        <Alert tone="danger" className="m-5">
+          {passkeys.error.message}
+        </Alert>
+      )}
+      {passkeys.isPending ? (
+        <RowSkeletons rows={1} mark="size-9 rounded-full" name="h-4 w-40" end="h-8 w-36" />
+      ) : passkeys.data?.length ? (
+        <ul className="divide-y divide-line" aria-label="Your passkeys">
+          {passkeys.data.map((p) => (
+            <PasskeyRow
+              key={p.id}
+              passkey={p}
+              onRename={() => setDialog({ kind: 'rename', passkey: p })}
+              onRemove={() => setDialog({ kind: 'remove', passkey: p })}
+            />
+          ))}
+        </ul>
+      ) : (
+        passkeys.isSuccess && <p className="px-5 py-6 text-sm text-muted">No passkeys yet.</p>
+      )}
+      {dialog?.kind === 'add' && <AddPasskeyDialog onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'rename' && <RenamePasskeyDialog passkey={dialog.passkey} onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'remove' && <RemovePasskeyDialog passkey={dialog.passkey} onClose={() => setDialog(undefined)} />}
+    </Card>
+  );
+}
