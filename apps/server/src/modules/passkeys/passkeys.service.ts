@@ -197,7 +197,7 @@ export function createPasskeysService(deps: PasskeysDeps) {
         expectedChallenge: taken.challenge,
         expectedOrigin: rp.origins,
         expectedRPID: rp.id,
-        credential: { id: passkey.credential_id, publicKey: new Uint8Array(passkey.public_key), counter: 0, transports: passkey.transports as never },
+        credential: { id: passkey.credential_id, publicKey: new Uint8Array(passkey.public_key), counter: 0, transports: passkey.transports },
         requireUserVerification: true,
       }).catch(() => ({ verified: false as const }));
       if (!verified.verified) throw refused();

@@ -1,5 +1,5 @@
 import { KeyRound } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { PASSKEY_NAME_MAX, PASSKEYS_PER_USER, type Passkey } from '@portal/contract/passkeys';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -152,48 +152,84 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
-  const [name, setName] = useState(passkey.name);
-  const rename = useRenamePasskey();
+/** A dialog of one field: Cancel and the confirming button, which submits the field's form (Enter does too). */
+function OneFieldDialog({
+  title,
+  description,
+  confirm,
+  danger = false,
+  busy,
+  ready = true,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  title: string;
+  description?: string;
+  confirm: string;
+  danger?: boolean;
+  busy: boolean;
+  ready?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const formId = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    rename.mutate({ id: passkey.id, name }, { onSuccess: onClose });
+    if (ready) onConfirm();
   };
   return (
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title="Rename passkey"
+      title={title}
+      description={description}
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" form="passkey-rename-form" loading={rename.isPending}>
-            Save
+          <Button type="submit" form={formId} variant={danger ? 'danger' : 'primary'} loading={busy} disabled={!ready}>
+            {confirm}
           </Button>
         </>
       }
     >
-      <form id="passkey-rename-form" onSubmit={submit} noValidate>
-        <TextField
-          label="Name"
-          value={name}
-          maxLength={PASSKEY_NAME_MAX}
-          onChange={(e) => setName(e.target.value)}
-          error={rename.isError ? rename.error.message : undefined}
-          autoFocus
-        />
+      <form id={formId} onSubmit={submit} noValidate>
+        {children}
       </form>
     </Dialog>
+  );
+}
+
+function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
+  const [name, setName] = useState(passkey.name);
+  const rename = useRenamePasskey();
+  return (
+    <OneFieldDialog
+      title="Rename passkey"
+      confirm="Save"
+      busy={rename.isPending}
+      onConfirm={() => rename.mutate({ id: passkey.id, name }, { onSuccess: onClose })}
+      onClose={onClose}
+    >
+      <TextField
+        label="Name"
+        value={name}
+        maxLength={PASSKEY_NAME_MAX}
+        onChange={(e) => setName(e.target.value)}
+        error={rename.isError ? rename.error.message : undefined}
+        autoFocus
+      />
+    </OneFieldDialog>
   );
 }
 
 function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
   const [code, setCode] = useState('');
   const remove = useRemovePasskey();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const confirm = () =>
     remove.mutate(
       { id: passkey.id, code },
       {
@@ -203,36 +239,27 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
         },
       },
     );
-  };
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <OneFieldDialog
       title="Remove passkey"
       description={`“${passkey.name}” will no longer sign you in. Confirm with your authenticator app.`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="passkey-remove-form" variant="danger" loading={remove.isPending} disabled={code.trim().length < 6}>
-            Remove passkey
-          </Button>
-        </>
-      }
+      confirm="Remove passkey"
+      danger
+      busy={remove.isPending}
+      ready={code.trim().length >= 6}
+      onConfirm={confirm}
+      onClose={onClose}
     >
-      <form id="passkey-remove-form" onSubmit={submit} noValidate>
-        <TextField
-          label="Authenticator code or recovery code"
-          value={code}
-          inputMode="text"
-          autoComplete="one-time-code"
-          onChange={(e) => setCode(e.target.value)}
-          error={remove.isError ? remove.error.message : undefined}
-          autoFocus
-        />
-      </form>
-    </Dialog>
+      <TextField
+        label="Authenticator code or recovery code"
+        value={code}
+        inputMode="text"
+        autoComplete="one-time-code"
+        onChange={(e) => setCode(e.target.value)}
+        error={remove.isError ? remove.error.message : undefined}
+        autoFocus
+      />
+    </OneFieldDialog>
   );
 }
 
