@@ -18,12 +18,7 @@ export function createPasskeysRepository(db: Kysely<DB>) {
 
     /** Credential ids of a user's passkeys: the browser is told not to make a second one on the same authenticator. */
     credentialIds: (o: Owner) =>
-      db
-        .selectFrom('passkeys')
-        .select(['credential_id', 'transports'])
-        .where('partner_id', '=', o.partnerId)
-        .where('user_id', '=', o.userId)
-        .execute(),
+      db.selectFrom('passkeys').select(['credential_id', 'transports']).where('partner_id', '=', o.partnerId).where('user_id', '=', o.userId).execute(),
 
     /** A ceremony begun: its challenge, for a few minutes. */
     async beginCeremony(values: { purpose: 'add' | 'sign-in'; owner?: Owner; challenge: string; expiresAt: Date; now: Date }) {
@@ -50,7 +45,15 @@ export function createPasskeysRepository(db: Kysely<DB>) {
     /** Stores a new passkey unless its credential is stored already (for anyone); its id, or undefined. */
     async insert(
       trx: Transaction<DB>,
-      values: Owner & { credentialId: string; publicKey: Uint8Array; counter: number; transports: string[]; synced: boolean; name: string; userAgent: string | null },
+      values: Owner & {
+        credentialId: string;
+        publicKey: Uint8Array;
+        counter: number;
+        transports: string[];
+        synced: boolean;
+        name: string;
+        userAgent: string | null;
+      },
     ) {
       const row = await trx
         .insertInto('passkeys')
@@ -104,7 +107,13 @@ export function createPasskeysRepository(db: Kysely<DB>) {
     },
 
     disable: (trx: Transaction<DB>, p: { partnerId: string; id: string }, now: Date) =>
-      trx.updateTable('passkeys').set({ disabled_at: now }).where('partner_id', '=', p.partnerId).where('id', '=', p.id).where('disabled_at', 'is', null).execute(),
+      trx
+        .updateTable('passkeys')
+        .set({ disabled_at: now })
+        .where('partner_id', '=', p.partnerId)
+        .where('id', '=', p.id)
+        .where('disabled_at', 'is', null)
+        .execute(),
 
     rename: (trx: Transaction<DB>, o: Owner, id: string, name: string) =>
       trx

@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MessageResponse } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
-import { AddPasskeyRequest, Passkey, PasskeyIdParams, PasskeyOptionsResponse, PasskeysResponse, RemovePasskeyRequest, RenamePasskeyRequest } from '@portal/contract/passkeys';
+import {
+  AddPasskeyRequest,
+  Passkey,
+  PasskeyIdParams,
+  PasskeyOptionsResponse,
+  PasskeysResponse,
+  RemovePasskeyRequest,
+  RenamePasskeyRequest,
+} from '@portal/contract/passkeys';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { PasskeysService } from './passkeys.service.ts';

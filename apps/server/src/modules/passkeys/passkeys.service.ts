@@ -151,7 +151,8 @@ export function createPasskeysService(deps: PasskeysDeps) {
       const trimmed = name.trim();
       const renamed = await repo.transaction(async (trx) => {
         const row = await repo.rename(trx, owner(auth), id, trimmed);
-        if (row) await repo.audit({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'passkey.renamed', target: trimmed, ...ctx }, trx);
+        if (row)
+          await repo.audit({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'passkey.renamed', target: trimmed, ...ctx }, trx);
         return row;
       });
       if (!renamed) throw notFound();
@@ -164,7 +165,11 @@ export function createPasskeysService(deps: PasskeysDeps) {
       await deps.signIn.confirmSecondFactor(owner(auth), code, ctx);
       const removed = await repo.transaction(async (trx) => {
         const row = await repo.remove(trx, owner(auth), id);
-        if (row) await repo.audit({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'passkey.removed', target: row.name, ...ctx }, trx);
+        if (row)
+          await repo.audit(
+            { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'passkey.removed', target: row.name, ...ctx },
+            trx,
+          );
         return row;
       });
       if (!removed) throw notFound();
