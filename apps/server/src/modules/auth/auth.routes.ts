@@ -16,10 +16,10 @@ import {
 } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
 import { PasskeyOptionsResponse, PasskeySignInRequest } from '@portal/contract/passkeys';
+import type { RequestCtx } from '../../lib/audit.repository.ts';
 import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { csrfSessionOf } from '../../plugins/csrf.ts';
-import type { PasskeysService } from '../passkeys/index.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
 import { REFRESH_TOKEN_HOURS, type SessionsService } from './sessions.service.ts';
 import type { SignInService } from './sign-in.service.ts';
@@ -33,7 +33,11 @@ export const authRoutes: FastifyPluginAsyncZod<{
   sessions: SessionsService;
   signIn: SignInService;
   passwordReset: PasswordResetService;
-  passkeys: Pick<PasskeysService, 'signInOptions' | 'signIn'>;
+  /** the passkeys module's sign-in (a port: the module itself depends on the auth plugin, which depends on this module) */
+  passkeys: {
+    signInOptions(): Promise<PasskeyOptionsResponse>;
+    signIn(input: PasskeySignInRequest, ctx: RequestCtx): Promise<AuthResult>;
+  };
 }> = async (app, { sessions, signIn, passwordReset, passkeys }) => {
   const secure = app.config.NODE_ENV === 'production';
   const ctx = requestCtx;
