@@ -42,8 +42,8 @@ export function createPasskeysRepository(db: Kysely<DB>) {
     takeCeremony: (id: string, purpose: 'add' | 'sign-in') =>
       db.deleteFrom('passkey_ceremonies').where('id', '=', id).where('purpose', '=', purpose).returningAll().executeTakeFirst(),
 
-    /** Stores a new passkey unless its credential is stored already (for anyone); its id, or undefined. */
-    async insert(
+    /** Stores a new passkey unless its credential is stored already (for anyone); the row as listed, or undefined. */
+    insert(
       trx: Transaction<DB>,
       values: Owner & {
         credentialId: string;
@@ -55,7 +55,7 @@ export function createPasskeysRepository(db: Kysely<DB>) {
         userAgent: string | null;
       },
     ) {
-      const row = await trx
+      return trx
         .insertInto('passkeys')
         .values({
           partner_id: values.partnerId,
@@ -69,9 +69,8 @@ export function createPasskeysRepository(db: Kysely<DB>) {
           user_agent: values.userAgent,
         })
         .onConflict((c) => c.column('credential_id').doNothing())
-        .returning('id')
+        .returning(LISTED)
         .executeTakeFirst();
-      return row?.id;
     },
 
     /** How many passkeys a user keeps, counted under a lock on the user's row (two adds at once cannot pass the limit). */

@@ -48,6 +48,19 @@ const userIdOfHandle = (handle: string) => {
   return hex.length === 32 ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : undefined;
 };
 
+/** A passkey as the portal shows it. */
+function toPasskey(r: Awaited<ReturnType<PasskeysRepository['listOwn']>>[number]): Passkey {
+  return {
+    id: r.id,
+    name: r.name,
+    createdAt: r.created_at.toISOString(),
+    lastUsedAt: r.last_used_at?.toISOString() ?? null,
+    synced: r.synced,
+    browser: describeBrowser(r.user_agent),
+    disabled: r.disabled_at !== null,
+  };
+}
+
 /**
  * Passkeys: adding one (its options, then the browser's answer with the e-mailed code), renaming and removing (with
  * the second factor) one's own, and signing in with one. The verifier is SimpleWebAuthn's; user verification
@@ -68,16 +81,7 @@ export function createPasskeysService(deps: PasskeysDeps) {
 
   return {
     async list(auth: Auth): Promise<Passkey[]> {
-      const rows = await repo.listOwn(owner(auth));
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        createdAt: r.created_at.toISOString(),
-        lastUsedAt: r.last_used_at?.toISOString() ?? null,
-        synced: r.synced,
-        browser: describeBrowser(r.user_agent),
-        disabled: r.disabled_at !== null,
-      }));
+      return (await repo.listOwn(owner(auth))).map(toPasskey);
     },
 
     /** The code's check before it is sent (OTP action passkey.add): the name, and room for one more. */
@@ -120,9 +124,9 @@ export function createPasskeysService(deps: PasskeysDeps) {
       if (!verified.verified) throw new AppError(400, 'PasskeyRefused', PASSKEY_MESSAGES.notAccepted);
       const info = verified.registrationInfo;
       const name = input.name.trim();
-      const id = await deps.otp.authorise(auth, input.otp, { action: 'passkey.add', target: { name } }, async (trx) => {
+      const added = await deps.otp.authorise(auth, input.otp, { action: 'passkey.add', target: { name } }, async (trx) => {
         if ((await repo.countLocked(trx, owner(auth))) >= PASSKEYS_PER_USER) throw tooMany();
-        const added = await repo.insert(trx, {
+        const row = await repo.insert(trx, {
           ...owner(auth),
           credentialId: info.credential.id,
           publicKey: info.credential.publicKey,
@@ -132,19 +136,11 @@ export function createPasskeysService(deps: PasskeysDeps) {
           name,
           userAgent: ctx.userAgent ?? null,
         });
-        if (!added) throw new AppError(409, 'PasskeyExists', PASSKEY_MESSAGES.alreadyAdded);
+        if (!row) throw new AppError(409, 'PasskeyExists', PASSKEY_MESSAGES.alreadyAdded);
         await repo.audit({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'passkey.added', target: name, ...ctx }, trx);
-        return added;
+        return row;
       });
-      return {
-        id,
-        name,
-        createdAt: now().toISOString(),
-        lastUsedAt: null,
-        synced: info.credentialDeviceType === 'multiDevice',
-        browser: describeBrowser(ctx.userAgent),
-        disabled: false,
-      };
+      return toPasskey(added);
     },
 
     async rename(auth: Auth, id: string, name: string, ctx: RequestCtx) {

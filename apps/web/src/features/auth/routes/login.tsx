@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { PASSKEY_MESSAGES } from '@portal/contract/passkeys';
+import { ceremonyMessage, passkeysSupported } from '../../../lib/passkeys.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { authApi, signInWithPasskey } from '../api/auth.ts';
 import { AuthCard } from '../components/auth-card.tsx';
@@ -29,7 +30,7 @@ export function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const [passkeyBusy, setPasskeyBusy] = useState(false);
   const applyAuthResult = useSession((s) => s.applyAuthResult);
-  const canUsePasskeys = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+  const canUsePasskeys = passkeysSupported();
 
   async function withPasskey() {
     setError(undefined);
@@ -43,10 +44,7 @@ export function LoginScreen() {
         return;
       }
       // the browser's own refusals (the prompt closed, timed out) say so in the portal's words
-      const name = err instanceof Error ? err.name : '';
-      setError(
-        err instanceof ApiError ? err.message : name === 'NotAllowedError' || name === 'AbortError' ? PASSKEY_MESSAGES.cancelled : PASSKEY_MESSAGES.notAccepted,
-      );
+      setError(err instanceof ApiError ? err.message : (ceremonyMessage(err) ?? PASSKEY_MESSAGES.notAccepted));
     } finally {
       setPasskeyBusy(false);
     }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { MessageResponse } from '@portal/contract/auth';
-import { PASSKEY_MESSAGES, Passkey, PasskeyOptionsResponse, PasskeysResponse } from '@portal/contract/passkeys';
+import { Passkey, PasskeyOptionsResponse, PasskeysResponse } from '@portal/contract/passkeys';
 import { api } from '../../../lib/api-client.ts';
 
 const PASSKEYS_KEY = ['me', 'passkeys'] as const;
@@ -13,18 +13,6 @@ export const passkeysQuery = queryOptions({
   staleTime: 0,
 });
 export const usePasskeys = () => useQuery(passkeysQuery);
-
-/** Whether this browser can make and use passkeys at all. */
-export const passkeysSupported = () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
-
-/** The browser's own refusals (cancelled, timed out, an authenticator already added) in the portal's words. */
-export function ceremonyMessage(err: unknown): string {
-  const name = err instanceof Error ? ((err as Error & { cause?: { name?: string } }).cause?.name ?? err.name) : '';
-  if (name === 'InvalidStateError') return PASSKEY_MESSAGES.alreadyAdded;
-  if (name === 'NotAllowedError' || name === 'AbortError') return PASSKEY_MESSAGES.cancelled;
-  if (name === 'NotSupportedError') return PASSKEY_MESSAGES.unsupported;
-  return err instanceof Error ? err.message : PASSKEY_MESSAGES.notAccepted;
-}
 
 /**
  * Adds a passkey: the server's options, the browser's ceremony (the device asks for its PIN or biometrics), then the

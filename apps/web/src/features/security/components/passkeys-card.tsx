@@ -1,6 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { PASSKEY_NAME_MAX, PASSKEYS_PER_USER, type Passkey } from '@portal/contract/passkeys';
+import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX, PASSKEYS_PER_USER, type Passkey } from '@portal/contract/passkeys';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -13,7 +13,8 @@ import { toast } from '../../../components/ui/toast-store.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
-import { ceremonyMessage, passkeysSupported, useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/passkeys.ts';
+import { ceremonyMessage, passkeysSupported } from '../../../lib/passkeys.ts';
+import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/passkeys.ts';
 
 function PasskeyRow({ passkey, onRename, onRemove }: { passkey: Passkey; onRename: () => void; onRemove: () => void }) {
   return (
@@ -87,7 +88,7 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
         },
         onError: (err) => {
           if (code.takeError(err)) return;
-          setError(err instanceof ApiError ? err.message : ceremonyMessage(err));
+          setError(err instanceof ApiError ? err.message : (ceremonyMessage(err) ?? (err instanceof Error ? err.message : PASSKEY_MESSAGES.notAccepted)));
         },
       },
     );
