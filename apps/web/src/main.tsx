@@ -8,10 +8,14 @@ import { followOtherTabs, installAuthHooks, onLogout, restoreSession, setNavigat
 import { useSession } from './lib/session/session-store.ts';
 import { profileQuery } from './lib/partner/profile.ts';
 import { beginStart, forgetStart } from './lib/start.ts';
+import { LanguageScope, initialLanguage, setLanguage } from './lib/i18n.ts';
 import { forgetPartner } from './lib/partner/remembered.ts';
 import { useBanners } from './features/banners/low-balance.ts';
 import { useReviewBanners } from './features/wallets/review-banners.ts';
 import './index.css';
+
+// the language this browser last chose, else its own: French loads its catalogues (one chunk) while the rest starts
+const language = setLanguage(initialLanguage());
 
 // the modules above are evaluated in the task that ran the entry; the router (it ranks the route table and starts the
 // first navigation: some 70 ms of a phone's main thread) is made in a task of its own
@@ -51,11 +55,14 @@ await new Promise<void>((resolve) => {
     resolve();
   });
 });
+await language;
 startTransition(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers>
-        <RouterProvider router={router} />
+        <LanguageScope>
+          <RouterProvider router={router} />
+        </LanguageScope>
       </Providers>
     </StrictMode>,
   ),

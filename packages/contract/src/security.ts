@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CSV_BOM, csvLine } from './csv.ts';
 import type { Role } from './domain.ts';
+import { LANGUAGE_NAMES, Language } from './i18n.ts';
 import { ROLE_LABELS } from './team.ts';
 import { TimeZoneName, wallTimeInZone } from './time-zone.ts';
 import { CalendarDate } from './validation.ts';
@@ -61,7 +62,7 @@ export const SECURITY_KIND_ACTIONS: Record<SecurityKind, { prefixes: readonly st
   wallets: { prefixes: ['settlement_wallet.', 'deposit_address.', 'fiat_wallet.'], actions: [] },
   withdrawals: { prefixes: ['settlement.'], actions: [] },
   countries: { prefixes: ['partner_rate.'], actions: [] },
-  settings: { prefixes: ['partner.'], actions: ['user.time_zone_changed', 'user.notification_preferences_changed'] },
+  settings: { prefixes: ['partner.'], actions: ['user.time_zone_changed', 'user.language_changed', 'user.notification_preferences_changed'] },
   reports: { prefixes: ['report.'], actions: [] },
 };
 
@@ -239,6 +240,8 @@ export function describeSecurityEvent(e: Pick<SecurityEvent, 'action' | 'details
       return `Removed ${who || 'a member'} from the team`;
     case 'user.time_zone_changed':
       return `Changed the time zone${text(d.to) ? ` to ${text(d.to)}` : ''}`;
+    case 'user.language_changed':
+      return `Changed the language${Language.safeParse(d.to).success ? ` to ${LANGUAGE_NAMES[d.to as Language]}` : ' to the browser’s'}`;
     case 'user.notification_preferences_changed':
       return 'Changed the e-mail notifications';
     case 'api_key.created':

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email } from './auth.ts';
 import { Role } from './domain.ts';
 import { TimeZoneName } from './time-zone.ts';
+import { Language } from './i18n.ts';
 import { safeText } from './validation.ts';
 
 /**
@@ -95,8 +96,14 @@ export const TEAM_MESSAGES = {
 
 /**
  * The signed-in user's own preferences: the zone the portal shows times and reads date filters in (null: UTC, the
- * default). Every role may change its own.
+ * default), and the language of the portal and of the e-mails sent to them (null: not chosen; the browser's
+ * language decides on screen, and the language of the request that sends an e-mail decides there). Every role may
+ * change its own; a change sends only what changes.
  */
-export const UserPreferences = z.object({ timeZone: z.string().nullable() });
+export const UserPreferences = z.object({ timeZone: z.string().nullable(), language: Language.nullable() });
 export type UserPreferences = z.infer<typeof UserPreferences>;
-export const UpdateUserPreferencesRequest = z.object({ timeZone: TimeZoneName.nullable() }).strict();
+export const UpdateUserPreferencesRequest = z
+  .object({ timeZone: TimeZoneName.nullable().optional(), language: Language.nullable().optional() })
+  .strict()
+  .refine((r) => r.timeZone !== undefined || r.language !== undefined, { message: 'Send a time zone or a language' });
+export type UpdateUserPreferencesRequest = z.infer<typeof UpdateUserPreferencesRequest>;

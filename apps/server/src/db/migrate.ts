@@ -35,6 +35,7 @@ import * as passwordHistory from './migrations/0033-password-history.ts';
 import * as invitations from './migrations/0034-invitations.ts';
 import * as securityHistory from './migrations/0035-security-history.ts';
 import * as passkeys from './migrations/0036-passkeys.ts';
+import * as userLanguage from './migrations/0037-user-language.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0034-invitations': invitations,
   '0035-security-history': securityHistory,
   '0036-passkeys': passkeys,
+  '0037-user-language': userLanguage,
 };
 
 class StaticProvider implements MigrationProvider {

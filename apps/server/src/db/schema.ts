@@ -41,6 +41,8 @@ export type UsersTable = {
   last_sign_in_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** the zone the user reads the portal in; null is UTC (0028) */
   time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the language the user reads the portal and its e-mails in; null: not chosen, the browser's (0037) */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

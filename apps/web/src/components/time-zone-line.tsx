@@ -14,7 +14,7 @@ export function TimeZoneLine() {
   const next = chosen ? null : browser;
   const offer = chosen ? 'UTC' : browser !== undefined && browser !== 'UTC' ? browser : undefined;
   const change = () =>
-    save.mutate(next ?? null, { onError: (err) => toast.show(err instanceof Error ? err.message : 'Could not change the time zone. Try again.') });
+    save.mutate({ timeZone: next ?? null }, { onError: (err) => toast.show(err instanceof Error ? err.message : 'Could not change the time zone. Try again.') });
   return (
     <p className="flex flex-wrap items-center gap-x-1.5 gap-y-1 px-4 py-2 text-xs text-muted" data-testid="time-zone-line">
       <Globe className="size-3.5 shrink-0" aria-hidden="true" />

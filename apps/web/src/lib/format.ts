@@ -1,14 +1,17 @@
 import { isKnownTimeZone } from '@portal/contract/time-zone';
+import { currentLanguage, groupDigits } from './i18n.ts';
 
 const numeric = (value: string | number | null | undefined) => (typeof value === 'number' ? String(value) : (value ?? '').replace(/[^\d.-]/g, ''));
 const isNumber = (text: string) => text !== '' && text !== '-' && !Number.isNaN(Number(text));
 // Intl formats a numeric string exactly (ES2023): no float rounding on the way. One formatter per precision: making
 // one costs far more than using it. It is only the fallback for text that is not a plain decimal (see `fmt`).
 const numberFormats = new Map<string, Intl.NumberFormat>();
+const LOCALES = { en: 'en-US', fr: 'fr-FR' } as const;
 const intlFmt = (text: string, min: number, max: number) => {
-  const key = `${min}-${max}`;
+  const language = currentLanguage();
+  const key = `${language}-${min}-${max}`;
   let f = numberFormats.get(key);
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max })));
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(LOCALES[language], { minimumFractionDigits: min, maximumFractionDigits: max })));
   return f.format(text as unknown as number);
 };
 
@@ -28,9 +31,10 @@ function increment(digits: string): string {
 }
 
 /**
- * A decimal string as en-US writes it, exactly as `Intl.NumberFormat('en-US', { minimumFractionDigits: min,
- * maximumFractionDigits: max })` does (thousands grouped by commas, rounded half away from zero to `max` decimals,
- * trailing zeros down to `min`): written out by hand because the first number format a page makes loads the
+ * A decimal string as the language in force writes it, exactly as `Intl.NumberFormat('en-US' | 'fr-FR', {
+ * minimumFractionDigits: min, maximumFractionDigits: max })` does (thousands grouped by commas, or narrow no-break
+ * spaces in French with a decimal comma; rounded half away from zero to `max` decimals, trailing zeros down to
+ * `min`): written out by hand because the first number format a page makes loads the
  * browser's number data, tens of milliseconds on a phone, inside the first render of a screen that shows amounts.
  * Text that is not a plain decimal goes to Intl as before.
  */
@@ -49,26 +53,30 @@ const fmt = (text: string, min: number, max: number): string => {
     }
   }
   frac = frac.replace(/0+$/, '').padEnd(min, '0');
-  return `${m[1]}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+  const language = currentLanguage();
+  return `${m[1]}${groupDigits(int, language)}${frac ? `${language === 'fr' ? ',' : '.'}${frac}` : ''}`;
 };
 
-/** A count in en-US: 10,000 (what `toLocaleString('en-US')` writes, without loading the browser's number data). */
+/** A count: 10,000 in English, 10 000 in French (what `toLocaleString` writes, without loading the browser's number data). */
 export function formatCount(n: number): string {
   return fmt(String(n), 0, 0);
 }
 
-/** Money in en-US with 2 decimals; non-numeric characters of a string are stripped first (transaction-data §5). */
+/** An amount with its currency as the language writes it: "USD 1,234.56" in English, "1 234,56 USD" in French. */
+const withCurrency = (formatted: string, currency: string | undefined) =>
+  !currency ? formatted : currentLanguage() === 'fr' ? `${formatted}\u00a0${currency}` : `${currency} ${formatted}`;
+
+/** Money with 2 decimals; non-numeric characters of a string are stripped first (transaction-data §5). */
 export function formatMoney(amount: string | number | null | undefined, currency?: string): string {
   const text = numeric(amount);
-  const formatted = fmt(isNumber(text) ? text : '0', 2, 2);
-  return currency ? `${currency} ${formatted}` : formatted;
+  return withCurrency(fmt(isNumber(text) ? text : '0', 2, 2), currency);
 }
 
 /** The currency formatter: an empty string for zero or non-numeric input. */
 export function formatCurrency(amount: string | number | null | undefined, currency: string): string {
   const text = numeric(amount);
   if (!isNumber(text) || Number(text) === 0) return '';
-  return `${currency} ${fmt(text, 2, 2)}`;
+  return withCurrency(fmt(text, 2, 2), currency);
 }
 
 /** The number formatter: 0.00 for a falsy value, else up to 2 decimals. */
@@ -80,8 +88,7 @@ export function formatNumber(value: string | number | null | undefined): string 
 /** Crypto amounts: 2 to 8 decimals. */
 export function formatCrypto(amount: string | number | null | undefined, coin?: string): string {
   const text = numeric(amount);
-  const formatted = fmt(isNumber(text) ? text : '0', 2, 8);
-  return coin ? `${coin} ${formatted}` : formatted;
+  return withCurrency(fmt(isNumber(text) ? text : '0', 2, 8), coin);
 }
 
 /**
@@ -94,10 +101,13 @@ let displayZone = 'UTC';
 const formatters = new Map<string, { dateTime: Intl.DateTimeFormat; day: Intl.DateTimeFormat; zoneName: Intl.DateTimeFormat }>();
 
 function formattersFor(timeZone: string) {
-  let found = formatters.get(timeZone);
+  const language = currentLanguage();
+  const key = `${language} ${timeZone}`;
+  let found = formatters.get(key);
   if (!found) {
+    const locale = LOCALES[language];
     found = {
-      dateTime: new Intl.DateTimeFormat('en-US', {
+      dateTime: new Intl.DateTimeFormat(locale, {
         timeZone,
         month: 'short',
         day: 'numeric',
@@ -106,10 +116,10 @@ function formattersFor(timeZone: string) {
         minute: '2-digit',
         hourCycle: 'h23',
       }),
-      day: new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric' }),
-      zoneName: new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }),
+      day: new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric', year: 'numeric' }),
+      zoneName: new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }),
     };
-    formatters.set(timeZone, found);
+    formatters.set(key, found);
   }
   return found;
 }
@@ -131,18 +141,24 @@ function zoneLabel(d: Date, timeZone: string): string {
   );
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTHS = {
+  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
+  fr: ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'],
+};
 const two = (n: number) => String(n).padStart(2, '0');
 
 /**
- * A UTC day ("Nov 16, 2026") and time ("01:44") as the en-US formatters write them, without them: the zone in force
+ * A UTC day ("Nov 16, 2026", "16 nov. 2026") and time ("01:44") as the en-US and fr-FR formatters write them, without them: the zone in force
  * by default needs no zone data, whose loading (with the first date formatter made) costs ~20 ms on a phone as a
  * table first draws. Years of four digits only; Intl writes the others.
  */
 function utcParts(d: Date): { day: string; time: string } | undefined {
   const year = d.getUTCFullYear();
   if (year < 1000 || year > 9999) return undefined;
-  return { day: `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${year}`, time: `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}` };
+  const language = currentLanguage();
+  const month = MONTHS[language][d.getUTCMonth()];
+  const day = language === 'fr' ? `${d.getUTCDate()} ${month} ${year}` : `${month} ${d.getUTCDate()}, ${year}`;
+  return { day, time: `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}` };
 }
 
 export function formatDate(iso: string | Date | null | undefined): string {

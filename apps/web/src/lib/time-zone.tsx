@@ -1,6 +1,7 @@
 import { Fragment, useEffect, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { UserPreferences } from '@portal/contract/team';
+import { UserPreferences, type UpdateUserPreferencesRequest } from '@portal/contract/team';
+import { initialLanguage, setLanguage } from './i18n.ts';
 import { api } from './api-client.ts';
 import { startOr } from './start.ts';
 import { setDisplayTimeZone } from './format.ts';
@@ -11,19 +12,21 @@ export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptio
 
 const preferencesKey = (userId: string | undefined) => ['user', userId, 'preferences'] as const;
 
-/** The preference this tab last read, per user (session storage: the tab's, like its access token). */
+/** The preferences this tab last read, per user (session storage: the tab's, like its access token). */
 const STORE = 'portal-time-zone';
 function remembered(userId: string | undefined): UserPreferences | undefined {
   try {
-    const stored = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as { userId?: string; timeZone?: string | null } | null;
-    return stored && stored.userId === userId && stored.timeZone !== undefined ? { timeZone: stored.timeZone } : undefined;
+    const stored = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as ({ userId?: string } & Partial<UserPreferences>) | null;
+    return stored && stored.userId === userId && stored.timeZone !== undefined && stored.language !== undefined
+      ? { timeZone: stored.timeZone, language: stored.language }
+      : undefined;
   } catch {
     return undefined;
   }
 }
 function remember(userId: string | undefined, prefs: UserPreferences): UserPreferences {
   try {
-    sessionStorage.setItem(STORE, JSON.stringify({ userId, timeZone: prefs.timeZone }));
+    sessionStorage.setItem(STORE, JSON.stringify({ userId, timeZone: prefs.timeZone, language: prefs.language }));
   } catch {
     // storage full or refused: the preference is read from the server each time
   }
@@ -40,10 +43,10 @@ function announce() {
 }
 
 /**
- * The signed-in user's time zone: the one every time, date filter and export uses (UTC unless the user chose their
- * browser's, saved on the server per user). Reading it also makes it the zone of the shared formatter.
+ * The signed-in user's preferences (time zone and language), read at start and saved on the server per user; a
+ * save sends only what changes, and other tabs read them again.
  */
-export function useTimeZone() {
+export function usePreferences() {
   const userId = useSession((s) => s.user?.id);
   const qc = useQueryClient();
   const query = useQuery({
@@ -55,16 +58,25 @@ export function useTimeZone() {
     placeholderData: () => remembered(userId),
   });
   const save = useMutation({
-    mutationFn: (timeZone: string | null) => api.put('user/preferences', { timeZone }, { schema: UserPreferences }),
+    mutationFn: (change: UpdateUserPreferencesRequest) => api.put('user/preferences', change, { schema: UserPreferences }),
     onSuccess: (data) => {
       qc.setQueryData(preferencesKey(userId), remember(userId, data));
       announce();
     },
   });
+  return { query, save, pending: query.isPending && Boolean(userId) };
+}
+
+/**
+ * The signed-in user's time zone: the one every time, date filter and export uses (UTC unless the user chose their
+ * browser's, saved on the server per user). Reading it also makes it the zone of the shared formatter.
+ */
+export function useTimeZone() {
+  const { query, save, pending } = usePreferences();
   const chosen = query.data?.timeZone ?? null;
   const zone = chosen ?? 'UTC';
   setDisplayTimeZone(zone);
-  return { zone, chosen, pending: query.isPending && Boolean(userId), save };
+  return { zone, chosen, pending, save };
 }
 
 /**
@@ -81,6 +93,13 @@ export function TimeZoneScope({ children }: { children: ReactNode }) {
     channel.onmessage = () => void qc.invalidateQueries({ queryKey: preferencesKey(userId) });
     return () => channel.close();
   }, [qc, userId]);
+  // the user's saved language, once known, is the page's (their choice follows them from browser to browser); none
+  // saved: this browser's
+  const language = usePreferences().query.data?.language;
+  useEffect(() => {
+    if (language === undefined) return;
+    void setLanguage(language ?? initialLanguage(), { remember: language !== null });
+  }, [language]);
   // drawn at once (in UTC, or the zone this tab last read) rather than after one more request: a first answer that
   // differs draws the pages again in its zone
   return <Fragment key={zone}>{children}</Fragment>;

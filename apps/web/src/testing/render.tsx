@@ -2,9 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { RouterProvider, createMemoryRouter, useLocation } from 'react-router';
-import { i18n } from '../lib/i18n.ts';
 import { installAuthHooks, setNavigator } from '../lib/session/session.ts';
 
 /** Where the screen navigated to: every other path renders this. */
@@ -31,11 +29,9 @@ export function renderScreen(element: ReactNode, { path = '/', url = path }: { p
   installAuthHooks();
   const user = userEvent.setup();
   const view = render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nextProvider>,
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
   );
   return { ...view, user, router, queryClient };
 }

@@ -182,11 +182,14 @@ export function createTeamRepository(db: Kysely<DB>) {
       return row?.id;
     },
 
-    timeZone: (partnerId: string, userId: string) =>
-      db.selectFrom('users').select('time_zone').where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst(),
+    preferences: (partnerId: string, userId: string) =>
+      db.selectFrom('users').select(['time_zone', 'language']).where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst(),
 
-    setTimeZone: (trx: Transaction<DB>, partnerId: string, userId: string, timeZone: string | null, now: Date) =>
-      user(trx, partnerId, userId).set({ time_zone: timeZone, updated_at: now }).returning('id').executeTakeFirst(),
+    setPreferences: (trx: Transaction<DB>, partnerId: string, userId: string, prefs: { time_zone?: string | null; language?: string | null }, now: Date) =>
+      user(trx, partnerId, userId)
+        .set({ ...prefs, updated_at: now })
+        .returning('id')
+        .executeTakeFirst(),
 
     setRole: (trx: Transaction<DB>, partnerId: string, userId: string, role: string, now: Date) =>
       user(trx, partnerId, userId).set({ role, updated_at: now }).execute(),

@@ -146,7 +146,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       schema: {
         operationId: 'userPreferences',
         tags: ['team'],
-        summary: "The signed-in user's own preferences: the time zone times are shown in (null: UTC)",
+        summary: "The signed-in user's own preferences: the time zone times are shown in (null: UTC) and the language (null: the browser's)",
         response: { 200: UserPreferences, ...errors },
       },
     },
@@ -159,7 +159,8 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       schema: {
         operationId: 'setUserPreferences',
         tags: ['team'],
-        summary: "Set the signed-in user's own preferences (every role): an IANA time zone, or null for UTC",
+        summary:
+          "Set the signed-in user's own preferences (every role), each optional: an IANA time zone (null: UTC), a language, en or fr (null: the browser's)",
         body: UpdateUserPreferencesRequest,
         response: { 200: UserPreferences, ...errors },
       },

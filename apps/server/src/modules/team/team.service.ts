@@ -1,4 +1,12 @@
-import { TEAM_MESSAGES, type InviteUserRequest, type UserPreferences, type TeamMember, type TeamMemberStatus } from '@portal/contract/team';
+import { Language } from '@portal/contract/i18n';
+import {
+  TEAM_MESSAGES,
+  type InviteUserRequest,
+  type UpdateUserPreferencesRequest,
+  type UserPreferences,
+  type TeamMember,
+  type TeamMemberStatus,
+} from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -85,29 +93,38 @@ export function createTeamService(deps: TeamDeps) {
 
     /** The caller's own preferences (every role). */
     async preferences(auth: Auth): Promise<UserPreferences> {
-      const row = await repo.timeZone(auth.partnerId, auth.userId);
+      const row = await repo.preferences(auth.partnerId, auth.userId);
       if (!row) throw notFound(TEAM_MESSAGES.notFound);
-      return { timeZone: row.time_zone };
+      return { timeZone: row.time_zone, language: Language.safeParse(row.language).data ?? null };
     },
 
-    /** Sets the caller's time zone (null: back to UTC); audited when it changes. */
-    async setPreferences(auth: Auth, input: UserPreferences, ctx: Ctx): Promise<UserPreferences> {
+    /**
+     * Sets the caller's time zone (null: back to UTC) and/or language (null: the browser's); each change is
+     * audited, and nothing is written when nothing changes.
+     */
+    async setPreferences(auth: Auth, input: UpdateUserPreferencesRequest, ctx: Ctx): Promise<UserPreferences> {
       const before = await this.preferences(auth);
-      const timeZone = input.timeZone === 'UTC' ? null : input.timeZone;
-      if (before.timeZone === timeZone) return before;
+      const after: UserPreferences = {
+        timeZone: input.timeZone === undefined ? before.timeZone : input.timeZone === 'UTC' ? null : input.timeZone,
+        language: input.language === undefined ? before.language : input.language,
+      };
+      const zoneChanged = after.timeZone !== before.timeZone;
+      const languageChanged = after.language !== before.language;
+      if (!zoneChanged && !languageChanged) return before;
       await repo.transaction(async (trx) => {
-        await repo.setTimeZone(trx, auth.partnerId, auth.userId, timeZone, now());
-        await auditChange(trx, {
-          partnerId: auth.partnerId,
-          actorUserId: auth.userId,
-          actor: auth.email,
-          action: 'user.time_zone_changed',
-          target: auth.userId,
-          details: { from: before.timeZone ?? 'UTC', to: timeZone ?? 'UTC' },
-          ip: ctx.ip,
-        });
+        await repo.setPreferences(
+          trx,
+          auth.partnerId,
+          auth.userId,
+          { ...(zoneChanged && { time_zone: after.timeZone }), ...(languageChanged && { language: after.language }) },
+          now(),
+        );
+        const audit = { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, target: auth.userId, ip: ctx.ip };
+        if (zoneChanged)
+          await auditChange(trx, { ...audit, action: 'user.time_zone_changed', details: { from: before.timeZone ?? 'UTC', to: after.timeZone ?? 'UTC' } });
+        if (languageChanged) await auditChange(trx, { ...audit, action: 'user.language_changed', details: { from: before.language, to: after.language } });
       });
-      return { timeZone };
+      return after;
     },
 
     async invite(auth: Auth, input: InviteUserRequest, ctx: Ctx): Promise<{ user: TeamMember; mailSent: boolean }> {

@@ -13,7 +13,7 @@ export function TimeZoneSection() {
   // the worker's answer, which the screen waits for before it shows its sections (the page's own lookup otherwise)
   const browser = useBrowserTimeZone() ?? browserTimeZone();
   const change = (next: string | null) =>
-    save.mutate(next, {
+    save.mutate({ timeZone: next }, {
       onSuccess: (data) => toast.show(`Times are now shown in ${data.timeZone ?? 'UTC'}`),
       onError: (err) => toast.show(err instanceof Error ? err.message : 'Could not change the time zone. Try again.'),
     });
