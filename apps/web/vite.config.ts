@@ -215,7 +215,7 @@ function routePreloads(): Plugin {
       };
       const files = (modules: string[]) => [...closure(modules.map(chunkOf))].filter((f) => !inPage.has(f));
       // the frame and the screen's skeleton, drawn here with the portal's own components (see src/app/layout/shell.tsx)
-      const { module: shell } = await runnerImport<{ shellMarkup: (pathname: string) => string }>(
+      const { module: shell } = await runnerImport<{ shellMarkups: (pathname: string) => Promise<Record<string, string>> }>(
         path.resolve(import.meta.dirname, 'src/app/layout/shell.tsx'),
         {
           configFile: false,
@@ -223,10 +223,11 @@ function routePreloads(): Plugin {
           logLevel: 'warn',
         },
       );
-      const routes = [
+      const routes: { path: string; files: string[]; shell?: Record<string, string> }[] = [
         ...PUBLIC_SCREENS.map((s) => ({ path: s.meta.path, files: files([s.module]) })),
-        ...APP_SCREENS.map((s) => ({ path: s.meta.path, files: files([APP_LAYOUT, s.module]), shell: shell.shellMarkup(s.meta.path) })),
       ];
+      // one skeleton per language
+      for (const s of APP_SCREENS) routes.push({ path: s.meta.path, files: files([APP_LAYOUT, s.module]), shell: await shell.shellMarkups(s.meta.path) });
       this.emitFile({ type: 'asset', fileName: ROUTE_PRELOADS, source: `${JSON.stringify({ routes }, null, 1)}\n` });
     },
   };

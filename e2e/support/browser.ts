@@ -36,8 +36,9 @@ export async function launch(): Promise<Browser & { cspViolations: string[] }> {
   });
   const cspViolations: string[] = [];
   const newPage = browser.newPage.bind(browser);
+  // an English browser unless a test says otherwise: the portal follows the browser's language until one is chosen
   browser.newPage = async (options) => {
-    const page = await newPage(options);
+    const page = await newPage({ locale: 'en-US', ...options });
     await watchCsp(page, cspViolations);
     return page;
   };

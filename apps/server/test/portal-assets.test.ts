@@ -15,7 +15,7 @@ function builtPortal(): string {
   fs.mkdirSync(path.join(dir, '.vite'));
   fs.writeFileSync(
     path.join(dir, 'index.html'),
-    '<!doctype html><html><head><title>Partner Dashboard</title><script src="/csp-setup.js" defer></script>' +
+    '<!doctype html><html lang="en"><head><title>Partner Dashboard</title><script src="/csp-setup.js" defer></script>' +
       '<script type="module" crossorigin src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>',
   );
   const asset = path.join(dir, 'assets', 'index-abc123.js');
@@ -26,7 +26,11 @@ function builtPortal(): string {
   fs.writeFileSync(path.join(dir, 'csp-setup.js'), 'globalThis.x = 1;\n');
   const routes = [
     { path: '/login', files: ['assets/login-111.js'] },
-    { path: '/transactions', files: ['assets/app-layout-222.js', 'assets/transactions-333.js'], shell: '<main>Transactions $& $1</main>' },
+    {
+      path: '/transactions',
+      files: ['assets/app-layout-222.js', 'assets/transactions-333.js'],
+      shell: { en: '<main>Transactions $& $1</main>', fr: '<main>Opérations</main>' },
+    },
     { path: '/payments/:id?', files: ['assets/trades-444.js'] },
   ];
   fs.writeFileSync(path.join(dir, '.vite', 'route-preloads.json'), JSON.stringify({ routes }));
@@ -138,6 +142,17 @@ describe.each(DATABASES)('the built portal on %s', (kind) => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers['cache-control']).toBe('no-cache');
     expect(preloads(plain.body)).toEqual(['/assets/trades-444.js']);
+
+    // the page's language: the browser's chosen one (its cookie), else its own (Accept-Language), else English
+    const page = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/transactions', headers }).then((r) => r.body);
+    expect(await page({})).toContain('<html lang="en">');
+    const french = await page({ 'accept-language': 'fr-CI,fr;q=0.9,en;q=0.5' });
+    expect(french).toContain('<html lang="fr">');
+    expect(french).toContain('<div id="root"><main>Opérations</main></div>');
+    expect(await page({ 'accept-language': 'fr', cookie: 'portal-language=en' })).toContain('<html lang="en">');
+    expect(await page({ 'accept-language': 'de', cookie: 'portal-language=fr' })).toContain('<html lang="fr">');
+    expect(await page({ 'accept-language': 'de', cookie: 'portal-language=xx' })).toContain('<html lang="en">');
+    expect(plain.headers.vary).toMatch(/accept-language, cookie/);
 
     // a path of no route (the portal answers "not found" itself) names nothing
     const other = await t.app.inject({ method: 'GET', url: '/nowhere' });

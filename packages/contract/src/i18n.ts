@@ -5,6 +5,12 @@ export const LANGUAGES = ['en', 'fr'] as const;
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
 
+/**
+ * The cookie that carries a browser's chosen language to the server's page (its `lang` and skeleton words): set by
+ * the portal beside its storage, never read for anything else.
+ */
+export const LANGUAGE_COOKIE = 'portal-language';
+
 /** The names a language switch shows: each in its own language, so that a reader finds theirs. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', fr: 'Français' };
 

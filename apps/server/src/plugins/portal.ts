@@ -3,6 +3,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { LANGUAGE_COOKIE, pickLanguage, type Language } from '@portal/contract/i18n';
 import { portalCsp } from './security-headers.ts';
 
 /** Hashed file names (Vite's `assets/`) never change content: a year, and no revalidation. */
@@ -32,7 +33,7 @@ export function pickEncoding(accept: string | string[] | undefined): Encoding | 
   return undefined;
 }
 
-type RoutePreloads = { routes: { path: string; files: string[]; shell?: string }[] };
+type RoutePreloads = { routes: { path: string; files: string[]; shell?: Partial<Record<Language, string>> }[] };
 
 /** A route pattern of the portal's router ('/payments/:id?', '/balance/fiat-wallet/:currency') as a RegExp. */
 export function routePattern(route: string): RegExp {
@@ -46,7 +47,7 @@ export function routePattern(route: string): RegExp {
   return new RegExp(`^${parts.join('')}/?$`);
 }
 
-type RoutePage = { tags: string; shell: string };
+type RoutePage = { tags: string; shell: Partial<Record<Language, string>> };
 
 /**
  * For each route, from the build's `.vite/route-preloads.json` (apps/web/vite.config.ts): the chunks its screen
@@ -56,15 +57,24 @@ type RoutePage = { tags: string; shell: string };
  * Nothing when the build has no such file.
  */
 function loadRoutePages(webDist: string): (pathname: string) => RoutePage {
-  const none: RoutePage = { tags: '', shell: '' };
+  const none: RoutePage = { tags: '', shell: {} };
   const file = path.join(webDist, '.vite', 'route-preloads.json');
   if (!fs.existsSync(file)) return () => none;
   const { routes } = JSON.parse(fs.readFileSync(file, 'utf8')) as RoutePreloads;
   const table = routes.map((r) => ({
     pattern: routePattern(r.path),
-    page: { tags: r.files.map((f) => `    <meta name="portal-preload" content="/${f}" />\n`).join(''), shell: r.shell ?? '' },
+    page: { tags: r.files.map((f) => `    <meta name="portal-preload" content="/${f}" />\n`).join(''), shell: r.shell ?? {} },
   }));
   return (pathname) => table.find((r) => r.pattern.test(pathname))?.page ?? none;
+}
+
+/**
+ * The language of the page before any script runs (its `lang`, and the skeleton's words): the one this browser
+ * chose (the portal keeps it in a cookie as well as in its storage), else the browser's own (Accept-Language), else
+ * English. The portal's script reads the same choice, so the first render draws the same words.
+ */
+function pageLanguage(request: FastifyRequest): Language {
+  return pickLanguage(request.cookies?.[LANGUAGE_COOKIE]) ?? pickLanguage(request.headers['accept-language']) ?? 'en';
 }
 
 /**
@@ -106,8 +116,10 @@ export async function registerPortal(app: FastifyInstance, webDist: string) {
   const NONCE = '%CSP_NONCE%';
   const PRELOADS = '%ROUTE_PRELOADS%';
   const SHELL = '%ROUTE_SHELL%';
+  const LANG = '%PAGE_LANG%';
   const html = fs
     .readFileSync(index, 'utf8')
+    .replace('<html lang="en">', `<html lang="${LANG}">`)
     .replace('</head>', `  <meta name="portal-config" content='${portalConfig}' />\n    <meta name="csp-nonce" nonce="${NONCE}" />\n${PRELOADS}  </head>`)
     .replace('<div id="root"></div>', `<div id="root">${SHELL}</div>`);
   const routePage = loadRoutePages(webDist);
@@ -115,15 +127,17 @@ export async function registerPortal(app: FastifyInstance, webDist: string) {
     const csp = portalCsp();
     const pathname = request.url.split('?')[0] ?? '/';
     const { tags, shell } = routePage(pathname);
+    const language = pageLanguage(request);
     // (functions as replacements: a `$` in the markup stays as it is)
     const page = html
       .replace(NONCE, csp.nonce)
       .replace(PRELOADS, () => tags)
-      .replace(SHELL, () => shell);
+      .replace(LANG, language)
+      .replace(SHELL, () => shell[language] ?? shell.en ?? '');
     void reply
       .type('text/html; charset=utf-8')
       .header('cache-control', REVALIDATE)
-      .header('vary', 'accept-encoding')
+      .header('vary', 'accept-encoding, accept-language, cookie')
       .header('content-security-policy', csp.header);
     const encoding = pickEncoding(request.headers['accept-encoding']);
     if (encoding === 'br') {

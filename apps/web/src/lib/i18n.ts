@@ -1,5 +1,5 @@
 import { Fragment, createElement, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { pickLanguage, translateMessage, type Language } from '@portal/contract/i18n';
+import { LANGUAGE_COOKIE, pickLanguage, translateMessage, type Language } from '@portal/contract/i18n';
 
 /**
  * The portal's texts in the reader's language (English or French), without a library: i18next with its React
@@ -62,11 +62,18 @@ export async function setLanguage(language: Language, { remember = false }: { re
     } catch {
       // storage refused: the language holds for this page
     }
+    // the server's page (its first paint, before any script) reads the same choice
+    document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax`;
   }
   if (typeof document !== 'undefined') document.documentElement.lang = language;
   if (language === current) return;
   current = language;
   for (const listener of listeners) listener();
+}
+
+/** Hands the French catalogues over as they are, with no chunk to load (the build's skeletons, drawn outside a page). */
+export function provideFrench(catalogues: Readonly<Record<string, Catalogue>>): void {
+  french = catalogues;
 }
 
 /** The texts of one part of the portal: its name and its English catalogue (the keys' source of truth). */
@@ -164,4 +171,5 @@ export function forgetLanguage(): void {
   } catch {
     // storage refused: nothing was kept
   }
+  document.cookie = `${LANGUAGE_COOKIE}=; path=/; max-age=0; samesite=lax`;
 }
