@@ -230,7 +230,7 @@ export function composeServices(deps: RuntimeDeps) {
     wallets: (auth) => wallets.list(auth),
     fiatWallets: (auth) => services.fiatWallets.list(auth),
     preferences: (auth) => services.team.preferences(auth),
-    notifications: (auth) => services.notifications.list(auth),
+    notifications: (auth, language) => services.notifications.list(auth, language),
   });
   checks = {
     'wallet.add': (auth, target) => wallets.checkAdd(auth, target),

@@ -51,7 +51,7 @@ describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
       rateLimits: createRateLimitRepository(t.database.db),
       mailer: t.mailer,
       now: () => t.clock.now,
-      checks: () => ({ 'ip.add': async (_auth, target) => ({ target, words: 'to allow the IP address in this test' }) }),
+      checks: () => ({ 'ip.add': async (_auth, target) => ({ target, words: () => 'to allow the IP address in this test' }) }),
     });
   const authOf = (email: string) => ({
     userId: s[email]!.user.id,

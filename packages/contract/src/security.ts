@@ -175,150 +175,265 @@ export function describeBrowser(userAgent: string | null | undefined): string | 
   return program ? program.slice(0, 60) : null;
 }
 
+// ── what happened, in words: the event's details are read once (decode), then said in each language ──
+
 const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-const roleText = (v: unknown) => (typeof v === 'string' && v in ROLE_LABELS ? ROLE_LABELS[v as Role] : text(v));
-const quoted = (v: unknown) => (text(v) ? ` “${text(v)}”` : '');
+
+/** The parts of an event its sentence is made of, read from its details whatever their shape (older rows too). */
+function decode(e: Pick<SecurityEvent, 'action' | 'details' | 'target'>) {
+  const d = e.details;
+  const role = (v: unknown) => (typeof v === 'string' && v in ROLE_LABELS ? (v as Role) : text(v));
+  return {
+    email: text(d.email),
+    method: text(d.method),
+    minutes: typeof d.minutes === 'number' ? d.minutes : 15,
+    browser: text(d.browser),
+    reason: text(d.reason),
+    role: role(d.role),
+    from: text(d.from),
+    to: text(d.to),
+    fromRole: role(d.from),
+    toRole: role(d.to),
+    language: Language.safeParse(d.to).data,
+    name: text(d.name),
+    url: text(d.url),
+    address: text(d.address),
+    code: text(d.code),
+    lowBalanceLimit: text(d.lowBalanceLimit),
+    target: text(e.target),
+  };
+}
+type Facts = ReturnType<typeof decode>;
+
+/** A sentence with its optional tail: `${head}${tail}` trimmed where the tail's value is missing. */
+const joined = (head: string, value: string | undefined, tail = (v: string) => ` ${v}`) => (value ? `${head}${tail(value)}` : head);
+
+// English: the sentence of each action, without its actor (the history shows who beside it)
+const roleEn = (r: string | undefined) => (r && r in ROLE_LABELS ? ROLE_LABELS[r as Role] : r);
+const quotedEn = (v: string | undefined) => (v ? ` “${v}”` : '');
 const SIGN_IN_METHODS: Record<string, string> = {
   totp: 'with the authenticator app',
   recovery_code: 'with a recovery code',
   mfa_setup: 'and set up the authenticator app',
   passkey: 'with a passkey',
 };
+const ENGLISH = {
+  'login.succeeded': (f: Facts) => `Signed in ${SIGN_IN_METHODS[f.method ?? ''] ?? ''}`.trim(),
+  'login.failed': () => 'Sign-in failed: wrong password',
+  'login.otp_failed': () => 'Sign-in failed: wrong verification code',
+  'login.refused_inactive': () => 'Sign-in refused: the account is not active',
+  'user.locked': (f: Facts) => `Sign-in locked for ${f.minutes} minutes after repeated failures`,
+  logout: () => 'Signed out',
+  'session.ended': (f: Facts) => joined('Ended a session', f.browser, (b) => ` (${b})`),
+  'session.refresh_token_reused': () => 'Session ended: it was used from two places at once',
+  'password.changed': (f: Facts) => (f.reason === 'reset' ? 'Chose a new password with a reset code' : 'Changed the password'),
+  'password.reset_requested': () => 'Asked for a password reset',
+  'password.reset_by_admin': (f: Facts) => `Reset the password of ${f.email ?? 'a member'}`,
+  'password.reset_code_resent': (f: Facts) => `Sent a new password reset code to ${f.email ?? 'a member'}`,
+  'mfa.enrolled': () => 'Set up the authenticator app',
+  'mfa.recovery_code_used': () => 'Used a recovery code',
+  'passkey.added': (f: Facts) => `Added the passkey${quotedEn(f.target)}`,
+  'passkey.renamed': (f: Facts) => `Renamed a passkey to${quotedEn(f.target)}`,
+  'passkey.removed': (f: Facts) => `Removed the passkey${quotedEn(f.target)}`,
+  'passkey.disabled': (f: Facts) => `Disabled the passkey${quotedEn(f.target)}: its authenticator reported an earlier use count, as a copied key would`,
+  'user.invited': (f: Facts) => `Invited ${f.email ?? 'someone'}${roleEn(f.role) ? ` as ${roleEn(f.role)}` : ''}`,
+  'user.invite_resent': (f: Facts) => `Sent the invitation again to ${f.email ?? 'someone'}`,
+  'user.invitation_withdrawn': (f: Facts) => `Withdrew the invitation of ${f.email ?? 'someone'}`,
+  'user.joined': () => 'Joined the team',
+  'user.role_changed': (f: Facts) =>
+    `Changed the role of ${f.email ?? 'a member'}${roleEn(f.fromRole) && roleEn(f.toRole) ? ` from ${roleEn(f.fromRole)} to ${roleEn(f.toRole)}` : ''}`,
+  'user.deleted': (f: Facts) => `Removed ${f.email ?? 'a member'} from the team`,
+  'user.time_zone_changed': (f: Facts) => joined('Changed the time zone', f.to, (z) => ` to ${z}`),
+  'user.language_changed': (f: Facts) => `Changed the language${f.language ? ` to ${LANGUAGE_NAMES[f.language]}` : ' to the browser’s'}`,
+  'user.notification_preferences_changed': () => 'Changed the e-mail notifications',
+  'api_key.created': (f: Facts) => `Created the API key${quotedEn(f.name)}`,
+  'api_key.deleted': () => 'Deleted an API key',
+  'api_key.disabled': () => 'Disabled an API key',
+  'api_key.enabled': () => 'Enabled an API key',
+  'api_key.rolled': () => "Rolled an API key's secret",
+  'ip_address.added': (f: Facts) => joined('Allowed the IP address', f.target),
+  'ip_address.changed': (f: Facts) => joined('Changed the allowed IP address', `${f.from ?? ''}${f.to && f.to !== f.from ? ` to ${f.to}` : ''}`.trim()),
+  'ip_address.deleted': (f: Facts) => joined('Removed the allowed IP address', f.target),
+  'webhook.created': (f: Facts) => joined('Added the webhook endpoint', f.url),
+  'webhook.updated': () => 'Changed a webhook endpoint',
+  'webhook.deleted': (f: Facts) => joined('Deleted the webhook endpoint', f.url),
+  'webhook.secret_rolled': () => "Rolled a webhook endpoint's signing secret",
+  'webhook.test_sent': () => 'Sent a test event to a webhook endpoint',
+  'webhook.delivery_resent': () => 'Sent a webhook delivery again',
+  'settlement_wallet.created': (f: Facts) => joined('Added the wallet', f.address),
+  'settlement_wallet.approved': (f: Facts) => joined('Approved the wallet', f.address),
+  'settlement_wallet.denied': (f: Facts) => joined('Declined the wallet', f.address),
+  'settlement_wallet.screening_passed': (f: Facts) => joined('Screening passed for the wallet', f.address),
+  'settlement_wallet.screening_failed': (f: Facts) => joined('Screening failed for the wallet', f.address),
+  'settlement_wallet.deleted': (f: Facts) => joined('Removed the wallet', f.address),
+  'deposit_address.assigned': () => 'A deposit address was assigned',
+  'fiat_wallet.added': (f: Facts) => joined('Added the fiat wallet', f.target),
+  'fiat_wallet.updated': (f: Facts) => joined('Changed the fiat wallet', f.target),
+  'settlement.pending': () => 'Requested a withdrawal',
+  'settlement.processing': () => 'A withdrawal is being processed',
+  'settlement.complete': () => 'A withdrawal completed',
+  'settlement.failed': (f: Facts) => joined('A withdrawal failed', f.reason, (r) => `: ${r}`),
+  'partner_rate.change_requested': (f: Facts) => joined('Asked to change a country', f.code, (c) => ` (${c})`),
+  'partner_rate.change_approved': (f: Facts) => joined('Approved a country change', f.code, (c) => ` (${c})`),
+  'partner_rate.change_denied': (f: Facts) => joined('Declined a country change', f.code, (c) => ` (${c})`),
+  'partner.created': () => 'The account was opened',
+  'partner.flags_changed': () => 'The features of the account changed',
+  'partner.low_balance_limit_changed': (f: Facts) => joined('Changed the low balance limit', f.lowBalanceLimit, (l) => ` to ${l} USD`),
+  'partner.payout_config_changed': () => 'Changed the payout settings',
+  'report.requested': () => 'Requested a report',
+};
+type SecurityAction = keyof typeof ENGLISH;
 
-/** What happened, in a sentence without its actor (the history shows who beside it). */
-export function describeSecurityEvent(e: Pick<SecurityEvent, 'action' | 'details' | 'target'>): string {
-  const d = e.details;
-  const who = text(d.email) ?? '';
-  switch (e.action) {
-    case 'login.succeeded':
-      return `Signed in ${SIGN_IN_METHODS[text(d.method) ?? ''] ?? ''}`.trim();
-    case 'login.failed':
-      return 'Sign-in failed: wrong password';
-    case 'login.otp_failed':
-      return 'Sign-in failed: wrong verification code';
-    case 'login.refused_inactive':
-      return 'Sign-in refused: the account is not active';
-    case 'user.locked':
-      return `Sign-in locked for ${typeof d.minutes === 'number' ? d.minutes : 15} minutes after repeated failures`;
-    case 'logout':
-      return 'Signed out';
-    case 'session.ended':
-      return `Ended a session${text(d.browser) ? ` (${text(d.browser)})` : ''}`;
-    case 'session.refresh_token_reused':
-      return 'Session ended: it was used from two places at once';
-    case 'password.changed':
-      return d.reason === 'reset' ? 'Chose a new password with a reset code' : 'Changed the password';
-    case 'password.reset_requested':
-      return 'Asked for a password reset';
-    case 'password.reset_by_admin':
-      return `Reset the password of ${who || 'a member'}`;
-    case 'password.reset_code_resent':
-      return `Sent a new password reset code to ${who || 'a member'}`;
-    case 'mfa.enrolled':
-      return 'Set up the authenticator app';
-    case 'mfa.recovery_code_used':
-      return 'Used a recovery code';
-    case 'passkey.added':
-      return `Added the passkey${quoted(e.target)}`;
-    case 'passkey.renamed':
-      return `Renamed a passkey to${quoted(e.target)}`;
-    case 'passkey.removed':
-      return `Removed the passkey${quoted(e.target)}`;
-    case 'passkey.disabled':
-      return `Disabled the passkey${quoted(e.target)}: its authenticator reported an earlier use count, as a copied key would`;
-    case 'user.invited':
-      return `Invited ${who || 'someone'}${roleText(d.role) ? ` as ${roleText(d.role)}` : ''}`;
-    case 'user.invite_resent':
-      return `Sent the invitation again to ${who || 'someone'}`;
-    case 'user.invitation_withdrawn':
-      return `Withdrew the invitation of ${who || 'someone'}`;
-    case 'user.joined':
-      return 'Joined the team';
-    case 'user.role_changed':
-      return `Changed the role of ${who || 'a member'}${roleText(d.from) && roleText(d.to) ? ` from ${roleText(d.from)} to ${roleText(d.to)}` : ''}`;
-    case 'user.deleted':
-      return `Removed ${who || 'a member'} from the team`;
-    case 'user.time_zone_changed':
-      return `Changed the time zone${text(d.to) ? ` to ${text(d.to)}` : ''}`;
-    case 'user.language_changed':
-      return `Changed the language${Language.safeParse(d.to).success ? ` to ${LANGUAGE_NAMES[d.to as Language]}` : ' to the browser’s'}`;
-    case 'user.notification_preferences_changed':
-      return 'Changed the e-mail notifications';
-    case 'api_key.created':
-      return `Created the API key${quoted(d.name)}`;
-    case 'api_key.deleted':
-      return 'Deleted an API key';
-    case 'api_key.disabled':
-      return 'Disabled an API key';
-    case 'api_key.enabled':
-      return 'Enabled an API key';
-    case 'api_key.rolled':
-      return "Rolled an API key's secret";
-    case 'ip_address.added':
-      return `Allowed the IP address ${e.target ?? ''}`.trim();
-    case 'ip_address.changed':
-      return `Changed the allowed IP address ${text(d.from) ?? ''}${text(d.to) && d.to !== d.from ? ` to ${text(d.to)}` : ''}`.trim();
-    case 'ip_address.deleted':
-      return `Removed the allowed IP address ${e.target ?? ''}`.trim();
-    case 'webhook.created':
-      return `Added the webhook endpoint ${text(d.url) ?? ''}`.trim();
-    case 'webhook.updated':
-      return 'Changed a webhook endpoint';
-    case 'webhook.deleted':
-      return `Deleted the webhook endpoint ${text(d.url) ?? ''}`.trim();
-    case 'webhook.secret_rolled':
-      return "Rolled a webhook endpoint's signing secret";
-    case 'webhook.test_sent':
-      return 'Sent a test event to a webhook endpoint';
-    case 'webhook.delivery_resent':
-      return 'Sent a webhook delivery again';
-    case 'settlement_wallet.created':
-      return `Added the wallet ${text(d.address) ?? ''}`.trim();
-    case 'settlement_wallet.approved':
-      return `Approved the wallet ${text(d.address) ?? ''}`.trim();
-    case 'settlement_wallet.denied':
-      return `Declined the wallet ${text(d.address) ?? ''}`.trim();
-    case 'settlement_wallet.screening_passed':
-      return `Screening passed for the wallet ${text(d.address) ?? ''}`.trim();
-    case 'settlement_wallet.screening_failed':
-      return `Screening failed for the wallet ${text(d.address) ?? ''}`.trim();
-    case 'settlement_wallet.deleted':
-      return `Removed the wallet ${text(d.address) ?? ''}`.trim();
-    case 'deposit_address.assigned':
-      return 'A deposit address was assigned';
-    case 'fiat_wallet.added':
-      return `Added the fiat wallet ${e.target ?? ''}`.trim();
-    case 'fiat_wallet.updated':
-      return `Changed the fiat wallet ${e.target ?? ''}`.trim();
-    case 'settlement.pending':
-      return 'Requested a withdrawal';
-    case 'settlement.processing':
-      return 'A withdrawal is being processed';
-    case 'settlement.complete':
-      return 'A withdrawal completed';
-    case 'settlement.failed':
-      return `A withdrawal failed${text(d.reason) ? `: ${text(d.reason)}` : ''}`;
-    case 'partner_rate.change_requested':
-      return `Asked to change a country${text(d.code) ? ` (${text(d.code)})` : ''}`;
-    case 'partner_rate.change_approved':
-      return `Approved a country change${text(d.code) ? ` (${text(d.code)})` : ''}`;
-    case 'partner_rate.change_denied':
-      return `Declined a country change${text(d.code) ? ` (${text(d.code)})` : ''}`;
-    case 'partner.created':
-      return 'The account was opened';
-    case 'partner.flags_changed':
-      return 'The features of the account changed';
-    case 'partner.low_balance_limit_changed':
-      return `Changed the low balance limit${text(d.lowBalanceLimit) ? ` to ${text(d.lowBalanceLimit)} USD` : ''}`;
-    case 'partner.payout_config_changed':
-      return 'Changed the payout settings';
-    case 'report.requested':
-      return 'Requested a report';
-    default: {
-      const words = e.action.replace(/[._]/g, ' ');
-      return words.charAt(0).toUpperCase() + words.slice(1);
+// French: the same sentences (formal, no actor), with French typesetting (a no-break space before a colon)
+const FRENCH_ROLES: Record<Role, string> = { admin: 'Administrateur', treasury: 'Trésorerie', view: 'Lecture seule' };
+const roleFr = (r: string | undefined) => (r && r in FRENCH_ROLES ? FRENCH_ROLES[r as Role] : r);
+const quotedFr = (v: string | undefined) => (v ? ` «\u00a0${v}\u00a0»` : '');
+const SIGN_IN_METHODS_FR: Record<string, string> = {
+  totp: 'avec l’application d’authentification',
+  recovery_code: 'avec un code de récupération',
+  mfa_setup: 'et configuration de l’application d’authentification',
+  passkey: 'avec une clé d’accès',
+};
+/** describeBrowser's words in French: "Chrome 131 on Windows" -> "Chrome 131 sous Windows". */
+export const frenchBrowser = (browser: string) => browser.replace(new RegExp(` on (${SYSTEMS.map(([, name]) => name).join('|')})$`), ' sous $1');
+/** A decimal amount as French writes it: "1 500,00". */
+const frenchAmount = (amount: string) =>
+  amount.replace(
+    /^(-?)(\d+)(?:\.(\d+))?$/,
+    (_, sign: string, whole: string, fraction?: string) => `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, '\u202f')}${fraction ? `,${fraction}` : ''}`,
+  );
+const FRENCH: Record<SecurityAction, (f: Facts) => string> = {
+  'login.succeeded': (f) => `Connexion ${SIGN_IN_METHODS_FR[f.method ?? ''] ?? ''}`.trim(),
+  'login.failed': () => 'Échec de connexion\u00a0: mot de passe incorrect',
+  'login.otp_failed': () => 'Échec de connexion\u00a0: code de vérification incorrect',
+  'login.refused_inactive': () => 'Connexion refusée\u00a0: le compte n’est pas actif',
+  'user.locked': (f) => `Connexion bloquée pendant ${f.minutes} minutes après plusieurs échecs`,
+  logout: () => 'Déconnexion',
+  'session.ended': (f) => joined('Fin d’une session', f.browser, (b) => ` (${frenchBrowser(b)})`),
+  'session.refresh_token_reused': () => 'Session fermée\u00a0: elle était utilisée depuis deux endroits à la fois',
+  'password.changed': (f) => (f.reason === 'reset' ? 'Nouveau mot de passe choisi avec un code de réinitialisation' : 'Mot de passe modifié'),
+  'password.reset_requested': () => 'Demande de réinitialisation du mot de passe',
+  'password.reset_by_admin': (f) => `Réinitialisation du mot de passe de ${f.email ?? 'un membre'}`,
+  'password.reset_code_resent': (f) => `Nouveau code de réinitialisation envoyé à ${f.email ?? 'un membre'}`,
+  'mfa.enrolled': () => 'Configuration de l’application d’authentification',
+  'mfa.recovery_code_used': () => 'Utilisation d’un code de récupération',
+  'passkey.added': (f) => `Ajout de la clé d’accès${quotedFr(f.target)}`,
+  'passkey.renamed': (f) => `Clé d’accès renommée en${quotedFr(f.target)}`,
+  'passkey.removed': (f) => `Retrait de la clé d’accès${quotedFr(f.target)}`,
+  'passkey.disabled': (f) =>
+    `Clé d’accès${quotedFr(f.target)} désactivée\u00a0: son authentificateur a indiqué un nombre d’utilisations antérieur, comme le ferait une clé copiée`,
+  'user.invited': (f) => `Invitation de ${f.email ?? 'quelqu’un'}${roleFr(f.role) ? ` comme ${roleFr(f.role)}` : ''}`,
+  'user.invite_resent': (f) => `Invitation renvoyée à ${f.email ?? 'quelqu’un'}`,
+  'user.invitation_withdrawn': (f) => `Invitation de ${f.email ?? 'quelqu’un'} retirée`,
+  'user.joined': () => 'Arrivée dans l’équipe',
+  'user.role_changed': (f) =>
+    `Changement du rôle de ${f.email ?? 'un membre'}${roleFr(f.fromRole) && roleFr(f.toRole) ? ` de ${roleFr(f.fromRole)} à ${roleFr(f.toRole)}` : ''}`,
+  'user.deleted': (f) => `Retrait de ${f.email ?? 'un membre'} de l’équipe`,
+  'user.time_zone_changed': (f) => joined('Fuseau horaire changé', f.to, (z) => `\u00a0: ${z}`),
+  'user.language_changed': (f) => `Langue changée${f.language ? `\u00a0: ${LANGUAGE_NAMES[f.language]}` : ' pour celle du navigateur'}`,
+  'user.notification_preferences_changed': () => 'Modification des notifications par e-mail',
+  'api_key.created': (f) => `Création de la clé API${quotedFr(f.name)}`,
+  'api_key.deleted': () => 'Suppression d’une clé API',
+  'api_key.disabled': () => 'Désactivation d’une clé API',
+  'api_key.enabled': () => 'Activation d’une clé API',
+  'api_key.rolled': () => 'Renouvellement du secret d’une clé API',
+  'ip_address.added': (f) => joined('Autorisation de l’adresse IP', f.target),
+  'ip_address.changed': (f) => joined('Modification de l’adresse IP autorisée', `${f.from ?? ''}${f.to && f.to !== f.from ? ` en ${f.to}` : ''}`.trim()),
+  'ip_address.deleted': (f) => joined('Retrait de l’adresse IP autorisée', f.target),
+  'webhook.created': (f) => joined('Ajout du point de terminaison webhook', f.url),
+  'webhook.updated': () => 'Modification d’un point de terminaison webhook',
+  'webhook.deleted': (f) => joined('Suppression du point de terminaison webhook', f.url),
+  'webhook.secret_rolled': () => 'Renouvellement du secret de signature d’un point de terminaison webhook',
+  'webhook.test_sent': () => 'Envoi d’un événement de test à un point de terminaison webhook',
+  'webhook.delivery_resent': () => 'Nouvel envoi d’une livraison webhook',
+  'settlement_wallet.created': (f) => joined('Ajout du portefeuille', f.address),
+  'settlement_wallet.approved': (f) => joined('Approbation du portefeuille', f.address),
+  'settlement_wallet.denied': (f) => joined('Refus du portefeuille', f.address),
+  'settlement_wallet.screening_passed': (f) => joined('Contrôle de conformité réussi pour le portefeuille', f.address),
+  'settlement_wallet.screening_failed': (f) => joined('Contrôle de conformité échoué pour le portefeuille', f.address),
+  'settlement_wallet.deleted': (f) => joined('Retrait du portefeuille', f.address),
+  'deposit_address.assigned': () => 'Une adresse de dépôt a été attribuée',
+  'fiat_wallet.added': (f) => joined('Ajout du portefeuille en monnaie fiat', f.target),
+  'fiat_wallet.updated': (f) => joined('Modification du portefeuille en monnaie fiat', f.target),
+  'settlement.pending': () => 'Demande de retrait',
+  'settlement.processing': () => 'Un retrait est en cours de traitement',
+  'settlement.complete': () => 'Un retrait est terminé',
+  'settlement.failed': (f) => joined('Un retrait a échoué', f.reason, (r) => `\u00a0: ${r}`),
+  'partner_rate.change_requested': (f) => joined('Demande de modification d’un pays', f.code, (c) => ` (${c})`),
+  'partner_rate.change_approved': (f) => joined('Approbation d’une modification de pays', f.code, (c) => ` (${c})`),
+  'partner_rate.change_denied': (f) => joined('Refus d’une modification de pays', f.code, (c) => ` (${c})`),
+  'partner.created': () => 'Ouverture du compte',
+  'partner.flags_changed': () => 'Les fonctionnalités du compte ont changé',
+  'partner.low_balance_limit_changed': (f) => joined('Modification du seuil de solde bas', f.lowBalanceLimit, (l) => ` à ${frenchAmount(l)}\u00a0USD`),
+  'partner.payout_config_changed': () => 'Modification des paramètres de décaissement',
+  'report.requested': () => 'Demande d’un rapport',
+};
+
+const DESCRIBERS: Record<Language, Record<SecurityAction, (f: Facts) => string>> = { en: ENGLISH, fr: FRENCH };
+
+/**
+ * What happened, in a sentence without its actor (the history shows who beside it), in `language`; exports keep
+ * English. An action the describers do not know reads as its own words.
+ */
+export function describeSecurityEvent(e: Pick<SecurityEvent, 'action' | 'details' | 'target'>, language: Language = 'en'): string {
+  const describe = DESCRIBERS[language][e.action as SecurityAction] as ((f: Facts) => string) | undefined;
+  if (describe) return describe(decode(e));
+  const words = e.action.replace(/[._]/g, ' ');
+  return language === 'fr' ? `Action\u00a0: ${words}` : words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const SECURITY_KIND_LABELS_FR: Record<SecurityKind, string> = {
+  'sign-in': 'Connexions',
+  sessions: 'Sessions',
+  password: 'Mots de passe',
+  'two-step': 'Validation en deux étapes',
+  team: 'Équipe',
+  'api-keys': 'Clés API',
+  'ip-addresses': 'Adresses IP autorisées',
+  webhooks: 'Webhooks',
+  wallets: 'Portefeuilles',
+  withdrawals: 'Retraits',
+  countries: 'Pays',
+  settings: 'Paramètres',
+  reports: 'Rapports',
+};
+
+/** A kind's name in `language` (the history's filter and each row). */
+export const securityKindLabel = (kind: SecurityKind, language: Language = 'en'): string =>
+  (language === 'fr' ? SECURITY_KIND_LABELS_FR : SECURITY_KIND_LABELS)[kind];
+
+/** Who acted when it was not a member, as the history names them (the server writes the English). */
+const ACTORS = {
+  operator: { en: 'Operator (payments provider)', fr: 'Opérateur (prestataire de paiement)' },
+  system: { en: 'System', fr: 'Système' },
+  apiKey: { en: 'API key', fr: 'Clé API' },
+} as const satisfies Record<string, Record<Language, string>>;
+
+/** The history's label of an audit row's actor that is not a member: the operator, the system, an API key (by its id). */
+export function securityActorLabel(actor: string): string {
+  if (actor === 'operator') return ACTORS.operator.en;
+  if (actor === 'system') return ACTORS.system.en;
+  if (actor.startsWith('api key ')) return `${ACTORS.apiKey.en} ${actor.slice('api key '.length)}`;
+  return actor;
+}
+
+/**
+ * One row of the history in the words of `language`: what happened, its kind, who did it and the browser. The
+ * history's answer carries data and the English of the server's own labels; a member's name, an address and an
+ * e-mail stay as they are. The CSV export keeps English (securityHistoryCsv).
+ */
+export function securityEventTexts(e: SecurityEvent, language: Language = 'en') {
+  let person = e.actor.label;
+  let browser = e.browser;
+  if (language !== 'en') {
+    if (e.actor.userId === null && e.actor.name === null) {
+      if (person === ACTORS.operator.en) person = ACTORS.operator[language];
+      else if (person === ACTORS.system.en) person = ACTORS.system[language];
+      else if (person.startsWith(`${ACTORS.apiKey.en} `)) person = `${ACTORS.apiKey[language]}${person.slice(ACTORS.apiKey.en.length)}`;
     }
+    browser = browser && frenchBrowser(browser);
   }
+  return { description: describeSecurityEvent(e, language), kind: securityKindLabel(e.kind, language), person, browser };
 }
 
 /** The file of an export: RFC 4180 CSV with a byte-order mark, its times in `zone` (named in the header). */

@@ -36,6 +36,7 @@ import * as invitations from './migrations/0034-invitations.ts';
 import * as securityHistory from './migrations/0035-security-history.ts';
 import * as passkeys from './migrations/0036-passkeys.ts';
 import * as userLanguage from './migrations/0037-user-language.ts';
+import * as notificationTexts from './migrations/0038-notification-texts.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035-security-history': securityHistory,
   '0036-passkeys': passkeys,
   '0037-user-language': userLanguage,
+  '0038-notification-texts': notificationTexts,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -137,6 +137,8 @@ export type NotificationsTable = {
   topic: string;
   title: string;
   body: string;
+  /** the title and body in the other languages, by language; null: written before there were others (0038) */
+  texts: ColumnType<Partial<Record<string, { title: string; body: string }>> | null, string | null | undefined, string | null>;
   link: string;
   created_at: Timestamp;
   read_at: Timestamp | null;

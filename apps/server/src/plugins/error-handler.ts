@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import type { ErrorBody, ErrorCode } from '@portal/contract/errors';
 import { AppError } from '../lib/errors.ts';
+import { localize, requestLanguage } from '../lib/language.ts';
 import { OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER_SECONDS, isDatabaseOutage } from '../db/outage.ts';
 import { describeValidation } from './validation-message.ts';
 
@@ -29,18 +30,25 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   const known = ROUTER_ERRORS[error.code];
   if (!known) request.log.error({ err: error }, 'request failed before routing');
   else request.log.info({ code: error.code, status: known.status }, 'request refused');
+  const language = requestLanguage(request);
   const body: ErrorBody = known
-    ? { code: 'BadRequest', message: known.message, requestId: request.id }
-    : { code: 'InternalError', message: 'Something went wrong on our side. Please try again.', requestId: request.id };
+    ? { code: 'BadRequest', message: localize(language, known.message), requestId: request.id }
+    : { code: 'InternalError', message: localize(language, 'Something went wrong on our side. Please try again.'), requestId: request.id };
   void reply
     .status(known?.status ?? 500)
     .header('x-request-id', request.id)
     .send(body);
 }
 
-/** One error shape for every failure: { code, message, requestId }. A 5xx never shows what went wrong inside. */
+/**
+ * One error shape for every failure: { code, message, requestId }. A 5xx never shows what went wrong inside. The
+ * message is in the request's language (Accept-Language; English when it names none of ours); the code never changes.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const language = requestLanguage(request);
+    // a validation message is put together in the request's language; every other one is translated whole below
+    let composed = false;
     let status = 500;
     let body: Omit<ErrorBody, 'requestId'> = { code: 'InternalError', message: 'Something went wrong on our side. Please try again.' };
 
@@ -53,10 +61,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;
-      body = { code: 'ValidationFailed', message: describeValidation(error.validation, error.validationContext) };
+      body = { code: 'ValidationFailed', message: describeValidation(error.validation, error.validationContext, language) };
+      composed = true;
     } else if (error.validation) {
       status = 400;
-      body = { code: 'ValidationFailed', message: describeValidation(error.validation, error.validationContext) };
+      body = { code: 'ValidationFailed', message: describeValidation(error.validation, error.validationContext, language) };
+      composed = true;
     } else if (error.code && FASTIFY_CODES[error.code]) {
       const mapped = FASTIFY_CODES[error.code]!;
       status = mapped.status;
@@ -72,13 +82,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status === 503) request.log.warn({ err: error }, 'database unavailable');
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: body.code, status }, 'request refused');
-    void reply.status(status).send({ ...body, requestId: request.id });
+    const message = composed ? body.message : localize(language, body.message);
+    void reply.status(status).send({ ...body, message, requestId: request.id });
   });
 
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send({
       code: 'NotFound',
-      message: `No route for ${request.method} ${request.url.split('?')[0] ?? ''}`,
+      message: localize(requestLanguage(request), `No route for ${request.method} ${request.url.split('?')[0] ?? ''}`),
       requestId: request.id,
     } satisfies ErrorBody);
   });

@@ -1,3 +1,6 @@
+import type { Language } from '@portal/contract/i18n';
+import { localize } from '../lib/language.ts';
+
 /**
  * Validation failures in words a person reads: "E-mail: Enter a valid e-mail address", "Range › start date must be
  * a real date YYYY-MM-DD", never the schema's path ("body.email: ..."). The portal shows the server's message as it
@@ -133,8 +136,22 @@ export function describeIssue(issue: ValidationIssue, context: string | undefine
   return predicate ? `${fieldLabel(path)} ${message}` : `${fieldLabel(path)}: ${message}`;
 }
 
-/** Every issue, one after the other. */
-export function describeValidation(issues: ValidationIssue[], context: string | undefined): string {
+/**
+ * Every issue, one after the other, in `language`: each issue is translated on its own (the catalogue holds the
+ * contract's sentences and the forms above as templates); a field's own sentence ("E-mail: Enter a valid e-mail
+ * address") keeps its label and has the sentence translated when the whole is not in the catalogue.
+ */
+export function describeValidation(issues: ValidationIssue[], context: string | undefined, language: Language = 'en'): string {
   const parts = [...new Set(issues.map((issue) => describeIssue(issue, context)))];
-  return parts.join('; ');
+  if (language === 'en') return parts.join('; ');
+  return parts.map((part) => translateIssue(part, language)).join('\u202f; ');
+}
+
+function translateIssue(text: string, language: Language): string {
+  const whole = localize(language, text);
+  if (whole !== text) return whole;
+  const labelled = /^([^:]+): (.+)$/s.exec(text);
+  if (!labelled) return text;
+  const sentence = localize(language, labelled[2]!);
+  return sentence === labelled[2] ? text : `${labelled[1]!}\u00a0: ${sentence}`;
 }

@@ -4,6 +4,7 @@ import type { OtpAction } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
+import type { MailTexts, Notice, Person } from '../../lib/mail-texts/index.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
@@ -68,13 +69,12 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
   const publish = (trx: Transaction<DB>, auth: Auth, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id, status, at: new Date(deps.now()).toISOString() });
   /** Tells the partner's admins (the one who changed it too: a change of who may call the API is worth a second look). */
-  const tellAdmins = (trx: Transaction<DB>, auth: Auth, what: string) =>
+  const tellAdmins = (trx: Transaction<DB>, auth: Auth, notice: (texts: MailTexts, actor: Person) => Notice) =>
     deps.notifier.notify(trx, {
       partnerId: auth.partnerId,
       topic: 'developers',
       to: { roles: ['admin'] },
-      title: 'Your allowed IP addresses changed',
-      lines: [`${auth.name} (${auth.email}) ${what}.`],
+      notice: (t) => notice(t, { name: auth.name, email: auth.email }),
       link: '/api-keys',
       at: new Date(deps.now()),
     });
@@ -86,7 +86,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
       const ipAddress = ipOf(target.ipAddress);
       if (await repo.has(auth.partnerId, ipAddress)) throw taken(ipAddress);
       if ((await repo.count(auth.partnerId)) >= MAX_IP_ADDRESSES) throw tooMany();
-      return { target: { ipAddress }, words: `to allow the IP address ${ipAddress}` };
+      return { target: { ipAddress }, words: (t: MailTexts) => t.otpPurpose.ipAdd(ipAddress) };
     },
 
     /** Before a code is sent to change an address: the old one is on the list, the new one is valid and not, the label is text. */
@@ -103,11 +103,9 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
       if (newIpAddress === ipAddress && label === undefined) throw badRequest('Nothing to change.', 'ValidationFailed');
       if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
       if (newIpAddress !== ipAddress && (await repo.has(auth.partnerId, newIpAddress))) throw taken(newIpAddress);
-      const what =
-        newIpAddress !== ipAddress
-          ? `to change the allowed IP ${ipAddress} to ${newIpAddress}${label !== undefined ? ` (label: ${label || 'none'})` : ''}`
-          : `to change the label of the allowed IP ${ipAddress} to ${label || 'none'}`;
-      return { target: updateTarget(ipAddress, newIpAddress, label), words: what };
+      const words = (t: MailTexts) =>
+        newIpAddress !== ipAddress ? t.otpPurpose.ipChange(ipAddress, newIpAddress, label) : t.otpPurpose.ipRelabel(ipAddress, label);
+      return { target: updateTarget(ipAddress, newIpAddress, label), words };
     },
 
     /** Before a code is sent to remove an address: it is on the list. */
@@ -115,7 +113,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
       await requireManager(auth);
       const ipAddress = ipOf(target.ipAddress);
       if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
-      return { target: { ipAddress }, words: `to remove the allowed IP ${ipAddress}` };
+      return { target: { ipAddress }, words: (t: MailTexts) => t.otpPurpose.ipDelete(ipAddress) };
     },
 
     /** PUT partner/ip-address: one allowed address becomes another, with the code sent for that change. */
@@ -141,12 +139,8 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
           await publish(trx, auth, 'ip_added', newIpAddress, 'whitelisted');
         } else await publish(trx, auth, 'ip_changed', ipAddress, 'whitelisted');
-        await tellAdmins(
-          trx,
-          auth,
-          newIpAddress !== ipAddress
-            ? `replaced the allowed IP address ${ipAddress} with ${newIpAddress}`
-            : `changed the label of the allowed IP address ${ipAddress}`,
+        await tellAdmins(trx, auth, (t, actor) =>
+          newIpAddress !== ipAddress ? t.notices.ipReplaced({ actor, ip: ipAddress, newIp: newIpAddress }) : t.notices.ipRelabelled({ actor, ip: ipAddress }),
         );
         return changed;
       });
@@ -180,7 +174,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           status: 'whitelisted',
           at: new Date(deps.now()).toISOString(),
         });
-        await tellAdmins(trx, auth, `added ${ipAddress} to the allowed IP addresses`);
+        await tellAdmins(trx, auth, (t, actor) => t.notices.ipAdded({ actor, ip: ipAddress }));
         return inserted;
       });
       await deps.invalidate(auth.partnerId);
@@ -201,7 +195,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           status: 'deleted',
           at: new Date(deps.now()).toISOString(),
         });
-        await tellAdmins(trx, auth, `removed ${ipAddress} from the allowed IP addresses`);
+        await tellAdmins(trx, auth, (t, actor) => t.notices.ipRemoved({ actor, ip: ipAddress }));
       });
       await deps.invalidate(auth.partnerId);
       return { message: `${ipAddress} removed from the allowed addresses` };

@@ -96,7 +96,9 @@ Send three headers:
   naming the address the server saw).
 
 Refusals: 401 \`ApiKeyInvalid\` (unknown key), \`ApiKeySignatureInvalid\`, \`ApiKeyTimestampInvalid\`, \`ApiKeyDisabled\`,
-\`ApiKeyExpired\`; 403 \`ApiKeyPermissionDenied\`, \`IpAddressNotAllowed\`. Every error is \`{ code, message, requestId }\`.
+\`ApiKeyExpired\`; 403 \`ApiKeyPermissionDenied\`, \`IpAddressNotAllowed\`. Every error is \`{ code, message, requestId }\`:
+the \`code\` never changes, so branch on it; the \`message\` is for people, in English, or in French when the request
+sends \`Accept-Language: fr\`.
 
 ### Rate limit
 

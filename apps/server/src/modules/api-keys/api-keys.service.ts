@@ -25,15 +25,6 @@ export type ApiKeysDeps = {
   notifier: Pick<Notifier, 'notify'>;
 };
 
-/** What a notification says each change of a key did. */
-const KEY_CHANGE_WORDS: Record<string, [title: string, verb: string]> = {
-  created: ['A new API key was created', 'created the API key'],
-  rolled: ['An API key was rolled', 'rolled (gave a new secret to) the API key'],
-  enabled: ['An API key was enabled', 'enabled the API key'],
-  disabled: ['An API key was disabled', 'disabled the API key'],
-  deleted: ['An API key was deleted', 'deleted the API key'],
-};
-
 const toApiKey = (r: ApiKeyRow, now: number): ApiKey => ({
   partnerId: r.partner_id,
   apiKey: r.api_key,
@@ -78,13 +69,11 @@ export function createApiKeysService(deps: ApiKeysDeps) {
   const announce = async (trx: Transaction<DB>, auth: Auth, kind: string, key: { apiKey: string; name: string }, status: string) => {
     const at = new Date(deps.now());
     await deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id: key.apiKey, status, at: at.toISOString() });
-    const [title, verb] = KEY_CHANGE_WORDS[kind] ?? ['An API key was changed', 'changed the API key'];
     await deps.notifier.notify(trx, {
       partnerId: auth.partnerId,
       topic: 'developers',
       to: { roles: ['admin'] },
-      title,
-      lines: [`${auth.name} (${auth.email}) ${verb} "${key.name}" (${key.apiKey}).`],
+      notice: (t) => t.notices.apiKeyChanged({ actor: { name: auth.name, email: auth.email }, change: kind, name: key.name, apiKey: key.apiKey }),
       link: '/api-keys',
       at,
     });

@@ -4,6 +4,8 @@ import { isCommonPassword } from '@portal/contract/common-passwords';
 import { badRequest } from '../../lib/errors.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
+import { mailLanguage } from '../../lib/language.ts';
+import { MAIL_TEXTS } from '../../lib/mail-texts/index.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { safeEqual, sha256 } from '../../lib/tokens.ts';
@@ -35,24 +37,12 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
   const now = () => new Date(deps.now());
 
   const expiry = () => new Date(deps.now() + RESET_CODE_MINUTES * 60_000);
-  const codeLines = (code: string) => [
-    `Your code to choose a new password is ${code}. It is valid for ${RESET_CODE_MINUTES} minutes and can be used once.`,
-    `Enter it at ${deps.publicUrl}/requested-password-reset (or sign in at ${deps.publicUrl}/login and you will be asked for it).`,
-  ];
+  /** The code's mail, in the user's language (else the request's). */
+  const codeMail = (user: UserRow, code: string) => ({ name: user.name, code, minutes: RESET_CODE_MINUTES, publicUrl: deps.publicUrl });
   const sendAdminCode = (user: UserRow, code: string, actor: Actor, first: boolean) =>
     mailer.send({
       to: user.email,
-      subject: 'Your Partner Dashboard password was reset',
-      text: [
-        `Hello ${user.name},`,
-        '',
-        first
-          ? `${actor.email}, an admin of your team, reset your Partner Dashboard password and signed you out everywhere.`
-          : `${actor.email}, an admin of your team, asked us to send you a new code. Earlier codes no longer work.`,
-        ...codeLines(code),
-        '',
-        'If you did not expect this, contact your administrator.',
-      ].join('\n'),
+      ...MAIL_TEXTS[mailLanguage(user.language)].passwordResetByAdmin({ ...codeMail(user, code), admin: actor.email, first }),
     });
 
   return {
@@ -125,18 +115,7 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
         await repo.replaceResetCode(trx, user, { codeHash: sha256(code), expiresAt: expiry() });
         await repo.audit({ partnerId: user.partner_id, actorUserId: user.id, actor: user.email, action: 'password.reset_requested', ip }, trx);
       });
-      await mailer.send({
-        to: user.email,
-        subject: 'Your Partner Dashboard password reset code',
-        text: [
-          `Hello ${user.name},`,
-          '',
-          `Your code to reset your password is ${code}. It is valid for ${RESET_CODE_MINUTES} minutes and can be used once.`,
-          `Enter it at ${deps.publicUrl}/requested-password-reset.`,
-          '',
-          'If you did not ask for this, ignore this e-mail: your password stays as it is.',
-        ].join('\n'),
-      });
+      await mailer.send({ to: user.email, ...MAIL_TEXTS[mailLanguage(user.language)].passwordResetCode(codeMail(user, code)) });
     },
 
     async confirmPasswordReset(input: { email: string; password: string; confirmationCode: string }, { ip }: Ctx) {

@@ -5,7 +5,10 @@ import type { DB } from '../../db/schema.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
-export type Recipient = { id: string; email: string; name: string; role: string; emailOff: boolean };
+/** language: the one the user saved (null: not chosen) */
+export type Recipient = { id: string; email: string; name: string; role: string; language: string | null; emailOff: boolean };
+/** A notification's title and text in the languages other than English (English is in its own columns), by language. */
+export type NotificationTexts = Partial<Record<string, { title: string; body: string }>>;
 
 /**
  * The active users of the partner who are among `roles` or `userIds`, less `exclude`, with whether they turned this
@@ -21,7 +24,7 @@ export async function recipientsOf(
   const rows = await trx
     .selectFrom('users as u')
     .leftJoin('notification_preferences as p', (j) => j.onRef('p.partner_id', '=', 'u.partner_id').onRef('p.user_id', '=', 'u.id').on('p.topic', '=', topic))
-    .select(['u.id', 'u.email', 'u.name', 'u.role', 'p.email as email_on'])
+    .select(['u.id', 'u.email', 'u.name', 'u.role', 'u.language', 'p.email as email_on'])
     .where('u.partner_id', '=', partnerId)
     .where('u.status', '=', 'active')
     .where((eb) => {
@@ -33,12 +36,12 @@ export async function recipientsOf(
     .$if(who.exclude.length > 0, (q) => q.where('u.id', 'not in', [...who.exclude]))
     .orderBy('u.email')
     .execute();
-  return rows.map((r) => ({ id: r.id, email: r.email, name: r.name, role: r.role, emailOff: r.email_on === false }));
+  return rows.map((r) => ({ id: r.id, email: r.email, name: r.name, role: r.role, language: r.language, emailOff: r.email_on === false }));
 }
 
 export async function insertNotifications(
   trx: Transaction<DB>,
-  rows: { partnerId: string; userId: string; topic: string; title: string; body: string; link: string; at: Date }[],
+  rows: { partnerId: string; userId: string; topic: string; title: string; body: string; texts: NotificationTexts; link: string; at: Date }[],
 ): Promise<string[]> {
   if (rows.length === 0) return [];
   const inserted = await trx
@@ -50,6 +53,7 @@ export async function insertNotifications(
         topic: r.topic,
         title: r.title,
         body: r.body,
+        texts: JSON.stringify(r.texts),
         link: r.link,
         created_at: r.at,
         read_at: null,
@@ -64,7 +68,7 @@ export async function insertNotifications(
 export async function listNotifications(db: Executor, partnerId: string, userId: string, limit: number) {
   const items = await db
     .selectFrom('notifications')
-    .select(['id', 'topic', 'title', 'body', 'link', 'created_at', 'read_at'])
+    .select(['id', 'topic', 'title', 'body', 'texts', 'link', 'created_at', 'read_at'])
     .where('partner_id', '=', partnerId)
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { MarkNotificationsRead, NotificationList, NotificationPreferences, UpdateNotificationPreferences } from '@portal/contract/notifications';
+import { requestLanguage } from '../../lib/language.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { NotificationsService } from './notifications.service.ts';
 
@@ -20,11 +21,12 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ service: NotificationsS
       schema: {
         operationId: 'notifications',
         tags: ['notifications'],
-        summary: "The caller's newest notifications (at most 50) and how many are unread",
+        summary:
+          "The caller's newest notifications (at most 50) and how many are unread; titles and texts in the request's language (Accept-Language: en or fr)",
         response: { 200: NotificationList, ...errors },
       },
     },
-    async (request) => service.list(authOf(request)),
+    async (request) => service.list(authOf(request), requestLanguage(request)),
   );
 
   app.post(

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { groupThousands, normalise, toUnits } from '@portal/contract/decimal';
+import { toUnits } from '@portal/contract/decimal';
+import { LANGUAGES, type Language } from '@portal/contract/i18n';
 import {
   LOW_BALANCE_APPROACHING_PERCENT,
   NOTIFICATION_LIST_LIMIT,
@@ -14,8 +15,10 @@ import {
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { mailLanguage } from '../../lib/language.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { MailQueue } from '../../lib/mail-relay.ts';
+import { MAIL_TEXTS, utcDateTime, type MailTexts, type Notice, type Person } from '../../lib/mail-texts/index.ts';
 import type { Auth } from '../../lib/access.ts';
 import {
   emailChoices,
@@ -29,6 +32,7 @@ import {
   saveEmailChoices,
   setLowBalanceState,
   userNamed,
+  type NotificationTexts,
 } from './notifications.repository.ts';
 
 /** A change to tell: to whom, what, and the screen that shows it. */
@@ -37,30 +41,18 @@ export type NotificationEvent = {
   topic: NotificationTopic;
   /** who is told: users of these roles, these users, less `exclude` (the one who acted, where they need no telling) */
   to: { roles?: readonly ('admin' | 'treasury' | 'view')[]; userIds?: readonly (string | null | undefined)[]; exclude?: readonly string[] };
-  title: string;
-  /** who did what, in a sentence or two: the time (UTC) is added */
-  lines: string[];
+  /**
+   * What it says, in a language's words (lib/mail-texts): a title, and who did what in a sentence or two (the time,
+   * in UTC, is added to the e-mail). Written in every language: the bell shows its reader's.
+   */
+  notice: (texts: MailTexts) => Notice;
   /** the portal path of the screen that shows it */
   link: string;
   at: Date;
 };
 
-/** A time as a mail writes it: "Nov 26, 2026, 14:03 UTC". */
-export function utcText(at: Date): string {
-  const text = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'UTC',
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(at);
-  return `${text} UTC`;
-}
-
-/** USD as people read it: "USD 1,250.00". */
-export const usdText = (amount: string) => `USD ${groupThousands(normalise(amount, 2))}`;
+/** A time as an English mail writes it: "Nov 26, 2026, 14:03 UTC". */
+export const utcText = (at: Date): string => utcDateTime(at, 'en');
 
 export type NotifierDeps = { live: LivePublisher; mail: MailQueue; publicUrl: string };
 
@@ -78,33 +70,48 @@ export function createNotifier(deps: NotifierDeps) {
     };
     const recipients = await recipientsOf(trx, event.partnerId, event.topic, who);
     if (recipients.length === 0) return 0;
-    const when = utcText(event.at);
-    // the bell shows the time beside it, in the reader's time zone; the mail says it in UTC
-    const body = event.lines.join(' ');
+    const notices = Object.fromEntries(LANGUAGES.map((language) => [language, event.notice(MAIL_TEXTS[language])])) as Record<Language, Notice>;
+    // the bell shows the time beside it, in the reader's time zone; the mail says it in UTC. The row keeps the
+    // English words in title and body, and the other languages' beside them for the readers of those.
+    const texts: NotificationTexts = Object.fromEntries(
+      LANGUAGES.filter((language) => language !== 'en').map((language) => [
+        language,
+        { title: notices[language].title, body: notices[language].lines.join(' ') },
+      ]),
+    );
     const ids = await insertNotifications(
       trx,
-      recipients.map((r) => ({ partnerId: event.partnerId, userId: r.id, topic: event.topic, title: event.title, body, link: event.link, at: event.at })),
+      recipients.map((r) => ({
+        partnerId: event.partnerId,
+        userId: r.id,
+        topic: event.topic,
+        title: notices.en.title,
+        body: notices.en.lines.join(' '),
+        texts,
+        link: event.link,
+        at: event.at,
+      })),
     );
     const mailed = recipients.filter((r) => !r.emailOff);
     if (mailed.length > 0) {
       const partner = await partnerName(trx, event.partnerId);
-      const topic = NOTIFICATION_TOPIC_INFO[event.topic].label;
       await deps.mail.enqueue(
         trx,
-        mailed.map((r) => ({
-          to: r.email,
-          subject: event.title,
-          text: [
-            `Hello ${r.name},`,
-            '',
-            ...event.lines,
-            `When: ${when}`,
-            '',
-            `Open it in the portal: ${deps.publicUrl}${event.link}`,
-            '',
-            `You get this e-mail as a user of ${partner}. To stop e-mails about ${topic.toLowerCase()}, change your notification settings: ${deps.publicUrl}/settings#notifications`,
-          ].join('\n'),
-        })),
+        mailed.map((r) => {
+          const language = mailLanguage(r.language);
+          return {
+            to: r.email,
+            ...MAIL_TEXTS[language].notificationMail({
+              name: r.name,
+              notice: notices[language],
+              at: event.at,
+              link: `${deps.publicUrl}${event.link}`,
+              partner,
+              topic: event.topic,
+              settingsUrl: `${deps.publicUrl}/settings#notifications`,
+            }),
+          };
+        }),
       );
     }
     await deps.live.publish(trx, {
@@ -121,10 +128,10 @@ export function createNotifier(deps: NotifierDeps) {
   return {
     notify,
 
-    /** "Ann Admin (ann@acme.test)", as a notification names who acted; "Someone" for a user that is not there. */
-    async who(trx: Transaction<DB>, partnerId: string, userId: string | null): Promise<string> {
+    /** Who acted, as a notification names them ("Ann Admin (ann@acme.test)"); undefined for a user that is not there. */
+    async who(trx: Transaction<DB>, partnerId: string, userId: string | null): Promise<Person> {
       const u = userId ? await userNamed(trx, partnerId, userId) : undefined;
-      return u ? `${u.name} (${u.email})` : 'Someone';
+      return u ? { name: u.name, email: u.email } : undefined;
     },
 
     /**
@@ -142,14 +149,14 @@ export function createNotifier(deps: NotifierDeps) {
       if (state === s.state) return;
       await setLowBalanceState(trx, partnerId, currency, state, at);
       if (!limit) return;
-      const told = lowBalanceNotice(s.state, state, name, usdText(s.balance), usdText(limit));
+      const told = lowBalanceNotice(s.state, state);
       if (!told) return;
+      const facts = { partner: name, balance: s.balance, limit };
       await notify(trx, {
         partnerId,
         topic: 'low-balance',
         to: { roles: ['admin', 'treasury'] },
-        title: told.title,
-        lines: [told.line],
+        notice: (t) => t.notices[told](facts),
         link: '/balance',
         at,
       });
@@ -160,25 +167,10 @@ export function createNotifier(deps: NotifierDeps) {
 export type Notifier = ReturnType<typeof createNotifier>;
 
 /** What a crossing says: below; back above after below; nearing from clear. Approaching → clear says nothing. */
-function lowBalanceNotice(from: string, to: 'ok' | 'approaching' | 'below', partner: string, balance: string, limit: string) {
-  if (to === 'below') {
-    return {
-      title: `Your balance is below your low balance limit (${limit})`,
-      line: `${partner}'s balance is ${balance}, below the low balance limit of ${limit}. Top up to keep paying out.`,
-    };
-  }
-  if (from === 'below') {
-    return {
-      title: 'Your balance is above your low balance limit again',
-      line: `${partner}'s balance is ${balance}, above the low balance limit of ${limit} again.`,
-    };
-  }
-  if (to === 'approaching') {
-    return {
-      title: `Your balance is nearing your low balance limit (${limit})`,
-      line: `${partner}'s balance is ${balance}, within ${LOW_BALANCE_APPROACHING_PERCENT}% of the low balance limit of ${limit}.`,
-    };
-  }
+function lowBalanceNotice(from: string, to: 'ok' | 'approaching' | 'below') {
+  if (to === 'below') return 'lowBalanceBelow' as const;
+  if (from === 'below') return 'lowBalanceRecovered' as const;
+  if (to === 'approaching') return 'lowBalanceApproaching' as const;
   return undefined;
 }
 
@@ -196,15 +188,15 @@ export function lowBalanceState(balance: string, limit: string | null): 'ok' | '
 export function createNotificationsService(deps: { db: Kysely<DB>; now: () => number }) {
   const { db } = deps;
   return {
-    async list(auth: Auth): Promise<NotificationList> {
+    /** The caller's newest notifications, in `language` where they were written in it (older ones are English). */
+    async list(auth: Auth, language: Language): Promise<NotificationList> {
       const { items, unread } = await listNotifications(db, auth.partnerId, auth.userId, NOTIFICATION_LIST_LIMIT);
       return {
         unread,
         items: items.map((n) => ({
           id: n.id,
           topic: n.topic as NotificationTopic,
-          title: n.title,
-          body: n.body,
+          ...((language === 'en' ? undefined : n.texts?.[language]) ?? { title: n.title, body: n.body }),
           link: n.link,
           createdAt: n.created_at.toISOString(),
           readAt: n.read_at ? n.read_at.toISOString() : null,

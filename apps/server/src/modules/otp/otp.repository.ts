@@ -8,6 +8,11 @@ export function createOtpRepository(db: Kysely<DB>) {
   return {
     transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
 
+    /** The language the user saved for the portal and its e-mails (null: not chosen). */
+    language: async (who: Who) =>
+      (await db.selectFrom('users').select('language').where('partner_id', '=', who.partnerId).where('id', '=', who.userId).executeTakeFirst())?.language ??
+      null,
+
     /** A new code replaces the user's previous one (its tries start again). */
     replace: (who: Who, values: { codeHash: string; expiresAt: Date; now: Date; purpose: string | null }) =>
       db

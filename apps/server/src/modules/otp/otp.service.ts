@@ -15,6 +15,8 @@ import {
 import type { DB } from '../../db/schema.ts';
 import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { mailLanguage } from '../../lib/language.ts';
+import { MAIL_TEXTS, type MailTexts } from '../../lib/mail-texts/index.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { safeEqual, sha256 } from '../../lib/tokens.ts';
 import type { Auth } from '../../lib/access.ts';
@@ -22,7 +24,8 @@ import type { OtpRepository } from './otp.repository.ts';
 
 /** A change's target as the change will see it (canonical), the part of it the code is bound to. */
 export type BoundTarget = Record<string, string | null>;
-type Checked = Promise<{ target: BoundTarget; words: string }>;
+/** words: what the code is for, in the mail's language ("to allow the IP address 203.0.113.7") */
+type Checked = Promise<{ target: BoundTarget; words: (texts: MailTexts) => string }>;
 /** The change a code is asked for: the change's own checks run first, then it is said in words for the mail. */
 export type OtpChecks = { [A in OtpAction]?: (auth: Auth, target: Extract<OtpPurpose, { action: A }>['target']) => Checked };
 
@@ -62,7 +65,7 @@ export function createOtpService(deps: OtpDeps) {
   }
 
   /** Runs the change's own checks on the target the code is asked for; the stored purpose and the mail's words. */
-  async function checkPurpose(auth: Auth, request: SendOtpRequest): Promise<{ key: string; words: string } | undefined> {
+  async function checkPurpose(auth: Auth, request: SendOtpRequest): Promise<{ key: string; words: (texts: MailTexts) => string } | undefined> {
     if (!request || !('action' in request)) return undefined;
     const checkOf = deps.checks()[request.action] as ((auth: Auth, target: unknown) => Checked) | undefined;
     if (!checkOf) throw badRequest(`A code cannot be asked for ${request.action}.`, 'ValidationFailed');
@@ -83,16 +86,10 @@ export function createOtpService(deps: OtpDeps) {
         now: now(),
         purpose: purpose?.key ?? null,
       });
+      const texts = MAIL_TEXTS[mailLanguage(await repo.language(who(auth)))];
       await mailer.send({
         to: auth.email,
-        subject: 'Your Partner Dashboard verification code',
-        text: [
-          `Hello ${auth.name},`,
-          '',
-          `Your verification code is ${code}. It is valid for ${EMAIL_OTP_MINUTES} minutes and can be used once${purpose ? `, ${purpose.words}` : ''}.`,
-          '',
-          'If you did not ask for it, someone may be signed in as you: change your password and tell your administrator.',
-        ].join('\n'),
+        ...texts.otp({ name: auth.name, code, minutes: EMAIL_OTP_MINUTES, purpose: purpose?.words(texts) }),
       });
       return { message: `We sent a six-digit code to ${auth.email}.`, sentTo: auth.email, expiresInSeconds: EMAIL_OTP_MINUTES * 60 };
     },

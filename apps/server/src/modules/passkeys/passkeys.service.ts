@@ -22,6 +22,7 @@ import type { DB } from '../../db/schema.ts';
 import type { Auth } from '../../lib/access.ts';
 import type { RequestCtx } from '../../lib/audit.repository.ts';
 import { AppError, unauthorized } from '../../lib/errors.ts';
+import type { MailTexts } from '../../lib/mail-texts/index.ts';
 import type { OtpService } from '../otp/index.ts';
 import type { PasskeysRepository } from './passkeys.repository.ts';
 
@@ -89,7 +90,7 @@ export function createPasskeysService(deps: PasskeysDeps) {
       const keys = await repo.credentialIds(owner(auth));
       if (keys.length >= PASSKEYS_PER_USER) throw tooMany();
       const name = target.name.trim();
-      return { target: { name }, words: `to add the passkey “${name}” to your account` };
+      return { target: { name }, words: (t: MailTexts) => t.otpPurpose.passkeyAdd(name) };
     },
 
     /** The options for navigator.credentials.create: this user, the authenticators they have already excluded. */

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LIVE_EVENTS_PATH, sessionEndMessage, type LiveAccessEvent, type LiveEndedEvent, type SessionEndReason } from '@portal/contract/live';
 import { logFailure } from '../../db/outage.ts';
 import { AppError } from '../../lib/errors.ts';
+import { localize, requestLanguage } from '../../lib/language.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { LoggedEvent } from '../../lib/live-bus.ts';
 import { sessionEnd, type AuthRepository } from '../auth/index.ts';
@@ -176,7 +177,7 @@ export const liveEventRoutes: FastifyPluginAsyncZod<{ sessions: Pick<AuthReposit
     let checkAgain = false;
     const endSession = async (reason: SessionEndReason) => {
       const name = reason === 'removed' ? await repo.partnerName(partnerId) : undefined;
-      const ended: LiveEndedEvent = { reason, message: sessionEndMessage(reason, name) };
+      const ended: LiveEndedEvent = { reason, message: localize(requestLanguage(request), sessionEndMessage(reason, name)) };
       if (!streaming) return;
       end();
       if (!res.writableEnded) res.end(`event: ended\ndata: ${JSON.stringify(ended)}\n\n`);

@@ -17,6 +17,7 @@ import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
+import type { CountryChange, MailTexts } from '../../lib/mail-texts/index.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { Notifier } from '../notifications/index.ts';
@@ -47,6 +48,12 @@ type PlatformRate = { id: string; locale: string; code: string };
 const fourEyes = () => new AppError(403, 'FourEyesRequired', RATE_MESSAGES.fourEyes);
 const noSuchRate = () => notFound('No such rate.');
 const place = (rate: { locale: string; code: string }) => `${countryName(rate.locale)} (${rate.code})`;
+/** A pending change of a rate, as the mails and notifications say it. */
+const countryChange = (status: PartnerRateStatus, rate: { locale: string; code: string }): CountryChange => ({
+  enable: status === 'pending_enable',
+  locale: rate.locale,
+  code: rate.code,
+});
 
 /**
  * Enabled countries (portal-core §3, §4, §7): the partner's rates, changes asked for by one admin and approved or
@@ -94,16 +101,16 @@ export function createRatesService(deps: RatesDeps) {
     async checkRequest(auth: Auth, target: { rates: RateChangeRequest['rates'] }) {
       requireRole(auth, 'admin');
       await requireEnabledCountries(auth);
-      const words: string[] = [];
+      const changes: CountryChange[] = [];
       for (const item of target.rates) {
         const rate = await countryRate(auth, item);
         const current = ((await findPartnerRate(db, auth.partnerId, item.partnerRateId))?.status ?? 'disabled') as PartnerRateStatus;
         const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
         if (current !== from)
           throw conflict(isPending(current) ? `${place(rate)} already has a change waiting for review.` : `${place(rate)} is already ${current}.`);
-        words.push(`${rateChange(item.status)!.action.toLowerCase()} ${place(rate)}`);
+        changes.push(countryChange(item.status, rate));
       }
-      return { target: { changes: rateChangesKey(target.rates) }, words: `to ${words.join(', ')}` };
+      return { target: { changes: rateChangesKey(target.rates) }, words: (t: MailTexts) => t.otpPurpose.countries(changes) };
     },
 
     /** Asks for changes (admin): each rate goes from enabled or disabled to pending, all of them or none. */
@@ -118,11 +125,12 @@ export function createRatesService(deps: RatesDeps) {
           partnerId: auth.partnerId,
           topic: 'countries',
           to: { roles: ['admin'], exclude: [auth.userId] },
-          title: 'A country change is waiting for your approval',
-          lines: [
-            `${auth.name} (${auth.email}) asked to change the countries ${partner.name} serves: ${items.map(({ item, rate }) => `${rateChange(item.status)!.action} ${place(rate)}`).join('; ')}.`,
-            'The change takes effect once another admin approves it.',
-          ],
+          notice: (t) =>
+            t.notices.countryChangeRequested({
+              actor: { name: auth.name, email: auth.email },
+              partner: partner.name,
+              changes: items.map(({ item, rate }) => countryChange(item.status, rate)),
+            }),
           link: '/countries',
           at,
         });
@@ -177,7 +185,7 @@ export function createRatesService(deps: RatesDeps) {
       const rates: { item: RateReviewRequest['rates'][number]; rate: PlatformRate }[] = [];
       for (const item of body.rates) rates.push({ item, rate: await countryRate(auth, item) });
       await db.transaction().execute(async (trx) => {
-        const decided = new Map<string, string[]>();
+        const decided = new Map<string, (CountryChange & { approved: boolean })[]>();
         for (const { item, rate } of rates) {
           const row = await findPartnerRate(trx, auth.partnerId, item.partnerRateId);
           const pending = row && isPending(row.status as PartnerRateStatus) ? (row.status as 'pending_enable' | 'pending_disable') : undefined;
@@ -215,18 +223,17 @@ export function createRatesService(deps: RatesDeps) {
             status: item.status,
             at: now().toISOString(),
           });
-          const words = `${approval ? 'approved' : 'denied'} the change to ${rateChange(pending)!.action} ${place(rate)}`;
-          if (row.requested_by) decided.set(row.requested_by, [...(decided.get(row.requested_by) ?? []), words]);
+          const decision = { ...countryChange(pending, rate), approved: approval };
+          if (row.requested_by) decided.set(row.requested_by, [...(decided.get(row.requested_by) ?? []), decision]);
         }
         // whoever asked is told of the decision (not when they withdrew their own request)
-        for (const [requester, words] of decided) {
+        for (const [requester, decisions] of decided) {
           if (requester === auth.userId) continue;
           await deps.notifier.notify(trx, {
             partnerId: auth.partnerId,
             topic: 'countries',
             to: { userIds: [requester] },
-            title: 'Your country change was reviewed',
-            lines: [`${auth.name} (${auth.email}) ${words.join('; ')}.`],
+            notice: (t) => t.notices.countryChangeReviewed({ actor: { name: auth.name, email: auth.email }, decisions }),
             link: '/countries',
             at: now(),
           });

@@ -1,6 +1,13 @@
 import { dayRangeInZone, dayStartInZone } from '@portal/contract/time-zone';
 import { REVERSED_RANGE_MESSAGE } from '@portal/contract/transactions';
-import { describeBrowser, securityKindOf, SECURITY_MESSAGES, type SecurityEvent, type SecurityHistoryQuery } from '@portal/contract/security';
+import {
+  describeBrowser,
+  securityActorLabel,
+  securityKindOf,
+  SECURITY_MESSAGES,
+  type SecurityEvent,
+  type SecurityHistoryQuery,
+} from '@portal/contract/security';
 import type { z } from 'zod';
 import type { Auth } from '../../lib/access.ts';
 import { badRequest, forbidden } from '../../lib/errors.ts';
@@ -8,14 +15,6 @@ import type { SecurityRepository } from './security.repository.ts';
 
 type Query = z.output<typeof SecurityHistoryQuery>;
 type Row = Awaited<ReturnType<SecurityRepository['history']>>[number];
-
-/** Who acted, in words, when it was not a member: the provider's operator, the system, an API key. */
-function actorLabel(actor: string): string {
-  if (actor === 'operator') return 'Operator (payments provider)';
-  if (actor === 'system') return 'System';
-  if (actor.startsWith('api key ')) return `API key ${actor.slice('api key '.length)}`;
-  return actor;
-}
 
 const encodeCursor = (row: Row) => Buffer.from(`${row.at_text}|${row.id}`).toString('base64url');
 function decodeCursor(cursor: string): { at: string; id: string } {
@@ -41,7 +40,7 @@ function toEvent(row: Row): SecurityEvent {
       userId: row.actor_user_id,
       name: row.user_name,
       email: row.user_email,
-      label: row.user_name ?? actorLabel(row.actor),
+      label: row.user_name ?? securityActorLabel(row.actor),
     },
     target: row.target,
     details: row.details ?? {},

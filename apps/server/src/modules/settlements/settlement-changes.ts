@@ -2,9 +2,7 @@ import type { Transaction } from 'kysely';
 import type { SettlementStatus } from '@portal/contract/settlements';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
-import { plainDecimal } from '@portal/contract/decimal';
-import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
-import { usdText, type Notifier } from '../notifications/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 import { recordEvent, settlementEvent } from '../webhooks/index.ts';
 import { findRequestBySettlement, findSettlement, updateSettlementStatus, type SettlementRow } from './settlements.repository.ts';
 
@@ -68,34 +66,18 @@ async function tellWithdrawal(trx: Transaction<DB>, notifier: Pick<Notifier, 'no
   const w = await findRequestBySettlement(trx, change.partnerId, change.settlementId);
   if (!w) return;
   const s = w.settlement;
-  const amount = usdText(w.amount);
-  const wallet = `the ${coinNetworkLabel(s.crypto_currency, s.network)} wallet address ${shortAddress(s.external_wallet_address)}`;
   const requester = await notifier.who(trx, change.partnerId, w.requested_by);
-  const told =
-    change.to === 'pending'
-      ? {
-          title: `Withdrawal of ${amount} requested`,
-          lines: [`${requester} requested a withdrawal of ${amount} to ${wallet} (${plainDecimal(s.crypto_amount, 2, 8)} ${s.crypto_currency} after fees).`],
-        }
-      : change.to === 'complete'
-        ? {
-            title: `Withdrawal of ${amount} completed`,
-            lines: [
-              `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, is complete.${s.transaction_hash ? ` Transaction hash: ${s.transaction_hash}.` : ''}`,
-            ],
-          }
-        : {
-            title: `Withdrawal of ${amount} failed`,
-            lines: [
-              `The withdrawal of ${amount} to ${wallet}, requested by ${requester}, failed${change.reason ? `: ${change.reason}` : ''}.`,
-              `Nothing was sent; ${amount} is back in your balance.`,
-            ],
-          };
+  const facts = { requester, amount: w.amount, wallet: { coins: s.crypto_currency, network: s.network, address: s.external_wallet_address } };
   await notifier.notify(trx, {
     partnerId: change.partnerId,
     topic: 'withdrawals',
     to: { roles: ['admin'], userIds: [w.requested_by] },
-    ...told,
+    notice: (t) =>
+      change.to === 'pending'
+        ? t.notices.withdrawalRequested({ ...facts, coinAmount: s.crypto_amount, coin: s.crypto_currency })
+        : change.to === 'complete'
+          ? t.notices.withdrawalCompleted({ ...facts, hash: s.transaction_hash })
+          : t.notices.withdrawalFailed({ ...facts, reason: change.reason }),
     link: `/transactions?tab=3&id=${s.id}`,
     at: change.at,
   });

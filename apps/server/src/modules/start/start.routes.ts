@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorBody } from '@portal/contract/errors';
 import { StartResponse } from '@portal/contract/start';
+import { requestLanguage } from '../../lib/language.ts';
 import { authOf } from '../../plugins/auth.ts';
 import { csrfSessionOf } from '../../plugins/csrf.ts';
 import type { StartService } from './start.service.ts';
@@ -24,7 +25,7 @@ export const startRoutes: FastifyPluginAsyncZod<{ service: StartService }> = asy
       },
     },
     async (request, reply) => {
-      const data = await service.start(authOf(request));
+      const data = await service.start(authOf(request), requestLanguage(request));
       reply.header('cache-control', 'no-store');
       return { ...data, csrf: reply.generateCsrf({ userInfo: csrfSessionOf(request) }) };
     },

@@ -1,4 +1,5 @@
 import type { FiatWallet } from '@portal/contract/fiat-wallets';
+import type { Language } from '@portal/contract/i18n';
 import type { NotificationList } from '@portal/contract/notifications';
 import type { PartnerAccounts, PartnerProfile } from '@portal/contract/partner';
 import type { PartnerRatesResponse } from '@portal/contract/rates';
@@ -16,7 +17,8 @@ export type StartReads = {
   wallets: (auth: Auth) => Promise<WalletsResponse>;
   fiatWallets: (auth: Auth) => Promise<FiatWallet[]>;
   preferences: (auth: Auth) => Promise<UserPreferences>;
-  notifications: (auth: Auth) => Promise<NotificationList>;
+  /** the bell, its texts in `language` */
+  notifications: (auth: Auth, language: Language) => Promise<NotificationList>;
 };
 
 /** A part its own call would refuse this user (403): null, as the portal would not have asked for it. */
@@ -37,15 +39,17 @@ async function unlessRefused<T>(read: Promise<T>): Promise<T | null> {
  */
 export function createStartService(reads: StartReads) {
   return {
-    async start(auth: Auth): Promise<Omit<StartResponse, 'csrf'>> {
+    /** language: the request's; the bell is in the user's saved one where there is one, which the portal turns to */
+    async start(auth: Auth, language: Language): Promise<Omit<StartResponse, 'csrf'>> {
+      const preferencesRead = unlessRefused(reads.preferences(auth));
       const [profile, accounts, rates, wallets, fiatWallets, preferences, notifications] = await Promise.all([
         reads.profile(auth),
         unlessRefused(reads.accounts(auth)),
         unlessRefused(reads.rates(auth)),
         unlessRefused(reads.wallets(auth)),
         unlessRefused(reads.fiatWallets(auth)),
-        unlessRefused(reads.preferences(auth)),
-        unlessRefused(reads.notifications(auth)),
+        preferencesRead,
+        preferencesRead.then((p) => unlessRefused(reads.notifications(auth, p?.language ?? language))),
       ]);
       return { profile, accounts, rates, wallets, fiatWallets: fiatWallets && { fiatWallets }, preferences, notifications };
     },

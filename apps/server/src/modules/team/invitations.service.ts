@@ -1,15 +1,16 @@
 import crypto from 'node:crypto';
 import { passwordProblem } from '@portal/contract/auth';
 import { isCommonPassword } from '@portal/contract/common-passwords';
-import { INVITATION_DAYS, ROLE_LABELS, TEAM_MESSAGES, type InvitationLookupResponse } from '@portal/contract/team';
+import { INVITATION_DAYS, TEAM_MESSAGES, type InvitationLookupResponse } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
+import { mailLanguage } from '../../lib/language.ts';
+import { MAIL_TEXTS } from '../../lib/mail-texts/index.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
-import { utcText } from '../notifications/index.ts';
 import type { TeamRepository } from './team.repository.ts';
 
 export type InvitationDeps = {
@@ -59,36 +60,12 @@ export function createInvitationService(deps: InvitationDeps) {
   async function deliver(invitation: Pick<InvitationRow, 'partner_id' | 'name' | 'email' | 'role' | 'expires_at'>, token: string, by: Inviter, again: boolean) {
     const partner = await repo.partner(invitation.partner_id);
     if (!partner) throw notFound(`No partner ${invitation.partner_id}`);
-    const from = by.userId ? ` by ${by.email}` : '';
-    const role = ROLE_LABELS[invitation.role as Role];
-    if (heldElsewhere(await repo.byEmail(invitation.email), invitation.partner_id)) {
-      return mailer.send({
-        to: invitation.email,
-        subject: `An invitation to the ${partner.name} Partner Dashboard`,
-        text: [
-          `Hello ${invitation.name},`,
-          '',
-          `You were invited${from} to the Partner Dashboard of ${partner.name} (role: ${role}).`,
-          'This e-mail address already has a Partner Dashboard account, and an address can belong to one account only, so no second account was made.',
-          `If you meant to join ${partner.name}, ask them to invite another address. If you do not know this invitation, you can ignore this e-mail.`,
-        ].join('\n'),
-      });
-    }
-    return mailer.send({
-      to: invitation.email,
-      subject: again ? `Your new invitation to the ${partner.name} Partner Dashboard` : `You are invited to the ${partner.name} Partner Dashboard`,
-      text: [
-        `Hello ${invitation.name},`,
-        '',
-        `You have been invited${from} to the Partner Dashboard of ${partner.name} as ${role}.`,
-        ...(again ? ['This invitation replaces the earlier one: its link no longer works.'] : []),
-        'Open this link to choose your password, then set up an authenticator app:',
-        '',
-        link(token),
-        '',
-        `The link works once, and until ${utcText(invitation.expires_at)}. After that, ask an admin of ${partner.name} to send a new invitation.`,
-      ].join('\n'),
-    });
+    const holder = await repo.byEmail(invitation.email);
+    // an invitee has no language of their own yet: the inviter's request decides; an address with an account, its own
+    const texts = MAIL_TEXTS[mailLanguage(holder?.language)];
+    const words = { name: invitation.name, partner: partner.name, invitedBy: by.userId ? by.email : undefined, role: invitation.role as Role };
+    if (heldElsewhere(holder, invitation.partner_id)) return mailer.send({ to: invitation.email, ...texts.invitationHeldElsewhere(words) });
+    return mailer.send({ to: invitation.email, ...texts.invitation({ ...words, again, link: link(token), expiresAt: invitation.expires_at }) });
   }
 
   /** Sends the mail; a mail server that is down undoes nothing (the invitation is kept to resend) and is told. */

@@ -57,7 +57,8 @@ export function createTeamRepository(db: Kysely<DB>) {
       exec.selectFrom('users').selectAll().where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst(),
 
     /** The user holding an e-mail address, of any partner: an address belongs to one user across all partners. */
-    byEmail: (email: string, exec: Exec = db) => exec.selectFrom('users').select(['partner_id', 'id', 'status']).where('email', '=', email).executeTakeFirst(),
+    byEmail: (email: string, exec: Exec = db) =>
+      exec.selectFrom('users').select(['partner_id', 'id', 'status', 'language']).where('email', '=', email).executeTakeFirst(),
 
     /**
      * Locks the partner's active admins (in id order, so two changes lock in the same order) and answers their ids.

@@ -12,11 +12,12 @@ import {
   type WalletStatusUpdateRequest,
 } from '@portal/contract/wallets';
 import { OTP_MESSAGES, type OtpPurpose } from '@portal/contract/otp';
-import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
+import { coinNetworkLabel } from '@portal/contract/labels';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
+import type { MailTexts, Notice, WalletRef } from '../../lib/mail-texts/index.ts';
 import { addressKey, normaliseWalletAddress, walletTagProblem } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { OtpService } from '../otp/index.ts';
@@ -146,12 +147,16 @@ export function createWalletService(deps: WalletDeps) {
     trx: Transaction<DB>,
     w: WalletRow,
     to: { roles?: readonly ('admin' | 'treasury')[]; userIds?: string[]; exclude?: string[] },
-    title: string,
-    lines: string[],
+    notice: (texts: MailTexts, wallet: WalletRef) => Notice,
     at: Date,
-  ) => deps.notifier.notify(trx, { partnerId: w.partner_id, topic: 'wallets', to, title, lines, link: '/wallets', at });
-  /** "the USDT (TRC20) wallet address TQn9…x7Yb" */
-  const walletWords = (w: WalletRow, article = 'the') => `${article} ${pairText(w.currencies.join('/'), w.network)} wallet address ${shortAddress(w.address)}`;
+  ) => deps.notifier.notify(trx, { partnerId: w.partner_id, topic: 'wallets', to, notice: (t) => notice(t, walletRef(w)), link: '/wallets', at });
+  /** A wallet as the mails and notifications name it: its coins, network and address. */
+  const walletRef = (w: Pick<WalletRow, 'currencies' | 'network' | 'address'>): WalletRef => ({
+    coins: w.currencies.join('/'),
+    network: w.network,
+    address: w.address,
+  });
+  const person = (auth: Auth) => ({ name: auth.name, email: auth.email });
 
   const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
   /** The wallet's change, for the partner's event stream (in the change's transaction). */
@@ -172,7 +177,7 @@ export function createWalletService(deps: WalletDeps) {
       if (owner !== undefined && owner !== auth.partnerId) throw registeredElsewhere();
       if (currencies.length > 0) await db.transaction().execute((trx) => requireFreeSlots(trx, auth.partnerId, network, currencies));
       const coins = currencies.length > 0 ? currencies.join('/') : NETWORK_CURRENCIES[network].join('/');
-      return { target: { address, network, tag }, words: `to add the ${pairText(coins, network)} address ${shortAddress(address)}` };
+      return { target: { address, network, tag }, words: (t: MailTexts) => t.otpPurpose.walletAdd({ coins, network, address }) };
     },
 
     /** Before a code is sent to enable a wallet: it is yours, disabled, and a place is free. */
@@ -184,7 +189,7 @@ export function createWalletService(deps: WalletDeps) {
       await db.transaction().execute((trx) => requireFreeSlots(trx, auth.partnerId, wallet.network, wallet.currencies, wallet.id));
       return {
         target: { address: wallet.address, network: wallet.network },
-        words: `to enable the ${pairText(wallet.currencies.join('/'), wallet.network)} address ${shortAddress(wallet.address)}`,
+        words: (t: MailTexts) => t.otpPurpose.walletEnable(walletRef(wallet)),
       };
     },
 
@@ -194,7 +199,7 @@ export function createWalletService(deps: WalletDeps) {
       const wallet = await liveWallet(db, auth, target.address, networkOf(target.network));
       return {
         target: { address: wallet.address, network: wallet.network },
-        words: `to delete the ${pairText(wallet.currencies.join('/'), wallet.network)} address ${shortAddress(wallet.address)}`,
+        words: (t: MailTexts) => t.otpPurpose.walletDelete(walletRef(wallet)),
       };
     },
 
@@ -242,14 +247,7 @@ export function createWalletService(deps: WalletDeps) {
           details: { address, network, tag: input.tag, currencies },
         });
         await announce(trx, 'added', wallet, at);
-        await tellAbout(
-          trx,
-          wallet,
-          { roles: WALLET_ROLES, exclude: [auth.userId] },
-          'A new wallet address is waiting for your review',
-          [`${auth.name} (${auth.email}) added ${walletWords(wallet)}. It needs another admin or treasury user to approve it before withdrawals can go to it.`],
-          at,
-        );
+        await tellAbout(trx, wallet, { roles: WALLET_ROLES, exclude: [auth.userId] }, (t, w) => t.notices.walletAdded({ actor: person(auth), wallet: w }), at);
         return wallet;
       });
       return { wallet: toWallet(row, auth) };
@@ -295,10 +293,8 @@ export function createWalletService(deps: WalletDeps) {
           trx,
           changed,
           { userIds: [changed.created_by] },
-          approved ? 'Your new wallet address was approved' : 'Your new wallet address was denied',
-          approved
-            ? [`${auth.name} (${auth.email}) approved ${walletWords(changed)} you added. It is being screened, and is enabled once it passes.`]
-            : [`${auth.name} (${auth.email}) denied ${walletWords(changed)} you added.`, `Reason: ${reason}`],
+          (t, w) =>
+            approved ? t.notices.walletApproved({ actor: person(auth), wallet: w }) : t.notices.walletDenied({ actor: person(auth), wallet: w, reason }),
           at,
         );
         return changed;
@@ -410,10 +406,7 @@ export function createWalletService(deps: WalletDeps) {
           trx,
           changed,
           { userIds: [changed.created_by] },
-          outcome.passed ? 'Your new wallet address is enabled' : 'Your new wallet address did not pass screening',
-          outcome.passed
-            ? [`${walletWords(changed, 'The')} passed screening and is enabled: withdrawals can now be sent to it.`]
-            : [`${walletWords(changed, 'The')} did not pass screening and was not enabled.`, `Reason: ${outcome.reason}`],
+          (t, w) => (outcome.passed ? t.notices.walletEnabled({ wallet: w }) : t.notices.walletScreeningFailed({ wallet: w, reason: outcome.reason })),
           at,
         );
         return changed;

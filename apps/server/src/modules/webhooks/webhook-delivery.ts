@@ -8,6 +8,8 @@ import type { Database } from '../../db/database.ts';
 import { listen, type Listener } from '../../db/notify.ts';
 import { decrypt } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
+import { mailLanguage } from '../../lib/language.ts';
+import { MAIL_TEXTS } from '../../lib/mail-texts/index.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { onOutboxNudge } from './webhook-events.ts';
 import { signatureHeader, webhookMessageId } from './webhook-signing.ts';
@@ -361,21 +363,18 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
     const last = outcome.error ?? `HTTP ${outcome.statusCode}`;
     try {
       for (const admin of await activeAdmins(db, partnerId)) {
-        await deps.mailer.send({
-          to: admin.email,
-          subject: 'A webhook endpoint is failing',
-          text: [
-            `Hello ${admin.name},`,
-            '',
-            `We could not deliver a ${type} event (${messageId}) to your webhook endpoint ${url}.`,
-            outcome.retryable
-              ? `We tried ${attempts} times over the retry schedule; the last attempt: ${last}.`
-              : `The receiver refused it: ${last}. We do not retry this answer.`,
-            '',
-            'The endpoint is marked failing. New events are still sent to it, and it is healthy again after its next successful delivery.',
-            `See each attempt, and resend the event once the receiver is fixed, in Developers tools > Webhooks: ${deps.publicUrl}/webhooks`,
-          ].join('\n'),
+        // background work: each admin's own language, else English
+        const mail = MAIL_TEXTS[mailLanguage(admin.language)].webhookFailing({
+          name: admin.name,
+          type,
+          messageId,
+          url,
+          retryable: outcome.retryable,
+          attempts,
+          last,
+          webhooksUrl: `${deps.publicUrl}/webhooks`,
         });
+        await deps.mailer.send({ to: admin.email, ...mail });
       }
     } catch (err) {
       log.error({ err, partner: partnerId }, 'could not e-mail the admins about a failing webhook');

@@ -49,7 +49,13 @@ export const markEndpointFailing = (trx: Executor, partnerId: string, id: string
     .executeTakeFirst();
 
 export const activeAdmins = (db: Executor, partnerId: string) =>
-  db.selectFrom('users').select(['email', 'name']).where('partner_id', '=', partnerId).where('role', '=', 'admin').where('status', '=', 'active').execute();
+  db
+    .selectFrom('users')
+    .select(['email', 'name', 'language'])
+    .where('partner_id', '=', partnerId)
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .execute();
 
 // ---- the outbox
 

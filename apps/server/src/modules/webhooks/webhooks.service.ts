@@ -19,6 +19,7 @@ import {
 import type { RateLimitRepository } from '../../db/rate-limit.repository.ts';
 import type { DB, WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
+import type { MailTexts, Notice, Person, WebhookChange } from '../../lib/mail-texts/index.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt } from '../../lib/keys.ts';
@@ -155,13 +156,12 @@ export function createWebhooksService(deps: WebhooksDeps) {
   const announce = (trx: Transaction<DB>, partnerId: string, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId, table: 'webhooks', kind, id, status, at: now().toISOString() });
   /** Tells the partner's admins of a change of an endpoint (the one who made it too). */
-  const tellAdmins = (trx: Transaction<DB>, auth: Auth, title: string, what: string) =>
+  const tellAdmins = (trx: Transaction<DB>, auth: Auth, notice: (texts: MailTexts, actor: Person) => Notice) =>
     deps.notifier.notify(trx, {
       partnerId: auth.partnerId,
       topic: 'developers',
       to: { roles: ['admin'] },
-      title,
-      lines: [`${auth.name} (${auth.email}) ${what}.`],
+      notice: (t) => notice(t, { name: auth.name, email: auth.email }),
       link: '/webhooks',
       at: now(),
     });
@@ -200,7 +200,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     async checkCreate(auth: Auth, target: { url: string }) {
       const url = urlOf(target.url);
       await checkCreate(auth, url);
-      return { target: { url }, words: `to add the webhook endpoint ${url}` };
+      return { target: { url }, words: (t: MailTexts) => t.otpPurpose.webhookCreate(url) };
     },
 
     /** Before a code is sent to change an endpoint: it is yours, and a new URL passes the rules. */
@@ -209,21 +209,21 @@ export function createWebhooksService(deps: WebhooksDeps) {
       const existing = await endpointOrThrow(auth, target.id);
       const url = target.url === undefined ? undefined : urlOf(target.url);
       if (url !== undefined && url !== existing.url) await checkTarget(url);
-      return { target: { id: existing.id, url: url ?? null }, words: `to change the webhook endpoint ${url ?? existing.url}` };
+      return { target: { id: existing.id, url: url ?? null }, words: (t: MailTexts) => t.otpPurpose.webhookUpdate(url ?? existing.url) };
     },
 
     /** Before a code is sent to delete an endpoint: it is yours. */
     async checkDelete(auth: Auth, target: { id: string }) {
       await access(auth, true);
       const existing = await endpointOrThrow(auth, target.id);
-      return { target: { id: existing.id }, words: `to delete the webhook endpoint ${existing.url}` };
+      return { target: { id: existing.id }, words: (t: MailTexts) => t.otpPurpose.webhookDelete(existing.url) };
     },
 
     /** Before a code is sent to roll an endpoint's secret: it is yours. */
     async checkRoll(auth: Auth, target: { id: string }) {
       await access(auth, true);
       const existing = await endpointOrThrow(auth, target.id);
-      return { target: { id: existing.id }, words: `to roll the signing secret of the webhook endpoint ${existing.url}` };
+      return { target: { id: existing.id }, words: (t: MailTexts) => t.otpPurpose.webhookRoll(existing.url) };
     },
 
     async list(auth: Auth): Promise<WebhooksResponse> {
@@ -249,7 +249,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         });
         await auditChange(trx, { ...actor(auth), action: 'webhook.created', target: created.id, details: { url: input.url, events: input.events } });
         await announce(trx, auth.partnerId, 'created', created.id, endpointStatus(created));
-        await tellAdmins(trx, auth, 'A webhook endpoint was added', `added the webhook endpoint ${created.url} (${input.events.length} event types)`);
+        await tellAdmins(trx, auth, (t, actor) => t.notices.webhookAdded({ actor, url: created.url, eventTypes: input.events.length }));
         return created;
       });
       return { webhook: toWebhook(row, deps.now()), secret };
@@ -278,13 +278,14 @@ export function createWebhooksService(deps: WebhooksDeps) {
         const { state: _state, failing_since: _since, ...details } = changes;
         await auditChange(trx, { ...actor(auth), action: 'webhook.updated', target: input.id, details });
         await announce(trx, auth.partnerId, 'updated', updated.id, endpointStatus(updated));
-        const what = [
-          changes.url !== undefined ? `its address from ${existing.url} to ${updated.url}` : undefined,
-          changes.events !== undefined ? 'its event types' : undefined,
-          changes.description !== undefined ? 'its description' : undefined,
-          changes.active !== undefined ? (updated.active ? 'turned it on' : 'turned it off') : undefined,
-        ].filter((w) => w !== undefined);
-        await tellAdmins(trx, auth, 'A webhook endpoint was changed', `changed the webhook endpoint ${existing.url}: ${what.join(', ')}`);
+        const change: WebhookChange = {
+          url: existing.url,
+          newUrl: changes.url !== undefined ? updated.url : undefined,
+          events: changes.events !== undefined,
+          description: changes.description !== undefined,
+          active: changes.active !== undefined ? updated.active : undefined,
+        };
+        await tellAdmins(trx, auth, (t, actor) => t.notices.webhookChanged({ actor, change }));
         return updated;
       });
       return { webhook: toWebhook(row, deps.now()) };
@@ -315,8 +316,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         const until = previousUntil?.toISOString() ?? null;
         await auditChange(trx, { ...actor(auth), action: 'webhook.secret_rolled', target: id, details: { previousSecretExpiresAt: until } });
         await announce(trx, auth.partnerId, 'updated', id, endpointStatus(updated));
-        const ends = until ? `the old secret keeps signing until ${until.slice(0, 16).replace('T', ' ')} UTC` : 'the old secret stopped at once';
-        await tellAdmins(trx, auth, 'A webhook secret was rolled', `rolled the signing secret of the webhook endpoint ${existing.url}: ${ends}`);
+        await tellAdmins(trx, auth, (t, actor) => t.notices.webhookSecretRolled({ actor, url: existing.url, until: previousUntil }));
         return updated;
       });
       return { webhook: toWebhook(row, deps.now()), secret };
@@ -330,7 +330,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         if (!(await deleteEndpoint(trx, auth.partnerId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
         await auditChange(trx, { ...actor(auth), action: 'webhook.deleted', target: id, details: { url: existing.url } });
         await announce(trx, auth.partnerId, 'deleted', id, 'deleted');
-        await tellAdmins(trx, auth, 'A webhook endpoint was deleted', `deleted the webhook endpoint ${existing.url}`);
+        await tellAdmins(trx, auth, (t, actor) => t.notices.webhookDeleted({ actor, url: existing.url }));
       });
       return { id };
     },
