@@ -66,7 +66,7 @@ async function problems(page: Page, english: string[]): Promise<string[]> {
       if (style.display === 'none' || style.visibility === 'hidden') continue;
       const range = document.createRange();
       range.selectNodeContents(node);
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      const rects = Array.from(range.getClientRects() as unknown as ArrayLike<DOMRect>).filter((r) => r.width > 0 && r.height > 0);
       if (!rects.length) continue;
       if (englishSet.has(text)) found.push(`English: "${text}"`);
       // a box that scrolls sideways (a wide table) holds its text on purpose
@@ -122,7 +122,7 @@ describe.skipIf(browserMissing)('the portal in French', () => {
     await page.goto(`${env.server.url}/settings`);
     await loaded(page);
     // no language saved: the browser's; the switch saves English for this user
-    await page.getByRole('radio', { name: 'English' }).check();
+    await page.getByRole('radio', { name: 'English' }).click();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     await page.close();
@@ -142,7 +142,7 @@ describe.skipIf(browserMissing)('the portal in French', () => {
     // back to the browser's language: French again
     await other.goto(`${env.server.url}/settings`);
     await loaded(other);
-    await other.getByRole('radio', { name: /Your browser’s language/ }).check();
+    await other.getByRole('radio', { name: /Your browser’s language/ }).click();
     await other.getByRole('heading', { name: 'Paramètres', level: 1 }).waitFor();
     await other.close();
   }, 120_000);
@@ -152,7 +152,7 @@ describe.skipIf(browserMissing)('the portal in French', () => {
     await signInAs(page, env.server.url, 'admin@acme.test');
     await page.goto(`${env.server.url}/settings`);
     await loaded(page);
-    await page.getByRole('radio', { name: 'Français' }).check();
+    await page.getByRole('radio', { name: 'Français' }).click();
     await page.getByRole('heading', { name: 'Paramètres', level: 1 }).waitFor();
     const english = englishOnly();
     const found: Record<string, string[]> = {};

@@ -8,7 +8,7 @@ import { followOtherTabs, installAuthHooks, onLogout, restoreSession, setNavigat
 import { useSession } from './lib/session/session-store.ts';
 import { profileQuery } from './lib/partner/profile.ts';
 import { beginStart, forgetStart } from './lib/start.ts';
-import { LanguageScope, initialLanguage, setLanguage } from './lib/i18n.ts';
+import { LanguageScope, initialLanguage, onLanguageChange, setLanguage } from './lib/i18n.ts';
 import { forgetPartner } from './lib/partner/remembered.ts';
 import { useBanners } from './features/banners/low-balance.ts';
 import { useReviewBanners } from './features/wallets/review-banners.ts';
@@ -25,6 +25,8 @@ setNavigator((to) => void router.navigate(to, { replace: true }));
 installAuthHooks();
 followOtherTabs();
 onLogout(() => queryClient.clear());
+// what the server wrote in the former language (the bell, messages) is asked for again in the new one
+onLanguageChange(() => void queryClient.invalidateQueries());
 onLogout(forgetStart);
 onLogout(forgetPartner);
 onLogout(() => useBanners.getState().reset());

@@ -4,6 +4,8 @@ import { useFramePartner, useProfile } from '../lib/partner/profile.ts';
 import { useSession } from '../lib/session/session-store.ts';
 import { guard, homePath } from './guard.ts';
 import type { RouteMeta } from './routes.ts';
+import { commonMessages } from '../lib/common-messages.ts';
+import { useT } from '../lib/i18n.ts';
 
 /** Whether the guard's rules for this route read the partner (its kind, its flags), not only the session. */
 const readsPartner = (meta: RouteMeta) => meta.area !== 'shared' || meta.featureFlag !== undefined;
@@ -15,12 +17,13 @@ const readsPartner = (meta: RouteMeta) => meta.area !== 'shared' || meta.feature
  * on the partner the server sends, and redirects then.
  */
 export function Guarded({ meta }: { meta: RouteMeta }) {
+  const t = useT(commonMessages);
   const session = useSession();
   const needsPartner = meta.access === 'protected' && session.isLoggedIn && session.verified && readsPartner(meta);
   const profile = useProfile();
   const frame = useFramePartner();
   // a new tab signing itself in with the browser's session: neither the sign-in page nor the screen yet
-  if (session.restoring) return <LoadingBlock label="Signing you in..." minHeight={320} />;
+  if (session.restoring) return <LoadingBlock label={t('signingIn')} minHeight={320} />;
   if (needsPartner && profile.isPending) {
     const wouldPass =
       frame.data &&

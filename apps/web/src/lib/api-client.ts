@@ -3,6 +3,8 @@ import { API_PREFIX } from '@portal/contract/api';
 import { ErrorBody, type ErrorCode } from '@portal/contract/errors';
 import { reportOnline, reportOutage, untilOnline } from './connection.ts';
 import { deviceId } from './device-id.ts';
+import { commonMessages } from './common-messages.ts';
+import { translator } from './i18n.ts';
 
 /** A failed call: the server's code and message, or NetworkError when no reply came. */
 export class ApiError extends Error {
@@ -175,7 +177,7 @@ async function send(method: string, path: string, options: RequestOptions<unknow
     });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'NetworkError', 'The server could not be reached. Check your connection and try again.');
+    throw new ApiError(0, 'NetworkError', translator(commonMessages)('api.unreachable'));
   }
 }
 
@@ -186,15 +188,14 @@ async function toError(res: Response): Promise<ApiError> {
   } catch {
     // not JSON: fall through
   }
-  return new ApiError(res.status, res.status >= 500 ? 'InternalError' : 'BadRequest', `Request failed (${res.status})`);
+  return new ApiError(res.status, res.status >= 500 ? 'InternalError' : 'BadRequest', translator(commonMessages)('api.requestFailed', { status: res.status }));
 }
 
 /** Replies that mean the server (or its database) is away for a moment, not that the call was wrong. */
 const OUTAGE_STATUSES = new Set([502, 503, 504]);
 
-/** The words for a change that got no reply: it may or may not have been made. */
-export const CHANGE_NOT_CONFIRMED_MESSAGE =
-  'The server could not be reached, so this change may not have been saved. Check once the connection is back before you try again.';
+/** The words for a change that got no reply: it may or may not have been made (in English; the error says them in the language in force). */
+export const CHANGE_NOT_CONFIRMED_MESSAGE = commonMessages.en['api.changeNotConfirmed'];
 
 const isNoReply = (err: unknown): err is ApiError => err instanceof ApiError && err.code === 'NetworkError';
 
@@ -230,7 +231,7 @@ async function sendThroughOutages(method: string, path: string, options: Request
     reportOutage(res ? retryAfterSeconds(res) : undefined);
     if (!read) {
       if (res) throw await toError(res);
-      throw new ApiError(0, 'NetworkError', CHANGE_NOT_CONFIRMED_MESSAGE);
+      throw new ApiError(0, 'NetworkError', translator(commonMessages)('api.changeNotConfirmed'));
     }
     await untilOnline(options.signal);
     if (options.signal?.aborted) throw aborted();

@@ -213,5 +213,6 @@ export function formatRate(rate: string | number | null | undefined, base: strin
   return `1 ${base} = ${formatted} ${quote}`;
 }
 
-// the words of stored values, shared with the files the server writes (one definition: a file says what the screen says)
-export { paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from '@portal/contract/labels';
+// the words of stored values in the language in force: the English ones are the contract's, shared with the files the
+// server writes (one definition: a file says what the screen says)
+export { paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from './labels.ts';

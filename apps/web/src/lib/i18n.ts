@@ -25,8 +25,11 @@ export const currentLanguage = (): Language => current;
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => void listeners.delete(listener);
 }
+
+/** Calls `listener` after each change of language (the server's words cached in a query are then asked again). */
+export const onLanguageChange = (listener: () => void): (() => void) => subscribe(listener);
 
 /** The language in force, drawn again when it changes. */
 export const useLanguage = (): Language => useSyncExternalStore(subscribe, currentLanguage, currentLanguage);

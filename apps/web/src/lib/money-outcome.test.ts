@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TRANSACTION_STATUSES } from '@portal/contract/domain';
+import { setLanguage } from './i18n.ts';
 import { moneyOutcome, type Movement } from './money-outcome.ts';
 
 const collection = (status: string): Movement => ({
@@ -87,5 +88,23 @@ describe('the wording of each outcome', () => {
     expect(w('pending').lines).toEqual([{ label: 'Reserved from your balance', value: 'USD 25.00' }]);
     expect(w('failed').lines).toEqual([{ label: 'Returned to your balance', value: 'USD 25.00' }]);
     expect(w('complete').lines).toEqual([{ label: 'Taken from your balance', value: 'USD 25.00' }]);
+  });
+});
+
+describe('what a state moved, in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('says it in French, each amount written as French writes it', async () => {
+    await setLanguage('fr');
+    const refunded = moneyOutcome(collection('refunded'));
+    expect(refunded.summary).toBe('Remboursé au payeur\u00a0: 2\u202f077,50\u00a0KES.');
+    expect(refunded.lines).toEqual([
+      { label: 'Remboursé au payeur', value: '2\u202f077,50\u00a0KES' },
+      { label: 'Repris sur votre solde', value: '16,34\u00a0USD' },
+      { label: 'Frais conservés', value: '0,23\u00a0USD' },
+    ]);
+    expect(moneyOutcome(disbursement('processing')).summary).toBe(
+      'Montant réservé sur votre solde\u00a0: 12,00\u00a0USD. Rien n’est encore parvenu au bénéficiaire.',
+    );
   });
 });

@@ -1,6 +1,8 @@
 import type { TransactionStatus } from '@portal/contract/domain';
 import type { Payment } from '@portal/contract/payments';
 import { formatMoney } from './format.ts';
+import { translator, type Translate } from './i18n.ts';
+import { outcomeMessages } from './outcome-messages.ts';
 
 /**
  * What a state of a money movement did and did not move, in words: the one table the payment result and the
@@ -82,115 +84,118 @@ type Outcome = {
 
 const usd = (amount: string) => formatMoney(amount, 'USD');
 
-type Wording = (m: Required<Movement>) => Omit<Outcome, 'payerInstructions'>;
+type Wording = (m: Required<Movement>, t: Translate<typeof outcomeMessages.en>) => Omit<Outcome, 'payerInstructions'>;
 
 /** The state → wording table: per kind, per stage. */
 const OUTCOMES: Record<MovementKind, Record<Stage, Wording>> = {
   collection: {
-    waiting: (m) => ({
-      summary: 'Waiting for the payer. Nothing has been credited yet.',
+    waiting: (m, t) => ({
+      summary: t('collection.waiting'),
       lines: [
-        { label: 'Your balance', value: 'Nothing credited yet' },
-        { label: 'Credited once the payer pays', value: usd(m.balanceUsd) },
+        { label: t('yourBalance'), value: t('nothingCreditedYet') },
+        { label: t('creditedOncePaid'), value: usd(m.balanceUsd) },
       ],
     }),
-    done: (m) => ({
-      summary: `The payer paid ${formatMoney(m.amount, m.currency)}.`,
-      lines: [{ label: 'Credited to your balance', value: usd(m.balanceUsd) }],
+    done: (m, t) => ({
+      summary: t('collection.done', { amount: formatMoney(m.amount, m.currency) }),
+      lines: [{ label: t('creditedToBalance'), value: usd(m.balanceUsd) }],
     }),
-    ended: () => ({
-      summary: 'The payer did not pay. Nothing was credited.',
-      lines: [{ label: 'Your balance', value: 'Nothing was credited' }],
+    ended: (_m, t) => ({
+      summary: t('collection.ended'),
+      lines: [{ label: t('yourBalance'), value: t('nothingWasCredited') }],
     }),
-    refunding: (m) => ({
-      summary: 'The payment is being refunded to the payer.',
+    refunding: (m, t) => ({
+      summary: t('collection.refunding'),
       lines: [
-        { label: 'Credited to your balance', value: usd(m.balanceUsd) },
-        { label: 'Being refunded to the payer', value: formatMoney(m.amount, m.currency) },
+        { label: t('creditedToBalance'), value: usd(m.balanceUsd) },
+        { label: t('beingRefundedToPayer'), value: formatMoney(m.amount, m.currency) },
       ],
     }),
-    refunded: (m) => ({
-      summary: `Refunded to the payer: ${formatMoney(m.amount, m.currency)}.`,
+    refunded: (m, t) => ({
+      summary: t('collection.refunded', { amount: formatMoney(m.amount, m.currency) }),
       lines: [
-        { label: 'Refunded to the payer', value: formatMoney(m.amount, m.currency) },
-        { label: 'Taken back from your balance', value: usd(m.amountUsd) },
-        ...(Number(m.feeUsd) > 0 ? [{ label: 'Fee kept', value: usd(m.feeUsd) }] : []),
+        { label: t('refundedToPayer'), value: formatMoney(m.amount, m.currency) },
+        { label: t('takenBackFromBalance'), value: usd(m.amountUsd) },
+        ...(Number(m.feeUsd) > 0 ? [{ label: t('feeKept'), value: usd(m.feeUsd) }] : []),
       ],
     }),
-    refund_failed: (m) => ({
-      summary: 'The refund to the payer failed. The payment stays credited.',
-      lines: [{ label: 'Credited to your balance', value: usd(m.balanceUsd) }],
+    refund_failed: (m, t) => ({
+      summary: t('collection.refundFailed'),
+      lines: [{ label: t('creditedToBalance'), value: usd(m.balanceUsd) }],
     }),
   },
   disbursement: {
-    waiting: (m) => ({
-      summary: `${usd(m.balanceUsd)} reserved from your balance. Nothing has reached the recipient yet.`,
-      lines: [{ label: 'Reserved from your balance', value: usd(m.balanceUsd) }],
+    waiting: (m, t) => ({
+      summary: t('disbursement.waiting', { amount: usd(m.balanceUsd) }),
+      lines: [{ label: t('reservedFromBalance'), value: usd(m.balanceUsd) }],
     }),
-    done: (m) => ({
-      summary: `The recipient was paid ${formatMoney(m.amount, m.currency)}.`,
+    done: (m, t) => ({
+      summary: t('disbursement.done', { amount: formatMoney(m.amount, m.currency) }),
       lines: [
-        { label: 'Taken from your balance', value: usd(m.balanceUsd) },
-        { label: 'Paid to the recipient', value: formatMoney(m.amount, m.currency) },
+        { label: t('takenFromBalance'), value: usd(m.balanceUsd) },
+        { label: t('paidToRecipient'), value: formatMoney(m.amount, m.currency) },
       ],
     }),
-    ended: (m) => ({
-      summary: `Nothing was sent. ${usd(m.balanceUsd)} returned to your balance.`,
+    ended: (m, t) => ({
+      summary: t('nothingSent', { amount: usd(m.balanceUsd) }),
       lines: [
-        { label: 'Paid to the recipient', value: 'Nothing was sent' },
-        { label: 'Returned to your balance', value: usd(m.balanceUsd) },
+        { label: t('paidToRecipient'), value: t('nothingWasSent') },
+        { label: t('returnedToBalance'), value: usd(m.balanceUsd) },
       ],
     }),
-    refunding: (m) => ({
-      summary: 'The recipient’s side is sending the payment back.',
+    refunding: (m, t) => ({
+      summary: t('disbursement.refunding'),
       lines: [
-        { label: 'Taken from your balance', value: usd(m.balanceUsd) },
-        { label: 'Being returned to your balance', value: usd(m.amountUsd) },
+        { label: t('takenFromBalance'), value: usd(m.balanceUsd) },
+        { label: t('beingReturnedToBalance'), value: usd(m.amountUsd) },
       ],
     }),
-    refunded: (m) => ({
-      summary: `The payment came back. ${usd(m.amountUsd)} returned to your balance.`,
+    refunded: (m, t) => ({
+      summary: t('disbursement.refunded', { amount: usd(m.amountUsd) }),
       lines: [
-        { label: 'Taken from your balance', value: usd(m.balanceUsd) },
-        { label: 'Returned to your balance', value: usd(m.amountUsd) },
-        ...(Number(m.feeUsd) > 0 ? [{ label: 'Fee kept', value: usd(m.feeUsd) }] : []),
+        { label: t('takenFromBalance'), value: usd(m.balanceUsd) },
+        { label: t('returnedToBalance'), value: usd(m.amountUsd) },
+        ...(Number(m.feeUsd) > 0 ? [{ label: t('feeKept'), value: usd(m.feeUsd) }] : []),
       ],
     }),
-    refund_failed: (m) => ({
-      summary: 'The return of the payment failed. Nothing came back to your balance.',
-      lines: [{ label: 'Taken from your balance', value: usd(m.balanceUsd) }],
+    refund_failed: (m, t) => ({
+      summary: t('disbursement.refundFailed'),
+      lines: [{ label: t('takenFromBalance'), value: usd(m.balanceUsd) }],
     }),
   },
   withdrawal: {
-    waiting: (m) => ({
-      summary: `${usd(m.balanceUsd)} reserved from your balance until the withdrawal is sent.`,
-      lines: [{ label: 'Reserved from your balance', value: usd(m.balanceUsd) }],
+    waiting: (m, t) => ({
+      summary: t('withdrawal.waiting', { amount: usd(m.balanceUsd) }),
+      lines: [{ label: t('reservedFromBalance'), value: usd(m.balanceUsd) }],
     }),
-    done: (m) => ({ summary: 'Sent to your wallet.', lines: [{ label: 'Taken from your balance', value: usd(m.balanceUsd) }] }),
-    ended: (m) => ({
-      summary: `Nothing was sent. ${usd(m.balanceUsd)} returned to your balance.`,
-      lines: [{ label: 'Returned to your balance', value: usd(m.balanceUsd) }],
+    done: (m, t) => ({ summary: t('withdrawal.done'), lines: [{ label: t('takenFromBalance'), value: usd(m.balanceUsd) }] }),
+    ended: (m, t) => ({
+      summary: t('nothingSent', { amount: usd(m.balanceUsd) }),
+      lines: [{ label: t('returnedToBalance'), value: usd(m.balanceUsd) }],
     }),
-    refunding: (m) => ({ summary: 'Being returned to your balance.', lines: [{ label: 'Being returned to your balance', value: usd(m.balanceUsd) }] }),
-    refunded: (m) => ({ summary: 'Returned to your balance.', lines: [{ label: 'Returned to your balance', value: usd(m.balanceUsd) }] }),
-    refund_failed: (m) => ({ summary: 'The return failed.', lines: [{ label: 'Taken from your balance', value: usd(m.balanceUsd) }] }),
+    refunding: (m, t) => ({ summary: t('withdrawal.refunding'), lines: [{ label: t('beingReturnedToBalance'), value: usd(m.balanceUsd) }] }),
+    refunded: (m, t) => ({ summary: t('withdrawal.refunded'), lines: [{ label: t('returnedToBalance'), value: usd(m.balanceUsd) }] }),
+    refund_failed: (m, t) => ({ summary: t('withdrawal.refundFailed'), lines: [{ label: t('takenFromBalance'), value: usd(m.balanceUsd) }] }),
   },
   deposit: {
-    waiting: () => ({ summary: 'Waiting for the deposit. Nothing has been credited yet.', lines: [{ label: 'Your balance', value: 'Nothing credited yet' }] }),
-    done: (m) => ({ summary: 'Credited to your balance.', lines: [{ label: 'Credited to your balance', value: usd(m.balanceUsd) }] }),
-    ended: () => ({ summary: 'Nothing was credited.', lines: [{ label: 'Your balance', value: 'Nothing was credited' }] }),
-    refunding: (m) => ({ summary: 'The deposit is being sent back.', lines: [{ label: 'Being sent back', value: usd(m.balanceUsd) }] }),
-    refunded: (m) => ({ summary: 'The deposit was sent back.', lines: [{ label: 'Taken back from your balance', value: usd(m.balanceUsd) }] }),
-    refund_failed: (m) => ({ summary: 'The return of the deposit failed.', lines: [{ label: 'Credited to your balance', value: usd(m.balanceUsd) }] }),
+    waiting: (_m, t) => ({ summary: t('deposit.waiting'), lines: [{ label: t('yourBalance'), value: t('nothingCreditedYet') }] }),
+    done: (m, t) => ({ summary: t('deposit.done'), lines: [{ label: t('creditedToBalance'), value: usd(m.balanceUsd) }] }),
+    ended: (_m, t) => ({ summary: t('deposit.ended'), lines: [{ label: t('yourBalance'), value: t('nothingWasCredited') }] }),
+    refunding: (m, t) => ({ summary: t('deposit.refunding'), lines: [{ label: t('beingSentBack'), value: usd(m.balanceUsd) }] }),
+    refunded: (m, t) => ({ summary: t('deposit.refunded'), lines: [{ label: t('takenBackFromBalance'), value: usd(m.balanceUsd) }] }),
+    refund_failed: (m, t) => ({ summary: t('deposit.refundFailed'), lines: [{ label: t('creditedToBalance'), value: usd(m.balanceUsd) }] }),
   },
 };
 
 /** A collection's payer can still follow its instructions only while it awaits payment. */
 const AWAITING_PAYMENT: readonly string[] = ['created', 'pending'];
 
-/** What the movement's state did and did not move, each amount with its currency. */
+/** What the movement's state did and did not move, each amount with its currency, in the language in force. */
 export function moneyOutcome(m: Movement): Outcome {
   const full: Required<Movement> = { ...m, amountUsd: m.amountUsd ?? m.balanceUsd, feeUsd: m.feeUsd ?? '0' };
   const status = m.status.toLowerCase();
-  return { ...OUTCOMES[m.kind][stageOf(status)](full), payerInstructions: m.kind === 'collection' && AWAITING_PAYMENT.includes(status) };
+  return {
+    ...OUTCOMES[m.kind][stageOf(status)](full, translator(outcomeMessages)),
+    payerInstructions: m.kind === 'collection' && AWAITING_PAYMENT.includes(status),
+  };
 }

@@ -4,6 +4,8 @@ import { OTP_MESSAGES, OTP_PURPOSE_MESSAGES, SendOtpResponse, type OtpPurpose } 
 import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import { ApiError, api } from './api-client.ts';
 import { useSession } from './session/session-store.ts';
+import { commonMessages } from './common-messages.ts';
+import { localizeMessage, translator } from './i18n.ts';
 
 /** The server refused the change itself before sending a code (the same answer the change would get): shown at its field. */
 class RefusedChange extends Error {
@@ -21,12 +23,12 @@ function useSendOtp() {
   const signedIn = useSession((s) => s.user !== undefined);
   return useMutation({
     mutationFn: async (purpose?: OtpPurpose) => {
-      if (!signedIn) throw new Error('cannot send otp without user and partner data');
+      if (!signedIn) throw new Error(translator(commonMessages)('errors.otpNoUser'));
       try {
         return await api.put('user/otp', purpose ?? {}, { schema: SendOtpResponse });
       } catch (err) {
         if (err instanceof ApiError && purpose && [400, 403, 404, 409].includes(err.status)) throw new RefusedChange(err);
-        if (err instanceof ApiError) throw new ApiError(err.status, err.code, `${WALLET_MESSAGES.otpFailed}${err.message}`, err.requestId);
+        if (err instanceof ApiError) throw new ApiError(err.status, err.code, `${localizeMessage(WALLET_MESSAGES.otpFailed)}${err.message}`, err.requestId);
         throw err;
       }
     },

@@ -1,14 +1,43 @@
+import en from '../locales/en/page-texts.json';
+import { frameMessages } from './frame-messages.ts';
+import { defineMessages, translator } from './i18n.ts';
+
+/** The headers of the transaction screens (transactions, trades, payments). */
+export const pageTextsMessages = defineMessages('page-texts', en);
+
+type Header = { readonly title: string; readonly description: string };
+
+/**
+ * A screen's title and description, looked up each time they are read (getters), so that a screen spreading them
+ * (`<PageHeader {...PAGE_TEXTS.trades} />`) draws them in the language in force, never in that of the module's load.
+ */
+const header = (title: () => string, description: () => string): Header => ({
+  get title() {
+    return title();
+  },
+  get description() {
+    return description();
+  },
+});
+const transactionScreen = (name: 'transactions' | 'trades' | 'payments') =>
+  header(
+    () => translator(pageTextsMessages)(`${name}.title`),
+    () => translator(pageTextsMessages)(`${name}.description`),
+  );
+const frameScreen = (name: 'balance' | 'settings') =>
+  header(
+    () => translator(frameMessages)(`page.${name}.title`),
+    () => translator(frameMessages)(`page.${name}.description`),
+  );
+
 /**
  * The titles and descriptions of the screens people open first: the screens draw them, and so does the frame's
  * skeleton of each before its data arrives (app/layout/page-skeleton.tsx), in the same place.
  */
 export const PAGE_TEXTS = {
-  transactions: { title: 'Transactions', description: 'Your payments, collections, settlements and fees.' },
-  trades: { title: 'Trades', description: 'Your trades between local currency and stablecoins.' },
-  payments: { title: 'Initiate payments', description: 'Payments you initiated, newest first.' },
-  balance: {
-    title: 'Balance',
-    description: 'Your available funds. Top up with stablecoins sent to your deposit address; withdraw to one of your settlement wallets.',
-  },
-  settings: { title: 'Settings', description: 'Balance alerts, payouts, your notifications, your time zone and your team.' },
+  transactions: transactionScreen('transactions'),
+  trades: transactionScreen('trades'),
+  payments: transactionScreen('payments'),
+  balance: frameScreen('balance'),
+  settings: frameScreen('settings'),
 } as const;

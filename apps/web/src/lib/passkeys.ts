@@ -1,4 +1,5 @@
 import { PASSKEY_MESSAGES } from '@portal/contract/passkeys';
+import { localizeMessage } from './i18n.ts';
 
 /** Whether this browser can make and use passkeys at all. */
 export const passkeysSupported = () => typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
@@ -10,8 +11,8 @@ export const passkeysSupported = () => typeof window !== 'undefined' && typeof w
  */
 export function ceremonyMessage(err: unknown): string | undefined {
   const name = err instanceof Error ? ((err as Error & { cause?: { name?: string } }).cause?.name ?? err.name) : '';
-  if (name === 'InvalidStateError') return PASSKEY_MESSAGES.alreadyAdded;
-  if (name === 'NotAllowedError' || name === 'AbortError') return PASSKEY_MESSAGES.cancelled;
-  if (name === 'NotSupportedError') return PASSKEY_MESSAGES.unsupported;
+  if (name === 'InvalidStateError') return localizeMessage(PASSKEY_MESSAGES.alreadyAdded);
+  if (name === 'NotAllowedError' || name === 'AbortError') return localizeMessage(PASSKEY_MESSAGES.cancelled);
+  if (name === 'NotSupportedError') return localizeMessage(PASSKEY_MESSAGES.unsupported);
   return undefined;
 }

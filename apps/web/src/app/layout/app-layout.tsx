@@ -26,6 +26,8 @@ import { onReconnected } from '../../lib/connection.ts';
 import { ConnectionNotice } from '../../components/connection-notice.tsx';
 import { topicsForRole } from '@portal/contract/notifications';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
+import { frameMessages } from '../../lib/frame-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 /** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
 const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
@@ -35,6 +37,7 @@ const LAYOUT_TOAST_MS = 3000;
 
 /** The signed-in frame: side navigation (an accordion on small screens) and the page. */
 export function AppLayout() {
+  const t = useT(frameMessages);
   const { pathname } = useLocation();
   const user = useSession((s) => s.user);
   const profile = useProfile();
@@ -74,18 +77,18 @@ export function AppLayout() {
             </p>
             <div className="flex items-center gap-1">
               <p className="min-w-0 flex-1 truncate font-mono text-[11px] text-brand-200/80" title={partner.id} data-testid="partner-id">
-                ID {partner.id}
+                {t('partnerId', { id: partner.id })}
               </p>
-              <CopyButton value={partner.id} label="partner ID" className="size-6 text-brand-200/80 hover:bg-white/10 hover:text-white" />
+              <CopyButton value={partner.id} label={t('partnerIdCopy')} className="size-6 text-brand-200/80 hover:bg-white/10 hover:text-white" />
             </div>
           </div>
         )
       }
       nav={
-        <nav id="side-nav" aria-label="Main" className={cn('flex-1 overflow-y-auto px-3 pb-4', open ? 'block' : 'hidden md:block')}>
+        <nav id="side-nav" aria-label={t('nav.label')} className={cn('flex-1 overflow-y-auto px-3 pb-4', open ? 'block' : 'hidden md:block')}>
           {groups.map((g) => (
             <div key={g.title} className="mt-4">
-              <p className="px-2 text-[11px] font-semibold uppercase tracking-wider text-brand-200/70">{g.title}</p>
+              <p className="px-2 text-[11px] font-semibold uppercase tracking-wider text-brand-200/70">{t(g.title)}</p>
               <ul className="mt-1 space-y-0.5">
                 {g.items.map((item) => (
                   <li key={item.to}>
@@ -97,11 +100,11 @@ export function AppLayout() {
                         isActive(pathname, item.to) ? 'bg-white/15 font-medium text-white' : 'text-brand-100/90 hover:bg-white/10',
                       )}
                     >
-                      {item.label}
+                      {t(item.label)}
                     </NavLink>
                   </li>
                 ))}
-                {g.title === 'Your account' && (
+                {g.title === 'nav.group.account' && (
                   <li>
                     <button
                       type="button"
@@ -109,7 +112,7 @@ export function AppLayout() {
                       className="flex w-full items-center gap-2 rounded-md px-2 py-2 text-left text-sm text-brand-100/90 hover:bg-white/10"
                     >
                       <LogOut className="size-4" aria-hidden="true" />
-                      Log out
+                      {t('logOut')}
                     </button>
                   </li>
                 )}
@@ -123,7 +126,7 @@ export function AppLayout() {
           <div className={cn('border-t border-white/10 px-5 py-3 text-xs text-brand-100/80', open ? 'block' : 'hidden md:block')}>
             <p className="truncate font-medium text-white">{user.name}</p>
             <p className="truncate">
-              {user.email} · {user.role}
+              {user.email} · {t(`role.${user.role}`)}
             </p>
             {showAbout && (
               <NavLink
@@ -131,7 +134,7 @@ export function AppLayout() {
                 onClick={() => setOpen(false)}
                 className="mt-2 inline-block rounded text-brand-100/80 underline-offset-2 hover:text-white hover:underline"
               >
-                About · version {buildInfo.version}
+                {t('about', { version: buildInfo.version })}
               </NavLink>
             )}
           </div>
@@ -153,9 +156,9 @@ export function AppLayout() {
       {!ready && !profile.isError && <PageSkeleton pathname={pathname} />}
       {!ready && profile.isError && (
         <div className="mx-auto max-w-md p-8">
-          <Alert tone="danger">could not retrieve partner: {profile.error.message}</Alert>
+          <Alert tone="danger">{t('partnerFailed', { error: profile.error.message })}</Alert>
           <Button className="mt-4" variant="secondary" onClick={() => void profile.refetch()}>
-            Try again
+            {t('tryAgain')}
           </Button>
         </div>
       )}

@@ -2,16 +2,19 @@ import type { ReactNode } from 'react';
 import { ChevronDown, Menu } from 'lucide-react';
 import { Logo } from '../../components/ui/logo.tsx';
 import { MAIN_ID, SkipLink } from './skip-link.tsx';
+import { frameMessages } from '../../lib/frame-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 /** The button that opens the navigation on small screens (an accordion under the bar). */
 export function MenuButton({ open, onClick }: { open: boolean; onClick?: () => void }) {
+  const t = useT(frameMessages);
   return (
     <button
       type="button"
       className="rounded-md p-2 hover:bg-white/10 md:hidden"
       aria-expanded={open}
       aria-controls="side-nav"
-      aria-label={open ? 'Close menu' : 'Open menu'}
+      aria-label={open ? t('menu.close') : t('menu.open')}
       onClick={onClick}
     >
       {open ? <ChevronDown className="size-5" aria-hidden="true" /> : <Menu className="size-5" aria-hidden="true" />}
@@ -42,10 +45,11 @@ export function Frame({
   after?: ReactNode;
   children: ReactNode;
 }) {
+  const t = useT(frameMessages);
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
       <SkipLink />
-      <aside aria-label="Partner and navigation" className="bg-brand-900 text-white md:w-64 md:shrink-0">
+      <aside aria-label={t('aside')} className="bg-brand-900 text-white md:w-64 md:shrink-0">
         <div className="md:sticky md:top-0 md:flex md:h-dvh md:flex-col">
           <div className="flex items-center justify-between px-5 py-4">
             <Logo className="inline-flex items-center gap-2" />

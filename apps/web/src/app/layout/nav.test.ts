@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS } from '@portal/contract/domain';
+import { frameMessages } from '../../lib/frame-messages.ts';
+import { translator } from '../../lib/i18n.ts';
 import { isActive, navGroups } from './nav.ts';
 
 const B2B = { isB2B: true, isCommercial: false, isWhitelistedCommercial: false };
-const labels = (groups: ReturnType<typeof navGroups>) => groups.map((g) => `${g.title}: ${g.items.map((i) => i.label).join(', ')}`);
+// the navigation holds keys: read here in English, as the layout draws them
+const t = translator(frameMessages, 'en');
+const labels = (groups: ReturnType<typeof navGroups>) => groups.map((g) => `${t(g.title)}: ${g.items.map((i) => t(i.label)).join(', ')}`);
 
 describe('side navigation', () => {
   it('B2B with every flag, admin', () => {

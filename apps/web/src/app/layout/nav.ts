@@ -1,51 +1,55 @@
 import type { FeatureFlags, Role } from '@portal/contract/domain';
 import type { Partner as PartnerRecord } from '@portal/contract/partner';
 import { hasBalance } from '../../lib/partner/access.ts';
+import type { MessageKey } from '../../lib/i18n.ts';
+import type { frameMessages } from '../../lib/frame-messages.ts';
 
-export type NavItem = { label: string; to: string };
-export type NavGroup = { title: string; items: NavItem[] };
+/** A text of the frame's catalogue: the navigation holds keys, translated where the layout draws them. */
+type FrameKey = MessageKey<typeof frameMessages.en>;
+export type NavItem = { label: FrameKey; to: string };
+export type NavGroup = { title: FrameKey; items: NavItem[] };
 type Partner = Pick<PartnerRecord, 'isB2B' | 'isCommercial' | 'isWhitelistedCommercial'>;
 
 /** The side navigation of portal-core §2 for the partner's kind, flags and the user's role. Log out is added by the layout. */
 export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): NavGroup[] {
   const when = (ok: boolean, item: NavItem) => (ok ? [item] : []);
-  const settings = { label: 'Settings', to: '/settings' };
+  const settings: NavItem = { label: 'nav.settings', to: '/settings' };
   if (partner.isCommercial) {
     return [
       {
-        title: 'Your business',
+        title: 'nav.group.business',
         items: [
-          { label: 'Trades', to: '/trades' },
-          ...when(partner.isWhitelistedCommercial && flags.paymentsViewEnabled, { label: 'Initiate payments', to: '/payments' }),
-          ...when(hasBalance(partner), { label: 'Balance', to: '/balance' }),
-          ...when(flags.walletManagementEnabled, { label: 'Wallet Management', to: '/wallets' }),
+          { label: 'nav.trades', to: '/trades' },
+          ...when(partner.isWhitelistedCommercial && flags.paymentsViewEnabled, { label: 'nav.payments', to: '/payments' }),
+          ...when(hasBalance(partner), { label: 'nav.balance', to: '/balance' }),
+          ...when(flags.walletManagementEnabled, { label: 'nav.wallets', to: '/wallets' }),
         ],
       },
-      { title: 'Your account', items: [settings] },
+      { title: 'nav.group.account', items: [settings] },
     ];
   }
   const groups: NavGroup[] = [
     {
-      title: 'Your business',
+      title: 'nav.group.business',
       items: [
-        { label: 'Transactions', to: '/transactions' },
-        ...when(flags.enabledCountriesEnabled, { label: 'Enabled Countries', to: '/countries' }),
-        ...when(flags.channelsCoverageEnabled, { label: 'Coverage', to: '/coverage' }),
-        ...when(hasBalance(partner), { label: 'Balance', to: '/balance' }),
+        { label: 'nav.transactions', to: '/transactions' },
+        ...when(flags.enabledCountriesEnabled, { label: 'nav.countries', to: '/countries' }),
+        ...when(flags.channelsCoverageEnabled, { label: 'nav.coverage', to: '/coverage' }),
+        ...when(hasBalance(partner), { label: 'nav.balance', to: '/balance' }),
       ],
     },
     {
-      title: 'Developers tools',
+      title: 'nav.group.developers',
       items: [
-        ...when(flags.apiKeysManagementEnabled && !partner.isCommercial && role === 'admin', { label: 'API Keys', to: '/api-keys' }),
-        ...when(flags.webhooksManagementEnabled, { label: 'Webhooks', to: '/webhooks' }),
+        ...when(flags.apiKeysManagementEnabled && !partner.isCommercial && role === 'admin', { label: 'nav.apiKeys', to: '/api-keys' }),
+        ...when(flags.webhooksManagementEnabled, { label: 'nav.webhooks', to: '/webhooks' }),
       ],
     },
     {
-      title: 'Your account',
+      title: 'nav.group.account',
       items: [
-        ...when(flags.walletManagementEnabled && role === 'admin', { label: 'Wallet Management', to: '/wallets' }),
-        ...when(flags.reportDownloadsEnabled, { label: 'Request Data Download', to: '/data-download' }),
+        ...when(flags.walletManagementEnabled && role === 'admin', { label: 'nav.wallets', to: '/wallets' }),
+        ...when(flags.reportDownloadsEnabled, { label: 'nav.dataDownload', to: '/data-download' }),
         settings,
       ],
     },

@@ -5,6 +5,8 @@ import { CardSkeletons, CardsSkeleton, SkeletonBar } from '../../components/ui/s
 import { PAGE_TEXTS } from '../../lib/page-texts.ts';
 import { SettingsSkeleton } from '../../features/settings/components/settings-skeleton.tsx';
 import { ROUTES } from '../routes.ts';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 type Shape = 'tabs-table' | 'table' | 'cards' | 'sections' | 'settings';
 
@@ -71,13 +73,14 @@ function Body({ shape }: { shape: Shape }) {
  * the shape of its content. The screen replaces it at once (with its banners above), so nothing moves.
  */
 export function PageSkeleton({ pathname }: { pathname: string }) {
+  const t = useT(commonMessages);
   const match = SKELETONS.find((s) => matchPath(s.path, pathname));
   return (
     <div aria-busy="true" data-testid="page-skeleton">
       <span role="status" className="sr-only">
-        Loading...
+        {t('loading')}
       </span>
-      {match?.text ? <PageHeader {...match.text} /> : <SkeletonBar className="mb-6 h-8 w-48" />}
+      {match?.text ? <PageHeader title={match.text.title} description={match.text.description} /> : <SkeletonBar className="mb-6 h-8 w-48" />}
       <Body shape={match?.shape ?? 'sections'} />
     </div>
   );

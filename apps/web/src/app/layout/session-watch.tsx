@@ -5,6 +5,9 @@ import { portalConfig } from '../../lib/portal-config.ts';
 import { logout, refreshSession, sessionLostMessage } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
 import { lastActivity, recordActivity } from '../../lib/session/tabs.ts';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { frameMessages } from '../../lib/frame-messages.ts';
+import { translator, useT } from '../../lib/i18n.ts';
 
 const loadDialog = () => import('../../components/ui/dialog.tsx');
 /** The warning's dialog, loaded a while after the frame has drawn (not in its first paint), before it can be needed. */
@@ -20,6 +23,7 @@ const ACTIVITY = ['mousemove', 'mousedown', 'keydown', 'scroll', 'touchstart', '
  * seconds left, and "Stay signed in" in any of them closes it in all.
  */
 export function SessionWatch() {
+  const t = useT(frameMessages);
   const refreshAt = useSession((s) => s.refreshAt);
   const [secondsLeft, setSecondsLeft] = useState<number>();
   const warningRef = useRef(false);
@@ -54,7 +58,7 @@ export function SessionWatch() {
       onActive: () => showWarning(undefined),
       onLogout: () => {
         showWarning(undefined);
-        logout({ message: 'You were logged out after a period of inactivity.' });
+        logout({ message: translator(commonMessages)('session.inactive') });
       },
     });
     // while the warning shows, moving the mouse does not count: only closing the modal keeps the session
@@ -89,19 +93,19 @@ export function SessionWatch() {
       <Dialog
         open
         onOpenChange={(open) => !open && stay()}
-        title="Are you still there?"
-        description="You will be logged out soon because you have been inactive."
+        title={t('idle.title')}
+        description={t('idle.description')}
         footer={
           <>
             <Button variant="secondary" onClick={() => logout()}>
-              Log out
+              {t('idle.logOut')}
             </Button>
-            <Button onClick={stay}>Stay signed in</Button>
+            <Button onClick={stay}>{t('idle.stay')}</Button>
           </>
         }
       >
         <p role="timer" aria-live="off" className="text-sm text-muted" data-testid="idle-countdown">
-          Logging out in <span className="font-semibold tabular-nums text-ink">{secondsLeft ?? 0}</span> {secondsLeft === 1 ? 'second' : 'seconds'}.
+          {t.rich('idle.countdown', { count: secondsLeft, b: (text) => <span className="font-semibold tabular-nums text-ink">{text}</span> })}
         </p>
       </Dialog>
     </Suspense>

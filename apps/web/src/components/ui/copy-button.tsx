@@ -2,8 +2,8 @@ import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { cn } from './cn.ts';
 import { toast } from './toast-store.ts';
-
-const COPY_FAILED = 'Copying failed: select the text and copy it yourself';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { translator, useT } from '../../lib/i18n.ts';
 
 /** Copies a value to the clipboard and says so in a toast; `copied` is true for two seconds after (the button's tick). */
 export function useCopy(value: string, label: string) {
@@ -14,13 +14,14 @@ export function useCopy(value: string, label: string) {
     return () => clearTimeout(timer);
   }, [copied]);
   const copy = () => {
-    if (!navigator.clipboard) return toast.show(COPY_FAILED);
+    const t = translator(commonMessages);
+    if (!navigator.clipboard) return toast.show(t('copy.failed'));
     navigator.clipboard.writeText(value).then(
       () => {
         setCopied(true);
-        toast.show(`${label} copied`);
+        toast.show(t('copy.done', { label }));
       },
-      () => toast.show(COPY_FAILED),
+      () => toast.show(t('copy.failed')),
     );
   };
   return { copied, copy };
@@ -36,16 +37,17 @@ export function CopyButton({
   className,
 }: {
   value: string;
-  /** what is copied, for the button's name and the toast: "ID" */ label: string;
+  /** what is copied, for the button's name and the toast: "ID" (in French a noun without its article: "ID partenaire") */ label: string;
   className?: string;
 }) {
+  const t = useT(commonMessages);
   const { copied, copy } = useCopy(value, label);
   return (
     <button
       type="button"
       onClick={copy}
-      aria-label={`Copy ${label}`}
-      title={`Copy ${label}`}
+      aria-label={t('copy.button', { label })}
+      title={t('copy.button', { label })}
       data-copy={value}
       className={cn('inline-flex size-7 shrink-0 items-center justify-center rounded-md text-muted hover:bg-black/5 hover:text-ink', className)}
     >

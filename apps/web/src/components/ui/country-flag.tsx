@@ -16,6 +16,8 @@ import bf from 'flag-icons/flags/4x3/bf.svg?url';
 import cd from 'flag-icons/flags/4x3/cd.svg?url';
 import bw from 'flag-icons/flags/4x3/bw.svg?url';
 import { countryName } from '@portal/contract/countries';
+import { currentLanguage } from '../../lib/i18n.ts';
+import { countryName as regionName } from '../../lib/partner/fiat-wallets.ts';
 import { cn } from './cn.ts';
 
 /**
@@ -52,5 +54,13 @@ export function CountryFlag({ locale, className }: { locale: string; className?:
       </span>
     );
   }
-  return <img src={src} alt="" aria-hidden="true" className={cn(box, 'object-cover')} title={countryName(locale)} />;
+  return (
+    <img
+      src={src}
+      alt=""
+      aria-hidden="true"
+      className={cn(box, 'object-cover')}
+      title={currentLanguage() === 'en' ? countryName(locale) : regionName(locale.toUpperCase())}
+    />
+  );
 }

@@ -3,6 +3,8 @@ import { X } from 'lucide-react';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useOnceTrue } from '../../lib/shown-once.ts';
 import { OWN_ESCAPE } from './own-escape.ts';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 /**
  * Where focus goes back when a dialog closes: what had it when the dialog opened. An item of a menu is gone by
@@ -33,6 +35,7 @@ export type DialogProps = {
  * list.
  */
 export function Dialog({ open, onOpenChange, title, description, children, footer, width = 480, side = false }: DialogProps) {
+  const t = useT(commonMessages);
   const opener = useRef<Element | null>(null);
   // before Radix moves focus into the dialog (its effect runs after this layout effect)
   useLayoutEffect(() => {
@@ -72,12 +75,12 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
                 <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
               )}
             </div>
-            <RadixDialog.Close className="rounded-md p-1 text-muted hover:bg-black/5" aria-label="Close">
+            <RadixDialog.Close className="rounded-md p-1 text-muted hover:bg-black/5" aria-label={t('dialog.close')}>
               <X className="size-5" aria-hidden="true" />
             </RadixDialog.Close>
           </div>
           {children}
-          {footer && <div className="mt-6 flex justify-end gap-3">{footer}</div>}
+          {footer && <div className="mt-6 flex flex-wrap justify-end gap-3">{footer}</div>}
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

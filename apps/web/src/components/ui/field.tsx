@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { cn } from './cn.ts';
+import { localizeMessage } from '../../lib/i18n.ts';
 
 export const inputClass =
   'block h-10 w-full rounded-lg border border-line bg-white px-3 text-sm text-ink placeholder:text-muted/70 ' +
@@ -38,7 +39,8 @@ export function TextField({ label, error, hint, trailing, id, className, describ
       )}
       {error && (
         <p id={`${inputId}-error`} className="text-xs text-danger" role="alert">
-          {error}
+          {/* a form's check speaks the contract's English: shown in the language in force */}
+          {localizeMessage(error)}
         </p>
       )}
     </div>

@@ -1,6 +1,8 @@
 import { useId } from 'react';
 import { inputClass } from './field.tsx';
 import { cn } from './cn.ts';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { localizeMessage, useT } from '../../lib/i18n.ts';
 
 /**
  * The six-digit code: one field (so that pasting a whole code and the phone's one-time-code suggestion work),
@@ -10,7 +12,7 @@ export function OtpInput({
   value,
   onChange,
   error,
-  label = 'Authentication code',
+  label,
   autoFocus,
   allowRecovery = false,
 }: {
@@ -22,12 +24,13 @@ export function OtpInput({
   /** accept a recovery code (xxxxx-xxxxx) instead */
   allowRecovery?: boolean;
 }) {
+  const t = useT(commonMessages);
   const id = useId();
   const clean = (raw: string) => (allowRecovery ? raw.replace(/[^a-zA-Z0-9-]/g, '').slice(0, 11) : raw.replace(/\D/g, '').slice(0, 6));
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="text-sm font-medium">
-        {label}
+        {label ?? t('otp.label')}
       </label>
       <input
         id={id}
@@ -44,7 +47,7 @@ export function OtpInput({
       />
       {error && (
         <p id={`${id}-error`} role="alert" className="text-xs text-danger">
-          {error}
+          {localizeMessage(error)}
         </p>
       )}
     </div>

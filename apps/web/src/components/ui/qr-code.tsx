@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 /**
  * A QR code of `value` as an image, drawn locally (the secret never leaves the page). The encoder (qrcode, ~8 KB
  * compressed) loads when a code is first drawn, not with the screens that may show one.
  */
 export function QrCode({ value, size = 184, label }: { value: string; size?: number; label: string }) {
+  const t = useT(commonMessages);
   const [src, setSrc] = useState<string>();
   useEffect(() => {
     let live = true;
@@ -20,7 +23,7 @@ export function QrCode({ value, size = 184, label }: { value: string; size?: num
   }, [value, size]);
   return (
     <div className="flex items-center justify-center rounded-lg border border-line bg-white p-2" style={{ width: size + 18, height: size + 18 }}>
-      {src ? <img src={src} alt={label} width={size} height={size} /> : <span className="text-xs text-muted">Loading...</span>}
+      {src ? <img src={src} alt={label} width={size} height={size} /> : <span className="text-xs text-muted">{t('loading')}</span>}
     </div>
   );
 }

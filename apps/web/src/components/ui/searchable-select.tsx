@@ -2,6 +2,8 @@ import { Check, ChevronDown } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { cn } from './cn.ts';
 import { OWN_ESCAPE } from './own-escape.ts';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 export type SelectOption = { value: string; label: string };
 
@@ -35,12 +37,14 @@ export function SearchableSelect({
   value,
   onChange,
   label,
-  placeholder = 'Select an option',
-  searchPlaceholder = 'Search...',
+  placeholder: givenPlaceholder,
+  searchPlaceholder,
   disabled = false,
   variant = 'default',
   className,
 }: SearchableSelectProps) {
+  const t = useT(commonMessages);
+  const placeholder = givenPlaceholder ?? t('select.placeholder');
   const id = useId();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -124,7 +128,7 @@ export function SearchableSelect({
         disabled={disabled}
         aria-haspopup="listbox"
         aria-expanded={open}
-        aria-label={`${label}: ${selected?.label ?? placeholder}`}
+        aria-label={t('select.trigger', { label, value: selected?.label ?? placeholder })}
         onClick={() => (open ? close() : openList())}
         onKeyDown={(e) => {
           if (['ArrowDown', 'ArrowUp', 'Enter', ' '].includes(e.key)) {
@@ -149,8 +153,8 @@ export function SearchableSelect({
             aria-controls={listId}
             aria-autocomplete="list"
             aria-activedescendant={matches[active] ? optionId(active) : undefined}
-            aria-label={`Search ${label}`}
-            placeholder={searchPlaceholder}
+            aria-label={t('select.searchLabel', { label })}
+            placeholder={searchPlaceholder ?? t('select.search')}
             value={query}
             onChange={(e) => {
               setQuery(e.target.value);
@@ -160,7 +164,7 @@ export function SearchableSelect({
             className="mb-1 h-9 w-full rounded-md border border-line px-2 text-sm focus:border-brand-600 focus:outline-none"
           />
           <ul id={listId} role="listbox" aria-label={label} className="max-h-60 overflow-y-auto">
-            {matches.length === 0 && <li className="px-2 py-2 text-sm text-muted">No matching options found</li>}
+            {matches.length === 0 && <li className="px-2 py-2 text-sm text-muted">{t('select.none')}</li>}
             {matches.map((o, i) => (
               <li
                 key={o.value}

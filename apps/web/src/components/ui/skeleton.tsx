@@ -1,4 +1,6 @@
 import { Card } from './card.tsx';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 /** A grey bar that stands for text or a control while it loads (give it its size with `className`). */
 export function SkeletonBar({ className }: { className: string }) {
@@ -27,8 +29,9 @@ export function CardsSkeleton() {
 
 /** Lines of a list while it loads: a round mark, a name, a figure at the end (sizes in the props). */
 export function RowSkeletons({ rows, mark, name, end }: { rows: number; mark: string; name: string; end: string }) {
+  const t = useT(commonMessages);
   return (
-    <ul className="divide-y divide-line" aria-label="Loading...">
+    <ul className="divide-y divide-line" aria-label={t('loading')}>
       {Array.from({ length: rows }, (_, i) => (
         <li key={i} className="flex items-center gap-4 px-6 py-5">
           <span className={`animate-pulse rounded-full bg-canvas ${mark}`} />

@@ -2,8 +2,11 @@ import { Info, X, AlertCircle } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { cn } from './cn.ts';
 import { useToasts, type Toast } from './toast-store.ts';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { useT } from '../../lib/i18n.ts';
 
 function ToastView({ t, hide, tone, duration }: { t: Toast; hide: () => void; tone: 'normal' | 'info'; duration: number }) {
+  const text = useT(commonMessages);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const remaining = useRef(duration);
   const started = useRef(0);
@@ -55,7 +58,7 @@ function ToastView({ t, hide, tone, duration }: { t: Toast; hide: () => void; to
       )}
       <button
         type="button"
-        aria-label="Dismiss"
+        aria-label={text('toast.dismiss')}
         className="rounded p-0.5 opacity-70 hover:opacity-100"
         onClick={(e) => {
           e.stopPropagation();

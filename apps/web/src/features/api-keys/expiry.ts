@@ -4,13 +4,8 @@ import { displayTimeZone } from '../../lib/format.ts';
 /** The expiry choices of the create dialog and the instant each means. */
 export type ExpiryChoice = 'never' | '30d' | '90d' | '1y' | 'date';
 
-export const expiryChoices: { value: ExpiryChoice; label: string }[] = [
-  { value: 'never', label: 'Never' },
-  { value: '30d', label: '30 days' },
-  { value: '90d', label: '90 days' },
-  { value: '1y', label: '1 year' },
-  { value: 'date', label: 'On a date' },
-];
+// in the order the dialog offers them; each is worded where it is drawn (`expiry.<choice>` in the catalogue)
+export const expiryChoices: readonly ExpiryChoice[] = ['never', '30d', '90d', '1y', 'date'];
 
 const DAY = 86_400_000;
 

@@ -1,5 +1,7 @@
 import type { LoginResponse } from '@portal/contract/auth';
 import { useSession } from '../../lib/session/session-store.ts';
+import { commonMessages } from '../../lib/common-messages.ts';
+import { translator } from '../../lib/i18n.ts';
 
 /** Where each sign-in challenge continues (portal-core §4). NEW_PASSWORD_REQUIRED comes from an invitation link, not a sign-in. */
 export function nextPathFor(res: LoginResponse): string {
@@ -10,7 +12,7 @@ export function nextPathFor(res: LoginResponse): string {
     case 'PASSWORD_RESET_REQUESTED':
       return '/requested-password-reset?reason=admin';
     default:
-      throw new Error('challenge not implemented');
+      throw new Error(translator(commonMessages)('errors.challengeNotImplemented'));
   }
 }
 

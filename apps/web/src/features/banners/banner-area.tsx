@@ -1,9 +1,11 @@
 import { AlertTriangle, X } from 'lucide-react';
 import { formatMoney } from '../../lib/format.ts';
+import { translator, useT } from '../../lib/i18n.ts';
 import { useAccounts, usdAvailable } from '../../lib/partner/accounts.ts';
 import { hasBalance } from '../../lib/partner/access.ts';
 import { useProfile } from '../../lib/partner/profile.ts';
 import { isLowBalance, lowBalanceLimitOf, useBanners } from './low-balance.ts';
+import { bannersMessages } from './messages.ts';
 import { PendingCountriesBanner } from './pending-countries.tsx';
 
 /**
@@ -12,12 +14,14 @@ import { PendingCountriesBanner } from './pending-countries.tsx';
  * top-up dialog, which the frame owns (`onTopUp`).
  */
 export function BannerArea({ onTopUp }: { onTopUp: (reason: string) => void }) {
+  const t = useT(bannersMessages);
   const accounts = useAccounts();
   const profile = useProfile();
   const { lowBalanceDismissed, dismissLowBalance } = useBanners();
   const available = accounts.data ? usdAvailable(accounts.data.accounts) : undefined;
   const limit = lowBalanceLimitOf(profile.data?.partner.lowBalanceLimit);
   const low = !lowBalanceDismissed && hasBalance(profile.data?.partner) && isLowBalance(available, limit);
+  const amounts = () => ({ available: formatMoney(available ?? '0', 'USD'), limit: formatMoney(limit, 'USD') });
   return (
     <div className="mb-6 space-y-3 empty:hidden">
       {low && (
@@ -29,20 +33,17 @@ export function BannerArea({ onTopUp }: { onTopUp: (reason: string) => void }) {
           <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:gap-4">
             <p className="min-w-0 flex-1">
-              <span className="font-semibold">Low balance.</span> Your available balance is {formatMoney(available ?? '0', 'USD')}, below your limit of{' '}
-              {formatMoney(limit, 'USD')}. Top up to keep payouts flowing.
+              <span className="font-semibold">{t('lowBalance.title')}</span> {t('lowBalance.body', amounts())}
             </p>
             <button
               type="button"
-              onClick={() =>
-                onTopUp(`Your available balance is ${formatMoney(available ?? '0', 'USD')}, below your low-balance limit of ${formatMoney(limit, 'USD')}.`)
-              }
+              onClick={() => onTopUp(translator(bannersMessages)('lowBalance.reason', amounts()))}
               className="shrink-0 self-start rounded font-semibold underline underline-offset-2 hover:no-underline sm:self-auto"
             >
-              Top up balance
+              {t('lowBalance.topUp')}
             </button>
           </div>
-          <button type="button" onClick={dismissLowBalance} aria-label="Close low balance banner" className="-m-1 rounded p-1 hover:bg-warning/10">
+          <button type="button" onClick={dismissLowBalance} aria-label={t('lowBalance.close')} className="-m-1 rounded p-1 hover:bg-warning/10">
             <X className="size-4" aria-hidden="true" />
           </button>
         </div>

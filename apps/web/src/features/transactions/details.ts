@@ -1,4 +1,3 @@
-import { countryName } from '@portal/contract/countries';
 import type { Network } from '@portal/contract/domain';
 import { networkName } from '@portal/contract/labels';
 import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow } from '@portal/contract/transaction-rows';
@@ -15,8 +14,10 @@ import {
   titleCase,
   transactionTypeLabel,
 } from '../../lib/format.ts';
+import { translator, type Translate } from '../../lib/i18n.ts';
 import { moneyOutcome, paymentMovement } from '../../lib/money-outcome.ts';
-import { walletAmount, type Row } from './tables.ts';
+import { transactionsMessages, type TransactionsKey } from './messages.ts';
+import { countryLabel, walletAmount, type Row } from './tables.ts';
 
 /** One line of the details: a label and its value formatted as the tables format it. */
 export type DetailField = {
@@ -29,7 +30,16 @@ export type DetailField = {
   /** a link to the network's block explorer */
   href?: string;
 };
-export type DetailSection = { title: 'Summary' | 'Parties' | 'Amounts' | 'Chain' | 'Order' | 'Timeline'; fields: DetailField[] };
+type SectionKey = 'summary' | 'parties' | 'amounts' | 'chain' | 'order' | 'timeline';
+/** A group of fields: its key (the same in every language) and its title in the language in force. */
+export type DetailSection = { key: SectionKey; title: string; fields: DetailField[] };
+type T = Translate<typeof transactionsMessages.en>;
+const section = (t: T, key: SectionKey, fields: DetailField[]): DetailSection => ({ key, title: t(`section.${key}`), fields });
+/** A stored word the catalogue knows under `prefix` (account, trade and crypto transaction types), else in title case. */
+const valueWord = (t: T, prefix: 'accountType' | 'tradeType' | 'cryptoTransaction', value: string | null | undefined) => {
+  const key = `${prefix}.${(value ?? '').trim().toLowerCase()}`;
+  return key in transactionsMessages.en ? t(key as TransactionsKey) : titleCase(value);
+};
 
 /** Where each network's explorer shows a transaction (by hash). */
 const EXPLORER_TX: Record<Network, string> = {
@@ -49,196 +59,179 @@ export function explorerUrl(network: string, hash: string | null | undefined): s
   return base && hash ? `${base}${encodeURIComponent(hash)}` : undefined;
 }
 
-const field = (label: string, value: string | null | undefined, extra: Omit<DetailField, 'label' | 'value'> = {}): DetailField[] =>
+const plainField = (label: string, value: string | null | undefined, extra: Omit<DetailField, 'label' | 'value'> = {}): DetailField[] =>
   value ? [{ label, value, ...extra }] : [];
-const country = (code: string) => `${countryName(code)} (${code})`;
+/** The fields' labels are keys of the catalogue, written in the language in force. */
+const fieldOf =
+  (t: T) =>
+  (label: TransactionsKey, value: string | null | undefined, extra: Omit<DetailField, 'label' | 'value'> = {}): DetailField[] =>
+    plainField(t(label), value, extra);
+const country = countryLabel;
 /** What the state did and did not move (the shared state → wording table), as detail lines. */
-const outcomeFields = (m: Parameters<typeof moneyOutcome>[0]): DetailField[] => {
+const outcomeFields = (t: T, m: Parameters<typeof moneyOutcome>[0]): DetailField[] => {
   const o = moneyOutcome(m);
-  return [{ label: 'What happened', value: o.summary }, ...o.lines];
+  return [{ label: t('field.whatHappened'), value: o.summary }, ...o.lines];
 };
 
-function moneyMovement(table: 'payments' | 'collections', r: CollectionRow): DetailSection[] {
+function moneyMovement(t: T, table: 'payments' | 'collections', r: CollectionRow): DetailSection[] {
+  const field = fieldOf(t);
   const wallet = (r.fiatWallet ?? 'USD').toUpperCase();
   const local = r.currency.toUpperCase();
   return [
-    {
-      title: 'Summary',
-      fields: [
-        ...field('ID', r.id, { copy: true }),
-        ...field('Status', statusLabel(r.status), { status: r.status }),
-        ...field('Date', formatDate(r.createdAt)),
-        ...field('Payment method', paymentMethodLabel(r.paymentMethod)),
-        ...(table === 'collections' ? field('Request source', requestSourceLabel(r.requestSource)) : []),
-        ...field('Sequence ID', r.sequenceId, { copy: true }),
-        ...field('Session ID', r.sessionId, { copy: true }),
-      ],
-    },
-    {
-      title: 'Parties',
-      fields: [
-        ...field(table === 'payments' ? 'Recipient' : 'Sender', r.counterpartyName),
-        ...field('Account number', r.accountNumber, { copy: true }),
-        ...field('Account type', titleCase(r.accountType)),
-        ...field('Country', country(r.country)),
-      ],
-    },
-    {
-      title: 'Amounts',
-      fields: [
-        ...field('Amount', formatMoney(r.amount, local)),
-        ...(local === 'USD' ? [] : [...field('Converted amount', formatMoney(r.convertedAmount, 'USD')), ...field('Rate', formatRate(r.rate, 'USD', local))]),
-        ...field('Wallet', wallet),
-        ...field('Wallet amount', walletAmount(r)),
-        ...outcomeFields({
-          kind: table === 'payments' ? 'disbursement' : 'collection',
-          status: r.status,
-          amount: r.amount,
-          currency: local,
-          balanceUsd: local === 'USD' ? r.amount : r.convertedAmount,
-        }),
-      ],
-    },
+    section(t, 'summary', [
+      ...field('field.id', r.id, { copy: true }),
+      ...field('field.status', statusLabel(r.status), { status: r.status }),
+      ...field('field.date', formatDate(r.createdAt)),
+      ...field('field.paymentMethod', paymentMethodLabel(r.paymentMethod)),
+      ...(table === 'collections' ? field('field.requestSource', requestSourceLabel(r.requestSource)) : []),
+      ...field('field.sequenceId', r.sequenceId, { copy: true }),
+      ...field('field.sessionId', r.sessionId, { copy: true }),
+    ]),
+    section(t, 'parties', [
+      ...field(table === 'payments' ? 'field.recipient' : 'field.sender', r.counterpartyName),
+      ...field('field.accountNumber', r.accountNumber, { copy: true }),
+      ...field('field.accountType', valueWord(t, 'accountType', r.accountType)),
+      ...field('field.country', country(r.country)),
+    ]),
+    section(t, 'amounts', [
+      ...field('field.amount', formatMoney(r.amount, local)),
+      ...(local === 'USD'
+        ? []
+        : [...field('field.convertedAmount', formatMoney(r.convertedAmount, 'USD')), ...field('field.rate', formatRate(r.rate, 'USD', local))]),
+      ...field('field.wallet', wallet),
+      ...field('field.walletAmount', walletAmount(r)),
+      ...outcomeFields(t, {
+        kind: table === 'payments' ? 'disbursement' : 'collection',
+        status: r.status,
+        amount: r.amount,
+        currency: local,
+        balanceUsd: local === 'USD' ? r.amount : r.convertedAmount,
+      }),
+    ]),
   ];
 }
 
-function settlement(r: SettlementRow): DetailSection[] {
+function settlement(t: T, r: SettlementRow): DetailSection[] {
+  const field = fieldOf(t);
   const wallet = (r.fiatWallet ?? 'USD').toUpperCase();
   return [
-    {
-      title: 'Summary',
-      fields: [
-        ...field('ID', r.id, { copy: true }),
-        ...field('Status', statusLabel(r.status), { status: r.status }),
-        ...field('Date', formatDate(r.createdAt)),
-        ...field('Transaction type', transactionTypeLabel(r.type)),
-        ...field('Sequence ID', r.sequenceId, { copy: true }),
-      ],
-    },
-    {
-      title: 'Amounts',
-      fields: [
-        ...field('Crypto amount', formatCrypto(r.cryptoAmount, r.cryptoCurrency)),
-        ...field('Crypto rate', formatRate(r.cryptoRate, r.cryptoCurrency, 'USD')),
-        ...field('Amount in USD', formatMoney(r.fiatAmountUsd, 'USD')),
-        ...field('Wallet', wallet),
-        ...(wallet !== 'USD' && r.fiatAmount !== null
-          ? [...field('Wallet amount', formatMoney(r.fiatAmount, wallet)), ...field('Wallet rate', formatRate(r.fiatRate, 'USD', wallet))]
-          : []),
-        ...field('Wallet balance (USD)', formatMoney(r.walletBalanceUsd, 'USD')),
-        ...outcomeFields({
-          kind: r.type.toLowerCase() === 'topup' ? 'deposit' : 'withdrawal',
-          status: r.status,
-          amount: r.fiatAmountUsd,
-          currency: 'USD',
-          balanceUsd: r.fiatAmountUsd,
-        }),
-      ],
-    },
-    {
-      title: 'Chain',
-      fields: [
-        ...field('Network', `${networkName(r.network)} (${r.network})`),
-        ...field('Transaction hash', r.transactionHash, { copy: true, href: explorerUrl(r.network, r.transactionHash) }),
-        ...field('Internal wallet address', r.internalWalletAddress, { copy: true }),
-        ...field('External wallet address', r.externalWalletAddress, { copy: true }),
-      ],
-    },
+    section(t, 'summary', [
+      ...field('field.id', r.id, { copy: true }),
+      ...field('field.status', statusLabel(r.status), { status: r.status }),
+      ...field('field.date', formatDate(r.createdAt)),
+      ...field('field.transactionType', transactionTypeLabel(r.type)),
+      ...field('field.sequenceId', r.sequenceId, { copy: true }),
+    ]),
+    section(t, 'amounts', [
+      ...field('field.cryptoAmount', formatCrypto(r.cryptoAmount, r.cryptoCurrency)),
+      ...field('field.cryptoRate', formatRate(r.cryptoRate, r.cryptoCurrency, 'USD')),
+      ...field('field.amountInUsd', formatMoney(r.fiatAmountUsd, 'USD')),
+      ...field('field.wallet', wallet),
+      ...(wallet !== 'USD' && r.fiatAmount !== null
+        ? [...field('field.walletAmount', formatMoney(r.fiatAmount, wallet)), ...field('field.walletRate', formatRate(r.fiatRate, 'USD', wallet))]
+        : []),
+      ...field('field.walletBalanceUsd', formatMoney(r.walletBalanceUsd, 'USD')),
+      ...outcomeFields(t, {
+        kind: r.type.toLowerCase() === 'topup' ? 'deposit' : 'withdrawal',
+        status: r.status,
+        amount: r.fiatAmountUsd,
+        currency: 'USD',
+        balanceUsd: r.fiatAmountUsd,
+      }),
+    ]),
+    section(t, 'chain', [
+      ...field('field.network', `${networkName(r.network)} (${r.network})`),
+      ...field('field.transactionHash', r.transactionHash, { copy: true, href: explorerUrl(r.network, r.transactionHash) }),
+      ...field('field.internalWalletAddress', r.internalWalletAddress, { copy: true }),
+      ...field('field.externalWalletAddress', r.externalWalletAddress, { copy: true }),
+    ]),
   ];
 }
 
-function fee(r: FeeRow): DetailSection[] {
+function fee(t: T, r: FeeRow): DetailSection[] {
+  const field = fieldOf(t);
   return [
-    {
-      title: 'Summary',
-      fields: [
-        ...field('ID', r.id, { copy: true }),
-        ...field('Date', formatDate(r.createdAt)),
-        ...field('Transaction type', transactionTypeLabel(r.transactionType)),
-        ...field('Payment method', paymentMethodLabel(r.paymentMethod)),
-        ...field('Transaction ID', r.transactionId, { copy: true }),
-      ],
-    },
-    { title: 'Amounts', fields: [...field('Amount', formatMoney(r.amountUsd, 'USD')), ...field('Wallet', (r.fiatWallet ?? 'USD').toUpperCase())] },
+    section(t, 'summary', [
+      ...field('field.id', r.id, { copy: true }),
+      ...field('field.date', formatDate(r.createdAt)),
+      ...field('field.transactionType', transactionTypeLabel(r.transactionType)),
+      ...field('field.paymentMethod', paymentMethodLabel(r.paymentMethod)),
+      ...field('field.transactionId', r.transactionId, { copy: true }),
+    ]),
+    section(t, 'amounts', [...field('field.amount', formatMoney(r.amountUsd, 'USD')), ...field('field.wallet', (r.fiatWallet ?? 'USD').toUpperCase())]),
   ];
 }
 
-function trade(r: TradeRow): DetailSection[] {
+function trade(t: T, r: TradeRow): DetailSection[] {
+  const field = fieldOf(t);
   const fiat = r.fiatCurrency;
   const coin = r.cryptoCurrency;
   return [
-    {
-      title: 'Summary',
-      fields: [
-        ...field('Trade ID', r.tradeId, { copy: true }),
-        ...field('ID', r.id, { copy: true }),
-        ...field('Status', statusLabel(r.status), { status: r.status }),
-        ...field('Date', formatDate(r.createdAt)),
-        ...field('Rate locked', formatDate(r.tradeLockedDate)),
-        ...field('Trade type', titleCase(r.tradeType)),
-        ...field('Country', country(r.country)),
-      ],
-    },
-    {
-      title: 'Amounts',
-      fields: [
-        ...(Number(r.cryptoSold) > 0 ? field('You sold', formatCrypto(r.cryptoSold, coin)) : field('You sold', formatMoney(r.fiatSold, fiat))),
-        ...(Number(r.fiatBought) > 0 ? field('You received', formatMoney(r.fiatBought, fiat)) : field('You received', formatCrypto(r.cryptoBought, coin))),
-        ...field('Rate including fee', formatRate(r.effectiveRate, coin, fiat)),
-        ...field('Quoted rate', formatRate(r.quotedRate, coin, fiat)),
-        ...field('Fee', formatCrypto(r.fee, coin)),
-        ...field('Crypto amount', formatCrypto(r.cryptoAmount, coin)),
-        ...field('Local amount at the quoted rate, before the fee', formatMoney(r.fiatAmount, fiat)),
-      ],
-    },
-    {
-      title: 'Chain',
-      fields: [...field('Network', `${networkName(r.network)} (${r.network})`), ...field('Crypto transaction', titleCase(r.cryptoTransactionType))],
-    },
+    section(t, 'summary', [
+      ...field('field.tradeId', r.tradeId, { copy: true }),
+      ...field('field.id', r.id, { copy: true }),
+      ...field('field.status', statusLabel(r.status), { status: r.status }),
+      ...field('field.date', formatDate(r.createdAt)),
+      ...field('field.rateLocked', formatDate(r.tradeLockedDate)),
+      ...field('field.tradeType', valueWord(t, 'tradeType', r.tradeType)),
+      ...field('field.country', country(r.country)),
+    ]),
+    section(t, 'amounts', [
+      ...(Number(r.cryptoSold) > 0 ? field('field.youSold', formatCrypto(r.cryptoSold, coin)) : field('field.youSold', formatMoney(r.fiatSold, fiat))),
+      ...(Number(r.fiatBought) > 0
+        ? field('field.youReceived', formatMoney(r.fiatBought, fiat))
+        : field('field.youReceived', formatCrypto(r.cryptoBought, coin))),
+      ...field('field.rateIncludingFee', formatRate(r.effectiveRate, coin, fiat)),
+      ...field('field.quotedRate', formatRate(r.quotedRate, coin, fiat)),
+      ...field('field.fee', formatCrypto(r.fee, coin)),
+      ...field('field.cryptoAmount', formatCrypto(r.cryptoAmount, coin)),
+      ...field('field.localAmountBeforeFee', formatMoney(r.fiatAmount, fiat)),
+    ]),
+    section(t, 'chain', [
+      ...field('field.network', `${networkName(r.network)} (${r.network})`),
+      ...field('field.cryptoTransaction', valueWord(t, 'cryptoTransaction', r.cryptoTransactionType)),
+    ]),
   ];
 }
 
-function initiated(r: InitiatedPaymentRow): DetailSection[] {
+function initiated(t: T, r: InitiatedPaymentRow): DetailSection[] {
+  const field = fieldOf(t);
   return [
-    {
-      title: 'Summary',
-      fields: [
-        ...field('ID', r.id, { copy: true }),
-        ...field('Status', statusLabel(r.status), { status: r.status }),
-        ...field('Date', formatDate(r.createdAt)),
-        ...field('Payment method', paymentMethodLabel(r.paymentMethod)),
-        ...field('Reference', r.reference, { copy: true }),
-      ],
-    },
-    {
-      title: 'Parties',
-      fields: [...field('Recipient', r.recipientName), ...field('Account number', r.accountNumber, { copy: true }), ...field('Country', country(r.country))],
-    },
-    {
-      title: 'Amounts',
-      fields: [
-        ...field('Amount', formatMoney(r.amount, r.localCurrency)),
-        ...(r.localCurrency === 'USD' ? [] : field('Amount in USD', formatMoney(r.amountUsd, 'USD'))),
-        ...field('Wallet', (r.fiatWallet ?? 'USD').toUpperCase()),
-      ],
-    },
+    section(t, 'summary', [
+      ...field('field.id', r.id, { copy: true }),
+      ...field('field.status', statusLabel(r.status), { status: r.status }),
+      ...field('field.date', formatDate(r.createdAt)),
+      ...field('field.paymentMethod', paymentMethodLabel(r.paymentMethod)),
+      ...field('field.reference', r.reference, { copy: true }),
+    ]),
+    section(t, 'parties', [
+      ...field('field.recipient', r.recipientName),
+      ...field('field.accountNumber', r.accountNumber, { copy: true }),
+      ...field('field.country', country(r.country)),
+    ]),
+    section(t, 'amounts', [
+      ...field('field.amount', formatMoney(r.amount, r.localCurrency)),
+      ...(r.localCurrency === 'USD' ? [] : field('field.amountInUsd', formatMoney(r.amountUsd, 'USD'))),
+      ...field('field.wallet', (r.fiatWallet ?? 'USD').toUpperCase()),
+    ]),
   ];
 }
 
 /** The details of a row, grouped (summary, parties, amounts, chain), each value formatted as the tables do. */
 export function detailSections(table: SearchTable, row: Row): DetailSection[] {
+  const t = translator(transactionsMessages);
   switch (table) {
     case 'payments':
     case 'collections':
-      return moneyMovement(table, row as CollectionRow);
+      return moneyMovement(t, table, row as CollectionRow);
     case 'settlements':
-      return settlement(row as SettlementRow);
+      return settlement(t, row as SettlementRow);
     case 'fees':
-      return fee(row as FeeRow);
+      return fee(t, row as FeeRow);
     case 'trades':
-      return trade(row as TradeRow);
+      return trade(t, row as TradeRow);
     case 'initiate-payments':
-      return initiated(row as InitiatedPaymentRow);
+      return initiated(t, row as InitiatedPaymentRow);
   }
 }
 
@@ -247,19 +240,23 @@ export function detailSections(table: SearchTable, row: Row): DetailSection[] {
  * fee and what the balance gave or got, and the timeline of its states in order of occurrence (transaction-data §4).
  */
 export function paymentOrderSections(p: Payment): DetailSection[] {
+  const t = translator(transactionsMessages);
+  const field = fieldOf(t);
   const payout = p.kind === 'disbursement';
   return [
-    {
-      title: 'Order',
-      fields: [
-        ...field('Kind', payout ? 'Pay out' : 'Collect'),
-        ...field('Rate', formatRate(p.rate, 'USD', p.currency)),
-        ...field('Fee', formatMoney(p.feeUsd, 'USD')),
-        ...outcomeFields(paymentMovement(p)),
-        ...field('Network', p.networkName),
-        ...field('Reason', p.failureReason),
-      ],
-    },
-    { title: 'Timeline', fields: p.timeline.flatMap((e) => field(statusLabel(e.status), formatDate(e.at))) },
+    section(t, 'order', [
+      ...field('field.kind', payout ? t('kind.payout') : t('kind.collect')),
+      ...field('field.rate', formatRate(p.rate, 'USD', p.currency)),
+      ...field('field.fee', formatMoney(p.feeUsd, 'USD')),
+      ...outcomeFields(t, paymentMovement(p)),
+      ...field('field.network', p.networkName),
+      ...field('field.reason', p.failureReason),
+    ]),
+    // the timeline's lines are named by their statuses
+    section(
+      t,
+      'timeline',
+      p.timeline.flatMap((e) => plainField(statusLabel(e.status), formatDate(e.at))),
+    ),
   ];
 }

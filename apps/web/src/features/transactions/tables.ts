@@ -1,4 +1,4 @@
-import { COUNTRIES, LOCAL_CURRENCIES } from '@portal/contract/countries';
+import { COUNTRIES, LOCAL_CURRENCIES, countryName as englishCountryName } from '@portal/contract/countries';
 import { COINS, PAYMENT_METHODS, REQUEST_SOURCES, SETTLEMENT_STATUSES, TRANSACTION_STATUSES } from '@portal/contract/domain';
 import type { SettlementRow, TradeRow, TransactionRow, TransactionRowOf } from '@portal/contract/transaction-rows';
 import type { FilterKey, SearchTable } from '@portal/contract/transactions';
@@ -13,11 +13,15 @@ import {
   transactionTypeLabel,
 } from '../../lib/format.ts';
 import { TRADE_AMOUNT_RANGES } from '@portal/contract/transactions';
+import { currentLanguage, translator, type Translate } from '../../lib/i18n.ts';
+import { countryName } from '../../lib/partner/fiat-wallets.ts';
+import { transactionsMessages, type TransactionsKey } from './messages.ts';
 
 /** A row of any table, as the server sends it (the row schemas of the contract). */
 export type Row = TransactionRow;
 /** A column over the rows of type R: a column that reads a field only the rows of some tables have says so in R. */
 export type Column<R = Row> = {
+  /** the header in the language in force (the columns are made when a table is drawn) */
   header: string;
   cell(row: R): string;
   /** the value an export writes */
@@ -40,15 +44,35 @@ export type Column<R = Row> = {
 };
 export type FilterCategory = { key: FilterKey; name: string; options: string[]; selected: string };
 
+/**
+ * A country as the filters and the details name it: "Nigeria (NG)". In English the contract's list names it (the
+ * names the server's files use); in another language the browser's names in that language do ("Sénégal (SN)").
+ */
+export const countryLabel = (code: string) => `${currentLanguage() === 'en' ? englishCountryName(code) : countryName(code)} (${code})`;
+
 /** Ids as every table cuts them: a uuid to its first 8 characters and an ellipsis, a short id (TRD-…) whole. */
 export const shortId = (value: string) => (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(value) ? `${value.slice(0, 8)}…` : value);
 
-const id: Column<{ id: string }> = { header: 'ID', cell: (r) => shortId(r.id), raw: (r) => r.id, kind: 'id', value: (r) => r.id };
-const date: Column<{ createdAt: string }> = { header: 'Date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' };
-const country: Column<{ country: string }> = { header: 'Country', cell: (r) => r.country };
-const status: Column<{ status: string }> = { header: 'Status', cell: (r) => statusLabel(r.status), kind: 'status', value: (r) => r.status };
-const method: Column<{ paymentMethod: string }> = { header: 'Payment Method', cell: (r) => paymentMethodLabel(r.paymentMethod) };
-const wallet: Column<{ fiatWallet: string | null }> = { header: 'Wallet', cell: (r) => r.fiatWallet ?? 'USD' };
+type T = Translate<typeof transactionsMessages.en>;
+/** The texts of the tables in the language in force, read when a table's columns or filters are made. */
+const texts = (): T => translator(transactionsMessages);
+
+const id = (t: T): Column<{ id: string }> => ({ header: t('column.id'), cell: (r) => shortId(r.id), raw: (r) => r.id, kind: 'id', value: (r) => r.id });
+const date = (t: T): Column<{ createdAt: string }> => ({
+  header: t('column.date'),
+  cell: (r) => formatDate(r.createdAt),
+  raw: (r) => r.createdAt,
+  kind: 'date',
+});
+const country = (t: T): Column<{ country: string }> => ({ header: t('column.country'), cell: (r) => r.country });
+const status = (t: T): Column<{ status: string }> => ({
+  header: t('column.status'),
+  cell: (r) => statusLabel(r.status),
+  kind: 'status',
+  value: (r) => r.status,
+});
+const method = (t: T): Column<{ paymentMethod: string }> => ({ header: t('column.paymentMethod'), cell: (r) => paymentMethodLabel(r.paymentMethod) });
+const wallet = (t: T): Column<{ fiatWallet: string | null }> => ({ header: t('column.wallet'), cell: (r) => r.fiatWallet ?? 'USD' });
 
 type Converted = { amount: string; currency: string; convertedAmount: string; rate: string; fiatWallet: string | null };
 /**
@@ -70,14 +94,14 @@ export function walletAmount(r: Converted): string | undefined {
   if (w === 'USD') return formatMoney(r.convertedAmount, 'USD');
   return undefined;
 }
-const localAmount: Column<Converted> = {
-  header: 'Amount',
+const localAmount = (t: T): Column<Converted> => ({
+  header: t('column.amount'),
   cell: (r) => formatAmount(r.amount, r.currency),
   raw: (r) => r.amount,
   kind: 'amount',
   sub: convertedSide,
   subLines: 2,
-};
+});
 
 /**
  * A settlement shows the wallet currency with the fiat amount (default 0.00) when its wallet is present and not
@@ -97,11 +121,14 @@ export function settlementSub(r: Pick<SettlementRow, 'fiatWallet' | 'fiatAmountU
 export type TabDef<T extends SearchTable = SearchTable> = {
   index: number;
   key: T;
-  label: string;
+  /** the tab's name (a key of the catalogue, translated where it is drawn) */
+  label: TransactionsKey;
+  /** the columns, their headers in the language in force */
   columns(walletMode: boolean): Column<TransactionRowOf<T>>[];
+  /** the filter categories, their names in the language in force */
   filters(): FilterCategory[];
-  /** the failed-fetch message (transaction-data §8) */
-  fetchError: string;
+  /** the failed-fetch message (transaction-data §8), a key of the catalogue */
+  fetchError: TransactionsKey;
 };
 
 /** A filter category whose preset options are one of the contract's lists. */
@@ -110,58 +137,62 @@ const cat = (key: FilterKey, name: string, options: readonly string[]): FilterCa
 const payments: TabDef<'payments'> = {
   index: 1,
   key: 'payments',
-  label: 'Payments',
-  columns: (w) => [id, date, country, ...(w ? [wallet] : []), localAmount, status, method],
-  filters: () => [cat('status', 'Status', TRANSACTION_STATUSES), cat('country', 'Country', COUNTRIES)],
-  fetchError: 'Could not retrieve payment records',
+  label: 'tab.payments',
+  columns: (w, t = texts()) => [id(t), date(t), country(t), ...(w ? [wallet(t)] : []), localAmount(t), status(t), method(t)],
+  filters: (t = texts()) => [cat('status', t('filter.status'), TRANSACTION_STATUSES), cat('country', t('filter.country'), COUNTRIES)],
+  fetchError: 'fetchError.payments',
 };
 const collections: TabDef<'collections'> = {
   index: 2,
   key: 'collections',
-  label: 'Collections',
-  columns: (w) => [
-    id,
-    date,
-    country,
-    ...(w ? [wallet] : []),
-    localAmount,
-    status,
-    method,
-    { header: 'Request Source', cell: (r) => requestSourceLabel(r.requestSource) },
+  label: 'tab.collections',
+  columns: (w, t = texts()) => [
+    id(t),
+    date(t),
+    country(t),
+    ...(w ? [wallet(t)] : []),
+    localAmount(t),
+    status(t),
+    method(t),
+    { header: t('column.requestSource'), cell: (r) => requestSourceLabel(r.requestSource) },
   ],
-  filters: () => [cat('status', 'Status', TRANSACTION_STATUSES), cat('country', 'Country', COUNTRIES), cat('requestSource', 'Request Source', REQUEST_SOURCES)],
-  fetchError: 'Could not retrieve collection records',
+  filters: (t = texts()) => [
+    cat('status', t('filter.status'), TRANSACTION_STATUSES),
+    cat('country', t('filter.country'), COUNTRIES),
+    cat('requestSource', t('filter.requestSource'), REQUEST_SOURCES),
+  ],
+  fetchError: 'fetchError.collections',
 };
 const settlements: TabDef<'settlements'> = {
   index: 3,
   key: 'settlements',
-  label: 'Settlements',
-  columns: (w) => [
-    id,
-    date,
-    ...(w ? [wallet] : []),
-    { header: 'Transaction type', cell: (r) => transactionTypeLabel(r.type) },
-    { header: 'Amount', cell: settlementAmount, raw: (r) => r.cryptoAmount, kind: 'amount', sub: settlementSub },
-    status,
+  label: 'tab.settlements',
+  columns: (w, t = texts()) => [
+    id(t),
+    date(t),
+    ...(w ? [wallet(t)] : []),
+    { header: t('column.settlementType'), cell: (r) => transactionTypeLabel(r.type) },
+    { header: t('column.amount'), cell: settlementAmount, raw: (r) => r.cryptoAmount, kind: 'amount', sub: settlementSub },
+    status(t),
   ],
-  filters: () => [cat('status', 'Status', SETTLEMENT_STATUSES)],
-  fetchError: 'Could not retrieve settlement records',
+  filters: (t = texts()) => [cat('status', t('filter.status'), SETTLEMENT_STATUSES)],
+  fetchError: 'fetchError.settlements',
 };
 const fees: TabDef<'fees'> = {
   index: 4,
   key: 'fees',
-  label: 'Fees',
-  columns: (w) => [
-    id,
-    date,
-    ...(w ? [wallet] : []),
-    { header: 'Amount', cell: (r) => formatMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd, kind: 'amount' },
-    { header: 'Transaction Type', cell: (r) => transactionTypeLabel(r.transactionType) },
-    method,
+  label: 'tab.fees',
+  columns: (w, t = texts()) => [
+    id(t),
+    date(t),
+    ...(w ? [wallet(t)] : []),
+    { header: t('column.amount'), cell: (r) => formatMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd, kind: 'amount' },
+    { header: t('column.transactionType'), cell: (r) => transactionTypeLabel(r.transactionType) },
+    method(t),
   ],
   // payment method starts from the preset list; transaction type starts empty and fills from loaded rows
-  filters: () => [cat('paymentMethod', 'Payment Method', PAYMENT_METHODS), cat('transactionType', 'Transaction Type', [])],
-  fetchError: 'Could not retrieve fees records',
+  filters: (t = texts()) => [cat('paymentMethod', t('filter.paymentMethod'), PAYMENT_METHODS), cat('transactionType', t('filter.transactionType'), [])],
+  fetchError: 'fetchError.fees',
 };
 
 /** The four tabs by display index: payments = 1 (the default), collections, settlements, fees. */
@@ -177,60 +208,63 @@ const tradeReceived = (r: TradeRow) => (Number(r.fiatBought) > 0 ? formatMoney(r
 export const tradeRate = (r: Pick<TradeRow, 'effectiveRate' | 'cryptoCurrency' | 'fiatCurrency'>) =>
   formatRate(r.effectiveRate, r.cryptoCurrency, r.fiatCurrency);
 /** A trade's fee is charged in its stablecoin. */
-export const tradeFee = (r: Pick<TradeRow, 'fee' | 'cryptoCurrency'>) => `Fee ${formatAmount(r.fee, r.cryptoCurrency)}`;
+export const tradeFee = (r: Pick<TradeRow, 'fee' | 'cryptoCurrency'>) => texts()('tradeFee', { amount: formatAmount(r.fee, r.cryptoCurrency) });
 
 /**
  * The Amount filter of trades (transaction-data §3): ranges of the trade's stablecoin amount, which is its value in
- * USD (the coins are stablecoins at par).
+ * USD (the coins are stablecoins at par): "Under USD 1,000", "USD 1,000 to 5,000", "USD 10,000 and over". A range
+ * the portal does not offer (typed in the address) is written as it is.
  */
-export const TRADE_AMOUNT_LABELS: Record<(typeof TRADE_AMOUNT_RANGES)[number], string> = {
-  '0-1000': 'Under USD 1,000',
-  '1000-5000': 'USD 1,000 to 5,000',
-  '5000-10000': 'USD 5,000 to 10,000',
-  '10000-': 'USD 10,000 and over',
-};
+export function tradeAmountLabel(range: string): string {
+  if (!(TRADE_AMOUNT_RANGES as readonly string[]).includes(range)) return range;
+  const [from, to] = range.split('-').map((n) => (n ? Number(n) : undefined));
+  const t = texts();
+  if (!from) return t('amountRange.under', { amount: to! });
+  if (to === undefined) return t('amountRange.over', { amount: from });
+  return t('amountRange.between', { from, to });
+}
 
 const trades: Omit<TabDef<'trades'>, 'index'> = {
   key: 'trades',
-  label: 'Trades',
-  columns: () => [
-    { header: 'date', cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' },
-    { header: 'trade id', cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId, width: '10rem' },
-    { header: 'country', cell: (r) => r.country },
-    { header: 'you sold', cell: tradeSold, kind: 'amount', width: '10.75rem' },
-    { header: 'you received', cell: tradeReceived, kind: 'amount', width: '10.75rem' },
-    { header: 'rate including fee', cell: tradeRate, kind: 'amount', sub: tradeFee, width: '12.5rem', wide: true },
+  label: 'tab.trades',
+  columns: (_, t = texts()) => [
+    { header: t('column.trade.date'), cell: (r) => formatDate(r.createdAt), raw: (r) => r.createdAt, kind: 'date' },
+    { header: t('column.trade.tradeId'), cell: (r) => shortId(r.tradeId), raw: (r) => r.tradeId, kind: 'id', value: (r) => r.tradeId, width: '10rem' },
+    { header: t('column.trade.country'), cell: (r) => r.country },
+    { header: t('column.trade.sold'), cell: tradeSold, kind: 'amount', width: '10.75rem' },
+    { header: t('column.trade.received'), cell: tradeReceived, kind: 'amount', width: '10.75rem' },
+    { header: t('column.trade.rate'), cell: tradeRate, kind: 'amount', sub: tradeFee, width: '12.5rem', wide: true },
   ],
-  filters: () => [
-    cat('country', 'Country of Trade', COUNTRIES),
-    cat('cryptoCurrency', 'Cryptocurrency', COINS),
-    cat('fiatCurrency', 'Local Currency', LOCAL_CURRENCIES),
-    cat('amount', 'Amount', TRADE_AMOUNT_RANGES),
+  filters: (t = texts()) => [
+    cat('country', t('filter.countryOfTrade'), COUNTRIES),
+    cat('cryptoCurrency', t('filter.cryptocurrency'), COINS),
+    cat('fiatCurrency', t('filter.localCurrency'), LOCAL_CURRENCIES),
+    cat('amount', t('filter.amount'), TRADE_AMOUNT_RANGES),
   ],
-  fetchError: 'Could not retrieve partner transactions',
+  fetchError: 'fetchError.partner',
 };
 export const TRADES: Omit<TabDef, 'index'> = trades;
 
 const initiatedPayments: Omit<TabDef<'initiate-payments'>, 'index'> = {
   key: 'initiate-payments',
-  label: 'Initiated payments',
-  columns: () => [
-    id,
-    date,
-    country,
-    { header: 'Recipient', cell: (r) => r.recipientName },
+  label: 'tab.initiatedPayments',
+  columns: (_, t = texts()) => [
+    id(t),
+    date(t),
+    country(t),
+    { header: t('column.recipient'), cell: (r) => r.recipientName },
     {
-      header: 'Amount',
+      header: t('column.amount'),
       cell: (r) => formatMoney(r.amount, r.localCurrency),
       raw: (r) => r.amount,
       kind: 'amount',
       sub: (r) => (r.localCurrency === 'USD' ? '' : formatMoney(r.amountUsd, 'USD')),
     },
-    status,
-    method,
+    status(t),
+    method(t),
   ],
-  filters: () => [cat('localCurrency', 'Local Currency', LOCAL_CURRENCIES), cat('status', 'Status', TRANSACTION_STATUSES)],
-  fetchError: 'Could not retrieve partner transactions',
+  filters: (t = texts()) => [cat('localCurrency', t('filter.localCurrency'), LOCAL_CURRENCIES), cat('status', t('filter.status'), TRANSACTION_STATUSES)],
+  fetchError: 'fetchError.partner',
 };
 export const INITIATED_PAYMENTS: Omit<TabDef, 'index'> = initiatedPayments;
 
@@ -250,13 +284,14 @@ export function growOptions(categories: FilterCategory[], rows: Row[]): FilterCa
 /** `invalidFilter`: the filters cannot be searched (a reversed range, text that is no id), so nothing was. */
 export type EmptyState = 'noData' | 'noDataForId' | 'noDataForFilter' | 'noDataForDate' | 'invalidFilter' | null;
 
-/** The screen that shows a table, searching an id: a tab of /transactions, trades, or initiated payments. */
+/** The screen that shows a table, searching an id: a tab of /transactions, trades, or initiated payments (its name in the language in force). */
 export function tableLink(table: SearchTable, id: string): { label: string; to: string } {
+  const t = texts();
   const q = new URLSearchParams({ id });
-  if (table === 'trades') return { label: trades.label, to: `/trades?${q.toString()}` };
-  if (table === 'initiate-payments') return { label: initiatedPayments.label, to: `/payments?${q.toString()}` };
-  const tab = TABS.find((t) => t.key === table) ?? TABS[0]!;
-  return { label: tab.label, to: `/transactions?${new URLSearchParams({ tab: String(tab.index), id }).toString()}` };
+  if (table === 'trades') return { label: t(trades.label), to: `/trades?${q.toString()}` };
+  if (table === 'initiate-payments') return { label: t(initiatedPayments.label), to: `/payments?${q.toString()}` };
+  const tab = TABS.find((d) => d.key === table) ?? TABS[0]!;
+  return { label: t(tab.label), to: `/transactions?${new URLSearchParams({ tab: String(tab.index), id }).toString()}` };
 }
 
 /** The four mutually exclusive empty states of transaction-data §2; none while rows exist. */

@@ -27,14 +27,6 @@ export function clampStartIndex(startIndex: number, total: number): number {
 
 export const pageRows = <T>(rows: readonly T[], startIndex: number) => rows.slice(startIndex - 1, startIndex - 1 + WALLETS_PAGE_SIZE);
 
-export const STATUS_LABELS: Record<WalletStatus, string> = {
-  pending_approval: 'Pending approval',
-  pending_screening: 'Pending screening',
-  enabled: 'Enabled',
-  disabled: 'Disabled',
-  denied: 'Denied',
-  deleted: 'Deleted',
-};
 export const STATUS_TONES: Record<WalletStatus, BadgeTone> = {
   pending_approval: 'warning',
   pending_screening: 'brand',

@@ -3,12 +3,14 @@ import { PartnerAccounts } from '@portal/contract/partner';
 import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
 import { startOr } from '../start.ts';
+import { commonMessages } from '../common-messages.ts';
+import { translator } from '../i18n.ts';
 
 export const accountsQuery = queryOptions({
   queryKey: ['partner', 'accounts'],
   queryFn: async () => {
     const res = await startOr('accounts', PartnerAccounts, () => api.get('partner/accounts', { schema: PartnerAccounts }));
-    if (!res.accounts) throw new Error('cannot retrieve account data');
+    if (!res.accounts) throw new Error(translator(commonMessages)('errors.noAccounts'));
     return res;
   },
   staleTime: 60_000,

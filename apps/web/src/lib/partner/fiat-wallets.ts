@@ -3,6 +3,8 @@ import { FIAT_WALLET_MESSAGES, FiatWalletsResponse, type FiatWallet } from '@por
 import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
 import { startOr } from '../start.ts';
+import { currentLanguage, localizeMessage, type Language } from '../i18n.ts';
+import { displayName } from '../country-names.ts';
 
 export const FIAT_WALLETS_KEY = ['partner', 'fiat-wallets'] as const;
 
@@ -13,11 +15,11 @@ export const FIAT_WALLETS_KEY = ['partner', 'fiat-wallets'] as const;
 export const fiatWalletsQuery = queryOptions({
   queryKey: FIAT_WALLETS_KEY,
   queryFn: async (): Promise<FiatWallet[]> => {
-    if (!useSession.getState().user?.token) throw new Error(FIAT_WALLET_MESSAGES.noUserForGet);
+    if (!useSession.getState().user?.token) throw new Error(localizeMessage(FIAT_WALLET_MESSAGES.noUserForGet));
     try {
       return (await startOr('fiatWallets', FiatWalletsResponse, () => api.get('partner/fiat-wallets', { schema: FiatWalletsResponse }))).fiatWallets;
     } catch (err) {
-      throw new Error(FIAT_WALLET_MESSAGES.fetchFailed(err instanceof Error ? err.message : String(err)));
+      throw new Error(localizeMessage(FIAT_WALLET_MESSAGES.fetchFailed(err instanceof Error ? err.message : String(err))));
     }
   },
   staleTime: 60_000,
@@ -29,22 +31,7 @@ export function useFiatWallets(enabled = true) {
   return useQuery({ ...fiatWalletsQuery, enabled: verified && enabled });
 }
 
-// made on first use: building them costs ~20 ms of a phone's first paint, and most screens that load this file never ask
-let regions: Intl.DisplayNames | undefined;
-let currencies: Intl.DisplayNames | undefined;
-/** "Nigeria" for NG (the code itself when unknown). */
-export const countryName = (code: string) => {
-  try {
-    return (regions ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(code) ?? code;
-  } catch {
-    return code;
-  }
-};
-/** "Nigerian Naira" for NGN. */
-export const currencyName = (code: string) => {
-  try {
-    return (currencies ??= new Intl.DisplayNames(['en'], { type: 'currency' })).of(code) ?? code;
-  } catch {
-    return code;
-  }
-};
+/** "Nigeria" for NG in the language in force (the code itself when unknown). */
+export const countryName = (code: string, language: Language = currentLanguage()) => displayName('region', code, language) ?? code;
+/** "Nigerian Naira" for NGN in the language in force ("naira nigérian"). */
+export const currencyName = (code: string, language: Language = currentLanguage()) => displayName('currency', code, language) ?? code;

@@ -5,6 +5,7 @@ import { useSession } from '../session/session-store.ts';
 import { startOr } from '../start.ts';
 import { useProfile } from './profile.ts';
 import { liveQueries } from '../live-events.ts';
+import { localizeMessage } from '../i18n.ts';
 
 // a change asked for, approved or refused (by another admin) shows at once
 liveQueries('countries', ['partner', 'rates']);
@@ -19,7 +20,7 @@ export const ratesQuery = queryOptions({
     try {
       return await startOr('rates', PartnerRatesResponse, () => api.get('partner/rates', { schema: PartnerRatesResponse }));
     } catch (err) {
-      throw Object.assign(new Error(RATE_MESSAGES.fetchFailed), { cause: err });
+      throw Object.assign(new Error(localizeMessage(RATE_MESSAGES.fetchFailed)), { cause: err });
     }
   },
   staleTime: 30_000,

@@ -2,6 +2,8 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { AuthResult, LoginResponse, RefreshResponse, SessionUser } from '@portal/contract/auth';
 import type { ChallengeName, Role } from '@portal/contract/domain';
+import { commonMessages } from '../common-messages.ts';
+import { translator } from '../i18n.ts';
 
 /** Token margin: the token is refreshed this many seconds before it expires (portal-core §9). */
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 100;
@@ -84,7 +86,7 @@ export const useSession = create<AuthState & Actions>()(
         const base = { isLoggedIn: true, verified: false, challenge: res.challengeName, username: res.userName };
         switch (res.challengeName) {
           case 'MFA_SETUP':
-            if (!res.session || !res.mfaSecret) throw new Error('cannot continue with mfa setup without session token and secret');
+            if (!res.session || !res.mfaSecret) throw new Error(translator(commonMessages)('errors.mfaSetupIncomplete'));
             set({
               ...base,
               temporaryLogin: { email, challengeName: res.challengeName },
@@ -108,7 +110,7 @@ export const useSession = create<AuthState & Actions>()(
             set({ challenge: res.challengeName, temporaryLogin: { email, challengeName: res.challengeName } });
             return;
           default:
-            throw new Error('challenge not implemented');
+            throw new Error(translator(commonMessages)('errors.challengeNotImplemented'));
         }
       },
       beginInvitation({ email, token, partnerName, role }) {
@@ -125,7 +127,7 @@ export const useSession = create<AuthState & Actions>()(
         });
       },
       applyAuthResult(res) {
-        if (!res.user) throw new Error('user undefined in verify token response');
+        if (!res.user) throw new Error(translator(commonMessages)('errors.noUserInResult'));
         set({
           user: { ...res.user, token: res.accessToken },
           isLoggedIn: true,
@@ -143,7 +145,7 @@ export const useSession = create<AuthState & Actions>()(
       },
       setToken(accessToken, expiresIn, fresh) {
         const user = get().user;
-        if (!user) throw new Error('cannot retrieve token if user is undefined');
+        if (!user) throw new Error(translator(commonMessages)('errors.noUserForToken'));
         set({ user: { ...user, ...fresh, token: accessToken }, refreshAt: refreshTime(expiresIn) });
       },
       adopt(res) {

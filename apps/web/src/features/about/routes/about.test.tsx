@@ -4,6 +4,8 @@ import { mockApi } from '../../../testing/api-mock.ts';
 import { profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { buildInfo } from '../../../lib/build-info.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { AboutScreen } from './about.tsx';
 
 describe('about screen', () => {
@@ -28,5 +30,32 @@ describe('about screen', () => {
     expect(docs.getAttribute('href')).toBe('/api/docs');
     expect(docs.getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('link', { name: /Support/ }).getAttribute('href')).toBe('mailto:help@provider.test');
+  });
+});
+
+describe('about screen in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('names its rows and links in French, the build date in French', async () => {
+    await setLanguage('fr');
+    signIn('view');
+    mockApi({ 'GET partner/profile': { body: profile() } });
+    renderScreen(<AboutScreen />, { path: '/about' });
+    expect(screen.getByRole('heading', { name: 'À propos' })).toBeTruthy();
+    // the no-break space before the colon, as French sets it
+    expect(screen.getByText(/les soldes, les transactions/).textContent).toBe(
+      'Partner Dashboard\u00a0: les soldes, les transactions et les paramètres de votre entreprise chez nous.',
+    );
+    const details = screen.getByTestId('about-details');
+    for (const term of ['Produit', 'Version', 'Révision', 'API']) expect(within(details).getByText(term)).toBeTruthy();
+    expect(await within(details).findByText('Partenaire')).toBeTruthy();
+    // the build's date as French writes it ("28 nov. 2026, 01:29 UTC")
+    expect(buildInfo.builtAt).not.toBe('');
+    const built = formatDate(buildInfo.builtAt);
+    expect(built).toMatch(/^\d{1,2} [a-zéû]+\.? \d{4}/);
+    expect(within(details).getByText(`· générée le ${built}`, { exact: false })).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Documentation de l’API/ }).getAttribute('href')).toBe('/api/docs');
+    expect(screen.getByRole('link', { name: /Assistance/ })).toBeTruthy();
+    expect(screen.getByLabelText('(s’ouvre dans un nouvel onglet)')).toBeTruthy();
   });
 });

@@ -7,7 +7,10 @@ import { buildInfo } from '../../../lib/build-info.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { portalConfig } from '../../../lib/portal-config.ts';
+import { useT } from '../../../lib/i18n.ts';
+import { aboutMessages } from '../messages.ts';
 
+/** The product's name: a name, the same in every language (the logo's, the authenticator app's, the e-mails'). */
 export const PRODUCT_NAME = 'Partner Dashboard';
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
@@ -20,6 +23,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
 }
 
 function LinkCard({ href, icon, title, body, external }: { href: string; icon: ReactNode; title: string; body: ReactNode; external?: boolean }) {
+  const t = useT(aboutMessages);
   return (
     <a
       href={href}
@@ -30,7 +34,7 @@ function LinkCard({ href, icon, title, body, external }: { href: string; icon: R
       <span className="min-w-0 flex-1">
         <span className="flex items-center gap-1.5 text-sm font-semibold text-ink">
           {title}
-          {external && <ExternalLink className="size-3.5 text-muted" aria-label="(opens in a new tab)" />}
+          {external && <ExternalLink className="size-3.5 text-muted" aria-label={t('newTab')} />}
         </span>
         <span className="mt-0.5 block text-sm text-muted">{body}</span>
       </span>
@@ -40,43 +44,38 @@ function LinkCard({ href, icon, title, body, external }: { href: string; icon: R
 
 /** About (portal-core §2): the product, its version and build, and where to read the API documentation or get help. */
 export function AboutScreen() {
+  const t = useT(aboutMessages);
   const partner = useProfile().data?.partner;
   const { supportEmail } = portalConfig();
   return (
     <div className="max-w-3xl">
-      <PageHeader title="About" description={`${PRODUCT_NAME}: your business's balances, transactions and settings with us.`} />
+      <PageHeader title={t('title')} description={t('description', { product: PRODUCT_NAME })} />
       <Card>
         <dl className="divide-y divide-line" data-testid="about-details">
-          <Row term="Product">{PRODUCT_NAME}</Row>
-          <Row term="Version">{buildInfo.version}</Row>
-          <Row term="Build">
+          <Row term={t('product')}>{PRODUCT_NAME}</Row>
+          <Row term={t('version')}>{buildInfo.version}</Row>
+          <Row term={t('build')}>
             <span className="font-mono">{buildInfo.commit}</span>
-            {buildInfo.builtAt && <span className="font-normal text-muted"> · built {formatDate(buildInfo.builtAt)}</span>}
+            {buildInfo.builtAt && <span className="font-normal text-muted"> · {t('builtAt', { date: formatDate(buildInfo.builtAt) })}</span>}
           </Row>
-          <Row term="API">{`${API_PREFIX} (version 1)`}</Row>
+          <Row term={t('api')}>{t('apiVersion', { prefix: API_PREFIX })}</Row>
           {partner && (
-            <Row term="Partner">
+            <Row term={t('partner')}>
               {partner.name} <span className="block font-mono text-xs font-normal text-muted sm:inline">{partner.id}</span>
             </Row>
           )}
         </dl>
       </Card>
       <div className="mt-6 grid gap-4 sm:grid-cols-2">
-        <LinkCard
-          href="/api/docs"
-          external
-          icon={<BookOpen className="size-5" aria-hidden="true" />}
-          title="API documentation"
-          body="Every call of the partner API, how to sign requests, with examples."
-        />
+        <LinkCard href="/api/docs" external icon={<BookOpen className="size-5" aria-hidden="true" />} title={t('docs.title')} body={t('docs.body')} />
         <LinkCard
           href={`mailto:${supportEmail}`}
           icon={<LifeBuoy className="size-5" aria-hidden="true" />}
-          title="Support"
+          title={t('support.title')}
           body={
             <>
               <span className="block font-medium text-brand-800 [overflow-wrap:anywhere]">{supportEmail}</span>
-              Give your partner ID so that we find your account at once.
+              {t('support.body')}
             </>
           }
         />

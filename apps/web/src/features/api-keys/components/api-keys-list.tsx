@@ -6,8 +6,10 @@ import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { Table, Td, Th } from '../../../components/ui/table.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { formatDate, formatDay } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { useApiKeys } from '../api/list-api-keys.ts';
 import { useUpdateApiKeyStatus } from '../api/update-api-key-status.ts';
+import { apiKeysMessages } from '../messages.ts';
 import { KeyStatusBadge, PermissionChips } from './badges.tsx';
 
 type Actions = { onRoll: (key: ApiKey) => void; onDelete: (key: ApiKey) => void; onCreate: () => void };
@@ -16,33 +18,51 @@ type Actions = { onRoll: (key: ApiKey) => void; onDelete: (key: ApiKey) => void;
 const keyPrefix = (apiKey: string) => `${apiKey.slice(0, 11)}…`;
 
 function Expiry({ k }: { k: ApiKey }) {
-  if (!k.expiry) return <span className="text-muted">Never</span>;
-  return k.expired ? <span className="font-medium text-danger">Expired {formatDay(k.expiry)}</span> : <span>{formatDay(k.expiry)}</span>;
+  const t = useT(apiKeysMessages);
+  if (!k.expiry) return <span className="text-muted">{t('never')}</span>;
+  return k.expired ? <span className="font-medium text-danger">{t('expiredOn', { date: formatDay(k.expiry) })}</span> : <span>{formatDay(k.expiry)}</span>;
 }
 
 function RollNote({ k }: { k: ApiKey }) {
+  const t = useT(apiKeysMessages);
   if (!k.previousSecretExpiresAt) return null;
-  return <p className="mt-1 max-w-44 whitespace-normal text-xs text-warning">Old secret works until {formatDate(k.previousSecretExpiresAt)}</p>;
+  return <p className="mt-1 max-w-44 whitespace-normal text-xs text-warning">{t('oldSecretUntil', { date: formatDate(k.previousSecretExpiresAt) })}</p>;
 }
 
 function KeyActions({ k, onRoll, onDelete }: { k: ApiKey } & Pick<Actions, 'onRoll' | 'onDelete'>) {
+  const t = useT(apiKeysMessages);
   const update = useUpdateApiKeyStatus();
   const next = k.status === 'active' ? 'disabled' : 'active';
   const toggle = () =>
     update.mutate(
       { apiKey: k.apiKey, status: next },
-      { onSuccess: () => toast.show(next === 'active' ? `${k.name} enabled` : `${k.name} disabled`), onError: (err) => toast.show(err.message) },
+      {
+        onSuccess: () => toast.show(t(next === 'active' ? 'toast.enabled' : 'toast.disabled', { name: k.name })),
+        onError: (err) => toast.show(err.message),
+      },
     );
   return (
-    <div className="flex gap-2">
-      <Button variant="secondary" size="sm" loading={update.isPending} onClick={toggle} aria-label={`${next === 'active' ? 'Enable' : 'Disable'} ${k.name}`}>
-        {next === 'active' ? 'Enable' : 'Disable'}
+    <div className="flex flex-wrap gap-2">
+      <Button
+        variant="secondary"
+        size="sm"
+        loading={update.isPending}
+        onClick={toggle}
+        aria-label={t(next === 'active' ? 'action.enableNamed' : 'action.disableNamed', { name: k.name })}
+      >
+        {t(next === 'active' ? 'action.enable' : 'action.disable')}
       </Button>
-      <Button variant="secondary" size="sm" onClick={() => onRoll(k)} aria-label={`Roll ${k.name}`}>
-        Roll
+      <Button variant="secondary" size="sm" onClick={() => onRoll(k)} aria-label={t('action.rollNamed', { name: k.name })}>
+        {t('action.roll')}
       </Button>
-      <Button variant="ghost" size="sm" className="text-danger hover:bg-danger-soft" onClick={() => onDelete(k)} aria-label={`Delete ${k.name}`}>
-        Delete
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-danger hover:bg-danger-soft"
+        onClick={() => onDelete(k)}
+        aria-label={t('action.deleteNamed', { name: k.name })}
+      >
+        {t('action.delete')}
       </Button>
     </div>
   );
@@ -50,8 +70,9 @@ function KeyActions({ k, onRoll, onDelete }: { k: ApiKey } & Pick<Actions, 'onRo
 
 /** The partner's keys: a table on wide screens, a card per key on a phone. */
 export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
+  const t = useT(apiKeysMessages);
   const keys = useApiKeys();
-  if (keys.isPending) return <LoadingBlock label="Loading..." />;
+  if (keys.isPending) return <LoadingBlock label={t('loading')} />;
   if (keys.isError)
     return (
       <Alert tone="danger" className="m-5">
@@ -65,11 +86,11 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
         <span className="flex size-12 items-center justify-center rounded-full bg-brand-50">
           <KeyRound className="size-6 text-brand-700" aria-hidden="true" />
         </span>
-        <p className="mt-2 font-semibold">No API keys yet</p>
-        <p className="max-w-sm text-sm text-muted">Create a key to call the partner API from your servers.</p>
+        <p className="mt-2 font-semibold">{t('empty.title')}</p>
+        <p className="max-w-sm text-sm text-muted">{t('empty.body')}</p>
         <Button className="mt-3" onClick={onCreate}>
           <Plus className="size-4" aria-hidden="true" />
-          Create API key
+          {t('create')}
         </Button>
       </div>
     );
@@ -80,15 +101,15 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
         <Table>
           <thead>
             <tr>
-              <Th>Name</Th>
-              <Th>Key</Th>
-              <Th>Permissions</Th>
-              <Th>Status</Th>
-              <Th>Created</Th>
-              <Th>Last used</Th>
-              <Th>Expires</Th>
+              <Th>{t('col.name')}</Th>
+              <Th>{t('col.key')}</Th>
+              <Th>{t('col.permissions')}</Th>
+              <Th>{t('col.status')}</Th>
+              <Th>{t('col.created')}</Th>
+              <Th>{t('col.lastUsed')}</Th>
+              <Th>{t('col.expires')}</Th>
               <Th>
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t('col.actions')}</span>
               </Th>
             </tr>
           </thead>
@@ -100,7 +121,7 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
                   <code className="font-mono text-xs" title={k.apiKey}>
                     {keyPrefix(k.apiKey)}
                   </code>
-                  <p className="mt-0.5 font-mono text-xs text-muted">secret …{k.secretHint}</p>
+                  <p className="mt-0.5 font-mono text-xs text-muted">{t('secretHint', { hint: k.secretHint })}</p>
                 </Td>
                 <Td className="whitespace-normal">
                   <PermissionChips permissions={k.permissions} />
@@ -110,7 +131,7 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
                   <RollNote k={k} />
                 </Td>
                 <Td>{formatDay(k.createdAt)}</Td>
-                <Td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : <span className="text-muted">Never</span>}</Td>
+                <Td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : <span className="text-muted">{t('never')}</span>}</Td>
                 <Td>
                   <Expiry k={k} />
                 </Td>
@@ -135,15 +156,15 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
             <PermissionChips permissions={k.permissions} />
             <dl className="grid grid-cols-3 gap-2 text-xs">
               <div>
-                <dt className="text-muted">Created</dt>
+                <dt className="text-muted">{t('col.created')}</dt>
                 <dd className="mt-0.5">{formatDay(k.createdAt)}</dd>
               </div>
               <div>
-                <dt className="text-muted">Last used</dt>
-                <dd className="mt-0.5">{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</dd>
+                <dt className="text-muted">{t('col.lastUsed')}</dt>
+                <dd className="mt-0.5">{k.lastUsedAt ? formatDate(k.lastUsedAt) : t('never')}</dd>
               </div>
               <div>
-                <dt className="text-muted">Expires</dt>
+                <dt className="text-muted">{t('col.expires')}</dt>
                 <dd className="mt-0.5">
                   <Expiry k={k} />
                 </dd>

@@ -1,18 +1,22 @@
-import { API_KEY_PERMISSION_LABELS, API_KEY_STATUS_LABELS, IP_STATUS_LABEL, type ApiKeyPermission, type ApiKeyStatus } from '@portal/contract/api-keys';
+import type { ApiKeyPermission, ApiKeyStatus } from '@portal/contract/api-keys';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { apiKeysMessages } from '../messages.ts';
 
 /** Active / Inactive (portal-core §3), with a dot so that the state does not rest on colour alone. */
 export function KeyStatusBadge({ status }: { status: ApiKeyStatus }) {
-  return <StatusBadge tone={status === 'active' ? 'success' : 'neutral'}>{API_KEY_STATUS_LABELS[status]}</StatusBadge>;
+  const t = useT(apiKeysMessages);
+  return <StatusBadge tone={status === 'active' ? 'success' : 'neutral'}>{t(`status.${status}`)}</StatusBadge>;
 }
 
 export function PermissionChips({ permissions }: { permissions: readonly ApiKeyPermission[] }) {
+  const t = useT(apiKeysMessages);
   return (
     <span className="flex flex-wrap gap-1">
       {permissions.map((p) => (
         <Badge key={p} tone="brand" className="rounded-md">
-          {API_KEY_PERMISSION_LABELS[p]}
+          {t(`permission.${p}`)}
         </Badge>
       ))}
     </span>
@@ -20,5 +24,6 @@ export function PermissionChips({ permissions }: { permissions: readonly ApiKeyP
 }
 
 export function WhitelistedBadge() {
-  return <StatusBadge tone="success">{IP_STATUS_LABEL}</StatusBadge>;
+  const t = useT(apiKeysMessages);
+  return <StatusBadge tone="success">{t('whitelisted')}</StatusBadge>;
 }

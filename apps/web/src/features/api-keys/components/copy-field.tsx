@@ -1,9 +1,27 @@
 import { Check, Copy } from 'lucide-react';
 import { Button } from '../../../components/ui/button.tsx';
 import { useCopy } from '../../../components/ui/copy-button.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { apiKeysMessages } from '../messages.ts';
 
-/** A value to copy (a key id, a secret): shown in full in a monospace box, with a copy button that says it worked. */
-export function CopyField({ label, value, testId, secret = false }: { label: string; value: string; testId: string; secret?: boolean }) {
+/**
+ * A value to copy (a key id, a secret): shown in full in a monospace box, with a copy button that says it worked.
+ * `copyLabel` names the button for assistive technology ("Copy secret key"): written whole, as each language words it.
+ */
+export function CopyField({
+  label,
+  copyLabel,
+  value,
+  testId,
+  secret = false,
+}: {
+  label: string;
+  copyLabel: string;
+  value: string;
+  testId: string;
+  secret?: boolean;
+}) {
+  const t = useT(apiKeysMessages);
   const { copied, copy } = useCopy(value, label);
   return (
     <div>
@@ -12,9 +30,9 @@ export function CopyField({ label, value, testId, secret = false }: { label: str
         <code data-testid={testId} className="min-w-0 flex-1 break-all font-mono text-[13px] leading-5">
           {value}
         </code>
-        <Button variant="secondary" size="sm" aria-label={`Copy ${label.toLowerCase()}`} onClick={copy} className="shrink-0">
+        <Button variant="secondary" size="sm" aria-label={copyLabel} onClick={copy} className="shrink-0">
           {copied ? <Check className="size-4 text-success" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('copied') : t('copy')}
         </Button>
       </div>
     </div>

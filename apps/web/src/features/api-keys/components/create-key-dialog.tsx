@@ -1,23 +1,19 @@
 import { useState, type FormEvent } from 'react';
-import {
-  API_KEY_PERMISSIONS,
-  API_KEY_PERMISSION_HELP,
-  API_KEY_PERMISSION_LABELS,
-  CreateApiKeyRequest,
-  type ApiKeyPermission,
-  type ApiKeyWithSecret,
-} from '@portal/contract/api-keys';
+import { API_KEY_PERMISSIONS, CreateApiKeyRequest, type ApiKeyPermission, type ApiKeyWithSecret } from '@portal/contract/api-keys';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField, inputClass } from '../../../components/ui/field.tsx';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import { expiryChoices, expiryFrom, type ExpiryChoice } from '../expiry.ts';
+import { apiKeysMessages } from '../messages.ts';
 import { SecretReveal } from './secret-reveal.tsx';
 
 /** Create a key (name, permissions, expiry), then show its secret once. */
 export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const t = useT(apiKeysMessages);
   const [created, setCreated] = useState<ApiKeyWithSecret>();
   const close = () => {
     setCreated(undefined);
@@ -27,8 +23,8 @@ export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenC
     <Dialog
       open={open}
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
-      title={created ? 'Save your secret key' : 'Create API key'}
-      description={created ? `Key "${created.name}" is active.` : 'Your servers use the key to call the partner API.'}
+      title={created ? t('createDialog.savedTitle') : t('create')}
+      description={created ? t('createDialog.active', { name: created.name }) : t('createDialog.description')}
       width={540}
     >
       {created ? <SecretReveal apiKey={created} onDone={close} /> : <CreateKeyForm onCreated={setCreated} onCancel={close} />}
@@ -37,6 +33,7 @@ export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenC
 }
 
 function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSecret) => void; onCancel: () => void }) {
+  const t = useT(apiKeysMessages);
   const create = useCreateApiKey();
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<ApiKeyPermission[]>(['api_read']);
@@ -55,10 +52,10 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = issue.path[0];
-        if (field === 'name' || field === 'permissions') next[field] ??= issue.message;
+        if (field === 'name' || field === 'permissions') next[field] ??= localizeMessage(issue.message);
       }
     }
-    if (expiry === 'date' && !at) next.expiry = 'Choose a date after today';
+    if (expiry === 'date' && !at) next.expiry = t('createDialog.dateAfterToday');
     setErrors(next);
     if (!parsed.success || Object.keys(next).length > 0) return;
     create.mutate(parsed.data, { onSuccess: ({ apiKey }) => onCreated(apiKey) });
@@ -67,17 +64,17 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
       <TextField
-        label="Name"
-        placeholder="e.g. Payouts server"
+        label={t('createDialog.name')}
+        placeholder={t('createDialog.namePlaceholder')}
         value={name}
         maxLength={80}
         onChange={(e) => setName(e.target.value)}
         error={errors.name}
-        hint="So that you can tell your keys apart."
+        hint={t('createDialog.nameHint')}
         autoFocus
       />
       <fieldset>
-        <legend className="text-sm font-medium">Permissions</legend>
+        <legend className="text-sm font-medium">{t('createDialog.permissions')}</legend>
         <div className="mt-2 space-y-2">
           {API_KEY_PERMISSIONS.map((p) => (
             <label
@@ -89,8 +86,8 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
             >
               <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={permissions.includes(p)} onChange={() => toggle(p)} />
               <span>
-                <span className="block text-sm font-medium">{API_KEY_PERMISSION_LABELS[p]}</span>
-                <span className="block text-xs text-muted">{API_KEY_PERMISSION_HELP[p]}</span>
+                <span className="block text-sm font-medium">{t(`permission.${p}`)}</span>
+                <span className="block text-xs text-muted">{t(`permissionHelp.${p}`)}</span>
               </span>
             </label>
           ))}
@@ -102,24 +99,24 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
         )}
       </fieldset>
       <fieldset>
-        <legend className="text-sm font-medium">Expires</legend>
+        <legend className="text-sm font-medium">{t('createDialog.expires')}</legend>
         <div className="mt-2 flex flex-wrap gap-2">
           {expiryChoices.map((c) => (
             <label
-              key={c.value}
+              key={c}
               className={cn(
                 'inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-1.5 text-sm',
-                expiry === c.value ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
+                expiry === c ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
               )}
             >
-              <input type="radio" name="expiry" className="size-4 accent-brand-700" checked={expiry === c.value} onChange={() => setExpiry(c.value)} />
-              {c.label}
+              <input type="radio" name="expiry" className="size-4 accent-brand-700" checked={expiry === c} onChange={() => setExpiry(c)} />
+              {t(`expiry.${c}`)}
             </label>
           ))}
         </div>
         {expiry === 'date' && (
           <label className="mt-3 block max-w-56 text-xs font-medium text-muted">
-            Last day the key works
+            {t('createDialog.lastDay')}
             <input
               type="date"
               className={cn(inputClass, 'mt-1')}
@@ -136,12 +133,12 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
         )}
       </fieldset>
       {create.isError && <Alert tone="danger">{create.error.message}</Alert>}
-      <div className="flex justify-end gap-3 pt-1">
+      <div className="flex flex-wrap justify-end gap-3 pt-1">
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {t('cancel')}
         </Button>
         <Button type="submit" loading={create.isPending}>
-          Create key
+          {t('createDialog.submit')}
         </Button>
       </div>
     </form>

@@ -3,27 +3,28 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { useDeleteApiKey } from '../api/delete-api-key.ts';
+import { apiKeysMessages } from '../messages.ts';
 
 export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined; onClose: () => void }) {
+  const t = useT(apiKeysMessages);
   const remove = useDeleteApiKey();
   const close = () => {
     remove.reset();
     onClose();
   };
   return (
-    <Dialog open={apiKey !== undefined} onOpenChange={(open) => !open && close()} title="Delete API key?" width={460}>
-      <p className="text-sm">
-        Calls signed with <span className="font-semibold">{apiKey?.name}</span> are refused as soon as it is deleted. This cannot be undone.
-      </p>
+    <Dialog open={apiKey !== undefined} onOpenChange={(open) => !open && close()} title={t('deleteDialog.title')} width={460}>
+      <p className="text-sm">{t.rich('deleteDialog.body', { b: () => <span className="font-semibold">{apiKey?.name}</span> })}</p>
       {remove.isError && (
         <Alert tone="danger" className="mt-4">
           {remove.error.message}
         </Alert>
       )}
-      <div className="mt-6 flex justify-end gap-3">
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
         <Button variant="secondary" onClick={close}>
-          Cancel
+          {t('cancel')}
         </Button>
         <Button
           variant="danger"
@@ -32,13 +33,13 @@ export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefine
             apiKey &&
             remove.mutate(apiKey.apiKey, {
               onSuccess: () => {
-                toast.show('API key deleted');
+                toast.show(t('deleteDialog.toast'));
                 close();
               },
             })
           }
         >
-          Delete key
+          {t('deleteDialog.submit')}
         </Button>
       </div>
     </Dialog>

@@ -8,10 +8,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep, type CodeStepState } from '../../../lib/otp.ts';
 import { useAddIpAddress } from '../api/add-ip-address.ts';
 import { useDeleteIpAddress } from '../api/delete-ip-address.ts';
 import { useUpdateIpAddress } from '../api/update-ip-address.ts';
+import { apiKeysMessages } from '../messages.ts';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -27,13 +29,14 @@ type CodeFormProps = {
 
 /** The last step of every IP change: the e-mailed code, the change's error, Cancel and the change's own button. */
 function CodeForm({ otp, error, onSubmit, onCancel, busy, submitLabel, danger }: CodeFormProps) {
+  const t = useT(apiKeysMessages);
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       <CodeStep step={otp} />
       {error && <Alert tone="danger">{error}</Alert>}
-      <div className="flex justify-end gap-3">
+      <div className="flex flex-wrap justify-end gap-3">
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {t('cancel')}
         </Button>
         <Button type="submit" variant={danger ? 'danger' : undefined} loading={busy}>
           {submitLabel}
@@ -45,6 +48,7 @@ function CodeForm({ otp, error, onSubmit, onCancel, busy, submitLabel, danger }:
 
 /** Add an allowed address: the address (checked as the server checks it), then the e-mailed code. */
 export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const t = useT(apiKeysMessages);
   const otp = useCodeStep();
   const add = useAddIpAddress();
   const [text, setText] = useState('');
@@ -62,7 +66,7 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
   const toCode = async (e: FormEvent) => {
     e.preventDefault();
     const parsed = parseIpAddress(text);
-    if (!parsed.ok) return setError(parsed.message);
+    if (!parsed.ok) return setError(localizeMessage(parsed.message));
     setError(undefined);
     const ipAddress = parsed.value.canonical;
     // the server checks the address (a duplicate, the limit) before it spends a code on it
@@ -71,13 +75,13 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
   const confirm = (e: FormEvent) => {
     e.preventDefault();
     if (!address) return;
-    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(OTP_MESSAGES.invalid);
+    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(localizeMessage(OTP_MESSAGES.invalid));
     setError(undefined);
     add.mutate(
       { ipAddress: address, otp: otp.code },
       {
         onSuccess: () => {
-          toast.show(`${address} added to the allowed addresses`);
+          toast.show(t('ip.addDialog.toast', { ip: address }));
           close();
         },
         onError: (err) => {
@@ -91,32 +95,32 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
     <Dialog
       open={open}
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
-      title="Add an IP address"
-      description={address ? `Confirm ${address} with the code we e-mailed you.` : 'API keys will work only from the addresses on the list.'}
+      title={t('ip.addDialog.title')}
+      description={address ? t('ip.addDialog.confirm', { ip: address }) : t('ip.addDialog.description')}
       width={480}
     >
       {address ? (
-        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={add.isPending} submitLabel="Add address" />
+        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={add.isPending} submitLabel={t('ip.addDialog.submit')} />
       ) : (
         <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
           <TextField
-            label="IP address or range"
+            label={t('ip.field')}
             placeholder="203.0.113.7"
             value={text}
             onChange={(e) => setText(e.target.value)}
             error={error}
-            hint="An IPv4 or IPv6 address, or a range in CIDR notation such as 203.0.113.0/24. Check it: your servers' calls from other addresses will be refused."
+            hint={t('ip.addDialog.hint')}
             autoFocus
             spellCheck={false}
             autoCapitalize="off"
           />
-          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
-          <div className="flex justify-end gap-3">
+          {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
+          <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={close}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="submit" loading={otp.sending}>
-              Send code
+              {t('sendCode')}
             </Button>
           </div>
         </form>
@@ -127,6 +131,7 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
 
 /** Remove an allowed address, with the e-mailed code. */
 export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: string | undefined; isLast: boolean; onClose: () => void }) {
+  const t = useT(apiKeysMessages);
   const otp = useCodeStep();
   const remove = useDeleteIpAddress();
   const [asked, setAsked] = useState(false);
@@ -141,13 +146,13 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
   const confirm = (e: FormEvent) => {
     e.preventDefault();
     if (!ipAddress) return;
-    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(OTP_MESSAGES.invalid);
+    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(localizeMessage(OTP_MESSAGES.invalid));
     setError(undefined);
     remove.mutate(
       { ipAddress, otp: otp.code },
       {
         onSuccess: () => {
-          toast.show(`${ipAddress} removed from the allowed addresses`);
+          toast.show(t('ip.removeDialog.toast', { ip: ipAddress }));
           close();
         },
         onError: (err) => {
@@ -157,33 +162,28 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
     );
   };
   return (
-    <Dialog open={ipAddress !== undefined} onOpenChange={(open) => !open && close()} title="Remove IP address?" width={480}>
+    <Dialog open={ipAddress !== undefined} onOpenChange={(open) => !open && close()} title={t('ip.removeDialog.title')} width={480}>
       {asked ? (
-        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={remove.isPending} submitLabel="Remove address" danger />
+        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={remove.isPending} submitLabel={t('ip.removeDialog.submit')} danger />
       ) : (
         <div className="space-y-5">
           {isLast ? (
-            <Alert tone="warning">
-              <code className="font-mono font-medium">{ipAddress}</code> is the last address on the list: once it is removed, the list is empty and your API
-              keys work from any address.
-            </Alert>
+            <Alert tone="warning">{t.rich('ip.removeDialog.last', { code: () => <code className="font-mono font-medium">{ipAddress}</code> })}</Alert>
           ) : (
-            <p className="text-sm">
-              API-key calls from <code className="font-mono font-medium">{ipAddress}</code> will be refused once it is removed.
-            </p>
+            <p className="text-sm">{t.rich('ip.removeDialog.one', { code: () => <code className="font-mono font-medium">{ipAddress}</code> })}</p>
           )}
           {error && <Alert tone="danger">{error}</Alert>}
-          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
-          <div className="flex justify-end gap-3">
+          {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
+          <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={close}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button
               variant="danger"
               loading={otp.sending}
               onClick={() => void (ipAddress && otp.send({ action: 'ip.delete', target: { ipAddress } }, (err) => setError(err.message)).then(setAsked))}
             >
-              Send code
+              {t('sendCode')}
             </Button>
           </div>
         </div>
@@ -197,6 +197,7 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
  * then the code e-mailed for exactly that change.
  */
 export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string | undefined; label: string; onClose: () => void }) {
+  const t = useT(apiKeysMessages);
   const otp = useCodeStep();
   const update = useUpdateIpAddress();
   const [text, setText] = useState<string>();
@@ -222,10 +223,10 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
     e.preventDefault();
     if (!ipAddress) return;
     const parsed = parseIpAddress(value);
-    if (!parsed.ok) return setError(parsed.message);
+    if (!parsed.ok) return setError(localizeMessage(parsed.message));
     const newIpAddress = parsed.value.canonical;
-    if (newIpAddress === ipAddress && !labelChanged) return setError('Nothing has changed.');
-    if (newLabel.length > IP_LABEL_MAX) return setLabelError(`Use at most ${IP_LABEL_MAX} characters`);
+    if (newIpAddress === ipAddress && !labelChanged) return setError(t('ip.editDialog.nothingChanged'));
+    if (newLabel.length > IP_LABEL_MAX) return setLabelError(t('ip.editDialog.labelTooLong', { max: IP_LABEL_MAX }));
     setError(undefined);
     setLabelError(undefined);
     const target = { ipAddress, newIpAddress, ...(labelChanged ? { label: newLabel } : {}) };
@@ -234,13 +235,13 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
   const confirm = (e: FormEvent) => {
     e.preventDefault();
     if (!ipAddress || !next) return;
-    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(OTP_MESSAGES.invalid);
+    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(localizeMessage(OTP_MESSAGES.invalid));
     setError(undefined);
     update.mutate(
       { ipAddress, newIpAddress: next, ...(labelChanged ? { label: newLabel } : {}), otp: otp.code },
       {
         onSuccess: () => {
-          toast.show(next === ipAddress ? `${ipAddress} saved` : `${ipAddress} changed to ${next}`);
+          toast.show(next === ipAddress ? t('ip.editDialog.saved', { ip: ipAddress }) : t('ip.editDialog.changed', { ip: ipAddress, next }));
           close();
         },
         onError: (err) => {
@@ -254,36 +255,36 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
     <Dialog
       open={ipAddress !== undefined}
       onOpenChange={(open) => !open && close()}
-      title="Edit IP address"
+      title={t('ip.editDialog.title')}
       description={
         next
           ? next === ipAddress
-            ? `Confirm the new label of ${ipAddress} with the code we e-mailed you.`
-            : `Confirm the change from ${ipAddress} to ${next} with the code we e-mailed you.`
-          : `Change ${ipAddress ?? ''} to another address or range, or its label.`
+            ? t('ip.editDialog.confirmLabel', { ip: ipAddress })
+            : t('ip.editDialog.confirmChange', { ip: ipAddress ?? '', next })
+          : t('ip.editDialog.description', { ip: ipAddress ?? '' })
       }
       width={480}
     >
       {next ? (
-        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={update.isPending} submitLabel="Save address" />
+        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={update.isPending} submitLabel={t('ip.editDialog.submit')} />
       ) : (
         <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
           <TextField
-            label="IP address or range"
+            label={t('ip.field')}
             value={value}
             onChange={(e) => {
               setText(e.target.value);
               setError(undefined);
             }}
             error={error}
-            hint="An IPv4 or IPv6 address, or a range in CIDR notation such as 203.0.113.0/24. Calls from the old address are refused once it is changed."
+            hint={t('ip.editDialog.hint')}
             autoFocus
             spellCheck={false}
             autoCapitalize="off"
           />
           <TextField
-            label="Label (optional)"
-            placeholder="Payouts server"
+            label={t('ip.editDialog.label')}
+            placeholder={t('ip.editDialog.labelPlaceholder')}
             value={labelText ?? label}
             onChange={(e) => {
               setLabelText(e.target.value);
@@ -291,16 +292,16 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
               setError(undefined);
             }}
             error={labelError}
-            hint="Which of your servers uses this address."
+            hint={t('ip.editDialog.labelHint')}
             maxLength={IP_LABEL_MAX}
           />
-          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
-          <div className="flex justify-end gap-3">
+          {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
+          <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={close}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="submit" loading={otp.sending}>
-              Send code
+              {t('sendCode')}
             </Button>
           </div>
         </form>

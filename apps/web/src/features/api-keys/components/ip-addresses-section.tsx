@@ -5,7 +5,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { Table, Td, Th } from '../../../components/ui/table.tsx';
+import { useT } from '../../../lib/i18n.ts';
 import { useIpAddresses } from '../api/list-ip-addresses.ts';
+import { apiKeysMessages } from '../messages.ts';
 import { WhitelistedBadge } from './badges.tsx';
 import { AddIpDialog, DeleteIpDialog, EditIpDialog } from './ip-address-dialogs.tsx';
 
@@ -14,6 +16,7 @@ import { AddIpDialog, DeleteIpDialog, EditIpDialog } from './ip-address-dialogs.
  * Adding, changing and removing an address needs the code e-mailed for that change.
  */
 export function IpAddressesSection() {
+  const t = useT(apiKeysMessages);
   const ips = useIpAddresses(true);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<string>();
@@ -23,20 +26,18 @@ export function IpAddressesSection() {
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-3 border-b border-line px-5 py-4">
         <div className="max-w-2xl">
-          <h2 className="text-base font-semibold">Allowed IP addresses</h2>
+          <h2 className="text-base font-semibold">{t('ip.title')}</h2>
           <p className="mt-1 text-sm text-muted" data-testid="ip-addresses-explainer">
-            {list.length > 0
-              ? 'Your API keys work only from the addresses below: calls from every other address are refused.'
-              : 'While the list is empty your API keys work from any address. Once you add one, calls from every other address are refused.'}
+            {list.length > 0 ? t('ip.explainerSome') : t('ip.explainerNone')}
           </p>
         </div>
         <Button variant="secondary" onClick={() => setAdding(true)}>
           <Plus className="size-4" aria-hidden="true" />
-          Add IP address
+          {t('ip.add')}
         </Button>
       </div>
       {ips.isPending ? (
-        <LoadingBlock label="Loading..." minHeight={120} />
+        <LoadingBlock label={t('loading')} minHeight={120} />
       ) : ips.isError ? (
         <Alert tone="danger" className="m-5">
           {ips.error.message}
@@ -44,15 +45,15 @@ export function IpAddressesSection() {
       ) : list.length === 0 ? (
         <div className="flex items-center gap-3 px-5 py-6 text-sm text-muted" data-testid="ip-addresses-empty">
           <Globe className="size-5 shrink-0 text-brand-700" aria-hidden="true" />
-          No addresses yet: your API keys work from any address.
+          {t('ip.empty')}
         </div>
       ) : (
         <Table>
           <thead>
             <tr>
-              <Th className="pl-5">IP Address</Th>
-              <Th>Status</Th>
-              <Th className="pr-5 text-right">Action</Th>
+              <Th className="pl-5">{t('ip.col.address')}</Th>
+              <Th>{t('ip.col.status')}</Th>
+              <Th className="pr-5 text-right">{t('ip.col.action')}</Th>
             </tr>
           </thead>
           <tbody>
@@ -67,17 +68,17 @@ export function IpAddressesSection() {
                 </Td>
                 <Td className="pr-5 text-right">
                   <div className="flex flex-wrap justify-end gap-1">
-                    <Button variant="ghost" size="sm" onClick={() => setEditing(ip.ipAddress)} aria-label={`Edit ${ip.ipAddress}`}>
-                      Edit
+                    <Button variant="ghost" size="sm" onClick={() => setEditing(ip.ipAddress)} aria-label={t('ip.editNamed', { ip: ip.ipAddress })}>
+                      {t('ip.edit')}
                     </Button>
                     <Button
                       variant="ghost"
                       size="sm"
                       className="text-danger hover:bg-danger-soft"
                       onClick={() => setRemoving(ip.ipAddress)}
-                      aria-label={`Delete ${ip.ipAddress}`}
+                      aria-label={t('ip.deleteNamed', { ip: ip.ipAddress })}
                     >
-                      Delete
+                      {t('ip.delete')}
                     </Button>
                   </div>
                 </Td>

@@ -4,11 +4,21 @@ import { OverlapChoices } from '../../../components/overlap-choices.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
+import { useT, type Translate } from '../../../lib/i18n.ts';
 import { useRollApiKey } from '../api/roll-api-key.ts';
+import { apiKeysMessages } from '../messages.ts';
 import { SecretReveal } from './secret-reveal.tsx';
+
+/** A choice of how long the current secret keeps working, in words: "Now", "In 1 hour", "In 3 days". */
+function overlapLabel(t: Translate<typeof apiKeysMessages.en>, minutes: number): string {
+  if (minutes === 0) return t('rollDialog.now');
+  const duration = minutes < 2 * 24 * 60 ? t('rollDialog.hours', { count: minutes / 60 }) : t('rollDialog.days', { count: minutes / (24 * 60) });
+  return t('rollDialog.in', { duration });
+}
 
 /** Roll a key (a new secret, shown once); the current secret keeps working until the chosen time, as on Stripe. */
 export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined; onClose: () => void }) {
+  const t = useT(apiKeysMessages);
   const roll = useRollApiKey();
   const [minutes, setMinutes] = useState(60);
   const [rolled, setRolled] = useState<ApiKeyWithSecret>();
@@ -22,8 +32,8 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined;
     <Dialog
       open={apiKey !== undefined}
       onOpenChange={(open) => !open && close()}
-      title={rolled ? 'Save the new secret key' : `Roll API key "${apiKey?.name ?? ''}"`}
-      description={rolled ? undefined : 'A new secret replaces the current one. The key ID and permissions stay the same.'}
+      title={rolled ? t('rollDialog.savedTitle') : t('rollDialog.title', { name: apiKey?.name ?? '' })}
+      description={rolled ? undefined : t('rollDialog.description')}
       width={540}
     >
       {rolled ? (
@@ -31,26 +41,27 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined;
       ) : (
         <div className="space-y-5">
           <OverlapChoices
-            legend="The current secret stops working"
+            legend={t('rollDialog.legend')}
             choices={ROLL_OVERLAP_CHOICES}
             minutes={minutes}
             onChange={setMinutes}
+            label={(c) => overlapLabel(t, c.minutes)}
             columns="grid-cols-2 sm:grid-cols-3"
             meaning={{
-              now: 'Calls signed with the current secret are refused as soon as you roll.',
-              overlap: 'Until then both secrets work, so you can update your servers without an outage.',
+              now: t('rollDialog.meaningNow'),
+              overlap: t('rollDialog.meaningOverlap'),
             }}
           />
           {roll.isError && <Alert tone="danger">{roll.error.message}</Alert>}
-          <div className="flex justify-end gap-3">
+          <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={close}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button
               loading={roll.isPending}
               onClick={() => apiKey && roll.mutate({ apiKey: apiKey.apiKey, previousSecretMinutes: minutes }, { onSuccess: (r) => setRolled(r.apiKey) })}
             >
-              Roll key
+              {t('rollDialog.submit')}
             </Button>
           </div>
         </div>

@@ -4,18 +4,21 @@ import type { ApiKey } from '@portal/contract/api-keys';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { ApiKeysList } from '../components/api-keys-list.tsx';
 import { CreateKeyDialog } from '../components/create-key-dialog.tsx';
 import { DeleteKeyDialog } from '../components/delete-key-dialog.tsx';
 import { IpAddressesSection } from '../components/ip-addresses-section.tsx';
 import { RollKeyDialog } from '../components/roll-key-dialog.tsx';
+import { apiKeysMessages } from '../messages.ts';
 
 /**
  * /api-keys (admin, B2B, apiKeysManagementEnabled: the guard and the server both say so): the partner's keys, and
  * beside them the allowed IP addresses (whitelistedIpsEnabled), where a developer looks for both.
  */
 export function ApiKeysScreen() {
+  const t = useT(apiKeysMessages);
   const [creating, setCreating] = useState(false);
   const [rolling, setRolling] = useState<ApiKey>();
   const [deleting, setDeleting] = useState<ApiKey>();
@@ -23,8 +26,8 @@ export function ApiKeysScreen() {
   return (
     <div>
       <PageHeader
-        title="API Keys"
-        description="Your servers call the partner API with a key, signing each request with its secret."
+        title={t('title')}
+        description={t('description')}
         actions={
           <>
             <a
@@ -34,12 +37,12 @@ export function ApiKeysScreen() {
               className="inline-flex h-10 items-center gap-2 whitespace-nowrap rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
             >
               <ExternalLink className="size-4" aria-hidden="true" />
-              <span className="sm:hidden">API docs</span>
-              <span className="hidden sm:inline">API documentation</span>
+              <span className="sm:hidden">{t('docs.short')}</span>
+              <span className="hidden sm:inline">{t('docs.long')}</span>
             </a>
             <Button className="whitespace-nowrap" onClick={() => setCreating(true)}>
               <Plus className="size-4" aria-hidden="true" />
-              Create API key
+              {t('create')}
             </Button>
           </>
         }

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { authMessages } from '../messages.ts';
 
 export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
   return (
@@ -13,10 +15,7 @@ export function AuthCard({ title, subtitle, children, footer }: { title: string;
 }
 
 export function StepIndicator({ current, total }: { current: number; total: number }) {
+  const t = useT(authMessages);
   if (total < 2) return null;
-  return (
-    <p className="mb-3 text-xs font-medium uppercase tracking-wide text-brand-700">
-      Step {current} of {total}
-    </p>
-  );
+  return <p className="mb-3 text-xs font-medium uppercase tracking-wide text-brand-700">{t('step', { current, total })}</p>;
 }

@@ -7,6 +7,8 @@ import { useSession } from '../../../lib/session/session-store.ts';
 import { lookupInvitation } from '../api/invitation.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { NewPasswordForm } from '../components/new-password-form.tsx';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
+import { authMessages } from '../messages.ts';
 
 /** The token of an invitation link: `/accept-invitation#token=…` (a fragment, so it reaches no server's log). */
 export const invitationToken = (hash: string) => new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? '';
@@ -17,6 +19,7 @@ export const invitationToken = (hash: string) => new URLSearchParams(hash.replac
  * expired says so, and how to get a new one.
  */
 export function AcceptInvitationScreen() {
+  const t = useT(authMessages);
   const token = invitationToken(useLocation().hash);
   const invitation = useQuery({
     queryKey: ['invitation', token],
@@ -33,19 +36,19 @@ export function AcceptInvitationScreen() {
 
   if (token === '' || invitation.isError) {
     return (
-      <AuthCard title="This invitation cannot be used">
-        <Alert tone="danger">{invitation.error?.message ?? TEAM_MESSAGES.invitationInvalid}</Alert>
+      <AuthCard title={t('invitation.unusable')}>
+        <Alert tone="danger">{invitation.error?.message ?? localizeMessage(TEAM_MESSAGES.invitationInvalid)}</Alert>
         <Link to="/login" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">
-          Back to sign in
+          {t('backToSignIn')}
         </Link>
       </AuthCard>
     );
   }
   if (!invitation.data) {
     return (
-      <AuthCard title="Opening your invitation">
+      <AuthCard title={t('invitation.opening')}>
         <p className="flex items-center gap-2 text-sm text-muted" role="status">
-          <Spinner className="size-4" /> Checking the link...
+          <Spinner className="size-4" /> {t('invitation.checking')}
         </p>
       </AuthCard>
     );

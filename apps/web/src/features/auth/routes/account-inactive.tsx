@@ -1,12 +1,15 @@
 import { Link } from 'react-router';
 import { AuthCard } from '../components/auth-card.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { authMessages } from '../messages.ts';
 
 export function AccountInactiveScreen() {
+  const t = useT(authMessages);
   return (
-    <AuthCard title="Account inactive">
-      <p className="text-sm">You don&apos;t have access to this dashboard currently. Contact your administrator if this is an error.</p>
+    <AuthCard title={t('inactive.title')}>
+      <p className="text-sm">{t('inactive.body')}</p>
       <Link to="/login" className="mt-6 inline-block text-sm font-medium text-brand-700 hover:underline">
-        Back to sign in
+        {t('backToSignIn')}
       </Link>
     </AuthCard>
   );

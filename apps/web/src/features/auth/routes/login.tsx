@@ -13,6 +13,9 @@ import { authApi, signInWithPasskey } from '../api/auth.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { continueSignIn } from '../sign-in.ts';
 import { takeFlash } from '../../../lib/session/session.ts';
+import { commonMessages } from '../../../lib/common-messages.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
+import { authMessages } from '../messages.ts';
 
 type FieldErrors = Partial<Record<'email' | 'password', string>>;
 
@@ -22,6 +25,8 @@ type FieldErrors = Partial<Record<'email' | 'password', string>>;
  * "Forgot password?" (below the button, where the keyboard reaches it last).
  */
 export function LoginScreen() {
+  const t = useT(authMessages);
+  const common = useT(commonMessages);
   const navigate = useNavigate();
   const [flash] = useState(takeFlash);
   const [values, setValues] = useState({ email: '', password: '' });
@@ -44,7 +49,7 @@ export function LoginScreen() {
         return;
       }
       // the browser's own refusals (the prompt closed, timed out) say so in the portal's words
-      setError(err instanceof ApiError ? err.message : (ceremonyMessage(err) ?? PASSKEY_MESSAGES.notAccepted));
+      setError(err instanceof ApiError ? err.message : (ceremonyMessage(err) ?? localizeMessage(PASSKEY_MESSAGES.notAccepted)));
     } finally {
       setPasskeyBusy(false);
     }
@@ -77,24 +82,25 @@ export function LoginScreen() {
         void navigate('/account-inactive');
         return;
       }
-      setError(err instanceof Error ? err.message : 'something went wrong');
+      setError(err instanceof Error ? err.message : common('somethingWrong'));
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <AuthCard title="Sign in" subtitle="Sign in to your partner dashboard.">
+    <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
-        {/* why the last session ended (another tab, inactivity, a removal...): news, not a mistake of the person */}
+        {/* why the last session ended (another tab, inactivity, a removal...): news, not a mistake of the person; the
+            contract's words are translated here, the server's come in the page's language already */}
         {flash && !error && (
           <Alert tone="info" testId="sign-in-flash">
-            {flash}
+            {localizeMessage(flash)}
           </Alert>
         )}
         {error && <Alert tone="danger">{error}</Alert>}
         <TextField
-          label="E-mail"
+          label={t('email')}
           type="email"
           name="email"
           autoComplete="username"
@@ -105,7 +111,7 @@ export function LoginScreen() {
           error={errors.email}
         />
         <TextField
-          label="Password"
+          label={t('password')}
           type="password"
           name="password"
           autoComplete="current-password"
@@ -115,11 +121,11 @@ export function LoginScreen() {
           error={errors.password}
         />
         <Button type="submit" block size="lg" loading={busy}>
-          Sign in
+          {t('login.submit')}
         </Button>
         <p className="text-center text-sm">
           <Link to="/requested-password-reset" className="font-medium text-brand-700 hover:underline">
-            Forgot password?
+            {t('login.forgot')}
           </Link>
         </p>
         {/* a passkey is both factors: no e-mail, password or code (its browser code loads when it is asked for) */}
@@ -127,12 +133,12 @@ export function LoginScreen() {
           <>
             <div className="flex items-center gap-3 text-xs text-muted" aria-hidden="true">
               <span className="h-px flex-1 bg-line" />
-              or
+              {t('login.or')}
               <span className="h-px flex-1 bg-line" />
             </div>
             <Button type="button" variant="secondary" block size="lg" loading={passkeyBusy} onClick={() => void withPasskey()}>
               <KeyRound className="size-4" aria-hidden="true" />
-              Sign in with a passkey
+              {t('login.passkey')}
             </Button>
           </>
         )}

@@ -12,10 +12,9 @@ import { authApi } from '../api/auth.ts';
 import { newPasswordProblem } from '../common-passwords.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { NewPasswordField } from '../components/new-password-field.tsx';
-
-const ADMIN_RESET_SENT = (email: string) =>
-  `Your administrator reset your password. Enter the six-digit code we e-mailed to ${email} and choose a new password.`;
-const HAVE_CODE = 'Enter the six-digit code from your e-mail and choose a new password.';
+import { commonMessages } from '../../../lib/common-messages.ts';
+import { translator, useT } from '../../../lib/i18n.ts';
+import { authMessages } from '../messages.ts';
 
 /** The code step: the contract's request schema, and the password rules with the common-password list. */
 const ConfirmResetForm = ConfirmPasswordResetRequest.superRefine(async ({ email, password }, ctx) => {
@@ -23,30 +22,33 @@ const ConfirmResetForm = ConfirmPasswordResetRequest.superRefine(async ({ email,
   if (problem) ctx.addIssue({ code: 'custom', path: ['password'], message: problem });
 });
 
-const message = (err: unknown) => (err instanceof Error ? err.message : 'something went wrong');
+const message = (err: unknown) => (err instanceof Error ? err.message : translator(commonMessages)('somethingWrong'));
 
 /** Forgotten password (or one an admin reset): a six-digit code by e-mail, then a new password. */
 export function RequestedPasswordResetScreen() {
+  const t = useT(authMessages);
   const [params] = useSearchParams();
   const byAdmin = params.get('reason') === 'admin';
   const knownEmail = useSession((s) => s.temporaryLogin?.email);
   // an admin's reset e-mails the code already: the screen starts at the code
   const [sent, setSent] = useState<{ note: string; email: string } | undefined>(
-    byAdmin && knownEmail ? { note: ADMIN_RESET_SENT(knownEmail), email: knownEmail } : undefined,
+    byAdmin && knownEmail ? { note: t('reset.adminSent', { email: knownEmail }), email: knownEmail } : undefined,
   );
   if (!sent) return <RequestCode byAdmin={byAdmin} initialEmail={knownEmail ?? ''} onSent={setSent} />;
   return <ConfirmReset note={sent.note} initialEmail={sent.email} askEmail={!knownEmail} />;
 }
 
 function BackToSignIn() {
+  const t = useT(authMessages);
   return (
     <Link to="/login" className="font-medium text-brand-700 hover:underline">
-      Back to sign in
+      {t('backToSignIn')}
     </Link>
   );
 }
 
 function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; initialEmail: string; onSent: (sent: { note: string; email: string }) => void }) {
+  const t = useT(authMessages);
   const [error, setError] = useState<string>();
   const form = useForm<z.input<typeof ForgotPasswordRequest>, unknown, z.output<typeof ForgotPasswordRequest>>({
     resolver: zodResolver(ForgotPasswordRequest),
@@ -61,27 +63,19 @@ function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; init
     }
   });
   return (
-    <AuthCard
-      title="Reset your password"
-      subtitle={
-        byAdmin
-          ? 'Your administrator has reset your password. Choose a new one to sign in again.'
-          : 'Enter your e-mail address and we will send you a six-digit code.'
-      }
-      footer={<BackToSignIn />}
-    >
+    <AuthCard title={t('reset.title')} subtitle={byAdmin ? t('reset.byAdmin') : t('reset.intro')} footer={<BackToSignIn />}>
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
         {error && <Alert tone="danger">{error}</Alert>}
-        <TextField label="E-mail" type="email" autoComplete="username" autoFocus error={form.formState.errors.email?.message} {...form.register('email')} />
+        <TextField label={t('email')} type="email" autoComplete="username" autoFocus error={form.formState.errors.email?.message} {...form.register('email')} />
         <Button type="submit" block size="lg" loading={form.formState.isSubmitting}>
-          Send code
+          {t('reset.send')}
         </Button>
         <button
           type="button"
           className="block w-full text-center text-sm font-medium text-brand-700 hover:underline"
-          onClick={() => onSent({ note: HAVE_CODE, email: form.getValues('email') })}
+          onClick={() => onSent({ note: t('reset.haveCode'), email: form.getValues('email') })}
         >
-          I already have a code
+          {t('reset.haveCodeLink')}
         </button>
       </form>
     </AuthCard>
@@ -89,6 +83,7 @@ function RequestCode({ byAdmin, initialEmail, onSent }: { byAdmin: boolean; init
 }
 
 function ConfirmReset({ note: firstNote, initialEmail, askEmail }: { note: string; initialEmail: string; askEmail: boolean }) {
+  const t = useT(authMessages);
   const navigate = useNavigate();
   const [note, setNote] = useState(firstNote);
   const [error, setError] = useState<string>();
@@ -127,12 +122,12 @@ function ConfirmReset({ note: firstNote, initialEmail, askEmail }: { note: strin
 
   const code = form.register('confirmationCode');
   return (
-    <AuthCard title="Enter the code" subtitle={note} footer={<BackToSignIn />}>
+    <AuthCard title={t('reset.enterCode')} subtitle={note} footer={<BackToSignIn />}>
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
         {error && <Alert tone="danger">{error}</Alert>}
-        {askEmail && <TextField label="E-mail" type="email" autoComplete="username" error={errors.email?.message} {...form.register('email')} />}
+        {askEmail && <TextField label={t('email')} type="email" autoComplete="username" error={errors.email?.message} {...form.register('email')} />}
         <TextField
-          label="Six-digit code"
+          label={t('reset.code')}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
@@ -146,7 +141,7 @@ function ConfirmReset({ note: firstNote, initialEmail, askEmail }: { note: strin
         />
         <NewPasswordField value={password} email={email} error={errors.password?.message} registration={form.register('password')} />
         <Button type="submit" block size="lg" loading={isSubmitting}>
-          Change password
+          {t('reset.submit')}
         </Button>
         <button
           type="button"
@@ -154,7 +149,7 @@ function ConfirmReset({ note: firstNote, initialEmail, askEmail }: { note: strin
           disabled={resending || isSubmitting}
           onClick={() => void resend()}
         >
-          Send a new code
+          {t('reset.resend')}
         </button>
       </form>
     </AuthCard>

@@ -12,12 +12,16 @@ import { AuthCard, StepIndicator } from '../components/auth-card.tsx';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
 import { downloadText } from '../../../lib/download.ts';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { commonMessages } from '../../../lib/common-messages.ts';
+import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
+import { authMessages } from '../messages.ts';
 
 /** The code formats are the contract's: six digits, or in recovery mode also a recovery code (xxxxx-xxxxx). */
 const isCode = (code: string) => OtpCode.safeParse(code).success;
 const isCodeOrRecovery = (code: string) => OtpOrRecoveryCode.safeParse(code).success;
 
 function CopyButton({ text, label }: { text: string; label: string }) {
+  const t = useT(authMessages);
   const [done, setDone] = useState(false);
   return (
     <Button
@@ -31,7 +35,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
       }}
     >
       {done ? <Check className="size-4" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
-      {done ? 'Copied' : label}
+      {done ? t('mfa.copied') : label}
     </Button>
   );
 }
@@ -45,7 +49,7 @@ function useCodeSubmit(run: (code: string) => Promise<void>, pattern: (code: str
     e.preventDefault();
     setError(undefined);
     if (!pattern(code)) {
-      setError(AUTH_MESSAGES.invalidOtp);
+      setError(localizeMessage(AUTH_MESSAGES.invalidOtp));
       return;
     }
     setBusy(true);
@@ -53,7 +57,7 @@ function useCodeSubmit(run: (code: string) => Promise<void>, pattern: (code: str
       await run(code);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'ChallengeExpired') setExpired(true);
-      setError(err instanceof ApiError ? err.message : `Encountered error verifying token : ${String(err)}`);
+      setError(err instanceof ApiError ? err.message : translator(authMessages)('mfa.verifyError', { error: String(err) }));
       setCode('');
     } finally {
       setBusy(false);
@@ -63,12 +67,13 @@ function useCodeSubmit(run: (code: string) => Promise<void>, pattern: (code: str
 }
 
 function ExpiredNotice({ message }: { message: string }) {
+  const t = useT(authMessages);
   const reset = useSession((s) => s.reset);
   return (
     <div className="space-y-4">
       <Alert tone="danger">{message}</Alert>
       <Link to="/login" onClick={reset} className="inline-block text-sm font-medium text-brand-700 hover:underline">
-        Back to sign in
+        {t('backToSignIn')}
       </Link>
     </div>
   );
@@ -87,7 +92,10 @@ export function KeyGroups({ secret }: { secret: string }) {
 
 export const RECOVERY_FILE_NAME = 'partner-dashboard-recovery-codes.txt';
 
-/** The recovery codes as a text file: who they are for, when they were made, one code a line. */
+/**
+ * The recovery codes as a text file: who they are for, when they were made, one code a line. In English whatever the
+ * screen's language, as the portal's other downloads keep their one machine form.
+ */
 export function recoveryCodesText(codes: string[], email: string, at: Date): string {
   return [
     'Partner Dashboard recovery codes',
@@ -102,14 +110,12 @@ export function recoveryCodesText(codes: string[], email: string, at: Date): str
 }
 
 function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone: () => void }) {
+  const t = useT(authMessages);
   const codes = result.recoveryCodes ?? [];
   const [saved, setSaved] = useState(false);
   return (
-    <AuthCard
-      title="Save your recovery codes"
-      subtitle="If you lose your phone, each of these codes signs you in once instead of an authenticator code. They are shown only now."
-    >
-      <ol className="grid grid-cols-2 gap-2 rounded-lg border border-line bg-canvas p-4 font-mono text-sm" aria-label="Recovery codes">
+    <AuthCard title={t('recovery.title')} subtitle={t('recovery.subtitle')}>
+      <ol className="grid grid-cols-2 gap-2 rounded-lg border border-line bg-canvas p-4 font-mono text-sm" aria-label={t('recovery.list')}>
         {codes.map((c) => (
           <li key={c} className="text-center">
             {c}
@@ -119,28 +125,29 @@ function RecoveryCodes({ result, onDone }: { result: AuthResult; onDone: () => v
       <div className="mt-3 flex flex-wrap justify-end gap-2">
         <Button variant="secondary" size="sm" onClick={() => downloadText(RECOVERY_FILE_NAME, recoveryCodesText(codes, result.user.email, new Date()))}>
           <Download className="size-4" aria-hidden="true" />
-          Download .txt
+          {t('recovery.download')}
         </Button>
-        <CopyButton text={codes.join('\n')} label="Copy codes" />
+        <CopyButton text={codes.join('\n')} label={t('recovery.copy')} />
       </div>
       <label className="mt-5 flex items-start gap-2 text-sm">
-        <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={saved} onChange={(e) => setSaved(e.target.checked)} />I have saved these
-        codes somewhere safe.
+        <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={saved} onChange={(e) => setSaved(e.target.checked)} />
+        {t('recovery.saved')}
       </label>
       <Button className="mt-5" block size="lg" disabled={!saved} onClick={onDone}>
-        Continue to the dashboard
+        {t('recovery.continue')}
       </Button>
     </AuthCard>
   );
 }
 
 function MfaSetup() {
+  const t = useT(authMessages);
   const navigate = useNavigate();
   const { sessionToken, mfaSecret, otpauthUri, username, currentStep, totalSteps } = useSession();
   const applyAuthResult = useSession((s) => s.applyAuthResult);
   const [result, setResult] = useState<AuthResult>();
   const form = useCodeSubmit(async (userCode) => {
-    if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
+    if (!sessionToken || !username) throw new Error(t('mfa.noSession'));
     setResult(await authApi.verifyToken({ session: sessionToken, userCode, username }));
   }, isCode);
 
@@ -155,31 +162,28 @@ function MfaSetup() {
       />
     );
   }
-  if (!sessionToken || !mfaSecret) return <ExpiredNotice message="cannot continue with mfa setup without session token and secret" />;
+  if (!sessionToken || !mfaSecret) return <ExpiredNotice message={translator(commonMessages)('errors.mfaSetupIncomplete')} />;
   const uri = otpauthUri ?? `otpauth://totp/Partner%20Dashboard:${encodeURIComponent(username ?? '')}?secret=${mfaSecret}&issuer=Partner%20Dashboard`;
   return (
-    <AuthCard
-      title="Set up your authenticator app"
-      subtitle="Scan the code with an authenticator app (Google Authenticator, 1Password, Authy...), then enter the six-digit code it shows."
-    >
+    <AuthCard title={t('setup.title')} subtitle={t('setup.subtitle')}>
       <StepIndicator current={currentStep} total={totalSteps} />
       {form.expired ? (
         <ExpiredNotice message={form.error ?? ''} />
       ) : (
         <form onSubmit={(e) => void form.submit(e)} className="space-y-5" noValidate>
           <div className="flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-            <QrCode value={uri} label="QR code for your authenticator app" />
+            <QrCode value={uri} label={t('setup.qr')} />
             <div className="min-w-0 flex-1 space-y-2 text-sm">
-              <p className="text-muted">Can&apos;t scan? Enter this key in the app:</p>
+              <p className="text-muted">{t('setup.cantScan')}</p>
               <code data-testid="mfa-secret" className="block rounded-md bg-canvas px-2 py-1.5 font-mono text-sm tracking-wider break-normal">
                 <KeyGroups secret={mfaSecret} />
               </code>
-              <CopyButton text={mfaSecret} label="Copy key" />
+              <CopyButton text={mfaSecret} label={t('setup.copyKey')} />
             </div>
           </div>
           <OtpInput value={form.code} onChange={form.setCode} error={form.error} />
           <Button type="submit" block size="lg" loading={form.busy}>
-            Verify and continue
+            {t('setup.submit')}
           </Button>
         </form>
       )}
@@ -188,16 +192,17 @@ function MfaSetup() {
 }
 
 function CodePrompt() {
+  const t = useT(authMessages);
   const navigate = useNavigate();
   const { sessionToken, username } = useSession();
   const applyAuthResult = useSession((s) => s.applyAuthResult);
   const [recovery, setRecovery] = useState(false);
   const form = useCodeSubmit(
     async (userCode) => {
-      if (!sessionToken || !username) throw new Error('cannot verify software token without username and sessionToken');
+      if (!sessionToken || !username) throw new Error(t('mfa.noSession'));
       const res = await authApi.challengeResponse({ session: sessionToken, challengeName: 'SOFTWARE_TOKEN_MFA', username, userCode });
       applyAuthResult(res);
-      if (res.recoveryCodesLeft !== undefined) toast.show(AUTH_MESSAGES.recoveryCodesLeft(res.recoveryCodesLeft));
+      if (res.recoveryCodesLeft !== undefined) toast.show(localizeMessage(AUTH_MESSAGES.recoveryCodesLeft(res.recoveryCodesLeft)));
       void navigate('/', { replace: true });
     },
     recovery ? isCodeOrRecovery : isCode,
@@ -205,10 +210,8 @@ function CodePrompt() {
 
   return (
     <AuthCard
-      title="Two-factor authentication"
-      subtitle={
-        recovery ? 'Enter one of the recovery codes you saved when you set up your authenticator.' : 'Enter the six-digit code from your authenticator app.'
-      }
+      title={t('prompt.title')}
+      subtitle={recovery ? t('prompt.recoveryIntro') : t('prompt.codeIntro')}
       footer={
         <button
           type="button"
@@ -218,7 +221,7 @@ function CodePrompt() {
             form.setCode('');
           }}
         >
-          {recovery ? 'Use your authenticator app instead' : 'Lost your phone? Use a recovery code'}
+          {recovery ? t('prompt.useApp') : t('prompt.useRecovery')}
         </button>
       }
     >
@@ -232,10 +235,10 @@ function CodePrompt() {
             error={form.error}
             autoFocus
             allowRecovery={recovery}
-            label={recovery ? 'Recovery code' : 'Authentication code'}
+            label={recovery ? t('prompt.recoveryLabel') : t('prompt.codeLabel')}
           />
           <Button type="submit" block size="lg" loading={form.busy}>
-            Verify
+            {t('prompt.submit')}
           </Button>
         </form>
       )}
@@ -244,8 +247,9 @@ function CodePrompt() {
 }
 
 export function TwoFactorScreen() {
+  const t = useT(authMessages);
   const challenge = useSession((s) => s.challenge);
   if (challenge === 'MFA_SETUP') return <MfaSetup />;
   if (challenge === 'SOFTWARE_TOKEN_MFA') return <CodePrompt />;
-  return <ExpiredNotice message="Your sign-in session has expired. Sign in again." />;
+  return <ExpiredNotice message={t('mfa.expired')} />;
 }

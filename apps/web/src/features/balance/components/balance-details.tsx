@@ -2,7 +2,9 @@ import { ArrowDownLeft, ArrowUpRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card.tsx';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { movementLink, useBalanceOverview } from '../api/balance-overview.ts';
+import { balanceMessages, type BalanceKey } from '../messages.ts';
 import { StatementDownload } from './statement-download.tsx';
 
 const signed = (amount: string, currency: string) =>
@@ -10,54 +12,59 @@ const signed = (amount: string, currency: string) =>
 
 /** What is reserved and under way (withdrawals, disbursements), each with its currency. */
 export function PendingCard() {
+  const t = useT(balanceMessages);
   const overview = useBalanceOverview();
   const o = overview.data;
   return (
     <Card className="p-6">
-      <p className="text-sm font-medium text-muted">Pending</p>
+      <p className="text-sm font-medium text-muted">{t('pending.title')}</p>
       <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl" data-testid="usd-pending">
-        {o ? formatMoney(o.pending.total, o.currency) : <span className="inline-block h-10 w-40 animate-pulse rounded bg-canvas" aria-label="Loading..." />}
+        {o ? formatMoney(o.pending.total, o.currency) : <span className="inline-block h-10 w-40 animate-pulse rounded bg-canvas" aria-label={t('loading')} />}
       </p>
-      <p className="mt-1 text-xs text-muted">Reserved for transactions under way, not in the available balance</p>
+      <p className="mt-1 text-xs text-muted">{t('pending.body')}</p>
       {o && (
         <dl className="mt-4 space-y-1.5 text-sm">
           <div className="flex justify-between gap-4">
-            <dt className="text-muted">Withdrawals</dt>
+            <dt className="text-muted">{t('pending.withdrawals')}</dt>
             <dd className="tabular-nums" data-testid="pending-withdrawals">
               {formatMoney(o.pending.withdrawals, o.currency)}
             </dd>
           </div>
           <div className="flex justify-between gap-4">
-            <dt className="text-muted">Payments (disbursements)</dt>
+            <dt className="text-muted">{t('pending.disbursements')}</dt>
             <dd className="tabular-nums" data-testid="pending-disbursements">
               {formatMoney(o.pending.disbursements, o.currency)}
             </dd>
           </div>
         </dl>
       )}
-      {overview.isError && <p className="mt-3 text-sm text-danger">Pending amounts cannot be read right now: {overview.error.message}</p>}
+      {overview.isError && <p className="mt-3 text-sm text-danger">{t('pending.error', { message: overview.error.message })}</p>}
     </Card>
   );
 }
 
 /** The last ledger entries: what each was, when (UTC), the amount with its currency, a link to its transaction. */
 export function RecentMovements() {
+  const t = useT(balanceMessages);
   const overview = useBalanceOverview();
   return (
     <section aria-labelledby="recent-movements">
       <h2 id="recent-movements" className="mb-3 mt-8 text-base font-semibold">
-        Recent movements
+        {t('recent.title')}
       </h2>
       {overview.isPending ? (
         <Card className="h-24 animate-pulse" />
       ) : overview.isError ? null : overview.data.recent.length === 0 ? (
-        <Card className="px-6 py-8 text-sm text-muted">No movements yet.</Card>
+        <Card className="px-6 py-8 text-sm text-muted">{t('recent.empty')}</Card>
       ) : (
         <Card>
           <ul className="divide-y divide-line" data-testid="recent-movements">
             {overview.data.recent.map((m) => {
               const to = movementLink(m.kind, m.reference);
               const credit = !m.amount.startsWith('-');
+              // a known kind of entry in the reader's language; another the server's words
+              const kindKey = `kind.${m.kind}`;
+              const description = kindKey in balanceMessages.en ? t(kindKey as BalanceKey) : m.description;
               return (
                 <li key={m.id} className="flex items-center gap-3 px-4 py-3 sm:px-6">
                   <span
@@ -67,13 +74,13 @@ export function RecentMovements() {
                     {credit ? <ArrowDownLeft className="size-4" /> : <ArrowUpRight className="size-4" />}
                   </span>
                   <span className="min-w-0 flex-1">
-                    <span className="block truncate text-sm font-medium">{m.description}</span>
+                    <span className="block text-sm font-medium">{description}</span>
                     <span className="block text-xs text-muted">
                       {formatDate(m.createdAt)}
                       {to && (
                         <>
                           {' · '}
-                          <Link to={to} className="font-mono underline underline-offset-2 hover:text-ink" aria-label={`${m.description} ${m.reference}`}>
+                          <Link to={to} className="font-mono underline underline-offset-2 hover:text-ink" aria-label={`${description} ${m.reference}`}>
                             {m.reference.slice(0, 8)}
                           </Link>
                         </>

@@ -8,10 +8,13 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { QrCode } from '../../../components/ui/qr-code.tsx';
+import { useT } from '../../../lib/i18n.ts';
 import { useAssignDepositAddress, useDepositAddresses } from '../api/deposit-address.ts';
+import { balanceMessages } from '../messages.ts';
 import { chooseCoin, coins, currencyNetworkOf, networksFor, storeSelection, storedSelection, type TopUpSelection } from '../top-up.ts';
 
-function CopyRow({ label, value, testId }: { label: string; value: string; testId: string }) {
+/** A value to copy: its label, the value in full, and a button (`copyLabel` its name, `copied` the toast once done). */
+function CopyRow({ label, copyLabel, copied, value, testId }: { label: string; copyLabel: string; copied: string; value: string; testId: string }) {
   return (
     <div>
       <p className="text-xs font-medium uppercase tracking-wide text-muted">{label}</p>
@@ -19,12 +22,7 @@ function CopyRow({ label, value, testId }: { label: string; value: string; testI
         <code data-testid={testId} className="min-w-0 flex-1 break-all font-mono text-sm">
           {value}
         </code>
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-label={`Copy ${label.toLowerCase()}`}
-          onClick={() => void navigator.clipboard?.writeText(value).then(() => toast.show(`${label} copied`))}
-        >
+        <Button variant="ghost" size="sm" aria-label={copyLabel} onClick={() => void navigator.clipboard?.writeText(value).then(() => toast.show(copied))}>
           <Copy className="size-4" aria-hidden="true" />
         </Button>
       </div>
@@ -48,6 +46,7 @@ export function TopUpDialog({
   b2b: boolean;
   /** why it opened (the low-balance banner says the limit) */ reason?: string;
 }) {
+  const t = useT(balanceMessages);
   const [selection, setSelection] = useState<TopUpSelection>(() => storedSelection());
   const currencyNetwork = currencyNetworkOf(selection) ?? DEFAULT_CURRENCY_NETWORK;
   const list = useDepositAddresses();
@@ -62,18 +61,18 @@ export function TopUpDialog({
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Top up balance" width={500}>
+    <Dialog open={open} onOpenChange={onOpenChange} title={t('topUpDialog.title')} width={500}>
       {reason && (
         <Alert tone="warning" className="mb-4 text-sm">
           {reason}
         </Alert>
       )}
-      <p className="text-sm">Only send {coinNetworkLabel(coin, network)} to this wallet using its native blockchain to top up your balance</p>
+      <p className="text-sm">{t('topUpDialog.onlySendNative', { asset: coinNetworkLabel(coin, network) })}</p>
       <div className="mt-4 grid grid-cols-2 gap-3">
         <div>
-          <p className="mb-1 text-xs font-medium text-muted">Coin</p>
+          <p className="mb-1 text-xs font-medium text-muted">{t('topUpDialog.coin')}</p>
           <SearchableSelect
-            label="Coin"
+            label={t('topUpDialog.coin')}
             variant={b2b ? 'b2b' : 'default'}
             options={coins().map((c) => ({ value: c, label: c }))}
             value={coin}
@@ -81,9 +80,9 @@ export function TopUpDialog({
           />
         </div>
         <div>
-          <p className="mb-1 text-xs font-medium text-muted">Network</p>
+          <p className="mb-1 text-xs font-medium text-muted">{t('topUpDialog.network')}</p>
           <SearchableSelect
-            label="Network"
+            label={t('topUpDialog.network')}
             variant={b2b ? 'b2b' : 'default'}
             options={networksFor(coin).map((n) => ({ value: n, label: n }))}
             value={network}
@@ -95,43 +94,57 @@ export function TopUpDialog({
         // above the QR code, so that it is read before anyone scans
         <Alert tone="danger" className="mt-4 text-xs">
           <p className="font-semibold" data-testid="demo-address-warning">
-            Demo address: do not send funds
+            {t('topUpDialog.demoTitle')}
           </p>
-          <p className="mt-0.5">This address was made up for the demo. Nobody holds its key: anything sent to it is lost.</p>
+          <p className="mt-0.5">{t('topUpDialog.demoBody')}</p>
         </Alert>
       )}
       <div className="mt-5 flex justify-center">
         {address.data ? (
-          <QrCode value={address.data.address} size={180} label={`QR code of the ${coin} ${network} deposit address`} />
+          <QrCode value={address.data.address} size={180} label={t('topUpDialog.qr', { coin, network })} />
         ) : (
           <div className="flex items-center justify-center rounded-lg border border-dashed border-line text-xs text-muted" style={{ width: 198, height: 198 }}>
-            {address.isPending ? 'Loading...' : 'Address not found'}
+            {address.isPending ? t('loading') : t('topUpDialog.notFound')}
           </div>
         )}
       </div>
       <div className="mt-5 space-y-3">
         {address.isPending ? (
-          <p className="text-sm text-muted">Loading...</p>
+          <p className="text-sm text-muted">{t('loading')}</p>
         ) : address.data ? (
           <>
-            <CopyRow label="Wallet address" value={address.data.address} testId="deposit-address" />
-            {address.data.tag && <CopyRow label="Tag" value={address.data.tag} testId="deposit-tag" />}
+            <CopyRow
+              label={t('topUpDialog.walletAddress')}
+              copyLabel={t('topUpDialog.copyWalletAddress')}
+              copied={t('topUpDialog.walletAddressCopied')}
+              value={address.data.address}
+              testId="deposit-address"
+            />
+            {address.data.tag && (
+              <CopyRow
+                label={t('topUpDialog.tag')}
+                copyLabel={t('topUpDialog.copyTag')}
+                copied={t('topUpDialog.tagCopied')}
+                value={address.data.tag}
+                testId="deposit-tag"
+              />
+            )}
           </>
         ) : canAssign ? (
           <div className="space-y-3 rounded-lg border border-line bg-canvas px-3 py-3 text-sm">
-            <p className="text-muted">You have no {coinNetworkLabel(coin, network)} deposit address yet.</p>
+            <p className="text-muted">{t('topUpDialog.noAddress', { asset: coinNetworkLabel(coin, network) })}</p>
             <Button loading={assign.isPending} onClick={() => assign.mutate({ currency: coin, network })}>
-              Get a {coinNetworkLabel(coin, network)} address
+              {t('topUpDialog.getAddress', { asset: coinNetworkLabel(coin, network) })}
             </Button>
             {assign.isError && <Alert tone="danger">{assign.error.message}</Alert>}
           </div>
         ) : (
-          <p className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm text-muted">Address not found</p>
+          <p className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm text-muted">{t('topUpDialog.notFound')}</p>
         )}
       </div>
       <div className="mt-5 rounded-lg border border-warning/20 bg-warning-soft px-3 py-2.5 text-xs text-warning">
-        <p className="font-semibold">Only send {coinNetworkLabel(coin, network)} to this address</p>
-        <p className="mt-0.5">Sending any other digital asset through the {coinNetworkLabel(coin, network)} will result in permanent loss</p>
+        <p className="font-semibold">{t('topUpDialog.warningTitle', { asset: coinNetworkLabel(coin, network) })}</p>
+        <p className="mt-0.5">{t('topUpDialog.warningBody', { asset: coinNetworkLabel(coin, network) })}</p>
       </div>
     </Dialog>
   );

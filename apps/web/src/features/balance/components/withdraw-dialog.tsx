@@ -12,6 +12,7 @@ import { TextField, inputClass } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatCrypto, formatMoney } from '../../../lib/format.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { newId } from '../../../lib/ids.ts';
 import { useSettlementWallets } from '../../../lib/partner/settlement-wallets.ts';
 import { accountsQuery, usdAvailable } from '../../../lib/partner/accounts.ts';
@@ -19,7 +20,8 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useSettlementFee } from '../api/settlement-fee.ts';
 import { useTravelRule } from '../api/travel-rule.ts';
 import { useWithdraw } from '../api/withdraw.ts';
-import { amountProblem, destinations, type Destination } from '../withdrawal.ts';
+import { balanceMessages } from '../messages.ts';
+import { amountProblem, atMostText, destinations, type Destination } from '../withdrawal.ts';
 import { useConnection } from '../../../lib/connection.ts';
 
 const short = (a: string) => (a.length > 22 ? `${a.slice(0, 10)}…${a.slice(-8)}` : a);
@@ -27,7 +29,7 @@ const short = (a: string) => (a.length > 22 ? `${a.slice(0, 10)}…${a.slice(-8)
 function Row({ label, value, strong, testId }: { label: string; value: React.ReactNode; strong?: boolean; testId?: string }) {
   return (
     <div className="flex items-start justify-between gap-4 py-2.5 text-sm">
-      <dt className="shrink-0 text-muted">{label}</dt>
+      <dt className="max-w-[60%] shrink-0 text-muted">{label}</dt>
       <dd className={strong ? 'text-right font-semibold' : 'text-right'} data-testid={testId}>
         {value}
       </dd>
@@ -52,6 +54,7 @@ export function WithdrawDialog({
   available: string;
   canManageWallets: boolean;
 }) {
+  const t = useT(balanceMessages);
   const wallets = useSettlementWallets();
   const travelRule = useTravelRule();
   const withdraw = useWithdraw();
@@ -114,7 +117,7 @@ export function WithdrawDialog({
             (fresh) => {
               const now = usdAvailable(fresh.accounts);
               withdraw.reset();
-              setAmountError(WITHDRAWAL_MESSAGES.atMost(Number(now) > 0 ? normalise(now, 2) : '0.00'));
+              setAmountError(atMostText(Number(now) > 0 ? now : '0.00'));
               setStep('amount');
             },
             () => undefined,
@@ -124,24 +127,24 @@ export function WithdrawDialog({
     );
   };
 
-  const title = step === 'amount' ? 'Withdraw funds' : step === 'confirm' ? 'Confirm withdrawal' : 'Withdrawal pending';
+  const title = t(step === 'amount' ? 'withdrawDialog.titleAmount' : step === 'confirm' ? 'withdrawDialog.titleConfirm' : 'withdrawDialog.titlePending');
   const footer =
     step === 'amount' ? (
       <>
         <Button variant="secondary" onClick={() => onOpenChange(false)}>
-          Cancel
+          {t('cancel')}
         </Button>
         <Button onClick={toConfirm} disabled={options.length === 0 || !chosen}>
-          Continue
+          {t('continue')}
         </Button>
       </>
     ) : step === 'confirm' ? (
       <>
         <Button variant="secondary" onClick={() => setStep('amount')} disabled={withdraw.isPending}>
-          Back
+          {t('back')}
         </Button>
         <Button onClick={confirm} loading={withdraw.isPending} disabled={!fee.data || recipientMissing}>
-          Confirm withdrawal
+          {t('withdrawDialog.confirm')}
         </Button>
       </>
     ) : (
@@ -151,9 +154,9 @@ export function WithdrawDialog({
           onClick={() => onOpenChange(false)}
           className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium hover:bg-canvas"
         >
-          View settlements
+          {t('withdrawDialog.viewSettlements')}
         </Link>
-        <Button onClick={() => onOpenChange(false)}>Done</Button>
+        <Button onClick={() => onOpenChange(false)}>{t('done')}</Button>
       </>
     );
 
@@ -162,51 +165,52 @@ export function WithdrawDialog({
       {step === 'amount' && (
         <div className="space-y-5">
           <TextField
-            label="Amount (USD)"
+            label={t('withdrawDialog.amount')}
             inputMode="decimal"
             placeholder="0.00"
             value={amount}
             onChange={(e) => {
-              setAmount(e.target.value.replace(/[^\d.]/g, ''));
+              // a French reader writes the decimals after a comma; the amount keeps the dot the request sends
+              const typed = t.language === 'fr' ? e.target.value.replace(/,/g, '.') : e.target.value;
+              setAmount(typed.replace(/[^\d.]/g, ''));
               setAmountError(null);
             }}
             error={amountError ?? undefined}
-            hint={<span data-testid="max-settlement">{WITHDRAWAL_MESSAGES.atMost(max)}</span>}
+            hint={<span data-testid="max-settlement">{atMostText(max)}</span>}
             trailing={
               <button
                 type="button"
                 className="text-xs font-semibold text-brand-800 underline underline-offset-2"
-                onClick={() => setAmount(Number(max) > 0 ? formatMoney(max).replace(/,/g, '') : '')}
+                onClick={() => setAmount(Number(max) > 0 ? max : '')}
               >
-                Max
+                {t('withdrawDialog.max')}
               </button>
             }
           />
           <div className="space-y-1.5">
-            <p className="text-sm font-medium">To wallet</p>
+            <p className="text-sm font-medium">{t('withdrawDialog.toWallet')}</p>
             {wallets.isPending ? (
-              <Spinner label="Loading wallets..." />
+              <Spinner label={t('withdrawDialog.loadingWallets')} />
             ) : options.length === 0 ? (
               <Alert tone="warning">
                 <p className="font-semibold" data-testid="no-wallet">
-                  {WITHDRAWAL_MESSAGES.noWallet}
+                  {localizeMessage(WITHDRAWAL_MESSAGES.noWallet)}
                 </p>
                 <p className="mt-1">
-                  {canManageWallets ? (
-                    <>
-                      <Link to="/wallets" className="font-semibold underline underline-offset-2" onClick={() => onOpenChange(false)}>
-                        Add a wallet address
-                      </Link>
-                      ; a second person approves it, then it can receive withdrawals.
-                    </>
-                  ) : (
-                    'Ask an admin of your team to add a wallet address.'
-                  )}
+                  {canManageWallets
+                    ? t.rich('withdrawDialog.addWallet', {
+                        a: (text) => (
+                          <Link to="/wallets" className="font-semibold underline underline-offset-2" onClick={() => onOpenChange(false)}>
+                            {text}
+                          </Link>
+                        ),
+                      })
+                    : t('withdrawDialog.askAdmin')}
                 </p>
               </Alert>
             ) : (
               <SearchableSelect
-                label="To wallet"
+                label={t('withdrawDialog.toWallet')}
                 options={options.map((o) => ({ value: o.key, label: `${o.coin} · ${o.wallet.network} · ${short(o.wallet.address)}` }))}
                 value={chosen?.key}
                 onChange={setKey}
@@ -221,51 +225,51 @@ export function WithdrawDialog({
         <div className="space-y-4">
           {fee.isPending ? (
             <div className="py-6 text-center">
-              <Spinner label="Getting the rate and the network fee..." />
+              <Spinner label={t('withdrawDialog.gettingFee')} />
             </div>
           ) : fee.isError ? (
             <Alert tone="danger">{fee.error.message}</Alert>
           ) : (
             fee.data && (
               <dl className="divide-y divide-line rounded-lg border border-line px-4">
-                <Row label="You withdraw" value={formatMoney(amount, 'USD')} strong testId="confirm-amount" />
-                <Row label="Rate" value={`1 ${chosen.coin} = ${formatMoney(fee.data.rate, 'USD')}`} testId="confirm-rate" />
-                <Row label="Network fee" value={formatCrypto(fee.data.feeAmount, chosen.coin)} testId="confirm-fee" />
+                <Row label={t('withdrawDialog.youWithdraw')} value={formatMoney(amount, 'USD')} strong testId="confirm-amount" />
+                <Row label={t('withdrawDialog.rate')} value={`1 ${chosen.coin} = ${formatMoney(fee.data.rate, 'USD')}`} testId="confirm-rate" />
+                <Row label={t('withdrawDialog.networkFee')} value={formatCrypto(fee.data.feeAmount, chosen.coin)} testId="confirm-fee" />
                 <Row
-                  label="Arrives in the wallet"
+                  label={t('withdrawDialog.arrives')}
                   value={<span className="whitespace-nowrap">{formatCrypto(fee.data.receiveAmount, chosen.coin)}</span>}
                   strong
                   testId="confirm-receive"
                 />
                 <Row
-                  label={`To (${chosen.wallet.network})`}
+                  label={t('withdrawDialog.to', { network: chosen.wallet.network })}
                   value={
                     <span className="block max-w-[15rem] break-all font-mono text-[13px] sm:max-w-[18rem]">
                       {chosen.wallet.address}
-                      {chosen.wallet.network === 'XLM' && chosen.wallet.tag ? <span className="block text-muted">Memo {chosen.wallet.tag}</span> : null}
+                      {chosen.wallet.network === 'XLM' && chosen.wallet.tag ? (
+                        <span className="block text-muted">{t('withdrawDialog.memo', { memo: chosen.wallet.tag })}</span>
+                      ) : null}
                     </span>
                   }
                 />
               </dl>
             )
           )}
-          {travelRule.isError && <Alert tone="warning">{travelRule.error.message}</Alert>}
+          {travelRule.isError && <Alert tone="warning">{localizeMessage(travelRule.error.message)}</Alert>}
           {needs.length > 0 && (
             <div className="rounded-lg border border-line p-3">
-              <p className="text-sm font-medium">Recipient (travel rule)</p>
-              <p className="mt-0.5 text-xs text-muted">
-                Withdrawals of this amount carry the recipient's details. They must be accurate or the transaction fails.
-              </p>
+              <p className="text-sm font-medium">{t('withdrawDialog.recipientTitle')}</p>
+              <p className="mt-0.5 text-xs text-muted">{t('withdrawDialog.recipientBody')}</p>
               <div className="mt-3 grid gap-3 sm:grid-cols-2 sm:items-end">
                 <div className="space-y-1.5">
                   <label htmlFor="tr-name" className="text-sm font-medium">
-                    Full name of entity or beneficiary
+                    {t('withdrawDialog.recipientName')}
                   </label>
                   <input id="tr-name" className={inputClass} value={recipient.name} onChange={(e) => setRecipient({ ...recipient, name: e.target.value })} />
                 </div>
                 <div className="space-y-1.5">
                   <label htmlFor="tr-reg" className="text-sm font-medium">
-                    Business registration number
+                    {t('withdrawDialog.registration')}
                   </label>
                   <input
                     id="tr-reg"
@@ -279,15 +283,10 @@ export function WithdrawDialog({
           )}
           <div className="flex gap-3 rounded-lg border border-warning/25 bg-warning-soft px-3 py-2.5 text-sm text-warning" role="note">
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            <p data-testid="irreversible-warning">{WITHDRAWAL_MESSAGES.irreversible}</p>
+            <p data-testid="irreversible-warning">{localizeMessage(WITHDRAWAL_MESSAGES.irreversible)}</p>
           </div>
-          {withdraw.isPending && reconnecting && (
-            <Alert tone="warning">
-              The server cannot be reached right now. Your withdrawal will be sent again, with the same reference, as soon as it answers: it cannot be made
-              twice.
-            </Alert>
-          )}
-          {withdraw.isError && <Alert tone="danger">{withdraw.error.message}</Alert>}
+          {withdraw.isPending && reconnecting && <Alert tone="warning">{t('withdrawDialog.reconnecting')}</Alert>}
+          {withdraw.isError && <Alert tone="danger">{localizeMessage(withdraw.error.message)}</Alert>}
         </div>
       )}
 
@@ -298,17 +297,16 @@ export function WithdrawDialog({
           </div>
           <div>
             <p className="text-lg font-semibold" data-testid="withdrawal-pending">
-              {formatCrypto(done.cryptoAmount, done.cryptoCurrency)} on its way
+              {t('withdrawDialog.onItsWay', { amount: formatCrypto(done.cryptoAmount, done.cryptoCurrency) })}
             </p>
             <p className="mt-1 text-sm text-muted">
-              Processing takes {WITHDRAWAL_PROCESSING_MINUTES.min} to {WITHDRAWAL_PROCESSING_MINUTES.max} minutes. You can follow it in the Settlements tab of
-              Transactions.
+              {t('withdrawDialog.processing', { min: WITHDRAWAL_PROCESSING_MINUTES.min, max: WITHDRAWAL_PROCESSING_MINUTES.max })}
             </p>
           </div>
           <dl className="divide-y divide-line rounded-lg border border-line px-4 text-left">
-            <Row label="Status" value={<Badge tone="warning">Pending</Badge>} />
-            <Row label="Taken from your balance" value={<span className="whitespace-nowrap">{formatMoney(done.amount, 'USD')}</span>} />
-            <Row label="Reference" value={<span className="font-mono text-xs">{done.id}</span>} />
+            <Row label={t('withdrawDialog.status')} value={<Badge tone="warning">{t('withdrawDialog.pending')}</Badge>} />
+            <Row label={t('withdrawDialog.taken')} value={<span className="whitespace-nowrap">{formatMoney(done.amount, 'USD')}</span>} />
+            <Row label={t('withdrawDialog.reference')} value={<span className="font-mono text-xs">{done.id}</span>} />
           </dl>
         </div>
       )}

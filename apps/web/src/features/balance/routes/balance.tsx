@@ -1,4 +1,5 @@
 import { ArrowDownToLine, ArrowUpFromLine, ChevronRight, Landmark, Wallet } from 'lucide-react';
+import { roleLabel } from '../../../lib/labels.ts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -9,16 +10,18 @@ import { useShownOnce } from '../../../lib/shown-once.ts';
 import { CardsSkeleton } from '../../../components/ui/skeleton.tsx';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { formatMoney } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useAccounts, usdAvailable } from '../../../lib/partner/accounts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
-import { ROLE_LABELS } from '@portal/contract/team';
 import { TopUpDialog } from '../components/top-up-dialog.tsx';
 import { WithdrawDialog } from '../components/withdraw-dialog.tsx';
 import { PendingCard, RecentMovements } from '../components/balance-details.tsx';
 import { useBalanceOverview } from '../api/balance-overview.ts';
+import { balanceMessages } from '../messages.ts';
 
 export function BalanceScreen() {
+  const t = useT(balanceMessages);
   const accounts = useAccounts();
   const profile = useProfile();
   const [topUp, setTopUp] = useState(false);
@@ -30,9 +33,7 @@ export function BalanceScreen() {
   const [roleNotice, setRoleNotice] = useState<string>();
   if (withdraw && !movesMoney) {
     setWithdraw(false);
-    setRoleNotice(
-      `Your role is now ${role ? ROLE_LABELS[role] : 'changed'}: only admin and treasury users can withdraw, so the withdrawal was closed before it was sent.`,
-    );
+    setRoleNotice(role ? t('roleNotice', { role: roleLabel(role) }) : t('roleNoticeChanged'));
   }
   const others = accounts.data?.accounts.filter((a) => a.currency !== 'USD') ?? [];
   // the cards and the movements show together once their data is in (or failed): none grows under the reader. Once
@@ -56,12 +57,12 @@ export function BalanceScreen() {
             {movesMoney && (
               <Button variant="secondary" onClick={() => setWithdraw(true)} disabled={accounts.isPending}>
                 <ArrowUpFromLine className="size-4" aria-hidden="true" />
-                Withdraw
+                {t('withdraw')}
               </Button>
             )}
             <Button onClick={() => setTopUp(true)}>
               <ArrowDownToLine className="size-4" aria-hidden="true" />
-              Top up
+              {t('topUp')}
             </Button>
           </>
         }
@@ -71,30 +72,30 @@ export function BalanceScreen() {
           {roleNotice}
         </Alert>
       )}
-      {accounts.isError && <Alert tone="danger">{accounts.error.message || 'cannot retrieve account data'}</Alert>}
+      {accounts.isError && <Alert tone="danger">{accounts.error.message || t('accountsError')}</Alert>}
       <div className="grid gap-4 md:grid-cols-2">
         <Card className="p-6">
-          <p className="text-sm font-medium text-muted">Available balance</p>
+          <p className="text-sm font-medium text-muted">{t('available')}</p>
           <p className="mt-2 text-3xl font-semibold tracking-tight tabular-nums sm:text-4xl" data-testid="usd-available">
             {accounts.isPending ? (
-              <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label="Loading..." />
+              <span className="inline-block h-10 w-56 animate-pulse rounded bg-canvas" aria-label={t('loading')} />
             ) : (
               formatMoney(usdAvailable(accounts.data?.accounts), 'USD')
             )}
           </p>
-          <p className="mt-1 text-xs text-muted">USD account</p>
+          <p className="mt-1 text-xs text-muted">{t('usdAccount')}</p>
         </Card>
         <PendingCard />
       </div>
       <RecentMovements />
 
-      <h2 className="mb-3 mt-8 text-base font-semibold">Other currency accounts</h2>
+      <h2 className="mb-3 mt-8 text-base font-semibold">{t('others.title')}</h2>
       {accounts.isPending ? (
         <Card className="h-24 animate-pulse" />
       ) : others.length === 0 ? (
         <Card className="flex items-center gap-3 px-6 py-8 text-sm text-muted">
           <Wallet className="size-5" aria-hidden="true" />
-          No other currency accounts.
+          {t('others.empty')}
         </Card>
       ) : (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -120,8 +121,8 @@ export function BalanceScreen() {
             <Landmark className="size-5" aria-hidden="true" />
           </span>
           <span className="min-w-0 flex-1">
-            <span className="block text-sm font-semibold text-ink">Fiat wallets</span>
-            <span className="block text-sm text-muted">Balances per local currency, and where payments and collections are switched on.</span>
+            <span className="block text-sm font-semibold text-ink">{t('fiat.title')}</span>
+            <span className="block text-sm text-muted">{t('fiat.body')}</span>
           </span>
           <ChevronRight className="size-5 text-muted" aria-hidden="true" />
         </Link>

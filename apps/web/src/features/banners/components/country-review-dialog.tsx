@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { countryName } from '@portal/contract/countries';
 import { RATE_MESSAGES, rateChange, type PartnerRate, type RateReviewRequest } from '@portal/contract/rates';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -8,7 +7,10 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
 import { useReviewRates } from '../../../lib/partner/rates.ts';
+import { localCountryName as countryLabel } from '../../../lib/country-names.ts';
+import { bannersMessages } from '../messages.ts';
 
 type Props = { open: boolean; onOpenChange: (open: boolean) => void; pending: PartnerRate[]; userId: string | undefined };
 
@@ -24,6 +26,7 @@ const review = (rates: PartnerRate[], decision: 'approve' | 'deny'): RateReviewR
  * Deny sends them all, which for one's own request withdraws it.
  */
 export function CountryReviewDialog({ open, onOpenChange, pending, userId }: Props) {
+  const t = useT(bannersMessages);
   const mutation = useReviewRates();
   const [error, setError] = useState<string>();
   const [running, setRunning] = useState<'approve' | 'deny'>();
@@ -36,12 +39,12 @@ export function CountryReviewDialog({ open, onOpenChange, pending, userId }: Pro
     const rates = decision === 'approve' ? others : pending;
     mutation.mutate(review(rates, decision), {
       onSuccess: () => {
-        toast.show(decision === 'approve' ? RATE_MESSAGES.approved : RATE_MESSAGES.denied);
+        toast.show(localizeMessage(decision === 'approve' ? RATE_MESSAGES.approved : RATE_MESSAGES.denied));
         onOpenChange(false);
       },
       onError: (err) => {
-        toast.show(RATE_MESSAGES.approveError);
-        setError(`${RATE_MESSAGES.reviewFailed}: ${err.message}`);
+        toast.show(localizeMessage(RATE_MESSAGES.approveError));
+        setError(translator(bannersMessages)('review.failed', { failed: localizeMessage(RATE_MESSAGES.reviewFailed), reason: err.message }));
       },
     });
   };
@@ -53,8 +56,8 @@ export function CountryReviewDialog({ open, onOpenChange, pending, userId }: Pro
         if (!next) setError(undefined);
         onOpenChange(next);
       }}
-      title="Review country changes"
-      description="An approved change applies to your business at once. A change needs the approval of another admin than the one who asked for it."
+      title={t('review.title')}
+      description={t('review.description')}
       width={520}
       footer={
         <>
@@ -64,15 +67,15 @@ export function CountryReviewDialog({ open, onOpenChange, pending, userId }: Pro
             loading={mutation.isPending && running === 'deny'}
             disabled={mutation.isPending || pending.length === 0}
           >
-            Deny
+            {t('review.deny')}
           </Button>
           <Button onClick={() => submit('approve')} loading={mutation.isPending && running === 'approve'} disabled={mutation.isPending || others.length === 0}>
-            Approve
+            {t('review.approve')}
           </Button>
         </>
       }
     >
-      <ul className="divide-y divide-line rounded-lg border border-line" aria-label="Pending country changes">
+      <ul className="divide-y divide-line rounded-lg border border-line" aria-label={t('review.list')}>
         {pending.map((r) => {
           const change = rateChange(r.status)!;
           const mine = r.requestedBy?.id === userId;
@@ -81,23 +84,25 @@ export function CountryReviewDialog({ open, onOpenChange, pending, userId }: Pro
               <CountryFlag locale={r.locale} />
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-medium text-ink">
-                  {countryName(r.locale)} <span className="font-normal text-muted">· {r.code}</span>
+                  {countryLabel(r.locale)} <span className="font-normal text-muted">· {r.code}</span>
                 </p>
                 <p className="text-xs text-muted">
-                  {mine ? 'Requested by you' : `Requested by ${r.requestedBy?.name ?? 'an admin'}`}
+                  {mine
+                    ? t('review.requestedByYou')
+                    : r.requestedBy?.name
+                      ? t('review.requestedBy', { name: r.requestedBy.name })
+                      : t('review.requestedByAnAdmin')}
                   {r.requestedAt ? ` · ${formatDate(r.requestedAt)}` : ''}
                 </p>
               </div>
-              <StatusBadge tone={change.action === 'Enable' ? 'success' : 'danger'}>{change.action}</StatusBadge>
+              <StatusBadge tone={change.action === 'Enable' ? 'success' : 'danger'}>{t(`review.action.${change.action}`)}</StatusBadge>
             </li>
           );
         })}
       </ul>
       {own.length > 0 && (
         <p className="mt-3 text-xs text-muted">
-          {others.length === 0
-            ? 'You asked for these changes, so another admin must approve them. Deny withdraws your request.'
-            : `Approve applies the changes other admins asked for; yours (${own.map((r) => countryName(r.locale)).join(', ')}) wait for another admin.`}
+          {others.length === 0 ? t('review.ownOnly') : t('review.mixed', { countries: own.map((r) => countryLabel(r.locale)).join(', ') })}
         </p>
       )}
       {error && (

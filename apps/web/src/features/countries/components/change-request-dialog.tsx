@@ -1,32 +1,33 @@
 import { useState } from 'react';
-import { countryName } from '@portal/contract/countries';
 import { RATE_MESSAGES, requestFor, type PartnerRate } from '@portal/contract/rates';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { CountryFlag } from '../../../components/ui/country-flag.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useRequestRateChanges } from '../api/request-rate-changes.ts';
-
-export const REQUEST_SENT = 'Request sent. Another admin must approve it.';
+import { localCountryName } from '../../../lib/country-names.ts';
+import { countriesMessages } from '../messages.ts';
 
 /** Confirms an Enable or Disable: the change waits for another admin's approval, and the dialog says so. */
 export function ChangeRequestDialog({ rate, partnerName, onClose }: { rate: PartnerRate; partnerName: string; onClose: () => void }) {
+  const t = useT(countriesMessages);
   const mutation = useRequestRateChanges();
   const [error, setError] = useState<string>();
   const enable = rate.status === 'disabled';
-  const name = countryName(rate.locale);
+  const name = localCountryName(rate.locale);
 
   const submit = () => {
     setError(undefined);
     const status = requestFor(enable ? 'disabled' : 'enabled');
     mutation.mutate([{ partnerRateId: rate.id, platformRateId: rate.rateId, status }], {
       onSuccess: () => {
-        toast.show(REQUEST_SENT);
+        toast.show(t('requestSent'));
         onClose();
       },
       onError: (err) => {
-        toast.show(RATE_MESSAGES.updateFailed);
+        toast.show(localizeMessage(RATE_MESSAGES.updateFailed));
         setError(err.message);
       },
     });
@@ -36,14 +37,14 @@ export function ChangeRequestDialog({ rate, partnerName, onClose }: { rate: Part
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={`${enable ? 'Enable' : 'Disable'} ${name}?`}
+      title={enable ? t('dialog.enableTitle', { country: name }) : t('dialog.disableTitle', { country: name })}
       footer={
         <>
           <Button variant="secondary" onClick={onClose} disabled={mutation.isPending}>
-            Cancel
+            {t('dialog.cancel')}
           </Button>
           <Button variant={enable ? 'primary' : 'danger'} onClick={submit} loading={mutation.isPending}>
-            {enable ? 'Request to enable' : 'Request to disable'}
+            {enable ? t('dialog.requestEnable') : t('dialog.requestDisable')}
           </Button>
         </>
       }
@@ -55,14 +56,12 @@ export function ChangeRequestDialog({ rate, partnerName, onClose }: { rate: Part
         </p>
       </div>
       <p className="mt-4 text-sm text-muted">
-        {enable
-          ? `${partnerName} starts serving ${name} once another admin approves this request. Until then it stays disabled.`
-          : `${partnerName} stops serving ${name} once another admin approves this request. Until then it stays enabled.`}{' '}
-        The other admins see the request at the top of every page.
+        {enable ? t('dialog.enableBody', { partner: partnerName, country: name }) : t('dialog.disableBody', { partner: partnerName, country: name })}{' '}
+        {t('dialog.othersSee')}
       </p>
       {error && (
         <Alert tone="danger" className="mt-4">
-          {RATE_MESSAGES.updateFailed}: {error}
+          {t('dialog.failed', { message: localizeMessage(RATE_MESSAGES.updateFailed), reason: localizeMessage(error) })}
         </Alert>
       )}
     </Dialog>

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RATE_MESSAGES } from '@portal/contract/rates';
 import { useToasts } from '../../../components/ui/toast-store.ts';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { OTHER_ADMIN, USER_ID, partnerRate, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { REQUEST_SENT } from '../components/change-request-dialog.tsx';
 import { visibleRates } from '../countries.ts';
 import { CountriesScreen } from './countries.tsx';
 
@@ -63,7 +63,7 @@ describe('enabled countries screen', () => {
     expect(api.to('PUT partner/rates').map((c) => c.body)).toEqual([
       { rates: [{ partnerRateId: BENIN.id, platformRateId: BENIN.rateId, status: 'pending_enable' }] },
     ]);
-    expect(useToasts.getState().toast.message).toBe(REQUEST_SENT);
+    expect(useToasts.getState().toast.message).toBe('Request sent. Another admin must approve it.');
     await waitFor(() => expect(row('BJ').textContent).toContain('Pending enable'));
     expect(row('BJ').textContent).toContain('Asked by you');
   });
@@ -124,5 +124,56 @@ describe('enabled countries screen', () => {
     expect(codes('xof')).toEqual(['BJ']);
     expect(codes('gh')).toEqual(['GH']);
     expect(codes('cedi')).toEqual(['GH']);
+  });
+});
+
+describe('enabled countries screen in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('names the countries and currencies in French, writes rates the French way, and asks for a change in French', async () => {
+    await setLanguage('fr');
+    signIn('admin');
+    const api = mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/rates': { body: { rates: [...RATES, partnerRate('ZA', 'ZAR', { buy: '18250.50000000', sell: '18300.00000000' })] } },
+      'PUT partner/rates': apiError(409, 'Conflict', 'Kenya (KES) already has a change waiting for review.'),
+    });
+    const { user } = renderCountries();
+    await screen.findByTestId('country-KE');
+    expect(screen.getByRole('heading', { name: 'Pays activés' })).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Pays', 'Devise', 'Taux d’achat', 'Taux de vente', 'Statut', 'Action']);
+    expect(screen.getByLabelText('Résumé').textContent).toBe('1activé1en attente d’approbation2disponibles à l’activation');
+    // disabled countries sort by their French names: Afrique du Sud before Bénin
+    expect(screen.getAllByTestId(/^country-/).map((r) => r.dataset.testid)).toEqual(['country-KE', 'country-GH', 'country-ZA', 'country-BJ']);
+    const benin = within(row('BJ'));
+    expect(benin.getByText('Bénin')).toBeTruthy();
+    expect(benin.getByText('Franc CFA (BCEAO)')).toBeTruthy();
+    expect(benin.getByText('Désactivé')).toBeTruthy();
+    expect(row('ZA').textContent).toContain('18\u202f250,50');
+    expect(within(row('KE')).getByText('128,90')).toBeTruthy();
+    expect(within(row('GH')).getByText('Activation en attente')).toBeTruthy();
+    expect(within(row('GH')).getByText('Demandé par Kwame Boateng')).toBeTruthy();
+    // the search finds a French name without its accents, and an English one
+    await user.type(screen.getByRole('searchbox', { name: 'Rechercher des pays' }), 'afrique');
+    expect(screen.getAllByTestId(/^country-/).map((r) => r.dataset.testid)).toEqual(['country-ZA']);
+    await user.clear(screen.getByRole('searchbox', { name: 'Rechercher des pays' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Rechercher des pays' }), 'benin');
+    expect(screen.getAllByTestId(/^country-/).map((r) => r.dataset.testid)).toEqual(['country-BJ']);
+    await user.clear(screen.getByRole('searchbox', { name: 'Rechercher des pays' }));
+    await user.click(screen.getByRole('radio', { name: 'En attente' }));
+    expect(screen.getAllByTestId(/^country-/).map((r) => r.dataset.testid)).toEqual(['country-GH']);
+    await user.click(screen.getByRole('radio', { name: 'Tous' }));
+
+    await user.click(screen.getByRole('button', { name: 'Désactiver Kenya' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Désactiver Kenya\u202f?' });
+    expect(within(dialog).getByText(/Acme Remit cessera de servir ce pays \(Kenya\)/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Demander la désactivation' }));
+    // the reason, from the server, is translated too when it is a message of the contract
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toBe(
+      'Impossible de mettre à jour les taux du partenaire\u00a0: Kenya (KES)\u00a0: une modification attend déjà d’être examinée.',
+    );
+    expect(useToasts.getState().toast.message).toBe('Impossible de mettre à jour les taux du partenaire');
+    expect(api.to('PUT partner/rates')).toHaveLength(1);
   });
 });

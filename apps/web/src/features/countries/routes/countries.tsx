@@ -6,18 +6,21 @@ import { Card } from '../../../components/ui/card.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { formatCount } from '../../../lib/format.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { usePartnerRates } from '../../../lib/partner/rates.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { ChangeRequestDialog } from '../components/change-request-dialog.tsx';
 import { CountriesTable } from '../components/countries-table.tsx';
 import { STATUS_FILTERS, rateCounts, visibleRates, type StatusFilter } from '../countries.ts';
+import { countriesMessages } from '../messages.ts';
 
 function Stat({ label, value, tone }: { label: string; value: number; tone: string }) {
   return (
     <div className="flex items-center gap-2 rounded-lg border border-line bg-white px-3 py-2">
       <span className={cn('size-2 rounded-full', tone)} aria-hidden="true" />
-      <span className="text-sm font-semibold tabular-nums text-ink">{value}</span>
+      <span className="text-sm font-semibold tabular-nums text-ink">{formatCount(value)}</span>
       <span className="text-sm text-muted">{label}</span>
     </div>
   );
@@ -25,6 +28,7 @@ function Stat({ label, value, tone }: { label: string; value: number; tone: stri
 
 /** Enabled countries (/countries): the countries the partner serves and the changes its admins ask for. */
 export function CountriesScreen() {
+  const t = useT(countriesMessages);
   const rates = usePartnerRates();
   const profile = useProfile();
   const role = useSession((s) => s.user?.role);
@@ -39,16 +43,13 @@ export function CountriesScreen() {
 
   return (
     <div>
-      <PageHeader
-        title="Enabled Countries"
-        description="The countries your business pays out to and collects from, with today's rates in local currency per 1 USD. A change takes effect once a second admin approves it."
-      />
-      {rates.isError && <Alert tone="danger">{rates.error.message}</Alert>}
+      <PageHeader title={t('title')} description={t('description')} />
+      {rates.isError && <Alert tone="danger">{localizeMessage(rates.error.message)}</Alert>}
       {rates.isSuccess && (
-        <div className="mb-4 flex flex-wrap gap-2" aria-label="Summary">
-          <Stat label="enabled" value={counts.enabled} tone="bg-success" />
-          <Stat label="pending approval" value={counts.pending} tone="bg-warning" />
-          <Stat label="available to enable" value={counts.disabled} tone="bg-muted/50" />
+        <div className="mb-4 flex flex-wrap gap-2" aria-label={t('summary.label')}>
+          <Stat label={t('summary.enabled', { count: counts.enabled })} value={counts.enabled} tone="bg-success" />
+          <Stat label={t('summary.pending')} value={counts.pending} tone="bg-warning" />
+          <Stat label={t('summary.available', { count: counts.disabled })} value={counts.disabled} tone="bg-muted/50" />
         </div>
       )}
       <Card>
@@ -58,13 +59,17 @@ export function CountriesScreen() {
             <input
               type="search"
               className={cn(inputClass, 'pl-9')}
-              placeholder="Search country or currency"
-              aria-label="Search countries"
+              placeholder={t('search.placeholder')}
+              aria-label={t('search.label')}
               value={query}
               onChange={(e) => setQuery(e.target.value)}
             />
           </div>
-          <div role="radiogroup" aria-label="Status" className="inline-flex self-start rounded-lg border border-line bg-canvas p-0.5 sm:self-auto">
+          <div
+            role="radiogroup"
+            aria-label={t('filter.label')}
+            className="inline-flex max-w-full flex-wrap self-start rounded-lg border border-line bg-canvas p-0.5 sm:self-auto"
+          >
             {STATUS_FILTERS.map((f) => (
               <button
                 key={f.value}
@@ -74,13 +79,13 @@ export function CountriesScreen() {
                 onClick={() => setFilter(f.value)}
                 className={cn('rounded-md px-3 py-1.5 text-xs font-medium', filter === f.value ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink')}
               >
-                {f.label}
+                {t(f.label)}
               </button>
             ))}
           </div>
         </div>
         {rates.isPending ? (
-          <div className="space-y-3 p-5" aria-label="Loading...">
+          <div className="space-y-3 p-5" aria-label={t('loading')}>
             {Array.from({ length: 6 }, (_, i) => (
               <div key={i} className="h-9 animate-pulse rounded bg-canvas" />
             ))}
@@ -88,17 +93,15 @@ export function CountriesScreen() {
         ) : shown.length === 0 ? (
           <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
             <Globe2 className="size-6 text-muted" aria-hidden="true" />
-            <p className="font-medium text-ink">{all.length === 0 ? 'No countries yet' : 'No countries match'}</p>
-            <p className="text-sm text-muted">
-              {all.length === 0 ? 'Countries appear here once rates are published for them.' : 'Try another search or status.'}
-            </p>
+            <p className="font-medium text-ink">{all.length === 0 ? t('empty.noneTitle') : t('empty.noMatchTitle')}</p>
+            <p className="text-sm text-muted">{all.length === 0 ? t('empty.noneBody') : t('empty.noMatchBody')}</p>
           </div>
         ) : (
           <CountriesTable rates={shown} canChange={admin} onChange={setChanging} userId={userId} />
         )}
-        {!admin && rates.isSuccess && <p className="border-t border-line px-5 py-3 text-xs text-muted">Only admins can enable or disable countries.</p>}
+        {!admin && rates.isSuccess && <p className="border-t border-line px-5 py-3 text-xs text-muted">{t('adminsOnly')}</p>}
       </Card>
-      {changing && <ChangeRequestDialog rate={changing} partnerName={profile.data?.partner.name ?? 'Your business'} onClose={() => setChanging(undefined)} />}
+      {changing && <ChangeRequestDialog rate={changing} partnerName={profile.data?.partner.name ?? t('yourBusiness')} onClose={() => setChanging(undefined)} />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { channel, network, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
@@ -78,5 +79,45 @@ describe('coverage screen', () => {
     mockApi({ 'GET partner/profile': { body: profile() }, 'GET channels': apiError(500, 'InternalError', 'Something went wrong on our side.'), 'GET networks': { body: { networks: [] } } });
     renderScreen(<CoverageScreen />, { path: '/coverage' });
     expect(await screen.findByText('Coverage could not be loaded: Something went wrong on our side.')).toBeTruthy();
+  });
+});
+
+describe('coverage screen in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('draws the overview and a country in French, amounts written the French way', async () => {
+    await setLanguage('fr');
+    setupApi();
+    const { user } = renderScreen(<CoverageScreen />, { path: '/coverage' });
+    expect(screen.getByRole('heading', { name: 'Couverture' })).toBeTruthy();
+    const list = await screen.findByRole('list', { name: 'Pays couverts' });
+    expect(within(list).getAllByRole('button').map((c) => c.textContent)).toEqual([
+      'GhanaGHS1dépôt0retrait1réseauxMobile Money',
+      'KenyaKES1dépôt2retrait3réseauxMobile MoneyVirement bancaire',
+    ]);
+    await user.click(within(list).getAllByRole('button')[1]!);
+    expect(await screen.findByRole('heading', { name: 'Kenya' })).toBeTruthy();
+    expect(screen.getByText('KES · indicatif +254')).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Canaux' })).toBeTruthy();
+    const bank = rowsOf('channel-row').find((r) => r.textContent?.includes('Virement bancaire'))!;
+    for (const text of ['Retrait', '100,00 – 5\u202f000\u202f000,00', '100,00\u00a0KES', '≈ 0,78\u00a0USD', '≈\u00a015\u00a0min', 'Automatique', 'Actif', 'API uniquement']) {
+      expect(bank.textContent).toContain(text);
+    }
+    expect(rowsOf('network-row').map((r) => r.textContent)).toEqual([
+      expect.stringMatching(/^M-PesaMPESA.*Numéro de téléphone.*Mobile Money · Dépôt, Retrait.*Actif/),
+      expect.stringMatching(/^Equity BankEQUITY.*Numéro de compte bancaire.*Virement bancaire · Retrait.*Actif/),
+      expect.stringMatching(/^HaloPesa.*Suspendu pour les retraits/),
+    ]);
+    // the filters and the search speak French too: "virement" finds the bank transfer channel
+    await user.click(screen.getByRole('radio', { name: 'Dépôt' }));
+    expect(rowsOf('channel-row')).toHaveLength(1);
+    await user.click(screen.getByRole('radio', { name: 'Tous' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Rechercher des réseaux et des canaux' }), 'virement');
+    expect(rowsOf('channel-row')).toHaveLength(1);
+    expect(rowsOf('network-row').map((r) => r.textContent?.split('EQUITY')[0])).toEqual(['Equity Bank']);
+    await user.type(screen.getByRole('searchbox', { name: 'Rechercher des réseaux et des canaux' }), 'xyz');
+    expect(screen.getByText('Aucun canal ne correspond à ces filtres.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Tous les pays' }));
+    expect(await screen.findByRole('list', { name: 'Pays couverts' })).toBeTruthy();
   });
 });

@@ -2,7 +2,7 @@ import { ArrowLeft, Landmark, Search } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { countryByLocale } from '@portal/contract/countries';
-import { channelTypeName, type Channel, type PaymentNetwork } from '@portal/contract/coverage';
+import type { Channel, PaymentNetwork } from '@portal/contract/coverage';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { cn } from '../../../components/ui/cn.ts';
@@ -10,20 +10,34 @@ import { CountryFlag } from '../../../components/ui/country-flag.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
+import { formatCount } from '../../../lib/format.ts';
+import { localizeMessage, useT, type MessageKey } from '../../../lib/i18n.ts';
+import type en from '../../../locales/en/coverage.json';
 import { useChannels } from '../api/channels.ts';
 import { useNetworks } from '../api/networks.ts';
 import { ChannelsTable, NetworksTable } from '../components/channels-table.tsx';
-import { NO_FILTERS, channelTypesOf, countrySummaries, filterCoverage, type CountrySummary, type CoverageFilters, type RampFilter } from '../coverage.ts';
+import {
+  NO_FILTERS,
+  channelTypeText,
+  channelTypesOf,
+  countrySummaries,
+  filterCoverage,
+  type CountrySummary,
+  type CoverageFilters,
+  type RampFilter,
+} from '../coverage.ts';
+import { coverageMessages } from '../messages.ts';
 
-const RAMPS: { value: RampFilter; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'deposit', label: 'Deposit' },
-  { value: 'withdraw', label: 'Withdrawal' },
+/** The direction filter's choices; their labels are looked up where they are drawn. */
+const RAMPS: { value: RampFilter; label: MessageKey<typeof en> }[] = [
+  { value: 'all', label: 'filter.all' },
+  { value: 'deposit', label: 'ramp.deposit' },
+  { value: 'withdraw', label: 'ramp.withdraw' },
 ];
 
 function Segmented({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }) {
   return (
-    <div role="radiogroup" aria-label={label} className="inline-flex max-w-full self-start overflow-x-auto rounded-lg border border-line bg-canvas p-0.5">
+    <div role="radiogroup" aria-label={label} className="inline-flex max-w-full flex-wrap self-start rounded-lg border border-line bg-canvas p-0.5">
       {options.map((o) => (
         <button
           key={o.value}
@@ -44,7 +58,7 @@ function Section({ title, count, children }: { title: string; count: number; chi
   return (
     <Card className="mt-4">
       <h2 className="flex items-center gap-2 border-b border-line px-5 py-3 text-sm font-semibold text-ink">
-        {title} <span className="rounded-full bg-canvas px-2 py-0.5 text-xs font-medium text-muted">{count}</span>
+        {title} <span className="rounded-full bg-canvas px-2 py-0.5 text-xs font-medium text-muted">{formatCount(count)}</span>
       </h2>
       {children}
     </Card>
@@ -55,8 +69,9 @@ const Empty = ({ children }: { children: ReactNode }) => <p className="px-5 py-8
 
 /** Every country at a glance: channels in and out, networks, channel types; a card opens the country. */
 function Overview({ summaries, onPick }: { summaries: CountrySummary[]; onPick: (country: string) => void }) {
+  const t = useT(coverageMessages);
   return (
-    <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Countries covered">
+    <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label={t('overview.label')}>
       {summaries.map((s) => (
         <li key={s.country}>
           <button type="button" onClick={() => onPick(s.country)} className="flex w-full flex-col gap-3 rounded-xl border border-line bg-white p-4 text-left shadow-[0_1px_2px_rgba(16,24,40,0.04)] hover:border-brand-600/40 hover:bg-brand-50/40">
@@ -69,22 +84,22 @@ function Overview({ summaries, onPick }: { summaries: CountrySummary[]; onPick: 
             </span>
             <span className="grid grid-cols-3 gap-2 text-xs">
               <span>
-                <span className="block text-base font-semibold tabular-nums text-ink">{s.deposit}</span>
-                <span className="text-muted">deposit</span>
+                <span className="block text-base font-semibold tabular-nums text-ink">{formatCount(s.deposit)}</span>
+                <span className="text-muted">{t('overview.deposit')}</span>
               </span>
               <span>
-                <span className="block text-base font-semibold tabular-nums text-ink">{s.withdraw}</span>
-                <span className="text-muted">withdrawal</span>
+                <span className="block text-base font-semibold tabular-nums text-ink">{formatCount(s.withdraw)}</span>
+                <span className="text-muted">{t('overview.withdrawal')}</span>
               </span>
               <span>
-                <span className="block text-base font-semibold tabular-nums text-ink">{s.networks}</span>
-                <span className="text-muted">networks</span>
+                <span className="block text-base font-semibold tabular-nums text-ink">{formatCount(s.networks)}</span>
+                <span className="text-muted">{t('overview.networks')}</span>
               </span>
             </span>
             <span className="flex flex-wrap gap-1.5">
-              {s.types.map((t) => (
-                <span key={t} className="rounded-md bg-canvas px-2 py-0.5 text-[11px] text-muted ring-1 ring-inset ring-line">
-                  {channelTypeName(t)}
+              {s.types.map((type) => (
+                <span key={type} className="rounded-md bg-canvas px-2 py-0.5 text-[11px] text-muted ring-1 ring-inset ring-line">
+                  {channelTypeText(t, type)}
                 </span>
               ))}
             </span>
@@ -96,6 +111,7 @@ function Overview({ summaries, onPick }: { summaries: CountrySummary[]; onPick: 
 }
 
 function CountryCoverage({ summary, channels, networks }: { summary: CountrySummary; channels: Channel[]; networks: PaymentNetwork[] }) {
+  const t = useT(coverageMessages);
   const [filters, setFilters] = useState<CoverageFilters>(NO_FILTERS);
   const own = useMemo(() => channels.filter((c) => c.country === summary.country), [channels, summary.country]);
   const types = channelTypesOf(own);
@@ -109,36 +125,43 @@ function CountryCoverage({ summary, channels, networks }: { summary: CountrySumm
           <div>
             <h2 className="text-lg font-semibold text-ink">{summary.name}</h2>
             <p className="text-xs text-muted">
-              {summary.currency} · dialling code {countryByLocale(summary.country)?.code}
+              {t('country.dialling', { currency: summary.currency, code: countryByLocale(summary.country)?.code ?? '' })}
             </p>
           </div>
         </div>
         <dl className="grid grid-cols-3 gap-4 text-sm sm:gap-8">
-          {[
-            ['Deposit channels', summary.deposit],
-            ['Withdrawal channels', summary.withdraw],
-            ['Networks', summary.networks],
-          ].map(([label, value]) => (
+          {(
+            [
+              ['country.depositChannels', summary.deposit],
+              ['country.withdrawalChannels', summary.withdraw],
+              ['country.networks', summary.networks],
+            ] as const
+          ).map(([label, value]) => (
             <div key={label}>
-              <dt className="text-xs text-muted">{label}</dt>
-              <dd className="text-lg font-semibold tabular-nums text-ink">{value}</dd>
+              <dt className="text-xs text-muted">{t(label)}</dt>
+              <dd className="text-lg font-semibold tabular-nums text-ink">{formatCount(value)}</dd>
             </div>
           ))}
         </dl>
       </Card>
       <div className="mt-4 flex flex-col gap-3 lg:flex-row lg:items-center">
-        <Segmented label="Direction" value={filters.ramp} options={RAMPS} onChange={(v) => set({ ramp: v as RampFilter })} />
-        <Segmented label="Channel type" value={filters.type} options={[{ value: 'all', label: 'All types' }, ...types.map((t) => ({ value: t, label: channelTypeName(t) }))]} onChange={(v) => set({ type: v })} />
+        <Segmented label={t('filter.direction')} value={filters.ramp} options={RAMPS.map((r) => ({ value: r.value, label: t(r.label) }))} onChange={(v) => set({ ramp: v as RampFilter })} />
+        <Segmented
+          label={t('filter.type')}
+          value={filters.type}
+          options={[{ value: 'all', label: t('filter.allTypes') }, ...types.map((type) => ({ value: type, label: channelTypeText(t, type) }))]}
+          onChange={(v) => set({ type: v })}
+        />
         <div className="relative lg:ml-auto lg:w-72">
           <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden="true" />
-          <input type="search" className={cn(inputClass, 'pl-9')} placeholder="Search network or channel" aria-label="Search networks and channels" value={filters.query} onChange={(e) => set({ query: e.target.value })} />
+          <input type="search" className={cn(inputClass, 'pl-9')} placeholder={t('search.placeholder')} aria-label={t('search.label')} value={filters.query} onChange={(e) => set({ query: e.target.value })} />
         </div>
       </div>
-      <Section title="Channels" count={shown.channels.length}>
-        {shown.channels.length === 0 ? <Empty>No channel matches these filters.</Empty> : <ChannelsTable channels={shown.channels} />}
+      <Section title={t('section.channels')} count={shown.channels.length}>
+        {shown.channels.length === 0 ? <Empty>{t('empty.channels')}</Empty> : <ChannelsTable channels={shown.channels} />}
       </Section>
-      <Section title="Networks" count={shown.networks.length}>
-        {shown.networks.length === 0 ? <Empty>No network matches these filters.</Empty> : <NetworksTable networks={shown.networks} channels={own} />}
+      <Section title={t('section.networks')} count={shown.networks.length}>
+        {shown.networks.length === 0 ? <Empty>{t('empty.networks')}</Empty> : <NetworksTable networks={shown.networks} channels={own} />}
       </Section>
     </>
   );
@@ -146,6 +169,7 @@ function CountryCoverage({ summary, channels, networks }: { summary: CountrySumm
 
 /** Coverage (/coverage): which channels and networks reach each country, for an operations person to scan. */
 export function CoverageScreen() {
+  const t = useT(coverageMessages);
   const channels = useChannels();
   const networks = useNetworks();
   const [params, setParams] = useSearchParams();
@@ -157,16 +181,13 @@ export function CoverageScreen() {
 
   return (
     <div>
-      <PageHeader
-        title="Coverage"
-        description="How money reaches each country: deposit and withdrawal channels with their limits, fees and settlement times, and the mobile-money operators and banks they pay into."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center">
         <div className="sm:w-72">
           <SearchableSelect
-            label="Country"
-            placeholder="Choose a country"
-            searchPlaceholder="Search..."
+            label={t('picker.label')}
+            placeholder={t('picker.placeholder')}
+            searchPlaceholder={t('picker.search')}
             options={summaries.map((s) => ({ value: s.country, label: s.name }))}
             value={selected?.country}
             onChange={(c) => pick(c)}
@@ -177,14 +198,14 @@ export function CoverageScreen() {
         {selected && (
           <button type="button" onClick={() => pick(undefined)} className="inline-flex items-center gap-1.5 self-start text-sm font-medium text-brand-700 hover:underline sm:self-auto">
             <ArrowLeft className="size-4" aria-hidden="true" />
-            All countries
+            {t('allCountries')}
           </button>
         )}
       </div>
       {failed ? (
-        <Alert tone="danger">Coverage could not be loaded: {failed.message}</Alert>
+        <Alert tone="danger">{t('loadFailed', { reason: localizeMessage(failed.message) })}</Alert>
       ) : loading ? (
-        <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label="Loading...">
+        <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" aria-label={t('loading')}>
           {Array.from({ length: 6 }, (_, i) => (
             <div key={i} className="h-36 animate-pulse rounded-xl bg-white ring-1 ring-line" />
           ))}
@@ -192,7 +213,7 @@ export function CoverageScreen() {
       ) : summaries.length === 0 ? (
         <Card className="flex flex-col items-center gap-2 px-6 py-12 text-center">
           <Landmark className="size-6 text-muted" aria-hidden="true" />
-          <p className="font-medium text-ink">No coverage published yet</p>
+          <p className="font-medium text-ink">{t('empty')}</p>
         </Card>
       ) : selected ? (
         <CountryCoverage key={selected.country} summary={selected} channels={channels.data!.channels} networks={networks.data!.networks} />

@@ -2,8 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FIAT_WALLET_MESSAGES, UpdateFiatWalletResponse, type FiatWallet, type UpdateFiatWalletRequest } from '@portal/contract/fiat-wallets';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { api } from '../../../lib/api-client.ts';
+import { localizeMessage, translator } from '../../../lib/i18n.ts';
 import { FIAT_WALLETS_KEY } from '../../../lib/partner/fiat-wallets.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
+import { fiatWalletsMessages } from '../messages.ts';
 
 /**
  * PUT partner/fiat-wallet (portal-core §7): the switch moves at once, the list is refetched afterwards either way,
@@ -31,13 +33,16 @@ export function useUpdateFiatWallet() {
       );
     },
     onSuccess: (wallet, body) => {
-      const what =
+      const t = translator(fiatWalletsMessages);
+      const values = { wallet: wallet.currency };
+      toast.show(
         body.paymentEnabled !== undefined
-          ? `Payments turned ${body.paymentEnabled ? 'on' : 'off'}`
-          : `Collections turned ${body.collectionEnabled ? 'on' : 'off'}`;
-      toast.show(`${what} for the ${wallet.currency} wallet`);
+          ? t(body.paymentEnabled ? 'toast.paymentsOn' : 'toast.paymentsOff', values)
+          : t(body.collectionEnabled ? 'toast.collectionsOn' : 'toast.collectionsOff', values),
+      );
     },
-    onError: (err) => toast.show(err.message.startsWith('cannot ') ? err.message : FIAT_WALLET_MESSAGES.fetchFailed(err.message)),
+    // the contract's messages, in the language in force
+    onError: (err) => toast.show(localizeMessage(err.message.startsWith('cannot ') ? err.message : FIAT_WALLET_MESSAGES.fetchFailed(err.message))),
     onSettled: () => qc.invalidateQueries({ queryKey: FIAT_WALLETS_KEY }),
   });
 }

@@ -5,7 +5,9 @@ import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { formatMoney } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { countryName, currencyName } from '../../../lib/partner/fiat-wallets.ts';
+import { fiatWalletsMessages } from '../messages.ts';
 
 type Props = {
   wallet: FiatWallet;
@@ -30,16 +32,18 @@ function Toggle({
   busy: boolean;
   onChange: (on: boolean) => void;
 }) {
+  const t = useT(fiatWalletsMessages);
   return (
     <div className="flex items-center justify-between gap-3 md:flex-col md:items-center md:gap-1.5">
       <span className="text-sm text-ink md:text-xs md:font-medium md:text-muted">{label}</span>
-      <Switch label={`${label} for ${wallet}`} checked={checked} disabled={disabled} busy={busy} onCheckedChange={onChange} />
+      <Switch label={t('switchFor', { label, wallet })} checked={checked} disabled={disabled} busy={busy} onCheckedChange={onChange} />
     </div>
   );
 }
 
 /** One fiat wallet: currency, country, ledger balance, the payment and collection switches, a link to its transactions. */
 export function WalletRow({ wallet, canEdit, saving, onChange }: Props) {
+  const t = useT(fiatWalletsMessages);
   const isDefault = wallet.id === DEFAULT_FIAT_WALLET_ID;
   const locked = !canEdit || isDefault;
   return (
@@ -54,18 +58,18 @@ export function WalletRow({ wallet, canEdit, saving, onChange }: Props) {
         <div className="min-w-0">
           <p className="flex flex-wrap items-center gap-2 font-semibold text-ink">
             {currencyName(wallet.currency)}
-            {isDefault && <Badge tone="brand">Default</Badge>}
+            {isDefault && <Badge tone="brand">{t('default')}</Badge>}
           </p>
           <p className="truncate text-xs text-muted">{countryName(wallet.country)}</p>
         </div>
       </div>
       <div className="md:text-right">
-        <p className="text-xs text-muted">Available balance</p>
+        <p className="text-xs text-muted">{t('available')}</p>
         <p className="font-semibold tabular-nums text-ink">{formatMoney(wallet.balance, wallet.currency)}</p>
       </div>
       <div className="grid gap-3 rounded-lg bg-canvas px-3 py-3 md:flex md:gap-6 md:bg-transparent md:p-0">
         <Toggle
-          label="Payments"
+          label={t('payments')}
           wallet={wallet.currency}
           checked={wallet.paymentEnabled}
           disabled={locked}
@@ -73,7 +77,7 @@ export function WalletRow({ wallet, canEdit, saving, onChange }: Props) {
           onChange={(on) => onChange({ paymentEnabled: on })}
         />
         <Toggle
-          label="Collections"
+          label={t('collections')}
           wallet={wallet.currency}
           checked={wallet.collectionEnabled}
           disabled={locked}
@@ -84,9 +88,9 @@ export function WalletRow({ wallet, canEdit, saving, onChange }: Props) {
       <Link
         to={`/balance/fiat-wallet/${wallet.currency}`}
         className="inline-flex items-center gap-1 justify-self-start text-sm font-medium text-brand-700 hover:underline md:justify-self-end"
-        aria-label={`Transactions of the ${wallet.currency} wallet`}
+        aria-label={t('transactionsOf', { wallet: wallet.currency })}
       >
-        Transactions
+        {t('transactions')}
         <ChevronRight className="size-4" aria-hidden="true" />
       </Link>
     </li>

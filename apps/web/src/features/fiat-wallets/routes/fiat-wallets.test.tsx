@@ -1,11 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { FIAT_WALLET_MESSAGES, type FiatWallet, type UpdateFiatWalletRequest } from '@portal/contract/fiat-wallets';
 import { useToasts } from '../../../components/ui/toast-store.ts';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { fiatWallets, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { DEFAULT_NOTE, FiatWalletsScreen, READ_ONLY_NOTE } from './fiat-wallets.tsx';
+import { FiatWalletsScreen } from './fiat-wallets.tsx';
 
 const renderWallets = () => renderScreen(<FiatWalletsScreen />, { path: '/balance/fiat-wallets' });
 const switchOf = (name: string) => screen.getByRole<HTMLButtonElement>('switch', { name });
@@ -45,7 +46,7 @@ describe('fiat wallets screen', () => {
     expect(switchOf('Payments for USD').disabled).toBe(true);
     expect(switchOf('Collections for USD').disabled).toBe(true);
     expect(on('Collections for KES')).toBe(false);
-    expect(screen.getByText(DEFAULT_NOTE, { exact: false })).toBeTruthy();
+    expect(screen.getByText('The default USD wallet always takes payments and collections.', { exact: false })).toBeTruthy();
     expect(within(rows[2]!).getByRole('link', { name: 'Transactions of the KES wallet' }).getAttribute('href')).toBe('/balance/fiat-wallet/KES');
   });
 
@@ -83,7 +84,7 @@ describe('fiat wallets screen', () => {
     const { api } = walletServer();
     renderWallets();
     await rowsShown();
-    expect(screen.getByText(READ_ONLY_NOTE)).toBeTruthy();
+    expect(screen.getByText('Only admin and treasury users can switch payments and collections.')).toBeTruthy();
     expect(screen.getAllByRole('switch').every((s) => (s as HTMLButtonElement).disabled)).toBe(true);
     expect(api.to('PUT partner/fiat-wallet')).toEqual([]);
   });
@@ -104,5 +105,28 @@ describe('fiat wallets screen', () => {
     });
     renderWallets();
     await screen.findByText(FIAT_WALLET_MESSAGES.fetchFailed('database unavailable'));
+  });
+});
+
+describe('fiat wallets screen in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('writes the list, its balances and its switches in French, and says a change in French', async () => {
+    signIn('admin');
+    await setLanguage('fr');
+    const { api } = walletServer();
+    const { user } = renderScreen(<FiatWalletsScreen />, { path: '/balance/fiat-wallets' });
+    const rows = within(await screen.findByRole('list', { name: 'Portefeuilles en monnaie fiat' })).getAllByRole('listitem');
+    expect(screen.getByRole('heading', { name: 'Portefeuilles en monnaie fiat' })).toBeTruthy();
+    const ngn = within(rows[1]!);
+    expect(ngn.getAllByText('Solde disponible')).toHaveLength(1);
+    // a narrow no-break space between digit groups, a no-break space before the currency
+    expect(rows[1]!.textContent).toContain('Solde disponible12\u202f500\u202f000,00\u00a0NGN');
+    expect(within(rows[0]!).getByText('Par défaut')).toBeTruthy();
+    expect(screen.getByText('Le portefeuille USD par défaut accepte toujours les paiements et les encaissements.', { exact: false })).toBeTruthy();
+    expect(ngn.getByRole('link', { name: 'Transactions du portefeuille NGN' })).toBeTruthy();
+    await user.click(screen.getByRole('switch', { name: 'Paiements pour NGN' }));
+    await waitFor(() => expect(api.to('PUT partner/fiat-wallet').map((c) => c.body)).toEqual([{ id: 2, paymentEnabled: false }]));
+    await waitFor(() => expect(useToasts.getState().toast.message).toBe('Paiements désactivés pour le portefeuille NGN'));
   });
 });

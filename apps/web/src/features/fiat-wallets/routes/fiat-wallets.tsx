@@ -5,14 +5,13 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
+import { useT } from '../../../lib/i18n.ts';
 import { useFiatWallets } from '../../../lib/partner/fiat-wallets.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useUpdateFiatWallet } from '../api/update-fiat-wallet.ts';
 import { WalletRow } from '../components/wallet-row.tsx';
-
-export const READ_ONLY_NOTE = 'Only admin and treasury users can switch payments and collections.';
-export const DEFAULT_NOTE = 'The default USD wallet always takes payments and collections.';
+import { fiatWalletsMessages } from '../messages.ts';
 
 function Skeleton() {
   return <RowSkeletons rows={3} mark="size-10" name="w-48" end="w-32" />;
@@ -20,6 +19,7 @@ function Skeleton() {
 
 /** /balance/fiat-wallets: the partner's fiat wallets with their balances and the payment and collection switches. */
 export function FiatWalletsScreen() {
+  const t = useT(fiatWalletsMessages);
   const profile = useProfile();
   const enabled = profile.data?.partner.fiatWalletsEnabled ?? false;
   const wallets = useFiatWallets(enabled);
@@ -30,15 +30,15 @@ export function FiatWalletsScreen() {
 
   const header = (
     <PageHeader
-      title="Fiat wallets"
-      description="Local-currency wallets for paying out and collecting. Switch a wallet's payments or collections off to stop them."
+      title={t('title')}
+      description={t('description')}
       actions={
         <Link
           to="/balance"
           className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
         >
           <ArrowLeft className="size-4" aria-hidden="true" />
-          Balance
+          {t('back')}
         </Link>
       }
     />
@@ -50,8 +50,8 @@ export function FiatWalletsScreen() {
         {header}
         <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center">
           <Landmark className="size-10 text-brand-600" aria-hidden="true" />
-          <h2 className="text-base font-semibold">Fiat wallets are not enabled for your account</h2>
-          <p className="max-w-sm text-sm text-muted">Your balance is held in USD. Contact your account manager to hold and pay out local currencies.</p>
+          <h2 className="text-base font-semibold">{t('notEnabled.title')}</h2>
+          <p className="max-w-sm text-sm text-muted">{t('notEnabled.body')}</p>
         </Card>
       </div>
     );
@@ -62,7 +62,7 @@ export function FiatWalletsScreen() {
       {header}
       {!canEdit && (
         <Alert tone="info" className="mb-4">
-          {READ_ONLY_NOTE}
+          {t('readOnly')}
         </Alert>
       )}
       {wallets.isError && (
@@ -74,7 +74,7 @@ export function FiatWalletsScreen() {
         {wallets.isPending ? (
           <Skeleton />
         ) : (
-          <ul className="divide-y divide-line" aria-label="Fiat wallets">
+          <ul className="divide-y divide-line" aria-label={t('list')}>
             {(wallets.data ?? []).map((w) => (
               <WalletRow
                 key={w.id}
@@ -90,7 +90,9 @@ export function FiatWalletsScreen() {
           </ul>
         )}
       </Card>
-      <p className="mt-3 text-xs text-muted">{DEFAULT_NOTE} Balances are what your ledger holds in each currency now.</p>
+      <p className="mt-3 text-xs text-muted">
+        {t('defaultNote')} {t('ledgerNote')}
+      </p>
     </div>
   );
 }

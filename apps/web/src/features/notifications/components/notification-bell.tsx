@@ -2,13 +2,15 @@ import { Bell } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Popover } from 'radix-ui';
-import { NOTIFICATION_TOPIC_INFO, type Notification } from '@portal/contract/notifications';
+import type { Notification } from '@portal/contract/notifications';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useAfterStart } from '../../../lib/after-start.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { useMarkRead, useNotifications } from '../api/notifications.ts';
+import { notificationsMessages } from '../messages.ts';
 
 /** The unread count as the badge shows it. */
 const badgeText = (n: number) => (n > 9 ? '9+' : String(n));
@@ -19,6 +21,7 @@ const badgeText = (n: number) => (n > 9 ? '9+' : String(n));
  * it read and goes to its screen. The list follows the live stream; the e-mail choices are on Settings.
  */
 export function NotificationBell({ className }: { className?: string }) {
+  const t = useT(notificationsMessages);
   const [open, setOpen] = useState(false);
   const list = useNotifications(true);
   const markRead = useMarkRead();
@@ -30,7 +33,7 @@ export function NotificationBell({ className }: { className?: string }) {
   const [armed, arm] = useAfterStart();
   const face = {
     className: cn('relative inline-flex size-9 items-center justify-center rounded-md hover:bg-white/10 data-[state=open]:bg-white/15', className),
-    'aria-label': unread > 0 ? `Notifications, ${unread} unread` : 'Notifications',
+    'aria-label': unread > 0 ? t('unread', { count: unread }) : t('title'),
     'data-testid': 'notification-bell',
     children: (
       <>
@@ -77,25 +80,25 @@ export function NotificationBell({ className }: { className?: string }) {
           sideOffset={6}
           collisionPadding={12}
           className="z-50 flex max-h-[min(32rem,calc(100dvh-6rem))] w-[min(24rem,calc(100vw-1.5rem))] flex-col rounded-xl border border-line bg-white text-ink shadow-xl"
-          aria-label="Notifications"
+          aria-label={t('title')}
         >
           <div className="flex items-center justify-between gap-3 border-b border-line px-4 py-3">
-            <h2 className="text-sm font-semibold">Notifications</h2>
+            <h2 className="text-sm font-semibold">{t('title')}</h2>
             <Button variant="ghost" size="sm" disabled={unread === 0} loading={markRead.isPending} onClick={() => markRead.mutate({ all: true })}>
-              Mark all as read
+              {t('markAll')}
             </Button>
           </div>
           <div className="min-h-0 flex-1 overflow-y-auto" data-testid="notification-list">
             {list.isPending ? (
               <div className="flex items-center justify-center gap-2 px-4 py-10 text-sm text-muted">
-                <Spinner className="size-4" /> Loading notifications...
+                <Spinner className="size-4" /> {t('loading')}
               </div>
             ) : list.isError ? (
-              <p className="px-4 py-10 text-center text-sm text-muted">Notifications could not be loaded. They will show when the connection is back.</p>
+              <p className="px-4 py-10 text-center text-sm text-muted">{t('failed')}</p>
             ) : items.length === 0 ? (
               <div className="px-6 py-10 text-center">
-                <p className="text-sm font-medium">You are all caught up</p>
-                <p className="mt-1 text-sm text-muted">Withdrawals, wallet reviews, country changes and balance alerts that concern you will show here.</p>
+                <p className="text-sm font-medium">{t('empty.title')}</p>
+                <p className="mt-1 text-sm text-muted">{t('empty.body')}</p>
               </div>
             ) : (
               <ul className="divide-y divide-line">
@@ -114,11 +117,11 @@ export function NotificationBell({ className }: { className?: string }) {
                       <span className="min-w-0 flex-1">
                         <span className="block text-sm font-medium">
                           {n.title}
-                          {!n.readAt && <span className="sr-only"> (unread)</span>}
+                          {!n.readAt && <span className="sr-only"> {t('unreadMark')}</span>}
                         </span>
                         <span className="mt-0.5 block text-sm text-muted [overflow-wrap:anywhere]">{n.body}</span>
                         <span className="mt-1 block text-xs text-muted">
-                          {NOTIFICATION_TOPIC_INFO[n.topic].label} · {formatDate(n.createdAt)}
+                          {t(`topics.${n.topic}.label`)} · {formatDate(n.createdAt)}
                         </span>
                       </span>
                     </button>
@@ -129,7 +132,7 @@ export function NotificationBell({ className }: { className?: string }) {
           </div>
           <div className="border-t border-line px-4 py-2.5 text-right">
             <Link to="/settings#notifications" onClick={() => setOpen(false)} className="text-sm font-medium text-brand-700 hover:underline">
-              E-mail settings
+              {t('emailSettings')}
             </Link>
           </div>
         </Popover.Content>

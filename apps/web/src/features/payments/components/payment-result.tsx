@@ -4,8 +4,10 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { formatAmount, formatDate, statusLabel } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { moneyOutcome, paymentMovement } from '../../../lib/money-outcome.ts';
 import { usePayment } from '../api/payment.ts';
+import { paymentsMessages } from '../messages.ts';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -18,9 +20,10 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 /** The payment just made, kept up to date by the live event stream: status, timeline, and a collection's instructions. */
 export function PaymentResult({ created, onAnother }: { created: Payment; onAnother: () => void }) {
+  const t = useT(paymentsMessages);
   const live = usePayment(created.kind, created.id);
   const p = live.data?.payment ?? created;
-  const noun = p.kind === 'collection' ? 'Collection' : 'Disbursement';
+  const noun = p.kind === 'collection' ? t('result.collection') : t('result.disbursement');
   const outcome = moneyOutcome(paymentMovement(p));
   // the payer's instructions only while they can still be followed
   const i = outcome.payerInstructions ? p.instructions : null;
@@ -33,22 +36,22 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
         </span>
       </div>
       <p className="mt-1 text-xs text-muted">
-        Created {formatDate(p.createdAt)} · <span className="break-all font-mono">{p.id}</span>
+        {t('result.created', { date: formatDate(p.createdAt) })} · <span className="break-all font-mono">{p.id}</span>
       </p>
       <p className="mt-3 text-sm text-ink" data-testid="payment-outcome">
         {outcome.summary}
       </p>
       <dl className="mt-3 divide-y divide-line">
-        <Row label="Amount">{formatAmount(p.amount, p.currency)}</Row>
+        <Row label={t('result.amount')}>{formatAmount(p.amount, p.currency)}</Row>
         {outcome.lines.map((l) => (
           <Row key={l.label} label={l.label}>
             {l.value}
           </Row>
         ))}
-        <Row label={p.kind === 'collection' ? 'Payer' : 'Recipient'}>{p.counterpartyName}</Row>
-        {p.networkName && <Row label="Network">{p.networkName}</Row>}
-        {p.accountNumber && <Row label="Account">{p.accountNumber}</Row>}
-        <Row label="Reference">{p.reference}</Row>
+        <Row label={p.kind === 'collection' ? t('result.payer') : t('result.recipient')}>{p.counterpartyName}</Row>
+        {p.networkName && <Row label={t('result.network')}>{p.networkName}</Row>}
+        {p.accountNumber && <Row label={t('result.account')}>{p.accountNumber}</Row>}
+        <Row label={t('result.reference')}>{p.reference}</Row>
       </dl>
       {p.failureReason && (
         <Alert tone="danger" className="mt-4">
@@ -57,22 +60,22 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
       )}
       {i && (
         <div className="mt-4 rounded-lg border border-line bg-canvas p-4 text-sm">
-          <h3 className="font-semibold text-ink">Instructions for the payer</h3>
+          <h3 className="font-semibold text-ink">{t('result.instructions')}</h3>
           {i.type === 'mobile_money' ? (
             <p className="mt-1 text-muted">{i.prompt}</p>
           ) : (
             <dl className="mt-2">
-              <Row label="Bank">{i.bankName}</Row>
-              <Row label="Account name">{i.accountName}</Row>
-              <Row label="Account number">{i.accountNumber}</Row>
-              <Row label="Reference">{i.reference}</Row>
-              <Row label="Amount">{formatAmount(i.amount, i.currency)}</Row>
+              <Row label={t('result.bank')}>{i.bankName}</Row>
+              <Row label={t('result.accountName')}>{i.accountName}</Row>
+              <Row label={t('result.accountNumber')}>{i.accountNumber}</Row>
+              <Row label={t('result.reference')}>{i.reference}</Row>
+              <Row label={t('result.amount')}>{formatAmount(i.amount, i.currency)}</Row>
             </dl>
           )}
         </div>
       )}
-      <h3 className="mt-5 text-sm font-semibold text-ink">Timeline</h3>
-      <ol className="mt-2 space-y-1.5" aria-label="Timeline">
+      <h3 className="mt-5 text-sm font-semibold text-ink">{t('result.timeline')}</h3>
+      <ol className="mt-2 space-y-1.5" aria-label={t('result.timeline')}>
         {p.timeline.map((e) => (
           <li key={e.status} className="flex flex-wrap items-center justify-between gap-2 text-sm">
             <StatusBadge status={e.status}>{statusLabel(e.status)}</StatusBadge>
@@ -85,14 +88,14 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
           to={`/payments/${p.id}`}
           className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
         >
-          View in payments
+          {t('result.view')}
         </Link>
         <button
           type="button"
           onClick={onAnother}
           className="inline-flex h-10 items-center rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900"
         >
-          Initiate another
+          {t('result.another')}
         </button>
       </div>
     </Card>

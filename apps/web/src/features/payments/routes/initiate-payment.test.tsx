@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Payment, PaymentQuote } from '@portal/contract/payments';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { channel, network, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
@@ -178,5 +179,44 @@ describe('initiate payment screen', () => {
     renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
     expect(await screen.findByText('Only admin or treasury users can initiate payments.')).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Review' }).disabled).toBe(true);
+  });
+});
+
+describe('initiate payment screen in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('writes the form, its checks, the quote and the payment made in French', async () => {
+    await setLanguage('fr');
+    setupApi();
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    expect(screen.getByRole('heading', { name: 'Initier un paiement' })).toBeTruthy();
+    const form = await screen.findByRole('form', { name: 'Détails du paiement' });
+    expect(
+      within(form)
+        .getAllByRole('radio')
+        .map((r) => r.textContent),
+    ).toEqual(['Décaisser', 'Encaisser']);
+    await user.click(within(form).getByRole('button', { name: 'Vérifier' }));
+    expect(
+      within(form)
+        .getAllByRole('alert')
+        .map((a) => a.textContent),
+    ).toEqual(expect.arrayContaining(['Choisissez un pays', 'Choisissez un canal', 'Saisissez le nom du bénéficiaire']));
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'Kenya' })).toBeTruthy());
+    await user.selectOptions(within(form).getByLabelText('Pays'), 'KE');
+    expect(within(form).getByRole('option', { name: 'Mobile Money (10,00 – 250\u202f000,00 KES)' })).toBeTruthy();
+    await user.selectOptions(within(form).getByLabelText('Canal'), momoOut.id);
+    await user.selectOptions(within(form).getByLabelText('Réseau'), mpesa.id);
+    await user.type(within(form).getByLabelText('Nom du bénéficiaire'), 'Amina Juma');
+    await user.type(within(form).getByLabelText('Numéro de téléphone'), '+254712345678');
+    await user.type(within(form).getByLabelText('Montant (KES)'), '1000');
+    await user.click(within(form).getByRole('button', { name: 'Vérifier' }));
+    const quote = await screen.findByRole('region', { name: 'Devis' });
+    for (const text of ['Vous décaissez', '1\u202f000,00\u00a0KES', '1 USD = 128,90 KES', 'Débité de votre solde', `Solde\u00a0: 5\u202f000,00\u00a0USD`])
+      expect(quote.textContent).toContain(text);
+    await user.click(within(quote).getByRole('button', { name: 'Confirmer le décaissement' }));
+    expect(await screen.findByRole('heading', { name: 'Décaissement' })).toBeTruthy();
+    expect(screen.getByTestId('payment-status').textContent).toBe('Créé');
+    expect(screen.getByRole('link', { name: 'Voir dans les paiements' })).toBeTruthy();
   });
 });

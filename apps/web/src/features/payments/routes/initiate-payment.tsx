@@ -1,6 +1,5 @@
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ACCOUNT_NUMBER_TYPE_LABELS, channelTypeName } from '@portal/contract/coverage';
 import type { Payment, PaymentKind, PaymentQuote } from '@portal/contract/payments';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -10,20 +9,20 @@ import { TextField, inputClass } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatAmount, formatMoney, formatRate } from '../../../lib/format.ts';
+import { translator, useT } from '../../../lib/i18n.ts';
 import { newId } from '../../../lib/ids.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useCreatePayment } from '../api/create-payment.ts';
 import { fetchQuote } from '../api/quote.ts';
 import { useChannels, useMarkets, useNetworks } from '../api/reference.ts';
 import { PaymentResult } from '../components/payment-result.tsx';
-import { EMPTY_DRAFT, channelsFor, countriesFor, draftProblems, networksFor, type PaymentDraft } from '../payment-form.ts';
+import { paymentsMessages } from '../messages.ts';
+import { EMPTY_DRAFT, accountTypeName, channelTypeName, channelsFor, countriesFor, draftProblems, networksFor, type PaymentDraft } from '../payment-form.ts';
 
-const KINDS: { value: PaymentKind; label: string }[] = [
-  { value: 'disbursement', label: 'Pay out' },
-  { value: 'collection', label: 'Collect' },
-];
+const KINDS: readonly PaymentKind[] = ['disbursement', 'collection'];
 
 function Select({
+  name,
   label,
   value,
   onChange,
@@ -31,6 +30,8 @@ function Select({
   children,
   disabled,
 }: {
+  /** the field's name, the same in every language (its id) */
+  name: string;
   label: string;
   value: string;
   onChange: (v: string) => void;
@@ -38,7 +39,7 @@ function Select({
   children: ReactNode;
   disabled?: boolean;
 }) {
-  const id = `pay-${label.toLowerCase().replace(/\W+/g, '-')}`;
+  const id = `pay-${name}`;
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="text-sm font-medium text-ink">
@@ -72,7 +73,8 @@ function QuoteRow({ label, children, strong }: { label: string; children: ReactN
   );
 }
 
-const messageOf = (err: unknown) => (err instanceof ApiError ? err.message : 'Something went wrong. Try again.');
+// the server's message is in the page's language already
+const messageOf = (err: unknown) => (err instanceof ApiError ? err.message : translator(paymentsMessages)('form.failed'));
 
 /**
  * /payments/initiate: a disbursement (pay out local currency to a recipient) or a collection (collect from a payer),
@@ -80,6 +82,7 @@ const messageOf = (err: unknown) => (err instanceof ApiError ? err.message : 'So
  * confirmation's sequenceId is made when the quote is shown, so a retry of the same confirmation books it once.
  */
 export function InitiatePaymentScreen() {
+  const t = useT(paymentsMessages);
   const role = useSession((s) => s.user?.role);
   const channels = useChannels();
   const networks = useNetworks();
@@ -159,67 +162,64 @@ export function InitiatePaymentScreen() {
     create.reset();
   };
 
-  const accountLabel =
-    draft.kind === 'collection' ? "Payer's phone number" : network ? ACCOUNT_NUMBER_TYPE_LABELS[network.accountNumberType] : 'Account number';
+  const accountLabel = draft.kind === 'collection' ? t('form.payerPhone') : network ? accountTypeName(network.accountNumberType) : t('form.accountNumber');
   const q = quote?.quote;
   const disbursing = draft.kind === 'disbursement';
 
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader
-        title="Initiate payment"
-        description="Pay out local currency to a recipient, or collect it from a payer. You see the rate and fee before you confirm."
+        title={t('title')}
+        description={t('description')}
         actions={
           <Link
             to="/payments"
             className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
           >
-            All payments
+            {t('allPayments')}
           </Link>
         }
       />
       {!canInitiate && (
         <Alert tone="info" className="mb-4">
-          Only admin or treasury users can initiate payments.
+          {t('readOnly')}
         </Alert>
       )}
       {created ? (
         <PaymentResult created={created} onAnother={again} />
       ) : (
         <Card className="p-5">
-          <form onSubmit={(e) => void review(e)} noValidate aria-label="Payment details">
-            <div role="radiogroup" aria-label="Kind of payment" className="inline-flex rounded-lg border border-line bg-canvas p-0.5">
+          <form onSubmit={(e) => void review(e)} noValidate aria-label={t('form.label')}>
+            <div role="radiogroup" aria-label={t('form.kind')} className="inline-flex rounded-lg border border-line bg-canvas p-0.5">
               {KINDS.map((k) => (
                 <button
-                  key={k.value}
+                  key={k}
                   type="button"
                   role="radio"
-                  aria-checked={draft.kind === k.value}
-                  onClick={() => set({ kind: k.value, country: '', channelId: '', networkId: '' })}
-                  className={cn(
-                    'rounded-md px-4 py-1.5 text-sm font-medium',
-                    draft.kind === k.value ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink',
-                  )}
+                  aria-checked={draft.kind === k}
+                  onClick={() => set({ kind: k, country: '', channelId: '', networkId: '' })}
+                  className={cn('rounded-md px-4 py-1.5 text-sm font-medium', draft.kind === k ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink')}
                 >
-                  {k.label}
+                  {t(k === 'disbursement' ? 'kind.disbursement' : 'kind.collection')}
                 </button>
               ))}
             </div>
             {(channels.isError || networks.isError || markets.isError) && (
               <Alert tone="danger" className="mt-4">
-                The channels could not be loaded. Reload the page to try again.
+                {t('form.channelsError')}
               </Alert>
             )}
             <div className="mt-5 grid gap-4 sm:grid-cols-2">
               <Select
-                label="Country"
+                name="country"
+                label={t('form.country')}
                 value={draft.country}
                 error={shown.country}
                 disabled={loading}
                 onChange={(v) => set({ country: v, channelId: '', networkId: '' })}
               >
                 <option value="">
-                  {loading ? 'Loading…' : countries.length === 0 && !markets.isError ? 'No country enabled for payments' : 'Choose a country'}
+                  {loading ? t('form.loading') : countries.length === 0 && !markets.isError ? t('form.noCountry') : t('form.chooseCountry')}
                 </option>
                 {countries.map((c) => (
                   <option key={c.code} value={c.code}>
@@ -228,22 +228,30 @@ export function InitiatePaymentScreen() {
                 ))}
               </Select>
               <Select
-                label="Channel"
+                name="channel"
+                label={t('form.channel')}
                 value={draft.channelId}
                 error={shown.channelId}
                 disabled={!draft.country}
                 onChange={(v) => set({ channelId: v, networkId: '' })}
               >
-                <option value="">Choose a channel</option>
+                <option value="">{t('form.chooseChannel')}</option>
                 {countryChannels.map((c) => (
                   <option key={c.id} value={c.id}>
-                    {channelTypeName(c.channelType)} ({c.currency} {formatMoney(c.min)} – {formatMoney(c.max)})
+                    {t('form.channelOption', { name: channelTypeName(c.channelType), currency: c.currency, min: formatMoney(c.min), max: formatMoney(c.max) })}
                   </option>
                 ))}
               </Select>
               {disbursing && (
-                <Select label="Network" value={draft.networkId} error={shown.networkId} disabled={!draft.channelId} onChange={(v) => set({ networkId: v })}>
-                  <option value="">Choose a network</option>
+                <Select
+                  name="network"
+                  label={t('form.network')}
+                  value={draft.networkId}
+                  error={shown.networkId}
+                  disabled={!draft.channelId}
+                  onChange={(v) => set({ networkId: v })}
+                >
+                  <option value="">{t('form.chooseNetwork')}</option>
                   {reachable.map((n) => (
                     <option key={n.id} value={n.id}>
                       {n.name}
@@ -252,7 +260,7 @@ export function InitiatePaymentScreen() {
                 </Select>
               )}
               <TextField
-                label={disbursing ? "Recipient's name" : "Payer's name"}
+                label={disbursing ? t('form.recipientName') : t('form.payerName')}
                 value={draft.name}
                 error={shown.name}
                 onChange={(e) => set({ name: e.target.value })}
@@ -270,16 +278,16 @@ export function InitiatePaymentScreen() {
                 />
               )}
               <TextField
-                label={`Amount${channel ? ` (${channel.currency})` : ''}`}
+                label={channel ? t('form.amountIn', { currency: channel.currency }) : t('form.amount')}
                 value={draft.amount}
                 error={shown.amount}
                 onChange={(e) => set({ amount: e.target.value })}
                 inputMode="decimal"
                 placeholder="0.00"
-                hint="Sandbox: an amount ending in 1 fails, 2 expires, 3 is refunded, 4 is denied"
+                hint={t('form.sandboxHint')}
               />
               <TextField
-                label="Reference (optional)"
+                label={t('form.reference')}
                 value={draft.reference}
                 onChange={(e) => set({ reference: e.target.value })}
                 maxLength={64}
@@ -294,30 +302,30 @@ export function InitiatePaymentScreen() {
             {!q && (
               <div className="mt-5 flex justify-end">
                 <Button type="submit" loading={quoting} disabled={!canInitiate}>
-                  Review
+                  {t('form.review')}
                 </Button>
               </div>
             )}
           </form>
           {q && (
-            <section aria-label="Quote" className="mt-5 rounded-lg border border-line bg-canvas p-4">
-              <h2 className="text-sm font-semibold text-ink">{disbursing ? 'You pay out' : 'You collect'}</h2>
+            <section aria-label={t('quote.label')} className="mt-5 rounded-lg border border-line bg-canvas p-4">
+              <h2 className="text-sm font-semibold text-ink">{disbursing ? t('quote.payOut') : t('quote.collect')}</h2>
               <dl className="mt-2">
-                <QuoteRow label="Amount">{formatAmount(q.amount, q.currency)}</QuoteRow>
-                <QuoteRow label="Rate">{formatRate(q.rate, 'USD', q.currency)}</QuoteRow>
-                <QuoteRow label="In USD">{formatAmount(q.amountUsd, 'USD')}</QuoteRow>
-                <QuoteRow label="Fee">{formatAmount(q.feeUsd, 'USD')}</QuoteRow>
-                <QuoteRow label={disbursing ? 'Taken from your balance' : 'Credited to your balance when paid'} strong>
+                <QuoteRow label={t('quote.amount')}>{formatAmount(q.amount, q.currency)}</QuoteRow>
+                <QuoteRow label={t('quote.rate')}>{formatRate(q.rate, 'USD', q.currency)}</QuoteRow>
+                <QuoteRow label={t('quote.inUsd')}>{formatAmount(q.amountUsd, 'USD')}</QuoteRow>
+                <QuoteRow label={t('quote.fee')}>{formatAmount(q.feeUsd, 'USD')}</QuoteRow>
+                <QuoteRow label={disbursing ? t('quote.taken') : t('quote.credited')} strong>
                   {formatAmount(q.totalUsd, 'USD')}
                 </QuoteRow>
               </dl>
-              <p className="mt-2 text-xs text-muted">Balance: {formatAmount(q.balanceUsd, 'USD')}</p>
+              <p className="mt-2 text-xs text-muted">{t('quote.balance', { amount: formatAmount(q.balanceUsd, 'USD') })}</p>
               <div className="mt-4 flex flex-wrap justify-end gap-3">
                 <Button variant="secondary" onClick={() => setQuote(undefined)} disabled={create.isPending}>
-                  Edit
+                  {t('quote.edit')}
                 </Button>
                 <Button onClick={confirm} loading={create.isPending} disabled={!canInitiate}>
-                  Confirm {disbursing ? 'payout' : 'collection'}
+                  {disbursing ? t('quote.confirmPayout') : t('quote.confirmCollection')}
                 </Button>
               </div>
             </section>

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReportJob } from '@portal/contract/transactions';
 import { formatDate, setDisplayTimeZone } from '../../../lib/format.ts';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { PARTNER_ID, USER_ID, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
@@ -96,5 +97,45 @@ describe('data-download screen', () => {
     await screen.findByText('No reports yet');
     await user.click(screen.getByRole('button', { name: 'Request report' }));
     expect(await screen.findByText('The end date must be on or after the start date.')).toBeTruthy();
+  });
+});
+
+describe('data-download screen in French', () => {
+  beforeEach(() => signIn('view'));
+  afterEach(() => setLanguage('en'));
+
+  it('writes the form, the list, the statuses, the counts and the expiry in French', async () => {
+    await setLanguage('fr');
+    const expiresAt = new Date(now + 5 * 3600_000 + 30_000).toISOString();
+    const jobs = [
+      job('in_progress', { dataSource: 'fees', processedPages: 1 }),
+      job('complete', { dataSource: 'payments', rowCount: 18250, expiresAt, downloadURL: '/api/v1/report-jobs/x/download' }),
+      job('failed'),
+    ];
+    mockApi({ 'POST report-jobs': { body: { jobs, total: jobs.length } } });
+    renderScreen(<DataDownloadScreen />, { path: '/data-download' });
+    const rows = await screen.findAllByTestId('report-row');
+    expect(screen.getByRole('heading', { name: 'Demander un téléchargement de données' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Demander le rapport' })).toBeTruthy();
+    expect(screen.getByLabelText('Du (UTC)')).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Demandé le',
+      'Données',
+      'Période',
+      'Statut',
+      'Lignes',
+      'Expiration',
+      'Action',
+    ]);
+    expect(rows.map((r) => r.querySelector('[data-tone]')?.textContent)).toEqual(['En cours', 'Terminé', 'Échoué']);
+    expect(within(rows[0]!).getByRole('progressbar').getAttribute('aria-label')).toBe('En cours\u00a0: 1 pages sur 4');
+    expect(within(rows[0]!).getByTestId('report-expires').textContent).toContain('24 heures après sa préparation');
+    expect(rows[1]!.textContent).toContain('Lignes18\u202f250');
+    expect(within(rows[1]!).getByText('Paiements')).toBeTruthy();
+    expect(within(rows[1]!).getByTestId('report-expires').textContent).toContain('dans 5\u00a0h');
+    expect(within(rows[1]!).getByTestId('report-expires').textContent).toContain(formatDate(expiresAt));
+    expect(formatDate(expiresAt)).toMatch(/^\d{1,2} [a-zéû.]+ \d{4}, \d{2}:\d{2} UTC$/);
+    expect(within(rows[1]!).getByRole('button', { name: /^Télécharger Paiements .*oct\. 2026$/ })).toBeTruthy();
+    expect(within(rows[2]!).getByRole('button', { name: /^Redemander Encaissements/ })).toBeTruthy();
   });
 });

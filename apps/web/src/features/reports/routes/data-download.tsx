@@ -9,7 +9,6 @@ import {
   type ReportStatus,
   type SearchTable,
 } from '@portal/contract/transactions';
-import { titleCase } from '@portal/contract/labels';
 import { dayInZone } from '@portal/contract/time-zone';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -22,13 +21,12 @@ import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { api, apiDownload } from '../../../lib/api-client.ts';
 import { displayTimeZone } from '../../../lib/format.ts';
+import { translator, useT } from '../../../lib/i18n.ts';
 import { ReportList } from '../components/report-list.tsx';
+import { reportsMessages, sourceName } from '../messages.ts';
 
 /** The four B2B tables a report can be made of. */
-const SOURCES = (['payments', 'collections', 'settlements', 'fees'] as const satisfies readonly SearchTable[]).map((value) => ({
-  value,
-  label: titleCase(value),
-}));
+const SOURCES = ['payments', 'collections', 'settlements', 'fees'] as const satisfies readonly SearchTable[];
 const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(status);
 
 /** A day from today in the zone the portal shows (UTC unless the user chose theirs). */
@@ -59,6 +57,7 @@ function useMinuteClock() {
 type ReportInput = Pick<ReportJob, 'dataSource' | 'startDate' | 'endDate' | 'filters' | 'timeZone'>;
 
 export function DataDownloadScreen() {
+  const t = useT(reportsMessages);
   const qc = useQueryClient();
   const [dataSource, setDataSource] = useState<SearchTable>('payments');
   const [startDate, setStartDate] = useState(isoDay(-30));
@@ -74,7 +73,7 @@ export function DataDownloadScreen() {
   const create = useMutation({
     mutationFn: (input: ReportInput) => api.post('report-jobs/create', input, { schema: ReportJobResponse }),
     onSuccess: () => {
-      toast.show('Report requested. It will be ready to download shortly.');
+      toast.show(translator(reportsMessages)('requested'));
       void qc.invalidateQueries({ queryKey: ['report-jobs'] });
     },
     onError: (err) => setError(err.message),
@@ -92,26 +91,28 @@ export function DataDownloadScreen() {
 
   return (
     <div>
-      <PageHeader
-        title="Request Data Download"
-        description={`Reports of up to a year of transactions, built in the background. Days and times are in ${displayTimeZone()}; each file can be downloaded for 24 hours once it is ready.`}
-      />
+      <PageHeader title={t('title')} description={t('description', { zone: displayTimeZone() })} />
       <Card className="mb-6 p-5">
         <form onSubmit={submit} className="flex flex-col gap-3 sm:flex-row sm:items-end" noValidate>
           <div className="sm:w-48">
-            <p className="mb-1 text-xs font-medium text-muted">Data</p>
-            <SearchableSelect label="Data" options={SOURCES} value={dataSource} onChange={(v) => setDataSource(v as SearchTable)} />
+            <p className="mb-1 text-xs font-medium text-muted">{t('form.data')}</p>
+            <SearchableSelect
+              label={t('form.data')}
+              options={SOURCES.map((value) => ({ value, label: sourceName(value, t) }))}
+              value={dataSource}
+              onChange={(v) => setDataSource(v as SearchTable)}
+            />
           </div>
           <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            From ({displayTimeZone()})
+            {t('form.from', { zone: displayTimeZone() })}
             <input type="date" className={cn(inputClass, 'sm:w-44')} value={startDate} onChange={(e) => setStartDate(e.target.value)} />
           </label>
           <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-            To ({displayTimeZone()})
+            {t('form.to', { zone: displayTimeZone() })}
             <input type="date" className={cn(inputClass, 'sm:w-44')} value={endDate} onChange={(e) => setEndDate(e.target.value)} />
           </label>
           <Button type="submit" loading={create.isPending}>
-            Request report
+            {t('form.request')}
           </Button>
         </form>
         {error && (
@@ -122,12 +123,12 @@ export function DataDownloadScreen() {
       </Card>
       <Card>
         {jobs.isPending ? (
-          <LoadingBlock label="Loading..." />
+          <LoadingBlock label={t('loading')} />
         ) : !jobs.data?.jobs.length ? (
           <div className="flex flex-col items-center gap-2 px-6 py-14 text-center">
             <FileText className="size-8 text-brand-700" aria-hidden="true" />
-            <p className="font-semibold">No reports yet</p>
-            <p className="text-sm text-muted">Request one above; it appears here with its progress.</p>
+            <p className="font-semibold">{t('empty.title')}</p>
+            <p className="text-sm text-muted">{t('empty.body')}</p>
           </div>
         ) : (
           <ReportList

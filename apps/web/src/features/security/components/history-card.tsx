@@ -1,14 +1,7 @@
 import { Download, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { dayInZone } from '@portal/contract/time-zone';
-import {
-  describeSecurityEvent,
-  SECURITY_KIND_LABELS,
-  SECURITY_KINDS,
-  securityHistoryCsv,
-  type SecurityEvent,
-  type SecurityKind,
-} from '@portal/contract/security';
+import { SECURITY_KINDS, securityEventTexts, securityHistoryCsv, securityKindLabel, type SecurityEvent, type SecurityKind } from '@portal/contract/security';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -18,31 +11,37 @@ import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
 import { StackBody, StackCell, StackHead, StackRow, StackTable, StackTh } from '../../../components/ui/stack-table.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { downloadText } from '../../../lib/download.ts';
-import { displayTimeZone, formatCount, formatDate } from '../../../lib/format.ts';
+import { displayTimeZone, formatDate } from '../../../lib/format.ts';
+import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
 import { useTeam } from '../../../lib/partner/team.ts';
 import { fetchWholeHistory, useHistory, type HistoryFilters } from '../api/security.ts';
+import { securityMessages } from '../messages.ts';
 
 const EVERYONE = '';
 const ALL_KINDS = '';
-const KIND_OPTIONS = [{ value: ALL_KINDS, label: 'All events' }, ...SECURITY_KINDS.map((k) => ({ value: k, label: SECURITY_KIND_LABELS[k] }))];
+/** The export's file name, with today's date in the zone the portal shows (a machine name: not translated). */
+const exportName = (zone: string) => `security-history-${dayInZone(Date.now(), zone)}.csv`;
 
 function EventRow({ event }: { event: SecurityEvent }) {
+  const t = useT(securityMessages);
+  // the sentence, kind, person and browser in the language in force (the contract writes both languages)
+  const texts = securityEventTexts(event, t.language);
   return (
     <StackRow>
-      <StackCell label="Time" className="text-muted sm:whitespace-nowrap">
+      <StackCell label={t('history.time')} className="text-muted sm:whitespace-nowrap">
         {formatDate(event.at)}
       </StackCell>
-      <StackCell label="Person">
-        <span className="block font-medium text-ink">{event.actor.label}</span>
+      <StackCell label={t('history.person')}>
+        <span className="block font-medium text-ink">{texts.person}</span>
         {event.actor.email && event.actor.email !== event.actor.label && <span className="block text-xs text-muted">{event.actor.email}</span>}
       </StackCell>
-      <StackCell label="Event" wide className="sm:min-w-64">
-        <span className="block text-ink">{describeSecurityEvent(event)}</span>
-        <span className="block text-xs text-muted">{SECURITY_KIND_LABELS[event.kind]}</span>
+      <StackCell label={t('history.event')} wide className="sm:min-w-64">
+        <span className="block text-ink">{texts.description}</span>
+        <span className="block text-xs text-muted">{texts.kind}</span>
       </StackCell>
-      <StackCell label="Address and browser" wide>
+      <StackCell label={t('history.addressBrowser')} wide>
         <span className="block font-mono text-xs text-ink">{event.ip ?? '—'}</span>
-        {event.browser && <span className="block text-xs text-muted">{event.browser}</span>}
+        {texts.browser && <span className="block text-xs text-muted">{texts.browser}</span>}
       </StackCell>
     </StackRow>
   );
@@ -54,6 +53,7 @@ function EventRow({ event }: { event: SecurityEvent }) {
  * 10,000 rows, the filters applied).
  */
 export function HistoryCard({ admin }: { admin: boolean }) {
+  const t = useT(securityMessages);
   const zone = displayTimeZone();
   const [person, setPerson] = useState(EVERYONE);
   const [kind, setKind] = useState<SecurityKind | typeof ALL_KINDS>(ALL_KINDS);
@@ -70,8 +70,9 @@ export function HistoryCard({ admin }: { admin: boolean }) {
   };
   const history = useHistory(filters);
   const events = history.data?.pages.flatMap((p) => p.items) ?? [];
+  const kinds = [{ value: ALL_KINDS, label: t('history.allEvents') }, ...SECURITY_KINDS.map((k) => ({ value: k, label: securityKindLabel(k, t.language) }))];
   const people = [
-    { value: EVERYONE, label: 'Everyone' },
+    { value: EVERYONE, label: t('history.everyone') },
     ...(team.data ?? []).filter((m) => m.status === 'active' || m.status === 'inactive').map((m) => ({ value: m.id, label: `${m.name} (${m.email})` })),
   ];
 
@@ -79,9 +80,9 @@ export function HistoryCard({ admin }: { admin: boolean }) {
     setExported(0);
     try {
       const all = await fetchWholeHistory(filters, setExported);
-      downloadText(`security-history-${dayInZone(Date.now(), zone)}.csv`, securityHistoryCsv(all, zone), 'text/csv;charset=utf-8');
+      downloadText(exportName(zone), securityHistoryCsv(all, zone), 'text/csv;charset=utf-8');
     } catch (err) {
-      toast.show(err instanceof Error ? err.message : 'The export could not be made.');
+      toast.show(err instanceof Error ? localizeMessage(err.message) : translator(securityMessages)('history.exportFailed'));
     } finally {
       setExported(undefined);
     }
@@ -91,12 +92,9 @@ export function HistoryCard({ admin }: { admin: boolean }) {
     <Card className="p-0">
       <div className="flex flex-col gap-1 border-b border-line px-5 py-4 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
         <div>
-          <h2 className="text-base font-semibold text-ink">Security history</h2>
+          <h2 className="text-base font-semibold text-ink">{t('history.title')}</h2>
           <p className="text-sm text-muted">
-            {admin
-              ? 'Sign-ins, sessions and every change to access and money settings made by your team. Nothing here can be edited.'
-              : 'Your sign-ins, sessions and the changes you made. Admins of your team see everyone’s.'}{' '}
-            Times in {zone}.
+            {t(admin ? 'history.adminDescription' : 'history.ownDescription')} {t('history.zone', { zone })}
           </p>
         </div>
         <Button
@@ -108,26 +106,26 @@ export function HistoryCard({ admin }: { admin: boolean }) {
           onClick={() => void exportCsv()}
         >
           <Download className="size-4" aria-hidden="true" />
-          {exported !== undefined ? `Exporting ${formatCount(exported)}…` : 'Export CSV'}
+          {exported !== undefined ? t('history.exporting', { count: exported }) : t('history.export')}
         </Button>
       </div>
       <div className="grid gap-3 border-b border-line px-5 py-4 sm:grid-cols-2 lg:grid-cols-4">
         {admin && (
           <div>
-            <p className="mb-1 text-xs font-medium text-muted">Person</p>
-            <SearchableSelect label="Person" options={people} value={person} onChange={setPerson} />
+            <p className="mb-1 text-xs font-medium text-muted">{t('history.person')}</p>
+            <SearchableSelect label={t('history.person')} options={people} value={person} onChange={setPerson} />
           </div>
         )}
         <div>
-          <p className="mb-1 text-xs font-medium text-muted">Event</p>
-          <SearchableSelect label="Event" options={KIND_OPTIONS} value={kind} onChange={(v) => setKind(v as SecurityKind | typeof ALL_KINDS)} />
+          <p className="mb-1 text-xs font-medium text-muted">{t('history.event')}</p>
+          <SearchableSelect label={t('history.event')} options={kinds} value={kind} onChange={(v) => setKind(v as SecurityKind | typeof ALL_KINDS)} />
         </div>
         <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-          From
+          {t('history.from')}
           <input type="date" className={inputClass} value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
         </label>
         <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-          To
+          {t('history.to')}
           <input type="date" className={inputClass} value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </label>
       </div>
@@ -142,18 +140,18 @@ export function HistoryCard({ admin }: { admin: boolean }) {
         !history.isError && (
           <div className="flex flex-col items-center gap-2 px-6 py-14 text-center">
             <ShieldCheck className="size-8 text-brand-700" aria-hidden="true" />
-            <p className="font-semibold text-ink">Nothing to show</p>
-            <p className="text-sm text-muted">No event matches these filters. Try another person, kind or period.</p>
+            <p className="font-semibold text-ink">{t('history.emptyTitle')}</p>
+            <p className="text-sm text-muted">{t('history.emptyBody')}</p>
           </div>
         )
       ) : (
         <>
-          <StackTable aria-label="Security history">
+          <StackTable aria-label={t('history.title')}>
             <StackHead>
-              <StackTh>Time</StackTh>
-              <StackTh>Person</StackTh>
-              <StackTh>Event</StackTh>
-              <StackTh>Address and browser</StackTh>
+              <StackTh>{t('history.time')}</StackTh>
+              <StackTh>{t('history.person')}</StackTh>
+              <StackTh>{t('history.event')}</StackTh>
+              <StackTh>{t('history.addressBrowser')}</StackTh>
             </StackHead>
             <StackBody>
               {events.map((e) => (
@@ -161,14 +159,14 @@ export function HistoryCard({ admin }: { admin: boolean }) {
               ))}
             </StackBody>
           </StackTable>
-          <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-3 text-xs text-muted">
+          <div className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-5 py-3 text-xs text-muted">
             <span>
-              {formatCount(events.length)} {events.length === 1 ? 'event' : 'events'} shown
-              {history.hasNextPage ? '' : ' · the oldest reached'}
+              {t('history.shown', { count: events.length })}
+              {history.hasNextPage ? '' : ` · ${t('history.oldestReached')}`}
             </span>
             {history.hasNextPage && (
               <Button variant="secondary" size="sm" loading={history.isFetchingNextPage} onClick={() => void history.fetchNextPage()}>
-                Show more
+                {t('history.more')}
               </Button>
             )}
           </div>

@@ -12,11 +12,15 @@ import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { ceremonyMessage, passkeysSupported } from '../../../lib/passkeys.ts';
 import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/passkeys.ts';
+import { securityMessages } from '../messages.ts';
 
 function PasskeyRow({ passkey, onRename, onRemove }: { passkey: Passkey; onRename: () => void; onRemove: () => void }) {
+  const t = useT(securityMessages);
+  const added = formatDate(passkey.createdAt);
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4 sm:flex-nowrap" data-testid="passkey-row">
       <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-canvas text-muted ring-1 ring-line">
@@ -25,20 +29,24 @@ function PasskeyRow({ passkey, onRename, onRemove }: { passkey: Passkey; onRenam
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-ink">
           <span className="break-all">{passkey.name}</span>
-          {passkey.disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="neutral">{passkey.synced ? 'Synced' : 'On one device'}</Badge>}
+          {passkey.disabled ? (
+            <Badge tone="danger">{t('passkeys.disabled')}</Badge>
+          ) : (
+            <Badge tone="neutral">{t(passkey.synced ? 'passkeys.synced' : 'passkeys.oneDevice')}</Badge>
+          )}
         </p>
         <p className="text-xs text-muted">
-          Added {formatDate(passkey.createdAt)}
-          {passkey.browser ? ` in ${passkey.browser}` : ''} · {passkey.lastUsedAt ? `Last used ${formatDate(passkey.lastUsedAt)}` : 'Not used yet'}
+          {passkey.browser ? t('passkeys.addedIn', { date: added, browser: passkey.browser }) : t('passkeys.added', { date: added })} ·{' '}
+          {passkey.lastUsedAt ? t('passkeys.lastUsed', { date: formatDate(passkey.lastUsedAt) }) : t('passkeys.notUsed')}
         </p>
       </div>
       {/* under the name on a phone (aligned with it), beside it from sm up */}
-      <div className="flex w-full gap-2 pl-13 sm:w-auto sm:pl-0">
-        <Button variant="secondary" size="sm" onClick={onRename} aria-label={`Rename the passkey ${passkey.name}`}>
-          Rename
+      <div className="flex w-full flex-wrap gap-2 pl-13 sm:w-auto sm:flex-nowrap sm:pl-0">
+        <Button variant="secondary" size="sm" onClick={onRename} aria-label={t('passkeys.renameLabel', { name: passkey.name })}>
+          {t('passkeys.rename')}
         </Button>
-        <Button variant="secondary" size="sm" onClick={onRemove} aria-label={`Remove the passkey ${passkey.name}`}>
-          Remove
+        <Button variant="secondary" size="sm" onClick={onRemove} aria-label={t('passkeys.removeLabel', { name: passkey.name })}>
+          {t('passkeys.remove')}
         </Button>
       </div>
     </li>
@@ -56,12 +64,13 @@ function suggestedName() {
         ? 'Mac'
         : /Windows/.test(ua)
           ? 'Windows'
-          : 'This computer';
+          : translator(securityMessages)('passkeys.thisComputer');
   return system;
 }
 
 /** Name, then the e-mailed code, then the device's own prompt (PIN, fingerprint, face). */
 function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
+  const t = useT(securityMessages);
   const [step, setStep] = useState<'name' | 'code'>('name');
   const [name, setName] = useState(suggestedName);
   const [nameError, setNameError] = useState<string>();
@@ -73,8 +82,10 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
     e.preventDefault();
     setError(undefined);
     const trimmed = name.trim();
-    if (!trimmed) return setNameError('Give the passkey a name, such as the device it is on.');
-    void code.send({ action: 'passkey.add', target: { name: trimmed } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'));
+    if (!trimmed) return setNameError(t('passkeys.nameRequired'));
+    void code
+      .send({ action: 'passkey.add', target: { name: trimmed } }, (err) => setError(localizeMessage(err.message)))
+      .then((sent) => sent && setStep('code'));
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -83,12 +94,17 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
       { name: name.trim(), otp: code.code },
       {
         onSuccess: () => {
-          toast.show('Passkey added. You can sign in with it next time.');
+          toast.show(translator(securityMessages)('passkeys.addedToast'));
           onClose();
         },
         onError: (err) => {
           if (code.takeError(err)) return;
-          setError(err instanceof ApiError ? err.message : (ceremonyMessage(err) ?? (err instanceof Error ? err.message : PASSKEY_MESSAGES.notAccepted)));
+          // the server's message is in the page's language already; the browser's refusals are the contract's words
+          setError(
+            err instanceof ApiError
+              ? err.message
+              : localizeMessage(ceremonyMessage(err) ?? (err instanceof Error ? err.message : PASSKEY_MESSAGES.notAccepted)),
+          );
         },
       },
     );
@@ -98,29 +114,25 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title="Add a passkey"
-      description={
-        step === 'name'
-          ? 'A passkey signs you in with this device’s screen lock, fingerprint or face, or a security key: no password, no code.'
-          : 'Confirm with the code we e-mailed you. Your device then asks for its screen lock.'
-      }
+      title={t('passkeys.addTitle')}
+      description={t(step === 'name' ? 'passkeys.addNameStep' : 'passkeys.addCodeStep')}
       footer={
         step === 'name' ? (
           <>
             <Button variant="secondary" onClick={onClose}>
-              Cancel
+              {t('passkeys.cancel')}
             </Button>
             <Button type="submit" form="passkey-name-form" loading={code.sending}>
-              Continue
+              {t('passkeys.continue')}
             </Button>
           </>
         ) : (
           <>
             <Button variant="secondary" onClick={() => setStep('name')} disabled={add.isPending}>
-              Back
+              {t('passkeys.back')}
             </Button>
             <Button type="submit" form="passkey-code-form" loading={add.isPending} disabled={code.code.length !== 6}>
-              Add passkey
+              {t('passkeys.addConfirm')}
             </Button>
           </>
         )
@@ -129,10 +141,10 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
       {step === 'name' ? (
         <form id="passkey-name-form" onSubmit={toCode} noValidate className="space-y-4">
           <TextField
-            label="Name"
+            label={t('passkeys.name')}
             value={name}
             maxLength={PASSKEY_NAME_MAX}
-            hint="So that you can tell it from your other passkeys."
+            hint={t('passkeys.nameHint')}
             error={nameError}
             onChange={(e) => {
               setName(e.target.value);
@@ -175,6 +187,7 @@ function OneFieldDialog({
   onClose: () => void;
   children: ReactNode;
 }) {
+  const t = useT(securityMessages);
   const formId = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -189,7 +202,7 @@ function OneFieldDialog({
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {t('passkeys.cancel')}
           </Button>
           <Button type="submit" form={formId} variant={danger ? 'danger' : 'primary'} loading={busy} disabled={!ready}>
             {confirm}
@@ -205,18 +218,19 @@ function OneFieldDialog({
 }
 
 function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
+  const t = useT(securityMessages);
   const [name, setName] = useState(passkey.name);
   const rename = useRenamePasskey();
   return (
     <OneFieldDialog
-      title="Rename passkey"
-      confirm="Save"
+      title={t('passkeys.renameTitle')}
+      confirm={t('passkeys.save')}
       busy={rename.isPending}
       onConfirm={() => rename.mutate({ id: passkey.id, name }, { onSuccess: onClose })}
       onClose={onClose}
     >
       <TextField
-        label="Name"
+        label={t('passkeys.name')}
         value={name}
         maxLength={PASSKEY_NAME_MAX}
         onChange={(e) => setName(e.target.value)}
@@ -228,6 +242,7 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
 }
 
 function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => void }) {
+  const t = useT(securityMessages);
   const [code, setCode] = useState('');
   const remove = useRemovePasskey();
   const confirm = () =>
@@ -235,16 +250,16 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
       { id: passkey.id, code },
       {
         onSuccess: () => {
-          toast.show('Passkey removed');
+          toast.show(translator(securityMessages)('passkeys.removed'));
           onClose();
         },
       },
     );
   return (
     <OneFieldDialog
-      title="Remove passkey"
-      description={`“${passkey.name}” will no longer sign you in. Confirm with your authenticator app.`}
-      confirm="Remove passkey"
+      title={t('passkeys.removeTitle')}
+      description={t('passkeys.removeDescription', { name: passkey.name })}
+      confirm={t('passkeys.removeConfirm')}
       danger
       busy={remove.isPending}
       ready={code.trim().length >= 6}
@@ -252,7 +267,7 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
       onClose={onClose}
     >
       <TextField
-        label="Authenticator code or recovery code"
+        label={t('passkeys.code')}
         value={code}
         inputMode="text"
         autoComplete="one-time-code"
@@ -266,6 +281,7 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey; onClose: 
 
 /** The caller's passkeys: add (named, with the e-mailed code), rename, remove (with the second factor). */
 export function PasskeysCard() {
+  const t = useT(securityMessages);
   const passkeys = usePasskeys();
   const [dialog, setDialog] = useState<{ kind: 'add' } | { kind: 'rename' | 'remove'; passkey: Passkey }>();
   const supported = passkeysSupported();
@@ -274,22 +290,19 @@ export function PasskeysCard() {
     <Card className="mb-6 p-0">
       <div className="flex flex-col gap-3 border-b border-line px-5 py-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0 flex-1">
-          <h2 className="text-base font-semibold text-ink">Passkeys</h2>
-          <p className="text-sm text-muted">
-            Sign in with your device’s screen lock, fingerprint or face, or a security key, instead of your password and code. Your authenticator app stays as
-            it is.
-          </p>
+          <h2 className="text-base font-semibold text-ink">{t('passkeys.title')}</h2>
+          <p className="text-sm text-muted">{t('passkeys.description')}</p>
         </div>
         {supported && (
           <Button variant="secondary" className="self-start" onClick={() => setDialog({ kind: 'add' })} disabled={!passkeys.isSuccess || full}>
             <KeyRound className="size-4" aria-hidden="true" />
-            Add a passkey
+            {t('passkeys.add')}
           </Button>
         )}
       </div>
       {!supported && (
         <Alert tone="info" className="m-5">
-          This browser cannot make passkeys. Use a recent Chrome, Safari, Edge or Firefox.
+          {t('passkeys.unsupported')}
         </Alert>
       )}
       {passkeys.isError && (
@@ -300,7 +313,7 @@ export function PasskeysCard() {
       {passkeys.isPending ? (
         <RowSkeletons rows={1} mark="size-9 rounded-full" name="h-4 w-40" end="h-8 w-36" />
       ) : passkeys.data?.length ? (
-        <ul className="divide-y divide-line" aria-label="Your passkeys">
+        <ul className="divide-y divide-line" aria-label={t('passkeys.list')}>
           {passkeys.data.map((p) => (
             <PasskeyRow
               key={p.id}
@@ -311,7 +324,7 @@ export function PasskeysCard() {
           ))}
         </ul>
       ) : (
-        passkeys.isSuccess && <p className="px-5 py-6 text-sm text-muted">No passkeys yet.</p>
+        passkeys.isSuccess && <p className="px-5 py-6 text-sm text-muted">{t('passkeys.none')}</p>
       )}
       {dialog?.kind === 'add' && <AddPasskeyDialog onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'rename' && <RenamePasskeyDialog passkey={dialog.passkey} onClose={() => setDialog(undefined)} />}

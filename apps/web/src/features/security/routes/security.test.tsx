@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import type { Passkey } from '@portal/contract/passkeys';
 import { SECURITY_MESSAGES, type ActiveSession, type SecurityEvent } from '@portal/contract/security';
@@ -7,6 +7,7 @@ import type { TeamMember } from '@portal/contract/team';
 import { apiError, mockApi, type ApiCall } from '../../../testing/api-mock.ts';
 import { signIn, USER_ID } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { SecurityScreen } from './security.tsx';
 
 const TREASURY_ID = '0a5e0001-0000-4000-8000-000000000003';
@@ -236,5 +237,32 @@ describe('the security screen', () => {
     expect(lines[0]).toBe('Time (UTC),Person,E-mail,Kind,Event,IP address,Browser,Action');
     expect(lines).toHaveLength(52);
     expect(lines[51]).toBe('2026-11-20 11:00:00,Ada Admin,admin@acme.test,Sign-ins,Sign-in failed: wrong password,198.51.100.9,Safari 18 on iOS,login.failed');
+  });
+});
+
+describe('the security screen, in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('draws the sessions, passkeys and history in French, dates in French', async () => {
+    await setLanguage('fr');
+    signIn('admin');
+    securityServer();
+    renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    expect(await screen.findByRole('heading', { name: 'Sécurité' })).toBeTruthy();
+    const sessions = await screen.findByRole('list', { name: 'Vos sessions' });
+    expect(within(sessions).getByText('Ce navigateur')).toBeTruthy();
+    expect(within(sessions).getAllByText('203.0.113.7 · Connexion le 20 nov. 2026, 08:00 UTC · Dernière activité le 20 nov. 2026, 09:00 UTC')).toHaveLength(1);
+    expect(within(sessions).getByRole('button', { name: 'Fermer la session de Safari 18 on iOS' })).toBeTruthy();
+
+    const passkeys = within(await screen.findByRole('list', { name: 'Vos clés d’accès' })).getAllByRole('listitem');
+    expect(passkeys[0]!.textContent).toMatch(/Synchronisée.*Ajoutée le 18 nov. 2026, 08:00 UTC dans Chrome 131 on macOS · Pas encore utilisée/);
+    expect(passkeys[1]!.textContent).toMatch(/Désactivée.*Dernière utilisation le 19 nov. 2026/);
+
+    const table = await screen.findByRole('table', { name: 'Historique de sécurité' });
+    expect(within(table).getAllByText('Connexions').length).toBeGreaterThan(0);
+    expect(screen.getByText('50 événements affichés')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Exporter en CSV' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Afficher plus' })).toBeTruthy();
+    expect(screen.getByText(/Heures dans le fuseau UTC\./)).toBeTruthy();
   });
 });

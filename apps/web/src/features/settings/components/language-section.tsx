@@ -3,7 +3,7 @@ import { toast } from '../../../components/ui/toast-store.ts';
 import { browserLanguage, forgetLanguage, localizeMessage, setLanguage, translator, useT } from '../../../lib/i18n.ts';
 import { languageMessages } from '../../../lib/language-messages.ts';
 import { usePreferences } from '../../../lib/time-zone.tsx';
-import { Section, chip, choiceInput } from './section.tsx';
+import { SETTINGS_SECTIONS, Section, chip, choiceInput } from './section.tsx';
 
 /**
  * Settings' Language: the dashboard's and the e-mails' language, saved on the server for the user (every role), so
@@ -12,17 +12,19 @@ import { Section, chip, choiceInput } from './section.tsx';
 export function LanguageSection() {
   const t = useT(languageMessages);
   const { query, save } = usePreferences();
-  const chosen = query.data?.language ?? null;
+  // the choice shows at once, while it is saved
+  const chosen = save.isPending && save.variables.language !== undefined ? save.variables.language : (query.data?.language ?? null);
   const browser = browserLanguage();
   const choose = (next: Language | null) =>
     save.mutate(
       { language: next },
       {
-        onSuccess: async (data) => {
+        onSuccess: (data) => {
           const language = data.language ?? browser;
           if (data.language === null) forgetLanguage();
-          await setLanguage(language, { remember: data.language !== null });
-          toast.show(translator(languageMessages, language)('saved', { language: LANGUAGE_NAMES[language] }));
+          void setLanguage(language, { remember: data.language !== null }).then(() =>
+            toast.show(translator(languageMessages, language)('saved', { language: LANGUAGE_NAMES[language] })),
+          );
         },
         onError: (err) => toast.show(err instanceof Error ? localizeMessage(err.message) : t('saveFailed')),
       },
@@ -32,7 +34,7 @@ export function LanguageSection() {
     ...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })),
   ];
   return (
-    <Section title={t('section.title')} description={t('section.description')}>
+    <Section {...SETTINGS_SECTIONS.language()}>
       <fieldset className="flex flex-wrap gap-2" disabled={save.isPending}>
         <legend className="sr-only">{t('label')}</legend>
         {options.map((o) => (

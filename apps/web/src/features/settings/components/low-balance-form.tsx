@@ -5,8 +5,10 @@ import { LowBalanceLimitForm, type LowBalanceLimitFormInput } from '@portal/cont
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useSaveLowBalanceLimit } from '../api/settings.ts';
+import { settingsMessages } from '../messages.ts';
 import { SETTINGS_SECTIONS, Section } from './section.tsx';
 
 /** A stored decimal ("1000.00000000") as a person would type it ("1000"), without going through a float. */
@@ -24,34 +26,36 @@ export function LowBalanceForm({ canEdit }: { canEdit: boolean }) {
  * refused with what to change, and the field keeps what was typed.
  */
 function LowBalanceFields({ canEdit, initial }: { canEdit: boolean; initial: string }) {
+  const t = useT(settingsMessages);
   const save = useSaveLowBalanceLimit();
   const form = useForm<LowBalanceLimitFormInput, unknown, z.output<typeof LowBalanceLimitForm>>({
     resolver: zodResolver(LowBalanceLimitForm),
     defaultValues: { lowBalanceLimit: initial },
   });
+  const error = form.formState.errors.lowBalanceLimit?.message;
   const submit = form.handleSubmit(({ lowBalanceLimit }) =>
     save.mutate(lowBalanceLimit, {
-      onSuccess: () => toast.show('Low balance limit saved'),
+      onSuccess: () => toast.show(translator(settingsMessages)('lowBalance.saved')),
       onError: (err) => form.setError('lowBalanceLimit', { message: err.message }),
     }),
   );
   return (
-    <Section {...SETTINGS_SECTIONS.lowBalance}>
+    <Section {...SETTINGS_SECTIONS.lowBalance()}>
       <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
         <TextField
           className="sm:w-72"
-          label="Limit (USD)"
+          label={t('lowBalance.label')}
           inputMode="decimal"
           autoComplete="off"
           disabled={!canEdit}
           placeholder="1000"
-          hint="Above zero, up to 2 decimals."
-          error={form.formState.errors.lowBalanceLimit?.message}
+          hint={t('lowBalance.hint')}
+          error={error && localizeMessage(error)}
           {...form.register('lowBalanceLimit')}
         />
         {canEdit && (
           <Button type="submit" className="sm:mt-7" loading={save.isPending}>
-            Save limit
+            {t('lowBalance.save')}
           </Button>
         )}
       </form>

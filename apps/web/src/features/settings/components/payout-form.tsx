@@ -4,11 +4,9 @@ import {
   PAYOUT_FREQUENCIES,
   PAYOUT_TYPES,
   PayoutConfig,
-  endSummary,
   nextPayoutDate,
   normalisePayoutConfig,
   payoutConfigProblem,
-  repeatLine,
 } from '@portal/contract/payout';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -16,20 +14,21 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { formatDay } from '../../../lib/format.ts';
+import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
 import { usePayoutConfig, useSavePayoutConfig } from '../api/settings.ts';
+import { settingsMessages, type SettingsT } from '../messages.ts';
+import { endLine, monthName, repeatLine, scheduleText } from './payout-words.ts';
 import { EndsForm, FREQUENCY_FORMS, REPEAT_MAX, RepeatEvery, type ScheduleProps } from './payout-schedule.tsx';
 import { SETTINGS_SECTIONS, Section, chip, choiceInput } from './section.tsx';
-
-/** Shown instead of saving while the stored schedule is unknown: a save would replace it with the default. */
-export const PAYOUT_NOT_LOADED = 'Your payout settings could not be loaded, so they cannot be saved yet: saving now could replace your schedule. Try again.';
 
 /**
  * The payout settings. A failed load shows manual (portal-core §4: silently), but saving stays blocked until the
  * stored configuration loads, so that an admin never overwrites the real schedule with a default.
  */
 export function PayoutForm({ canEdit }: { canEdit: boolean }) {
+  const t = useT(settingsMessages);
   const loaded = usePayoutConfig();
-  if (loaded.isPending) return <LoadingBlock label="Loading..." />;
+  if (loaded.isPending) return <LoadingBlock label={t('payout.loading')} />;
   if (loaded.isError)
     return (
       <PayoutFields
@@ -43,44 +42,52 @@ export function PayoutForm({ canEdit }: { canEdit: boolean }) {
   return <PayoutFields key={JSON.stringify(loaded.data.config)} canEdit={canEdit} initial={loaded.data.config} nextPayoutDate={loaded.data.nextPayoutDate} />;
 }
 
-/** The schedule in one line each: how often, until when (e.g. "Weekly: Monday, Thursday", "Never"). */
-const scheduleText = (config: PayoutConfig) => [repeatLine(config), endSummary(config) && `ends ${endSummary(config)}`].filter(Boolean).join(', ');
+/** The most payouts a schedule may end after (the contract's bound). */
+const END_AFTER_MAX = 10_000;
+/** The days of each month in a leap year: a yearly date may be 29 February, never 30. */
+const daysInMonth = (month: number) => new Date(Date.UTC(2024, month, 0)).getUTCDate();
 
 /**
  * What the contract's schema and rules say of the draft, as one message (undefined when it may be saved). The schema's
- * bounds get words of their own; the rules of portal-core §4 have theirs already.
+ * bounds get words of their own, and so does a yearly date its month does not have (the contract's message names the
+ * month in English); the other rules of portal-core §4 have theirs already.
  */
-function draftProblem(config: PayoutConfig): string | undefined {
+function draftProblem(t: SettingsT, config: PayoutConfig): string | undefined {
   const parsed = PayoutConfig.safeParse(normalisePayoutConfig(config));
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path[0];
-    if (field === 'repeatFrequency') return `Repeat every: use a whole number from 1 to ${REPEAT_MAX}.`;
-    if (field === 'endPayoutAfter') return 'Number of payouts: use a whole number from 1 to 10,000.';
-    if (field === 'endPayoutDate') return 'End date: choose a real date.';
-    return parsed.error.issues[0]?.message;
+    if (field === 'repeatFrequency') return t('payout.problems.repeat', { max: REPEAT_MAX });
+    if (field === 'endPayoutAfter') return t('payout.problems.endCount', { max: END_AFTER_MAX });
+    if (field === 'endPayoutDate') return t('payout.problems.endDate');
+    const message = parsed.error.issues[0]?.message;
+    return message && localizeMessage(message);
   }
-  return payoutConfigProblem(parsed.data);
+  const yearly = parsed.data.frequency === 'Yearly' ? parsed.data.yearlyDate : null;
+  if (yearly && yearly.day > daysInMonth(yearly.month)) return t('payout.problems.noSuchDay', { month: monthName(t, yearly.month), day: yearly.day });
+  const problem = payoutConfigProblem(parsed.data);
+  return problem && localizeMessage(problem);
 }
 
 /** The summaries of the draft as it is now; the next payout is the server's for the stored schedule, else a preview. */
 function Summary({ config, nextPayoutDate: stored, changed }: { config: PayoutConfig; nextPayoutDate: string | null; changed: boolean }) {
+  const t = useT(settingsMessages);
   const next = changed ? nextPayoutDate(normalisePayoutConfig(config), new Date()) : stored;
   return (
     <dl className="grid gap-3 rounded-lg bg-canvas p-4 text-sm sm:grid-cols-3" aria-live="polite">
       <div>
-        <dt className="text-xs text-muted">Repeats</dt>
+        <dt className="text-xs text-muted">{t('payout.summary.repeats')}</dt>
         <dd className="font-medium" data-testid="repeat-summary">
-          {repeatLine(config) || '—'}
+          {repeatLine(t, config) || '—'}
         </dd>
       </div>
       <div>
-        <dt className="text-xs text-muted">Ends</dt>
+        <dt className="text-xs text-muted">{t('payout.summary.ends')}</dt>
         <dd className="font-medium" data-testid="end-summary">
-          {endSummary(config) || '—'}
+          {endLine(t, config) || '—'}
         </dd>
       </div>
       <div>
-        <dt className="text-xs text-muted">{changed ? 'Next payout, if saved now' : 'Next payout'}</dt>
+        <dt className="text-xs text-muted">{t(changed ? 'payout.summary.nextIfSaved' : 'payout.summary.next')}</dt>
         <dd className="font-medium" data-testid="next-payout">
           {next ? formatDay(next) || next : '—'}
         </dd>
@@ -90,17 +97,18 @@ function Summary({ config, nextPayoutDate: stored, changed }: { config: PayoutCo
 }
 
 function ScheduleFields({ config, set, nextPayoutDate, changed }: ScheduleProps & { nextPayoutDate: string | null; changed: boolean }) {
+  const t = useT(settingsMessages);
   const FrequencyForm = config.frequency ? FREQUENCY_FORMS[config.frequency] : undefined;
   return (
     <>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:gap-8">
         <fieldset>
-          <legend className="mb-2 text-sm font-medium">Frequency</legend>
+          <legend className="mb-2 text-sm font-medium">{t('payout.frequency')}</legend>
           <div className="flex flex-wrap gap-2">
             {PAYOUT_FREQUENCIES.map((f) => (
               <label key={f} className={chip(config.frequency === f)}>
                 <input type="radio" name="frequency" className={choiceInput} checked={config.frequency === f} onChange={() => set({ frequency: f })} />
-                {f}
+                {t(`payout.frequencies.${f}`)}
               </label>
             ))}
           </div>
@@ -127,6 +135,7 @@ type FieldsProps = {
  * by a click; saving Manual over a stored schedule asks first, since the server then deletes it.
  */
 function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsProps) {
+  const t = useT(settingsMessages);
   const save = useSavePayoutConfig();
   const [config, setConfig] = useState<PayoutConfig>(initial.type === 'AUTOMATED' ? { ...initial, repeatFrequency: initial.repeatFrequency ?? 1 } : initial);
   const [error, setError] = useState<string>();
@@ -141,33 +150,36 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
       return next;
     });
   };
-  const problem = draftProblem(config);
+  const problem = draftProblem(t, config);
   const changed = JSON.stringify(normalisePayoutConfig(config)) !== JSON.stringify(normalisePayoutConfig(initial));
   const wipesSchedule = !notLoaded && initial.type === 'AUTOMATED' && config.type === 'MANUAL';
 
   const send = () => {
     setConfirming(false);
-    save.mutate(normalisePayoutConfig(config), { onSuccess: () => toast.show('Payout settings saved'), onError: (err) => setError(err.message) });
+    save.mutate(normalisePayoutConfig(config), {
+      onSuccess: () => toast.show(translator(settingsMessages)('payout.saved')),
+      onError: (err) => setError(localizeMessage(err.message)),
+    });
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(undefined);
-    if (notLoaded) return setError(PAYOUT_NOT_LOADED);
+    if (notLoaded) return setError(t('payout.notLoaded'));
     if (problem) return setError(problem);
     if (wipesSchedule) return setConfirming(true);
     send();
   };
 
   return (
-    <Section {...SETTINGS_SECTIONS.payout}>
+    <Section {...SETTINGS_SECTIONS.payout()}>
       <form onSubmit={submit} noValidate>
         <fieldset disabled={!canEdit} className="space-y-6">
-          <legend className="sr-only">Payout settings</legend>
-          <div className="flex flex-wrap gap-3" role="radiogroup" aria-label="Payout type">
+          <legend className="sr-only">{t('payout.legend')}</legend>
+          <div className="flex flex-wrap gap-3" role="radiogroup" aria-label={t('payout.type')}>
             {PAYOUT_TYPES.map((type) => (
               <label key={type} className={chip(config.type === type)}>
                 <input type="radio" name="payout-type" className={choiceInput} checked={config.type === type} onChange={() => set({ type })} />
-                {type === 'MANUAL' ? 'Manual' : 'Automated'}
+                {t(`payout.types.${type}`)}
               </label>
             ))}
           </div>
@@ -176,9 +188,7 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
           )}
           {wipesSchedule && canEdit && (
             <Alert tone="warning">
-              <span data-testid="manual-wipes-schedule">
-                Saving manual payouts deletes your schedule ({scheduleText(initial)}). Switch back to Automated to keep it.
-              </span>
+              <span data-testid="manual-wipes-schedule">{t('payout.wipes', { schedule: scheduleText(t, initial) })}</span>
             </Alert>
           )}
         </fieldset>
@@ -189,16 +199,16 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
         )}
         {canEdit && notLoaded && (
           <Alert tone="warning" className="mt-4">
-            <span data-testid="payout-not-loaded">{PAYOUT_NOT_LOADED}</span>
+            <span data-testid="payout-not-loaded">{t('payout.notLoaded')}</span>
             <Button type="button" variant="secondary" size="sm" className="ml-3" onClick={notLoaded.retry} loading={notLoaded.retrying}>
-              Try again
+              {t('payout.tryAgain')}
             </Button>
           </Alert>
         )}
         {canEdit && (
           <div className="mt-6 flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-3">
             <Button type="submit" disabled={problem !== undefined || !!notLoaded} loading={save.isPending}>
-              Save payout settings
+              {t('payout.save')}
             </Button>
             {problem && <p className="text-xs text-muted">{problem}</p>}
           </div>
@@ -207,15 +217,15 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
       <Dialog
         open={confirming}
         onOpenChange={setConfirming}
-        title="Switch to manual payouts?"
-        description={`Your automated schedule (${scheduleText(initial)}) will be deleted. Payouts are then made only when you ask for them.`}
+        title={t('payout.confirm.title')}
+        description={t('payout.confirm.description', { schedule: scheduleText(t, initial) })}
         footer={
           <>
             <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Keep the schedule
+              {t('payout.confirm.keep')}
             </Button>
             <Button variant="danger" onClick={send}>
-              Delete schedule and save
+              {t('payout.confirm.delete')}
             </Button>
           </>
         }

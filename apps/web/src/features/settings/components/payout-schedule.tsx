@@ -1,6 +1,9 @@
 import { useId } from 'react';
-import { END_PAYOUTS, MONTHS, WEEK_DAYS, repeatUnit, type PayoutConfig } from '@portal/contract/payout';
+import { END_PAYOUTS, MONTHS, WEEK_DAYS, type PayoutConfig } from '@portal/contract/payout';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { settingsMessages, type SettingsKey } from '../messages.ts';
+import { monthName, repeatUnit } from './payout-words.ts';
 import { chip, choiceInput } from './section.tsx';
 
 /** What each part of the schedule edits: the config, and a patch to apply to it. */
@@ -9,7 +12,6 @@ type Frequency = NonNullable<PayoutConfig['frequency']>;
 
 export const REPEAT_MAX = 365;
 const DAY_OPTIONS = Array.from({ length: 31 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
-const MONTH_OPTIONS = MONTHS.map((m, i) => ({ value: String(i + 1), label: m }));
 
 /** A labelled searchable select (the portal's one select, portal-core §2), its label visible above it. */
 function LabelledSelect({ label, ...props }: { label: string } & Omit<Parameters<typeof SearchableSelect>[0], 'label'>) {
@@ -25,13 +27,14 @@ function LabelledSelect({ label, ...props }: { label: string } & Omit<Parameters
 
 /** "Repeat every [N] weeks" (portal-core §3: repeatFrequency), 1 until changed. */
 export function RepeatEvery({ config, set }: ScheduleProps) {
+  const t = useT(settingsMessages);
   const id = useId();
   if (!config.frequency) return null;
   const every = config.repeatFrequency ?? 1;
   return (
     <div>
       <label htmlFor={id} className="mb-1.5 block text-sm font-medium">
-        Repeat every
+        {t(`payout.repeatEvery.${config.frequency}`)}
       </label>
       <div className="flex items-center gap-2 text-sm">
         <input
@@ -44,7 +47,7 @@ export function RepeatEvery({ config, set }: ScheduleProps) {
           value={config.repeatFrequency ?? ''}
           onChange={(e) => set({ repeatFrequency: e.target.value === '' ? null : Number(e.target.value) })}
         />
-        <span>{repeatUnit(config.frequency, every)}</span>
+        <span>{repeatUnit(t, config.frequency, every)}</span>
       </div>
     </div>
   );
@@ -57,9 +60,10 @@ function DailyForm() {
 
 /** Weekly: one or more days, kept in week order. */
 function WeeklyForm({ config, set }: ScheduleProps) {
+  const t = useT(settingsMessages);
   return (
     <fieldset>
-      <legend className="mb-2 text-sm font-medium">On</legend>
+      <legend className="mb-2 text-sm font-medium">{t('payout.weekdays')}</legend>
       <div className="flex flex-wrap gap-2">
         {WEEK_DAYS.map((d) => (
           <label key={d} className={chip(config.weeklyDays.includes(d))}>
@@ -73,7 +77,7 @@ function WeeklyForm({ config, set }: ScheduleProps) {
                 })
               }
             />
-            {d.slice(0, 3)}
+            {t(`payout.daysShort.${d}`)}
           </label>
         ))}
       </div>
@@ -83,35 +87,38 @@ function WeeklyForm({ config, set }: ScheduleProps) {
 
 /** Monthly: a day of the month; 29 to 31 fall back to a shorter month's last day. */
 function MonthlyForm({ config, set }: ScheduleProps) {
+  const t = useT(settingsMessages);
   return (
     <div className="max-w-xs">
       <LabelledSelect
-        label="Day of the month"
-        placeholder="Choose a day"
+        label={t('payout.dayOfMonth')}
+        placeholder={t('payout.chooseDay')}
         options={DAY_OPTIONS}
         value={config.monthlyDate ? String(config.monthlyDate) : undefined}
         onChange={(v) => set({ monthlyDate: Number(v) })}
       />
-      <p className="mt-1 text-xs text-muted">In shorter months, days 29 to 31 move to the month&apos;s last day.</p>
+      <p className="mt-1 text-xs text-muted">{t('payout.shortMonths')}</p>
     </div>
   );
 }
 
 /** Yearly: a month, then a day (the 1st until one is chosen). */
 function YearlyForm({ config, set }: ScheduleProps) {
+  const t = useT(settingsMessages);
   const yearly = config.yearlyDate;
+  const months = MONTHS.map((_, i) => ({ value: String(i + 1), label: monthName(t, i + 1) }));
   return (
     <div className="grid max-w-md grid-cols-2 gap-3">
       <LabelledSelect
-        label="Month"
-        placeholder="Choose"
-        options={MONTH_OPTIONS}
+        label={t('payout.month')}
+        placeholder={t('payout.choose')}
+        options={months}
         value={yearly ? String(yearly.month) : undefined}
         onChange={(v) => set({ yearlyDate: { month: Number(v), day: yearly?.day ?? 1 } })}
       />
       <LabelledSelect
-        label="Day"
-        placeholder="Choose"
+        label={t('payout.day')}
+        placeholder={t('payout.choose')}
         options={DAY_OPTIONS}
         value={yearly ? String(yearly.day) : undefined}
         disabled={!yearly}
@@ -129,22 +136,26 @@ export const FREQUENCY_FORMS: Record<Frequency, (props: ScheduleProps) => React.
   Yearly: YearlyForm,
 };
 
-const END_LABELS: Record<(typeof END_PAYOUTS)[number], string> = { Never: 'Never', On: 'On', 'After Payouts': 'After' };
+const END_LABELS = { Never: 'payout.endOptions.Never', On: 'payout.endOptions.On', 'After Payouts': 'payout.endOptions.After' } as const satisfies Record<
+  (typeof END_PAYOUTS)[number],
+  SettingsKey
+>;
 
 /** When the schedule ends: never, on a date, or after a number of payouts. */
 export function EndsForm({ config, set }: ScheduleProps) {
+  const t = useT(settingsMessages);
   return (
     <fieldset>
-      <legend className="mb-2 text-sm font-medium">Ends</legend>
+      <legend className="mb-2 text-sm font-medium">{t('payout.ends')}</legend>
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         {END_PAYOUTS.map((end) => (
           <label key={end} className={chip(config.endPayout === end)}>
             <input type="radio" name="end" className={choiceInput} checked={config.endPayout === end} onChange={() => set({ endPayout: end })} />
-            {END_LABELS[end]}
+            {t(END_LABELS[end])}
             {end === 'On' && (
               <input
                 type="date"
-                aria-label="End date"
+                aria-label={t('payout.endDate')}
                 className="rounded border border-line px-2 py-1 text-sm"
                 value={config.endPayoutDate ?? ''}
                 onChange={(e) => set({ endPayout: 'On', endPayoutDate: e.target.value || null })}
@@ -155,12 +166,12 @@ export function EndsForm({ config, set }: ScheduleProps) {
                 <input
                   type="number"
                   min={1}
-                  aria-label="Number of payouts"
+                  aria-label={t('payout.endCount')}
                   className="w-20 rounded border border-line px-2 py-1 text-sm"
                   value={config.endPayoutAfter ?? ''}
                   onChange={(e) => set({ endPayout: 'After Payouts', endPayoutAfter: e.target.value ? Number(e.target.value) : null })}
                 />
-                payouts
+                {t('payout.endCountUnit')}
               </>
             )}
           </label>

@@ -1,23 +1,33 @@
 import type { ReactNode } from 'react';
 import { Card } from '../../../components/ui/card.tsx';
 import { cn } from '../../../components/ui/cn.ts';
+import { DEFAULT_LOW_BALANCE_LIMIT } from '@portal/contract/payout';
+import { translator } from '../../../lib/i18n.ts';
+import { settingsMessages } from '../messages.ts';
 
-/** The sections of Settings, in their order: the screen's and its skeleton's words. */
+/** A section's heading: its title and what it holds. */
+export type SectionTexts = { title: string; description: string };
+
+/**
+ * The sections of Settings, in their order: the screen's and its skeleton's words, each looked up in the language in
+ * force when the section is drawn (`<Section {...SETTINGS_SECTIONS.payout()}>`). A section whose words live in
+ * another part's catalogue gives them the same way, with that part's translator.
+ */
 export const SETTINGS_SECTIONS = {
-  lowBalance: {
-    title: 'Low balance limit',
-    description: 'We show a banner when your available USD balance falls below this amount (1,000 USD when none is set).',
+  lowBalance: () => {
+    const t = translator(settingsMessages);
+    return { title: t('sections.lowBalance.title'), description: t('sections.lowBalance.description', { limit: Number(DEFAULT_LOW_BALANCE_LIMIT) }) };
   },
-  payout: { title: 'Payout settings', description: 'Choose whether payouts of your balance are made when you ask for them, or on a schedule.' },
-  notifications: {
-    title: 'Notifications',
-    description: 'What happens on your account shows under the bell in the menu. Choose which of it also comes to you by e-mail. Only you see your choice.',
-  },
-  timeZone: {
-    title: 'Time zone',
-    description: 'The zone of every time in the dashboard, of the date filters and of the files you export. Only you see your choice.',
-  },
-} as const;
+  payout: () => sectionTexts('payout'),
+  notifications: () => sectionTexts('notifications'),
+  timeZone: () => sectionTexts('timeZone'),
+  language: () => sectionTexts('language'),
+} satisfies Record<string, () => SectionTexts>;
+
+function sectionTexts(section: 'payout' | 'notifications' | 'timeZone' | 'language'): SectionTexts {
+  const t = translator(settingsMessages);
+  return { title: t(`sections.${section}.title`), description: t(`sections.${section}.description`) };
+}
 
 export function Section({ title, description, children }: { title: string; description: string; children: ReactNode }) {
   return (

@@ -1,6 +1,8 @@
 import { ChevronRight, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card.tsx';
+import { useT } from '../../../lib/i18n.ts';
+import { settingsMessages } from '../messages.ts';
 
 /** A way from Settings to a screen under it: its icon, its name, what it holds, and the action it offers. */
 function SettingsLink({ to, icon: Icon, title, description, action }: { to: string; icon: LucideIcon; title: string; description: string; action: string }) {
@@ -23,30 +25,28 @@ function SettingsLink({ to, icon: Icon, title, description, action }: { to: stri
 
 /** Settings' way to the team screen (/settings/team). */
 export function TeamLink({ canEdit }: { canEdit: boolean }) {
+  const t = useT(settingsMessages);
   return (
     <SettingsLink
       to="/settings/team"
       icon={Users}
-      title="Team"
-      description={canEdit ? 'Invite people, change their roles, reset passwords and remove access.' : 'See who can sign in to this dashboard and their roles.'}
-      action={canEdit ? 'Manage team' : 'View team'}
+      title={t('links.team.title')}
+      description={t(canEdit ? 'links.team.manageDescription' : 'links.team.viewDescription')}
+      action={t(canEdit ? 'links.team.manage' : 'links.team.view')}
     />
   );
 }
 
 /** Settings' way to the security screen (/settings/security): one's sessions and the security history. */
 export function SecurityLink({ admin }: { admin: boolean }) {
+  const t = useT(settingsMessages);
   return (
     <SettingsLink
       to="/settings/security"
       icon={ShieldCheck}
-      title="Security"
-      description={
-        admin
-          ? 'Where you are signed in, and the history of sign-ins and changes across your team.'
-          : 'Where you are signed in, and the history of your sign-ins and changes.'
-      }
-      action="View security"
+      title={t('links.security.title')}
+      description={t(admin ? 'links.security.adminDescription' : 'links.security.description')}
+      action={t('links.security.view')}
     />
   );
 }

@@ -10,23 +10,30 @@ import { SETTINGS_SECTIONS, Section } from './section.tsx';
 export function SettingsSkeleton() {
   return (
     <div className="space-y-6">
-      <Section {...SETTINGS_SECTIONS.lowBalance}>
+      <Section {...SETTINGS_SECTIONS.lowBalance()}>
         <div className="flex flex-col gap-3 sm:flex-row">
           <SkeletonBar className="h-10 w-full sm:w-72" />
           <SkeletonBar className="h-10 w-24" />
         </div>
       </Section>
-      <Section {...SETTINGS_SECTIONS.payout}>
+      <Section {...SETTINGS_SECTIONS.payout()}>
         <div className="space-y-4">
           <SkeletonBar className="h-10 w-full max-w-md" />
           <SkeletonBar className="h-20 w-full" />
         </div>
       </Section>
-      <Section {...SETTINGS_SECTIONS.notifications}>
+      <Section {...SETTINGS_SECTIONS.notifications()}>
         <SkeletonBar className="h-40 w-full" />
       </Section>
-      <Section {...SETTINGS_SECTIONS.timeZone}>
+      <Section {...SETTINGS_SECTIONS.timeZone()}>
         <SkeletonBar className="h-5 w-64" />
+      </Section>
+      <Section {...SETTINGS_SECTIONS.language()}>
+        <div className="flex flex-wrap gap-2">
+          <SkeletonBar className="h-9 w-56" />
+          <SkeletonBar className="h-9 w-20" />
+          <SkeletonBar className="h-9 w-24" />
+        </div>
       </Section>
       <Card className="p-6">
         <SkeletonBar className="h-10 w-full max-w-sm" />

@@ -1,14 +1,16 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { payoutConfig, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { PAYOUT_NOT_LOADED } from '../components/payout-form.tsx';
+import { setLanguage, translator } from '../../../lib/i18n.ts';
+import { settingsMessages } from '../messages.ts';
 import { SettingsScreen } from './settings.tsx';
 import { formatDay } from '../../../lib/format.ts';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
+const PAYOUT_NOT_LOADED = translator(settingsMessages, 'en')('payout.notLoaded');
 const WEEKLY = payoutConfig(
   { type: 'AUTOMATED', frequency: 'Weekly', weeklyDays: ['Monday', 'Thursday'], endPayout: 'After Payouts', endPayoutAfter: 6 },
   '2026-11-26',
@@ -241,5 +243,44 @@ describe('settings screen, read-only', () => {
     await screen.findByRole('radio', { name: 'Manual' });
     expect(radio('Manual').checked).toBe(true);
     expect(screen.queryByTestId('payout-not-loaded')).toBeNull();
+  });
+});
+
+describe('settings screen, in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('draws its sections, the schedule and its summaries in French, the next payout date in French', async () => {
+    await setLanguage('fr');
+    signIn('admin');
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/payout-config': { body: WEEKLY },
+      'GET user/notification-preferences': { body: { email: [{ topic: 'low-balance', enabled: true }] } },
+    });
+    const { user } = renderSettings();
+    await screen.findByTestId('repeat-summary');
+    for (const title of ['Limite de solde bas', 'Paramètres de décaissement', 'Notifications', 'Fuseau horaire'])
+      expect(screen.getByRole('heading', { name: title, level: 2 })).toBeTruthy();
+    expect(screen.getByText(/\(1 000 USD si aucune limite n’est définie\)/)).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Automatique' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('radio', { name: 'Hebdomadaire' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('checkbox', { name: 'Lun' })).toHaveProperty('checked', true);
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Hebdomadaire\u00a0: lundi, jeudi');
+    expect(screen.getByTestId('end-summary').textContent).toBe('Après 6 décaissements');
+    expect(screen.getByTestId('next-payout').textContent).toBe('26 nov. 2026');
+    expect(screen.getByRole('switch', { name: 'Solde bas\u00a0: e-mail' })).toBeTruthy();
+    expect(screen.getByTestId('time-zone-in-force').textContent).toBe('Les heures sont affichées dans le fuseau UTC.');
+    expect(screen.getByRole('link', { name: /Équipe/ })).toBeTruthy();
+
+    // the repeat line agrees with its unit, and a yearly date reads day first
+    await user.clear(screen.getByLabelText('Répéter toutes les'));
+    await user.type(screen.getByLabelText('Répéter toutes les'), '2');
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Toutes les 2 semaines\u00a0: lundi, jeudi');
+    await user.click(screen.getByRole('radio', { name: 'Annuel' }));
+    await user.click(screen.getByRole('button', { name: /^Mois/ }));
+    await user.click(screen.getByRole('option', { name: 'janvier' }));
+    expect(screen.getByTestId('repeat-summary').textContent).toBe('Tous les 2 ans\u00a0: 1er janvier');
+    await user.click(screen.getByRole('radio', { name: 'Manuel' }));
+    expect(screen.getByTestId('manual-wipes-schedule').textContent).toContain('(Hebdomadaire\u00a0: lundi, jeudi, fin\u00a0: Après 6 décaissements)');
   });
 });

@@ -1,6 +1,7 @@
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useBrowserTimeZone } from '../../../lib/browser-zone.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { useShownOnce } from '../../../lib/shown-once.ts';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
@@ -8,14 +9,15 @@ import { LowBalanceForm } from '../components/low-balance-form.tsx';
 import { PayoutForm } from '../components/payout-form.tsx';
 import { SecurityLink, TeamLink } from '../components/settings-link.tsx';
 import { TimeZoneSection } from '../components/time-zone-section.tsx';
+import { LanguageSection } from '../components/language-section.tsx';
 import { NotificationSection } from '../components/notification-section.tsx';
 import { SettingsSkeleton } from '../components/settings-skeleton.tsx';
 import { usePayoutConfig } from '../api/settings.ts';
 import { useNotificationPreferences } from '../api/notification-preferences.ts';
-
-const READ_ONLY = 'You do not have edit access because you are not an admin';
+import { settingsMessages } from '../messages.ts';
 
 export function SettingsScreen() {
+  const t = useT(settingsMessages);
   const role = useSession((s) => s.user?.role);
   const canEdit = role === 'admin';
   // the sections show together once the data they draw is in (or failed) and the browser's zone is known (a worker
@@ -35,7 +37,7 @@ export function SettingsScreen() {
       <PageHeader {...PAGE_TEXTS.settings} />
       {!canEdit && (
         <Alert tone="info" className="mb-6">
-          {READ_ONLY}
+          {t('readOnly')}
         </Alert>
       )}
       <div className="space-y-6">
@@ -43,6 +45,7 @@ export function SettingsScreen() {
         <PayoutForm canEdit={canEdit} />
         <NotificationSection />
         <TimeZoneSection />
+        <LanguageSection />
         <TeamLink canEdit={canEdit} />
         <SecurityLink admin={canEdit} />
       </div>

@@ -2,6 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
+import { teamMessages } from '../messages.ts';
 
 type Props = {
   title: string;
@@ -16,10 +18,11 @@ type Props = {
 
 /** Asks before an action that cannot be undone from here (remove, reset password, resend). */
 export function ConfirmDialog({ title, children, confirmLabel, danger, busy, onConfirm, onClose }: Props) {
+  const t = useT(teamMessages);
   const [error, setError] = useState<string>();
   const confirm = () => {
     setError(undefined);
-    onConfirm().then(onClose, (err: unknown) => setError(err instanceof Error ? err.message : 'something went wrong'));
+    onConfirm().then(onClose, (err: unknown) => setError(err instanceof Error ? localizeMessage(err.message) : t('failed')));
   };
   return (
     <Dialog
@@ -29,7 +32,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, busy, onC
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button variant={danger ? 'danger' : 'primary'} onClick={confirm} loading={busy}>
             {confirmLabel}

@@ -1,12 +1,15 @@
 import { ROLES, type Role } from '@portal/contract/domain';
-import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@portal/contract/team';
+import { roleLabel } from '../../../lib/labels.ts';
 import { cn } from '../../../components/ui/cn.ts';
+import { useT } from '../../../lib/i18n.ts';
+import { teamMessages } from '../messages.ts';
 
 /** The three roles as radio cards, each with what it may do. */
 export function RolePicker({ value, onChange, name }: { value: Role; onChange: (role: Role) => void; name: string }) {
+  const t = useT(teamMessages);
   return (
     <fieldset className="space-y-2">
-      <legend className="mb-1.5 text-sm font-medium text-ink">Role</legend>
+      <legend className="mb-1.5 text-sm font-medium text-ink">{t('role')}</legend>
       {ROLES.map((role) => (
         <label
           key={role}
@@ -17,8 +20,8 @@ export function RolePicker({ value, onChange, name }: { value: Role; onChange: (
         >
           <input type="radio" name={name} value={role} checked={value === role} onChange={() => onChange(role)} className="mt-0.5 size-4 accent-brand-700" />
           <span>
-            <span className="block text-sm font-medium text-ink">{ROLE_LABELS[role]}</span>
-            <span className="block text-xs text-muted">{ROLE_DESCRIPTIONS[role]}</span>
+            <span className="block text-sm font-medium text-ink">{roleLabel(role)}</span>
+            <span className="block text-xs text-muted">{t(`roleDescriptions.${role}`)}</span>
           </span>
         </label>
       ))}

@@ -1,12 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TEAM_MESSAGES, type TeamMember } from '@portal/contract/team';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { READ_ONLY_TEAM, TeamScreen } from './team.tsx';
+import { setLanguage, translator } from '../../../lib/i18n.ts';
+import { teamMessages } from '../messages.ts';
+import { TeamScreen } from './team.tsx';
+
+const READ_ONLY_TEAM = translator(teamMessages, 'en')('readOnly');
 
 const member = (id: string, name: string, email: string, overrides: Partial<TeamMember> = {}): TeamMember => ({
   id: `0a5e0001-0000-4000-8000-00000000000${id}`,
@@ -268,5 +272,33 @@ describe('team screen', () => {
       expect(screen.queryAllByRole('button', { name: /^Actions for/ })).toEqual([]);
       view.unmount();
     }
+  });
+});
+
+describe('team screen, in French', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('names the roles, statuses, counts and dialogs in French, dates in French', async () => {
+    await setLanguage('fr');
+    signIn('admin');
+    teamServer();
+    const { user } = renderTeam();
+    const rows = within(await screen.findByRole('list', { name: 'Membres de l’équipe' })).getAllByTestId('team-member');
+    expect(screen.getByRole('heading', { name: 'Équipe' })).toBeTruthy();
+    const ada = within(rowOf(rows, 'admin@acme.test'));
+    expect(ada.getByText('Vous')).toBeTruthy();
+    expect(ada.getByText('Administrateur')).toBeTruthy();
+    expect(ada.getByText('Actif')).toBeTruthy();
+    expect(within(rowOf(rows, 'treasury@acme.test')).getByText('Trésorerie')).toBeTruthy();
+    expect(within(rowOf(rows, 'viewer@acme.test')).getByText('Lecture seule')).toBeTruthy();
+    expect(within(rowOf(rows, 'invited@acme.test')).getByText('Expire le 4 déc. 2026')).toBeTruthy();
+    expect(within(rowOf(rows, 'expired@acme.test')).getByText('Invitation expirée')).toBeTruthy();
+    expect(screen.getByText(/^3 membres, 2 invitations ·/)).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Inviter un membre' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Inviter un membre de l’équipe' });
+    expect(within(dialog).getByText(/valable 7 jours/)).toBeTruthy();
+    expect(within(dialog).getByText('Voit le tableau de bord ; ne modifie rien.')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Envoyer l’invitation' })).toBeTruthy();
   });
 });

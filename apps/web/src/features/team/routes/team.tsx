@@ -8,6 +8,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
+import { translator, useT } from '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 import { useResendCode } from '../api/resend-code.ts';
@@ -18,23 +19,23 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { InviteDialog } from '../components/invite-dialog.tsx';
 import { isInvitation, MemberRow, type MemberAction } from '../components/member-row.tsx';
 import { RoleDialog } from '../components/role-dialog.tsx';
-
-export const READ_ONLY_TEAM = 'You can see your team. Only an admin can invite members or change them.';
+import { teamMessages, type TeamT } from '../messages.ts';
 
 function Skeleton() {
   return <RowSkeletons rows={4} mark="size-9" name="w-56" end="w-24" />;
 }
 
 /** "4 members, 1 invitation": the list's count, members and invitations apart. */
-export function teamCount(list: TeamMember[]): string {
+export function teamCount(list: TeamMember[], t: TeamT = translator(teamMessages)): string {
   const invitations = list.filter(isInvitation).length;
-  const members = list.length - invitations;
-  const part = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  return invitations === 0 ? part(members, 'member', 'members') : `${part(members, 'member', 'members')}, ${part(invitations, 'invitation', 'invitations')}`;
+  const members = t('count.members', { count: list.length - invitations });
+  return invitations === 0 ? members : t('count.both', { members, invitations: t('count.invitations', { count: invitations }) });
 }
 
 /** The dialog of the action chosen for a member. */
 function ActionDialog({ member, action, self, onClose }: { member: TeamMember; action: MemberAction; self: boolean; onClose: () => void }) {
+  const t = useT(teamMessages);
+  const email = { b: (text: string) => <strong>{text}</strong>, email: member.email };
   const remove = useDeleteUser();
   const reset = useResetPassword();
   const resendInvite = useResendInvite();
@@ -47,67 +48,64 @@ function ActionDialog({ member, action, self, onClose }: { member: TeamMember; a
       if (isInvitation(member))
         return (
           <ConfirmDialog
-            title="Withdraw the invitation?"
-            confirmLabel="Withdraw invitation"
+            title={t('withdraw.title')}
+            confirmLabel={t('withdraw.confirm')}
             danger
             busy={remove.isPending}
             onConfirm={run(remove)}
             onClose={onClose}
           >
-            <p>
-              The link we e-mailed to <strong>{member.email}</strong> stops working at once. You can invite the address again later.
-            </p>
+            <p>{t.rich('withdraw.body', email)}</p>
           </ConfirmDialog>
         );
       return (
         <ConfirmDialog
-          title={self ? 'Leave the team?' : `Remove ${member.name}?`}
-          confirmLabel={self ? 'Leave team' : 'Remove'}
+          title={self ? t('leave.title') : t('remove.title', { name: member.name })}
+          confirmLabel={t(self ? 'leave.confirm' : 'remove.confirm')}
           danger
           busy={remove.isPending}
           onConfirm={run(remove)}
           onClose={onClose}
         >
-          <p>{self ? 'You' : <strong>{member.email}</strong>} will be signed out at once and can no longer sign in to this dashboard.</p>
-          <p className="text-muted">Their history stays in your audit trail. You can invite the address again later.</p>
+          <p>{self ? t('leave.body') : t.rich('remove.body', email)}</p>
+          <p className="text-muted">{t('remove.history')}</p>
         </ConfirmDialog>
       );
     case 'reset':
       return (
         <ConfirmDialog
-          title={`Reset the password of ${member.name}?`}
-          confirmLabel="Reset password"
+          title={t('reset.title', { name: member.name })}
+          confirmLabel={t('reset.confirm')}
           danger
           busy={reset.isPending}
           onConfirm={run(reset)}
           onClose={onClose}
         >
-          <p>
-            <strong>{member.email}</strong> is signed out everywhere at once. We e-mail them a six-digit code: they choose a new password with it before they
-            can sign in again.
-          </p>
+          <p>{t.rich('reset.body', email)}</p>
         </ConfirmDialog>
       );
     case 'resendInvite':
       return (
         <ConfirmDialog
-          title="Resend the invitation?"
-          confirmLabel="Resend invitation"
+          title={t('resendInvite.title')}
+          confirmLabel={t('resendInvite.confirm')}
           busy={resendInvite.isPending}
           onConfirm={run(resendInvite)}
           onClose={onClose}
         >
-          <p>
-            We e-mail <strong>{member.email}</strong> a new one-time link to join, valid for {INVITATION_DAYS} days. The link sent before stops working.
-          </p>
+          <p>{t.rich('resendInvite.body', { ...email, days: INVITATION_DAYS })}</p>
         </ConfirmDialog>
       );
     case 'resendCode':
       return (
-        <ConfirmDialog title="Resend the reset code?" confirmLabel="Resend code" busy={resendCode.isPending} onConfirm={run(resendCode)} onClose={onClose}>
-          <p>
-            We e-mail <strong>{member.email}</strong> a new six-digit code to choose a password. Earlier codes stop working.
-          </p>
+        <ConfirmDialog
+          title={t('resendCode.title')}
+          confirmLabel={t('resendCode.confirm')}
+          busy={resendCode.isPending}
+          onConfirm={run(resendCode)}
+          onClose={onClose}
+        >
+          <p>{t.rich('resendCode.body', email)}</p>
         </ConfirmDialog>
       );
   }
@@ -115,6 +113,7 @@ function ActionDialog({ member, action, self, onClose }: { member: TeamMember; a
 
 /** /settings/team: who can sign in for the partner; admins invite, change roles, reset passwords and remove. */
 export function TeamScreen() {
+  const t = useT(teamMessages);
   const team = useTeam();
   const me = useSession((s) => s.user);
   const canManage = me?.role === 'admin';
@@ -124,22 +123,22 @@ export function TeamScreen() {
 
   return (
     <div>
-      <BackLink to="/settings">Settings</BackLink>
+      <BackLink to="/settings">{t('back')}</BackLink>
       <PageHeader
-        title="Team"
-        description="Everyone who can sign in to your dashboard, and what each of them may do."
+        title={t('title')}
+        description={t('description')}
         actions={
           canManage && (
             <Button onClick={() => setInviting(true)}>
               <UserPlus className="size-4" aria-hidden="true" />
-              Invite member
+              {t('invite')}
             </Button>
           )
         }
       />
       {!canManage && (
         <Alert tone="info" className="mb-4">
-          {READ_ONLY_TEAM}
+          {t('readOnly')}
         </Alert>
       )}
       {team.isError && (
@@ -153,10 +152,10 @@ export function TeamScreen() {
           aria-hidden="true"
         >
           <span className="w-9" />
-          <span>Member</span>
-          <span>Role</span>
-          <span>Status</span>
-          <span>Last sign-in</span>
+          <span>{t('columns.member')}</span>
+          <span>{t('columns.role')}</span>
+          <span>{t('columns.status')}</span>
+          <span>{t('columns.lastSignIn')}</span>
           <span />
         </div>
         {team.isPending ? (
@@ -164,10 +163,10 @@ export function TeamScreen() {
         ) : members.length === 0 ? (
           <div className="flex flex-col items-center gap-3 px-6 py-14 text-center">
             <Users className="size-9 text-brand-600" aria-hidden="true" />
-            <p className="text-sm text-muted">Nobody is on your team yet.</p>
+            <p className="text-sm text-muted">{t('empty')}</p>
           </div>
         ) : (
-          <ul className="divide-y divide-line" aria-label="Team members">
+          <ul className="divide-y divide-line" aria-label={t('list')}>
             {members.map((m) => (
               <MemberRow key={m.id} member={m} self={m.id === me?.id} canManage={canManage} onAction={(action) => setChosen({ member: m, action })} />
             ))}
@@ -175,7 +174,9 @@ export function TeamScreen() {
         )}
       </Card>
       {team.isSuccess && (
-        <p className="mt-3 text-xs text-muted">{teamCount(members)} · Removed members are not listed; their actions stay in the audit trail.</p>
+        <p className="mt-3 text-xs text-muted">
+          {teamCount(members, t)} · {t('footnote')}
+        </p>
       )}
       {inviting && <InviteDialog open={inviting} onOpenChange={setInviting} />}
       {chosen && <ActionDialog member={chosen.member} action={chosen.action} self={chosen.member.id === me?.id} onClose={() => setChosen(undefined)} />}

@@ -3,11 +3,14 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import type { SearchTable } from '@portal/contract/transactions';
+import { useT } from '../../../lib/i18n.ts';
 import { usePaymentOrder } from '../api/payment-order.ts';
 import { detailSections, paymentOrderSections, type DetailField, type DetailSection } from '../details.ts';
+import { transactionsMessages } from '../messages.ts';
 import type { Row } from '../tables.ts';
 
 function Value({ f }: { f: DetailField }) {
+  const t = useT(transactionsMessages);
   if (f.status) return <StatusBadge status={f.status}>{f.value}</StatusBadge>;
   if (!f.copy) return <span className="tabular-nums">{f.value}</span>;
   return (
@@ -21,7 +24,7 @@ function Value({ f }: { f: DetailField }) {
         >
           {f.value}
           <ExternalLink className="ml-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
-          <span className="sr-only"> (opens the block explorer)</span>
+          <span className="sr-only"> {t('drawer.opensExplorer')}</span>
         </a>
       ) : (
         <span className="min-w-0 break-all font-mono text-[13px]">{f.value}</span>
@@ -35,8 +38,8 @@ function Value({ f }: { f: DetailField }) {
 function Section({ s }: { s: DetailSection }) {
   if (s.fields.length === 0) return null;
   return (
-    <section aria-labelledby={`details-${s.title}`}>
-      <h3 id={`details-${s.title}`} className="mb-2 border-b border-line pb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
+    <section aria-labelledby={`details-${s.key}`}>
+      <h3 id={`details-${s.key}`} className="mb-2 border-b border-line pb-1.5 text-xs font-semibold uppercase tracking-wide text-muted">
         {s.title}
       </h3>
       <dl className="grid grid-cols-[minmax(0,9rem)_minmax(0,1fr)] gap-x-4 gap-y-2.5 text-sm">
@@ -55,14 +58,15 @@ function Section({ s }: { s: DetailSection }) {
 
 /** An initiated payment's order: fee, total and the timeline of its states (updated live). */
 function PaymentOrder({ id }: { id: string }) {
+  const t = useT(transactionsMessages);
   const order = usePaymentOrder(id);
-  if (order.isPending) return <p className="text-sm text-muted">Loading the payment's timeline…</p>;
-  if (order.isError) return <p className="text-sm text-muted">The payment's timeline could not be loaded.</p>;
+  if (order.isPending) return <p className="text-sm text-muted">{t('drawer.loadingTimeline')}</p>;
+  if (order.isError) return <p className="text-sm text-muted">{t('drawer.timelineError')}</p>;
   if (!order.data) return null;
   return (
     <>
       {paymentOrderSections(order.data).map((s) => (
-        <Section key={s.title} s={s} />
+        <Section key={s.key} s={s} />
       ))}
     </>
   );
@@ -70,12 +74,13 @@ function PaymentOrder({ id }: { id: string }) {
 
 /** One transaction in a side drawer: its fields grouped (summary, parties, amounts, chain) and formatted. */
 export function DetailsDrawer({ table, row, onClose }: { table: SearchTable; row: Row | undefined; onClose: () => void }) {
+  const t = useT(transactionsMessages);
   return (
-    <Dialog open={!!row} onOpenChange={(open) => !open && onClose()} title="Transaction details" width={480} side>
+    <Dialog open={!!row} onOpenChange={(open) => !open && onClose()} title={t('drawer.title')} width={480} side>
       {row && (
         <div className="flex flex-col gap-6">
           {detailSections(table, row).map((s) => (
-            <Section key={s.title} s={s} />
+            <Section key={s.key} s={s} />
           ))}
           {table === 'initiate-payments' && <PaymentOrder id={String(row.id)} />}
         </div>

@@ -1,14 +1,16 @@
 import { ArrowRight, CalendarX2, FilterX, Inbox, SearchX, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import type { SearchTable } from '@portal/contract/transactions';
+import { useT } from '../../../lib/i18n.ts';
+import { transactionsMessages, type TransactionsKey } from '../messages.ts';
 import { tableLink, type EmptyState as Kind } from '../tables.ts';
 
-const STATES: Record<Exclude<Kind, null>, { icon: typeof Inbox; title: string; body: string }> = {
-  noData: { icon: Inbox, title: 'No transactions yet', body: 'When money moves, it shows here.' },
-  noDataForId: { icon: SearchX, title: 'No transaction with this ID', body: 'Check the ID and try again. An ID search looks across all dates.' },
-  noDataForFilter: { icon: FilterX, title: 'Nothing matches these filters', body: 'Try other filters, or reset them.' },
-  noDataForDate: { icon: CalendarX2, title: 'Nothing in this date range', body: 'Choose a wider date range.' },
-  invalidFilter: { icon: TriangleAlert, title: 'Fix the filters to see transactions', body: 'Nothing is searched until the filters above are valid.' },
+const STATES: Record<Exclude<Kind, null>, { icon: typeof Inbox; title: TransactionsKey; body: TransactionsKey }> = {
+  noData: { icon: Inbox, title: 'empty.noData.title', body: 'empty.noData.body' },
+  noDataForId: { icon: SearchX, title: 'empty.noDataForId.title', body: 'empty.noDataForId.body' },
+  noDataForFilter: { icon: FilterX, title: 'empty.noDataForFilter.title', body: 'empty.noDataForFilter.body' },
+  noDataForDate: { icon: CalendarX2, title: 'empty.noDataForDate.title', body: 'empty.noDataForDate.body' },
+  invalidFilter: { icon: TriangleAlert, title: 'empty.invalidFilter.title', body: 'empty.invalidFilter.body' },
 };
 
 type Props = {
@@ -20,6 +22,7 @@ type Props = {
 };
 
 export function EmptyState({ kind, reason, foundIn }: Props) {
+  const t = useT(transactionsMessages);
   const elsewhere = foundIn && foundIn.tables.length > 0 ? foundIn.tables.map((t) => tableLink(t, foundIn.id)) : undefined;
   const { icon: Icon, title, body } = STATES[kind];
   return (
@@ -30,7 +33,9 @@ export function EmptyState({ kind, reason, foundIn }: Props) {
       {elsewhere ? (
         <>
           <p className="mt-2 font-semibold" role="status">
-            Not in this table. Found in {elsewhere.map((e) => e.label).join(' and ')}
+            {t('empty.foundIn', {
+              tables: elsewhere.map((e) => e.label).reduce((list, item) => t('empty.and', { list, item })),
+            })}
           </p>
           <div className="mt-2 flex flex-wrap justify-center gap-2">
             {elsewhere.map((e) => (
@@ -39,7 +44,7 @@ export function EmptyState({ kind, reason, foundIn }: Props) {
                 to={e.to}
                 className="inline-flex h-9 items-center gap-2 rounded-lg bg-brand-800 px-3 text-sm font-medium text-white hover:bg-brand-900"
               >
-                Open in {e.label}
+                {t('empty.openIn', { table: e.label })}
                 <ArrowRight className="size-4" aria-hidden="true" />
               </Link>
             ))}
@@ -47,8 +52,8 @@ export function EmptyState({ kind, reason, foundIn }: Props) {
         </>
       ) : (
         <>
-          <p className="mt-2 font-semibold">{title}</p>
-          <p className="max-w-sm text-sm text-muted">{kind === 'invalidFilter' && reason ? `${reason} ${body}` : body}</p>
+          <p className="mt-2 font-semibold">{t(title)}</p>
+          <p className="max-w-sm text-sm text-muted">{kind === 'invalidFilter' && reason ? `${reason} ${t(body)}` : t(body)}</p>
         </>
       )}
     </div>

@@ -4,11 +4,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
-import { countryName } from '@portal/contract/countries';
 import { ID_SEARCH_EXAMPLE, parseIdSearch, type SearchTable } from '@portal/contract/transactions';
 import { displayTimeZone, paymentMethodLabel, requestSourceLabel, statusLabel, transactionTypeLabel } from '../../../lib/format.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import type { TransactionSearch } from '../hooks/use-transaction-search.ts';
-import { TRADE_AMOUNT_LABELS } from '../tables.ts';
+import { transactionsMessages } from '../messages.ts';
+import { countryLabel, tradeAmountLabel } from '../tables.ts';
 import { StatusFilter } from './status-filter.tsx';
 
 /** An option of a filter as the tables write its value. */
@@ -23,9 +24,9 @@ export function optionLabel(key: string, value: string): string {
     case 'requestSource':
       return requestSourceLabel(value);
     case 'country':
-      return `${countryName(value)} (${value})`;
+      return countryLabel(value);
     case 'amount':
-      return TRADE_AMOUNT_LABELS[value as keyof typeof TRADE_AMOUNT_LABELS] ?? value;
+      return tradeAmountLabel(value);
     default:
       return value;
   }
@@ -41,6 +42,7 @@ type Props = {
 };
 
 function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string; idFilter: string; hasRange: boolean; onSearch: (id: string) => void }) {
+  const t = useT(transactionsMessages);
   const [text, setText] = useState(idFilter);
   // the id of the address (a shared link, Back) shows in the box
   const [shownFor, setShownFor] = useState(idFilter);
@@ -59,18 +61,18 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
         const parsed = parseIdSearch(table, text);
-        setRefusal(parsed.ok ? undefined : parsed.message);
+        setRefusal(parsed.ok ? undefined : localizeMessage(parsed.message));
         if (parsed.ok) onSearch(text.trim());
       }}
     >
       <label htmlFor={`${tableKey}-id`} className="text-xs font-medium text-muted">
-        Search by ID
+        {t('filters.searchById')}
       </label>
       <div className="flex gap-2">
         <input
           id={`${tableKey}-id`}
           className={cn(inputClass, 'font-mono')}
-          placeholder={`e.g. ${example}`}
+          placeholder={t('filters.example', { example })}
           value={text}
           aria-invalid={refusal ? true : undefined}
           aria-describedby={refusal ? errorId : undefined}
@@ -79,7 +81,7 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
             setRefusal(undefined);
           }}
         />
-        <Button type="submit" variant="secondary" aria-label="Search">
+        <Button type="submit" variant="secondary" aria-label={t('filters.search')}>
           <Search className="size-4" aria-hidden="true" />
         </Button>
       </div>
@@ -98,7 +100,7 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
           )}
         </p>
       )}
-      {idFilter && hasRange && <p className="text-xs text-warning">An ID search looks across all dates: the date range does not narrow it.</p>}
+      {idFilter && hasRange && <p className="text-xs text-warning">{t('filters.idAcrossDates')}</p>}
     </form>
   );
 }
@@ -108,6 +110,7 @@ function IdSearch({ tableKey, idFilter, hasRange, onSearch }: { tableKey: string
  * On a phone only the id search shows; the rest opens with the Filters button (which counts the filters in use).
  */
 export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Props) {
+  const t = useT(transactionsMessages);
   const { categories, idFilter, range, fiatWallet } = search.filters;
   const [open, setOpen] = useState(false);
   const inUse = categories.filter((c) => c.selected).length + (range.startDate && range.endDate ? 1 : 0) + (walletMode && fiatWallet !== 'all' ? 1 : 0);
@@ -119,14 +122,15 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
           <IdSearch tableKey={tableKey} idFilter={idFilter} hasRange={!!(range.startDate || range.endDate)} onSearch={search.searchId} />
           <Button variant="secondary" className="shrink-0 sm:hidden" aria-expanded={open} aria-controls={panel} onClick={() => setOpen(!open)}>
             <SlidersHorizontal className="size-4" aria-hidden="true" />
-            Filters{inUse > 0 && <span className="rounded-full bg-brand-800 px-1.5 text-[11px] leading-4 text-white">{inUse}</span>}
+            {t('filters.toggle')}
+            {inUse > 0 && <span className="rounded-full bg-brand-800 px-1.5 text-[11px] leading-4 text-white">{inUse}</span>}
           </Button>
         </div>
         <div id={panel} className={cn('flex-col gap-3 sm:flex sm:flex-row sm:flex-wrap sm:items-end', open ? 'flex' : 'hidden')}>
           <div className="flex flex-col gap-1">
             <div className="grid grid-cols-2 gap-2 sm:flex">
               <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-                From ({displayTimeZone()})
+                {t('filters.from', { zone: displayTimeZone() })}
                 <input
                   type="date"
                   className={cn(inputClass, 'w-full sm:w-40')}
@@ -138,7 +142,7 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
                 />
               </label>
               <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-                To ({displayTimeZone()})
+                {t('filters.to', { zone: displayTimeZone() })}
                 <input
                   type="date"
                   className={cn(inputClass, 'w-full sm:w-40')}
@@ -158,10 +162,10 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
           </div>
           {walletMode && (
             <div className="sm:w-40">
-              <p className="mb-1 text-xs font-medium text-muted">Wallet</p>
+              <p className="mb-1 text-xs font-medium text-muted">{t('filters.wallet')}</p>
               <SearchableSelect
-                label="Wallet"
-                options={['all', ...wallets].map((w) => ({ value: w, label: w === 'all' ? 'All wallets' : w }))}
+                label={t('filters.wallet')}
+                options={['all', ...wallets].map((w) => ({ value: w, label: w === 'all' ? t('filters.allWallets') : w }))}
                 value={fiatWallet}
                 onChange={search.setFiatWallet}
               />
@@ -179,7 +183,7 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
             ) : (
               <SearchableSelect
                 label={c.name}
-                placeholder="All"
+                placeholder={t('filters.all')}
                 options={c.options.map((o) => ({ value: o, label: optionLabel(c.key, o) }))}
                 value={c.selected || undefined}
                 onChange={(v) => search.selectFilter(c.key, v)}
@@ -190,7 +194,7 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
         {categories.some((c) => c.selected) && (
           <Button variant="ghost" size="sm" onClick={search.resetFilters}>
             <RotateCcw className="size-3.5" aria-hidden="true" />
-            Reset filters
+            {t('filters.reset')}
           </Button>
         )}
       </div>

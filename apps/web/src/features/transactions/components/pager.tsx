@@ -1,7 +1,8 @@
 import { MAX_RESULT_WINDOW } from '@portal/contract/transactions';
 import { Button } from '../../../components/ui/button.tsx';
 import { PAGE_SIZE } from '../api/search.ts';
-import { formatCount } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
+import { transactionsMessages } from '../messages.ts';
 
 type Props = {
   startIndex: number;
@@ -21,20 +22,21 @@ type Props = {
  * so with aria-disabled and does nothing, so focus stays on the pager after Next or Previous.
  */
 export function Pager({ startIndex, shown, total, totalText, loaded, busy, onPage }: Props) {
+  const t = useT(transactionsMessages);
   const canBack = startIndex > 0 && !busy;
   const canForward = startIndex + PAGE_SIZE < Math.min(total, MAX_RESULT_WINDOW) && !busy;
   const off = 'aria-disabled:cursor-not-allowed aria-disabled:text-muted aria-disabled:hover:bg-white';
   return (
-    <nav aria-label="Pages" className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
+    <nav aria-label={t('pager.label')} className="flex items-center justify-between gap-3 px-4 py-3 text-sm">
       <p className="text-muted tabular-nums" data-testid="page-summary" aria-live="polite">
-        {loaded && total > 0 ? `${formatCount(startIndex + 1)}–${formatCount(startIndex + shown)} of ${totalText}` : ' '}
+        {loaded && total > 0 ? t('pager.summary', { from: startIndex + 1, to: startIndex + shown, total: totalText }) : ' '}
       </p>
       <div className="flex gap-2">
         <Button variant="secondary" size="sm" className={off} aria-disabled={!canBack} onClick={() => canBack && onPage(Math.max(0, startIndex - PAGE_SIZE))}>
-          Previous
+          {t('pager.previous')}
         </Button>
         <Button variant="secondary" size="sm" className={off} aria-disabled={!canForward} onClick={() => canForward && onPage(startIndex + PAGE_SIZE)}>
-          Next
+          {t('pager.next')}
         </Button>
       </div>
     </nav>

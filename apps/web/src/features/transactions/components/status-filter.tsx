@@ -5,13 +5,32 @@ import { cn } from '../../../components/ui/cn.ts';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { OWN_ESCAPE } from '../../../components/ui/own-escape.ts';
 import { statusLabel } from '../../../lib/format.ts';
+import { translator, useT } from '../../../lib/i18n.ts';
+import { transactionsMessages, type TransactionsKey } from '../messages.ts';
+
+/** The groups' names by their keys (the contract's labels are the English ones). */
+const GROUP_NAMES: Record<string, TransactionsKey> = {
+  open: 'statusGroup.open',
+  in_progress: 'statusGroup.in_progress',
+  succeeded: 'statusGroup.succeeded',
+  failed: 'statusGroup.failed',
+  refunded: 'statusGroup.refunded',
+  cancelled: 'statusGroup.cancelled',
+  other: 'statusGroup.other',
+};
+/** A group's name in the language in force; a group the portal does not know keeps the contract's label. */
+const groupName = (group: { key: string; label: string }, t = translator(transactionsMessages)) => {
+  const key = GROUP_NAMES[group.key];
+  return key ? t(key) : group.label;
+};
 
 /** What the closed filter says: All, a status, a whole group, or how many statuses. */
 export function statusSummary(selected: readonly string[]): string {
-  if (selected.length === 0) return 'All';
+  const t = translator(transactionsMessages);
+  if (selected.length === 0) return t('statusFilter.all');
   if (selected.length === 1) return statusLabel(selected[0]);
   const group = STATUS_GROUPS.find((g) => g.statuses.length === selected.length && g.statuses.every((s) => selected.includes(s)));
-  return group ? group.label : `${selected.length} statuses`;
+  return group ? groupName(group, t) : t('statusFilter.selected', { count: selected.length });
 }
 
 type Props = {
@@ -28,6 +47,7 @@ type Props = {
  * Esc and a click outside close it.
  */
 export function StatusFilter({ options, value, onChange }: Props) {
+  const t = useT(transactionsMessages);
   const [open, setOpen] = useState(false);
   const selected = statusList(value);
   const groups = statusGroupsOf(options);
@@ -74,7 +94,7 @@ export function StatusFilter({ options, value, onChange }: Props) {
         className={cn(inputClass, 'flex items-center justify-between gap-2 text-left')}
         aria-expanded={open}
         aria-controls={panel}
-        aria-label={`Status: ${statusSummary(selected)}`}
+        aria-label={t('statusFilter.label', { summary: statusSummary(selected) })}
         onClick={() => setOpen(!open)}
       >
         <span className={cn('truncate', selected.length === 0 && 'text-muted')}>{statusSummary(selected)}</span>
@@ -90,7 +110,7 @@ export function StatusFilter({ options, value, onChange }: Props) {
             const on = g.statuses.filter((s) => selected.includes(s)).length;
             return (
               <fieldset key={g.key} className="mb-1 last:mb-0">
-                <legend className="sr-only">{g.label}</legend>
+                <legend className="sr-only">{groupName(g, t)}</legend>
                 <label className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm font-semibold hover:bg-canvas">
                   <input
                     type="checkbox"
@@ -101,7 +121,7 @@ export function StatusFilter({ options, value, onChange }: Props) {
                     }}
                     onChange={(e) => toggle(g.statuses, e.target.checked)}
                   />
-                  {g.label}
+                  {groupName(g, t)}
                   <span className="font-normal text-muted">({g.statuses.length})</span>
                 </label>
                 {g.statuses.map((s) => (
@@ -115,7 +135,7 @@ export function StatusFilter({ options, value, onChange }: Props) {
           })}
           {selected.length > 0 && (
             <button type="button" className="mt-1 w-full rounded px-2 py-1.5 text-left text-sm text-brand-800 hover:bg-canvas" onClick={() => onChange('')}>
-              Clear statuses
+              {t('statusFilter.clear')}
             </button>
           )}
         </div>

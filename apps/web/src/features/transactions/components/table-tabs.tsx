@@ -1,5 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { cn } from '../../../components/ui/cn.ts';
+import { useT } from '../../../lib/i18n.ts';
+import { transactionsMessages } from '../messages.ts';
 import { TABS, tabByIndex, type TabDef } from '../tables.ts';
 
 /**
@@ -7,23 +9,25 @@ import { TABS, tabByIndex, type TabDef } from '../tables.ts';
  * and dates of the address belong to the tab that was open. On a phone the four share the width, none cut off.
  */
 export function TableTabs() {
+  const t = useT(transactionsMessages);
   const [params, setParams] = useSearchParams();
   const tab = tabByIndex(params.get('tab') ?? 1);
   return (
-    <div role="tablist" aria-label="Transaction tables" className="mb-4 grid grid-cols-4 border-b border-line sm:flex sm:gap-1">
-      {TABS.map((t) => (
+    <div role="tablist" aria-label={t('tabs.label')} className="mb-4 flex border-b border-line sm:gap-1">
+      {TABS.map((d) => (
         <button
-          key={t.index}
+          key={d.index}
           type="button"
           role="tab"
-          aria-selected={t.index === tab.index}
-          onClick={() => setParams({ tab: String(t.index) })}
+          aria-selected={d.index === tab.index}
+          onClick={() => setParams({ tab: String(d.index) })}
           className={cn(
-            '-mb-px min-w-0 whitespace-nowrap border-b-2 px-1 py-2.5 text-[13px] font-medium sm:px-4 sm:text-sm',
-            t.index === tab.index ? 'border-brand-700 text-brand-800' : 'border-transparent text-muted hover:text-ink',
+            // on a phone the four share the width by the length of their names (Encaissements is the longest), whole
+            '-mb-px flex-auto whitespace-nowrap border-b-2 px-1 py-2.5 text-[13px] font-medium sm:flex-none sm:px-4 sm:text-sm',
+            d.index === tab.index ? 'border-brand-700 text-brand-800' : 'border-transparent text-muted hover:text-ink',
           )}
         >
-          {t.label}
+          {t(d.label)}
         </button>
       ))}
     </div>

@@ -5,7 +5,9 @@ import { cn } from '../../../components/ui/cn.ts';
 import { CopyButton } from '../../../components/ui/copy-button.tsx';
 import { StackBody, StackCell, StackHead, StackRow, StackTable, StackTh } from '../../../components/ui/stack-table.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { useT } from '../../../lib/i18n.ts';
 import { PAGE_SIZE } from '../api/search.ts';
+import { transactionsMessages } from '../messages.ts';
 import type { Column, Row } from '../tables.ts';
 
 type Props = {
@@ -71,7 +73,7 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
           <span className="whitespace-nowrap font-mono text-xs" title={value}>
             {text}
           </span>
-          <CopyButton value={value} label={column.header === 'ID' ? 'ID' : column.header.replace(/^\w/, (c) => c.toUpperCase())} />
+          <CopyButton value={value} label={column.header === 'ID' ? 'ID' : column.header.replace(/^\p{L}/u, (c) => c.toUpperCase())} />
         </span>
       );
     }
@@ -114,6 +116,7 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
  * when one of its props changes (its table passes the same columns and the same `onView` on every render).
  */
 export const TransactionRows = memo(function TransactionRows({ label, columns, rows, pending, fetching, onView }: Props) {
+  const t = useT(transactionsMessages);
   return (
     <div className={cn('sm:min-h-[460px]', fetching && 'opacity-70')} aria-busy={fetching}>
       <StackTable aria-label={label} className="sm:min-w-[50rem] sm:table-fixed">
@@ -124,7 +127,7 @@ export const TransactionRows = memo(function TransactionRows({ label, columns, r
             </StackTh>
           ))}
           <StackTh style={{ width: '3.25rem' }}>
-            <span className="sr-only">View</span>
+            <span className="sr-only">{t('rows.view')}</span>
           </StackTh>
         </StackHead>
         <StackBody>
@@ -154,12 +157,12 @@ export const TransactionRows = memo(function TransactionRows({ label, columns, r
                       variant="ghost"
                       size="sm"
                       onClick={(e) => onView(r, e.currentTarget)}
-                      aria-label={`View details of ${r.id}`}
-                      title="View details"
+                      aria-label={t('rows.viewDetailsOf', { id: String(r.id) })}
+                      title={t('rows.viewDetails')}
                       className="max-sm:w-full max-sm:border max-sm:border-line"
                     >
                       <Eye className="size-4" aria-hidden="true" />
-                      <span className="sm:hidden">View details</span>
+                      <span className="sm:hidden">{t('rows.viewDetails')}</span>
                     </Button>
                   </StackCell>
                 </StackRow>

@@ -11,17 +11,17 @@ import { EmptyState } from './empty-state.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { Pager } from './pager.tsx';
 import { TransactionRows } from './transaction-rows.tsx';
-import { formatCount } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
+import { transactionsMessages } from '../messages.ts';
 
 /** A row's details, loaded when a row is first opened: the table's first paint does not carry the drawer. */
 const DetailsDrawer = lazy(async () => ({ default: (await import('./details-drawer.tsx')).DetailsDrawer }));
 
 function ExportStatus({ progress }: { progress: ExportProgress }) {
+  const t = useT(transactionsMessages);
   return (
     <div className="border-b border-line px-4 py-3" role="status">
-      <p className="mb-1 text-xs text-muted">
-        Preparing export: {formatCount(progress.loaded)} of {formatCount(progress.of)} rows
-      </p>
+      <p className="mb-1 text-xs text-muted">{t('export.preparing', { loaded: progress.loaded, of: progress.of })}</p>
       <div className="h-1.5 overflow-hidden rounded bg-canvas">
         <div className="h-full bg-brand-600 transition-all" style={{ width: `${progress.of ? (progress.loaded / progress.of) * 100 : 0}%` }} />
       </div>
@@ -31,6 +31,7 @@ function ExportStatus({ progress }: { progress: ExportProgress }) {
 
 /** A failed request, inside the table: the table's message (transaction-data §8) and Retry; the last rows stay below. */
 function LoadError({ message, kept, retrying, onRetry }: { message: string; kept: boolean; retrying: boolean; onRetry: () => void }) {
+  const t = useT(transactionsMessages);
   return (
     <div
       role="alert"
@@ -40,13 +41,12 @@ function LoadError({ message, kept, retrying, onRetry }: { message: string; kept
       <p className="flex items-start gap-2 text-sm text-danger">
         <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>
-          <span className="font-medium">{message}.</span>{' '}
-          {kept ? 'The rows below are from the last successful request.' : 'Check your connection and try again.'}
+          <span className="font-medium">{message}.</span> {kept ? t('table.loadKept') : t('table.loadCheck')}
         </span>
       </p>
       <Button variant="secondary" size="sm" onClick={onRetry} loading={retrying} className="shrink-0">
         {!retrying && <RotateCw className="size-3.5" aria-hidden="true" />}
-        Retry
+        {t('table.retry')}
       </Button>
     </div>
   );
@@ -67,6 +67,7 @@ type Props = {
 
 /** One transaction table: filters, id search, date range, wallet, pages of 10, details, export. */
 export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked, onViewChange }: Props) {
+  const t = useT(transactionsMessages);
   const search = useTransactionSearch(def, fiatWallet);
   const csv = useCsvExport(def, walletMode);
   const [viewing, setViewing] = useState<Row>();
@@ -122,12 +123,12 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
               aria-describedby={search.invalid ? exportReason : undefined}
             >
               <Download className="size-4" aria-hidden="true" />
-              Export CSV
+              {t('export.button')}
             </Button>
             {/* why Export is off, for a screen reader (the filters' own message shows on screen) */}
             {search.invalid && (
               <span id={exportReason} className="sr-only">
-                Export is off: {search.invalid}
+                {t('export.off', { reason: search.invalid })}
               </span>
             )}
           </div>
@@ -137,7 +138,7 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
       {page.isError && (
         <LoadError
           // an id search refused by the server (a link's ?id= that cannot be an id) says why; other failures say the table's message
-          message={page.error instanceof ApiError && page.error.code === 'InvalidIdSearch' ? page.error.message : def.fetchError}
+          message={page.error instanceof ApiError && page.error.code === 'InvalidIdSearch' ? page.error.message : t(def.fetchError)}
           kept={search.hasRows}
           retrying={page.isFetching}
           onRetry={() => void page.refetch()}
@@ -163,12 +164,12 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
                 className="pointer-events-auto inline-flex items-center gap-1.5 rounded-full bg-brand-800 px-3.5 py-1.5 text-sm font-medium text-white shadow-lg hover:bg-brand-900"
               >
                 <ArrowUp className="size-4" aria-hidden="true" />
-                {drawn.newRows === 1 ? '1 new transaction' : `${drawn.newRows} new transactions`}
-                <span className="sr-only">: show</span>
+                {t('table.newRows', { count: drawn.newRows })}
+                <span className="sr-only">{t('table.showNew')}</span>
               </button>
             )}
           </div>
-          <TransactionRows label={def.label} columns={columns} rows={drawn.rows} pending={drawn.pending} fetching={drawn.fetching} onView={view} />
+          <TransactionRows label={t(def.label)} columns={columns} rows={drawn.rows} pending={drawn.pending} fetching={drawn.fetching} onView={view} />
         </div>
       )}
       <Pager

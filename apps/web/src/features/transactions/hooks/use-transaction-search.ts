@@ -4,7 +4,9 @@ import { statusList } from '@portal/contract/status-groups';
 import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, parseIdSearch, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { PAGE_SIZE, useLocateId, useTransactionPage } from '../api/search.ts';
 import { displayTimeZone, formatCount } from '../../../lib/format.ts';
+import { localizeMessage, translator } from '../../../lib/i18n.ts';
 import { cleanRows } from '../export.ts';
+import { transactionsMessages } from '../messages.ts';
 import { emptyState, growOptions, type FilterCategory, type Row, type TabDef } from '../tables.ts';
 
 export type TableDef = Omit<TabDef, 'index'>;
@@ -72,7 +74,8 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
   );
   const query = built;
   const idParsed = parseIdSearch(def.key, idFilter);
-  const invalid = reversed ? REVERSED_RANGE_MESSAGE : idParsed.ok ? undefined : idParsed.message;
+  // the contract's messages, in the language in force (the same the server would answer)
+  const invalid = reversed ? localizeMessage(REVERSED_RANGE_MESSAGE) : idParsed.ok ? undefined : localizeMessage(idParsed.message);
 
   const page = useTransactionPage(query, startIndex, anchor && anchor.startIndex === startIndex && anchor.query === query ? anchor.hint : undefined, !invalid);
   // the last page that arrived stays on screen under the error when a request fails
@@ -166,8 +169,12 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     newRows: waiting.length,
     /** Shows the first page as it is now, with the rows that came. */
     showNew: () => fresh && setPinned({ key: pageKey, rows: fresh }),
-    /** the total as shown: exact, or 10,000+ when the server counted no further */
-    totalText: shown ? (shown.totalRelation === 'gte' ? `${formatCount(MAX_RESULT_WINDOW)}+` : formatCount(total)) : '',
+    /** the total as shown: exact, or 10,000+ (at least 10,000) when the server counted no further */
+    totalText: shown
+      ? shown.totalRelation === 'gte'
+        ? translator(transactionsMessages)('pager.atLeast', { count: MAX_RESULT_WINDOW })
+        : formatCount(total)
+      : '',
     /** rows are on screen (this page's, or the last good ones under an error) */
     hasRows: !!shown,
     /** which empty state shows; none while the first page loads or an older page stands in for the next */
@@ -178,7 +185,7 @@ export function useTransactionSearch(def: TableDef, fixedWallet?: string) {
     foundIn,
     startIndex: shownStart,
     /** the message of a date range that ends before it starts (the same as the data-download page's) */
-    rangeError: reversed ? REVERSED_RANGE_MESSAGE : undefined,
+    rangeError: reversed ? localizeMessage(REVERSED_RANGE_MESSAGE) : undefined,
     filters: { categories, idFilter, range, fiatWallet },
     searchId: (id: string) => update({ [URL_KEYS.id]: id }),
     /** Sets the days given (each field sends its own, so that one typed right after the other is kept). */

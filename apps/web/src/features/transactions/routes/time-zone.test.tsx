@@ -29,10 +29,10 @@ describe('the time zone of the tables, filters and exports', () => {
     const api = mockApi({
       ...base,
       'POST transactions/search': { body: searchReply(ROWS, 1) },
-      'GET user/preferences': () => ({ body: { timeZone: zone } }),
+      'GET user/preferences': () => ({ body: { timeZone: zone, language: null } }),
       'PUT user/preferences': (call: ApiCall) => {
         zone = (call.body as { timeZone: string | null }).timeZone;
-        return { body: { timeZone: zone } };
+        return { body: { timeZone: zone, language: null } };
       },
     });
     const files: Blob[] = [];

@@ -2,10 +2,12 @@ import { Plus } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { useT } from '../../../lib/i18n.ts';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useTransactionById } from '../api/search.ts';
 import { TransactionTable } from '../components/transaction-table.tsx';
+import { transactionsMessages } from '../messages.ts';
 import { INITIATED_PAYMENTS, TRADES } from '../tables.ts';
 
 export function TradesScreen() {
@@ -26,6 +28,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * search answers the partner's own rows only); viewing a row puts its id in the address, so the link can be shared.
  */
 export function PaymentsScreen() {
+  const t = useT(transactionsMessages);
   const { id } = useParams();
   const navigate = useNavigate();
   const { search } = useLocation();
@@ -45,14 +48,14 @@ export function PaymentsScreen() {
               className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900"
             >
               <Plus className="size-4" aria-hidden="true" />
-              Initiate payment
+              {t('payments.initiate')}
             </Link>
           )
         }
       />
       {notFound && (
         <Alert tone="danger" className="mb-4">
-          No payment with the ID {id}.
+          {t('payments.notFound', { id })}
         </Alert>
       )}
       {linked.isError && (

@@ -10,8 +10,10 @@ import { TextField } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useCreateWallet } from '../api/create-wallet.ts';
+import { walletsMessages } from '../messages.ts';
 
 type Form = { network: Network; currencies: Coin[]; address: string; tag: string; name: string; registration: string };
 type Errors = Partial<Record<keyof Form | 'form', string>>;
@@ -20,12 +22,13 @@ const initial: Form = { network: 'TRC20', currencies: ['USDT'], address: '', tag
 
 /** What the form lacks before a code is worth sending (the server checks the checksum and everything else). */
 export function checkWalletForm(f: Form): Errors {
+  const t = translator(walletsMessages);
   const errors: Errors = {};
-  if (f.currencies.length === 0) errors.currencies = 'Choose at least one currency';
-  if (!ADDRESS_SHAPES[f.network].test(f.address.trim())) errors.address = WALLET_MESSAGES.invalidAddress;
+  if (f.currencies.length === 0) errors.currencies = t('addDialog.chooseCurrency');
+  if (!ADDRESS_SHAPES[f.network].test(f.address.trim())) errors.address = localizeMessage(WALLET_MESSAGES.invalidAddress);
   if (f.name.trim() || f.registration.trim()) {
     const parsed = TravelRuleInfo.safeParse({ name: f.name, businessRegistrationNumber: f.registration });
-    if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path[0] === 'name' ? 'name' : 'registration'] = issue.message;
+    if (!parsed.success) for (const issue of parsed.error.issues) errors[issue.path[0] === 'name' ? 'name' : 'registration'] = localizeMessage(issue.message);
   }
   return errors;
 }
@@ -36,6 +39,7 @@ export function checkWalletForm(f: Form): Errors {
  * second person's approval.
  */
 export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const t = useT(walletsMessages);
   const [form, setForm] = useState<Form>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const [step, setStep] = useState<'details' | 'code'>('details');
@@ -54,13 +58,14 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
     // the server checks the address (checksum, taken, the limit) before it spends a code on it
     const sent = await otp.send(
       { action: 'wallet.add', target: { address: form.address.trim(), network: form.network, tag, currencies: form.currencies } },
-      (err) => setErrors(err.code === 'InvalidWalletAddress' || err.code === 'WalletAddressTaken' ? { address: err.message } : { form: err.message }),
+      (err) =>
+        setErrors(err.code === 'InvalidWalletAddress' || err.code === 'WalletAddressTaken' ? { address: err.message } : { form: localizeMessage(err.message) }),
     );
     if (sent) setStep('code');
   };
 
   const submit = () => {
-    if (!/^\d{6}$/.test(otp.code)) return otp.showCodeError('Enter the six-digit code from the e-mail');
+    if (!/^\d{6}$/.test(otp.code)) return otp.showCodeError(t('addDialog.enterCode'));
     create.mutate(
       {
         address: form.address.trim(),
@@ -72,16 +77,16 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
       },
       {
         onSuccess: () => {
-          toast.show('Wallet address added. Another admin or treasury user of your team must now approve it.');
+          toast.show(t('addDialog.added'));
           onOpenChange(false);
         },
         onError: (err) => {
           if (otp.takeError(err)) return;
           if (err instanceof ApiError && err.code === 'InvalidWalletAddress') {
             setStep('details');
-            return setErrors({ address: WALLET_MESSAGES.invalidAddress });
+            return setErrors({ address: localizeMessage(WALLET_MESSAGES.invalidAddress) });
           }
-          setErrors({ form: err.message });
+          setErrors({ form: localizeMessage(err.message) });
         },
       },
     );
@@ -92,30 +97,26 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Add wallet address"
-      description={
-        step === 'details'
-          ? 'Withdrawals are sent to this address once a second person approves it and it passes screening.'
-          : 'Enter the code we e-mailed you to add the wallet address.'
-      }
+      title={t('add')}
+      description={step === 'details' ? t('addDialog.description') : t('addDialog.codeDescription')}
       width={540}
       footer={
         step === 'details' ? (
           <>
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button onClick={() => void next()} loading={otp.sending}>
-              Continue
+              {t('continue')}
             </Button>
           </>
         ) : (
           <>
             <Button variant="secondary" onClick={() => setStep('details')} disabled={create.isPending}>
-              Back
+              {t('back')}
             </Button>
             <Button onClick={submit} loading={create.isPending} disabled={otp.code.length !== 6}>
-              Add wallet address
+              {t('add')}
             </Button>
           </>
         )
@@ -125,17 +126,17 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
         <div className="space-y-4">
           <div className="space-y-1.5">
             <p className="text-sm font-medium" id="network-label">
-              Network
+              {t('addDialog.network')}
             </p>
             <SearchableSelect
-              label="Network"
+              label={t('addDialog.network')}
               options={WALLET_NETWORKS.map((n) => ({ value: n, label: n }))}
               value={form.network}
               onChange={(n) => set({ network: n as Network, currencies: NETWORK_CURRENCIES[n as Network].slice(0, 1), tag: '' })}
             />
           </div>
           <fieldset>
-            <legend className="mb-1.5 text-sm font-medium">Currencies</legend>
+            <legend className="mb-1.5 text-sm font-medium">{t('addDialog.currencies')}</legend>
             <div className="flex flex-wrap gap-2">
               {coins.map((c) => {
                 const on = form.currencies.includes(c);
@@ -165,7 +166,7 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
             )}
           </fieldset>
           <TextField
-            label="Wallet address"
+            label={t('addDialog.address')}
             value={form.address}
             onChange={(e) => set({ address: e.target.value })}
             error={errors.address}
@@ -175,8 +176,8 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
           />
           {networkTakesTag(form.network) && (
             <TextField
-              label="Memo (optional)"
-              hint="The memo your exchange gave you for this address, if any."
+              label={t('addDialog.memo')}
+              hint={t('addDialog.memoHint')}
               value={form.tag}
               onChange={(e) => set({ tag: e.target.value })}
               error={errors.tag}
@@ -184,25 +185,25 @@ export function AddWalletDialog({ open, onOpenChange }: { open: boolean; onOpenC
             />
           )}
           <div className="rounded-lg border border-line p-3">
-            <p className="text-sm font-medium">Owner of this wallet (travel rule)</p>
-            <p className="mt-0.5 text-xs text-muted">Withdrawals of USD 1,000 or more carry these details. They must be accurate or the transaction fails.</p>
+            <p className="text-sm font-medium">{t('addDialog.ownerTitle')}</p>
+            <p className="mt-0.5 text-xs text-muted">{t('addDialog.ownerBody')}</p>
             <div className="mt-3 grid gap-3 sm:grid-cols-2 sm:items-end">
-              <TextField label="Full name of entity or beneficiary" value={form.name} onChange={(e) => set({ name: e.target.value })} error={errors.name} />
+              <TextField label={t('addDialog.ownerName')} value={form.name} onChange={(e) => set({ name: e.target.value })} error={errors.name} />
               <TextField
-                label="Business registration number"
+                label={t('addDialog.registration')}
                 value={form.registration}
                 onChange={(e) => set({ registration: e.target.value })}
                 error={errors.registration}
               />
             </div>
           </div>
-          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
+          {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
           {errors.form && <Alert tone="danger">{errors.form}</Alert>}
         </div>
       ) : (
         <div className="space-y-4">
           <div className="rounded-lg bg-canvas px-3 py-2 text-sm">
-            <span className="font-medium">{form.currencies.join(', ')}</span> on {form.network}:{' '}
+            {t.rich('walletOn', { b: (text) => <span className="font-medium">{text}</span>, currencies: form.currencies.join(', '), network: form.network })}{' '}
             <code className="break-all font-mono text-[13px]">{form.address.trim()}</code>
           </div>
           <CodeStep step={otp} />

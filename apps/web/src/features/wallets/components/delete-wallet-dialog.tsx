@@ -6,13 +6,17 @@ import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useDeleteWallet } from '../api/delete-wallet.ts';
+import { walletsMessages } from '../messages.ts';
+import { reasonText } from '../reasons.ts';
 
 type Reason = (typeof WALLET_DELETION_REASONS)[number];
 
 /** Delete a wallet (portal-core §5): one of the four reasons, then the e-mailed code. It stays listed as deleted. */
 export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const t = useT(walletsMessages);
   const [reason, setReason] = useState<Reason | null>(null);
   const [step, setStep] = useState<'reason' | 'code'>('reason');
   const [formError, setFormError] = useState<string>();
@@ -29,11 +33,11 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
       { address: wallet.address, network: wallet.network, reason, otp: otp.code },
       {
         onSuccess: () => {
-          toast.show('Wallet address deleted');
+          toast.show(t('deleteDialog.deleted'));
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!otp.takeError(err)) setFormError(err.message);
+          if (!otp.takeError(err)) setFormError(localizeMessage(err.message));
         },
       },
     );
@@ -42,26 +46,26 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Delete wallet address"
-      description={`No withdrawal can be sent to ${wallet.currencies.join(', ')} on ${wallet.network} at this address once it is deleted. It stays in the list, with the reason.`}
+      title={t('deleteDialog.title')}
+      description={t('deleteDialog.description', { currencies: wallet.currencies.join(', '), network: wallet.network })}
       width={520}
       footer={
         step === 'reason' ? (
           <>
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button variant="danger" onClick={() => void next()} disabled={!reason} loading={otp.sending}>
-              Continue
+              {t('continue')}
             </Button>
           </>
         ) : (
           <>
             <Button variant="secondary" onClick={() => setStep('reason')} disabled={remove.isPending}>
-              Back
+              {t('back')}
             </Button>
             <Button variant="danger" onClick={submit} loading={remove.isPending} disabled={otp.code.length !== 6}>
-              Delete wallet address
+              {t('deleteDialog.submit')}
             </Button>
           </>
         )
@@ -72,7 +76,7 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
       </div>
       {step === 'reason' ? (
         <fieldset className="space-y-2">
-          <legend className="mb-2 text-sm font-medium">Why are you deleting it?</legend>
+          <legend className="mb-2 text-sm font-medium">{t('deleteDialog.legend')}</legend>
           {WALLET_DELETION_REASONS.map((r) => (
             <label
               key={r}
@@ -82,10 +86,10 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
               )}
             >
               <input type="radio" name="delete-reason" className="mt-0.5 size-4 accent-brand-700" checked={reason === r} onChange={() => setReason(r)} />
-              {r}
+              {reasonText(t, r)}
             </label>
           ))}
-          {otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
+          {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
           {formError && <Alert tone="danger">{formError}</Alert>}
         </fieldset>
       ) : (

@@ -5,7 +5,10 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { cn } from '../../../components/ui/cn.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useReviewWallet } from '../api/review-wallet.ts';
+import { walletsMessages } from '../messages.ts';
+import { reasonText } from '../reasons.ts';
 import { WalletDetails } from './wallet-details.tsx';
 
 /**
@@ -14,6 +17,7 @@ import { WalletDetails } from './wallet-details.tsx';
  * The outcome is a toast (§8), a failure too.
  */
 export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: SettlementWallet; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const t = useT(walletsMessages);
   const [step, setStep] = useState<'details' | 'deny'>('details');
   const [selected, setSelected] = useState<string | null>(null);
   const [other, setOther] = useState('');
@@ -25,10 +29,10 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
       { address: wallet.address, network: wallet.network, status, ...(status === 'denied' ? { reason } : {}) },
       {
         onSuccess: () => {
-          toast.show(status === 'approved' ? WALLET_MESSAGES.approved : WALLET_MESSAGES.denied);
+          toast.show(localizeMessage(status === 'approved' ? WALLET_MESSAGES.approved : WALLET_MESSAGES.denied));
           onOpenChange(false);
         },
-        onError: (err) => toast.show(err.message),
+        onError: (err) => toast.show(localizeMessage(err.message)),
       },
     );
 
@@ -36,30 +40,26 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title={step === 'details' ? 'Review new wallet address' : 'Deny wallet address'}
-      description={
-        step === 'details'
-          ? 'Check the address with the person who added it before you approve: withdrawals can be sent to it once it is screened.'
-          : 'Tell the team why. The reason is kept with the wallet.'
-      }
+      title={t(step === 'details' ? 'reviewDialog.title' : 'reviewDialog.denyTitle')}
+      description={t(step === 'details' ? 'reviewDialog.description' : 'reviewDialog.denyDescription')}
       width={520}
       footer={
         step === 'details' ? (
           <>
             <Button variant="secondary" onClick={() => setStep('deny')} disabled={review.isPending}>
-              Deny
+              {t('reviewDialog.deny')}
             </Button>
             <Button onClick={() => submit('approved')} loading={review.isPending}>
-              Approve
+              {t('reviewDialog.approve')}
             </Button>
           </>
         ) : (
           <>
             <Button variant="secondary" onClick={() => setStep('details')} disabled={review.isPending}>
-              Back
+              {t('back')}
             </Button>
             <Button variant="danger" onClick={() => submit('denied')} disabled={!reason} loading={review.isPending}>
-              Submit
+              {t('reviewDialog.submit')}
             </Button>
           </>
         )
@@ -69,7 +69,7 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
         <WalletDetails wallet={wallet} />
       ) : (
         <fieldset className="space-y-2">
-          <legend className="mb-2 text-sm font-medium">Reason</legend>
+          <legend className="mb-2 text-sm font-medium">{t('reviewDialog.reason')}</legend>
           {WALLET_DENIAL_REASONS.map((r) => (
             <label
               key={r}
@@ -79,19 +79,19 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
               )}
             >
               <input type="radio" name="deny-reason" className="mt-0.5 size-4 accent-brand-700" checked={selected === r} onChange={() => setSelected(r)} />
-              {r}
+              {reasonText(t, r)}
             </label>
           ))}
           <div className="space-y-1.5 pt-2">
             <label htmlFor="deny-other" className="text-sm font-medium">
-              Other
+              {t('reviewDialog.other')}
             </label>
             <input
               id="deny-other"
               className={inputClass}
               value={other}
               maxLength={500}
-              placeholder="Another reason (replaces the one chosen above)"
+              placeholder={t('reviewDialog.otherPlaceholder')}
               onChange={(e) => setOther(e.target.value)}
             />
           </div>

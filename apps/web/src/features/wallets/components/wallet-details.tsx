@@ -1,24 +1,28 @@
+import type { ReactNode } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { formatDate } from '../../../lib/format.ts';
+import { useT } from '../../../lib/i18n.ts';
+import { walletsMessages } from '../messages.ts';
 
 /** What a person checks before approving or removing a wallet: the address in full, coins, network, who added it. */
 export function WalletDetails({ wallet }: { wallet: SettlementWallet }) {
-  const rows: [string, React.ReactNode][] = [
+  const t = useT(walletsMessages);
+  const rows: [string, ReactNode][] = [
     [
-      'Address',
+      t('details.address'),
       <code key="a" className="break-all font-mono text-[13px]" data-testid="review-address">
         {wallet.address}
       </code>,
     ],
-    ['Network', wallet.network],
-    ['Currencies', wallet.currencies.join(', ')],
-    ...(wallet.network === 'XLM' ? ([['Memo', wallet.tag ?? 'None']] as [string, React.ReactNode][]) : []),
-    ['Added by', `${wallet.createdByName} · ${formatDate(wallet.createdAt)}`],
+    [t('details.network'), wallet.network],
+    [t('details.currencies'), wallet.currencies.join(', ')],
+    ...(wallet.network === 'XLM' ? ([[t('details.memo'), wallet.tag ?? t('details.none')]] as [string, ReactNode][]) : []),
+    [t('details.addedBy'), `${wallet.createdByName} · ${formatDate(wallet.createdAt)}`],
     ...(wallet.travelRuleInfo
       ? ([
-          ['Owner (travel rule)', wallet.travelRuleInfo.name],
-          ['Registration number', wallet.travelRuleInfo.businessRegistrationNumber],
-        ] as [string, React.ReactNode][])
+          [t('details.owner'), wallet.travelRuleInfo.name],
+          [t('details.registration'), wallet.travelRuleInfo.businessRegistrationNumber],
+        ] as [string, ReactNode][])
       : []),
   ];
   return (

@@ -2,9 +2,11 @@ import { ShieldCheck, X } from 'lucide-react';
 import { Suspense, lazy, useState } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { Button } from '../../../components/ui/button.tsx';
+import { useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useSettlementWallets } from '../../../lib/partner/settlement-wallets.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
+import { walletsMessages } from '../messages.ts';
 import { useReviewBanners } from '../review-banners.ts';
 import { reviewable, shortAddress } from '../wallet-rows.ts';
 
@@ -16,6 +18,7 @@ const ReviewWalletDialog = lazy(async () => ({ default: (await import('./review-
  * of B2B partners, never the person who added it. Each has a review button and is dismissible.
  */
 export function WalletReviewBanners() {
+  const t = useT(walletsMessages);
   const role = useSession((s) => s.user?.role);
   const profile = useProfile();
   const mayReview = (role === 'admin' || role === 'treasury') && profile.data?.partner.isB2B === true && profile.data.featureFlags.walletManagementEnabled;
@@ -37,17 +40,23 @@ export function WalletReviewBanners() {
           <ShieldCheck className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
           <div className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
             <p className="min-w-0 flex-1">
-              <span className="font-semibold">Wallet address to review.</span> {w.createdByName} added a {w.currencies.join(' / ')} ({w.network}) address{' '}
-              <code className="font-mono text-[13px]">{shortAddress(w.address)}</code>. It needs a second person's approval.
+              <span className="font-semibold">{t('banner.title')}</span>{' '}
+              {t.rich('banner.body', {
+                // the name as typed, drawn as text (never read as markup)
+                name: <>{w.createdByName}</>,
+                currencies: w.currencies.join(' / '),
+                network: w.network,
+                code: () => <code className="font-mono text-[13px]">{shortAddress(w.address)}</code>,
+              })}
             </p>
             <Button size="sm" className="self-start sm:self-auto" onClick={() => setReviewing(w)}>
-              Review
+              {t('banner.review')}
             </Button>
           </div>
           <button
             type="button"
             onClick={() => dismiss(w.address)}
-            aria-label={`Dismiss the banner for ${w.address}`}
+            aria-label={t('banner.dismiss', { address: w.address })}
             className="-m-1 rounded p-1 hover:bg-brand-600/10"
           >
             <X className="size-4" aria-hidden="true" />

@@ -5,8 +5,10 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useUpdateWallet } from '../api/update-wallet.ts';
+import { walletsMessages } from '../messages.ts';
 
 /**
  * Enable or disable a wallet. Disabling stops withdrawals to it at once and needs no code; enabling makes it a
@@ -23,6 +25,7 @@ export function WalletStatusDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const t = useT(walletsMessages);
   const otp = useCodeStep();
   const update = useUpdateWallet();
   const [formError, setFormError] = useState<string>();
@@ -34,11 +37,11 @@ export function WalletStatusDialog({
       { address: wallet.address, network: wallet.network, status: to, ...(enabling ? { otp: otp.code } : {}) },
       {
         onSuccess: () => {
-          toast.show(enabling ? 'Wallet address enabled' : 'Wallet address disabled');
+          toast.show(t(enabling ? 'statusDialog.enabled' : 'statusDialog.disabled'));
           onOpenChange(false);
         },
         onError: (err) => {
-          if (!otp.takeError(err)) setFormError(err.message);
+          if (!otp.takeError(err)) setFormError(localizeMessage(err.message));
         },
       },
     );
@@ -47,17 +50,13 @@ export function WalletStatusDialog({
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title={enabling ? 'Enable wallet address' : 'Disable wallet address'}
-      description={
-        enabling
-          ? 'Withdrawals can be sent to this address again once it is enabled. Enter the code we e-mail you.'
-          : 'No withdrawal can be sent to this address while it is disabled. You can enable it again later.'
-      }
+      title={t(enabling ? 'statusDialog.enableTitle' : 'statusDialog.disableTitle')}
+      description={t(enabling ? 'statusDialog.enableDescription' : 'statusDialog.disableDescription')}
       width={500}
       footer={
         <>
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={update.isPending}>
-            Cancel
+            {t('cancel')}
           </Button>
           {enabling && !asked ? (
             <Button
@@ -68,11 +67,11 @@ export function WalletStatusDialog({
                   .then((sent) => setAsked(sent))
               }
             >
-              Send code
+              {t('sendCode')}
             </Button>
           ) : (
             <Button variant={enabling ? 'primary' : 'danger'} onClick={submit} loading={update.isPending} disabled={enabling && otp.code.length !== 6}>
-              {enabling ? 'Enable' : 'Disable'}
+              {t(enabling ? 'action.enable' : 'action.disable')}
             </Button>
           )}
         </>
@@ -80,11 +79,11 @@ export function WalletStatusDialog({
     >
       <div className="space-y-4">
         <div className="rounded-lg bg-canvas px-3 py-2 text-sm">
-          <span className="font-medium">{wallet.currencies.join(', ')}</span> on {wallet.network}:{' '}
+          {t.rich('walletOn', { b: (text) => <span className="font-medium">{text}</span>, currencies: wallet.currencies.join(', '), network: wallet.network })}{' '}
           <code className="break-all font-mono text-[13px]">{wallet.address}</code>
         </div>
         {enabling && asked && <CodeStep step={otp} />}
-        {enabling && !asked && otp.sendError && <Alert tone="danger">{otp.sendError}</Alert>}
+        {enabling && !asked && otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
         {formError && <Alert tone="danger">{formError}</Alert>}
       </div>
     </Dialog>

@@ -5,8 +5,10 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useDeleteWebhook } from '../api/delete-webhook.ts';
+import { webhooksMessages } from '../messages.ts';
 import { CodeStepFooter } from './code-step.tsx';
 
 /** Deletes an endpoint after the e-mailed code. */
@@ -15,6 +17,7 @@ export function DeleteWebhookDialog({ webhook, onClose }: { webhook: Webhook | u
 }
 
 function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
+  const t = useT(webhooksMessages);
   const [step, setStep] = useState<'confirm' | 'code'>('confirm');
   const [error, setError] = useState<string>();
   const code = useCodeStep();
@@ -27,7 +30,7 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
       { id: webhook.id, otp: code.code },
       {
         onSuccess: () => {
-          toast.show('Webhook endpoint deleted');
+          toast.show(t('deleteDialog.deleted'));
           onClose();
         },
         onError: (err) => {
@@ -41,13 +44,13 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title="Delete webhook endpoint"
-      description={step === 'code' ? 'Confirm with the code we e-mailed you.' : undefined}
+      title={t('deleteDialog.title')}
+      description={step === 'code' ? t('confirmWithCode') : undefined}
       footer={
         step === 'confirm' ? (
           <>
             <Button variant="secondary" onClick={onClose}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button
               variant="danger"
@@ -56,21 +59,18 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
                 void code.send({ action: 'webhook.delete', target: { id: webhook.id } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'))
               }
             >
-              Continue
+              {t('continue')}
             </Button>
           </>
         ) : (
-          <CodeStepFooter step={code} onBack={() => setStep('confirm')} confirmLabel="Delete endpoint" busy={remove.isPending} danger />
+          <CodeStepFooter step={code} onBack={() => setStep('confirm')} confirmLabel={t('deleteDialog.submit')} busy={remove.isPending} danger />
         )
       }
     >
       {step === 'confirm' ? (
         <div className="space-y-3 text-sm">
-          <p>
-            Events will no longer be sent to <span className="break-all font-medium">{webhook.url}</span>, and its delivery history is deleted. This cannot be
-            undone.
-          </p>
-          {code.sendError && <Alert tone="danger">{code.sendError}</Alert>}
+          <p>{t.rich('deleteDialog.body', { b: () => <span className="break-all font-medium">{webhook.url}</span> })}</p>
+          {code.sendError && <Alert tone="danger">{localizeMessage(code.sendError)}</Alert>}
           {error && <Alert tone="danger">{error}</Alert>}
         </div>
       ) : (

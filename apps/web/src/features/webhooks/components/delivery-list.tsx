@@ -7,15 +7,18 @@ import { cn } from '../../../components/ui/cn.ts';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { formatDate, titleCase, formatCount } from '../../../lib/format.ts';
+import { formatDate, formatCount } from '../../../lib/format.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { ACTIVITY_PAGE_SIZE, useWebhookActivity } from '../api/activity.ts';
 import { useResendDelivery } from '../api/resend-delivery.ts';
+import { webhooksMessages } from '../messages.ts';
 import { AttemptStatus, DeliveryStatusBadge } from './status-badge.tsx';
 
 const ALL = 'all';
 
 /** Deliveries newest first, filterable by endpoint and status; each opens to its attempts, its body and a resend. */
 export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEdit: boolean }) {
+  const t = useT(webhooksMessages);
   const [webhookId, setWebhookId] = useState(ALL);
   const [status, setStatus] = useState(ALL);
   const [startIndex, setStartIndex] = useState(0);
@@ -36,28 +39,28 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
     <div>
       <div className="flex flex-col gap-3 border-b border-line px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
         <div>
-          <h2 className="text-base font-semibold">Deliveries</h2>
-          <p className="text-sm text-muted">Every event sent, with each attempt and your server&apos;s answer. Kept for 30 days.</p>
+          <h2 className="text-base font-semibold">{t('deliveries.title')}</h2>
+          <p className="text-sm text-muted">{t('deliveries.body')}</p>
         </div>
-        <div className="grid grid-cols-2 gap-2 sm:flex">
+        <div className="grid grid-cols-1 gap-2 sm:flex">
           <SearchableSelect
             className="sm:w-56"
-            label="Endpoint"
-            options={[{ value: ALL, label: 'All endpoints' }, ...webhooks.map((w) => ({ value: w.id, label: w.url }))]}
+            label={t('deliveries.endpoint')}
+            options={[{ value: ALL, label: t('deliveries.allEndpoints') }, ...webhooks.map((w) => ({ value: w.id, label: w.url }))]}
             value={webhookId}
             onChange={filter(setWebhookId)}
           />
           <SearchableSelect
             className="sm:w-40"
-            label="Status"
-            options={[{ value: ALL, label: 'All statuses' }, ...DELIVERY_STATUSES.map((s) => ({ value: s, label: titleCase(s) }))]}
+            label={t('deliveries.status')}
+            options={[{ value: ALL, label: t('deliveries.allStatuses') }, ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`deliveryStatus.${s}`) }))]}
             value={status}
             onChange={filter(setStatus)}
           />
         </div>
       </div>
       {activity.isPending ? (
-        <LoadingBlock label="Loading..." />
+        <LoadingBlock label={t('loading')} />
       ) : activity.isError ? (
         <Alert tone="danger" className="m-5">
           {activity.error.message}
@@ -65,8 +68,8 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
       ) : rows.length === 0 ? (
         <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
           <History className="size-8 text-brand-700" aria-hidden="true" />
-          <p className="font-semibold">No deliveries yet</p>
-          <p className="max-w-sm text-sm text-muted">Events sent to your endpoints appear here. Send a test event to try an endpoint now.</p>
+          <p className="font-semibold">{t('deliveries.emptyTitle')}</p>
+          <p className="max-w-sm text-sm text-muted">{t('deliveries.emptyBody')}</p>
         </div>
       ) : (
         <ul className="divide-y divide-line">
@@ -78,8 +81,7 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
       {total > 0 && (
         <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm">
           <p className="text-muted" data-testid="delivery-page-summary">
-            {startIndex + 1}–{startIndex + rows.length} of {formatCount(total)}
-            {total >= 10_000 ? '+' : ''}
+            {t('deliveries.page', { from: startIndex + 1, to: startIndex + rows.length, total: `${formatCount(total)}${total >= 10_000 ? '+' : ''}` })}
           </p>
           <div className="flex gap-2">
             <Button
@@ -88,7 +90,7 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
               disabled={startIndex === 0 || activity.isFetching}
               onClick={() => setStartIndex(Math.max(0, startIndex - ACTIVITY_PAGE_SIZE))}
             >
-              Previous
+              {t('deliveries.previous')}
             </Button>
             <Button
               variant="secondary"
@@ -96,7 +98,7 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
               disabled={startIndex + ACTIVITY_PAGE_SIZE >= total || activity.isFetching}
               onClick={() => setStartIndex(startIndex + ACTIVITY_PAGE_SIZE)}
             >
-              Next
+              {t('deliveries.next')}
             </Button>
           </div>
         </div>
@@ -106,6 +108,7 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
 }
 
 function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: WebhookDelivery; open: boolean; onToggle: () => void; canEdit: boolean }) {
+  const t = useT(webhooksMessages);
   const resend = useResendDelivery();
   const last = d.attempts.at(-1);
   const retrying = d.status === 'pending' && d.attempts.length > 0;
@@ -122,7 +125,7 @@ function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: Webho
         <span className="shrink-0 text-right text-xs text-muted">
           <span className="block">{formatDate(d.createdAt)}</span>
           <span className="mt-1 block">
-            {d.attempts.length} {d.attempts.length === 1 ? 'attempt' : 'attempts'}
+            {t('deliveries.attempts', { count: d.attempts.length })}
             {last?.statusCode ? ` · ${last.statusCode}` : ''}
           </span>
         </span>
@@ -131,29 +134,29 @@ function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: Webho
       {open && (
         <div className="space-y-4 bg-canvas/60 px-5 pb-5 pt-2">
           <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
-            <dt className="text-muted">Event ID (webhook-id)</dt>
+            <dt className="text-muted">{t('deliveries.eventId')}</dt>
             <dd className="break-all font-mono text-xs" data-testid="delivery-event-id">
               {d.eventId}
             </dd>
-            <dt className="text-muted">Endpoint</dt>
+            <dt className="text-muted">{t('deliveries.endpoint')}</dt>
             <dd className="break-all">{d.url}</dd>
             {d.nextAttemptAt && (
               <>
-                <dt className="text-muted">Next attempt</dt>
+                <dt className="text-muted">{t('deliveries.nextAttempt')}</dt>
                 <dd>{formatDate(d.nextAttemptAt)}</dd>
               </>
             )}
             {d.note && (
               <>
-                <dt className="text-muted">Note</dt>
-                <dd>{d.note}</dd>
+                <dt className="text-muted">{t('deliveries.note')}</dt>
+                <dd>{localizeMessage(d.note)}</dd>
               </>
             )}
           </dl>
           <div>
-            <p className="mb-2 text-xs font-medium uppercase tracking-wide text-muted">Attempts</p>
+            <p className="mb-2 text-xs font-medium uppercase tracking-wide text-muted">{t('deliveries.attemptsTitle')}</p>
             {d.attempts.length === 0 ? (
-              <p className="text-sm text-muted">{d.status === 'pending' ? 'Sending now...' : 'No attempt was made.'}</p>
+              <p className="text-sm text-muted">{t(d.status === 'pending' ? 'deliveries.sendingNow' : 'deliveries.noAttempt')}</p>
             ) : (
               <ol className="space-y-2">
                 {d.attempts.map((a, i) => (
@@ -163,8 +166,8 @@ function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: Webho
                       <span>{formatDate(a.attemptedAt)}</span>
                       <span className="text-muted">{formatCount(a.durationMs)} ms</span>
                       {a.trigger === 'manual' && (
-                        <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-800" title="Sent by a person: a resend or a test event">
-                          Manual
+                        <span className="rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-800" title={t('deliveries.manualTitle')}>
+                          {t('deliveries.manual')}
                         </span>
                       )}
                     </div>
@@ -179,7 +182,7 @@ function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: Webho
             )}
           </div>
           <details className="rounded-lg border border-line bg-white">
-            <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Request body</summary>
+            <summary className="cursor-pointer px-3 py-2 text-sm font-medium">{t('deliveries.requestBody')}</summary>
             <pre className="overflow-x-auto border-t border-line p-3 font-mono text-xs">{JSON.stringify(d.payload, null, 2)}</pre>
           </details>
           {canEdit && d.status !== 'pending' && (
@@ -189,13 +192,13 @@ function DeliveryRow({ delivery: d, open, onToggle, canEdit }: { delivery: Webho
               loading={resend.isPending}
               onClick={() =>
                 resend.mutate(d.id, {
-                  onSuccess: () => toast.show('Event resent'),
+                  onSuccess: () => toast.show(t('deliveries.resent')),
                   onError: (err) => toast.show(err.message),
                 })
               }
             >
               <RotateCcw className="size-3.5" aria-hidden="true" />
-              Resend
+              {t('deliveries.resend')}
             </Button>
           )}
         </div>

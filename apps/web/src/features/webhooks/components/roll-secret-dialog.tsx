@@ -7,7 +7,9 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { localizeMessage, useT, type Translate } from '../../../lib/i18n.ts';
 import { useRollWebhookSecret } from '../api/roll-webhook-secret.ts';
+import { webhooksMessages } from '../messages.ts';
 import { CodeStepFooter } from './code-step.tsx';
 import { SecretPanel } from './secret-panel.tsx';
 
@@ -19,7 +21,15 @@ export function RollSecretDialog({ webhook, onClose }: { webhook: Webhook | unde
   return webhook ? <RollBody webhook={webhook} onClose={onClose} /> : null;
 }
 
+/** A choice of how long the old secret keeps signing, in words: "Now", "In 1 hour", "In 7 days". */
+function overlapLabel(t: Translate<typeof webhooksMessages.en>, minutes: number): string {
+  if (minutes === 0) return t('rollDialog.now');
+  const duration = minutes < 2 * 24 * 60 ? t('rollDialog.hours', { count: minutes / 60 }) : t('rollDialog.days', { count: minutes / (24 * 60) });
+  return t('rollDialog.in', { duration });
+}
+
 function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
+  const t = useT(webhooksMessages);
   const [step, setStep] = useState<'choose' | 'code' | 'done'>('choose');
   const [minutes, setMinutes] = useState<number>(24 * 60);
   const [error, setError] = useState<string>();
@@ -44,19 +54,19 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
     );
   };
 
-  const title = step === 'done' ? 'Save the new signing secret' : 'Roll signing secret';
+  const title = step === 'done' ? t('rollDialog.savedTitle') : t('rollDialog.title');
   return (
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
       title={title}
-      description={step === 'code' ? 'Confirm with the code we e-mailed you.' : step === 'choose' ? 'A new secret replaces the current one.' : undefined}
+      description={step === 'code' ? t('confirmWithCode') : step === 'choose' ? t('rollDialog.description') : undefined}
       width={560}
       footer={
         step === 'choose' ? (
           <>
             <Button variant="secondary" onClick={onClose}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button
               loading={code.sending}
@@ -64,33 +74,28 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
                 void code.send({ action: 'webhook.roll', target: { id: webhook.id } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'))
               }
             >
-              Continue
+              {t('continue')}
             </Button>
           </>
         ) : step === 'code' ? (
-          <CodeStepFooter step={code} onBack={() => setStep('choose')} confirmLabel="Roll secret" busy={roll.isPending} />
+          <CodeStepFooter step={code} onBack={() => setStep('choose')} confirmLabel={t('rollDialog.submit')} busy={roll.isPending} />
         ) : (
-          <Button onClick={onClose}>Done</Button>
+          <Button onClick={onClose}>{t('done')}</Button>
         )
       }
     >
       {step === 'choose' && (
         <div className="space-y-4 text-sm">
-          <p>
-            Endpoint <span className="break-all font-medium">{webhook.url}</span>
-          </p>
+          <p>{t.rich('rollDialog.endpoint', { b: () => <span className="break-all font-medium">{webhook.url}</span> })}</p>
           <OverlapChoices
-            legend="The old secret stops signing"
+            legend={t('rollDialog.legend')}
             choices={WEBHOOK_ROLL_OVERLAP_CHOICES}
             minutes={minutes}
             onChange={setMinutes}
-            label={(c) => (c.minutes === 0 ? c.label : `In ${c.label}`)}
-            meaning={{
-              now: 'Deliveries are signed with the new secret only, as soon as you roll: your receiver must have it first.',
-              overlap: 'Until then each delivery carries both signatures, so your receiver accepts it with either secret while you update it.',
-            }}
+            label={(c) => overlapLabel(t, c.minutes)}
+            meaning={{ now: t('rollDialog.meaningNow'), overlap: t('rollDialog.meaningOverlap') }}
           />
-          {code.sendError && <Alert tone="danger">{code.sendError}</Alert>}
+          {code.sendError && <Alert tone="danger">{localizeMessage(code.sendError)}</Alert>}
           {error && <Alert tone="danger">{error}</Alert>}
         </div>
       )}
@@ -105,7 +110,7 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
       {step === 'done' && rolled && (
         <div className="space-y-4">
           <p className="text-sm" data-testid="roll-outcome">
-            {rolled.until ? `The old secret keeps signing until ${formatDate(rolled.until)}.` : 'The old secret no longer signs deliveries.'}
+            {rolled.until ? t('rollDialog.until', { date: formatDate(rolled.until) }) : t('rollDialog.ended')}
           </p>
           <SecretPanel secret={rolled.secret} />
         </div>

@@ -7,10 +7,12 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useCreateWebhook } from '../api/create-webhook.ts';
 import { useUpdateWebhook } from '../api/update-webhook.ts';
 import { CodeStepFooter } from './code-step.tsx';
+import { webhooksMessages } from '../messages.ts';
 import { EventPicker } from './event-picker.tsx';
 import { SecretPanel } from './secret-panel.tsx';
 
@@ -26,6 +28,7 @@ export function WebhookDialog({ open, onOpenChange, webhook }: { open: boolean; 
 }
 
 function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boolean) => void; webhook?: Webhook }) {
+  const t = useT(webhooksMessages);
   const editing = webhook !== undefined;
   const [step, setStep] = useState<Step>('form');
   const [url, setUrl] = useState(webhook?.url ?? '');
@@ -52,9 +55,9 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
   const submitForm = async (e: FormEvent) => {
     e.preventDefault();
     const next: typeof errors = {};
-    if (!WebhookUrl.safeParse(url).success) next.url = WEBHOOK_MESSAGES.invalidUrl;
-    if (events.length === 0) next.events = WEBHOOK_MESSAGES.noEvents;
-    if (editing && Object.keys(changes()).length === 0) next.form = 'Nothing has changed.';
+    if (!WebhookUrl.safeParse(url).success) next.url = localizeMessage(WEBHOOK_MESSAGES.invalidUrl);
+    if (events.length === 0) next.events = localizeMessage(WEBHOOK_MESSAGES.noEvents);
+    if (editing && Object.keys(changes()).length === 0) next.form = t('dialog.nothingChanged');
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     const changed = changes();
@@ -88,7 +91,7 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
         { id: webhook.id, ...changes(), otp: code.code },
         {
           onSuccess: () => {
-            toast.show('Webhook endpoint updated');
+            toast.show(t('dialog.updated'));
             onOpenChange(false);
           },
           onError: onFailure,
@@ -108,13 +111,8 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
     }
   };
 
-  const title = step === 'secret' ? 'Webhook endpoint added' : editing ? 'Edit webhook endpoint' : 'Add webhook endpoint';
-  const description_ =
-    step === 'code'
-      ? 'Confirm this change with the code we e-mailed you.'
-      : step === 'secret'
-        ? undefined
-        : 'We POST a signed JSON event to this URL when a transaction changes state.';
+  const title = step === 'secret' ? t('dialog.titleAdded') : editing ? t('dialog.titleEdit') : t('dialog.titleAdd');
+  const description_ = step === 'code' ? t('dialog.confirmChange') : step === 'secret' ? undefined : t('dialog.description');
 
   return (
     <Dialog
@@ -130,37 +128,37 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
         step === 'form' ? (
           <>
             <Button variant="secondary" onClick={() => onOpenChange(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="submit" form="webhook-form" loading={code.sending}>
-              Continue
+              {t('continue')}
             </Button>
           </>
         ) : step === 'code' ? (
-          <CodeStepFooter step={code} onBack={() => setStep('form')} confirmLabel={editing ? 'Save changes' : 'Add endpoint'} busy={busy} />
+          <CodeStepFooter step={code} onBack={() => setStep('form')} confirmLabel={editing ? t('dialog.saveChanges') : t('endpoints.add')} busy={busy} />
         ) : (
-          <Button onClick={() => onOpenChange(false)}>Done</Button>
+          <Button onClick={() => onOpenChange(false)}>{t('done')}</Button>
         )
       }
     >
       {step === 'form' && (
         <form id="webhook-form" onSubmit={(e) => void submitForm(e)} className="space-y-4" noValidate>
           <TextField
-            label="Endpoint URL"
+            label={t('dialog.url')}
             type="url"
             inputMode="url"
             placeholder="https://api.example.com/webhooks/portal"
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             error={errors.url}
-            hint="Use https. The endpoint must answer with a 2xx status within 10 seconds."
+            hint={t('dialog.urlHint')}
             autoFocus
           />
           <TextField
-            label="Description (optional)"
+            label={t('dialog.descriptionLabel')}
             value={description}
             maxLength={WEBHOOK_DESCRIPTION_MAX}
-            placeholder="What this endpoint is for"
+            placeholder={t('dialog.descriptionPlaceholder')}
             onChange={(e) => setDescription(e.target.value)}
           />
           <EventPicker value={events} onChange={setEvents} error={errors.events} />
@@ -168,12 +166,12 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
             <label className="flex items-start gap-3 rounded-lg border border-line p-3 text-sm">
               <input type="checkbox" className="mt-0.5 size-4 accent-brand-700" checked={active} onChange={(e) => setActive(e.target.checked)} />
               <span>
-                <span className="font-medium">Enabled</span>
-                <span className="block text-muted">While disabled, no events are sent to this endpoint and none are kept for it.</span>
+                <span className="font-medium">{t('dialog.enabled')}</span>
+                <span className="block text-muted">{t('dialog.enabledHelp')}</span>
               </span>
             </label>
           )}
-          {code.sendError && <Alert tone="danger">{code.sendError}</Alert>}
+          {code.sendError && <Alert tone="danger">{localizeMessage(code.sendError)}</Alert>}
           {errors.form && <Alert tone="danger">{errors.form}</Alert>}
         </form>
       )}

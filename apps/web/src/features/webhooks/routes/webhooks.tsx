@@ -8,6 +8,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { useSendTestEvent } from '../api/send-test.ts';
 import { useWebhooks } from '../api/webhooks.ts';
@@ -16,8 +17,7 @@ import { DeliveryList } from '../components/delivery-list.tsx';
 import { EndpointList } from '../components/endpoint-list.tsx';
 import { RollSecretDialog } from '../components/roll-secret-dialog.tsx';
 import { WebhookDialog } from '../components/webhook-dialog.tsx';
-
-const READ_ONLY = 'You do not have edit access because you are not an admin';
+import { webhooksMessages } from '../messages.ts';
 
 /**
  * /webhooks: the partner's endpoints and their deliveries. Every user reads them; admins add, edit, delete and roll secrets of
@@ -25,6 +25,7 @@ const READ_ONLY = 'You do not have edit access because you are not an admin';
  * the partner (flag webhooksManagementEnabled); when not, the screen says so.
  */
 export function WebhooksScreen() {
+  const t = useT(webhooksMessages);
   const canEdit = useSession((s) => s.user?.role) === 'admin';
   const webhooks = useWebhooks();
   const sendTest = useSendTestEvent();
@@ -36,20 +37,20 @@ export function WebhooksScreen() {
 
   const test = (w: Webhook) =>
     sendTest.mutate(w.id, {
-      onSuccess: () => toast.show('Test event sent. Its delivery is listed below.'),
+      onSuccess: () => toast.show(t('testSent')),
       onError: (err) => toast.show(err.message),
     });
 
   return (
     <div>
       <PageHeader
-        title="Webhooks"
-        description="Signed notifications to your servers when a collection, payment or settlement changes state."
+        title={t('title')}
+        description={t('description')}
         actions={
           canEdit && list.length > 0 ? (
             <Button onClick={() => setDialog({})}>
               <Plus className="size-4" aria-hidden="true" />
-              Add endpoint
+              {t('endpoints.add')}
             </Button>
           ) : undefined
         }
@@ -58,22 +59,22 @@ export function WebhooksScreen() {
         <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center">
           <ShieldAlert className="size-10 text-muted" aria-hidden="true" />
           <p className="font-semibold">{refused.message}</p>
-          <p className="max-w-sm text-sm text-muted">Ask your account manager to turn webhooks on for your business.</p>
+          <p className="max-w-sm text-sm text-muted">{t('notEnabledHelp')}</p>
         </Card>
       ) : (
         <>
           {!canEdit && (
             <Alert tone="info" className="mb-6">
-              {READ_ONLY}
+              {t('readOnly')}
             </Alert>
           )}
           <Card className="mb-6">
             <div className="border-b border-line px-5 py-4">
-              <h2 className="text-base font-semibold">Endpoints</h2>
-              <p className="text-sm text-muted">Each request is signed with the endpoint&apos;s secret; events that fail are retried for about a day.</p>
+              <h2 className="text-base font-semibold">{t('endpoints.title')}</h2>
+              <p className="text-sm text-muted">{t('endpoints.body')}</p>
             </div>
             {webhooks.isPending ? (
-              <LoadingBlock label="Loading..." />
+              <LoadingBlock label={t('loading')} />
             ) : webhooks.isError ? (
               <Alert tone="danger" className="m-5">
                 {webhooks.error.message}

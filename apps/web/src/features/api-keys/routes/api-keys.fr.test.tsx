@@ -1,0 +1,61 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiKey } from '@portal/contract/api-keys';
+import { setLanguage } from '../../../lib/i18n.ts';
+import { mockApi } from '../../../testing/api-mock.ts';
+import { PARTNER_ID, profile, signIn } from '../../../testing/factories.ts';
+import { renderScreen } from '../../../testing/render.tsx';
+import { ApiKeysScreen } from './api-keys.tsx';
+
+const key: ApiKey = {
+  partnerId: PARTNER_ID,
+  apiKey: 'ak_0123456789abcdef0123456789abcdef',
+  name: 'Serveur de décaissements',
+  status: 'disabled',
+  permissions: ['api_read', 'api_write'],
+  publicKey: 'pk_public',
+  secretHint: 'WXYZ',
+  expiry: null,
+  expired: false,
+  previousSecretExpiresAt: '2026-11-22T18:05:00.000Z',
+  lastUsedAt: null,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
+};
+
+describe('API keys screen in French', () => {
+  beforeEach(async () => {
+    await setLanguage('fr');
+    signIn('admin');
+  });
+  afterEach(() => setLanguage('en'));
+
+  it('lists the keys, their permissions and dates, the allowed addresses and the roll choices in French', async () => {
+    mockApi({
+      'GET partner/profile': { body: profile({}, { whitelistedIpsEnabled: true }) },
+      'GET partner/ip-addresses': { body: { ipAddresses: [{ ipAddress: '203.0.113.7', status: 'whitelisted', createdAt: key.createdAt, createdBy: null }] } },
+      'GET partner/apikey': { body: { apiKeys: [key] } },
+    });
+    const { user } = renderScreen(<ApiKeysScreen />, { path: '/api-keys' });
+    const [row] = await screen.findAllByTestId('api-key-row');
+    expect(screen.getByRole('heading', { name: 'Clés API', level: 1 })).toBeTruthy();
+    expect(within(row!).getByText('Lecture API')).toBeTruthy();
+    expect(within(row!).getByText('Écriture API')).toBeTruthy();
+    expect(within(row!).getByText('Inactive')).toBeTruthy();
+    expect(row!.textContent).toContain('20 nov. 2026');
+    expect(row!.textContent).toContain('L’ancien secret reste valable jusqu’au 22 nov. 2026, 18:05 UTC');
+    expect(within(row!).getAllByText('Jamais')).toHaveLength(2);
+    expect(within(row!).getByRole('button', { name: 'Activer Serveur de décaissements' })).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Dernière utilisation' })).toBeTruthy();
+
+    expect(await screen.findByRole('heading', { name: 'Adresses IP autorisées' })).toBeTruthy();
+    expect(within(await screen.findByTestId('ip-address-row')).getByText('Autorisée')).toBeTruthy();
+
+    await user.click(within(row!).getByRole('button', { name: 'Renouveler le secret de Serveur de décaissements' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Renouveler le secret de la clé API «\u00a0Serveur de décaissements\u00a0»' });
+    for (const choice of ['Immédiatement', 'Dans 1 heure', 'Dans 24 heures', 'Dans 3 jours', 'Dans 7 jours']) {
+      expect(within(dialog).getByRole('radio', { name: choice })).toBeTruthy();
+    }
+    expect(within(dialog).getByRole('button', { name: 'Annuler' })).toBeTruthy();
+  });
+});
