@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Webhook, WebhookDelivery } from '@portal/contract/webhooks';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { setLanguage } from '../../../lib/i18n.ts';
 import { PARTNER_ID, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { WebhooksScreen } from './webhooks.tsx';
@@ -140,7 +141,33 @@ describe('webhooks screen', () => {
           ],
         },
       },
-      'GET partner/activity': { body: { activities: [delivery()], total: 1 } },
+      'GET partner/activity': {
+        body: {
+          activities: [
+            delivery({
+              attempts: [
+                {
+                  attemptedAt: '2026-11-20T10:00:00.000Z',
+                  statusCode: 503,
+                  durationMs: 84,
+                  responseSnippet: 'upstream unavailable',
+                  error: null,
+                  trigger: 'automatic',
+                },
+                {
+                  attemptedAt: '2026-11-20T10:00:05.000Z',
+                  statusCode: null,
+                  durationMs: 10000,
+                  responseSnippet: null,
+                  error: 'Timed out after 10 s',
+                  trigger: 'manual',
+                },
+              ],
+            }),
+          ],
+          total: 1,
+        },
+      },
       'POST partner/activity/0a5e00bb-0000-4000-8000-000000000001/resend': { body: { delivery: delivery({ status: 'pending' }) } },
     });
     const { user } = renderWebhooks();
@@ -235,7 +262,36 @@ describe('webhooks screen', () => {
 
   it('is read-only for other roles', async () => {
     signIn('view');
-    mockApi({ 'GET partner/webhook': { body: { webhooks: [webhook()] } }, 'GET partner/activity': { body: { activities: [delivery()], total: 1 } } });
+    mockApi({
+      'GET partner/webhook': { body: { webhooks: [webhook()] } },
+      'GET partner/activity': {
+        body: {
+          activities: [
+            delivery({
+              attempts: [
+                {
+                  attemptedAt: '2026-11-20T10:00:00.000Z',
+                  statusCode: 503,
+                  durationMs: 84,
+                  responseSnippet: 'upstream unavailable',
+                  error: null,
+                  trigger: 'automatic',
+                },
+                {
+                  attemptedAt: '2026-11-20T10:00:05.000Z',
+                  statusCode: null,
+                  durationMs: 10000,
+                  responseSnippet: null,
+                  error: 'Timed out after 10 s',
+                  trigger: 'manual',
+                },
+              ],
+            }),
+          ],
+          total: 1,
+        },
+      },
+    });
     const { user } = renderWebhooks();
     await screen.findAllByTestId('webhook-row');
     expect(screen.getByText('You do not have edit access because you are not an admin')).toBeTruthy();
@@ -250,5 +306,76 @@ describe('webhooks screen', () => {
     renderWebhooks();
     expect(await screen.findByText('Webhooks are not enabled for your account.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Add endpoint' })).toBeNull();
+  });
+});
+
+// a failing endpoint with a French description and four events
+const frenchWebhook = webhook({
+  description: 'Synchronisation comptable',
+  events: ['SETTLEMENT.COMPLETE', 'PAYMENT.FAILED', 'PAYMENT.COMPLETE', 'COLLECTION.COMPLETE'],
+  state: 'failing',
+  failingSince: '2026-11-21T10:00:00.000Z',
+});
+
+describe('webhooks screen in French', () => {
+  beforeEach(async () => {
+    await setLanguage('fr');
+    signIn('admin');
+  });
+  afterEach(() => setLanguage('en'));
+
+  it('shows the endpoints, the deliveries and their attempts in French, dates written the French way', async () => {
+    mockApi({
+      'GET partner/webhook': { body: { webhooks: [frenchWebhook] } },
+      'GET partner/activity': {
+        body: {
+          activities: [
+            delivery({
+              attempts: [
+                {
+                  attemptedAt: '2026-11-20T10:00:00.000Z',
+                  statusCode: 503,
+                  durationMs: 84,
+                  responseSnippet: 'upstream unavailable',
+                  error: null,
+                  trigger: 'automatic',
+                },
+                {
+                  attemptedAt: '2026-11-20T10:00:05.000Z',
+                  statusCode: null,
+                  durationMs: 10000,
+                  responseSnippet: null,
+                  error: 'Timed out after 10 s',
+                  trigger: 'manual',
+                },
+              ],
+            }),
+          ],
+          total: 1,
+        },
+      },
+    });
+    const { user } = renderScreen(<WebhooksScreen />, { path: '/webhooks' });
+    const [row] = await screen.findAllByTestId('webhook-row');
+    expect(screen.getByRole('heading', { name: 'Points de terminaison' })).toBeTruthy();
+    expect(within(row!).getByText('En échec')).toBeTruthy();
+    expect(within(row!).getByText('+1 autre')).toBeTruthy();
+    expect(row!.textContent).toContain('Ajouté le 20 nov. 2026, 10:00 UTC · en échec depuis le 21 nov. 2026, 10:00 UTC');
+    expect(within(row!).getByRole('button', { name: 'Renouveler le secret de https://hooks.acme.test/portal' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ajouter un point de terminaison' })).toBeTruthy();
+
+    expect(await screen.findByRole('heading', { name: 'Livraisons' })).toBeTruthy();
+    const deliveryRow = screen.getByTestId('delivery-row');
+    expect(within(deliveryRow).getByText('Échouée')).toBeTruthy();
+    expect(deliveryRow.textContent).toContain('2 tentatives');
+    expect(screen.getByTestId('delivery-page-summary').textContent).toBe('1–1 sur 1');
+
+    await user.click(within(deliveryRow).getByRole('button', { name: /SETTLEMENT.COMPLETE/ }));
+    const attempts = screen.getAllByTestId('attempt-row');
+    expect(attempts[1]!.textContent).toContain('Délai dépassé');
+    expect(attempts[1]!.textContent).toContain('10\u202f000 ms');
+    expect(within(attempts[1]!).getByText('Manuel')).toBeTruthy();
+    expect(screen.getByText('ID de l’événement (webhook-id)')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Renvoyer' })).toBeTruthy();
   });
 });
