@@ -252,7 +252,7 @@ describe('the security screen, in French', () => {
     const sessions = await screen.findByRole('list', { name: 'Vos sessions' });
     expect(within(sessions).getByText('Ce navigateur')).toBeTruthy();
     expect(within(sessions).getAllByText('203.0.113.7 · Connexion le 20 nov. 2026, 08:00 UTC · Dernière activité le 20 nov. 2026, 09:00 UTC')).toHaveLength(1);
-    expect(within(sessions).getByRole('button', { name: 'Fermer la session de Safari 18 on iOS' })).toBeTruthy();
+    expect(within(sessions).getByRole('button', { name: 'Fermer la session de Safari 18 sous iOS' })).toBeTruthy();
 
     const passkeys = within(await screen.findByRole('list', { name: 'Vos clés d’accès' })).getAllByRole('listitem');
     expect(passkeys[0]!.textContent).toMatch(/Synchronisée.*Ajoutée le 18 nov. 2026, 08:00 UTC dans Chrome 131 on macOS · Pas encore utilisée/);
