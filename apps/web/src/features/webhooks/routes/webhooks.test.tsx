@@ -141,33 +141,7 @@ describe('webhooks screen', () => {
           ],
         },
       },
-      'GET partner/activity': {
-        body: {
-          activities: [
-            delivery({
-              attempts: [
-                {
-                  attemptedAt: '2026-11-20T10:00:00.000Z',
-                  statusCode: 503,
-                  durationMs: 84,
-                  responseSnippet: 'upstream unavailable',
-                  error: null,
-                  trigger: 'automatic',
-                },
-                {
-                  attemptedAt: '2026-11-20T10:00:05.000Z',
-                  statusCode: null,
-                  durationMs: 10000,
-                  responseSnippet: null,
-                  error: 'Timed out after 10 s',
-                  trigger: 'manual',
-                },
-              ],
-            }),
-          ],
-          total: 1,
-        },
-      },
+      'GET partner/activity': { body: { activities: [delivery()], total: 1 } },
       'POST partner/activity/0a5e00bb-0000-4000-8000-000000000001/resend': { body: { delivery: delivery({ status: 'pending' }) } },
     });
     const { user } = renderWebhooks();
@@ -262,36 +236,7 @@ describe('webhooks screen', () => {
 
   it('is read-only for other roles', async () => {
     signIn('view');
-    mockApi({
-      'GET partner/webhook': { body: { webhooks: [webhook()] } },
-      'GET partner/activity': {
-        body: {
-          activities: [
-            delivery({
-              attempts: [
-                {
-                  attemptedAt: '2026-11-20T10:00:00.000Z',
-                  statusCode: 503,
-                  durationMs: 84,
-                  responseSnippet: 'upstream unavailable',
-                  error: null,
-                  trigger: 'automatic',
-                },
-                {
-                  attemptedAt: '2026-11-20T10:00:05.000Z',
-                  statusCode: null,
-                  durationMs: 10000,
-                  responseSnippet: null,
-                  error: 'Timed out after 10 s',
-                  trigger: 'manual',
-                },
-              ],
-            }),
-          ],
-          total: 1,
-        },
-      },
-    });
+    mockApi({ 'GET partner/webhook': { body: { webhooks: [webhook()] } }, 'GET partner/activity': { body: { activities: [delivery()], total: 1 } } });
     const { user } = renderWebhooks();
     await screen.findAllByTestId('webhook-row');
     expect(screen.getByText('You do not have edit access because you are not an admin')).toBeTruthy();
@@ -308,6 +253,12 @@ describe('webhooks screen', () => {
     expect(screen.queryByRole('button', { name: 'Add endpoint' })).toBeNull();
   });
 });
+
+/** The delivery whose second attempt someone sent again by hand. */
+function resentByHand(): WebhookDelivery {
+  const d = delivery();
+  return { ...d, attempts: [d.attempts[0]!, { ...d.attempts[1]!, trigger: 'manual' }] };
+}
 
 // a failing endpoint with a French description and four events
 const frenchWebhook = webhook({
@@ -327,33 +278,7 @@ describe('webhooks screen in French', () => {
   it('shows the endpoints, the deliveries and their attempts in French, dates written the French way', async () => {
     mockApi({
       'GET partner/webhook': { body: { webhooks: [frenchWebhook] } },
-      'GET partner/activity': {
-        body: {
-          activities: [
-            delivery({
-              attempts: [
-                {
-                  attemptedAt: '2026-11-20T10:00:00.000Z',
-                  statusCode: 503,
-                  durationMs: 84,
-                  responseSnippet: 'upstream unavailable',
-                  error: null,
-                  trigger: 'automatic',
-                },
-                {
-                  attemptedAt: '2026-11-20T10:00:05.000Z',
-                  statusCode: null,
-                  durationMs: 10000,
-                  responseSnippet: null,
-                  error: 'Timed out after 10 s',
-                  trigger: 'manual',
-                },
-              ],
-            }),
-          ],
-          total: 1,
-        },
-      },
+      'GET partner/activity': { body: { activities: [resentByHand()], total: 1 } },
     });
     const { user } = renderScreen(<WebhooksScreen />, { path: '/webhooks' });
     const [row] = await screen.findAllByTestId('webhook-row');
