@@ -15,9 +15,7 @@ import tg from 'flag-icons/flags/4x3/tg.svg?url';
 import bf from 'flag-icons/flags/4x3/bf.svg?url';
 import cd from 'flag-icons/flags/4x3/cd.svg?url';
 import bw from 'flag-icons/flags/4x3/bw.svg?url';
-import { countryName } from '@portal/contract/countries';
-import { currentLanguage } from '../../lib/i18n.ts';
-import { countryName as regionName } from '../../lib/partner/fiat-wallets.ts';
+import { localCountryName } from '../../lib/country-names.ts';
 import { cn } from './cn.ts';
 
 /**
@@ -54,13 +52,5 @@ export function CountryFlag({ locale, className }: { locale: string; className?:
       </span>
     );
   }
-  return (
-    <img
-      src={src}
-      alt=""
-      aria-hidden="true"
-      className={cn(box, 'object-cover')}
-      title={currentLanguage() === 'en' ? countryName(locale) : regionName(locale.toUpperCase())}
-    />
-  );
+  return <img src={src} alt="" aria-hidden="true" className={cn(box, 'object-cover')} title={localCountryName(locale)} />;
 }

@@ -1,9 +1,8 @@
 import type { Channel, PaymentNetwork } from '@portal/contract/coverage';
-import { countryByLocale } from '@portal/contract/countries';
 import { compareDecimal, normalise } from '@portal/contract/decimal';
 import { PAYMENT_MESSAGES, RAMP_OF_KIND, accountNumberProblem, localAmountProblem, type PaymentKind, type PaymentMarket } from '@portal/contract/payments';
 import { currentLanguage, localizeMessage, translator } from '../../lib/i18n.ts';
-import { countryName } from '../../lib/partner/fiat-wallets.ts';
+import { localCountryName } from '../../lib/country-names.ts';
 import { paymentsMessages } from './messages.ts';
 
 /** What the initiate form holds. */
@@ -42,7 +41,7 @@ export function countriesFor(kind: PaymentKind, channels: Channel[], markets: Pa
   const language = currentLanguage();
   const codes = [...new Set(channelsOf(kind, channels, markets).map((c) => c.country))];
   return codes
-    .map((code) => ({ code, name: language === 'en' ? (countryByLocale(code)?.name ?? code) : countryName(code, language) }))
+    .map((code) => ({ code, name: localCountryName(code, language) }))
     .sort((a, b) => a.name.localeCompare(b.name, language === 'en' ? undefined : language));
 }
 

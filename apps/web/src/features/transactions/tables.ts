@@ -1,4 +1,4 @@
-import { COUNTRIES, LOCAL_CURRENCIES, countryName as englishCountryName } from '@portal/contract/countries';
+import { COUNTRIES, LOCAL_CURRENCIES } from '@portal/contract/countries';
 import { COINS, PAYMENT_METHODS, REQUEST_SOURCES, SETTLEMENT_STATUSES, TRANSACTION_STATUSES } from '@portal/contract/domain';
 import type { SettlementRow, TradeRow, TransactionRow, TransactionRowOf } from '@portal/contract/transaction-rows';
 import type { FilterKey, SearchTable } from '@portal/contract/transactions';
@@ -13,8 +13,8 @@ import {
   transactionTypeLabel,
 } from '../../lib/format.ts';
 import { TRADE_AMOUNT_RANGES } from '@portal/contract/transactions';
-import { currentLanguage, translator, type Translate } from '../../lib/i18n.ts';
-import { countryName } from '../../lib/partner/fiat-wallets.ts';
+import { translator, type Translate } from '../../lib/i18n.ts';
+import { localCountryName } from '../../lib/country-names.ts';
 import { transactionsMessages, type TransactionsKey } from './messages.ts';
 
 /** A row of any table, as the server sends it (the row schemas of the contract). */
@@ -48,7 +48,7 @@ export type FilterCategory = { key: FilterKey; name: string; options: string[]; 
  * A country as the filters and the details name it: "Nigeria (NG)". In English the contract's list names it (the
  * names the server's files use); in another language the browser's names in that language do ("Sénégal (SN)").
  */
-export const countryLabel = (code: string) => `${currentLanguage() === 'en' ? englishCountryName(code) : countryName(code)} (${code})`;
+export const countryLabel = (code: string) => `${localCountryName(code)} (${code})`;
 
 /** Ids as every table cuts them: a uuid to its first 8 characters and an ellipsis, a short id (TRD-…) whole. */
 export const shortId = (value: string) => (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(value) ? `${value.slice(0, 8)}…` : value);
