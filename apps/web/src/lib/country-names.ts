@@ -19,11 +19,10 @@ export function displayName(type: 'region' | 'currency', code: string, language:
     return undefined;
   }
 }
-const lookUp = (kind: 'regions' | 'currencies', code: string) => displayName(kind === 'regions' ? 'region' : 'currency', code, 'fr');
 
 /** A country's name (Kenya, Côte d’Ivoire, Afrique du Sud), or its code when no list has it. */
 export function localCountryName(locale: string, language: Language = currentLanguage()): string {
-  if (language === 'fr' && /^[A-Za-z]{2}$/.test(locale)) return lookUp('regions', locale.toUpperCase()) ?? countryName(locale);
+  if (language === 'fr' && /^[A-Za-z]{2}$/.test(locale)) return displayName('region', locale.toUpperCase(), 'fr') ?? countryName(locale);
   return countryName(locale);
 }
 
@@ -31,7 +30,7 @@ export function localCountryName(locale: string, language: Language = currentLan
 export function localCurrencyName(code: string, language: Language = currentLanguage()): string {
   const english = CURRENCY_NAMES[code as keyof typeof CURRENCY_NAMES] ?? '';
   if (language !== 'fr' || !english || !/^[A-Za-z]{3}$/.test(code)) return english;
-  const name = lookUp('currencies', code.toUpperCase());
+  const name = displayName('currency', code.toUpperCase(), 'fr');
   // French writes currency names in lower case; alone on a line it starts with a capital
   return name ? name.charAt(0).toUpperCase() + name.slice(1) : english;
 }
