@@ -1,3 +1,6 @@
+import type { Language } from './i18n.ts';
+import { displayName } from './written.ts';
+
 /**
  * The country list of transaction-data §3, the one source of country names, two-letter codes (ISO 3166-1 alpha-2,
  * `locale`) and dialling codes (`code`; compound for the Caribbean nations that share +1, e.g. Jamaica +1-876). The
@@ -259,6 +262,12 @@ export const countryByLocale = (locale: string): CountryInfo | undefined => BY_L
 
 /** The country's name, or the code itself when the list does not have it. */
 export const countryName = (locale: string): string => countryByLocale(locale)?.name ?? locale;
+
+/** A country's name: the contract's list in English; in French the runtime's (Côte d’Ivoire), else the English one. */
+export function countryNameIn(locale: string, language: Language): string {
+  if (language === 'fr' && /^[A-Za-z]{2}$/.test(locale)) return displayName('region', locale.toUpperCase(), 'fr') ?? countryName(locale);
+  return countryName(locale);
+}
 
 /**
  * The markets the provider serves (ISO 3166-1 alpha-2) with their local currency (ISO 4217): the transaction filters

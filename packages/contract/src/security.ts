@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CSV_BOM, csvLine } from './csv.ts';
 import type { Role } from './domain.ts';
 import { LANGUAGE_NAMES, Language } from './i18n.ts';
+import { localDecimal } from './written.ts';
 import { ROLE_LABELS } from './team.ts';
 import { TimeZoneName, wallTimeInZone } from './time-zone.ts';
 import { CalendarDate } from './validation.ts';
@@ -296,12 +297,6 @@ const SIGN_IN_METHODS_FR: Record<string, string> = {
 };
 /** describeBrowser's words in French: "Chrome 131 on Windows" -> "Chrome 131 sous Windows". */
 export const frenchBrowser = (browser: string) => browser.replace(new RegExp(` on (${SYSTEMS.map(([, name]) => name).join('|')})$`), ' sous $1');
-/** A decimal amount as French writes it: "1 500,00". */
-const frenchAmount = (amount: string) =>
-  amount.replace(
-    /^(-?)(\d+)(?:\.(\d+))?$/,
-    (_, sign: string, whole: string, fraction?: string) => `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, '\u202f')}${fraction ? `,${fraction}` : ''}`,
-  );
 const FRENCH: Record<SecurityAction, (f: Facts) => string> = {
   'login.succeeded': (f) => `Connexion ${SIGN_IN_METHODS_FR[f.method ?? ''] ?? ''}`.trim(),
   'login.failed': () => 'Échec de connexion\u00a0: mot de passe incorrect',
@@ -364,7 +359,7 @@ const FRENCH: Record<SecurityAction, (f: Facts) => string> = {
   'partner_rate.change_denied': (f) => joined('Refus d’une modification de pays', f.code, (c) => ` (${c})`),
   'partner.created': () => 'Ouverture du compte',
   'partner.flags_changed': () => 'Les fonctionnalités du compte ont changé',
-  'partner.low_balance_limit_changed': (f) => joined('Modification du seuil de solde bas', f.lowBalanceLimit, (l) => ` à ${frenchAmount(l)}\u00a0USD`),
+  'partner.low_balance_limit_changed': (f) => joined('Modification du seuil de solde bas', f.lowBalanceLimit, (l) => ` à ${localDecimal(l, 'fr')}\u00a0USD`),
   'partner.payout_config_changed': () => 'Modification des paramètres de décaissement',
   'report.requested': () => 'Demande d’un rapport',
 };

@@ -1,5 +1,6 @@
 import { isKnownTimeZone } from '@portal/contract/time-zone';
-import { currentLanguage, groupDigits } from './i18n.ts';
+import { localDecimal, utcDayAndTime, withCurrency as writtenWithCurrency } from '@portal/contract/written';
+import { currentLanguage } from './i18n.ts';
 
 const numeric = (value: string | number | null | undefined) => (typeof value === 'number' ? String(value) : (value ?? '').replace(/[^\d.-]/g, ''));
 const isNumber = (text: string) => text !== '' && text !== '-' && !Number.isNaN(Number(text));
@@ -53,8 +54,7 @@ const fmt = (text: string, min: number, max: number): string => {
     }
   }
   frac = frac.replace(/0+$/, '').padEnd(min, '0');
-  const language = currentLanguage();
-  return `${m[1]}${groupDigits(int, language)}${frac ? `${language === 'fr' ? ',' : '.'}${frac}` : ''}`;
+  return localDecimal(`${m[1]}${int}${frac ? `.${frac}` : ''}`, currentLanguage());
 };
 
 /** A count: 10,000 in English, 10 000 in French (what `toLocaleString` writes, without loading the browser's number data). */
@@ -63,8 +63,7 @@ export function formatCount(n: number): string {
 }
 
 /** An amount with its currency as the language writes it: "USD 1,234.56" in English, "1 234,56 USD" in French. */
-const withCurrency = (formatted: string, currency: string | undefined) =>
-  !currency ? formatted : currentLanguage() === 'fr' ? `${formatted}\u00a0${currency}` : `${currency} ${formatted}`;
+const withCurrency = (formatted: string, currency: string | undefined) => (currency ? writtenWithCurrency(formatted, currency, currentLanguage()) : formatted);
 
 /** Money with 2 decimals; non-numeric characters of a string are stripped first (transaction-data §5). */
 export function formatMoney(amount: string | number | null | undefined, currency?: string): string {
@@ -141,12 +140,6 @@ function zoneLabel(d: Date, timeZone: string): string {
   );
 }
 
-const MONTHS = {
-  en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
-  fr: ['janv.', 'févr.', 'mars', 'avr.', 'mai', 'juin', 'juil.', 'août', 'sept.', 'oct.', 'nov.', 'déc.'],
-};
-const two = (n: number) => String(n).padStart(2, '0');
-
 /**
  * A UTC day ("Nov 16, 2026", "16 nov. 2026") and time ("01:44") as the en-US and fr-FR formatters write them, without them: the zone in force
  * by default needs no zone data, whose loading (with the first date formatter made) costs ~20 ms on a phone as a
@@ -155,10 +148,7 @@ const two = (n: number) => String(n).padStart(2, '0');
 function utcParts(d: Date): { day: string; time: string } | undefined {
   const year = d.getUTCFullYear();
   if (year < 1000 || year > 9999) return undefined;
-  const language = currentLanguage();
-  const month = MONTHS[language][d.getUTCMonth()];
-  const day = language === 'fr' ? `${d.getUTCDate()} ${month} ${year}` : `${month} ${d.getUTCDate()}, ${year}`;
-  return { day, time: `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}` };
+  return utcDayAndTime(d, currentLanguage());
 }
 
 export function formatDate(iso: string | Date | null | undefined): string {

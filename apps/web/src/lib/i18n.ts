@@ -1,5 +1,6 @@
 import { Fragment, createElement, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { LANGUAGE_COOKIE, pickLanguage, translateMessage, type Language } from '@portal/contract/i18n';
+import { groupDigits } from '@portal/contract/written';
 
 /**
  * The portal's texts in the reader's language (English or French), without a library: i18next with its React
@@ -94,9 +95,6 @@ export type Values = Readonly<Record<string, string | number>>;
 
 /** Which plural form a count takes: French puts 0 and 1 in the singular ("0 ligne"), English only 1. */
 const pluralForm = (language: Language, count: number) => ((language === 'fr' ? Math.abs(count) < 2 : Math.abs(count) === 1) ? 'one' : 'other');
-
-/** An integer with the language's grouping ("10,000", "10 000" with a narrow no-break space). */
-export const groupDigits = (digits: string, language: Language = current) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, language === 'fr' ? '\u202f' : ',');
 
 function lookup<E extends Catalogue>(messages: Messages<E>, key: string, values: Values | undefined, language: Language): string {
   let k = key;

@@ -1,7 +1,8 @@
 import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
 import { LOW_BALANCE_APPROACHING_PERCENT, NOTIFICATION_TOPIC_INFO } from '@portal/contract/notifications';
 import { ROLE_LABELS } from '@portal/contract/team';
-import { coinText, countryText, moneyText, utcDateTime } from './format.ts';
+import { countryNameIn } from '@portal/contract/countries';
+import { coinText, moneyText, utcDateTime } from './format.ts';
 import type {
   AdminResetMail,
   CountryChange,
@@ -29,7 +30,7 @@ const usd = (amount: string) => moneyText(amount, 'USD', 'en');
 /** "USDT (TRC20) wallet address TQn9…x7Yb", after "the" */
 const walletText = (w: WalletRef) => `${coinNetworkLabel(w.coins, w.network)} wallet address ${shortAddress(w.address)}`;
 const pair = (w: WalletRef) => `${coinNetworkLabel(w.coins, w.network)} address ${shortAddress(w.address)}`;
-const place = (c: CountryChange) => `${countryText(c.locale, 'en')} (${c.code})`;
+const place = (c: CountryChange) => `${countryNameIn(c.locale, 'en')} (${c.code})`;
 const verb = (c: CountryChange) => (c.enable ? 'Enable' : 'Disable');
 const IP_TITLE = 'Your allowed IP addresses changed';
 

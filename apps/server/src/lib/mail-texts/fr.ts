@@ -2,7 +2,8 @@ import type { Role } from '@portal/contract/domain';
 import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
 import { LOW_BALANCE_APPROACHING_PERCENT, type NotificationTopic } from '@portal/contract/notifications';
 import type { MailTexts } from './en.ts';
-import { coinText, countryText, moneyText, utcDateTime } from './format.ts';
+import { countryNameIn } from '@portal/contract/countries';
+import { coinText, moneyText, utcDateTime } from './format.ts';
 import type { CountryChange, MailText, Notice, Person, WalletRef } from './types.ts';
 
 /**
@@ -20,7 +21,7 @@ const usd = (amount: string) => moneyText(amount, 'USD', 'fr');
 const walletText = (w: WalletRef) => `l’adresse de portefeuille ${coinNetworkLabel(w.coins, w.network)} ${shortAddress(w.address)}`;
 const pair = (w: WalletRef) => `l’adresse ${coinNetworkLabel(w.coins, w.network)} ${shortAddress(w.address)}`;
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const place = (c: CountryChange) => `${countryText(c.locale, 'fr')} (${c.code})`;
+const place = (c: CountryChange) => `${countryNameIn(c.locale, 'fr')} (${c.code})`;
 const change = (c: CountryChange) => `${c.enable ? 'Activer' : 'Désactiver'} ${place(c)}`;
 const quoted = (text: string) => `«\u00a0${text}\u00a0»`;
 const IP_TITLE = 'Vos adresses IP autorisées ont changé';

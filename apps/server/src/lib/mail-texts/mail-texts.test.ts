@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coinText, countryText, moneyText, utcDateTime } from './format.ts';
+import { countryNameIn } from '@portal/contract/countries';
+import { coinText, moneyText, utcDateTime } from './format.ts';
 import { MAIL_TEXTS, type MailTexts } from './index.ts';
 
 const { en, fr } = MAIL_TEXTS;
@@ -129,9 +130,9 @@ describe('the e-mail and notification texts', () => {
     expect(coinText('7957.123400', 'USDT', 'fr')).toBe('7\u202f957,1234\u00a0USDT');
     expect(utcDateTime(at, 'en')).toBe('Nov 16, 2026, 01:44 UTC');
     expect(utcDateTime(at, 'fr')).toBe('16 nov. 2026, 01:44 UTC');
-    expect(countryText('CI', 'en')).toBe("Côte d'Ivoire");
-    expect(countryText('CI', 'fr')).toBe('Côte d’Ivoire');
-    expect(countryText('XX', 'fr')).toBe('XX');
+    expect(countryNameIn('CI', 'en')).toBe("Côte d'Ivoire");
+    expect(countryNameIn('CI', 'fr')).toBe('Côte d’Ivoire');
+    expect(countryNameIn('XX', 'fr')).toBe('XX');
   });
 
   it('reads as before in English, and as French typesetting wants in French', () => {

@@ -4,7 +4,7 @@ import { api } from '../api-client.ts';
 import { useSession } from '../session/session-store.ts';
 import { startOr } from '../start.ts';
 import { currentLanguage, localizeMessage, type Language } from '../i18n.ts';
-import { displayName } from '../country-names.ts';
+import { displayName } from '@portal/contract/written';
 
 export const FIAT_WALLETS_KEY = ['partner', 'fiat-wallets'] as const;
 
