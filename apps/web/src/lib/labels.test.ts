@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as contract from '@portal/contract/labels';
 import { ROLE_LABELS } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
+import { NOTIFICATION_TOPIC_INFO, type NotificationTopic } from '@portal/contract/notifications';
 import en from '../locales/en/labels.json';
 import { setLanguage } from './i18n.ts';
-import { paymentMethodLabel, requestSourceLabel, roleLabel, statusLabel, transactionTypeLabel } from './labels.ts';
+import { paymentMethodLabel, requestSourceLabel, roleLabel, statusLabel, topicLabel, transactionTypeLabel } from './labels.ts';
 
 const KINDS = {
   status: [statusLabel, contract.statusLabel],
@@ -13,6 +14,7 @@ const KINDS = {
   channel: [paymentMethodLabel, contract.paymentMethodLabel],
   requestSource: [requestSourceLabel, contract.requestSourceLabel],
   role: [(v: string) => roleLabel(v as Role), (v: string) => ROLE_LABELS[v as Role]],
+  topic: [(v: string) => topicLabel(v as NotificationTopic), (v: string) => NOTIFICATION_TOPIC_INFO[v as NotificationTopic].label],
 } as const;
 
 describe('the words of stored values', () => {
@@ -37,6 +39,7 @@ describe('the words of stored values', () => {
     expect(statusLabel('on_hold')).toBe('On Hold');
     expect(statusLabel(undefined)).toBe('');
     expect(roleLabel('view')).toBe('Lecture seule');
+    expect(topicLabel('low-balance')).toBe('Solde bas');
     expect(transactionTypeLabel('payout')).toBe('Décaissement');
     expect(transactionTypeLabel('TOPUP')).toBe('Recharge');
     expect(paymentMethodLabel('BANK_TRANSFER')).toBe('Banque');

@@ -1,5 +1,6 @@
 import * as contract from '@portal/contract/labels';
 import type { Role } from '@portal/contract/domain';
+import type { NotificationTopic } from '@portal/contract/notifications';
 import en from '../locales/en/labels.json';
 import { currentLanguage, defineMessages, translator, type MessageKey } from './i18n.ts';
 
@@ -36,6 +37,9 @@ export const transactionTypeLabel = (value: string | null | undefined): string =
 /** A missing request source shows as API, as does any value reading api. */
 export const requestSourceLabel = (value: string | null | undefined): string =>
   !value || value.trim().toLowerCase() === 'api' ? contract.requestSourceLabel(value) : word(['requestSource'], value, contract.requestSourceLabel);
+
+/** A notification topic as people read it: Withdrawals, Wallet addresses (Retraits, Adresses de portefeuille). */
+export const topicLabel = (topic: NotificationTopic): string => translator(labelsMessages)(`topic.${topic}`);
 
 /** A role as people read it: Admin, Treasury, View only (Administrateur, Trésorerie, Lecture seule). */
 export const roleLabel = (role: Role): string => translator(labelsMessages)(`role.${role}`);

@@ -1,4 +1,5 @@
 import { Bell } from 'lucide-react';
+import { topicLabel } from '../../../lib/labels.ts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Popover } from 'radix-ui';
@@ -121,7 +122,7 @@ export function NotificationBell({ className }: { className?: string }) {
                         </span>
                         <span className="mt-0.5 block text-sm text-muted [overflow-wrap:anywhere]">{n.body}</span>
                         <span className="mt-1 block text-xs text-muted">
-                          {t(`topics.${n.topic}.label`)} · {formatDate(n.createdAt)}
+                          {topicLabel(n.topic)} · {formatDate(n.createdAt)}
                         </span>
                       </span>
                     </button>

@@ -1,4 +1,5 @@
 import { Alert } from '../../../components/ui/alert.tsx';
+import { topicLabel } from '../../../lib/labels.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
@@ -30,7 +31,7 @@ export function NotificationSection() {
         ) : (
           <ul className="divide-y divide-line rounded-lg border border-line" data-testid="notification-preferences">
             {prefs.data.email.map(({ topic, enabled }) => {
-              const label = t(`topics.${topic}.label`);
+              const label = topicLabel(topic);
               return (
                 <li key={topic} className="flex items-start justify-between gap-4 px-4 py-3">
                   <div className="min-w-0">
