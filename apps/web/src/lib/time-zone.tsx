@@ -69,14 +69,15 @@ export function usePreferences() {
 
 /**
  * The signed-in user's time zone: the one every time, date filter and export uses (UTC unless the user chose their
- * browser's, saved on the server per user). Reading it also makes it the zone of the shared formatter.
+ * browser's, saved on the server per user). Reading it also makes it the zone of the shared formatter. It gives the
+ * saved language of the same preferences too (undefined until they are read), which TimeZoneScope puts in force.
  */
 export function useTimeZone() {
   const { query, save, pending } = usePreferences();
   const chosen = query.data?.timeZone ?? null;
   const zone = chosen ?? 'UTC';
   setDisplayTimeZone(zone);
-  return { zone, chosen, pending, save };
+  return { zone, chosen, pending, save, language: query.data?.language };
 }
 
 /**
@@ -86,7 +87,7 @@ export function useTimeZone() {
 export function TimeZoneScope({ children }: { children: ReactNode }) {
   const userId = useSession((s) => s.user?.id);
   const qc = useQueryClient();
-  const { zone } = useTimeZone();
+  const { zone, language } = useTimeZone();
   useEffect(() => {
     if (typeof BroadcastChannel === 'undefined') return;
     const channel = new BroadcastChannel(CHANNEL);
@@ -95,7 +96,6 @@ export function TimeZoneScope({ children }: { children: ReactNode }) {
   }, [qc, userId]);
   // the user's saved language, once known, is the page's (their choice follows them from browser to browser); none
   // saved: this browser's
-  const language = usePreferences().query.data?.language;
   useEffect(() => {
     if (language === undefined) return;
     void setLanguage(language ?? initialLanguage(), { remember: language !== null });
