@@ -8,6 +8,7 @@ import { followOtherTabs, installAuthHooks, onLogout, restoreSession, setNavigat
 import { useSession } from './lib/session/session-store.ts';
 import { profileQuery } from './lib/partner/profile.ts';
 import { beginStart, forgetStart } from './lib/start.ts';
+import { nextTask } from './lib/next-task.ts';
 import { LanguageScope, initialLanguage, onLanguageChange, setLanguage } from './lib/i18n.ts';
 import { forgetPartner } from './lib/partner/remembered.ts';
 import { useBanners } from './features/banners/low-balance.ts';
@@ -17,11 +18,10 @@ import './index.css';
 // the language this browser last chose, else its own: French loads its catalogues (one chunk) while the rest starts
 const language = setLanguage(initialLanguage());
 
-// the modules above are evaluated in the task that ran the entry; the router (it ranks the route table and starts the
-// first navigation: some 70 ms of a phone's main thread) is made in a task of its own
-await new Promise<void>((resolve) => setTimeout(resolve, 0));
-const router = createRouter();
-setNavigator((to) => void router.navigate(to, { replace: true }));
+// the modules above are evaluated in the task that ran the entry; what follows runs in tasks of its own, so that no
+// piece holds a phone's main thread long: the session and the start call (first, to be on the network soonest), then
+// the router (ranking the route table), then its first navigation
+await nextTask();
 installAuthHooks();
 followOtherTabs();
 onLogout(() => queryClient.clear());
@@ -45,6 +45,12 @@ useSession.subscribe((now, before) => {
 });
 if (signedIn(useSession.getState())) start();
 else void restoreSession();
+
+await nextTask();
+const router = createRouter();
+setNavigator((to) => void router.navigate(to, { replace: true }));
+await nextTask();
+router.initialize();
 
 // the first render waits for the route's screen and frame (lazy modules): until then the router would draw nothing,
 // and the page shows the server's frame and skeleton, which this render replaces with the same. It is a transition:

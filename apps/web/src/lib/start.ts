@@ -1,5 +1,6 @@
 import type { StartPart } from '@portal/contract/start';
 import { api, csrfFrom } from './api-client.ts';
+import { nextTask } from './next-task.ts';
 
 type Parts = Partial<Record<StartPart, unknown>>;
 
@@ -35,16 +36,6 @@ export function beginStart() {
 }
 
 /**
- * A task of its own for what follows: the browser's `scheduler.yield()` where it has one, else a timer. The queries of
- * the first screen all ask at once (when the screen's effects run); each reads its part in a task of its own, so that
- * reading them all does not hold the page in one long task.
- */
-function nextTask(): Promise<void> {
-  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return s?.yield ? s.yield() : new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/**
  * A query's part of the start data, read with its schema (in a task of its own), once (a later fetch of the query is
  * its own call); undefined when there is none to take (no start data, or it did not hold this part for this user).
  */
@@ -54,6 +45,8 @@ export async function fromStart<T>(part: StartPart, schema: { parse: (value: unk
   const value = held.parts[part];
   delete held.parts[part];
   if (value === null || value === undefined) return undefined;
+  // the queries of the first screen all ask at once (when its effects run): each reads its part in a task of its own,
+  // so that reading them all does not hold the page in one long task
   await nextTask();
   return schema.parse(value);
 }
