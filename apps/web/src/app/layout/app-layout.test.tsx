@@ -1,4 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import { useEffect, useLayoutEffect } from 'react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildInfo } from '../../lib/build-info.ts';
 import { setLanguage } from '../../lib/i18n.ts';
@@ -41,5 +44,55 @@ describe('the signed-in frame in French', () => {
     expect(within(aside).getByText('admin@acme.test · administrateur')).toBeTruthy();
     expect(within(aside).getByRole('link', { name: `À propos · version ${buildInfo.version}` })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Aller au contenu principal' })).toBeTruthy();
+  });
+});
+
+describe('the signed-in frame at start', () => {
+  it("mounts the screen after its own first commit, so that the screen's effects run apart from the frame's", async () => {
+    signIn('admin');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/accounts': { body: accounts() } });
+    const seen: string[] = [];
+    let screenAtFirstCommit: Element | null | undefined;
+    // beside the frame: its layout effect runs in the frame's first commit, its effect with the frame's effects
+    function FrameProbe() {
+      useLayoutEffect(() => {
+        screenAtFirstCommit = document.querySelector('[data-testid="the-screen"]');
+      }, []);
+      useEffect(() => void seen.push('frame'), []);
+      return null;
+    }
+    function Screen() {
+      useEffect(() => void seen.push('screen'), []);
+      return <p data-testid="the-screen">the screen</p>;
+    }
+    const router = createMemoryRouter(
+      [
+        {
+          element: (
+            <>
+              <AppLayout />
+              <FrameProbe />
+            </>
+          ),
+          children: [{ path: '/transactions', element: <Screen /> }],
+        },
+      ],
+      { initialEntries: ['/transactions'] },
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+
+    // the first commit has the frame and the page's skeleton, not the screen
+    expect(screenAtFirstCommit).toBeNull();
+    expect(screen.getByTestId('page-skeleton')).toBeTruthy();
+    // the screen comes right after, and shows once the partner has arrived
+    expect(await screen.findByText('the screen')).toBeTruthy();
+    await screen.findByRole('link', { name: 'Transactions' });
+    expect(screen.queryByTestId('page-skeleton')).toBeNull();
+    // mounted with the frame, the screen's effects would have run first (a child's before its parent's sibling's)
+    expect(seen).toEqual(['frame', 'screen']);
   });
 });
