@@ -196,7 +196,18 @@ try {
     // signed in afresh for each page: an access token lasts 15 minutes, and the runs carry no refresh cookie
     const storage = user ? await signIn(server.url, user) : undefined;
     const runs: Run[] = [];
-    for (let i = 0; i < RUNS; i += 1) runs.push(await run(server.url, pathname, storage));
+    let lost = 0;
+    for (let i = 0; i < RUNS; i += 1) {
+      try {
+        runs.push(await run(server.url, pathname, storage));
+      } catch (err) {
+        // Lighthouse now and then loses the trace of a load (NO_NAVSTART): that run is made again, and counted
+        if (!String(err).includes('NO_NAVSTART') || lost >= 3) throw err;
+        lost += 1;
+        i -= 1;
+      }
+    }
+    if (lost) line(`${pathname}: runs Lighthouse lost (NO_NAVSTART), made again`, String(lost));
     report(pathname, runs);
   }
 } finally {
