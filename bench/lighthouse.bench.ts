@@ -197,14 +197,13 @@ try {
     const storage = user ? await signIn(server.url, user) : undefined;
     const runs: Run[] = [];
     let lost = 0;
-    for (let i = 0; i < RUNS; i += 1) {
+    while (runs.length < RUNS) {
       try {
         runs.push(await run(server.url, pathname, storage));
       } catch (err) {
         // Lighthouse now and then loses the trace of a load (NO_NAVSTART): that run is made again, and counted
         if (!String(err).includes('NO_NAVSTART') || lost >= 3) throw err;
         lost += 1;
-        i -= 1;
       }
     }
     if (lost) line(`${pathname}: runs Lighthouse lost (NO_NAVSTART), made again`, String(lost));
