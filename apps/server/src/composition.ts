@@ -118,7 +118,13 @@ export function composeServices(deps: RuntimeDeps) {
   const authorise = otp.authorise.bind(otp);
 
   const authRepo = createAuthRepository(db);
-  const sessions = createSessionsService({ repo: authRepo, keys, now, onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids) });
+  const sessions = createSessionsService({
+    repo: authRepo,
+    keys,
+    now,
+    accessTokenSeconds: config.ACCESS_TOKEN_SECONDS,
+    onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids),
+  });
   const passwordReset = createPasswordResetService({ repo: authRepo, sessions, mailer, now, publicUrl, live });
   const teamRepo = createTeamRepository(db);
   const invitations = createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live });

@@ -48,6 +48,12 @@ describe('configuration', () => {
     }
   });
 
+  it("gives access tokens 15 minutes unless told otherwise, and no fewer than 10 s (a test's short tokens)", () => {
+    expect(loadConfig({}).ACCESS_TOKEN_SECONDS).toBe(900);
+    expect(loadConfig({ ACCESS_TOKEN_SECONDS: '15' }).ACCESS_TOKEN_SECONDS).toBe(15);
+    for (const bad of ['5', '0', 'abc', '7200']) expect(() => loadConfig({ ACCESS_TOKEN_SECONDS: bad }), bad).toThrow(/ACCESS_TOKEN_SECONDS/);
+  });
+
   it('runs the development mail catcher in development without SMTP_URL only', () => {
     expect(loadConfig({}).mailCatcher).toBe(true);
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:25' }).mailCatcher).toBe(false);

@@ -77,6 +77,16 @@ const EnvSchema = z.object({
   /** Seconds of inactivity before the portal warns, and before it logs out after the warning (portal-core §9). */
   IDLE_WARNING_SECONDS: z.coerce.number().int().positive().default(300),
   IDLE_LOGOUT_SECONDS: z.coerce.number().int().positive().default(10),
+  /**
+   * Life of an access token in seconds (15 minutes; the portal renews it before it ends). Shorter only for tests that
+   * cross many renewals: at least 10 s.
+   */
+  ACCESS_TOKEN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(3600)
+    .default(15 * 60),
   /** Where partners ask for help: the About screen's support link (a mailto:). */
   SUPPORT_EMAIL: z.string().trim().email().default('support@partner-dashboard.example'),
   /** Sign-in attempts (login, codes, password calls) per IP and route per minute. */

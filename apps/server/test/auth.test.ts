@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { SignJWT, base64url } from 'jose';
+import { SignJWT, base64url, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import { sessionEndMessage, type SessionEndReason } from '@portal/contract/live';
@@ -605,6 +605,40 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect((await change(refreshed.json<{ accessToken: string }>().accessToken, own)).statusCode).toBe(200);
     // and B's own pair works for B only
     expect((await change(b.accessToken, await pair(b.accessToken))).statusCode).toBe(200);
+  });
+
+  it("lets the session's own calls (refresh, logout) through with the pair of the session their expired access token names", async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const { sub, pid, role, email, name, sid } = decodeJwt(s.accessToken);
+    // the same session's access token, past its end (a tab whose renewal came late)
+    const expired = await new SignJWT({ pid, role, email, name, sid })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(sub!)
+      .setIssuer('partner-dashboard')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 1000)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 100)
+      .sign(t.keys.jwtSecret);
+    const gone = await t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${expired}` } });
+    expect(gone.json()).toMatchObject({ code: 'TokenExpired' });
+    const cookie = () => [...s.browser.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const issued = await t.app.inject({ method: 'POST', url: '/api/v1/security/csrf', headers: { cookie: cookie(), authorization: `Bearer ${expired}` } });
+    const { csrf } = issued.json<{ csrf: string }>();
+    const session = (path: string, bearer?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${path}`,
+        headers: { cookie: cookie(), 'x-csrf-token': csrf, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+        payload: {},
+      });
+    // the binding holds: the session's pair does not serve a call that names no session
+    const anonymous = await session('refresh');
+    expect([anonymous.statusCode, anonymous.json<{ code: string }>().code]).toEqual([403, 'CsrfTokenInvalid']);
+    const refreshed = await session('refresh', expired);
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    s.browser.jar.set('portal_refresh', refreshed.json<{ refreshToken: string }>().refreshToken);
+    const loggedOut = await session('logout', expired);
+    expect(loggedOut.statusCode, loggedOut.body).toBe(200);
+    expect((await session('refresh', expired)).json()).toMatchObject(ended('logout'));
   });
 
   it('refuses a mutating call without a matching request-forgery token', async () => {

@@ -284,4 +284,45 @@ describe('api client', () => {
     await expect(api.get('partner/accounts')).rejects.toMatchObject({ code: 'SessionEnded' });
     expect(lost).toHaveBeenCalledWith(expect.objectContaining({ code: 'SessionEnded', message: 'You no longer have access to Acme Remit.' }));
   });
+
+  describe('the request-forgery token is the one of the session the call names', () => {
+    /** An access token whose claims name session `sid` (the page reads the claim; the server checks the signature). */
+    const tokenOf = (sid: string) => `h.${btoa(JSON.stringify({ sid })).replace(/=+$/, '')}.s`;
+    const csrfCalls = () => calls.filter((c) => c.url === '/api/v1/security/csrf');
+
+    it('a call sent without the access token from a signed-in tab asks for a token of no session, and is sent once', async () => {
+      setAuthHooks({ token: () => tokenOf('s1'), refresh: async () => true, onSessionLost: () => {} });
+      replies.push(reply(200, { csrf: 'session-token' }), reply(200, {}));
+      await api.post('partner/payout-config', { type: 'MANUAL' });
+      replies.push(reply(200, { csrf: 'no-session-token' }), reply(200, { valid: true }));
+      expect(await api.post('users/invitation', { token: 't' }, { auth: false })).toEqual({ valid: true });
+      expect(csrfCalls().map((c) => headers(c).authorization)).toEqual([`Bearer ${tokenOf('s1')}`, undefined]);
+      const sent = calls.filter((c) => c.url === '/api/v1/users/invitation');
+      expect(sent).toHaveLength(1);
+      expect(headers(sent[0]!).authorization).toBeUndefined();
+      expect(headers(sent[0]!)['x-csrf-token']).toBe('no-session-token');
+    });
+
+    it("the session's own calls (renew: false) carry the access token and its session's token; their 401 is the answer", async () => {
+      const refresh = vi.fn(async () => true);
+      const lost = vi.fn();
+      setAuthHooks({ token: () => tokenOf('s2'), refresh, onSessionLost: lost });
+      replies.push(reply(200, { csrf: 's2-token' }), reply(200, { accessToken: 'next' }));
+      await api.post('users/refresh', {}, { renew: false });
+      replies.push(reply(401, { code: 'SessionEnded', message: 'Your session has ended. Sign in again.', requestId: 'r' }));
+      await expect(api.post('users/logout', {}, { renew: false })).rejects.toMatchObject({ status: 401, code: 'SessionEnded' });
+      // one token for both (the session's), the bearer on both, and no renewal nor sign-out from the client's side
+      expect(csrfCalls()).toHaveLength(1);
+      for (const path of ['/api/v1/users/refresh', '/api/v1/users/logout']) {
+        const sent = calls.filter((c) => c.url === path);
+        expect(sent.map((c) => [headers(c).authorization, headers(c)['x-csrf-token']])).toEqual([[`Bearer ${tokenOf('s2')}`, 's2-token']]);
+      }
+      expect(refresh).not.toHaveBeenCalled();
+      expect(lost).not.toHaveBeenCalled();
+      // leaves the client holding a token of no session, as the other tests expect
+      setAuthHooks(undefined);
+      replies.push(reply(200, { csrf: 'c' }), reply(200, {}));
+      await api.post('users/login', {});
+    });
+  });
 });

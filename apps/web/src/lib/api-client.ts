@@ -53,7 +53,8 @@ function writeCsrfInput(token: string) {
   el.value = token;
 }
 
-let csrfInFlight: Promise<string> | undefined;
+/** The token being fetched, and the session it is asked for. */
+let csrfInFlight: { session: string; token: Promise<string> } | undefined;
 /** A token on its way in another reply (the start data's): calls that need one wait for it rather than ask for one. */
 let csrfArriving: Promise<unknown> | undefined;
 
@@ -70,20 +71,21 @@ function sessionOfToken(token: string | undefined): string {
 let csrfSession = '';
 
 /**
- * The token from the hidden input (when it was issued for this session), or fetched and stored there. On failure:
- * logged, empty token.
+ * The request-forgery token for a call that carries this bearer (none: a call without a session). The server binds a
+ * token to the session the call names, so it is the one in the hidden input when that was issued for the same
+ * session, else one fetched with the same bearer and stored there. On failure: logged, empty token.
  */
-export async function csrfToken(forceNew = false): Promise<string> {
+async function csrfToken(bearer: string | undefined, forceNew = false): Promise<string> {
   if (!forceNew && csrfArriving) await csrfArriving;
-  const bearer = hooks?.token();
-  if (!forceNew && sessionOfToken(bearer) === csrfSession) {
+  const session = sessionOfToken(bearer);
+  if (!forceNew && session === csrfSession) {
     const existing = readCsrfInput();
     if (existing) return existing;
   }
-  csrfInFlight ??= (async () => {
+  if (csrfInFlight?.session === session) return csrfInFlight.token;
+  const fetching = { session, token: Promise.resolve('') };
+  fetching.token = (async () => {
     try {
-      // the token is bound to the session: asked for with the bearer token when there is one
-      csrfSession = sessionOfToken(bearer);
       const res = await fetch(`${API_PREFIX}/security/csrf`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-device-id': deviceId(), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
@@ -92,16 +94,18 @@ export async function csrfToken(forceNew = false): Promise<string> {
       });
       if (!res.ok) throw new Error(`csrf endpoint answered ${res.status}`);
       const { csrf } = (await res.json()) as { csrf: string };
+      csrfSession = session;
       writeCsrfInput(csrf);
       return csrf;
     } catch (err) {
       console.error('could not fetch the request-forgery token', err);
       return '';
     } finally {
-      csrfInFlight = undefined;
+      if (csrfInFlight === fetching) csrfInFlight = undefined;
     }
   })();
-  return csrfInFlight;
+  csrfInFlight = fetching;
+  return fetching.token;
 }
 
 /**
@@ -124,9 +128,9 @@ export function csrfFrom(token: Promise<string | undefined>) {
   });
 }
 
-/** The token held for this session, without asking for one ('' when none is held). */
-function heldCsrfToken(): string {
-  return sessionOfToken(hooks?.token()) === csrfSession ? readCsrfInput() : '';
+/** The token held for the session this bearer names, without asking for one ('' when none is held). */
+function heldCsrfToken(bearer: string | undefined): string {
+  return sessionOfToken(bearer) === csrfSession ? readCsrfInput() : '';
 }
 
 export type RequestOptions<T> = {
@@ -135,6 +139,12 @@ export type RequestOptions<T> = {
   schema?: z.ZodType<T>;
   /** send the access token (default true) */
   auth?: boolean;
+  /**
+   * a 401 renews the access token and sends the call again (default true). False for the session's own calls (refresh,
+   * logout): they carry the access token, expired or not, to name their session (the request-forgery token is bound
+   * to it), and a 401 is their answer
+   */
+  renew?: boolean;
   signal?: AbortSignal;
   /** headers of the call's own (e.g. Last-Event-ID) */
   headers?: Record<string, string>;
@@ -164,7 +174,8 @@ async function send(method: string, path: string, options: RequestOptions<unknow
   const token = options.auth === false ? undefined : hooks?.token();
   if (token) headers.authorization = `Bearer ${token}`;
   if (MUTATING.has(method)) {
-    const csrf = options.read ? heldCsrfToken() : await csrfToken(csrfFresh);
+    // the token of the session this call names (none for a call sent without the access token)
+    const csrf = options.read ? heldCsrfToken(token) : await csrfToken(token, csrfFresh);
     if (csrf || !options.read) headers['x-csrf-token'] = csrf;
   }
   try {
@@ -258,7 +269,7 @@ async function call(method: string, path: string, options: RequestOptions<unknow
         continue;
       }
     }
-    if (res.status === 401 && options.auth !== false && hooks) {
+    if (res.status === 401 && options.auth !== false && options.renew !== false && hooks) {
       const err = await toError(res.clone());
       if (err.code !== 'InvalidLogin') {
         // one refresh per call; a second 401, or a refresh that cannot be made, ends the session

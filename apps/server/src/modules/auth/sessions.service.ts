@@ -23,6 +23,8 @@ export type SessionsDeps = {
   repo: AuthRepository;
   keys: Keys;
   now: () => number;
+  /** the life of an access token (ACCESS_TOKEN_SECONDS: 15 minutes unless a test shortens it) */
+  accessTokenSeconds?: number;
   /** called after sessions ended, so that every server instance stops accepting their access tokens */
   onSessionsEnded: (sessionIds: string[]) => Promise<void>;
 };
@@ -48,12 +50,17 @@ function parseRefreshToken(token: string | undefined) {
 /** Sessions: the access token (tied to its session by `sid`) and the refresh token that rotates within it. */
 export function createSessionsService(deps: SessionsDeps) {
   const { repo, keys } = deps;
+  const accessTokenSeconds = deps.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS;
   const now = () => new Date(deps.now());
   const refreshExpiry = () => new Date(deps.now() + REFRESH_TOKEN_HOURS * 3600 * 1000);
   const ends = (reason: Parameters<typeof sessionEnded>[0], partnerId: string) => sessionEnded(reason, partnerId, repo.partnerName);
 
   const accessToken = (user: Pick<UserRow, 'id' | 'partner_id' | 'role' | 'email' | 'name'>, sid: string) =>
-    signAccessToken(keys.jwtSecret, { sub: user.id, pid: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sid });
+    signAccessToken(
+      keys.jwtSecret,
+      { sub: user.id, pid: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sid },
+      accessTokenSeconds,
+    );
 
   /** A new refresh token of a session: the string for the client and the row to store (only its hash is kept). */
   function mintRefreshToken(user: { partner_id: string; id: string }, sessionId: string) {
@@ -78,7 +85,7 @@ export function createSessionsService(deps: SessionsDeps) {
       });
       const refresh = mintRefreshToken(user, sessionId);
       await refresh.store(trx);
-      return { accessToken: await accessToken(user, sessionId), expiresIn: ACCESS_TOKEN_SECONDS, refreshToken: refresh.token };
+      return { accessToken: await accessToken(user, sessionId), expiresIn: accessTokenSeconds, refreshToken: refresh.token };
     },
 
     /**
@@ -98,7 +105,7 @@ export function createSessionsService(deps: SessionsDeps) {
       if (row.expires_at.getTime() <= deps.now()) throw await ends('expired', row.partner_id);
       const answer = async (refreshToken: string) => ({
         accessToken: await accessToken(user, row.family_id),
-        expiresIn: ACCESS_TOKEN_SECONDS,
+        expiresIn: accessTokenSeconds,
         refreshToken,
         user: toSessionUser(user),
       });

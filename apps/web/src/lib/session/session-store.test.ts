@@ -54,6 +54,9 @@ describe('auth state', () => {
     expect(s).toMatchObject({ verified: true, isLoggedIn: true, user: { ...user, token: 't1' }, sessionToken: undefined, tempPassword: undefined });
     expect(s.refreshAt! - before).toBeGreaterThanOrEqual((900 - TOKEN_EXPIRY_MARGIN_SECONDS) * 1000);
     expect(refreshTime(900, 0)).toBe(800_000);
+    // a short token (a test's server) is renewed a quarter of its life before its end, not at once in a loop
+    expect(refreshTime(20, 0)).toBe(15_000);
+    expect(refreshTime(400, 0)).toBe(300_000);
     expect(() => useSession.getState().applyAuthResult({ accessToken: 't' } as never)).toThrow('user undefined in verify token response');
     useSession.getState().setToken('t2', 900);
     expect(useSession.getState().user?.token).toBe('t2');

@@ -5,10 +5,14 @@ import { untilOnline } from '../connection.ts';
 import { useSession } from './session-store.ts';
 import { browserSignedIn, listenToOtherTabs, setBrowserSignedIn, tellOtherTabs } from './tabs.ts';
 
-/** The session's own calls; the refresh token travels as an httpOnly cookie the page cannot read. */
+/**
+ * The session's own calls; the refresh token travels as an httpOnly cookie the page cannot read. They carry the access
+ * token this tab holds (expired or not; none in a tab that signs itself in) to name the session their request-forgery
+ * token is bound to; their 401 is the answer, never a reason to renew.
+ */
 const sessionApi = {
-  refresh: () => api.post('users/refresh', {}, { schema: RefreshResponse, auth: false }),
-  logout: () => api.post('users/logout', {}, { schema: MessageResponse, auth: false }),
+  refresh: () => api.post('users/refresh', {}, { schema: RefreshResponse, renew: false }),
+  logout: () => api.post('users/logout', {}, { schema: MessageResponse, renew: false }),
 };
 
 type Navigate = (to: string) => void;
