@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
+import type { Database } from '../apps/server/src/db/database.ts';
 import type { DB } from '../apps/server/src/db/schema.ts';
+import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { signAccessToken } from '../apps/server/src/lib/tokens.ts';
 
 type BenchUser = { id: string; email: string; name: string };
@@ -42,4 +44,85 @@ export async function withAdminClient<T>(fn: (c: pg.Client) => Promise<T>): Prom
   } finally {
     await c.end();
   }
+}
+
+/** An enabled TRC20 USDT wallet and a balance for a partner, as the review and a top-up would leave them. */
+export async function fund(database: Database, partnerId: string, createdBy: string, usd: string) {
+  const { address } = generateDemoAddress('TRC20');
+  await database.db
+    .insertInto('settlement_wallets')
+    .values({
+      partner_id: partnerId,
+      id: crypto.randomUUID(),
+      address,
+      network: 'TRC20',
+      tag: null,
+      currencies: ['USDT'],
+      status: 'enabled',
+      travel_rule_name: 'Bench Ltd',
+      travel_rule_registration_number: 'RC-1',
+      created_by: createdBy,
+      created_by_name: 'bench',
+      reviewed_by: null,
+      reviewed_by_name: null,
+      denial_reason: null,
+      deletion_reason: null,
+      deleted_by: null,
+    })
+    .execute();
+  await database.db
+    .insertInto('ledger_entries')
+    .values({ partner_id: partnerId, currency: 'USD', amount: usd, kind: 'bench_funding', reference: crypto.randomUUID() })
+    .execute();
+  return address;
+}
+
+/** The p-th percentile of sorted numbers. */
+export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+export type WithdrawalClient = { headers: Record<string, string>; address: string };
+
+/** `clients` loops, each sending withdrawals one after the other for `seconds`; latencies in ms. */
+export async function withdrawalLoop(base: string, clients: WithdrawalClient[], seconds: number, amount: string) {
+  const latencies: number[] = [];
+  let failures = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    clients.map(async (c) => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        const res = await fetch(`${base}/partner/settlement/withdrawal`, {
+          method: 'POST',
+          headers: c.headers,
+          body: JSON.stringify({
+            amount,
+            sequenceId: crypto.randomUUID(),
+            source: 'dashboard',
+            walletAddress: c.address,
+            cryptoCurrency: 'USDT',
+            cryptoNetwork: 'TRC20',
+          }),
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (res.status !== 201) failures += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  latencies.sort((a, b) => a - b);
+  // CPU of this process (server and load generator together) per request: steadier than latency on a shared machine
+  const cpuMs = (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length);
+  return {
+    count: latencies.length,
+    perSecond: latencies.length / elapsed,
+    p50: pct(latencies, 50),
+    p95: pct(latencies, 95),
+    p99: pct(latencies, 99),
+    failures,
+    cpuMs,
+  };
 }

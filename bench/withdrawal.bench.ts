@@ -16,46 +16,20 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { createSettlementQueue } from '../apps/server/src/modules/settlements/settlement-processing.ts';
-import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
-import { adminToken, benchServerUrl as serverUrl, csrfHeaders, withAdminClient as admin } from './support.ts';
+import {
+  adminToken,
+  benchServerUrl as serverUrl,
+  csrfHeaders,
+  fund,
+  withdrawalLoop as closedLoop,
+  withAdminClient as admin,
+  type WithdrawalClient,
+} from './support.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
 const ACME = DEMO_PARTNERS.acme;
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
-/** An enabled TRC20 USDT wallet and a balance for a partner, as the review and a top-up would leave them. */
-async function fund(database: Database, partnerId: string, createdBy: string, usd: string) {
-  const { address } = generateDemoAddress('TRC20');
-  await database.db
-    .insertInto('settlement_wallets')
-    .values({
-      partner_id: partnerId,
-      id: crypto.randomUUID(),
-      address,
-      network: 'TRC20',
-      tag: null,
-      currencies: ['USDT'],
-      status: 'enabled',
-      travel_rule_name: 'Bench Ltd',
-      travel_rule_registration_number: 'RC-1',
-      created_by: createdBy,
-      created_by_name: 'bench',
-      reviewed_by: null,
-      reviewed_by_name: null,
-      denial_reason: null,
-      deletion_reason: null,
-      deleted_by: null,
-    })
-    .execute();
-  await database.db
-    .insertInto('ledger_entries')
-    .values({ partner_id: partnerId, currency: 'USD', amount: usd, kind: 'bench_funding', reference: crypto.randomUUID() })
-    .execute();
-  return address;
-}
 
 /** Partners like Acme, each with an admin, a funded USD account and an enabled wallet. */
 async function partners(database: Database, n: number, prefix: string) {
@@ -96,53 +70,6 @@ async function partners(database: Database, n: number, prefix: string) {
     out.push({ partnerId, user });
   }
   return out;
-}
-
-type Client = { headers: Record<string, string>; address: string };
-
-/** `clients` loops, each sending withdrawals one after the other for `seconds`; latencies in ms. */
-async function closedLoop(base: string, clients: Client[], seconds: number, amount: string) {
-  const latencies: number[] = [];
-  let failures = 0;
-  const deadline = performance.now() + seconds * 1000;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await Promise.all(
-    clients.map(async (c) => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        const res = await fetch(`${base}/partner/settlement/withdrawal`, {
-          method: 'POST',
-          headers: c.headers,
-          body: JSON.stringify({
-            amount,
-            sequenceId: crypto.randomUUID(),
-            source: 'dashboard',
-            walletAddress: c.address,
-            cryptoCurrency: 'USDT',
-            cryptoNetwork: 'TRC20',
-          }),
-        });
-        await res.arrayBuffer();
-        latencies.push(performance.now() - started);
-        if (res.status !== 201) failures += 1;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  latencies.sort((a, b) => a - b);
-  // CPU of this process (server and load generator together) per request: steadier than latency on a shared machine
-  const cpuMs = (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length);
-  return {
-    count: latencies.length,
-    perSecond: latencies.length / elapsed,
-    p50: pct(latencies, 50),
-    p95: pct(latencies, 95),
-    p99: pct(latencies, 99),
-    failures,
-    cpuMs,
-  };
 }
 
 const name = `portal_bench_withdrawal_${crypto.randomBytes(4).toString('hex')}`;
@@ -194,7 +121,7 @@ try {
   show(`one partner, ${CLIENTS} clients (one account lock)`, one);
 
   const many = await partners(database, CLIENTS, 'B');
-  const manyClients: Client[] = [];
+  const manyClients: WithdrawalClient[] = [];
   for (const p of many)
     manyClients.push({ headers: await headersFor(p.partnerId, p.user), address: await fund(database, p.partnerId, p.user.id, '100000000.00') });
   const spread = await closedLoop(base, manyClients, SECONDS, '10.00');

@@ -10,6 +10,7 @@ import type { LiveBus } from './lib/live-bus.ts';
 import type { Mailer } from './lib/mailer.ts';
 import type { MailQueue } from './lib/mail-relay.ts';
 import { startCleanupJob } from './jobs/cleanup.ts';
+import { startReconcileJob } from './jobs/reconcile.ts';
 import {
   ALLOWED_IPS_CACHE,
   API_KEY_CACHE,
@@ -270,6 +271,7 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
   const db = database.db;
   await startReportWorker({ boss, db, read: database.reader, storage, partners: services.partnerAccess, log, concurrency: config.REPORT_CONCURRENCY });
   await startCleanupJob({ boss, db, storage, log, now: Date.now });
+  await startReconcileJob({ boss, db, log });
   const webhooks = await startWebhookDelivery({
     boss,
     database,

@@ -164,7 +164,8 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
       country: 'GH',
       paymentEnabled: true,
       collectionEnabled: true,
-      balance: '0',
+      // its new account's kept balance, written as every balance is (eight decimals)
+      balance: '0.00000000',
     });
   });
 });

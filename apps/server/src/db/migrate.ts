@@ -37,6 +37,7 @@ import * as securityHistory from './migrations/0035-security-history.ts';
 import * as passkeys from './migrations/0036-passkeys.ts';
 import * as userLanguage from './migrations/0037-user-language.ts';
 import * as notificationTexts from './migrations/0038-notification-texts.ts';
+import * as keptBalances from './migrations/0039-kept-balances.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0036-passkeys': passkeys,
   '0037-user-language': userLanguage,
   '0038-notification-texts': notificationTexts,
+  '0039-kept-balances': keptBalances,
 };
 
 class StaticProvider implements MigrationProvider {

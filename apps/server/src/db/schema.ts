@@ -78,6 +78,12 @@ export type CurrencyAccountsTable = {
   partner_id: string;
   currency: string;
   created_at: Timestamp;
+  /** the sum of the account's ledger entries, kept by the database with each entry (migration 0039) */
+  balance: Generated<string>;
+  /** the debits of withdrawals still pending or processing, kept the same way */
+  pending_withdrawals: Generated<string>;
+  /** the debits (amount and fee) of disbursements not yet final, kept the same way */
+  pending_disbursements: Generated<string>;
 };
 
 export type LedgerEntriesTable = {

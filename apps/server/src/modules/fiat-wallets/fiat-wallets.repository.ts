@@ -3,21 +3,20 @@ import type { DB } from '../../db/schema.ts';
 
 type Exec = Kysely<DB> | Transaction<DB>;
 
-/** The fiat-wallets module's SQL: the stored wallets with the ledger balance of their currency. */
+/** The fiat-wallets module's SQL: the stored wallets with the kept ledger balance of their currency. */
 export function createFiatWalletsRepository(db: Kysely<DB>) {
   const withBalance = (exec: Exec, partnerId: string) =>
     exec
       .selectFrom('fiat_wallets as w')
-      .leftJoin('ledger_entries as e', (j) => j.onRef('e.partner_id', '=', 'w.partner_id').onRef('e.currency', '=', 'w.currency'))
+      .leftJoin('currency_accounts as a', (j) => j.onRef('a.partner_id', '=', 'w.partner_id').onRef('a.currency', '=', 'w.currency'))
       .where('w.partner_id', '=', partnerId)
-      .groupBy(['w.partner_id', 'w.id'])
       .select((eb) => [
         'w.id',
         'w.currency',
         'w.country',
         'w.payment_enabled',
         'w.collection_enabled',
-        eb.fn.coalesce(eb.fn.sum<string>('e.amount'), eb.val('0')).$castTo<string>().as('balance'),
+        eb.fn.coalesce('a.balance', eb.val('0')).$castTo<string>().as('balance'),
       ]);
 
   return {
@@ -27,21 +26,17 @@ export function createFiatWalletsRepository(db: Kysely<DB>) {
     fiatWalletsEnabled: async (partnerId: string) =>
       (await db.selectFrom('partners').select('fiat_wallets_enabled').where('id', '=', partnerId).executeTakeFirst())?.fiat_wallets_enabled,
 
-    /** The partner's stored wallets, oldest first, each with the sum of its currency's ledger entries. */
+    /** The partner's stored wallets, oldest first, each with its currency account's balance. */
     list: (partnerId: string) => withBalance(db, partnerId).orderBy('w.id').execute(),
 
     one: (exec: Exec, partnerId: string, id: number) => withBalance(exec, partnerId).where('w.id', '=', id).executeTakeFirst(),
 
-    /** The available amount of one currency account: the sum of its ledger entries, or 0. */
+    /** The available amount of one currency account: the sum of its ledger entries as the database keeps it, or 0. */
     balance: async (partnerId: string, currency: string) =>
-      (
-        await db
-          .selectFrom('ledger_entries')
-          .where('partner_id', '=', partnerId)
-          .where('currency', '=', currency)
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), eb.val('0')).$castTo<string>().as('balance'))
-          .executeTakeFirstOrThrow()
-      ).balance,
+      String(
+        (await db.selectFrom('currency_accounts').where('partner_id', '=', partnerId).where('currency', '=', currency).select('balance').executeTakeFirst())
+          ?.balance ?? '0',
+      ),
 
     /** Locks the wallet row for a change; its switches as they are now, or undefined when the partner has no such wallet. */
     lock: (trx: Transaction<DB>, partnerId: string, id: number) =>

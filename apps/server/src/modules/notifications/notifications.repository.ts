@@ -147,7 +147,7 @@ export async function lockLowBalance(trx: Transaction<DB>, partnerId: string, cu
     .executeTakeFirstOrThrow();
   // a statement of its own after the lock: under read committed it sees what committed while this one waited
   const r = await sql<{ state: string; balance: string }>`
-    select a.state, (select coalesce(sum(amount), 0) from ledger_entries where partner_id = ${partnerId} and currency = ${currency})::text as balance
+    select a.state, coalesce((select balance from currency_accounts where partner_id = ${partnerId} and currency = ${currency}), 0)::text as balance
     from low_balance_alerts a where a.partner_id = ${partnerId} and a.currency = ${currency}`.execute(trx);
   return r.rows[0]!;
 }

@@ -44,15 +44,13 @@ export function findPartnerByAbbreviation(db: Executor, abbreviation: string) {
     .executeTakeFirst();
 }
 
-/** The available amount of each currency account: the sum of its ledger entries, as a decimal string. */
+/** The available amount of each currency account: the sum of its ledger entries as the database keeps it, a decimal string. */
 export function accountBalances(db: Executor, partnerId: string) {
   return db
-    .selectFrom('currency_accounts as a')
-    .leftJoin('ledger_entries as e', (j) => j.onRef('e.partner_id', '=', 'a.partner_id').onRef('e.currency', '=', 'a.currency'))
-    .where('a.partner_id', '=', partnerId)
-    .groupBy('a.currency')
-    .select((eb) => ['a.currency', eb.fn.coalesce(eb.fn.sum<string>('e.amount'), eb.val('0')).$castTo<string>().as('available')])
-    .orderBy('a.currency')
+    .selectFrom('currency_accounts')
+    .where('partner_id', '=', partnerId)
+    .select(['currency', 'balance as available'])
+    .orderBy('currency')
     .execute();
 }
 

@@ -24,15 +24,15 @@ export async function lockAccount(trx: Transaction<DB>, partnerId: string, curre
     .executeTakeFirst();
 }
 
-/** The account's balance: the sum of its ledger entries. */
+/** The account's balance: the sum of its ledger entries, as the database keeps it with each entry ('0' without an account). */
 export async function accountBalance(db: Executor, partnerId: string, currency: string): Promise<string> {
   const row = await db
-    .selectFrom('ledger_entries')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), eb.val('0')).$castTo<string>().as('balance'))
+    .selectFrom('currency_accounts')
+    .select('balance')
     .where('partner_id', '=', partnerId)
     .where('currency', '=', currency)
-    .executeTakeFirstOrThrow();
-  return String(row.balance);
+    .executeTakeFirst();
+  return row ? String(row.balance) : '0';
 }
 
 /**
@@ -53,7 +53,7 @@ export async function bookIfCovered(
   const amount = s.fiat_amount_usd;
   const result = await sql<{ balance: string; booked: string | null; balance_after: string | null }>`
     with b as (
-      select coalesce(sum(amount), 0) as balance from ledger_entries where partner_id = ${s.partner_id} and currency = ${currency}
+      select coalesce((select balance from currency_accounts where partner_id = ${s.partner_id} and currency = ${currency}), 0) as balance
     ), seen as (
       select settlement_id from settlement_requests where partner_id = ${s.partner_id} and sequence_id = ${s.sequence_id}
     ), ok as (
@@ -175,26 +175,55 @@ export async function ledgerSummary(db: Executor, partnerId: string, currency: s
   return r.rows[0]!;
 }
 
-/** A disbursement in one of these is final or past its sending: its reservation is no longer "under way". */
-const DISBURSEMENT_DONE = ['complete', 'expired', 'failed', 'denied', 'refunded', 'cancelled', 'refund_failed', 'pending_refund', 'refund_processing'];
-
 /**
- * What is reserved but not finished, from the ledger in one statement (one snapshot): the debits of withdrawals still
- * pending or processing, and the debits (amount and fee) of disbursements not yet final. A transaction row without a
- * ledger entry reserves nothing, so it is not counted. Both are USD.
+ * What is reserved but not finished, as the database keeps it with each entry and each change of status: the debits of
+ * withdrawals still pending or processing, and the debits (amount and fee) of disbursements not yet final. An order or
+ * withdrawal without a ledger entry reserves nothing. Both are USD.
  */
 export async function pendingTotals(db: Executor, partnerId: string) {
   const r = await sql<{ withdrawals: string; disbursements: string }>`
-    select
-      (select coalesce(-sum(l.amount), 0) from ledger_entries l
-        join settlements s on s.partner_id = l.partner_id and s.id::text = l.reference
-        where l.partner_id = ${partnerId} and l.kind = 'settlement' and s.status in ('pending', 'processing'))::text as withdrawals,
-      (select coalesce(-sum(l.amount), 0) from ledger_entries l
-        join payment_orders o on o.partner_id = l.partner_id and o.id::text = l.reference
-        where l.partner_id = ${partnerId} and l.kind in ('disbursement', 'disbursement_fee') and o.kind = 'disbursement'
-          and o.status not in (${sql.join(DISBURSEMENT_DONE)}))::text as disbursements
-  `.execute(db);
+    select coalesce(sum(pending_withdrawals), 0)::text as withdrawals, coalesce(sum(pending_disbursements), 0)::text as disbursements
+    from currency_accounts where partner_id = ${partnerId}`.execute(db);
   return r.rows[0]!;
+}
+
+/** A disbursement in one of these is final or past its sending: its reservation is no longer "under way" (as migration 0039's triggers say). */
+const DISBURSEMENT_DONE = ['complete', 'expired', 'failed', 'denied', 'refunded', 'cancelled', 'refund_failed', 'pending_refund', 'refund_processing'];
+
+/**
+ * The check of what the database keeps: each account's kept balance and reservations against the sum of its ledger
+ * entries (and, for the reservations, the entries of what is under way). The accounts that differ, with both figures;
+ * none when the books agree. It reads every entry: for the tests and the daily reconciliation, never a screen.
+ */
+export async function reconcileAccounts(db: Executor, partnerId?: string) {
+  const r = await sql<{
+    partner_id: string;
+    currency: string;
+    balance: string;
+    entries: string;
+    pending_withdrawals: string;
+    withdrawals: string;
+    pending_disbursements: string;
+    disbursements: string;
+  }>`
+    select partner_id, currency, balance::text, entries::text, pending_withdrawals::text, withdrawals::text, pending_disbursements::text,
+      disbursements::text
+    from (
+      select a.partner_id, a.currency, a.balance, a.pending_withdrawals, a.pending_disbursements,
+        coalesce((select sum(amount) from ledger_entries l where l.partner_id = a.partner_id and l.currency = a.currency), 0) as entries,
+        coalesce((select -sum(l.amount) from ledger_entries l
+          join settlements s on s.partner_id = l.partner_id and s.id = ledger_reference_uuid(l.reference)
+          where l.partner_id = a.partner_id and l.currency = a.currency and l.kind = 'settlement' and s.status in ('pending', 'processing')), 0) as withdrawals,
+        coalesce((select -sum(l.amount) from ledger_entries l
+          join payment_orders o on o.partner_id = l.partner_id and o.id = ledger_reference_uuid(l.reference)
+          where l.partner_id = a.partner_id and l.currency = a.currency and l.kind in ('disbursement', 'disbursement_fee') and o.kind = 'disbursement'
+            and o.status not in (${sql.join(DISBURSEMENT_DONE)})), 0) as disbursements
+      from currency_accounts a
+      ${partnerId ? sql`where a.partner_id = ${partnerId}` : sql``}
+    ) k
+    where balance <> entries or pending_withdrawals <> withdrawals or pending_disbursements <> disbursements
+    order by partner_id, currency`.execute(db);
+  return r.rows;
 }
 
 /** The account's last ledger entries, newest first. */
@@ -217,7 +246,9 @@ export function recentLedgerEntries(db: Executor, partnerId: string, currency: s
 export async function statementOf(db: Executor, partnerId: string, currency: string, from: Date, to: Date, limit: number) {
   const head = await sql<{ opening: string; count: string }>`
     select
-      (select coalesce(sum(amount), 0) from ledger_entries where partner_id = ${partnerId} and currency = ${currency} and created_at < ${from})::text as opening,
+      -- the kept balance less what came after the period's start: reads the entries since then, not the account's history
+      (coalesce((select balance from currency_accounts where partner_id = ${partnerId} and currency = ${currency}), 0)
+        - coalesce((select sum(amount) from ledger_entries where partner_id = ${partnerId} and currency = ${currency} and created_at >= ${from}), 0))::text as opening,
       (select count(*) from ledger_entries where partner_id = ${partnerId} and currency = ${currency} and created_at >= ${from} and created_at < ${to})::text as count
   `.execute(db);
   const { opening, count } = head.rows[0]!;

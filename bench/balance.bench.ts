@@ -1,0 +1,119 @@
+// Money in constant time, on PostgreSQL over HTTP: GET partner/accounts, GET partner/balance (available, what is under
+// way, the last movements) and a withdrawal's latency for Acme, at two sizes of its history (BENCH_BALANCE_SMALL and
+// BENCH_BALANCE_ROWS rows in each of its transaction tables, the ledger their rows imply: budget p95 <= 10 ms for the
+// reads, the same withdrawal p95 at both sizes within 20%). Beside them, what the balance cost when it was summed from
+// the entries (the query the reads used before the balances were kept), and the daily reconciliation's time. A scratch
+// database on the server of BENCH_DATABASE_URL, dropped after. Asserts nothing.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
+import { bookDemoLedger } from '../apps/server/src/db/seed/ledger.ts';
+import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { TRANSACTION_TABLES, generateTransactions } from '../apps/server/src/db/seed/transactions.ts';
+import { createBoss } from '../apps/server/src/jobs/boss.ts';
+import { createSettlementQueue } from '../apps/server/src/modules/settlements/settlement-processing.ts';
+import { reconcileAccounts } from '../apps/server/src/modules/settlements/settlements.repository.ts';
+import { adminToken, benchServerUrl, csrfHeaders, fund, pct, withAdminClient as admin, withdrawalLoop } from './support.ts';
+
+const SIZES = [Number(process.env.BENCH_BALANCE_SMALL ?? 20_000), Number(process.env.BENCH_BALANCE_ROWS ?? 200_000)];
+const CALLS = Number(process.env.BENCH_CALLS ?? 40);
+const line = (name: string, value: string) => console.log(`${name.padEnd(66)} ${value}`);
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const ACME = DEMO_PARTNERS.acme;
+
+const name = `portal_bench_balance_${crypto.randomBytes(4).toString('hex')}`;
+await admin((c) => c.query(`create database ${name}`));
+const url = new URL(benchServerUrl);
+url.pathname = `/${name}`;
+const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 10 });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-balance-'));
+const db = database.db;
+try {
+  await migrateToLatest(db);
+  const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
+  await seedDemo(db, keys.encryptionKey, { transactions: false });
+  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
+  const boss = createBoss(database);
+  await boss.start();
+  await createSettlementQueue(boss);
+  const app = await buildApp({ config, database, keys, boss });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
+  const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
+  const token = await adminToken(db, keys.jwtSecret, ACME.id, acmeAdmin);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
+  const address = await fund(database, ACME.id, acmeAdmin.id, '100000000.00');
+
+  console.log(`── balances on PostgreSQL over HTTP, Acme's history at ${SIZES.map((n) => n.toLocaleString('en-US')).join(' and ')} rows per table ──`);
+  line('machine: cores, load average (1 min) at start', `${os.cpus().length}, ${os.loadavg()[0]!.toFixed(2)}`);
+
+  /** `CALLS` reads of a path one after the other (a person's screen), after 5 to warm; p50 and p95 in ms. */
+  const reads = async (p: string) => {
+    const times: number[] = [];
+    for (let i = 0; i < CALLS + 5; i++) {
+      const started = performance.now();
+      const res = await fetch(`${base}/${p}`, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
+      if (i >= 5) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return `p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`;
+  };
+  /** The statement's time, in ms (one run, after one to warm). */
+  const timed = async (run: () => Promise<unknown>) => {
+    await run();
+    const started = performance.now();
+    await run();
+    return performance.now() - started;
+  };
+
+  let loaded = 0;
+  for (const size of SIZES) {
+    const t0 = performance.now();
+    for (const table of TRANSACTION_TABLES) {
+      await generateTransactions(db, {
+        partnerId: ACME.id,
+        rows: size - loaded,
+        seed: `bench-balance-${size}-${table}`,
+        fiatWallets: ['USD', 'NGN', 'KES'],
+        tables: [table],
+      });
+    }
+    await bookDemoLedger(db, ACME.id, ACME.balances);
+    loaded = size;
+    await sql`analyze`.execute(db);
+    const entries = await sql<{ n: string }>`select count(*)::text as n from ledger_entries where partner_id = ${ACME.id}`.execute(db);
+    console.log(
+      `\n${size.toLocaleString('en-US')} rows per table: ${Number(entries.rows[0]!.n).toLocaleString('en-US')} ledger entries for Acme (loaded and booked in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+    line('  GET partner/accounts', await reads('partner/accounts'));
+    line('  GET partner/balance (available, under way, last movements)', await reads('partner/balance'));
+    const withdrawals = await withdrawalLoop(
+      base,
+      Array.from({ length: 10 }, () => ({ headers, address })),
+      5,
+      '10.00',
+    );
+    line(
+      '  withdrawals, 10 clients of Acme for 5 s',
+      `p50 ${ms(withdrawals.p50)}, p95 ${ms(withdrawals.p95)}, ${withdrawals.perSecond.toFixed(0)}/s, ${withdrawals.failures} failed`,
+    );
+    const summed = await timed(() => sql`select coalesce(sum(amount), 0) from ledger_entries where partner_id = ${ACME.id} and currency = 'USD'`.execute(db));
+    line('  before: the balance summed from the entries (each read did this)', ms(summed));
+    const reconcile = await timed(() => reconcileAccounts(db, ACME.id));
+    line("  the reconciliation of Acme's accounts (daily; kept = entries?)", `${ms(reconcile)}, differing: ${(await reconcileAccounts(db, ACME.id)).length}`);
+  }
+  await app.close();
+  await boss.stop({ graceful: false, wait: true });
+} finally {
+  await database.close();
+  await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
