@@ -46,12 +46,7 @@ export function findPartnerByAbbreviation(db: Executor, abbreviation: string) {
 
 /** The available amount of each currency account: the sum of its ledger entries as the database keeps it, a decimal string. */
 export function accountBalances(db: Executor, partnerId: string) {
-  return db
-    .selectFrom('currency_accounts')
-    .where('partner_id', '=', partnerId)
-    .select(['currency', 'balance as available'])
-    .orderBy('currency')
-    .execute();
+  return db.selectFrom('currency_accounts').where('partner_id', '=', partnerId).select(['currency', 'balance as available']).orderBy('currency').execute();
 }
 
 export function insertPartner(db: Executor, values: NewPartner) {
