@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { accountBalance } from '../settlements/index.ts';
 
 type Exec = Kysely<DB> | Transaction<DB>;
 
@@ -31,12 +32,8 @@ export function createFiatWalletsRepository(db: Kysely<DB>) {
 
     one: (exec: Exec, partnerId: string, id: number) => withBalance(exec, partnerId).where('w.id', '=', id).executeTakeFirst(),
 
-    /** The available amount of one currency account: the sum of its ledger entries as the database keeps it, or 0. */
-    balance: async (partnerId: string, currency: string) =>
-      String(
-        (await db.selectFrom('currency_accounts').where('partner_id', '=', partnerId).where('currency', '=', currency).select('balance').executeTakeFirst())
-          ?.balance ?? '0',
-      ),
+    /** The available amount of one currency account: the ledger's balance as its account keeps it, or 0. */
+    balance: (partnerId: string, currency: string) => accountBalance(db, partnerId, currency),
 
     /** Locks the wallet row for a change; its switches as they are now, or undefined when the partner has no such wallet. */
     lock: (trx: Transaction<DB>, partnerId: string, id: number) =>
