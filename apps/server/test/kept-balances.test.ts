@@ -7,10 +7,9 @@ import type { Settlement } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { simulatedPayer, type SettlementPayer } from '../src/modules/settlements/payer.ts';
-import { startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import { ledgerSummary, reconcileAccounts } from '../src/modules/settlements/settlements.repository.ts';
 import { DATABASES, setup, type TestContext } from './harness.ts';
-import { kenyaMomo } from './payment-support.ts';
+import { kenyaMomo, startTestPaymentWorker } from './payment-support.ts';
 import { smtpSink } from './smtp-sink.ts';
 import { settlementAmount, startWithdrawalWorkers, until, walletActors } from './wallet-support.ts';
 
@@ -56,16 +55,7 @@ describe.each(DATABASES)('kept balances on %s', (kind) => {
     });
     amountOf = (id) => settlementAmount(t, id);
     await startWithdrawalWorkers(t, payer, { processingSeconds: 0, completionSeconds: 0 });
-    const worker = await startPaymentWorker({
-      boss: t.app.boss!,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      stepSeconds: 0,
-      log: t.app.log,
-      concurrency: 2,
-      now: t.app.clock,
-    });
+    const worker = await startTestPaymentWorker(t, { concurrency: 2 });
     stopPayments = () => worker.stop();
     w = await walletActors(t, smtp, [ADMIN, TREASURY]);
     wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });

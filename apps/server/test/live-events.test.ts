@@ -7,11 +7,10 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { invalidateEverywhere } from '../src/lib/cache-bus.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
 import { createOperatorService } from '../src/modules/partners/partners.service.ts';
-import { startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import type { App } from '../src/app.ts';
 import { readEvents, type SseEvent } from './sse.ts';
 import { DATABASES, browser, setup, signIn, twoInstances, type TestContext } from './harness.ts';
-import { kenyaMomo } from './payment-support.ts';
+import { kenyaMomo, startTestPaymentWorker } from './payment-support.ts';
 
 /** An open event stream as the portal holds it: the events received so far, and how to close it. */
 async function openStream(app: App, token: string, lastEventId?: string) {
@@ -83,15 +82,7 @@ describe.each(DATABASES)('the live event stream on %s', (kind) => {
   beforeAll(async () => {
     t = await setup(kind, { jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    await startPaymentWorker({
-      boss: t.app.boss!,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      stepSeconds: 0,
-      log: t.app.log,
-      now: t.app.clock,
-    });
+    await startTestPaymentWorker(t);
   });
   afterAll(async () => t?.close());
 
@@ -378,15 +369,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live event stream on two inst
     pair = await twoInstances({ jobs: true, config: { LOGIN_RATE_LIMIT: '10000', PAYMENT_STEP_SECONDS: '0' } });
     for (const i of [pair.a, pair.b]) await i.app.listen({ port: 0, host: '127.0.0.1' });
     // only the first instance processes payments: the second hears of them through the database
-    await startPaymentWorker({
-      boss: pair.a.app.boss!,
-      db: pair.a.database.db,
-      live: pair.a.app.liveBus,
-      notifier: pair.a.app.services.notifier,
-      stepSeconds: 0,
-      log: pair.a.app.log,
-      now: pair.a.app.clock,
-    });
+    await startTestPaymentWorker(pair.a);
   });
   afterAll(async () => pair?.close());
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import type { TestContext } from './harness.ts';
 
 /**
@@ -26,5 +27,19 @@ export async function kenyaMomo(t: TestContext) {
     recipient: { name: 'Amina Juma' },
     amount,
     sequenceId: crypto.randomUUID(),
+  });
+}
+
+/** The sandbox payment worker on the test app's own queue, every step at once (`PAYMENT_STEP_SECONDS: '0'`). */
+export function startTestPaymentWorker(t: TestContext, options: { concurrency?: number } = {}) {
+  return startPaymentWorker({
+    boss: t.app.boss!,
+    db: t.database.db,
+    live: t.app.liveBus,
+    notifier: t.app.services.notifier,
+    stepSeconds: 0,
+    log: t.app.log,
+    ...options,
+    now: t.app.clock,
   });
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDecimal, compareDecimal, subtractDecimal } from '@portal/contract/decimal';
 import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '@portal/contract/payments';
 import { runPaymentStep, startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
+import { startTestPaymentWorker } from './payment-support.ts';
 import { ledgerCheck } from '../src/modules/payments/payments.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/index.ts';
@@ -65,16 +66,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       access: await network('NG', 'ACCESS'),
       tzMomoOut: await channel('TZ', 'withdraw', 'momo'),
     };
-    worker = await startPaymentWorker({
-      boss: t.app.boss!,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      stepSeconds: 0,
-      log: t.app.log,
-      concurrency: 2,
-      now: t.app.clock,
-    });
+    worker = await startTestPaymentWorker(t, { concurrency: 2 });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -455,16 +447,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     // one reversal, whatever ran twice
     expect(after.entries - before.entries).toBe(1);
     expect(after.balance).toBe(addDecimal(before.balance, p.totalUsd));
-    worker = await startPaymentWorker({
-      boss: t.app.boss!,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      stepSeconds: 0,
-      log: t.app.log,
-      concurrency: 2,
-      now: t.app.clock,
-    });
+    worker = await startTestPaymentWorker(t, { concurrency: 2 });
   });
 
   it('a server stopped mid-flow: a new one over the same database finishes every payment exactly once', async () => {
