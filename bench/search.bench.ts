@@ -28,7 +28,7 @@ import * as walletIndexes from '../apps/server/src/db/migrations/0022-search-wal
 import { pageStatement, searchPage, totalStatement } from '../apps/server/src/modules/transactions/transactions.repository.ts';
 import { createPartnerAccess } from '../apps/server/src/modules/partners/index.ts';
 import type { SearchQuery } from '@portal/contract/transactions';
-import { adminToken, csrfHeaders } from './support.ts';
+import { adminToken, csrfHeaders, searchQueries, type SearchShape } from './support.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const TOTAL = Number(process.env.BENCH_TOTAL_ROWS ?? 10_000_000);
@@ -78,30 +78,8 @@ function restartCold(): string | null {
 }
 
 // random queries of the kinds the portal sends, from a seeded generator: the same seed gives the same queries
-let seed = Number(process.env.BENCH_SEED ?? 1) >>> 0;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const rnd = (n: number) => Math.floor(random() * n);
-const STATUSES = ['complete', 'pending', 'failed', 'processing', 'expired', 'refunded'];
-const COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW'];
-const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString().slice(0, 10);
-type Shape = { q: SearchQuery; startIndex: number };
-function randomQuery(): Shape {
-  const table = rnd(2) ? 'payments' : 'collections';
-  const filters: Record<string, string> = {};
-  if (rnd(2)) filters.status = STATUSES[rnd(STATUSES.length)]!;
-  if (rnd(3) === 0) filters.country = COUNTRIES[rnd(COUNTRIES.length)]!;
-  const from = 1 + rnd(500);
-  const range = rnd(3) === 0 ? { startDate: day(from + rnd(60)), endDate: day(from) } : {};
-  const fiatWallet = rnd(4) === 0 ? ['USD', 'NGN', 'KES'][rnd(3)]! : 'all';
-  return { q: { table, filters, idFilter: '', range, fiatWallet }, startIndex: rnd(4) === 0 ? rnd(999) * 10 : 0 };
-}
-const describe = (s: Shape) => `${s.q.table} ${JSON.stringify(s.q.filters)} ${JSON.stringify(s.q.range)} wallet=${s.q.fiatWallet} start=${s.startIndex}`;
+const { rnd, randomQuery, day } = searchQueries(Number(process.env.BENCH_SEED ?? 1));
+const describe = (s: SearchShape) => `${s.q.table} ${JSON.stringify(s.q.filters)} ${JSON.stringify(s.q.range)} wallet=${s.q.fiatWallet} start=${s.startIndex}`;
 /** Random searches on the embedded database with the demo's data, without and then with the indexes of 0022. */
 async function pgliteDemo() {
   const lite = await openDatabase({ kind: 'pglite' });
@@ -131,7 +109,7 @@ async function pgliteDemo() {
   }
   await lite.close();
 }
-let pgliteQueries: Shape[] = [];
+let pgliteQueries: SearchShape[] = [];
 const ACME_ID = DEMO_PARTNERS.acme.id;
 
 if (MODE === 'pglite') {

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../apps/server/src/db/database.ts';
 import type { DB } from '../apps/server/src/db/schema.ts';
+import type { SearchQuery } from '@portal/contract/transactions';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { signAccessToken } from '../apps/server/src/lib/tokens.ts';
 
@@ -125,4 +126,38 @@ export async function withdrawalLoop(base: string, clients: WithdrawalClient[], 
     failures,
     cpuMs,
   };
+}
+
+/** A search as the portal sends it: the query and the page's first row. */
+export type SearchShape = { q: SearchQuery; startIndex: number };
+
+/**
+ * Random searches of the kinds the portal sends (status, country, wallet, a 30-60 day range, pages up to the 10,000
+ * window), from a seeded generator: the same seed gives the same queries, before and after a change.
+ */
+export function searchQueries(seed: number) {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const rnd = (n: number) => Math.floor(random() * n);
+  const STATUSES = ['complete', 'pending', 'failed', 'processing', 'expired', 'refunded'];
+  const COUNTRIES = ['NG', 'KE', 'GH', 'ZA', 'UG', 'TZ', 'RW'];
+  /** The date `d` days ago (YYYY-MM-DD). */
+  const day = (d: number) => new Date(Date.now() - d * 86400_000).toISOString().slice(0, 10);
+  const randomQuery = (): SearchShape => {
+    const table = rnd(2) ? 'payments' : 'collections';
+    const filters: Record<string, string> = {};
+    if (rnd(2)) filters.status = STATUSES[rnd(STATUSES.length)]!;
+    if (rnd(3) === 0) filters.country = COUNTRIES[rnd(COUNTRIES.length)]!;
+    const from = 1 + rnd(500);
+    const range = rnd(3) === 0 ? { startDate: day(from + rnd(60)), endDate: day(from) } : {};
+    const fiatWallet = rnd(4) === 0 ? ['USD', 'NGN', 'KES'][rnd(3)]! : 'all';
+    return { q: { table, filters, idFilter: '', range, fiatWallet }, startIndex: rnd(4) === 0 ? rnd(999) * 10 : 0 };
+  };
+  return { rnd, randomQuery, day };
 }

@@ -20,14 +20,15 @@ export async function freePort(): Promise<number> {
 /**
  * The real server as a process of its own (`src/server.ts`, as `npm start` runs it), without the portal's files,
  * on a free port (or PORT): for what only a process shows (that it lives through a fault, how it exits on a signal).
+ * `dir` is the server's folder (default this checkout's; the performance guard runs another build's).
  */
-export async function startServerProcess(env: Record<string, string>) {
+export async function startServerProcess(env: Record<string, string>, dir = serverDir) {
   // a given PORT is kept (a server started again where the browser left it)
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const ownDir = env.DATA_DIR === undefined;
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'portal-process-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: serverDir,
+    cwd: dir,
     env: {
       ...process.env,
       PORT: String(port),
