@@ -409,6 +409,7 @@ await explain('newest payments, no filter', q('payments', {}));
 await explain('payments with status failed', q('payments', { status: 'failed' }));
 await explain('collections in a 30-day range', q('collections', {}, 'all', { startDate: day(90), endDate: day(60) }));
 await explain('payments by id prefix', { ...q('payments', {}), idFilter: sampleIds[0]!.slice(0, 5) });
+await explain('payments by a 2-digit id prefix (the page walks the newest-first index)', { ...q('payments', {}), idFilter: sampleIds[1]!.slice(0, 2) });
 // the slow shapes of issue 16
 await explain('payments, status complete, country TZ, wallet KES (no match)', q('payments', { status: 'complete', country: 'TZ' }, 'KES'));
 await explain('collections, status pending, wallet NGN', q('collections', { status: 'pending' }, 'NGN'));

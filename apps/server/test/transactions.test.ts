@@ -165,6 +165,29 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
       expect(body.data.every((r) => r.id!.startsWith(prefix))).toBe(true);
     });
 
+    it('pages the matches of a 1- or 2-digit prefix newest first, as every other search (their page walks the newest-first index)', async () => {
+      const busiest = await t.database.executeSql(
+        'select left(id::text, 2) as p from collections where partner_id = $1 group by 1 order by count(*) desc, 1 limit 1',
+        [ACME],
+      );
+      for (const prefix of [target.slice(0, 1), (busiest.rows[0] as { p: string }).p]) {
+        const { rows } = await t.database.executeSql(
+          'select id::text as id from collections where partner_id = $1 and id::text like $2 order by created_at desc, id desc limit 20',
+          [ACME, `${prefix}%`],
+        );
+        const expected = (rows as { id: string }[]).map((r) => r.id);
+        expect(expected.length, prefix).toBeGreaterThan(4);
+        const size = Math.floor(expected.length / 2);
+        const first = await search('admin@acme.test', { table: 'collections', idFilter: prefix, size });
+        const second = await search('admin@acme.test', { table: 'collections', idFilter: prefix, startIndex: size, size });
+        expect(
+          [...first.body.data, ...second.body.data].map((r) => r.id),
+          prefix,
+        ).toEqual(expected.slice(0, 2 * size));
+        expect(first.body.total, prefix).toBe(await count('collections', 'partner_id = $1 and id::text like $2', [ACME, `${prefix}%`]));
+      }
+    });
+
     it('matches all the digits typed (not only the first 8), with or without hyphens; the whole id finds exactly it', async () => {
       const mid = await search('admin@acme.test', { table: 'collections', idFilter: target.slice(0, 20) });
       expect(mid.body.data.map((r) => r.id)).toEqual([target]);
