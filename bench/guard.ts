@@ -44,12 +44,17 @@ function baseCommit(): string | undefined {
   return git('rev-list', '-1', `--before=${headTime - 3 * 3600}`, 'HEAD') || undefined;
 }
 
+/** What a lockfile installs: each package's place and version (not its flags: a dependency moved to dev installs the same). */
+function installed(dir: string): string {
+  const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; link?: boolean }> };
+  return JSON.stringify(Object.entries(lock.packages).map(([where, p]) => [where, p.version ?? '', p.link ?? false]));
+}
+
 /** A worktree of `rev` in a temporary folder, sharing this checkout's installed packages when its lockfile is the same. */
 function worktree(rev: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-guard-'));
   git('worktree', 'add', '--detach', '--force', dir, rev);
-  const sameLock = fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8') === fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8');
-  if (!sameLock) {
+  if (installed(dir) !== installed(root)) {
     const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`npm ci in the worktree of ${rev} failed`);
     return dir;
