@@ -59,24 +59,30 @@ export async function buildServer() {
     });
   });
   fs.rmSync(serverDist, { recursive: true, force: true });
-  const result = await esbuild.build({
-    absWorkingDir: serverDir,
-    entryPoints: ENTRIES,
-    outdir: serverDist,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20.19',
-    // classes and functions keep their names (errors and logs show them)
-    keepNames: true,
-    sourcemap: 'linked',
-    sourcesContent: false,
-    chunkNames: 'chunk-[hash]',
-    plugins: [externalPackages],
-    logLevel: 'warning',
-    metafile: true,
-  });
+  let result;
+  try {
+    result = await esbuild.build({
+      absWorkingDir: serverDir,
+      entryPoints: ENTRIES,
+      outdir: serverDist,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20.19',
+      // classes and functions keep their names (errors and logs show them)
+      keepNames: true,
+      sourcemap: 'linked',
+      sourcesContent: false,
+      chunkNames: 'chunk-[hash]',
+      plugins: [externalPackages],
+      logLevel: 'warning',
+      metafile: true,
+    });
+  } finally {
+    // esbuild's service process would otherwise live as long as this one (npm start runs on)
+    await esbuild.stop();
+  }
   fs.writeFileSync(STAMP, `${JSON.stringify({ builtAt: new Date().toISOString(), entries: Object.keys(ENTRIES) }, null, 2)}\n`);
   return Object.keys(result.metafile.outputs);
 }
