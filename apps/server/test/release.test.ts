@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverDatabase } from './harness.ts';
+import { httpClient } from './http-client.ts';
 import { freePort } from './server-process.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -114,7 +115,7 @@ describe(`the release (npm run release), installed with production dependencies 
     expect(toolsInstalled(path.join(folder, 'node_modules'))).toEqual([]);
   });
 
-  it('migrates with the built CLI, then starts with NODE_ENV=production and answers /readyz 200 running plain JavaScript', async () => {
+  it('migrates and seeds with the built CLI, starts with NODE_ENV=production, answers /readyz 200 and a statement PDF, running plain JavaScript', async () => {
     const port = await freePort();
     const dataDir = path.join(work, 'data');
     // a production environment from scratch: nothing of this test's own process (NODE_OPTIONS, loaders) reaches it
@@ -132,7 +133,9 @@ describe(`the release (npm run release), installed with production dependencies 
       LOG_LEVEL: 'warn',
       ...databaseEnv,
     };
+    // the built operator CLI: the migrations, then the demo data (its users sign in below)
     run(process.execPath, ['apps/server/dist/cli.js', 'migrate'], folder, env);
+    run(process.execPath, ['apps/server/dist/cli.js', 'seed'], folder, env);
 
     const child = spawn(process.execPath, ['apps/server/dist/server.js'], { cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -157,6 +160,23 @@ describe(`the release (npm run release), installed with production dependencies 
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('portal-entry');
       expect(page.headers.get('strict-transport-security')).toContain('max-age=');
+
+      // what needs files of the installed packages at run time: argon2's native binary (the password), pdfkit's
+      // fonts (the statement as a PDF)
+      const client = httpClient(url);
+      await client.signIn('admin@acme.test');
+      const today = new Date().toISOString().slice(0, 10);
+      const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+      const pdf = await fetch(`${url}/api/v1/partner/balance/statement.pdf?from=${weekAgo}&to=${today}`, {
+        headers: { authorization: `Bearer ${client.token()}` },
+      });
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
 
       // plain node running the built file: no loader, no transpiler, no helper process
       const pid = child.pid!;
