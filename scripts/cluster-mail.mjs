@@ -1,14 +1,18 @@
 // The cluster's SMTP sink: the server's own development mail catcher (maildev), run as a process of its own so that
 // every instance sends to one inbox. It stands in for the operator's mail relay; started by scripts/cluster.mjs as
 //
-//   node --import tsx scripts/cluster-mail.mjs <smtp port> <web port> <state dir>
+//   node scripts/cluster-mail.mjs <smtp port> <web port> <state dir>
 //
-// (the state dir is only there so that `npm run cluster -- stop` can tell this process is the cluster's).
-import { startMailCatcher } from '../apps/server/src/lib/mail-catcher.ts';
+// (the state dir is only there so that `npm run cluster -- stop` can tell this process is the cluster's). It runs the
+// built catcher (apps/server/dist/mail-catcher.js, made by scripts/server-build.mjs before the cluster starts).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const { startMailCatcher } = await import(pathToFileURL(path.join(import.meta.dirname, '../apps/server/dist/mail-catcher.js')).href);
 
 const [smtpPort, webPort] = process.argv.slice(2, 4).map(Number);
 if (!smtpPort || !webPort) {
-  console.error('usage: node --import tsx scripts/cluster-mail.mjs <smtp port> <web port> <state dir>');
+  console.error('usage: node scripts/cluster-mail.mjs <smtp port> <web port> <state dir>');
   process.exit(2);
 }
 

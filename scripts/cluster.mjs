@@ -23,6 +23,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { ensureServerBuild, serverDist } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -655,11 +656,9 @@ async function ensureMail(state) {
   for (const port of [state.ports.smtp, state.ports.mailWeb]) {
     if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
   }
-  const child = spawnDetached(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/cluster-mail.mjs', String(state.ports.smtp), String(state.ports.mailWeb), STATE_DIR],
-    { log: logFile('mail') },
-  );
+  const child = spawnDetached(process.execPath, ['scripts/cluster-mail.mjs', String(state.ports.smtp), String(state.ports.mailWeb), STATE_DIR], {
+    log: logFile('mail'),
+  });
   state.pids.mail = child.pid;
   await waitFor(part, 'SMTP listening', () => canConnect(state.ports.smtp), { log: logFile('mail'), gone: () => !mailAlive(state), ms: 30_000 });
   return true;
@@ -745,14 +744,14 @@ function migrateAndSeed(state, say) {
   say('Migrating and seeding the demo data...');
   for (const command of ['migrate', 'seed']) {
     const out = fs.openSync(logFile('setup'), 'a');
-    fs.writeSync(out, `\n---- ${new Date().toISOString()} cli.ts ${command}\n`);
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', command], {
+    fs.writeSync(out, `\n---- ${new Date().toISOString()} cli ${command}\n`);
+    const result = spawnSync(process.execPath, [path.join(serverDist, 'cli.js'), command], {
       cwd: root,
       env: instanceEnv(state, 0),
       stdio: ['ignore', out, out],
     });
     fs.closeSync(out);
-    if (result.status !== 0) throw new ClusterError(part, `cli.ts ${command} failed (exit ${result.status})`, logFile('setup'));
+    if (result.status !== 0) throw new ClusterError(part, `the CLI's ${command} failed (exit ${result.status})`, logFile('setup'));
   }
 }
 
@@ -769,7 +768,7 @@ async function launchInstance(state, n) {
   const part = `instance-${n}`;
   const port = state.ports.instances[n - 1];
   if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
-  const child = spawnDetached(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts', MARK.instance(n)], {
+  const child = spawnDetached(process.execPath, [path.join(serverDist, 'server.js'), MARK.instance(n)], {
     log: logFile(`instance-${n}`),
     env: instanceEnv(state, n),
   });
@@ -1004,6 +1003,8 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
     }
     await checkPorts(state);
     if (ensureWebBuild()) say('Portal built.');
+    // the instances, the migrations and the mail sink run the built server (plain JavaScript, as in production)
+    if (await ensureServerBuild()) say('Server built.');
     for (const dir of [FILES.logs, FILES.data]) mkdirFor(dir);
     mkdirFor(FILES.run, { postgres: true });
     keys();
