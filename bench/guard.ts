@@ -17,11 +17,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { httpClient } from '../apps/server/test/http-client.ts';
 import { startServerProcess, type ServerProcess } from '../apps/server/test/server-process.ts';
-import { pct, searchQueries, withdrawalLoop } from './support.ts';
+import { pct, searchQueries, withAdminClient, withdrawalLoop } from './support.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ROWS = Number(process.env.PERF_ROWS ?? 20_000);
@@ -88,17 +88,7 @@ type Build = {
   rounds: Figures[];
 };
 
-const admin = async <T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres') => {
-  const u = new URL(serverUrl);
-  u.pathname = `/${database}`;
-  const c = new pg.Client({ connectionString: u.toString() });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-};
+const admin = <T>(fn: (c: pg.Client) => Promise<T>, database = 'postgres') => withAdminClient(fn, { server: serverUrl, database });
 
 const ACME_ADMIN = 'admin@acme.test';
 

@@ -10,9 +10,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../apps/server/test/server-process.ts';
 import { benchServerUrl, withAdminClient as admin } from './support.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -24,17 +24,6 @@ const load = () =>
     .loadavg()
     .map((v) => v.toFixed(2))
     .join(' ');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** npm's own variables (the package being run) stay out of the processes this starts. */
 const baseEnv = Object.fromEntries(

@@ -34,10 +34,10 @@ export async function csrfHeaders(apiBase: string, accessToken: string): Promise
 /** The PostgreSQL server the benchmarks load (BENCH_DATABASE_URL; default the local server's portal_bench). */
 export const benchServerUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/portal_bench');
 
-/** Runs `fn` on a connection to the server's `postgres` database (to create or drop the benchmark's databases). */
-export async function withAdminClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const u = new URL(benchServerUrl);
-  u.pathname = '/postgres';
+/** Runs `fn` on a connection to a database of the server (default `postgres`: to create or drop the benchmark's databases). */
+export async function withAdminClient<T>(fn: (c: pg.Client) => Promise<T>, { server = benchServerUrl, database = 'postgres' } = {}): Promise<T> {
+  const u = new URL(server);
+  u.pathname = `/${database}`;
   const c = new pg.Client({ connectionString: u.toString() });
   await c.connect();
   try {

@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newest } from './web-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const serverDir = path.join(root, 'apps/server');
@@ -29,16 +30,6 @@ const SOURCES = [
 const ENTRIES = { server: 'src/server.ts', cli: 'src/cli.ts', 'mail-catcher': 'src/lib/mail-catcher.ts' };
 /** Written last: its time says when the build finished (an interrupted build has none, so it runs again). */
 const STAMP = path.join(serverDist, 'build.json');
-
-function newest(p) {
-  const full = path.join(root, p);
-  if (!fs.existsSync(full)) return 0;
-  const stat = fs.statSync(full);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let max = 0;
-  for (const entry of fs.readdirSync(full)) max = Math.max(max, newest(path.join(p, entry)));
-  return max;
-}
 
 /** Bare imports (npm packages) stay imports, except the workspace's contract, whose TypeScript is bundled. */
 const externalPackages = {

@@ -19,7 +19,8 @@ const SOURCES = [
   'scripts/web-build.mjs',
 ];
 
-function newest(p) {
+/** The newest modification time of a file, or of anything in a folder, under the repository's root (0 when missing). */
+export function newest(p) {
   const full = path.join(root, p);
   if (!fs.existsSync(full)) return 0;
   const stat = fs.statSync(full);
