@@ -23,7 +23,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { ensureServerBuild, serverDist } from './server-build.mjs';
+import { makeRelease } from './release.mjs';
+import { ensureServerBuild } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -49,6 +50,7 @@ const FILES = {
   haproxySock: file('haproxy.sock'),
   proxyConfig: file('proxy.json'),
   proxyControl: file('proxy-control.json'),
+  releases: file('releases'),
 };
 const logFile = (name) => path.join(FILES.logs, `${name}.log`);
 const nodeDir = (node) => file(node);
@@ -738,6 +740,43 @@ function instanceEnv(state, n) {
   };
 }
 
+/**
+ * The release the instances run (npm run release): made from this checkout, unpacked under the cluster's folder and
+ * installed with production dependencies only (`npm ci --omit=dev`), as a production host installs it; no transpiler
+ * and no development package is there. Made again when the portal's or the server's build was older than its sources
+ * (instances already running keep theirs until they are started again). The checkout's mail catcher stands in for a
+ * mail server, so the mail sink still runs from the checkout.
+ */
+async function installRelease(state, say) {
+  const rebuilt = [ensureWebBuild(), await ensureServerBuild()].some(Boolean);
+  if (!rebuilt && state.release && fs.existsSync(path.join(state.release, '.installed'))) return;
+  const part = 'release';
+  const made = await makeRelease({ out: FILES.releases, log: () => undefined });
+  const dir = path.join(FILES.releases, made.folder);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const untar = spawnSync('tar', ['-xzf', made.file, '-C', FILES.releases], { encoding: 'utf8' });
+  if (untar.status !== 0) throw new ClusterError(part, `tar could not unpack ${made.file}: ${untar.stderr}`);
+  // npm's variables of the command that started this one (its package, its workspace) stay out of this install
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(package|lifecycle|config_workspace)/i.test(k) && k !== 'INIT_CWD'));
+  const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+  });
+  if (install.status !== 0) throw new ClusterError(part, `npm ci --omit=dev failed in ${dir}:\n${install.stderr}`);
+  fs.writeFileSync(path.join(dir, '.installed'), `${made.sha256}\n`);
+  // this release and the one before it stay (instances not yet started again run that one); older ones go
+  const previous = state.release;
+  state.release = dir;
+  writeState(state);
+  for (const entry of fs.readdirSync(FILES.releases)) {
+    const at = path.join(FILES.releases, entry);
+    if (at !== dir && at !== previous && !(previous && at.startsWith(`${previous}.tgz`)) && !at.startsWith(`${dir}.tgz`))
+      fs.rmSync(at, { recursive: true, force: true });
+  }
+  say(`Release ${made.release.version}-${made.release.commit} installed (production dependencies only).`);
+}
+
 /** Migrations, then the demo seed, once, before the instances start (so that three do not seed at the same time). */
 function migrateAndSeed(state, say) {
   const part = 'migrations and demo seed';
@@ -745,8 +784,8 @@ function migrateAndSeed(state, say) {
   for (const command of ['migrate', 'seed']) {
     const out = fs.openSync(logFile('setup'), 'a');
     fs.writeSync(out, `\n---- ${new Date().toISOString()} cli ${command}\n`);
-    const result = spawnSync(process.execPath, [path.join(serverDist, 'cli.js'), command], {
-      cwd: root,
+    const result = spawnSync(process.execPath, [path.join(state.release, 'apps/server/dist/cli.js'), command], {
+      cwd: state.release,
       env: instanceEnv(state, 0),
       stdio: ['ignore', out, out],
     });
@@ -768,9 +807,10 @@ async function launchInstance(state, n) {
   const part = `instance-${n}`;
   const port = state.ports.instances[n - 1];
   if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
-  const child = spawnDetached(process.execPath, [path.join(serverDist, 'server.js'), MARK.instance(n)], {
+  const child = spawnDetached(process.execPath, [path.join(state.release, 'apps/server/dist/server.js'), MARK.instance(n)], {
     log: logFile(`instance-${n}`),
     env: instanceEnv(state, n),
+    cwd: state.release,
   });
   state.pids[part] = child.pid;
   writeState(state);
@@ -1002,9 +1042,8 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
       return state;
     }
     await checkPorts(state);
-    if (ensureWebBuild()) say('Portal built.');
-    // the instances, the migrations and the mail sink run the built server (plain JavaScript, as in production)
-    if (await ensureServerBuild()) say('Server built.');
+    // the instances and the migrations run the release, installed as a production host installs it
+    await installRelease(state, say);
     for (const dir of [FILES.logs, FILES.data]) mkdirFor(dir);
     mkdirFor(FILES.run, { postgres: true });
     keys();

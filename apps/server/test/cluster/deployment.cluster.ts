@@ -33,7 +33,7 @@ type ClusterModule = {
 };
 type ClusterStatus = {
   balancer: string;
-  instances: { name: string; url: string; alive: boolean; ready: boolean; balancer: { status: string } | null }[];
+  instances: { name: string; url: string; pid: number | null; alive: boolean; ready: boolean; balancer: { status: string } | null }[];
   primary: { port: number; role: string };
   replica: { port: number; role: string };
 };
@@ -192,6 +192,17 @@ describe('the cluster under load and faults', () => {
     expect(state.replica.role).toBe('replica');
     const res = await fetch(`${state.balancer}/readyz`);
     expect(res.status).toBe(200);
+  });
+
+  it('runs the release as production does: plain node on its built server, installed without development packages', () => {
+    for (const instance of state.instances) {
+      const [node, script] = fs.readFileSync(`/proc/${instance.pid}/cmdline`, 'utf8').split('\0');
+      expect(node, instance.name).toBe(process.execPath);
+      expect(script, instance.name).toMatch(/\/releases\/portal-[^/]+\/apps\/server\/dist\/server\.js$/);
+      const release = script!.slice(0, -'/apps/server/dist/server.js'.length);
+      expect(fs.existsSync(path.join(release, 'node_modules/fastify')), instance.name).toBe(true);
+      for (const tool of ['tsx', 'esbuild', 'typescript', 'vite', 'vitest']) expect(fs.existsSync(path.join(release, 'node_modules', tool)), tool).toBe(false);
+    }
   });
 
   it('carries a steady load of sign-ins, searches, withdrawals, payments and open streams', async () => {
