@@ -249,7 +249,7 @@ try {
       .map((x) => x.toFixed(1).padStart(7))
       .join('')
       .padEnd(width);
-  console.log(`\n${'figure (ms)'.padEnd(26)}${'base rounds'.padStart(7).padEnd(width)}${'this build'.padEnd(width)}verdict`);
+  console.log(`\n${'figure (ms)'.padEnd(26)}${'base rounds'.padEnd(width)}${'this build'.padEnd(width)}verdict`);
   for (const name of Object.keys(a.rounds[0]!)) {
     const before = a.rounds.map((f) => f[name]!);
     const after = b.rounds.map((f) => f[name]!);

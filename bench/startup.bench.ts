@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../apps/server/test/server-process.ts';
 import { benchServerUrl, withAdminClient as admin } from './support.ts';
+import { installRelease } from '../scripts/release.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
@@ -96,18 +97,9 @@ try {
   if (made.status !== 0) throw new Error(`npm run release failed:\n${made.stdout}${made.stderr}`);
   line('npm run release (the portal built only if it changed)', seconds(performance.now() - at));
   const tarball = fs.readdirSync(path.join(work, 'out')).find((f) => f.endsWith('.tgz'))!;
-  const install = path.join(work, 'install');
-  fs.mkdirSync(install);
-  spawnSync('tar', ['-xzf', path.join(work, 'out', tarball), '-C', install]);
-  const folder = path.join(install, fs.readdirSync(install)[0]!);
   at = performance.now();
-  const installed = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
-    cwd: folder,
-    env: baseEnv,
-    encoding: 'utf8',
-  });
-  if (installed.status !== 0) throw new Error(`npm ci failed:\n${installed.stdout}${installed.stderr}`);
-  line(`npm ci --omit=dev (npm's cache warm): ${tarball}`, seconds(performance.now() - at));
+  const folder = installRelease(path.join(work, 'out', tarball), path.join(work, 'install'));
+  line(`unpacked and npm ci --omit=dev (npm's cache warm): ${tarball}`, seconds(performance.now() - at));
 
   const url = new URL(benchServerUrl);
   url.pathname = `/${name}`;

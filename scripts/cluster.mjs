@@ -23,7 +23,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { makeRelease } from './release.mjs';
+import { installRelease, makeRelease } from './release.mjs';
 import { ensureServerBuild } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
@@ -747,32 +747,26 @@ function instanceEnv(state, n) {
  * (instances already running keep theirs until they are started again). The checkout's mail catcher stands in for a
  * mail server, so the mail sink still runs from the checkout.
  */
-async function installRelease(state, say) {
+async function ensureRelease(state, say) {
   const rebuilt = [ensureWebBuild(), await ensureServerBuild()].some(Boolean);
   if (!rebuilt && state.release && fs.existsSync(path.join(state.release, '.installed'))) return;
   const part = 'release';
   const made = await makeRelease({ out: FILES.releases, log: () => undefined });
   const dir = path.join(FILES.releases, made.folder);
   fs.rmSync(dir, { recursive: true, force: true });
-  const untar = spawnSync('tar', ['-xzf', made.file, '-C', FILES.releases], { encoding: 'utf8' });
-  if (untar.status !== 0) throw new ClusterError(part, `tar could not unpack ${made.file}: ${untar.stderr}`);
-  // npm's variables of the command that started this one (its package, its workspace) stay out of this install
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(package|lifecycle|config_workspace)/i.test(k) && k !== 'INIT_CWD'));
-  const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
-    cwd: dir,
-    env,
-    encoding: 'utf8',
-  });
-  if (install.status !== 0) throw new ClusterError(part, `npm ci --omit=dev failed in ${dir}:\n${install.stderr}`);
+  try {
+    installRelease(made.file, FILES.releases);
+  } catch (err) {
+    throw new ClusterError(part, err instanceof Error ? err.message : String(err));
+  }
   fs.writeFileSync(path.join(dir, '.installed'), `${made.sha256}\n`);
-  // this release and the one before it stay (instances not yet started again run that one); older ones go
-  const previous = state.release;
+  // this release and the one before it stay (instances not yet started again run that one), with their tarballs;
+  // older ones go
+  const keep = new Set([made.folder, state.release && path.basename(state.release)]);
   state.release = dir;
   writeState(state);
   for (const entry of fs.readdirSync(FILES.releases)) {
-    const at = path.join(FILES.releases, entry);
-    if (at !== dir && at !== previous && !(previous && at.startsWith(`${previous}.tgz`)) && !at.startsWith(`${dir}.tgz`))
-      fs.rmSync(at, { recursive: true, force: true });
+    if (!keep.has(entry.replace(/\.tgz(\.sha256)?$/, ''))) fs.rmSync(path.join(FILES.releases, entry), { recursive: true, force: true });
   }
   say(`Release ${made.release.version}-${made.release.commit} installed (production dependencies only).`);
 }
@@ -1043,7 +1037,7 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
     }
     await checkPorts(state);
     // the instances and the migrations run the release, installed as a production host installs it
-    await installRelease(state, say);
+    await ensureRelease(state, say);
     for (const dir of [FILES.logs, FILES.data]) mkdirFor(dir);
     mkdirFor(FILES.run, { postgres: true });
     keys();

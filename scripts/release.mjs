@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
-import { buildServer, serverDist } from './server-build.mjs';
+import { ensureServerBuild, serverDist } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -142,8 +142,7 @@ export async function makeRelease({ out = path.join(root, 'release'), log = cons
   const base = `portal-${release.version}-${release.commit}`;
 
   if (ensureWebBuild()) log('Portal built.');
-  await buildServer();
-  log('Server built.');
+  if (await ensureServerBuild()) log('Server built.');
 
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-release-'));
   try {
@@ -194,6 +193,28 @@ export async function makeRelease({ out = path.join(root, 'release'), log = cons
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
   }
+}
+
+/**
+ * Unpacks a release tarball into `into` and installs its production dependencies only (`npm ci --omit=dev`, from
+ * npm's cache where it has them), as a production host does. npm's variables of the command that runs this one (its
+ * package, its workspace) stay out of the install; its cache and registry settings go in. Returns the release's folder.
+ */
+export function installRelease(tarball, into) {
+  fs.mkdirSync(into, { recursive: true });
+  const untar = spawnSync('tar', ['-xzf', tarball, '-C', into], { encoding: 'utf8' });
+  if (untar.status !== 0) throw new Error(`tar could not unpack ${tarball}: ${untar.stderr}`);
+  const folder = path.join(into, path.basename(tarball, '.tgz'));
+  const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_globalconfig']);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())));
+  const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: folder,
+    env,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  if (install.status !== 0) throw new Error(`npm ci --omit=dev failed in ${folder} (${install.status ?? install.signal}):\n${install.stdout}${install.stderr}`);
+  return folder;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverDatabase } from './harness.ts';
 import { httpClient } from './http-client.ts';
 import { freePort } from './server-process.ts';
+import { installRelease } from '../../../scripts/release.mjs';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const kind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
@@ -71,11 +72,8 @@ describe(`the release (npm run release), installed with production dependencies 
   beforeAll(async () => {
     run('npm', ['run', '--silent', 'release', '--', '--out', out], repoRoot);
     tarball = fs.readdirSync(out).find((f) => f.endsWith('.tgz'))!;
-    fs.mkdirSync(installDir);
-    run('tar', ['-xzf', path.join(out, tarball), '-C', installDir], work);
-    folder = path.join(installDir, fs.readdirSync(installDir)[0]!);
     // the versions of the lockfile, from npm's cache where it has them
-    run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], folder);
+    folder = installRelease(path.join(out, tarball), installDir);
     if (kind === 'postgres') {
       const scratch = await serverDatabase();
       drop = scratch.drop;

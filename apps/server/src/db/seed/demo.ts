@@ -435,7 +435,7 @@ async function seedTransactions(db: Kysely<DB>, p: DemoPartner, rowsPerTable: nu
 /**
  * `npm run seed -- --transactions N`: N rows in each transaction table of each demo partner (existing ids are kept).
  * Ends as autovacuum would, some minutes later: the tables' visibility maps set, so that the searches' index-only
- * scans read no table rows (right after a bulk load, every count of a search read up to 10,001 rows from the heap).
+ * scans read no table rows (right after a bulk load, the planner read the table itself for a search's count).
  */
 export async function seedManyTransactions(db: Kysely<DB>, rowsPerTable: number): Promise<void> {
   for (const p of Object.values(DEMO_PARTNERS) as DemoPartner[]) await seedTransactions(db, p, rowsPerTable);
