@@ -109,19 +109,20 @@ async function parts(): Promise<Groups> {
     'portal instances': new Set(s.instances.map((i) => i.pid).filter((p): p is number => Boolean(p))),
     'standalone server': new Set(),
     PgBouncer: new Set(s.pooler.pid ? [s.pooler.pid] : []),
-    'PostgreSQL (both)': new Set(),
+    'PostgreSQL (all nodes)': new Set(),
+    'Patroni and etcd': new Set([...s.nodes.map((n) => n.patroni.pid), ...s.etcd.map((m) => m.pid)].filter((p): p is number => Boolean(p))),
     HAProxy: new Set(s.haproxy.pid ? [s.haproxy.pid] : []),
     'TCP proxy': new Set(s.proxy.pid ? [s.proxy.pid] : []),
     'mail sink': new Set(s.mail.pid ? [s.mail.pid] : []),
   };
   const known = new Set(Object.values(groups).flatMap((g) => [...g]));
-  const dbMarks = [s.primary, s.replica].flatMap((d) => [`portal-${d.node}-${d.port}`, `-D ${d.dataDir}`]);
+  const dbMarks = s.nodes.flatMap((d) => [`portal-${d.name}-${d.port}`, `-D ${d.dataDir}`]);
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     const p = readProc(pid);
     if (!p || known.has(pid)) continue;
-    if (dbMarks.some((m) => p.cmd.includes(m))) groups['PostgreSQL (both)']!.add(pid);
+    if (dbMarks.some((m) => p.cmd.includes(m))) groups['PostgreSQL (all nodes)']!.add(pid);
     // the standalone server is a child of this process (so are the detached instances, known above)
     else if (p.ppid === process.pid && p.cmd.includes('src/server.ts')) groups['standalone server']!.add(pid);
   }
@@ -350,7 +351,10 @@ try {
   const s = await cluster.status();
   if (!('instances' in s) || !s.running) throw new Error('the cluster did not come up');
   line('cluster started (create, migrate, seed, 3 instances, HAProxy)', `${startSeconds.toFixed(1)} s, state in ${clusterDir}`);
-  const primaryUrl = `postgres://postgres@${HOST}:${s.primary.port}/portal`;
+  const leaderNode = s.nodes.find((n) => n.leader)!;
+  // the replica reads go to (HAProxy's first one up)
+  const replicaNode = s.nodes.find((n) => n.balancer.replicas?.startsWith('UP')) ?? s.nodes.find((n) => n.role === 'replica')!;
+  const primaryUrl = `postgres://postgres@${HOST}:${leaderNode.port}/portal`;
 
   // a funded account and an enabled wallet for Acme's withdrawals, as a top-up and the wallet review leave them
   const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
@@ -425,7 +429,7 @@ try {
   line('ratio (a)/(c) p50 latency', `${(viaBalancer.p50 / single.p50).toFixed(2)}`);
   showCpu('  CPU during (c)', single.cpu);
   note(
-    `on ${os.cpus().length} cores the load generator, the instances, PgBouncer, both PostgreSQL servers, the TCP proxy and HAProxy share the ` +
+    `on ${os.cpus().length} cores the load generator, the instances, PgBouncer, the three PostgreSQL nodes with Patroni and etcd, the TCP proxy and HAProxy share the ` +
       `same CPUs: once they are busy, more instances only add processes (and HAProxy's hop) competing for them; three instances ` +
       `pay off when each has cores of its own (several hosts), not here`,
   );
@@ -433,17 +437,17 @@ try {
   // 3.: replica lag, idle then under the withdrawal load
   console.log(`\n── 3. replica replay delay, idle and under ${CLIENTS} clients of withdrawals through HAProxy ──`);
   const IDLE = 5;
-  let stopLag = lagSampler(s.primary.port, s.replica.port);
+  let stopLag = lagSampler(leaderNode.port, replicaNode.port);
   await sleep(IDLE * 1000);
   showLag(`idle cluster, ${IDLE} s (nothing or little to replay)`, await stopLag());
-  stopLag = lagSampler(s.primary.port, s.replica.port, { write: true });
+  stopLag = lagSampler(leaderNode.port, replicaNode.port, { write: true });
   await sleep(IDLE * 1000);
   showLag(`idle cluster, ${IDLE} s, one small commit before each sample`, await stopLag());
 
   const headers = await acme.mutatingHeaders();
   await withdrawals(s.balancer, headers, address, CLIENTS, WARMUP);
   const cpu = await cpuWindow();
-  stopLag = lagSampler(s.primary.port, s.replica.port);
+  stopLag = lagSampler(leaderNode.port, replicaNode.port);
   const w = await withdrawals(s.balancer, headers, address, CLIENTS, SECONDS);
   const lag = await stopLag();
   const wCpu = cpu();

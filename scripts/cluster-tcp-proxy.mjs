@@ -1,12 +1,14 @@
-// The cluster's TCP proxy: every client path to a PostgreSQL node (PgBouncer's, the instances' direct and replica
-// connections) goes through one of its routes, so that a test can cut a node off the network and heal it again:
+// The cluster's TCP proxy: every path to a database node (its clients through HAProxy, the other nodes' replication
+// and REST calls, its own Patroni's calls to etcd) goes through one of its routes, so that a test can cut a node off
+// its clients, or off everything (a partition), and heal it again:
 //
 //   node scripts/cluster-tcp-proxy.mjs <config.json>
 //
-// config.json: { "routes": [{ "name": "db1", "listen": { "host", "port" }, "target": { "host", "port" } }, ...],
+// config.json: { "routes": [{ "name": "db1", "group": "db1", "listen": { "host", "port" }, "target": { "host", "port" } }, ...],
 //                "control": "<control file>" }
-// The control file ({ "cuts": { "<route name>": { "until": <epoch ms>, "mode": "refuse" | "blackhole" } } }) is read
-// at start and on SIGUSR2 (scripts/cluster.mjs writes it and sends the signal: `npm run cluster -- cut-primary 10`).
+// The control file ({ "cuts": { "<route name>": { "until": <epoch ms>, "mode": "refuse" | "blackhole" } },
+// "partitions": { "<group>": { ... } } }) is read at start and on SIGUSR2 (scripts/cluster.mjs writes it and sends the
+// signal: `npm run cluster -- cut-primary 10`, `npm run cluster -- partition primary 30`).
 //
 // refuse:    open connections are reset at once, new ones are accepted and reset (the client sees its connection
 //            fail straight away), until the cut is over.
@@ -128,6 +130,7 @@ function createRoute(route) {
 
   return {
     name: route.name,
+    group: route.group,
     apply(wanted) {
       if (wanted && wanted.until > Date.now()) {
         const mode = wanted.mode === 'blackhole' ? 'blackhole' : 'refuse';
@@ -148,7 +151,12 @@ function applyControl() {
   } catch {
     // no control file yet: nothing is cut
   }
-  for (const route of routes) route.apply(control.cuts?.[route.name]);
+  // a cut names one route (a node's clients); a partition names a node, and takes every route of its group
+  const now = Date.now();
+  for (const route of routes) {
+    const wanted = [control.cuts?.[route.name], control.partitions?.[route.group]].filter((c) => c && c.until > now).sort((a, b) => b.until - a.until)[0];
+    route.apply(wanted);
+  }
 }
 
 applyControl();

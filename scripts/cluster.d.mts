@@ -3,51 +3,64 @@
 export declare const STATE_DIR: string;
 
 export declare class ClusterError extends Error {
-  /** which part failed: 'HAProxy', 'instance-2', 'primary PostgreSQL (db1)', 'ports', ... */
+  /** which part failed: 'HAProxy', 'instance-2', 'Patroni (db1)', 'pgBackRest', 'ports', ... */
   part: string;
   /** the log that tells more */
   log?: string;
   constructor(part: string, message: string, log?: string);
 }
 
-export type NodeName = 'db1' | 'db2';
+export type NodeName = 'db1' | 'db2' | 'db3';
+/** a node by name or by what it is now */
+export type NodeRef = NodeName | 'primary' | 'replica' | 'sync' | 'async';
+
+export type NodePorts = { port: number; api: number; service: number; replication: number; apiRoute: number; etcdRoutes: number[] };
 
 export type Ports = {
   balancer: number;
   instances: number[];
   stats: number;
-  /** port: the PostgreSQL server's own; service: the TCP proxy in front of it, which every client uses */
-  nodes: Record<NodeName, { port: number; service: number }>;
   pooler: number;
   smtp: number;
   mailWeb: number;
+  /** HAProxy: the leader, a replica */
+  dbPrimary: number;
+  dbReplica: number;
+  etcd: Record<string, { client: number; peer: number }>;
+  nodes: Record<NodeName, NodePorts>;
+  drill: number;
 };
 
 export type ClusterState = {
-  version: 1;
+  version: 2;
   base: number;
   ports: Ports;
-  primary: NodeName;
-  replica: NodeName;
   pids: Record<string, number | undefined>;
   env: Record<string, string>;
-  failovers: { at: string; from: NodeName; to: NodeName }[];
+  release?: string;
   startedAt?: string;
 };
 
 export type BalancerServer = { status: string; retries: number; redispatches: number; requests: number };
 
-export type DatabaseStatus = {
-  node: NodeName;
-  host: string;
-  port: number;
-  servicePort: number;
-  pid: number | null;
-  alive: boolean;
-  /** as the server answers pg_is_in_recovery() */
+export type NodeStatus = {
+  name: NodeName;
+  /** as the node's PostgreSQL answers pg_is_in_recovery() */
   role: 'primary' | 'replica' | 'down' | 'not answering';
-  cutUntil: string | null;
+  /** its postmaster */
+  pid: number | null;
+  port: number;
+  /** bytes of WAL the leader has that this node has not replayed (0 for the leader; null when it does not stream) */
+  lagBytes: number | null;
+  /** the synchronous replica: every acknowledged commit is on it */
+  sync: boolean;
+  /** holds Patroni's leader lock and takes writes */
+  leader: boolean;
+  patroni: { pid: number | null; alive: boolean; state: string | null; timeline: number | null };
   dataDir: string;
+  cutUntil: string | null;
+  partitionedUntil: string | null;
+  balancer: { primary: string | null; replicas: string | null };
 };
 
 export type ClusterStatus = {
@@ -55,30 +68,55 @@ export type ClusterStatus = {
   stateDir: string;
   balancer: string;
   instances: { name: string; pid: number | null; url: string; alive: boolean; ready: boolean; balancer: BalancerServer | null; log: string }[];
-  primary: DatabaseStatus;
-  replica: DatabaseStatus;
-  pooler: { host: string; port: number; pid: number | null; alive: boolean; target: { node: NodeName; port: number } };
-  proxy: { pid: number | null; alive: boolean; routes: { node: NodeName; listen: number; target: number }[] };
-  haproxy: { pid: number | null; alive: boolean; stats: string };
+  nodes: NodeStatus[];
+  leader: NodeName | null;
+  etcd: { name: string; pid: number | null; alive: boolean; client: string }[];
+  pooler: { host: string; port: number; pid: number | null; alive: boolean; target: string };
+  proxy: { pid: number | null; alive: boolean };
+  haproxy: { pid: number | null; alive: boolean; stats: string; leader: string; replicas: string };
   mail: { smtp: string; web: string; pid: number | null; alive: boolean };
   env: { DATABASE_URL: string; DATABASE_DIRECT_URL: string; DATABASE_READ_URL: string };
-  failovers: ClusterState['failovers'];
+  /** Patroni's leader changes, oldest first */
+  history: { timeline: number; lsn: number; reason: string; at: string | null; leader: string | null }[];
 };
 
 export type CutMode = 'refuse' | 'blackhole';
+
+export type DrillResult = {
+  target: string;
+  seconds: number;
+  settlements: number;
+  lastSettlementAt: string | null;
+  url: string;
+  dataDir: string;
+  reconciled?: { ok: boolean; output: string };
+  inspected?: unknown;
+  kept: boolean;
+};
 
 export declare function portsFor(base: number): Ports;
 export declare function readState(): ClusterState | undefined;
 export declare function start(options?: { base?: number }): Promise<ClusterState>;
 export declare function stop(options?: { purge?: boolean }): Promise<void>;
-export declare function status(): Promise<ClusterStatus | { running: false; stateDir: string }>;
+export declare function status(): Promise<ClusterStatus | { running: false; stateDir: string; outdated?: boolean }>;
 export declare function balancerView(): Promise<Record<string, BalancerServer>>;
 export declare function killInstance(n: number | string): Promise<boolean>;
 export declare function startInstance(n: number | string): Promise<boolean>;
 export declare function restartPooler(): Promise<void>;
-export declare function stopReplica(): Promise<void>;
-export declare function startReplica(): Promise<void>;
-export declare function failover(): Promise<{ from: NodeName; to: NodeName }>;
-export declare function cut(role: 'primary' | 'replica', seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;
+export declare function killPrimary(): Promise<{ node: NodeName; pid: number; at: number }>;
+export declare function killNodeCommand(node: NodeRef): Promise<{ node: NodeName; at: number }>;
+export declare function startNode(node: NodeName): Promise<boolean>;
+export declare function stopNode(node: NodeRef): Promise<NodeName>;
+export declare function stopReplica(node?: NodeRef): Promise<NodeName>;
+export declare function startReplica(node?: NodeName): Promise<NodeName[]>;
+export declare function switchover(to?: NodeName): Promise<{ from: NodeName; to: NodeName }>;
+export declare function holdWal(node: NodeRef, seconds: number): Promise<{ node: NodeName; pid: number; leader: NodeName; release(): void }>;
+export declare function cut(role: NodeRef, seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;
 export declare function cutPrimary(seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;
 export declare function cutReplica(seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;
+export declare function partition(node: NodeRef, seconds: number): Promise<{ node: NodeName; until: number }>;
+export declare function setSynchronous(on: boolean): Promise<void>;
+export declare function backupCommand(options?: { full?: boolean }): Promise<{ node: NodeName; type: string; label: string; seconds: number }>;
+export declare function backups(): Promise<{ backups: { label: string; type: string; start: string; stop: string }[]; archive: { min: string; max: string }[]; status: string }>;
+export declare function drill<T = unknown>(options?: { to?: Date | string; keep?: boolean; inspect?: (url: string) => Promise<T> }): Promise<DrillResult & { inspected?: T }>;
+export declare function reinitNode(node: NodeName): Promise<boolean>;

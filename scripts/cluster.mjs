@@ -1,292 +1,73 @@
-// `npm run cluster`: the portal as it runs in production, on one machine: a PostgreSQL primary and a streaming
-// replica, PgBouncer (transaction pooling) in front of the primary, three portal instances, HAProxy in front of them,
-// a mail sink, and a TCP proxy on every path to the databases so that a test can cut one off. Every process is
-// detached (it outlives this script), its state kept under .cluster/ (CLUSTER_DIR). docs/deployment.md explains it.
+// `npm run cluster`: the portal as it runs in production, on one machine: three PostgreSQL nodes run by Patroni
+// (automatic failover, synchronous replication, pg_rewind of a former primary) with its leader lock in a three-member
+// etcd, pgBackRest (WAL archive, backups, point-in-time restore), HAProxy in front of the database nodes (the leader,
+// a replica: Patroni's REST API says which) and of three portal instances, PgBouncer (transaction pooling) in front of
+// the leader, a mail sink, and a TCP proxy on every path to a database node so that a test can cut one off or
+// partition it. Every process is detached (it outlives this script), its state kept under .cluster/ (CLUSTER_DIR).
+// docs/deployment.md explains it; `npm run cluster -- help` lists the commands.
 //
-//   npm run cluster [-- start]              start what is not running (the first time: create the databases)
-//   npm run cluster -- status [--json]
-//   npm run cluster -- stop [--purge]       stop everything; --purge also deletes .cluster/ (or: clean)
-//   npm run cluster -- kill-instance N      kill -9 one portal instance
-//   npm run cluster -- start-instance N
-//   npm run cluster -- restart-pooler       stop PgBouncer and start it again
-//   npm run cluster -- stop-replica | start-replica   (start-replica rebuilds a former primary as the new replica)
-//   npm run cluster -- failover             promote the replica, point PgBouncer at it
-//   npm run cluster -- cut-primary SECONDS [--blackhole]   cut the primary off its clients for a while (0: heal)
-//   npm run cluster -- cut-replica SECONDS [--blackhole]
-//
-// The same functions are exported for tests: import { start, stop, status, killInstance, ... } from 'scripts/cluster.mjs'.
-import { spawn, spawnSync } from 'node:child_process';
+// The same functions are exported for tests: import { start, stop, status, killPrimary, ... } from 'scripts/cluster.mjs'.
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import {
+  backup,
+  backupInfo,
+  ensureBackups,
+  ensureEtcd,
+  etcdAlive,
+  holdWalSender,
+  killNode,
+  leader,
+  nodesStatus,
+  patchDcs,
+  patroniAlive,
+  postmasterPid,
+  reinit,
+  restoreDrill,
+  sql,
+  startPatroni,
+  stopEtcd,
+  stopPatroni,
+  switchover as patroniSwitchover,
+  waitHealthy,
+} from './cluster-db.mjs';
+import { FILES, INSTANCES, MEMBERS, NODES, STATE_DIR, logFile, nodeDir, portsFor } from './cluster-paths.mjs';
+import {
+  ClusterError,
+  HOST,
+  alive,
+  canConnect,
+  cmdlineOf,
+  ensureTools,
+  mkdirFor,
+  pidRunning,
+  portFree,
+  portOwner,
+  root,
+  sleep,
+  spawnDetached,
+  tail,
+  terminate,
+  touchFor,
+  waitFor,
+  which,
+  writeFileFor,
+  asPostgres,
+} from './cluster-process.mjs';
 import { installRelease, makeRelease } from './release.mjs';
 import { ensureServerBuild } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-/** Where the cluster keeps its state: data directories, configuration, logs, pids. */
-export const STATE_DIR = path.resolve(process.env.CLUSTER_DIR || path.join(root, '.cluster'));
-const HOST = '127.0.0.1';
-const INSTANCES = 3;
-const NODES = ['db1', 'db2'];
-
-const file = (...parts) => path.join(STATE_DIR, ...parts);
-const FILES = {
-  state: file('state.json'),
-  keys: file('keys.json'),
-  lock: file('lock'),
-  logs: file('logs'),
-  data: file('data'),
-  run: file('run'),
-  pooler: file('pgbouncer'),
-  poolerIni: file('pgbouncer', 'pgbouncer.ini'),
-  poolerUsers: file('pgbouncer', 'userlist.txt'),
-  poolerPid: file('pgbouncer', 'pgbouncer.pid'),
-  haproxyCfg: file('haproxy.cfg'),
-  haproxySock: file('haproxy.sock'),
-  proxyConfig: file('proxy.json'),
-  proxyControl: file('proxy-control.json'),
-  releases: file('releases'),
-};
-const logFile = (name) => path.join(FILES.logs, `${name}.log`);
-const nodeDir = (node) => file(node);
-
-/** A failure of one part of the cluster: which part, and the log that tells more. */
-export class ClusterError extends Error {
-  constructor(part, message, log) {
-    super(message);
-    this.part = part;
-    this.log = log;
-  }
-}
-
-/**
- * The ports, a fixed block from CLUSTER_PORT (default 8090): the balancer, the instances, HAProxy's statistics page,
- * the two PostgreSQL nodes, their proxied addresses (what the clients use), PgBouncer, the mail sink.
- */
-export function portsFor(base) {
-  return {
-    balancer: base,
-    instances: Array.from({ length: INSTANCES }, (_, i) => base + 1 + i),
-    stats: base + 4,
-    nodes: {
-      db1: { port: base + 5, service: base + 7 },
-      db2: { port: base + 6, service: base + 8 },
-    },
-    pooler: base + 9,
-    smtp: base + 10,
-    mailWeb: base + 11,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// processes
-
-function cmdlineOf(pid) {
-  if (!pid) return undefined;
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The process runs and is the one we mean (its command line names the marker: a path under STATE_DIR). */
-const alive = (pid, marker) => Boolean(cmdlineOf(pid)?.includes(marker));
-
-function pidRunning(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === 'EPERM';
-  }
-}
-
-/** Sends a signal, waits for the process to go, and kills it when it takes longer than `ms`. */
-async function terminate(pid, marker, { signal = 'SIGTERM', ms = 15_000 } = {}) {
-  if (!alive(pid, marker)) return false;
-  try {
-    process.kill(pid, signal);
-  } catch {
-    return false;
-  }
-  const deadline = Date.now() + ms;
-  while (alive(pid, marker)) {
-    if (Date.now() > deadline) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-      await sleep(100);
-      break;
-    }
-    await sleep(50);
-  }
-  return true;
-}
-
-/** A detached process: it outlives this script; its output is appended to `log`. */
-function spawnDetached(command, args, { log, env = process.env, cwd = root } = {}) {
-  fs.mkdirSync(path.dirname(log), { recursive: true });
-  const out = fs.openSync(log, 'a');
-  fs.writeSync(out, `\n---- ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', out, out] });
-  fs.closeSync(out);
-  child.unref();
-  return child;
-}
-
-function tail(log, lines = 25) {
-  try {
-    const text = fs.readFileSync(log, 'utf8').trimEnd().split('\n');
-    return text.slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-const SBIN = ['/usr/sbin', '/usr/local/sbin', '/sbin'];
-function which(name) {
-  for (const dir of [...(process.env.PATH ?? '').split(':'), ...SBIN]) {
-    if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
-  }
-  return undefined;
-}
-
-/** The PostgreSQL server programs: version 15 when installed, else the newest. */
-function pgBinDir() {
-  const base = '/usr/lib/postgresql';
-  if (!fs.existsSync(base)) return undefined;
-  const versions = fs
-    .readdirSync(base)
-    .filter((v) => fs.existsSync(path.join(base, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a));
-  const version = versions.includes('15') ? '15' : versions[0];
-  return version ? path.join(base, version, 'bin') : undefined;
-}
-
-const isRoot = () => process.getuid?.() === 0;
-
-/** Installs haproxy, pgbouncer (and PostgreSQL) with apt-get when they are missing, as .ci/run does for its tools. */
-function ensureTools(say) {
-  const missing = [];
-  if (!which('haproxy')) missing.push('haproxy');
-  if (!which('pgbouncer')) missing.push('pgbouncer');
-  if (!pgBinDir()) missing.push('postgresql');
-  if (missing.length === 0) return;
-  if (!isRoot()) throw new ClusterError('tools', `missing: ${missing.join(', ')}. Install them (apt-get install -y ${missing.join(' ')}) and run again.`);
-  say(`Installing ${missing.join(', ')} with apt-get...`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', ...missing], { env, encoding: 'utf8' });
-  let result = install();
-  if (result.status !== 0) {
-    spawnSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore' });
-    result = install();
-  }
-  if (result.status !== 0) throw new ClusterError('tools', `apt-get install ${missing.join(' ')} failed:\n${(result.stderr || result.stdout).trim()}`);
-}
-
-// initdb, pg_ctl, pg_basebackup and pgbouncer refuse to run as root: as root, they run as the postgres user
-function postgresUser() {
-  if (!isRoot()) return undefined;
-  const line = fs
-    .readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('postgres:'));
-  if (!line) throw new ClusterError('tools', 'there is no postgres user (install postgresql, or run as another user than root)');
-  const [, , uid, gid] = line.split(':');
-  return { uid: Number(uid), gid: Number(gid) };
-}
-
-const asPostgres = (command, args) => (isRoot() ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]);
-
-/** Gives a path to the postgres user (when we are root), so that the database programs can write there. */
-function giveToPostgres(p) {
-  const user = postgresUser();
-  if (user) fs.chownSync(p, user.uid, user.gid);
-}
-
-function mkdirFor(p, { postgres = false, mode = 0o755 } = {}) {
-  fs.mkdirSync(p, { recursive: true, mode });
-  if (postgres) giveToPostgres(p);
-}
-
-function touchFor(p, { postgres = false } = {}) {
-  fs.mkdirSync(path.dirname(p), { recursive: true });
-  fs.closeSync(fs.openSync(p, 'a'));
-  if (postgres) giveToPostgres(p);
-}
-
-function writeFileFor(p, text, { postgres = false, mode = 0o644 } = {}) {
-  fs.writeFileSync(p, text, { mode });
-  if (postgres) giveToPostgres(p);
-}
-
-/** Runs a PostgreSQL program (as the postgres user when root) and waits for it. */
-function runPg(part, program, args, { log } = {}) {
-  const [command, argv] = asPostgres(path.join(pgBinDir(), program), args);
-  const result = spawnSync(command, argv, { cwd: STATE_DIR, encoding: 'utf8' });
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
-    throw new ClusterError(part, `${program} ${args.join(' ')} failed (exit ${result.status}):\n${output}`, log);
-  }
-  return result.stdout;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// ports
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, HOST, () => server.close(() => resolve(true)));
-  });
-}
-
-/** Who listens on a port, from `ss` (pid and program), for the message that says why a start cannot go on. */
-function portOwner(port) {
-  const result = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
-  const match = /users:\(\("([^"]+)",pid=(\d+)/.exec(result.stdout ?? '');
-  return match ? `${match[1]} (pid ${match[2]})` : 'another program';
-}
-
-function canConnect(port, host = HOST) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-async function waitFor(part, what, check, { ms = 60_000, log, gone } = {}) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (gone?.()) throw new ClusterError(part, `exited before ${what}`, log);
-    if (Date.now() > deadline) throw new ClusterError(part, `no ${what} after ${Math.round(ms / 1000)} s`, log);
-    await sleep(200);
-  }
-}
+export { ClusterError, STATE_DIR, portsFor };
 
 // ---------------------------------------------------------------------------------------------------------------
 // state
 
-/** The cluster's state: ports, which node is the primary, pids, the variables passed to the instances. */
+/** The cluster's state: ports, pids, the variables passed to the instances, the release they run. */
 export function readState() {
   try {
     return JSON.parse(fs.readFileSync(FILES.state, 'utf8'));
@@ -302,14 +83,9 @@ function writeState(state) {
   fs.renameSync(tmp, FILES.state);
 }
 
+/** Which node leads is Patroni's to say (etcd holds it), never this file's. */
 function newState(base) {
-  return { version: 1, base, ports: portsFor(base), primary: 'db1', replica: 'db2', pids: {}, env: {}, failovers: [] };
-}
-
-/** The same roles a lost state.json would have had: the node that is a standby is the replica. */
-function recoverRoles(state) {
-  const standby = (node) => fs.existsSync(path.join(nodeDir(node), 'standby.signal'));
-  if (standby('db1') && !standby('db2')) Object.assign(state, { primary: 'db2', replica: 'db1' });
+  return { version: 2, base, ports: portsFor(base), pids: {}, env: {} };
 }
 
 function keys() {
@@ -355,7 +131,6 @@ async function withFileLock(fn) {
     fs.rmSync(FILES.lock, { force: true });
   }
 }
-
 // ---------------------------------------------------------------------------------------------------------------
 // the parts: markers (what their command line names), liveness
 
@@ -365,17 +140,7 @@ const MARK = {
   mail: `scripts/cluster-mail.mjs`,
   haproxy: FILES.haproxyCfg,
   pooler: FILES.poolerIni,
-  node: (node) => `-D ${nodeDir(node)}`,
 };
-
-function nodePid(node) {
-  try {
-    const pid = Number(fs.readFileSync(path.join(nodeDir(node), 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return alive(pid, MARK.node(node)) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function poolerPid() {
   try {
@@ -390,173 +155,35 @@ const mailAlive = (state) => alive(state.pids.mail, MARK.mail) && cmdlineOf(stat
 const instanceAlive = (state, n) => alive(state.pids[`instance-${n}`], MARK.instance(n));
 
 // ---------------------------------------------------------------------------------------------------------------
-// PostgreSQL
+// the TCP proxy: every path to a database node
 
-async function sql(port, text, { database = 'postgres', ms = 3000 } = {}) {
-  const client = new pg.Client({ host: HOST, port, user: 'postgres', database, connectionTimeoutMillis: ms, query_timeout: ms });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return (await client.query(text)).rows;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function inRecovery(port) {
-  try {
-    const [row] = await sql(port, 'select pg_is_in_recovery() as r', { ms: 1500 });
-    return row.r;
-  } catch {
-    return undefined;
-  }
-}
-
-function nodeConf(state, node) {
-  return [
-    '# this node: written by scripts/cluster.mjs',
-    `listen_addresses = '${HOST}'`,
-    `port = ${state.ports.nodes[node].port}`,
-    `unix_socket_directories = '${FILES.run}'`,
-    `cluster_name = 'portal-${node}-${state.ports.nodes[node].port}'`,
-    'max_connections = 200',
-    'wal_level = replica',
-    'max_wal_senders = 10',
-    "wal_keep_size = '1GB'",
-    'hot_standby = on',
-    'hot_standby_feedback = on',
-    "log_line_prefix = '%m [%p] %q%u@%d '",
-    '',
-  ].join('\n');
-}
-
-const HBA = [
-  '# written by scripts/cluster.mjs: trust on this machine only',
-  'local all all trust',
-  `host all all ${HOST}/32 trust`,
-  `host replication postgres ${HOST}/32 trust`,
-  '',
-].join('\n');
-
-/** Removes what a crashed server left (its pid file, its socket's lock) and kills its orphaned processes. */
-async function clearStale(state, node) {
-  const dir = nodeDir(node);
-  const pidFile = path.join(dir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile) || nodePid(node)) return;
-  const { port } = state.ports.nodes[node];
-  const orphans = fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((pid) => cmdlineOf(pid)?.startsWith(`postgres: portal-${node}-${port}:`));
-  for (const pid of orphans) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-  if (orphans.length) await sleep(300);
-  fs.rmSync(pidFile, { force: true });
-  for (const f of [`.s.PGSQL.${port}`, `.s.PGSQL.${port}.lock`]) fs.rmSync(path.join(FILES.run, f), { force: true });
-}
-
-async function startNode(state, node, part) {
-  await clearStale(state, node);
-  const { port } = state.ports.nodes[node];
-  if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
-  touchFor(logFile(node), { postgres: true });
-  runPg(part, 'pg_ctl', ['-D', nodeDir(node), '-l', logFile(node), '-w', '-t', '90', 'start'], { log: logFile(node) });
-  state.pids[node] = nodePid(node);
-}
-
-async function stopNode(node, mode = 'fast') {
-  if (!nodePid(node)) return false;
-  runPg(node, 'pg_ctl', ['-D', nodeDir(node), '-m', mode, '-w', '-t', '60', 'stop'], { log: logFile(node) });
-  return true;
-}
-
-async function createPrimary(state, node, say) {
-  const part = `primary PostgreSQL (${node})`;
-  const dir = nodeDir(node);
-  say(`Creating the primary database (${node})...`);
-  mkdirFor(dir, { postgres: true, mode: 0o700 });
-  runPg(part, 'initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8']);
-  fs.appendFileSync(path.join(dir, 'postgresql.conf'), "\ninclude_if_exists = 'cluster-node.conf'\n");
-  writeFileFor(path.join(dir, 'cluster-node.conf'), nodeConf(state, node), { postgres: true, mode: 0o600 });
-  writeFileFor(path.join(dir, 'pg_hba.conf'), HBA, { postgres: true, mode: 0o600 });
-  await startNode(state, node, part);
-}
-
-/** A replica of the primary: pg_basebackup -R (streaming, a standby.signal) into an empty directory, then started. */
-async function createReplica(state, node, say) {
-  const part = `replica PostgreSQL (${node})`;
-  const dir = nodeDir(node);
-  const primary = state.ports.nodes[state.primary].port;
-  say(`Making ${node} a streaming replica of ${state.primary} (pg_basebackup)...`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  mkdirFor(dir, { postgres: true, mode: 0o700 });
-  runPg(part, 'pg_basebackup', ['-h', HOST, '-p', String(primary), '-U', 'postgres', '-D', dir, '-R', '-X', 'stream', '-c', 'fast']);
-  writeFileFor(path.join(dir, 'cluster-node.conf'), nodeConf(state, node), { postgres: true, mode: 0o600 });
-  await startNode(state, node, part);
-}
-
-const isStandby = (node) => fs.existsSync(path.join(nodeDir(node), 'standby.signal'));
-
-async function ensurePrimary(state, say) {
-  const node = state.primary;
-  const part = `primary PostgreSQL (${node})`;
-  if (nodePid(node)) return false;
-  if (!fs.existsSync(path.join(nodeDir(node), 'PG_VERSION'))) await createPrimary(state, node, say);
-  else await startNode(state, node, part);
-  const { port } = state.ports.nodes[node];
-  if ((await inRecovery(port)) !== false) throw new ClusterError(part, 'the primary does not take writes (it is in recovery)', logFile(node));
-  const [found] = await sql(port, "select count(*)::int as n from pg_database where datname = 'portal'");
-  if (found.n === 0) await sql(port, 'create database portal');
-  return true;
-}
-
-/** Starts the replica; a node that is not a standby (a former primary, after a failover) is rebuilt from the primary. */
-async function ensureReplica(state, say) {
-  const node = state.replica;
-  const part = `replica PostgreSQL (${node})`;
-  if (nodePid(node)) return false;
-  if (!fs.existsSync(path.join(nodeDir(node), 'PG_VERSION')) || !isStandby(node)) {
-    if (fs.existsSync(path.join(nodeDir(node), 'PG_VERSION')))
-      say(`${node} was a primary before the failover: rebuilding it as the replica of ${state.primary}.`);
-    await createReplica(state, node, say);
-  } else {
-    await startNode(state, node, part);
-  }
-  const { port } = state.ports.nodes[node];
-  await waitFor(part, 'hot standby', async () => (await inRecovery(port)) === true, { log: logFile(node) });
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// the TCP proxy in front of each node
-
-function writeProxyConfig(state) {
-  const routes = NODES.map((node) => ({
-    name: node,
-    listen: { host: HOST, port: state.ports.nodes[node].service },
-    target: { host: HOST, port: state.ports.nodes[node].port },
-  }));
-  fs.writeFileSync(FILES.proxyConfig, `${JSON.stringify({ routes, control: FILES.proxyControl }, null, 2)}\n`);
+/**
+ * The routes of each node, all in its group (a partition cuts the group): its clients (HAProxy's servers), the
+ * other nodes' replication and REST calls to it, and its own Patroni's calls to each etcd member. A cut of a node's
+ * clients takes the first route only.
+ */
+function proxyRoutes(state) {
+  const route = (name, group, listen, target) => ({ name, group, listen: { host: HOST, port: listen }, target: { host: HOST, port: target } });
+  return NODES.flatMap((node) => {
+    const p = state.ports.nodes[node];
+    return [
+      route(node, node, p.service, p.port),
+      route(`${node}/replication`, node, p.replication, p.port),
+      route(`${node}/api`, node, p.apiRoute, p.api),
+      ...MEMBERS.map((m, k) => route(`${node}/${m}`, node, p.etcdRoutes[k], state.ports.etcd[m].client)),
+    ];
+  });
 }
 
 async function ensureProxy(state) {
   if (alive(state.pids.proxy, MARK.proxy)) return false;
   const part = 'TCP proxy';
-  for (const node of NODES) {
-    const port = state.ports.nodes[node].service;
-    if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
-  }
-  writeProxyConfig(state);
+  const routes = proxyRoutes(state);
+  for (const r of routes) if (!(await portFree(r.listen.port))) throw new ClusterError(part, `port ${r.listen.port} is in use by ${portOwner(r.listen.port)}`);
+  fs.writeFileSync(FILES.proxyConfig, `${JSON.stringify({ routes, control: FILES.proxyControl }, null, 2)}\n`);
   const child = spawnDetached(process.execPath, [path.join(root, 'scripts', 'cluster-tcp-proxy.mjs'), FILES.proxyConfig], { log: logFile('proxy') });
   state.pids.proxy = child.pid;
-  const ports = NODES.map((node) => state.ports.nodes[node].service);
-  await waitFor(part, 'listening', async () => (await Promise.all(ports.map((p) => canConnect(p)))).every(Boolean), {
+  await waitFor(part, 'listening', async () => (await Promise.all(routes.map((r) => canConnect(r.listen.port)))).every(Boolean), {
     log: logFile('proxy'),
     gone: () => !alive(child.pid, MARK.proxy),
     ms: 15_000,
@@ -564,13 +191,31 @@ async function ensureProxy(state) {
   return true;
 }
 
+function readControl() {
+  try {
+    return JSON.parse(fs.readFileSync(FILES.proxyControl, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** Writes a cut (of one route) or a partition (of a node's group) and tells the proxy. */
+function writeControl(state, change) {
+  const control = readControl();
+  change(control);
+  fs.writeFileSync(FILES.proxyControl, `${JSON.stringify(control, null, 2)}\n`);
+  process.kill(state.pids.proxy, 'SIGUSR2');
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // PgBouncer
 
 function writePoolerConfig(state) {
-  const target = state.ports.nodes[state.primary].service;
+  // HAProxy's address of the leader: after a failover it sends new connections to the new leader and closes those
+  // to the old one, so this file never changes
+  const target = state.ports.dbPrimary;
   const ini = [
-    '; written by scripts/cluster.mjs: PgBouncer in front of the primary (through the TCP proxy)',
+    '; written by scripts/cluster.mjs: PgBouncer in front of the leader (HAProxy\'s address of it)',
     '[databases]',
     `portal = host=${HOST} port=${target} dbname=portal`,
     `postgres = host=${HOST} port=${target} dbname=postgres`,
@@ -595,7 +240,7 @@ function writePoolerConfig(state) {
     '; a server connection goes back to the pool',
     'server_reset_query = SELECT pg_advisory_unlock_all()',
     'server_reset_query_always = 1',
-    '; after the primary was unreachable, try again every second (not the default 15 s)',
+    '; after the leader was unreachable, try again every second (not the default 15 s)',
     'server_login_retry = 1',
     'server_connect_timeout = 3',
     'query_wait_timeout = 30',
@@ -636,19 +281,6 @@ async function stopPooler() {
   return true;
 }
 
-/** Tells PgBouncer to read its configuration again (the admin console's RELOAD; SIGHUP when the console does not answer). */
-async function reloadPooler(state) {
-  try {
-    await sql(state.ports.pooler, 'RELOAD', { database: 'pgbouncer' });
-    return 'RELOAD';
-  } catch {
-    const pid = poolerPid();
-    if (!pid) return 'not running';
-    process.kill(pid, 'SIGHUP');
-    return 'SIGHUP';
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // mail sink
 
@@ -665,7 +297,6 @@ async function ensureMail(state) {
   await waitFor(part, 'SMTP listening', () => canConnect(state.ports.smtp), { log: logFile('mail'), gone: () => !mailAlive(state), ms: 30_000 });
   return true;
 }
-
 // ---------------------------------------------------------------------------------------------------------------
 // the portal instances
 
@@ -680,13 +311,13 @@ function serverVariables() {
   }
 }
 
+/** Every database address of the instances is one that follows the leader (or a replica): PgBouncer's and HAProxy's. */
 function databaseUrls(state) {
-  const { nodes, pooler } = state.ports;
-  const service = (node) => `${HOST}:${nodes[node].service}`;
+  const { pooler, dbPrimary, dbReplica } = state.ports;
   return {
     DATABASE_URL: `postgres://postgres@${HOST}:${pooler}/portal`,
-    DATABASE_DIRECT_URL: `postgres://postgres@${NODES.map(service).join(',')}/portal?target_session_attrs=read-write`,
-    DATABASE_READ_URL: `postgres://postgres@${service(state.replica)}/portal`,
+    DATABASE_DIRECT_URL: `postgres://postgres@${HOST}:${dbPrimary}/portal`,
+    DATABASE_READ_URL: `postgres://postgres@${HOST}:${dbReplica}/portal`,
   };
 }
 
@@ -819,7 +450,6 @@ async function waitInstance(state, n) {
     gone: () => !instanceAlive(state, n),
   });
 }
-
 // ---------------------------------------------------------------------------------------------------------------
 // HAProxy
 
@@ -832,6 +462,12 @@ function haproxyMaxconn() {
 function writeHaproxyConfig(state) {
   const { ports } = state;
   const servers = ports.instances.map((port, i) => `  server instance-${i + 1} ${HOST}:${port} check`);
+  // a database node: its clients' route, checked on its Patroni's REST API (through the node's route, so that a node
+  // cut off the network is out of both)
+  const dbServers = NODES.map((node) => {
+    const p = ports.nodes[node];
+    return `  server ${node} ${HOST}:${p.service} check port ${p.apiRoute}`;
+  }).join('\n');
   const cfg = `# written by scripts/cluster.mjs: the balancer in front of the portal instances
 global
   maxconn ${haproxyMaxconn()}
@@ -875,6 +511,30 @@ backend instances
   http-request set-timeout server 60s unless { path_beg /api/v1/events }
 ${servers.join('\n')}
 
+# the databases: the leader for writes (PgBouncer, the instances' LISTEN connections), a replica for reads. Patroni's
+# REST API says which node is which (/primary answers 200 only on the node holding the leader lock); a node marked
+# down has its connections closed at once, so that no client stays on a former leader. 'balance first': every
+# connection goes to one server, even in the moment when two might answer.
+listen postgres-primary
+  bind ${HOST}:${ports.dbPrimary}
+  mode tcp
+  option tcplog
+  balance first
+  option httpchk GET /primary
+  http-check expect status 200
+  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
+${dbServers}
+
+listen postgres-replicas
+  bind ${HOST}:${ports.dbReplica}
+  mode tcp
+  option tcplog
+  balance first
+  option httpchk GET /replica
+  http-check expect status 200
+  default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
+${dbServers}
+
 listen stats
   bind ${HOST}:${ports.stats}
   stats enable
@@ -887,7 +547,7 @@ listen stats
 async function ensureHaproxy(state) {
   if (alive(state.pids.haproxy, MARK.haproxy)) return false;
   const part = 'HAProxy';
-  for (const port of [state.ports.balancer, state.ports.stats]) {
+  for (const port of [state.ports.balancer, state.ports.stats, state.ports.dbPrimary, state.ports.dbReplica]) {
     if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
   }
   writeHaproxyConfig(state);
@@ -900,6 +560,11 @@ async function ensureHaproxy(state) {
     log: logFile('haproxy'),
     gone: () => !alive(child.pid, MARK.haproxy),
     ms: 15_000,
+  });
+  // PgBouncer and the instances come next: the leader must be reachable through HAProxy first
+  await waitFor(part, 'a database node UP in postgres-primary', async () => Object.values((await haproxyStats())['postgres-primary'] ?? {}).some((s) => s.status.startsWith('UP')), {
+    log: logFile('haproxy'),
+    ms: 30_000,
   });
   return true;
 }
@@ -919,6 +584,11 @@ function haproxyCommand(command) {
 
 /** What HAProxy thinks of each instance: its check status (UP, DOWN, ...), and the retries and redispatches it made. */
 export async function balancerView() {
+  return (await haproxyStats()).instances ?? {};
+}
+
+/** HAProxy's view of every server, by backend (instances, postgres-primary, postgres-replicas). */
+async function haproxyStats() {
   try {
     const csv = (await haproxyCommand('show stat')).trim().split('\n');
     const header = csv[0].replace(/^# /, '').split(',');
@@ -926,8 +596,11 @@ export async function balancerView() {
     const out = {};
     for (const line of csv.slice(1)) {
       const f = line.split(',');
-      if (f[col('pxname')] !== 'instances' || !f[col('svname')].startsWith('instance-')) continue;
-      out[f[col('svname')]] = {
+      const backend = f[col('pxname')];
+      const server = f[col('svname')];
+      if (server === 'FRONTEND' || server === 'BACKEND' || backend === 'stats') continue;
+      out[backend] ??= {};
+      out[backend][server] = {
         status: f[col('status')],
         retries: Number(f[col('wretr')]),
         redispatches: Number(f[col('wredis')]),
@@ -952,7 +625,6 @@ async function waitBalancer(state, names, wanted = 'UP', ms = 30_000) {
     { ms, log: logFile('haproxy') },
   );
 }
-
 // ---------------------------------------------------------------------------------------------------------------
 // start
 
@@ -960,21 +632,26 @@ const say = (line) => console.log(line);
 const url = (state) => `http://${HOST}:${state.ports.balancer}`;
 
 function loadOrCreateState(base) {
-  let state = readState();
-  if (!state) {
-    state = newState(base);
-    recoverRoles(state);
-  } else if (process.env.CLUSTER_PORT && state.base !== base) {
+  const state = readState();
+  if (!state) return newState(base);
+  if (state.version !== 2) {
+    throw new ClusterError(
+      'cluster',
+      `the cluster in ${STATE_DIR} was made before the database nodes were run by Patroni (one primary, one replica): stop it and start afresh (npm run cluster -- stop --purge)`,
+    );
+  }
+  if (process.env.CLUSTER_PORT && state.base !== base) {
     say(`The cluster in ${STATE_DIR} was created on ports from ${state.base}; CLUSTER_PORT=${base} is ignored (stop --purge to start afresh).`);
   }
   return state;
 }
 
+/** Every part runs: the databases count as running when every Patroni and every postmaster does. */
 async function allAlive(state) {
   return (
     mailAlive(state) &&
-    Boolean(nodePid(state.primary)) &&
-    Boolean(nodePid(state.replica)) &&
+    MEMBERS.every((m) => etcdAlive(state, m)) &&
+    NODES.every((n) => patroniAlive(state, n) && Boolean(postmasterPid(n))) &&
     alive(state.pids.proxy, MARK.proxy) &&
     Boolean(poolerPid()) &&
     Array.from({ length: INSTANCES }, (_, i) => instanceAlive(state, i + 1)).every(Boolean) &&
@@ -987,15 +664,19 @@ async function checkPorts(state) {
   const { ports } = state;
   const wanted = [];
   if (!mailAlive(state)) wanted.push(['mail sink SMTP', ports.smtp], ['mail sink inbox', ports.mailWeb]);
+  for (const m of MEMBERS) if (!etcdAlive(state, m)) wanted.push([`etcd ${m}`, ports.etcd[m].client], [`etcd ${m} peers`, ports.etcd[m].peer]);
   for (const node of NODES) {
-    if (!nodePid(node)) wanted.push([`PostgreSQL ${node}`, ports.nodes[node].port]);
+    if (!postmasterPid(node)) wanted.push([`PostgreSQL ${node}`, ports.nodes[node].port]);
+    if (!patroniAlive(state, node)) wanted.push([`Patroni ${node}`, ports.nodes[node].api]);
   }
-  if (!alive(state.pids.proxy, MARK.proxy)) for (const node of NODES) wanted.push([`TCP proxy for ${node}`, ports.nodes[node].service]);
+  if (!alive(state.pids.proxy, MARK.proxy)) for (const r of proxyRoutes(state)) wanted.push([`TCP proxy ${r.name}`, r.listen.port]);
   if (!poolerPid()) wanted.push(['PgBouncer', ports.pooler]);
   ports.instances.forEach((port, i) => {
     if (!instanceAlive(state, i + 1)) wanted.push([`instance-${i + 1}`, port]);
   });
-  if (!alive(state.pids.haproxy, MARK.haproxy)) wanted.push(['HAProxy', ports.balancer], ['HAProxy statistics', ports.stats]);
+  if (!alive(state.pids.haproxy, MARK.haproxy)) {
+    wanted.push(['HAProxy', ports.balancer], ['HAProxy statistics', ports.stats], ['HAProxy leader', ports.dbPrimary], ['HAProxy replicas', ports.dbReplica]);
+  }
   const busy = [];
   for (const [part, port] of wanted) if (!(await portFree(port))) busy.push(`port ${port} (${part}) is in use by ${portOwner(port)}`);
   if (busy.length) {
@@ -1006,16 +687,38 @@ async function checkPorts(state) {
   }
 }
 
-function summary(state) {
+/** The database nodes: etcd, then every Patroni; a new cluster's first node alone (it runs initdb), then the others (they clone it). */
+async function ensureDatabases(state) {
+  await ensureEtcd(state);
+  writeState(state);
+  await ensureProxy(state);
+  writeState(state);
+  const created = NODES.filter((n) => fs.existsSync(path.join(nodeDir(n), 'PG_VERSION')));
+  if (created.length === 0) {
+    say(`Creating the database nodes: ${NODES[0]} (initdb, data checksums), then ${NODES.slice(1).join(' and ')} (clones of it)...`);
+    await startPatroni(state, NODES[0]);
+    writeState(state);
+    const first = await waitHealthy(state, { replicas: 0, part: `Patroni (${NODES[0]})` });
+    const [found] = await sql(state.ports.nodes[first].port, "select count(*)::int as n from pg_database where datname = 'portal'");
+    if (found.n === 0) await sql(state.ports.nodes[first].port, 'create database portal');
+  }
+  for (const node of NODES) await startPatroni(state, node);
+  writeState(state);
+  const lead = await waitHealthy(state, { replicas: NODES.length - 1 });
+  await ensureBackups(state, say);
+  return lead;
+}
+
+function summary(state, lead) {
   const { ports } = state;
-  const p = ports.nodes;
   return [
     `Portal: ${url(state)}`,
     `  instances   ${ports.instances.map((port, i) => `instance-${i + 1} :${port}`).join(', ')}  (logs: ${path.relative(root, FILES.logs)}/instance-N.log)`,
-    `  HAProxy     statistics http://${HOST}:${ports.stats}/`,
-    `  PgBouncer   ${HOST}:${ports.pooler} (transaction pooling) -> primary`,
-    `  primary     ${state.primary} ${HOST}:${p[state.primary].port} (clients through :${p[state.primary].service})`,
-    `  replica     ${state.replica} ${HOST}:${p[state.replica].port} (clients through :${p[state.replica].service})`,
+    `  HAProxy     statistics http://${HOST}:${ports.stats}/; the leader :${ports.dbPrimary}, a replica :${ports.dbReplica}`,
+    `  PgBouncer   ${HOST}:${ports.pooler} (transaction pooling) -> the leader`,
+    `  databases   ${NODES.map((n) => `${n} :${ports.nodes[n].port}${n === lead ? ' (leader)' : ''}`).join(', ')}; Patroni REST ${NODES.map((n) => `:${ports.nodes[n].api}`).join(', ')}`,
+    `  etcd        ${MEMBERS.map((m) => `${m} :${ports.etcd[m].client}`).join(', ')}`,
+    `  backups     ${path.relative(root, FILES.backups)}/ (pgBackRest, WAL archived)`,
     `  mail        inbox http://${HOST}:${ports.mailWeb}/ (SMTP :${ports.smtp})`,
     `Demo accounts: see README.md (password Portal-demo-2026!). Stop: npm run cluster -- stop`,
   ].join('\n');
@@ -1048,30 +751,28 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
     const instanceNumbers = Array.from({ length: INSTANCES }, (_, i) => i + 1);
     const parts = [
       { part: 'mail sink', running: () => mailAlive(state), stop: () => terminate(state.pids.mail, MARK.mail) },
-      { part: state.primary, running: () => Boolean(nodePid(state.primary)), stop: () => stopNode(state.primary) },
-      { part: state.replica, running: () => Boolean(nodePid(state.replica)), stop: () => stopNode(state.replica) },
+      ...MEMBERS.map((m) => ({ part: m, running: () => etcdAlive(state, m), stop: () => stopEtcd(state) })),
       { part: 'TCP proxy', running: () => alive(state.pids.proxy, MARK.proxy), stop: () => terminate(state.pids.proxy, MARK.proxy) },
+      ...NODES.map((n) => ({ part: `Patroni ${n}`, running: () => patroniAlive(state, n), stop: () => stopPatroni(state, n) })),
+      { part: 'HAProxy', running: () => alive(state.pids.haproxy, MARK.haproxy), stop: () => terminate(state.pids.haproxy, MARK.haproxy) },
       { part: 'PgBouncer', running: () => Boolean(poolerPid()), stop: () => stopPooler() },
       ...instanceNumbers.map((n) => ({
         part: `instance-${n}`,
         running: () => instanceAlive(state, n),
         stop: () => terminate(state.pids[`instance-${n}`], MARK.instance(n)),
       })),
-      { part: 'HAProxy', running: () => alive(state.pids.haproxy, MARK.haproxy), stop: () => terminate(state.pids.haproxy, MARK.haproxy) },
     ];
     const before = new Set(parts.filter((p) => p.running()).map((p) => p.part));
+    let lead;
     try {
-      const steps = [
-        () => ensureMail(state),
-        () => ensurePrimary(state, say),
-        () => ensureReplica(state, say),
-        () => ensureProxy(state),
-        () => ensurePooler(state),
-      ];
-      for (const step of steps) {
-        await step();
-        writeState(state);
-      }
+      await ensureMail(state);
+      writeState(state);
+      lead = await ensureDatabases(state);
+      writeState(state);
+      await ensureHaproxy(state);
+      writeState(state);
+      await ensurePooler(state);
+      writeState(state);
       const missing = instanceNumbers.filter((n) => !instanceAlive(state, n));
       if (missing.length) {
         migrateAndSeed(state, say);
@@ -1083,7 +784,6 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
           await Promise.all(group.map((n) => waitInstance(state, n)));
         }
       }
-      await ensureHaproxy(state);
       writeState(state);
       await waitBalancer(
         state,
@@ -1101,7 +801,7 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
     }
     state.startedAt = new Date().toISOString();
     writeState(state);
-    say(summary(state));
+    say(summary(state, lead));
     say(`Up in ${((performance.now() - began) / 1000).toFixed(1)} s.`);
     return state;
   });
@@ -1112,7 +812,7 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
 
 /** Processes of this cluster that are still running whatever state.json says: their command line names STATE_DIR. */
 function leftovers() {
-  const programs = new Set(['node', 'haproxy', 'pgbouncer', 'postgres']);
+  const programs = new Set(['node', 'haproxy', 'pgbouncer', 'postgres', 'etcd', 'patroni', 'python3', 'pgbackrest']);
   return fs
     .readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))
@@ -1125,7 +825,10 @@ function leftovers() {
     });
 }
 
-/** Stops every part: HAProxy, the instances (SIGTERM, they finish their requests), PgBouncer, the proxy, both databases, the mail sink. */
+/**
+ * Stops every part: HAProxy, the instances (SIGTERM, they finish their requests), PgBouncer, the database nodes
+ * (the replicas first, so that stopping the leader moves nothing), etcd, the proxy, the mail sink.
+ */
 export function stop({ purge = false } = {}) {
   return locked(async () => {
     const began = performance.now();
@@ -1139,15 +842,22 @@ export function stop({ purge = false } = {}) {
     );
     stopped.push(...instances.filter(Boolean));
     if (await stopPooler()) stopped.push('PgBouncer');
-    if (await terminate(state.pids.proxy, MARK.proxy)) stopped.push('TCP proxy');
-    for (const node of [state.replica, state.primary]) {
-      if (fs.existsSync(nodeDir(node)) && (await stopNode(node))) stopped.push(`${node} (PostgreSQL)`);
+    if (state.version === 2) {
+      const lead = await leader(state).catch(() => undefined);
+      const order = [...NODES.filter((n) => n !== lead), ...(lead ? [lead] : [])];
+      const replicas = order.slice(0, lead ? -1 : undefined);
+      const done = await Promise.all(replicas.map(async (n) => ((await stopPatroni(state, n).catch(() => false)) ? n : undefined)));
+      if (lead && (await stopPatroni(state, lead).catch(() => false))) done.push(lead);
+      const nodes = done.filter(Boolean);
+      if (nodes.length) stopped.push(`Patroni and PostgreSQL (${nodes.join(', ')})`);
+      const members = await stopEtcd(state);
+      if (members.length) stopped.push(`etcd (${members.join(', ')})`);
     }
+    if (await terminate(state.pids.proxy, MARK.proxy)) stopped.push('TCP proxy');
     if (await terminate(state.pids.mail, MARK.mail)) stopped.push('mail sink');
     const left = fs.existsSync(STATE_DIR) ? leftovers() : [];
     for (const pid of left) await terminate(pid, STATE_DIR, { ms: 5000 });
     if (left.length) stopped.push(`${left.length} leftover processes (${left.join(', ')})`);
-    for (const node of NODES) if (fs.existsSync(nodeDir(node))) await clearStale(state, node);
     say(stopped.length ? `Stopped: ${stopped.join(', ')}.` : 'Nothing was running.');
     if (purge) {
       fs.rmSync(STATE_DIR, { recursive: true, force: true });
@@ -1160,12 +870,27 @@ export function stop({ purge = false } = {}) {
 // ---------------------------------------------------------------------------------------------------------------
 // status
 
-/** Where each part is and whether it runs (plus, for the databases, their role as they answer it). */
+/** Patroni's history of leaders (GET /history): one line per timeline change, newest last. */
+async function leaderHistory(state) {
+  for (const node of NODES) {
+    if (!patroniAlive(state, node)) continue;
+    try {
+      const res = await fetch(`http://${HOST}:${state.ports.nodes[node].api}/history`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return (await res.json()).map(([timeline, lsn, reason, at, newLeader]) => ({ timeline, lsn, reason, at, leader: newLeader ?? null }));
+    } catch {
+      // the next one
+    }
+  }
+  return [];
+}
+
+/** Where each part is and whether it runs; for the database nodes, their role as they answer it, lag and sync. */
 export async function status() {
   const state = readState();
   if (!state) return { running: false, stateDir: STATE_DIR };
+  if (state.version !== 2) return { running: false, stateDir: STATE_DIR, outdated: true };
   const { ports } = state;
-  const view = await balancerView();
+  const stats = await haproxyStats();
   const instances = await Promise.all(
     ports.instances.map(async (port, i) => {
       const name = `instance-${i + 1}`;
@@ -1176,54 +901,36 @@ export async function status() {
         url: `http://${HOST}:${port}`,
         alive: isAlive,
         ready: isAlive ? await ready(port) : false,
-        balancer: view[name] ?? null,
+        balancer: stats.instances?.[name] ?? null,
         log: logFile(name),
       };
     }),
   );
-  let control = {};
-  try {
-    control = JSON.parse(fs.readFileSync(FILES.proxyControl, 'utf8'));
-  } catch {
-    // nothing cut
-  }
-  const database = async (node) => {
-    const pid = nodePid(node) ?? null;
-    const cut = control.cuts?.[node];
-    const recovery = pid ? await inRecovery(ports.nodes[node].port) : undefined;
-    return {
-      node,
-      host: HOST,
-      port: ports.nodes[node].port,
-      servicePort: ports.nodes[node].service,
-      pid,
-      alive: Boolean(pid),
-      role: recovery === undefined ? (pid ? 'not answering' : 'down') : recovery ? 'replica' : 'primary',
-      cutUntil: cut && cut.until > Date.now() ? new Date(cut.until).toISOString() : null,
-      dataDir: nodeDir(node),
-    };
-  };
-  const proxyAlive = alive(state.pids.proxy, MARK.proxy);
-  const out = {
+  const control = readControl();
+  const until = (c) => (c && c.until > Date.now() ? new Date(c.until).toISOString() : null);
+  const nodes = (await nodesStatus(state)).map((n) => ({
+    ...n,
+    cutUntil: until(control.cuts?.[n.name]),
+    partitionedUntil: until(control.partitions?.[n.name]),
+    balancer: { primary: stats['postgres-primary']?.[n.name]?.status ?? null, replicas: stats['postgres-replicas']?.[n.name]?.status ?? null },
+  }));
+  return {
     running: await allAlive(state),
     stateDir: STATE_DIR,
     balancer: url(state),
     instances,
-    primary: await database(state.primary),
-    replica: await database(state.replica),
-    pooler: {
-      host: HOST,
-      port: ports.pooler,
-      pid: poolerPid() ?? null,
-      alive: Boolean(poolerPid()),
-      target: { node: state.primary, port: ports.nodes[state.primary].service },
+    nodes,
+    leader: nodes.find((n) => n.leader)?.name ?? null,
+    etcd: MEMBERS.map((m) => ({ name: m, pid: state.pids[m] ?? null, alive: etcdAlive(state, m), client: `http://${HOST}:${ports.etcd[m].client}` })),
+    pooler: { host: HOST, port: ports.pooler, pid: poolerPid() ?? null, alive: Boolean(poolerPid()), target: `${HOST}:${ports.dbPrimary}` },
+    proxy: { pid: state.pids.proxy ?? null, alive: alive(state.pids.proxy, MARK.proxy) },
+    haproxy: {
+      pid: state.pids.haproxy ?? null,
+      alive: alive(state.pids.haproxy, MARK.haproxy),
+      stats: `http://${HOST}:${ports.stats}/`,
+      leader: `${HOST}:${ports.dbPrimary}`,
+      replicas: `${HOST}:${ports.dbReplica}`,
     },
-    proxy: {
-      pid: state.pids.proxy ?? null,
-      alive: proxyAlive,
-      routes: NODES.map((node) => ({ node, listen: ports.nodes[node].service, target: ports.nodes[node].port })),
-    },
-    haproxy: { pid: state.pids.haproxy ?? null, alive: alive(state.pids.haproxy, MARK.haproxy), stats: `http://${HOST}:${ports.stats}/` },
     mail: {
       smtp: `smtp://${HOST}:${ports.smtp}`,
       web: `http://${HOST}:${ports.mailWeb}/`,
@@ -1231,17 +938,21 @@ export async function status() {
       alive: mailAlive(state),
     },
     env: databaseUrls(state),
-    failovers: state.failovers ?? [],
+    history: await leaderHistory(state),
   };
-  return out;
 }
 
 function printStatus(s) {
+  if (s.outdated) {
+    say(`The cluster in ${s.stateDir} was made by an earlier version of this script: npm run cluster -- stop --purge, then start again.`);
+    return;
+  }
   if (s.balancer === undefined) {
     say(`No cluster in ${s.stateDir}: start one with npm run cluster`);
     return;
   }
   const yes = (b) => (b ? 'running' : 'STOPPED');
+  const writers = s.nodes.filter((n) => n.role === 'primary');
   const lines = [
     `Cluster in ${s.stateDir}: ${s.running ? 'all parts running' : 'NOT all parts running'}`,
     `Portal: ${s.balancer}   (HAProxy ${yes(s.haproxy.alive)}, pid ${s.haproxy.pid}, statistics ${s.haproxy.stats})`,
@@ -1252,25 +963,32 @@ function printStatus(s) {
           ? `, balancer: ${i.balancer.status} (${i.balancer.requests} requests, ${i.balancer.retries} retries, ${i.balancer.redispatches} redispatches)`
           : ''),
     ),
-    ...[s.primary, s.replica].map(
-      (d, k) =>
-        `  ${k === 0 ? 'primary' : 'replica'}  ${d.node} ${d.host}:${d.port} (clients :${d.servicePort})  ${d.alive ? `pid ${d.pid}, answers as ${d.role}` : 'STOPPED'}` +
-        (d.cutUntil ? `, CUT OFF until ${d.cutUntil}` : ''),
+    ...s.nodes.map(
+      (n) =>
+        `  ${n.name}  :${n.port}  ${n.pid ? `postmaster ${n.pid}, ${n.role}${n.leader ? ' (leader)' : ''}` : 'PostgreSQL STOPPED'}` +
+        (n.role === 'replica' ? `, ${n.lagBytes === null ? 'not streaming' : `${n.lagBytes} bytes behind`}${n.sync ? ', synchronous' : ''}` : '') +
+        `; Patroni ${n.patroni.alive ? `${n.patroni.state ?? '?'} (pid ${n.patroni.pid}, timeline ${n.patroni.timeline ?? '?'})` : 'STOPPED'}` +
+        `; HAProxy ${n.balancer.primary ?? '?'}/${n.balancer.replicas ?? '?'}` +
+        (n.cutUntil ? `, CUT OFF until ${n.cutUntil}` : '') +
+        (n.partitionedUntil ? `, PARTITIONED until ${n.partitionedUntil}` : ''),
     ),
-    `  PgBouncer  ${s.pooler.host}:${s.pooler.port} -> ${s.pooler.target.node} :${s.pooler.target.port}  ${yes(s.pooler.alive)}${s.pooler.alive ? ` pid ${s.pooler.pid}` : ''}`,
-    `  TCP proxy  ${s.proxy.routes.map((r) => `:${r.listen}->${r.target}`).join(', ')}  ${yes(s.proxy.alive)}`,
+    ...(writers.length > 1 ? [`  !! ${writers.length} nodes take writes: ${writers.map((n) => n.name).join(', ')}`] : []),
+    `  etcd       ${s.etcd.map((m) => `${m.name} ${yes(m.alive)}`).join(', ')}`,
+    `  PgBouncer  ${s.pooler.host}:${s.pooler.port} -> ${s.pooler.target} (HAProxy: the leader)  ${yes(s.pooler.alive)}${s.pooler.alive ? ` pid ${s.pooler.pid}` : ''}`,
+    `  TCP proxy  ${yes(s.proxy.alive)}`,
     `  mail       ${s.mail.web} (SMTP ${s.mail.smtp})  ${yes(s.mail.alive)}`,
-    ...(s.failovers.length ? [`  failovers: ${s.failovers.map((f) => `${f.at} ${f.from} -> ${f.to}`).join('; ')}`] : []),
+    ...(s.history.length ? [`  leaders: ${s.history.map((h) => `timeline ${h.timeline + 1} from ${h.at ?? '?'}${h.leader ? ` (${h.leader})` : ''}`).join('; ')}`] : []),
   ];
   say(lines.join('\n'));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// faults
+// faults and operations
 
 function stateOrFail() {
   const state = readState();
   if (!state) throw new ClusterError('cluster', `no cluster in ${STATE_DIR}: start one with npm run cluster`);
+  if (state.version !== 2) loadOrCreateState(state.base);
   return state;
 }
 
@@ -1278,6 +996,33 @@ function instanceNumber(n) {
   const number = Number(n);
   if (!Number.isInteger(number) || number < 1 || number > INSTANCES) throw new ClusterError('cluster', `an instance is 1 to ${INSTANCES} (not ${n})`);
   return number;
+}
+
+/**
+ * A node named by role or name: 'primary' (the leader), 'replica' (the one HAProxy sends reads to, else any),
+ * 'sync' or 'async' (by their replication), or db1, db2, db3.
+ */
+async function nodeOf(state, which = 'replica') {
+  if (NODES.includes(which)) return which;
+  const nodes = await nodesStatus(state);
+  const readsFrom = (await haproxyStats())['postgres-replicas'];
+  const lead = nodes.find((n) => n.leader);
+  const replicas = nodes.filter((n) => n.role === 'replica');
+  const found =
+    which === 'primary' || which === 'leader'
+      ? lead
+      : which === 'sync'
+        ? replicas.find((n) => n.sync)
+        : which === 'async'
+          ? replicas.find((n) => !n.sync && n.lagBytes !== null)
+          : which === 'replica'
+            ? (replicas.find((n) => readsFrom?.[n.name]?.status?.startsWith('UP')) ?? replicas[0])
+            : undefined;
+  if (!NODES.includes(which) && !['primary', 'leader', 'replica', 'sync', 'async'].includes(which)) {
+    throw new ClusterError('cluster', `a node is ${NODES.join(', ')}, primary, replica, sync or async (not ${which})`);
+  }
+  if (!found) throw new ClusterError('cluster', `there is no ${which} node now`);
+  return found.name;
 }
 
 /** kill -9 of instance n: what HAProxy must route around. */
@@ -1328,105 +1073,224 @@ export function restartPooler() {
   });
 }
 
-export function stopReplica() {
+/** kill -9 of the leader's postmaster, and nothing else: Patroni (still running there) hands the lead to the synchronous replica. */
+export function killPrimary() {
   return locked(async () => {
     const state = stateOrFail();
-    say((await stopNode(state.replica)) ? `Stopped the replica (${state.replica}).` : `The replica (${state.replica}) is not running.`);
+    const node = await nodeOf(state, 'primary');
+    const pid = postmasterPid(node);
+    if (!pid) throw new ClusterError('kill-primary', `${node}'s postmaster is not running`);
+    process.kill(pid, 'SIGKILL');
+    say(`Killed ${node}'s postmaster (pid ${pid}, SIGKILL); Patroni fails over by itself.`);
+    return { node, pid, at: Date.now() };
   });
 }
 
-/** Starts the replica; after a failover, rebuilds the former primary as the new primary's replica. */
-export function startReplica() {
+/** kill -9 of a node's Patroni and postmaster: a host lost. When it was the leader, its lock expires (ttl) and the synchronous replica takes it. */
+export function killNodeCommand(which) {
   return locked(async () => {
     const state = stateOrFail();
+    const node = await nodeOf(state, which);
+    const killed = killNode(state, node);
+    say(killed.length ? `Killed ${node}: ${killed.join(', ')} (SIGKILL).` : `${node} was not running.`);
+    return { node, at: Date.now() };
+  });
+}
+
+/** Starts a node's Patroni (a former primary is rewound and rejoins as a replica) and waits until it streams. */
+export function startNode(which) {
+  return locked(async () => {
+    const state = stateOrFail();
+    if (!NODES.includes(which)) throw new ClusterError('start-node', `a node is ${NODES.join(', ')} (not ${which})`);
     const began = performance.now();
-    if (!nodePid(state.primary)) throw new ClusterError('replica', `the primary (${state.primary}) is not running`);
-    const startedIt = await ensureReplica(state, say);
+    if (!(await startPatroni(state, which))) {
+      say(`${which}'s Patroni is running already.`);
+      return false;
+    }
     writeState(state);
-    say(
-      startedIt
-        ? `The replica (${state.replica}) streams from ${state.primary} (${((performance.now() - began) / 1000).toFixed(1)} s).`
-        : `The replica (${state.replica}) is running already.`,
+    await waitFor(
+      `Patroni (${which})`,
+      'streaming from the leader',
+      async () => {
+        const lead = await leader(state);
+        if (!lead || lead === which) return lead === which;
+        const rows = await sql(state.ports.nodes[lead].port, "select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'", { values: [which] }).catch(
+          () => [],
+        );
+        return rows.length > 0;
+      },
+      { ms: 120_000, log: logFile(`patroni-${which}`) },
     );
+    say(`${which} is back and streams from the leader (${((performance.now() - began) / 1000).toFixed(1)} s).`);
+    return true;
   });
 }
 
-/**
- * Failover: the primary is stopped (-m immediate, as if it crashed) when it still runs, the replica promoted,
- * PgBouncer pointed at it (RELOAD), and state.json updated. The instances' DATABASE_DIRECT_URL lists both nodes with
- * target_session_attrs=read-write, so they find the new primary by themselves. The former primary stays down until
- * `start-replica` rebuilds it as the new replica.
- */
-export function failover() {
+/** Stops a node cleanly (its Patroni stops its PostgreSQL; a leader hands the lock to the synchronous replica first). */
+export function stopNode(which) {
   return locked(async () => {
     const state = stateOrFail();
-    const from = state.primary;
-    const to = state.replica;
+    const node = await nodeOf(state, which);
+    const stopped = await stopPatroni(state, node);
+    say(stopped ? `Stopped ${node} (Patroni and PostgreSQL).` : `${node} was not running.`);
+    return node;
+  });
+}
+
+/** Stops a replica (by default the one reads go to). */
+export function stopReplica(which = 'replica') {
+  return locked(async () => {
+    const state = stateOrFail();
+    const node = await nodeOf(state, which);
+    if ((await leader(state)) === node) throw new ClusterError('stop-replica', `${node} is the leader`);
+    await stopPatroni(state, node);
+    say(`Stopped the replica ${node}.`);
+    return node;
+  });
+}
+
+/** Starts every node that is not running (or the one named), and waits until each streams. */
+export async function startReplica(which) {
+  const state = stateOrFail();
+  const nodes = which ? [which] : NODES.filter((n) => !patroniAlive(state, n));
+  for (const node of nodes) await startNode(node);
+  return nodes;
+}
+
+/** A planned switchover (to `to`, else to the synchronous replica); waits until the new leader takes writes. */
+export function switchover(to) {
+  return locked(async () => {
+    const state = stateOrFail();
     const began = performance.now();
-    if (!nodePid(to)) throw new ClusterError('failover', `the replica (${to}) is not running: there is nothing to promote`);
-    if (nodePid(from)) {
-      await stopNode(from, 'immediate');
-      say(`Stopped the primary (${from}) with -m immediate.`);
-    }
-    runPg('failover', 'pg_ctl', ['-D', nodeDir(to), '-w', '-t', '60', 'promote'], { log: logFile(to) });
-    await waitFor('failover', `${to} taking writes`, async () => (await inRecovery(state.ports.nodes[to].port)) === false, { log: logFile(to) });
-    const promoted = performance.now();
-    say(`Promoted ${to} (${((promoted - began) / 1000).toFixed(1)} s).`);
-    state.primary = to;
-    state.replica = from;
-    state.failovers = [...(state.failovers ?? []), { at: new Date().toISOString(), from, to }];
-    writeState(state);
-    if (poolerPid()) {
-      writePoolerConfig(state);
-      const how = await reloadPooler(state);
-      say(`PgBouncer now points at ${to} (:${state.ports.nodes[to].service}; ${how}).`);
-    }
-    const running = Array.from({ length: INSTANCES }, (_, i) => i + 1).filter((n) => instanceAlive(state, n));
-    const readyAll = async () => (await Promise.all(running.map((n) => ready(state.ports.instances[n - 1])))).every(Boolean);
-    try {
-      await waitFor('failover', 'every instance ready', readyAll, { ms: 60_000 });
-      say(`Every running instance answers /readyz = 200, ${((performance.now() - began) / 1000).toFixed(1)} s after the failover began.`);
-    } catch {
-      say(`Not every instance is ready 60 s after the failover: see ${FILES.logs}/instance-N.log.`);
-    }
-    say(`${from} is down; \`npm run cluster -- start-replica\` rebuilds it as the replica of ${to}.`);
-    return { from, to };
+    if (to && !NODES.includes(to)) throw new ClusterError('switchover', `a node is ${NODES.join(', ')} (not ${to})`);
+    const moved = await patroniSwitchover(state, to);
+    await waitFor('switchover', `${moved.to} taking writes`, async () => (await leader(state)) === moved.to, { ms: 60_000 });
+    say(`Switched over from ${moved.from} to ${moved.to} in ${((performance.now() - began) / 1000).toFixed(1)} s.`);
+    return moved;
+  });
+}
+
+/** Holds the leader's WAL sender to a replica (SIGSTOP) for `seconds`, then lets it go; resolves once it is let go. */
+export function holdWal(which, seconds) {
+  return locked(async () => {
+    const state = stateOrFail();
+    const s = Number(seconds);
+    if (!Number.isFinite(s) || s <= 0) throw new ClusterError('hold-wal', `seconds is a number > 0 (not ${seconds})`);
+    const node = await nodeOf(state, which);
+    const held = await holdWalSender(state, node, s);
+    say(`Holding ${held.leader}'s WAL sender to ${node} (pid ${held.pid}, SIGSTOP) for ${s} s...`);
+    return { node, pid: held.pid, leader: held.leader, release: held.release };
   });
 }
 
 /**
- * Cuts a node (the current primary or replica) off its clients for `seconds` (0: heal now): mode 'refuse' resets
- * open connections and refuses new ones; 'blackhole' freezes them (a network partition). Replication is not cut.
+ * Cuts a node (the leader, a replica, or one by name) off its clients for `seconds` (0: heal now): mode 'refuse'
+ * resets open connections and refuses new ones; 'blackhole' freezes them. Replication and Patroni are not cut.
  * Returns at once; the proxy ends the cut by itself.
  */
 export function cut(role, seconds, { mode = 'refuse' } = {}) {
   return locked(async () => {
     const state = stateOrFail();
-    const node = state[role];
-    if (!node) throw new ClusterError('cut', `role is primary or replica (not ${role})`);
+    const node = await nodeOf(state, role);
     const s = Number(seconds);
     if (!Number.isFinite(s) || s < 0) throw new ClusterError('cut', `seconds is a number >= 0 (not ${seconds})`);
     if (!alive(state.pids.proxy, MARK.proxy)) throw new ClusterError('cut', 'the TCP proxy is not running (npm run cluster starts it)');
-    let control = {};
-    try {
-      control = JSON.parse(fs.readFileSync(FILES.proxyControl, 'utf8'));
-    } catch {
-      // first cut
-    }
-    control.cuts = { ...control.cuts, [node]: { until: Date.now() + s * 1000, mode } };
-    fs.writeFileSync(FILES.proxyControl, `${JSON.stringify(control, null, 2)}\n`);
-    process.kill(state.pids.proxy, 'SIGUSR2');
+    const until = Date.now() + s * 1000;
+    writeControl(state, (control) => (control.cuts = { ...control.cuts, [node]: { until, mode } }));
     say(
       s > 0
-        ? `The ${role} (${node}, clients' port ${state.ports.nodes[node].service}) is cut off for ${s} s (${mode === 'blackhole' ? 'connections frozen, new ones held' : 'connections reset, new ones refused'}).`
-        : `The ${role} (${node}) is reachable again.`,
+        ? `${node} (${role}) is cut off its clients for ${s} s (${mode === 'blackhole' ? 'connections frozen, new ones held' : 'connections reset, new ones refused'}).`
+        : `${node} is reachable again.`,
     );
-    return { node, until: control.cuts[node].until };
+    return { node, until };
   });
 }
 
 export const cutPrimary = (seconds, options) => cut('primary', seconds, options);
 export const cutReplica = (seconds, options) => cut('replica', seconds, options);
+
+/**
+ * A network partition of a node for `seconds`: every route to it and from its Patroni to etcd carries nothing
+ * (blackhole). A leader cut off this way cannot renew its lock: it demotes itself, and the synchronous replica takes
+ * the lock once it expires.
+ */
+export function partition(which, seconds) {
+  return locked(async () => {
+    const state = stateOrFail();
+    const node = await nodeOf(state, which);
+    const s = Number(seconds);
+    if (!Number.isFinite(s) || s < 0) throw new ClusterError('partition', `seconds is a number >= 0 (not ${seconds})`);
+    const until = Date.now() + s * 1000;
+    writeControl(state, (control) => (control.partitions = { ...control.partitions, [node]: { until, mode: 'blackhole' } }));
+    say(s > 0 ? `${node} is partitioned off the network for ${s} s.` : `${node} is back on the network.`);
+    return { node, until };
+  });
+}
+
+/** Synchronous replication on or off (Patroni's synchronous_mode): off only to measure what it costs. */
+export function setSynchronous(on) {
+  return locked(async () => {
+    const state = stateOrFail();
+    await patchDcs(state, { synchronous_mode: Boolean(on) });
+    // Patroni applies it within a loop; the leader's synchronous_standby_names tells when
+    const lead = await leader(state);
+    await waitFor('sync', `synchronous replication ${on ? 'on' : 'off'}`, async () => {
+      const [row] = await sql(state.ports.nodes[lead].port, "select count(*)::int as n from pg_stat_replication where sync_state = 'sync'");
+      return on ? row.n > 0 : row.n === 0;
+    });
+    say(`Synchronous replication is ${on ? 'on' : 'OFF'}.`);
+  });
+}
+
+/** A backup of the leader (incremental on the last, or full). */
+export function backupCommand({ full = false } = {}) {
+  return locked(async () => {
+    const state = stateOrFail();
+    const made = await backup(state, { type: full ? 'full' : 'incr' });
+    say(`Backup ${made.label} (${made.type}) of ${made.node} in ${made.seconds.toFixed(1)} s.`);
+    return made;
+  });
+}
+
+export function backups() {
+  return locked(async () => backupInfo(stateOrFail()));
+}
+
+/** The release's `reconcile` on a database: every account's kept balance against its ledger. */
+function reconcileWith(state, databaseUrl) {
+  const env = { ...instanceEnv(state, 0), DATABASE_URL: databaseUrl };
+  delete env.DATABASE_DIRECT_URL;
+  delete env.DATABASE_READ_URL;
+  const result = spawnSync(process.execPath, [path.join(state.release, 'apps/server/dist/cli.js'), 'reconcile'], { cwd: state.release, env, encoding: 'utf8' });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}`.trim() };
+}
+
+/**
+ * The restore drill (docs/deployment.md): the backups and WAL archive restored to `to` on a fresh data directory,
+ * checked (ledger = balances), and `inspect(url)` run on it; removed afterwards unless `keep`.
+ */
+export function drill({ to, keep = false, inspect } = {}) {
+  return locked(async () => {
+    const state = stateOrFail();
+    const result = await restoreDrill(state, { to, keep, inspect, reconcile: async (u) => reconcileWith(state, u), say });
+    say(
+      `Restored to ${result.target} in ${result.seconds.toFixed(1)} s: ${result.settlements} withdrawals, the last at ${result.lastSettlementAt ?? '-'}; ` +
+        `${result.reconciled?.output.split('\n').at(-1) ?? ''}${keep ? ` Kept: ${result.url}` : ''}`,
+    );
+    if (!result.reconciled?.ok) throw new ClusterError('restore drill', `the restored ledger does not agree with its balances:\n${result.reconciled?.output}`);
+    return result;
+  });
+}
+
+/** Rebuilds a replica from the leader, its data directory kept under former/. */
+export function reinitNode(which) {
+  return locked(async () => {
+    const state = stateOrFail();
+    if (!NODES.includes(which)) throw new ClusterError('reinit', `a node is ${NODES.join(', ')} (not ${which})`);
+    await reinit(state, which, say);
+    writeState(state);
+  }).then(() => startNode(which));
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // command line
@@ -1434,18 +1298,31 @@ export const cutReplica = (seconds, options) => cut('replica', seconds, options)
 const USAGE = `Usage: npm run cluster -- [command]
 
   start (default)            start the cluster (creates it under ${path.relative(root, STATE_DIR) || STATE_DIR}/ the first time)
-  status [--json]            where each part runs, and whether it does
+  status [--json]            where each part runs, and whether it does; each database node's role, lag and sync
   stop [--purge]             stop everything; --purge also deletes the state directory
   clean                      the same as stop --purge
   kill-instance N            kill -9 portal instance N (1-${INSTANCES})
   start-instance N           start portal instance N again
   restart-pooler             stop PgBouncer and start it again
-  stop-replica               stop the streaming replica
-  start-replica              start it (after a failover: rebuild the former primary as the new replica)
-  failover                   stop the primary (-m immediate), promote the replica, point PgBouncer at it
-  cut-primary SECONDS [--blackhole]
-                             cut the primary off its clients for SECONDS (0: heal at once)
+
+  A NODE is db1, db2, db3, or primary, replica, sync, async.
+  kill-primary               kill -9 of the leader's postmaster: Patroni fails over by itself
+  kill-node NODE             kill -9 of a node's Patroni and postmaster (a host lost)
+  start-node NODE            start a node's Patroni (a former primary rejoins as a replica)
+  stop-node NODE             stop a node cleanly
+  stop-replica [NODE]        stop a replica (default: the one reads go to); start-replica [NODE] starts it again
+  switchover [NODE]          planned: hand the lead to NODE (default: the synchronous replica)
+  hold-wal NODE SECONDS      hold the leader's WAL sender to a replica (SIGSTOP) for SECONDS
+  cut-primary SECONDS [--blackhole]   cut the leader off its clients for SECONDS (0: heal at once)
   cut-replica SECONDS [--blackhole]
+  partition NODE SECONDS     cut a node off everything (clients, replication, etcd) for SECONDS
+  sync on|off                synchronous replication on or off (off only to measure its cost)
+  reinit NODE                rebuild a replica from the leader; its data directory is kept under former/
+
+  backup [--full]            a backup of the leader (incremental, or full)
+  backups                    the backups and the WAL archive's range
+  restore-drill [--to TIME] [--keep]
+                             restore to TIME (default: now) on a fresh node, check ledger = balances
 
 Environment: CLUSTER_PORT (first port of the block, default 8090), CLUSTER_DIR (default .cluster).
 Variables of the server (LOG_LEVEL, LOGIN_RATE_LIMIT, ...) set when starting are passed to the instances.`;
@@ -1453,6 +1330,8 @@ Variables of the server (LOG_LEVEL, LOGIN_RATE_LIMIT, ...) set when starting are
 async function main(argv) {
   const [command = 'start', ...args] = argv;
   const flag = (name) => args.includes(name);
+  const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const positional = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1] === '--to'));
   switch (command) {
     case 'start':
       await start();
@@ -1478,19 +1357,62 @@ async function main(argv) {
     case 'restart-pooler':
       await restartPooler();
       break;
+    case 'kill-primary':
+      await killPrimary();
+      break;
+    case 'kill-node':
+      await killNodeCommand(positional[0] ?? 'primary');
+      break;
+    case 'start-node':
+      if (!positional[0]) throw new ClusterError('start-node', 'start-node NODE');
+      await startNode(positional[0]);
+      break;
+    case 'stop-node':
+      if (!positional[0]) throw new ClusterError('stop-node', 'stop-node NODE');
+      await stopNode(positional[0]);
+      break;
     case 'stop-replica':
-      await stopReplica();
+      await stopReplica(positional[0]);
       break;
     case 'start-replica':
-      await startReplica();
+      await startReplica(positional[0]);
       break;
+    case 'switchover':
     case 'failover':
-      await failover();
+      await switchover(positional[0]);
       break;
+    case 'hold-wal': {
+      if (positional.length < 2) throw new ClusterError('hold-wal', 'hold-wal NODE SECONDS');
+      await holdWal(positional[0], positional[1]);
+      await sleep(Number(positional[1]) * 1000);
+      say('Let go.');
+      break;
+    }
     case 'cut-primary':
     case 'cut-replica':
-      if (args[0] === undefined) throw new ClusterError('cut', `${command} SECONDS [--blackhole]`);
-      await cut(command === 'cut-primary' ? 'primary' : 'replica', args[0], { mode: flag('--blackhole') ? 'blackhole' : 'refuse' });
+      if (positional[0] === undefined) throw new ClusterError('cut', `${command} SECONDS [--blackhole]`);
+      await cut(command === 'cut-primary' ? 'primary' : 'replica', positional[0], { mode: flag('--blackhole') ? 'blackhole' : 'refuse' });
+      break;
+    case 'partition':
+      if (positional.length < 2) throw new ClusterError('partition', 'partition NODE SECONDS');
+      await partition(positional[0], positional[1]);
+      break;
+    case 'sync':
+      if (!['on', 'off'].includes(positional[0])) throw new ClusterError('sync', 'sync on|off');
+      await setSynchronous(positional[0] === 'on');
+      break;
+    case 'reinit':
+      if (!positional[0]) throw new ClusterError('reinit', 'reinit NODE');
+      await reinitNode(positional[0]);
+      break;
+    case 'backup':
+      await backupCommand({ full: flag('--full') });
+      break;
+    case 'backups':
+      console.log(JSON.stringify(await backups(), null, 2));
+      break;
+    case 'restore-drill':
+      await drill({ to: option('--to') ?? new Date(), keep: flag('--keep') });
       break;
     case 'help':
     case '--help':

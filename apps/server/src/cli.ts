@@ -20,6 +20,7 @@ import {
   findPartner,
   findPartnerByAbbreviation,
 } from './modules/partners/index.ts';
+import { reconcileAccounts } from './modules/settlements/index.ts';
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
 import { KeyMismatchError } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
@@ -46,6 +47,8 @@ Commands:
                                   give the partner its deposit address for a coin on a network
   address-sources [--preview N]   where each network's deposit addresses come from; --preview N prints the first
                                   N addresses of each configured key, to compare with the operator's wallet
+  reconcile                       every account's kept balance and reservations against its ledger entries; exits 1
+                                  when one differs (the daily check, run now: after a restore, say)
 
 Feature flags: ${FEATURE_FLAGS.join(', ')}
 Networks: ${NETWORKS.join(', ')} (also SOLANA, STELLAR, TRON, ETHEREUM, BITCOIN); coins: ${COINS.join(', ')}`;
@@ -136,6 +139,14 @@ async function main() {
       case 'migrate':
         console.log(migrated.length ? `Applied: ${migrated.join(', ')}` : 'The database is up to date.');
         break;
+      case 'reconcile': {
+        const accounts = await db.selectFrom('currency_accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const differing = await reconcileAccounts(db);
+        for (const d of differing) console.log(`${d.partner_id} ${d.currency}: kept ${d.balance}, entries ${d.entries}; reserved ${d.pending_withdrawals}/${d.pending_disbursements}, under way ${d.withdrawals}/${d.disbursements}`);
+        console.log(`${accounts.n} accounts checked against the ledger: ${differing.length} differ.`);
+        if (differing.length) process.exitCode = 1;
+        break;
+      }
       case 'seed': {
         if (values.reset) await resetDemoData(db);
         const { created } = await seedDemo(db, keys.encryptionKey);

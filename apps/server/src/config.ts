@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseIpAddress } from '@portal/contract/ip-address';
-import { parseConnectionTargets } from './db/hosts.ts';
+import { checkConnectionString } from './db/hosts.ts';
 import { ExtendedKeyError, parseExtendedPublicKey, type XpubFamily } from './lib/deposit-addresses.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -23,7 +23,7 @@ const xpub = (family: XpubFamily) =>
 
 const postgresUrl = z.string().superRefine((value, ctx) => {
   try {
-    parseConnectionTargets(value);
+    checkConnectionString(value);
   } catch (err) {
     ctx.addIssue({ code: 'custom', message: `must be a postgres:// URL (${err instanceof Error ? err.message : String(err)})` });
   }
@@ -36,12 +36,12 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   /**
    * The PostgreSQL server (unset: the embedded database under DATA_DIR). May go through a transaction pooler
-   * (PgBouncer); may list several hosts, libpq style, with `target_session_attrs=read-write` to follow the primary.
+   * (PgBouncer). One host: an address that always leads to the primary, never a list to choose from.
    */
   DATABASE_URL: postgresUrl.optional(),
   /**
-   * A direct (session) connection for what a transaction pooler cannot serve: LISTEN/NOTIFY. Several hosts with
-   * `target_session_attrs=read-write` follow a failover. Unset: DATABASE_URL.
+   * A direct (session) connection for what a transaction pooler cannot serve: LISTEN/NOTIFY, the migrations. One
+   * address that leads to the primary. Unset: DATABASE_URL.
    */
   DATABASE_DIRECT_URL: postgresUrl.optional(),
   /**

@@ -1,55 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
-import { hostChooser, parseConnectionTargets } from '../src/db/hosts.ts';
+import { checkConnectionString } from '../src/db/hosts.ts';
+import { run, tempDir } from './cli-process.ts';
 import { serverDatabase } from './harness.ts';
 
-describe('connection strings with several hosts', () => {
-  it('splits libpq-style host lists, keeping user, database and options for each host', () => {
-    const { targets, sessionAttrs } = parseConnectionTargets(
-      'postgres://app:s3cret@10.0.0.1:5432,10.0.0.2,[::1]:6543/portal?target_session_attrs=read-write&sslmode=disable',
-    );
-    expect(sessionAttrs).toBe('read-write');
-    expect(targets).toEqual([
-      { host: '10.0.0.1', port: 5432, url: 'postgres://app:s3cret@10.0.0.1:5432/portal?sslmode=disable' },
-      { host: '10.0.0.2', port: 5432, url: 'postgres://app:s3cret@10.0.0.2/portal?sslmode=disable' },
-      { host: '::1', port: 6543, url: 'postgres://app:s3cret@[::1]:6543/portal?sslmode=disable' },
-    ]);
-    expect(parseConnectionTargets('postgresql://db.internal/portal')).toEqual({
-      targets: [{ host: 'db.internal', port: 5432, url: 'postgresql://db.internal/portal' }],
-      sessionAttrs: 'any',
-    });
-  });
-
-  it('refuses what it cannot follow', () => {
-    expect(() => parseConnectionTargets('mysql://x/y')).toThrow(/postgres:\/\//);
-    expect(() => parseConnectionTargets('postgres://a:99999/db')).toThrow(/host\[:port\]/);
-    expect(() => parseConnectionTargets('postgres://a/db?target_session_attrs=standby')).toThrow(/not supported/);
-  });
-});
-
-describe.skipIf(!process.env.TEST_DATABASE_URL)('following the writable host', () => {
-  it('skips a host that refuses connections and takes the one that accepts writes', async () => {
-    const { url, drop } = await serverDatabase();
-    const real = new URL(url);
-    // port 1 refuses every connection: the first host is down, as an old primary after a failover
-    const multi = `postgres://${real.username}${real.password ? `:${real.password}` : ''}@127.0.0.1:1,${real.hostname}:${real.port || 5432}${real.pathname}?target_session_attrs=read-write`;
-    const chooser = hostChooser(multi);
-    expect(chooser.needed).toBe(true);
-    expect(await chooser.current()).toMatchObject({ host: real.hostname, port: Number(real.port || 5432) });
-    const database = await openDatabase({ kind: 'postgres', url: multi, max: 2 });
-    try {
-      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
-      expect(rows).toEqual([{ one: 1 }]);
-    } finally {
-      await database.close();
-      await drop();
+describe('connection strings', () => {
+  it('take one host: a list of hosts to choose from, or target_session_attrs, is refused with the way to follow the primary', () => {
+    for (const ok of ['postgres://app:s3cret@10.0.0.1:5432/portal?sslmode=disable', 'postgresql://db.internal/portal', 'postgres://u@[::1]:6543/db']) {
+      expect(() => checkConnectionString(ok), ok).not.toThrow();
     }
+    expect(() => checkConnectionString('postgres://u@10.0.0.1:5432,10.0.0.2:5432/portal')).toThrow(/several hosts: give one address that always leads to the primary/);
+    expect(() => checkConnectionString('postgres://u@10.0.0.1/portal?target_session_attrs=read-write')).toThrow(/target_session_attrs is not followed/);
+    expect(() => checkConnectionString('mysql://x/y')).toThrow(/postgres:\/\//);
+    expect(() => checkConnectionString('postgres://a:99999/db')).toThrow(/host\[:port\]/);
   });
 
-  it('answers an outage when no host takes writes', async () => {
-    const chooser = hostChooser('postgres://postgres@127.0.0.1:1,127.0.0.1:2/none?target_session_attrs=read-write');
-    await expect(chooser.current()).rejects.toThrow('no host of the connection string takes writes');
+  it('a server given several hosts stops at start, naming the variable (exit 78)', () => {
+    const result = run('server.ts', [], { DATA_DIR: tempDir(), DATABASE_URL: 'postgres://u@127.0.0.1:1,127.0.0.1:2/portal' });
+    expect(result.status).toBe(78);
+    expect(result.stderr).toContain('DATABASE_URL');
+    expect(result.stderr).toContain('several hosts');
   });
 });
 

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { listen } from '../src/db/notify.ts';
+import { checkListeners, openDatabase } from '../src/db/database.ts';
+import { listen, type Listener } from '../src/db/notify.ts';
 
 /**
  * The LISTEN connection of the live bus, the cache bus and the webhook relay. A listener closed before its connection
@@ -42,5 +43,49 @@ describe.runIf(url)('a LISTEN connection on PostgreSQL', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(listening).toBe(false);
     expect(await listeningConnections(channel)).toBe(0);
+  });
+
+  it('readiness: ready while every listener is on the server writes go to; one cut off makes it not ready until it is back', async () => {
+    const database = await openDatabase({ kind: 'postgres', url: url!, max: 2 });
+    const channel = `probe_${crypto.randomBytes(4).toString('hex')}`;
+    let listens = 0;
+    const listener = listen({ url: url!, registry: database.listeners, channel, ...quiet, onListening: () => listens++ });
+    try {
+      await expect.poll(() => listens).toBe(1);
+      expect(await checkListeners(database)).toEqual({ ok: true });
+      const place = await listener.place();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query('select pg_terminate_backend($1)', [place!.pid]);
+      await admin.end();
+      await expect.poll(async () => (await checkListeners(database)).ok, { interval: 20 }).toBe(false);
+      expect(await checkListeners(database)).toMatchObject({ reason: expect.stringContaining('not listening') });
+      await expect.poll(() => listens, { timeout: 5000 }).toBe(2);
+      expect(await checkListeners(database)).toEqual({ ok: true });
+    } finally {
+      await listener.close();
+      await database.close();
+    }
+    expect(database.listeners.size).toBe(0);
+  });
+
+  it('readiness: a listener on a read-only node, or on another server than the writes, is not ready and is told to reconnect', async () => {
+    const database = await openDatabase({ kind: 'postgres', url: url!, max: 2 });
+    const reconnects: string[] = [];
+    const elsewhere = (name: string, place: { server: string; recovery: boolean; pid: number }): Listener => ({
+      place: async () => place,
+      reconnect: () => void reconnects.push(name),
+      close: async () => undefined,
+    });
+    try {
+      database.listeners.add(elsewhere('standby', { server: 'x', recovery: true, pid: 1 }));
+      expect(await checkListeners(database)).toEqual({ ok: false, reason: expect.stringContaining('read-only node') });
+      database.listeners.clear();
+      database.listeners.add(elsewhere('former primary', { server: '2026-01-01 00:00:00+00:5432', recovery: false, pid: 1 }));
+      expect(await checkListeners(database)).toEqual({ ok: false, reason: expect.stringContaining('another node than the one writes go to') });
+      expect(reconnects).toEqual(['standby', 'former primary']);
+    } finally {
+      await database.close();
+    }
   });
 });

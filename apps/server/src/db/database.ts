@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
-import { connectionFor } from './hosts.ts';
+import { SERVER_IDENTITY_SQL, type Listener, type ServerPlace } from './notify.ts';
 import { errorCause } from './outage.ts';
 import { PGliteDialect, SessionLock, pgliteExecute } from './pglite-dialect.ts';
 
@@ -34,6 +34,8 @@ export type Database = {
   executeSql: SqlExecutor;
   /** Connections for the metrics: the pg pool's, or PGlite's single session (busy or idle, callers waiting for it). */
   poolStats(): PoolStats;
+  /** The LISTEN connections open on this database (each adds itself), for the readiness check. */
+  listeners: Set<Listener>;
   /** The embedded database's data directory as an image `open` can start from (PGlite only). */
   dumpImage?(): Promise<Blob>;
   close(): Promise<void>;
@@ -44,7 +46,7 @@ export type PoolStats = { total: number; idle: number; waiting: number };
 export type DatabaseOptions =
   | {
       kind: 'postgres';
-      /** the pool's connection string: the primary, directly or through a pooler; several hosts allowed (libpq style) */
+      /** the pool's connection string: the primary, directly or through a pooler (one address that follows the primary) */
       url: string;
       max?: number;
       /** a direct (session) connection string for LISTEN, where `url` goes through a transaction pooler */
@@ -71,6 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       readStats: () => replica?.stats() ?? { replica: 0, primary: 0 },
       executeSql: async (text, values) => pool.query(text, values),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      listeners: new Set(),
       close: async () => {
         await replica?.close();
         await db.destroy();
@@ -96,6 +99,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const { busy, waiting } = lock.state;
       return { total: 1, idle: busy ? 0 : 1, waiting };
     },
+    listeners: new Set(),
     dumpImage: () => lock.run(() => pglite.dumpDataDir('none')),
     close: () => db.destroy(),
   };
@@ -107,10 +111,10 @@ const CONNECT_TIMEOUT_MS = 5000;
 /**
  * A pg pool whose every client, idle or checked out, has its errors handled: a connection cut without a goodbye
  * (a network blip, a restarted pooler, a failover) fails the query that was on it, and never the process. A
- * connection string with several hosts follows the writable one.
+ * connection string names one address; following the primary is the deployment's (docs/deployment.md).
  */
 function openPool(url: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ ...connectionFor(url), max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   // pg-pool listens on idle clients only; a checked-out client (a query, a transaction, the job queue's) that
   // loses its connection emits 'error' too, which with no listener would end the process
   pool.on('connect', (client) => client.on('error', () => undefined));
@@ -178,4 +182,28 @@ export async function checkDatabase(db: Kysely<DB>): Promise<{ ok: true } | { ok
   } catch (err) {
     return { ok: false, reason: `the database cannot be reached (${errorCause(err)})` };
   }
+}
+
+/**
+ * Whether every LISTEN connection is on the server that takes this instance's writes: after a failover a listener
+ * left on a former primary (or on any other node) hears nothing that is committed now, so the instance is not
+ * ready until it has moved. Such a listener is told to reconnect (through its address, to wherever that leads
+ * now). One that is not connected yet (reconnecting after a cut) makes the instance not ready as well.
+ */
+export async function checkListeners(database: Database): Promise<{ ok: true } | { ok: false; reason: string }> {
+  if (database.kind !== 'postgres' || database.listeners.size === 0) return { ok: true };
+  const { rows } = await sql.raw<ServerPlace>(SERVER_IDENTITY_SQL).execute(database.db);
+  const writes = rows[0]!.server;
+  for (const listener of database.listeners) {
+    const place = await listener.place();
+    if (!place) return { ok: false, reason: 'a LISTEN connection is not listening (it reconnects)' };
+    if (place.recovery || place.server !== writes) {
+      listener.reconnect();
+      return {
+        ok: false,
+        reason: `a LISTEN connection is on ${place.recovery ? 'a read-only node' : 'another node than the one writes go to'}; it reconnects`,
+      };
+    }
+  }
+  return { ok: true };
 }

@@ -1,9 +1,21 @@
 import pg from 'pg';
 import { sql, type Transaction } from 'kysely';
 import type { DB } from './schema.ts';
-import { connectionFor } from './hosts.ts';
 
-export type Listener = { close(): Promise<void> };
+/** The running PostgreSQL server a connection is on: its postmaster's start time and port (unique per running server, whatever the route). */
+export const SERVER_IDENTITY_SQL =
+  "select pg_postmaster_start_time()::text || ':' || current_setting('port') as server, pg_is_in_recovery() as recovery, pg_backend_pid() as pid";
+
+/** the server (see SERVER_IDENTITY_SQL), whether it is read-only, and the connection's backend there */
+export type ServerPlace = { server: string; recovery: boolean; pid: number };
+
+export type Listener = {
+  close(): Promise<void>;
+  /** The server its connection is on, undefined while it is not listening (or the server does not answer within `ms`). */
+  place(ms?: number): Promise<ServerPlace | undefined>;
+  /** Drops the connection and listens again (through the same address: to wherever it leads now). */
+  reconnect(): void;
+};
 
 /**
  * A dedicated connection that LISTENs on a channel of a PostgreSQL server and hands each payload to `onMessage`. A
@@ -18,6 +30,8 @@ export function listen(options: {
   onListening: () => void;
   onReconnect: () => void;
   onError: (err: unknown) => void;
+  /** where the listener is kept while open, for the readiness check (Database.listeners) */
+  registry?: Set<Listener>;
 }): Listener {
   let closed = false;
   let client: pg.Client | undefined;
@@ -25,12 +39,10 @@ export function listen(options: {
   let opening: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;
   let first = true;
-  // several hosts: the writable one (NOTIFY is sent on the primary, and only the primary's listeners hear it)
-  const { connectionString, Client } = connectionFor(options.url);
 
   const connect = async () => {
     if (closed) return;
-    const c = new Client({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+    const c = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000, keepAlive: true });
     c.on('notification', (n) => {
       if (n.channel === options.channel && n.payload !== undefined) options.onMessage(n.payload);
     });
@@ -69,8 +81,23 @@ export function listen(options: {
     timer.unref();
   };
   void connect();
-  return {
+  const listener: Listener = {
+    async place(ms = 2000) {
+      const c = client;
+      if (!c) return undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+      try {
+        return await Promise.race([c.query<ServerPlace>(SERVER_IDENTITY_SQL).then((r) => r.rows[0], () => undefined), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    reconnect() {
+      if (client) retry(client);
+    },
     async close() {
+      options.registry?.delete(listener);
       closed = true;
       if (timer) clearTimeout(timer);
       const open = [client, opening].filter((c) => c !== undefined);
@@ -79,6 +106,8 @@ export function listen(options: {
       await Promise.all(open.map(endQuietly));
     },
   };
+  options.registry?.add(listener);
+  return listener;
 }
 
 /** Ends a connection without its end (or a failure to end) starting a reconnection; waits a second at most. */

@@ -20,7 +20,6 @@ const OUTAGE_MESSAGES = [
   /^PGlite is clos(ed|ing)$/, // the embedded database was closed
   /^driver has already been destroyed$/, // Kysely: the database was closed
   /^database ".*" is not currently accepting connections$/, // 55000: ALLOW_CONNECTIONS false
-  /^no host of the connection string takes writes$/, // hosts.ts: every host down or a standby
 ];
 
 /**

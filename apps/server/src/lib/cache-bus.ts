@@ -49,6 +49,7 @@ export function createCacheBus(options: { database: Database; onError?: (err: un
   const listener: Listener | undefined = url
     ? listen({
         url,
+        registry: options.database.listeners,
         channel: CACHE_CHANNEL,
         onMessage: drop,
         onListening: () => listening(),

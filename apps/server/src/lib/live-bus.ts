@@ -81,6 +81,7 @@ export function createLiveBus(options: { database: Database; onError?: (err: unk
   const listener: Listener | undefined = url
     ? listen({
         url,
+        registry: options.database.listeners,
         channel: LIVE_CHANNEL,
         onMessage: (payload) => {
           try {

@@ -94,6 +94,7 @@ export function createMailRelay(options: { database: Database; mailer: Mailer; l
       if (url) {
         listener = listen({
           url,
+          registry: database.listeners,
           channel: MAIL_CHANNEL,
           onMessage: () => void deliver(),
           onListening: () => void deliver(),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Healthz, Readyz } from '@portal/contract/health';
 import { ErrorBody } from '@portal/contract/errors';
-import { checkDatabase } from '../../db/database.ts';
+import { checkDatabase, checkListeners } from '../../db/database.ts';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../../db/outage.ts';
 import { migrationStatus } from '../../db/migrate.ts';
 
@@ -24,13 +24,16 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const { db, kind } = app.database;
       const database = await checkDatabase(db);
       const migrations = database.ok ? await migrationStatus(db).catch(() => ({ applied: 0, pending: -1 })) : { applied: 0, pending: -1 };
+      const listeners = database.ok ? await checkListeners(app.database).catch(() => ({ ok: false as const, reason: 'the LISTEN connections could not be checked' })) : database;
       const reason = !database.ok
         ? database.reason
         : migrations.pending !== 0
           ? migrations.pending < 0
             ? 'the migrations could not be read'
             : `${migrations.pending} migrations pending`
-          : undefined;
+          : !listeners.ok
+            ? listeners.reason
+            : undefined;
       // a balancer stops sending work here at once; a client is told when to ask again
       if (reason) void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
       return reply.status(reason ? 503 : 200).send({ status: reason ? 'not_ready' : 'ready', database: kind, migrations, ...(reason ? { reason } : {}) });

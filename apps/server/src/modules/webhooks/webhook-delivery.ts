@@ -398,6 +398,7 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
   const listener: Listener | undefined = deps.database.url
     ? listen({
         url: deps.database.url,
+        registry: deps.database.listeners,
         channel: WEBHOOK_OUTBOX_CHANNEL,
         onMessage: () => void relay(),
         onListening: () => void relay(),

@@ -1,0 +1,68 @@
+// Where `npm run cluster` keeps its state, and the block of ports it takes. Used by scripts/cluster.mjs and
+// scripts/cluster-db.mjs.
+import path from 'node:path';
+import { root } from './cluster-process.mjs';
+
+/** Where the cluster keeps its state: data directories, configuration, logs, pids. */
+export const STATE_DIR = path.resolve(process.env.CLUSTER_DIR || path.join(root, '.cluster'));
+export const INSTANCES = 3;
+/** the PostgreSQL nodes, each run by its Patroni */
+export const NODES = ['db1', 'db2', 'db3'];
+/** the etcd members that hold Patroni's leader lock (three, so that the lock has a quorum) */
+export const MEMBERS = ['etcd1', 'etcd2', 'etcd3'];
+
+const file = (...parts) => path.join(STATE_DIR, ...parts);
+export const FILES = {
+  state: file('state.json'),
+  keys: file('keys.json'),
+  lock: file('lock'),
+  logs: file('logs'),
+  data: file('data'),
+  run: file('run'),
+  pooler: file('pgbouncer'),
+  poolerIni: file('pgbouncer', 'pgbouncer.ini'),
+  poolerUsers: file('pgbouncer', 'userlist.txt'),
+  poolerPid: file('pgbouncer', 'pgbouncer.pid'),
+  haproxyCfg: file('haproxy.cfg'),
+  haproxySock: file('haproxy.sock'),
+  proxyConfig: file('proxy.json'),
+  proxyControl: file('proxy-control.json'),
+  releases: file('releases'),
+  etcd: file('etcd'),
+  patroni: file('patroni'),
+  backrest: file('pgbackrest'),
+  backrestConf: file('pgbackrest', 'pgbackrest.conf'),
+  backups: file('backups'),
+  drill: file('drill'),
+  former: file('former'),
+};
+export const logFile = (name) => path.join(FILES.logs, `${name}.log`);
+/** a node's PostgreSQL data directory */
+export const nodeDir = (node) => file(node);
+
+/**
+ * The ports, a fixed block from CLUSTER_PORT (default 8090). The front: the balancer, the instances, HAProxy's
+ * statistics page, PgBouncer, the mail sink, and HAProxy's two database addresses (the leader; a replica). Then the
+ * etcd members (client, peer), and a block of ten per database node: PostgreSQL, Patroni's REST API, and the TCP
+ * proxy's routes to the node (clients, replication, REST API) and from its Patroni to each etcd member, so that a
+ * test can cut a node off its clients, or off everything (a partition).
+ */
+export function portsFor(base) {
+  const node = (i) => {
+    const b = base + 20 + 10 * i;
+    return { port: b, api: b + 1, service: b + 2, replication: b + 3, apiRoute: b + 4, etcdRoutes: MEMBERS.map((_, k) => b + 5 + k) };
+  };
+  return {
+    balancer: base,
+    instances: Array.from({ length: INSTANCES }, (_, i) => base + 1 + i),
+    stats: base + 4,
+    pooler: base + 5,
+    smtp: base + 6,
+    mailWeb: base + 7,
+    dbPrimary: base + 8,
+    dbReplica: base + 9,
+    etcd: Object.fromEntries(MEMBERS.map((m, k) => [m, { client: base + 10 + 2 * k, peer: base + 11 + 2 * k }])),
+    nodes: Object.fromEntries(NODES.map((n, i) => [n, node(i)])),
+    drill: base + 50,
+  };
+}
