@@ -464,6 +464,20 @@ try {
       "question reached it, so its real delay is below what this can see; the sampler also shares this process's event loop " +
       'with the withdrawal clients (a delay includes its wait for a turn) and polls in 2 ms steps',
   );
+
+  // 4.: what synchronous replication costs a withdrawal: the same load with it, without it, and with it again
+  console.log(`\n── 4. withdrawals with synchronous replication and without (${CLIENTS} clients, ${SECONDS} s each) ──`);
+  const rounds: [string, boolean][] = [
+    ['synchronous (a commit waits for the synchronous replica)', true],
+    ['asynchronous (synchronous_mode off)', false],
+    ['synchronous again', true],
+  ];
+  for (const [label, on] of rounds) {
+    await cluster.setSynchronous(on);
+    await withdrawals(s.balancer, headers, address, CLIENTS, WARMUP);
+    const r = await withdrawals(s.balancer, headers, address, CLIENTS, SECONDS);
+    line(`withdrawals, ${label}`, `${r.perSecond.toFixed(0)}/s, p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, p99 ${ms(r.p99)}`);
+  }
 } finally {
   const t0 = performance.now();
   await cleanup();

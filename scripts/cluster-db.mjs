@@ -207,8 +207,7 @@ export function postmasterPid(node) {
 }
 
 /** What archives a node's WAL: pgBackRest, told which data directory is this node's. */
-const archiveCommand = (state, node) =>
-  `pgbackrest --config=${FILES.backrestConf} --stanza=${STANZA} --pg1-path=${nodeDir(node)} archive-push %p`;
+const archiveCommand = (state, node) => `pgbackrest --config=${FILES.backrestConf} --stanza=${STANZA} --pg1-path=${nodeDir(node)} archive-push %p`;
 
 /**
  * A node's Patroni configuration (JSON, which is YAML). Every address other nodes use goes through the TCP proxy's
@@ -385,7 +384,9 @@ export async function waitHealthy(state, { replicas = NODES.length - 1, ms = 120
       if (!found) return false;
       if (replicas === 0) return true;
       const rows = await sql(state.ports.nodes[found].port, "select sync_state from pg_stat_replication where state = 'streaming'").catch(() => []);
-      return rows.length >= replicas && rows.some((r) => r.sync_state === 'sync');
+      if (rows.length < replicas || !rows.some((r) => r.sync_state === 'sync')) return false;
+      // and named in etcd: only a node named there may be promoted
+      return Boolean((await patroniCluster(state))?.members?.some((m) => m.role === 'sync_standby'));
     },
     { ms, log: logFile(`patroni-${NODES[0]}`), gone: () => NODES.every((n) => !patroniAlive(state, n)) },
   );
@@ -421,7 +422,12 @@ export async function nodesStatus(state) {
         lagBytes: node === lead ? 0 : row ? Number(row.lag ?? 0) : null,
         sync: row?.sync_state === 'sync',
         leader: node === lead,
-        patroni: { pid: state.pids[`patroni-${node}`] ?? null, alive: patroniAlive(state, node), state: member?.state ?? null, timeline: member?.timeline ?? null },
+        patroni: {
+          pid: state.pids[`patroni-${node}`] ?? null,
+          alive: patroniAlive(state, node),
+          state: member?.state ?? null,
+          timeline: member?.timeline ?? null,
+        },
         dataDir: nodeDir(node),
       };
     }),
@@ -432,9 +438,18 @@ export async function nodesStatus(state) {
 export async function switchover(state, to) {
   const from = await leader(state);
   if (!from) throw new ClusterError('switchover', 'there is no leader to hand over from');
-  const dcs = await patroniCluster(state);
-  const candidate = to ?? dcs?.members?.find((m) => m.role === 'sync_standby')?.name;
-  if (!candidate) throw new ClusterError('switchover', 'no synchronous replica to hand over to (name one)');
+  // only a synchronous replica may take over: wait for Patroni to name one (after a failover it takes a loop or two)
+  let candidate = to;
+  await waitFor(
+    'switchover',
+    'a synchronous replica named in etcd',
+    async () => {
+      const members = (await patroniCluster(state))?.members ?? [];
+      candidate = to ?? members.find((m) => m.role === 'sync_standby')?.name;
+      return Boolean(candidate && members.some((m) => m.name === candidate && (m.role === 'sync_standby' || to)));
+    },
+    { ms: 30_000 },
+  );
   if (candidate === from) throw new ClusterError('switchover', `${candidate} is the leader already`);
   const { status, text } = await api(state.ports.nodes[from].api, '/switchover', { method: 'POST', body: { leader: from, candidate }, ms: 60_000 });
   if (status !== 200) throw new ClusterError('switchover', `Patroni refused (${status}): ${text.trim()}`);
@@ -502,7 +517,11 @@ function backrest(state, node, command, args = [], { ms = 600_000 } = {}) {
   const result = spawnSync(program, argv, { cwd: '/', encoding: 'utf8', timeout: ms });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
   if (result.status !== 0) {
-    throw new ClusterError('pgBackRest', `pgbackrest ${command} failed (exit ${result.status}):\n${output}`, path.join(FILES.logs, 'pgbackrest', `${STANZA}-${command}.log`));
+    throw new ClusterError(
+      'pgBackRest',
+      `pgbackrest ${command} failed (exit ${result.status}):\n${output}`,
+      path.join(FILES.logs, 'pgbackrest', `${STANZA}-${command}.log`),
+    );
   }
   return output;
 }

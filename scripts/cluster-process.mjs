@@ -232,4 +232,3 @@ export async function waitFor(part, what, check, { ms = 60_000, log, gone } = {}
     await sleep(200);
   }
 }
-

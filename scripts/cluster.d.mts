@@ -116,7 +116,17 @@ export declare function cutPrimary(seconds: number, options?: { mode?: CutMode }
 export declare function cutReplica(seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;
 export declare function partition(node: NodeRef, seconds: number): Promise<{ node: NodeName; until: number }>;
 export declare function setSynchronous(on: boolean): Promise<void>;
+/** waits until a leader leads, every running node streams from it and one is named synchronous; the seconds it took */
+export declare function settle(options?: { ms?: number }): Promise<number>;
 export declare function backupCommand(options?: { full?: boolean }): Promise<{ node: NodeName; type: string; label: string; seconds: number }>;
-export declare function backups(): Promise<{ backups: { label: string; type: string; start: string; stop: string }[]; archive: { min: string; max: string }[]; status: string }>;
-export declare function drill<T = unknown>(options?: { to?: Date | string; keep?: boolean; inspect?: (url: string) => Promise<T> }): Promise<DrillResult & { inspected?: T }>;
+export declare function backups(): Promise<{
+  backups: { label: string; type: string; start: string; stop: string }[];
+  archive: { min: string; max: string }[];
+  status: string;
+}>;
+export declare function drill<T = unknown>(options?: {
+  to?: Date | string;
+  keep?: boolean;
+  inspect?: (url: string) => Promise<T>;
+}): Promise<DrillResult & { inspected?: T }>;
 export declare function reinitNode(node: NodeName): Promise<boolean>;

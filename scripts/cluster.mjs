@@ -25,6 +25,7 @@ import {
   nodesStatus,
   patchDcs,
   patroniAlive,
+  patroniCluster,
   postmasterPid,
   reinit,
   restoreDrill,
@@ -215,7 +216,7 @@ function writePoolerConfig(state) {
   // to the old one, so this file never changes
   const target = state.ports.dbPrimary;
   const ini = [
-    '; written by scripts/cluster.mjs: PgBouncer in front of the leader (HAProxy\'s address of it)',
+    "; written by scripts/cluster.mjs: PgBouncer in front of the leader (HAProxy's address of it)",
     '[databases]',
     `portal = host=${HOST} port=${target} dbname=portal`,
     `postgres = host=${HOST} port=${target} dbname=postgres`,
@@ -562,10 +563,15 @@ async function ensureHaproxy(state) {
     ms: 15_000,
   });
   // PgBouncer and the instances come next: the leader must be reachable through HAProxy first
-  await waitFor(part, 'a database node UP in postgres-primary', async () => Object.values((await haproxyStats())['postgres-primary'] ?? {}).some((s) => s.status.startsWith('UP')), {
-    log: logFile('haproxy'),
-    ms: 30_000,
-  });
+  await waitFor(
+    part,
+    'a database node UP in postgres-primary',
+    async () => Object.values((await haproxyStats())['postgres-primary'] ?? {}).some((s) => s.status.startsWith('UP')),
+    {
+      log: logFile('haproxy'),
+      ms: 30_000,
+    },
+  );
   return true;
 }
 
@@ -977,7 +983,9 @@ function printStatus(s) {
     `  PgBouncer  ${s.pooler.host}:${s.pooler.port} -> ${s.pooler.target} (HAProxy: the leader)  ${yes(s.pooler.alive)}${s.pooler.alive ? ` pid ${s.pooler.pid}` : ''}`,
     `  TCP proxy  ${yes(s.proxy.alive)}`,
     `  mail       ${s.mail.web} (SMTP ${s.mail.smtp})  ${yes(s.mail.alive)}`,
-    ...(s.history.length ? [`  leaders: ${s.history.map((h) => `timeline ${h.timeline + 1} from ${h.at ?? '?'}${h.leader ? ` (${h.leader})` : ''}`).join('; ')}`] : []),
+    ...(s.history.length
+      ? [`  leaders: ${s.history.map((h) => `timeline ${h.timeline + 1} from ${h.at ?? '?'}${h.leader ? ` (${h.leader})` : ''}`).join('; ')}`]
+      : []),
   ];
   say(lines.join('\n'));
 }
@@ -1114,9 +1122,9 @@ export function startNode(which) {
       async () => {
         const lead = await leader(state);
         if (!lead || lead === which) return lead === which;
-        const rows = await sql(state.ports.nodes[lead].port, "select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'", { values: [which] }).catch(
-          () => [],
-        );
+        const rows = await sql(state.ports.nodes[lead].port, "select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'", {
+          values: [which],
+        }).catch(() => []);
         return rows.length > 0;
       },
       { ms: 120_000, log: logFile(`patroni-${which}`) },
@@ -1227,16 +1235,30 @@ export function partition(which, seconds) {
   });
 }
 
+/**
+ * Waits until the database nodes are whole again: a leader, every running node streaming from it, one of them named
+ * synchronous in etcd. Returns the seconds it took.
+ */
+export function settle({ ms = 120_000 } = {}) {
+  return locked(async () => {
+    const state = stateOrFail();
+    const began = performance.now();
+    const running = NODES.filter((n) => patroniAlive(state, n)).length;
+    await waitHealthy(state, { replicas: running - 1, ms, part: 'settle' });
+    return (performance.now() - began) / 1000;
+  });
+}
+
 /** Synchronous replication on or off (Patroni's synchronous_mode): off only to measure what it costs. */
 export function setSynchronous(on) {
   return locked(async () => {
     const state = stateOrFail();
     await patchDcs(state, { synchronous_mode: Boolean(on) });
-    // Patroni applies it within a loop; the leader's synchronous_standby_names tells when
-    const lead = await leader(state);
-    await waitFor('sync', `synchronous replication ${on ? 'on' : 'off'}`, async () => {
-      const [row] = await sql(state.ports.nodes[lead].port, "select count(*)::int as n from pg_stat_replication where sync_state = 'sync'");
-      return on ? row.n > 0 : row.n === 0;
+    // done when Patroni says so in etcd (a synchronous standby named there, or none): only a node named there may be
+    // promoted, so a failover right after this must find one
+    await waitFor('sync', `synchronous replication ${on ? 'on' : 'off'} in Patroni's view`, async () => {
+      const members = (await patroniCluster(state))?.members ?? [];
+      return members.some((m) => m.role === 'sync_standby') === Boolean(on);
     });
     say(`Synchronous replication is ${on ? 'on' : 'OFF'}.`);
   });

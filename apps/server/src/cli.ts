@@ -140,9 +140,15 @@ async function main() {
         console.log(migrated.length ? `Applied: ${migrated.join(', ')}` : 'The database is up to date.');
         break;
       case 'reconcile': {
-        const accounts = await db.selectFrom('currency_accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const accounts = await db
+          .selectFrom('currency_accounts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         const differing = await reconcileAccounts(db);
-        for (const d of differing) console.log(`${d.partner_id} ${d.currency}: kept ${d.balance}, entries ${d.entries}; reserved ${d.pending_withdrawals}/${d.pending_disbursements}, under way ${d.withdrawals}/${d.disbursements}`);
+        for (const d of differing)
+          console.log(
+            `${d.partner_id} ${d.currency}: kept ${d.balance}, entries ${d.entries}; reserved ${d.pending_withdrawals}/${d.pending_disbursements}, under way ${d.withdrawals}/${d.disbursements}`,
+          );
         console.log(`${accounts.n} accounts checked against the ledger: ${differing.length} differ.`);
         if (differing.length) process.exitCode = 1;
         break;

@@ -10,7 +10,9 @@ describe('connection strings', () => {
     for (const ok of ['postgres://app:s3cret@10.0.0.1:5432/portal?sslmode=disable', 'postgresql://db.internal/portal', 'postgres://u@[::1]:6543/db']) {
       expect(() => checkConnectionString(ok), ok).not.toThrow();
     }
-    expect(() => checkConnectionString('postgres://u@10.0.0.1:5432,10.0.0.2:5432/portal')).toThrow(/several hosts: give one address that always leads to the primary/);
+    expect(() => checkConnectionString('postgres://u@10.0.0.1:5432,10.0.0.2:5432/portal')).toThrow(
+      /several hosts: give one address that always leads to the primary/,
+    );
     expect(() => checkConnectionString('postgres://u@10.0.0.1/portal?target_session_attrs=read-write')).toThrow(/target_session_attrs is not followed/);
     expect(() => checkConnectionString('mysql://x/y')).toThrow(/postgres:\/\//);
     expect(() => checkConnectionString('postgres://a:99999/db')).toThrow(/host\[:port\]/);

@@ -16,7 +16,8 @@ export function checkConnectionString(url: string): void {
   }
   const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(hostList);
   const port = v6 ? v6[2] : hostList.split(':')[1];
-  if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 1 && Number(port) <= 65535)) throw new Error(`${hostList} is not a host[:port]`);
+  if (port !== undefined && !(Number.isInteger(Number(port)) && Number(port) >= 1 && Number(port) <= 65535))
+    throw new Error(`${hostList} is not a host[:port]`);
   if (new URLSearchParams(query).has('target_session_attrs')) {
     throw new Error('target_session_attrs is not followed: give one address that always leads to the primary (docs/deployment.md)');
   }

@@ -88,7 +88,13 @@ export function listen(options: {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
       try {
-        return await Promise.race([c.query<ServerPlace>(SERVER_IDENTITY_SQL).then((r) => r.rows[0], () => undefined), late]);
+        return await Promise.race([
+          c.query<ServerPlace>(SERVER_IDENTITY_SQL).then(
+            (r) => r.rows[0],
+            () => undefined,
+          ),
+          late,
+        ]);
       } finally {
         clearTimeout(timer);
       }

@@ -406,21 +406,31 @@ describe('the cluster under load and faults', () => {
     expect((await leaderNow())?.name).toBe(before);
   }, 90_000);
 
-  it('a replica stopped: searches go on (on the other replica, or the leader), writes go on; started again, it streams', async () => {
+  it('the synchronous replica lost (kill -9 of its Patroni and PostgreSQL): writes go on, the other replica becomes synchronous; started again, it streams', async () => {
     const from = Date.now();
-    const stopped = await cluster.stopReplica('replica');
-    await sleep(5000);
+    const lost = await cluster.killNodeCommand('sync');
+    await sleep(8000);
     const window = within(from + 1000, Date.now());
-    figures.push(`replica ${stopped} stopped: ${window.length} requests in 4 s, failures ${describeFailures(window)}`);
-    expect(window.filter((s) => s.kind === 'search').length).toBeGreaterThan(5);
+    const writes = within(from, Date.now(), 'withdrawal').filter((x) => x.status === 201);
+    const longest = Math.max(...writes.map((x) => x.at - x.sent));
+    const now = await current();
+    const sync = now.nodes.find((n) => n.sync);
+    figures.push(
+      `synchronous replica ${lost.node} lost: ${writes.length} withdrawals in 8 s, the longest ${longest} ms; ${sync?.name ?? 'no node'} synchronous now; failures ${describeFailures(window)}`,
+    );
+    expect(window.filter((x) => x.kind === 'search').length).toBeGreaterThan(5);
     expect(failures(window)).toEqual([]);
-    expect(window.filter((s) => s.kind === 'withdrawal' && s.status === 201).length).toBeGreaterThan(0);
-    await cluster.startReplica(stopped);
-    expect(await rejoinedAfter(stopped, Date.now(), 60_000)).toBeLessThan(60);
-  }, 120_000);
+    expect(writes.length).toBeGreaterThan(5);
+    expect(sync && sync.name !== lost.node).toBe(true);
+    await cluster.startNode(lost.node);
+    expect(await rejoinedAfter(lost.node, Date.now(), 60_000)).toBeLessThan(60);
+  }, 150_000);
 
   it('what synchronous replication costs: withdrawals with it and without it', async () => {
-    const latencies = (from: number, to: number) => within(from, to, 'withdrawal').filter((s) => s.status === 201).map((s) => s.at - s.sent);
+    const latencies = (from: number, to: number) =>
+      within(from, to, 'withdrawal')
+        .filter((s) => s.status === 201)
+        .map((s) => s.at - s.sent);
     const windowMs = 10_000;
     const syncFrom = Date.now();
     await sleep(windowMs);
@@ -438,52 +448,75 @@ describe('the cluster under load and faults', () => {
     expect(s.nodes.filter((n) => n.sync)).toHaveLength(1);
   }, 60_000);
 
-  it("kill -9 of the leader's postmaster, no command from anyone: writes back within 15 s, and the old leader rejoins as a replica", async () => {
+  it("kill -9 of the leader's postmaster, no command from anyone: writes back within 15 s, and the old leader rejoins as a replica by itself", async () => {
+    await cluster.settle();
     await askReport();
-    const from = Date.now();
     const killed = await cluster.killPrimary();
+    // from the kill itself: a request sent before it may still have been answered by the old leader
+    const from = killed.at;
     const rto = await writesBackAfter(from);
     const now = await leaderNow();
     const rejoin = await rejoinedAfter(killed.node, from);
     figures.push(
       `kill -9 of ${killed.node}'s postmaster: ${now?.name} leads; writes back ${rto.toFixed(1)} s after the kill; ${killed.node} rejoined as a replica after ${rejoin.toFixed(1)} s; failures ${describeFailures(within(from, Date.now()))}`,
     );
+    expect(now?.name).toBeDefined();
     expect(now?.name).not.toBe(killed.node);
     expect(rto).toBeLessThanOrEqual(15);
     expect(rejoin).toBeLessThan(60);
-    // the restore drill at the end restores to this moment
-    restorePoint = Date.now();
-    await sleep(1000);
   }, 150_000);
 
-  it('the WAL sender to the synchronous replica held 5 s under load, then the leader killed and its host lost; started again, it rejoins within 60 s', async () => {
-    const s = await current();
-    const sync = s.nodes.find((n) => n.sync)!;
+  it('the same with the WAL sender to the synchronous replica held 5 s under load first: writes back within 15 s', async () => {
+    await cluster.settle();
+    const sync = (await current()).nodes.find((n) => n.sync)!;
     const held = await cluster.holdWal(sync.name, 30);
     await sleep(5000);
     const lag = (await current()).nodes.find((n) => n.name === sync.name)!.lagBytes;
-    const from = Date.now();
     const killed = await cluster.killPrimary();
+    const from = killed.at;
+    // let it go: it was held, not lost (it ends with its postmaster)
     held.release();
-    // the host is lost with it: its Patroni too, before it could start anything again
-    await cluster.killNodeCommand(killed.node);
     const rto = await writesBackAfter(from);
     const now = await leaderNow();
+    const rejoin = await rejoinedAfter(killed.node, from);
+    figures.push(
+      `WAL sender to ${sync.name} held 5 s (${lag ?? '?'} bytes unreplayed), then ${killed.node}'s postmaster killed: ${now?.name} leads, writes back ${rto.toFixed(1)} s after the kill; ` +
+        `${killed.node} rejoined after ${rejoin.toFixed(1)} s; failures ${describeFailures(within(from, Date.now()))}`,
+    );
+    expect(now?.name).toBeDefined();
+    expect(now?.name).not.toBe(killed.node);
+    expect(rto).toBeLessThanOrEqual(15);
+    expect(rejoin).toBeLessThan(60);
+  }, 150_000);
+
+  it("the leader's host lost (its Patroni and PostgreSQL killed): the lock expires and moves; started again, the old leader rejoins as a replica within 60 s", async () => {
+    // a whole cluster first: the node named synchronous a moment ago (the last test's rejoin) has caught up
+    await cluster.settle();
     await sleep(5000);
+    const lost = await cluster.killNodeCommand('primary');
+    const from = lost.at;
+    // the host stays lost until another node leads (started again before its lock expires, it would lead again)
+    const rto = await writesBackAfter(from);
+    const now = await leaderNow();
+    await sleep(3000);
     const started = Date.now();
-    await cluster.startNode(killed.node);
+    await cluster.startNode(lost.node);
     const rejoin = (Date.now() - started) / 1000;
     figures.push(
-      `WAL sender to ${sync.name} held 5 s (${lag ?? '?'} bytes unreplayed), then ${killed.node} killed and lost: ${now?.name} leads, writes back ${rto.toFixed(1)} s after the kill; ` +
-        `${killed.node} started again and streaming in ${rejoin.toFixed(1)} s; failures ${describeFailures(within(from, Date.now()))}`,
+      `${lost.node}'s host lost: ${now?.name} leads, writes back ${rto.toFixed(1)} s after (the lock's 15 s); ${lost.node} started again and streaming in ${rejoin.toFixed(1)} s; failures ${describeFailures(within(from, Date.now()))}`,
     );
-    expect(now?.name).not.toBe(killed.node);
-    expect(rto).toBeLessThanOrEqual(20);
+    expect(now?.name).toBeDefined();
+    expect(now?.name).not.toBe(lost.node);
+    expect(rto).toBeLessThanOrEqual(25);
     expect(rejoin).toBeLessThan(60);
   }, 180_000);
 
   it('a partition of the leader for 30 s: the lock moves, the old leader stops taking writes, and rejoins once healed', async () => {
+    await cluster.settle();
     await askReport();
+    // the restore drill at the end restores to this moment: after three failovers, and before a fourth
+    restorePoint = Date.now();
+    await sleep(1000);
     const before = (await leaderNow())!;
     const from = Date.now();
     await cluster.partition(before.name, 30);
@@ -493,7 +526,8 @@ describe('the cluster under load and faults', () => {
     while (Date.now() - from < 30_000) {
       const s = await current();
       const old = s.nodes.find((n) => n.name === before.name)!;
-      if (!demotedAt && old.role === 'replica') demotedAt = Date.now();
+      // Patroni demotes it: PostgreSQL stopped, or started again read-only
+      if (!demotedAt && old.role !== 'primary') demotedAt = Date.now();
       const lead = s.nodes.find((n) => n.leader && n.name !== before.name);
       if (!movedAt && lead) [movedTo, movedAt] = [lead.name, Date.now()];
       await sleep(500);
@@ -527,6 +561,10 @@ describe('the cluster under load and faults', () => {
     const total = within(startedAt, Date.now());
     figures.push(`in all: ${total.length} requests; failures ${describeFailures(total)}`);
     figures.push(`the watch on the nodes: ${writers.samples} looks (every 200 ms), at most ${writers.most} node taking writes at once`);
+    const instances = (await current()).instances;
+    figures.push(`instances at the end: ${instances.map((i) => `${i.name} ${i.alive ? (i.ready ? 'ready' : 'not ready') : 'NOT RUNNING'}`).join(', ')}`);
+    // no instance died on the way (a failover is the database's to survive, never a reason for a process to end)
+    expect(instances.map((i) => i.alive)).toEqual([true, true, true]);
     expect(writers.twoAt, 'moments when two nodes took writes').toEqual([]);
     expect(writers.most).toBe(1);
 
@@ -541,7 +579,10 @@ describe('the cluster under load and faults', () => {
     figures.push(`acknowledged: ${acked.length} withdrawals and ${ackedOrders.length} payments; found after the failovers: ${found!.w} and ${found!.o}`);
     expect(found).toEqual({ w: acked.length, o: ackedOrders.length });
 
-    // what failed without an answer is sent again with its sequenceId: booked once, or booked now
+    // what failed without an answer is sent again with its sequenceId: booked once, or booked now (once the balancer
+    // has a ready instance again: right after the switchover it may answer 503 for a few seconds)
+    const until503 = Date.now() + 30_000;
+    while ((await fetch(`${state.balancer}/readyz`)).status !== 200 && Date.now() < until503) await sleep(500);
     const acme = httpClient(state.balancer);
     await acme.signIn('admin@acme.test', Date.now() + 30_000);
     const kora = httpClient(state.balancer);
@@ -641,14 +682,15 @@ describe('the cluster under load and faults', () => {
     const after = [...withdrawals].filter(([, w]) => w.sent > restorePoint).map(([id]) => id);
     const result = await cluster.drill({
       to: new Date(restorePoint),
+      keep: process.env.CLUSTER_KEEP === '1',
       inspect: async (url) => {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
         try {
-          const { rows } = await client.query<{ sequence_id: string }>('select sequence_id from settlement_requests where partner_id = $1 and sequence_id = any($2)', [
-            ACME,
-            [...before, ...after],
-          ]);
+          const { rows } = await client.query<{ sequence_id: string }>(
+            'select sequence_id from settlement_requests where partner_id = $1 and sequence_id = any($2)',
+            [ACME, [...before, ...after]],
+          );
           return rows.map((r) => r.sequence_id);
         } finally {
           await client.end();
@@ -662,8 +704,23 @@ describe('the cluster under load and faults', () => {
     );
     expect(before.length).toBeGreaterThan(10);
     expect(after.length).toBeGreaterThan(10);
-    expect(before.filter((id) => !present.has(id)), 'acknowledged before the point, missing').toEqual([]);
-    expect(after.filter((id) => present.has(id)), 'sent after the point, present').toEqual([]);
+    const missing = before.filter((id) => !present.has(id));
+    if (missing.length) {
+      const acks = missing.map((id) => withdrawals.get(id)!.at);
+      console.log(`missing: acknowledged from ${new Date(Math.min(...acks)).toISOString()} to ${new Date(Math.max(...acks)).toISOString()}`);
+      console.log(
+        fs
+          .readFileSync(path.join(process.env.CLUSTER_DIR!, 'logs', 'drill.log'), 'utf8')
+          .split('\n')
+          .filter((l) => /restored|recovery|redo|timeline|stopping/.test(l))
+          .join('\n'),
+      );
+    }
+    expect(missing, 'acknowledged before the point, missing').toEqual([]);
+    expect(
+      after.filter((id) => present.has(id)),
+      'sent after the point, present',
+    ).toEqual([]);
     expect(result.reconciled?.ok, result.reconciled?.output).toBe(true);
   }, 600_000);
 });

@@ -24,7 +24,9 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       const { db, kind } = app.database;
       const database = await checkDatabase(db);
       const migrations = database.ok ? await migrationStatus(db).catch(() => ({ applied: 0, pending: -1 })) : { applied: 0, pending: -1 };
-      const listeners = database.ok ? await checkListeners(app.database).catch(() => ({ ok: false as const, reason: 'the LISTEN connections could not be checked' })) : database;
+      const listeners = database.ok
+        ? await checkListeners(app.database).catch(() => ({ ok: false as const, reason: 'the LISTEN connections could not be checked' }))
+        : database;
       const reason = !database.ok
         ? database.reason
         : migrations.pending !== 0
