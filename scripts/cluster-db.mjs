@@ -55,7 +55,10 @@ export const PATRONI_DCS = {
       hot_standby: 'on',
       hot_standby_feedback: 'on',
       synchronous_commit: 'on',
-      archive_mode: 'on',
+      // every node archives the WAL it has, replicas too: a leader killed before it archived its last segments
+      // leaves them on its replicas only, and a restore to a time after that failover needs them (pgBackRest takes a
+      // segment once, and checks that a second push of it is the same)
+      archive_mode: 'always',
       archive_timeout: '60s',
     },
   },
@@ -526,6 +529,20 @@ function backrest(state, node, command, args = [], { ms = 600_000 } = {}) {
   return output;
 }
 
+/** Waits until the WAL segment `segment` (or a later one) is in the repository's archive. */
+async function archived(state, segment, ms = 120_000) {
+  const position = (name) => name.slice(8);
+  await waitFor(
+    'pgBackRest',
+    `WAL segment ${segment} archived`,
+    async () => {
+      const archives = repositoryInfo(state)[0]?.archive ?? [];
+      return archives.some((a) => a.max && position(a.max) >= position(segment));
+    },
+    { ms, log: path.join(FILES.logs, 'postgres', 'db1.log') },
+  );
+}
+
 const repositoryInfo = (state) => JSON.parse(backrest(state, undefined, 'info', ['--output=json']));
 
 /** The repository and the stanza (once), then a full backup when there is none yet. */
@@ -549,7 +566,10 @@ export async function backup(state, { type = 'incr' } = {}) {
   const lead = await leader(state);
   if (!lead) throw new ClusterError('pgBackRest', 'there is no leader to back up');
   const began = performance.now();
-  backrest(state, lead, 'backup', [`--type=${type}`]);
+  // pgBackRest's own archive check refuses archive_mode=always (every node archives here); the backup's last WAL
+  // segment is waited for in the archive instead
+  backrest(state, lead, 'backup', [`--type=${type}`, '--no-archive-check']);
+  await archived(state, (await sql(state.ports.nodes[lead].port, 'select pg_walfile_name(pg_switch_wal()) as f'))[0].f);
   const info = repositoryInfo(state);
   const last = info[0]?.backup?.at(-1);
   return { node: lead, type: last?.type ?? type, label: last?.label, seconds: (performance.now() - began) / 1000 };
@@ -585,7 +605,7 @@ export async function restoreDrill(state, { to = new Date(), keep = false, inspe
   // a commit after the target, then the current WAL segment archived: recovery finds the end of its target there
   if (Date.now() <= target.getTime()) await sleep(target.getTime() - Date.now() + 50);
   await sql(leadPort, 'select txid_current()');
-  backrest(state, lead, 'check');
+  await archived(state, (await sql(leadPort, 'select pg_walfile_name(pg_switch_wal()) as f'))[0].f);
   const dir = path.join(FILES.drill, 'pgdata');
   const port = state.ports.drill;
   await stopDrill(dir);
