@@ -55,10 +55,9 @@ export const PATRONI_DCS = {
       hot_standby: 'on',
       hot_standby_feedback: 'on',
       synchronous_commit: 'on',
-      // every node archives the WAL it has, replicas too: a leader killed before it archived its last segments
-      // leaves them on its replicas only, and a restore to a time after that failover needs them (pgBackRest takes a
-      // segment once, and checks that a second push of it is the same)
-      archive_mode: 'always',
+      // the leader archives; a leader killed before it archived its last segment may leave a gap in the archive
+      // (docs/deployment.md: RPO and RTO). archive_mode=always would close it, but pgBackRest's backup refuses it
+      archive_mode: 'on',
       archive_timeout: '60s',
     },
   },
@@ -566,9 +565,8 @@ export async function backup(state, { type = 'incr' } = {}) {
   const lead = await leader(state);
   if (!lead) throw new ClusterError('pgBackRest', 'there is no leader to back up');
   const began = performance.now();
-  // pgBackRest's own archive check refuses archive_mode=always (every node archives here); the backup's last WAL
-  // segment is waited for in the archive instead
-  backrest(state, lead, 'backup', [`--type=${type}`, '--no-archive-check']);
+  backrest(state, lead, 'backup', [`--type=${type}`]);
+  // and the segment after it, so that a restore to any time before now finds its WAL
   await archived(state, (await sql(state.ports.nodes[lead].port, 'select pg_walfile_name(pg_switch_wal()) as f'))[0].f);
   const info = repositoryInfo(state);
   const last = info[0]?.backup?.at(-1);

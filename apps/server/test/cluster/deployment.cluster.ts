@@ -102,8 +102,9 @@ describe('the cluster under load and faults', () => {
   let reporter: HttpClient;
   /** the watch on the nodes: how many took writes at once, at most, and when two did */
   const writers = { samples: 0, most: 0, twoAt: [] as string[], stop: async () => undefined as void };
-  /** the moment the restore drill restores to */
+  /** the moment the restore drill restores to, and the withdrawals acknowledged by then */
   let restorePoint = 0;
+  let ackedByRestorePoint: string[] = [];
   const burners: ChildProcess[] = [];
   const askReport = async () => {
     const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
@@ -451,6 +452,14 @@ describe('the cluster under load and faults', () => {
   it("kill -9 of the leader's postmaster, no command from anyone: writes back within 15 s, and the old leader rejoins as a replica by itself", async () => {
     await cluster.settle();
     await askReport();
+    // the restore drill at the end restores to this moment, before the first failover: a restore to a later time
+    // can lack the last segments a killed leader had not archived (docs/deployment.md)
+    restorePoint = Date.now();
+    await sleep(1000);
+    // taken now: a withdrawal that failed before it and is sent again at the end is answered 201 then, booked after it
+    ackedByRestorePoint = [...withdrawals].filter(([, w]) => w.status === 201 && w.at < restorePoint).map(([id]) => id);
+    // a backup after it: the WAL up to here is in the archive before the leader is killed
+    await cluster.backupCommand();
     const killed = await cluster.killPrimary();
     // from the kill itself: a request sent before it may still have been answered by the old leader
     const from = killed.at;
@@ -514,9 +523,6 @@ describe('the cluster under load and faults', () => {
   it('a partition of the leader for 30 s: the lock moves, the old leader stops taking writes, and rejoins once healed', async () => {
     await cluster.settle();
     await askReport();
-    // the restore drill at the end restores to this moment: after three failovers, and before a fourth
-    restorePoint = Date.now();
-    await sleep(1000);
     const before = (await leaderNow())!;
     const from = Date.now();
     await cluster.partition(before.name, 30);
@@ -678,7 +684,7 @@ describe('the cluster under load and faults', () => {
 
   it('restore drill: the backups and WAL restored to a point in time hold exactly the withdrawals acknowledged before it, and the ledger agrees with the balances', async () => {
     expect(restorePoint).toBeGreaterThan(0);
-    const before = [...withdrawals].filter(([, w]) => w.status === 201 && w.at < restorePoint).map(([id]) => id);
+    const before = ackedByRestorePoint;
     const after = [...withdrawals].filter(([, w]) => w.sent > restorePoint).map(([id]) => id);
     const result = await cluster.drill({
       to: new Date(restorePoint),
