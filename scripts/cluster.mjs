@@ -1400,7 +1400,6 @@ async function main(argv) {
       await startReplica(positional[0]);
       break;
     case 'switchover':
-    case 'failover':
       await switchover(positional[0]);
       break;
     case 'hold-wal': {
