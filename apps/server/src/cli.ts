@@ -20,7 +20,7 @@ import {
   findPartner,
   findPartnerByAbbreviation,
 } from './modules/partners/index.ts';
-import { reconcileAccounts } from './modules/settlements/index.ts';
+import { countAccounts, reconcileAccounts } from './modules/settlements/index.ts';
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
 import { KeyMismatchError } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
@@ -140,16 +140,13 @@ async function main() {
         console.log(migrated.length ? `Applied: ${migrated.join(', ')}` : 'The database is up to date.');
         break;
       case 'reconcile': {
-        const accounts = await db
-          .selectFrom('currency_accounts')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow();
+        const accounts = await countAccounts(db);
         const differing = await reconcileAccounts(db);
         for (const d of differing)
           console.log(
             `${d.partner_id} ${d.currency}: kept ${d.balance}, entries ${d.entries}; reserved ${d.pending_withdrawals}/${d.pending_disbursements}, under way ${d.withdrawals}/${d.disbursements}`,
           );
-        console.log(`${accounts.n} accounts checked against the ledger: ${differing.length} differ.`);
+        console.log(`${accounts} accounts checked against the ledger: ${differing.length} differ.`);
         if (differing.length) process.exitCode = 1;
         break;
       }

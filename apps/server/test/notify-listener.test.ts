@@ -59,7 +59,8 @@ describe.runIf(url)('a LISTEN connection on PostgreSQL', () => {
       await admin.query('select pg_terminate_backend($1)', [place!.pid]);
       await admin.end();
       await expect.poll(async () => (await checkListeners(database)).ok, { interval: 20 }).toBe(false);
-      expect(await checkListeners(database)).toMatchObject({ reason: expect.stringContaining('not listening') });
+      const notListening = await checkListeners(database);
+      expect(notListening.ok ? '' : notListening.reason).toContain('not listening');
       await expect.poll(() => listens, { timeout: 5000 }).toBe(2);
       expect(await checkListeners(database)).toEqual({ ok: true });
     } finally {
@@ -79,10 +80,12 @@ describe.runIf(url)('a LISTEN connection on PostgreSQL', () => {
     });
     try {
       database.listeners.add(elsewhere('standby', { server: 'x', recovery: true, pid: 1 }));
-      expect(await checkListeners(database)).toEqual({ ok: false, reason: expect.stringContaining('read-only node') });
+      const standby = await checkListeners(database);
+      expect(standby.ok ? '' : standby.reason).toContain('read-only node');
       database.listeners.clear();
       database.listeners.add(elsewhere('former primary', { server: '2026-01-01 00:00:00+00:5432', recovery: false, pid: 1 }));
-      expect(await checkListeners(database)).toEqual({ ok: false, reason: expect.stringContaining('another node than the one writes go to') });
+      const formerPrimary = await checkListeners(database);
+      expect(formerPrimary.ok ? '' : formerPrimary.reason).toContain('another node than the one writes go to');
       expect(reconnects).toEqual(['standby', 'former primary']);
     } finally {
       await database.close();

@@ -6,4 +6,4 @@ export { settlementRoutes } from './settlements.routes.ts';
 export { createSettlementService } from './settlements.service.ts';
 export { enqueueSettlementStep, startSettlementWorker } from './settlement-processing.ts';
 export { simulatedPayer } from './payer.ts';
-export { accountBalance, insertLedgerEntry, lockAccount, reconcileAccounts } from './settlements.repository.ts';
+export { accountBalance, countAccounts, insertLedgerEntry, lockAccount, reconcileAccounts } from './settlements.repository.ts';

@@ -226,6 +226,15 @@ export async function reconcileAccounts(db: Executor, partnerId?: string) {
   return r.rows;
 }
 
+/** How many currency accounts there are (what `reconcile` checked). */
+export async function countAccounts(db: Executor) {
+  const row = await db
+    .selectFrom('currency_accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The account's last ledger entries, newest first. */
 export function recentLedgerEntries(db: Executor, partnerId: string, currency: string, limit: number) {
   return db
