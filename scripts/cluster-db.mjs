@@ -528,8 +528,9 @@ function backrest(state, node, command, args = [], { ms = 600_000 } = {}) {
   return output;
 }
 
-/** Waits until the WAL segment `segment` (or a later one) is in the repository's archive. */
-async function archived(state, segment, ms = 120_000) {
+/** Switches the leader `lead` to a new WAL segment and waits until the one it closed is in the repository's archive. */
+async function switchAndArchive(state, lead, ms = 120_000) {
+  const [{ f: segment }] = await sql(state.ports.nodes[lead].port, 'select pg_walfile_name(pg_switch_wal()) as f');
   const position = (name) => name.slice(8);
   await waitFor(
     'pgBackRest',
@@ -538,7 +539,7 @@ async function archived(state, segment, ms = 120_000) {
       const archives = repositoryInfo(state)[0]?.archive ?? [];
       return archives.some((a) => a.max && position(a.max) >= position(segment));
     },
-    { ms, log: path.join(FILES.logs, 'postgres', 'db1.log') },
+    { ms, log: path.join(FILES.logs, 'postgres', `${lead}.log`) },
   );
 }
 
@@ -567,7 +568,7 @@ export async function backup(state, { type = 'incr' } = {}) {
   const began = performance.now();
   backrest(state, lead, 'backup', [`--type=${type}`]);
   // and the segment after it, so that a restore to any time before now finds its WAL
-  await archived(state, (await sql(state.ports.nodes[lead].port, 'select pg_walfile_name(pg_switch_wal()) as f'))[0].f);
+  await switchAndArchive(state, lead);
   const info = repositoryInfo(state);
   const last = info[0]?.backup?.at(-1);
   return { node: lead, type: last?.type ?? type, label: last?.label, seconds: (performance.now() - began) / 1000 };
@@ -603,7 +604,7 @@ export async function restoreDrill(state, { to = new Date(), keep = false, inspe
   // a commit after the target, then the current WAL segment archived: recovery finds the end of its target there
   if (Date.now() <= target.getTime()) await sleep(target.getTime() - Date.now() + 50);
   await sql(leadPort, 'select txid_current()');
-  await archived(state, (await sql(leadPort, 'select pg_walfile_name(pg_switch_wal()) as f'))[0].f);
+  await switchAndArchive(state, lead);
   const dir = path.join(FILES.drill, 'pgdata');
   const port = state.ports.drill;
   await stopDrill(dir);

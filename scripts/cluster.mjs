@@ -1012,6 +1012,9 @@ function instanceNumber(n) {
  */
 async function nodeOf(state, which = 'replica') {
   if (NODES.includes(which)) return which;
+  if (!['primary', 'leader', 'replica', 'sync', 'async'].includes(which)) {
+    throw new ClusterError('cluster', `a node is ${NODES.join(', ')}, primary, replica, sync or async (not ${which})`);
+  }
   const nodes = await nodesStatus(state);
   const readsFrom = (await haproxyStats())['postgres-replicas'];
   const lead = nodes.find((n) => n.leader);
@@ -1026,9 +1029,6 @@ async function nodeOf(state, which = 'replica') {
           : which === 'replica'
             ? (replicas.find((n) => readsFrom?.[n.name]?.status?.startsWith('UP')) ?? replicas[0])
             : undefined;
-  if (!NODES.includes(which) && !['primary', 'leader', 'replica', 'sync', 'async'].includes(which)) {
-    throw new ClusterError('cluster', `a node is ${NODES.join(', ')}, primary, replica, sync or async (not ${which})`);
-  }
   if (!found) throw new ClusterError('cluster', `there is no ${which} node now`);
   return found.name;
 }
