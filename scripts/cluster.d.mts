@@ -103,6 +103,8 @@ export declare function balancerView(): Promise<Record<string, BalancerServer>>;
 export declare function killInstance(n: number | string): Promise<boolean>;
 export declare function startInstance(n: number | string): Promise<boolean>;
 export declare function restartPooler(): Promise<void>;
+/** rolling deploy: each instance in turn drained at the balancer, stopped with SIGTERM, started on the release, given requests again */
+export declare function deploy(): Promise<{ release: string; seconds: number }>;
 export declare function killPrimary(): Promise<{ node: NodeName; pid: number; at: number }>;
 export declare function killNodeCommand(node: NodeRef): Promise<{ node: NodeName; at: number }>;
 export declare function startNode(node: NodeName): Promise<boolean>;
@@ -130,3 +132,5 @@ export declare function drill<T = unknown>(options?: {
   inspect?: (url: string) => Promise<T>;
 }): Promise<DrillResult & { inspected?: T }>;
 export declare function reinitNode(node: NodeName): Promise<boolean>;
+/** every account's kept balance against its ledger, on the leader */
+export declare function reconcile(): Promise<{ ok: boolean; output: string }>;

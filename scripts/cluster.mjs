@@ -244,7 +244,9 @@ function writePoolerConfig(state) {
     '; after the leader was unreachable, try again every second (not the default 15 s)',
     'server_login_retry = 1',
     'server_connect_timeout = 3',
-    'query_wait_timeout = 30',
+    '; a client waiting for a server connection (the leader cut off, or failing over) is answered within 5 s: an error',
+    '; the instance turns into 503 with Retry-After, rather than a request that hangs',
+    'query_wait_timeout = 5',
     `logfile = ${logFile('pgbouncer')}`,
     `pidfile = ${FILES.poolerPid}`,
     'log_connections = 0',
@@ -460,6 +462,17 @@ function haproxyMaxconn() {
   return Number.isFinite(hard) ? Math.max(256, Math.min(10_000, Math.floor((hard - 200) / 2))) : 4096;
 }
 
+/** The server's words and wait for an outage (apps/server/src/db/outage.ts). */
+const OUTAGE = { message: 'The service is briefly unavailable. Please try again in a few seconds.', retryAfter: 5 };
+/** HAProxy's own answer to an API call it cannot pass on: the API's error shape (ErrorBody), with a request id. */
+const apiOutage = `content-type application/json hdr retry-after ${OUTAGE.retryAfter} hdr cache-control no-store lf-string '${JSON.stringify({
+  code: 'ServiceUnavailable',
+  message: OUTAGE.message,
+  requestId: '%ID',
+})}'`;
+/** ... and to a person opening the portal meanwhile: a page that loads the portal again after the wait. */
+const pageOutage = `content-type "text/html; charset=utf-8" hdr retry-after ${OUTAGE.retryAfter} hdr cache-control no-store string '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta http-equiv="refresh" content="${OUTAGE.retryAfter}"><title>Partner Dashboard</title><p style="font:16px system-ui,sans-serif;margin:3rem auto;max-width:30rem;padding:0 1rem">${OUTAGE.message.replace('Please try again', 'This page tries again by itself')}</p></html>'`;
+
 function writeHaproxyConfig(state) {
   const { ports } = state;
   const servers = ports.instances.map((port, i) => `  server instance-${i + 1} ${HOST}:${port} check`);
@@ -494,9 +507,18 @@ defaults
   retries 2
   option redispatch 1
   retry-on conn-failure empty-response response-timeout
+  # the balancer's own errors read as the instances' do: the API's JSON error, a request id, and when to come back
+  # (503: no instance could take it; 502: one answered nothing usable)
+  unique-id-format lb-%{+X}o%Ts%rt%pid
+  http-error status 503 ${apiOutage}
+  http-error status 502 ${apiOutage}
 
 frontend portal
   bind ${HOST}:${ports.balancer}
+  # no instance ready (all of them answer /readyz 503 while the database fails over): the API's answer for a call, a
+  # page that tries again by itself for a person opening the portal
+  http-request return status 503 ${apiOutage} if { path_beg /api/ } { nbsrv(instances) eq 0 }
+  http-request return status 503 ${pageOutage} if { nbsrv(instances) eq 0 }
   default_backend instances
 
 backend instances
@@ -1069,6 +1091,37 @@ export function startInstance(n) {
   });
 }
 
+/**
+ * A rolling deploy, as an operator runs one: the release made again when this checkout's sources changed, then one
+ * instance after another: HAProxy stops giving it new requests (drain), it is stopped with SIGTERM (it finishes the
+ * requests it has; its live streams end and the portal resumes them on another instance), started on the release,
+ * and given requests again once ready. Two instances serve all along.
+ */
+export function deploy() {
+  return locked(async () => {
+    const state = stateOrFail();
+    const began = performance.now();
+    await ensureRelease(state, say);
+    state.env = { ...state.env, ...passThrough() };
+    for (let n = 1; n <= state.ports.instances.length; n++) {
+      const name = `instance-${n}`;
+      await haproxyCommand(`set server instances/${name} state drain`);
+      // the balancer's checks and the requests on their way in see the drain before the instance goes
+      await sleep(1000);
+      if (instanceAlive(state, n)) await terminate(state.pids[name], MARK.instance(n), { ms: 15_000 });
+      await launchInstance(state, n);
+      await waitInstance(state, n);
+      await haproxyCommand(`set server instances/${name} state ready`);
+      await waitBalancer(state, [name]);
+      say(`${name} runs ${path.basename(state.release)} (pid ${state.pids[name]}).`);
+    }
+    writeState(state);
+    const seconds = (performance.now() - began) / 1000;
+    say(`Deployed ${path.basename(state.release)} to ${state.ports.instances.length} instances, one at a time, in ${seconds.toFixed(1)} s.`);
+    return { release: path.basename(state.release), seconds };
+  });
+}
+
 /** Stops PgBouncer (at once: its clients' connections drop) and starts it again. */
 export function restartPooler() {
   return locked(async () => {
@@ -1287,6 +1340,16 @@ function reconcileWith(state, databaseUrl) {
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}`.trim() };
 }
 
+/** Every account's kept balance against its ledger, on the leader (the release's `reconcile`). */
+export function reconcile() {
+  return locked(async () => {
+    const state = stateOrFail();
+    const result = reconcileWith(state, databaseUrls(state).DATABASE_DIRECT_URL);
+    say(result.output);
+    return result;
+  });
+}
+
 /**
  * The restore drill (docs/deployment.md): the backups and WAL archive restored to `to` on a fresh data directory,
  * checked (ledger = balances), and `inspect(url)` run on it; removed afterwards unless `keep`.
@@ -1325,6 +1388,7 @@ const USAGE = `Usage: npm run cluster -- [command]
   clean                      the same as stop --purge
   kill-instance N            kill -9 portal instance N (1-${INSTANCES})
   start-instance N           start portal instance N again
+  deploy                     rolling deploy: each instance in turn drained, stopped, started on the release
   restart-pooler             stop PgBouncer and start it again
 
   A NODE is db1, db2, db3, or primary, replica, sync, async.
@@ -1340,6 +1404,8 @@ const USAGE = `Usage: npm run cluster -- [command]
   partition NODE SECONDS     cut a node off everything (clients, replication, etcd) for SECONDS
   sync on|off                synchronous replication on or off (off only to measure its cost)
   reinit NODE                rebuild a replica from the leader; its data directory is kept under former/
+
+  reconcile                  every account's balance against its ledger, on the leader (exit 1 when one differs)
 
   backup [--full]            a backup of the leader (incremental, or full)
   backups                    the backups and the WAL archive's range
@@ -1375,6 +1441,9 @@ async function main(argv) {
       break;
     case 'start-instance':
       await startInstance(args[0]);
+      break;
+    case 'deploy':
+      await deploy();
       break;
     case 'restart-pooler':
       await restartPooler();
@@ -1425,6 +1494,9 @@ async function main(argv) {
     case 'reinit':
       if (!positional[0]) throw new ClusterError('reinit', 'reinit NODE');
       await reinitNode(positional[0]);
+      break;
+    case 'reconcile':
+      if (!(await reconcile()).ok) process.exitCode = 1;
       break;
     case 'backup':
       await backupCommand({ full: flag('--full') });

@@ -35,7 +35,7 @@ describe('initiated payments', () => {
     signIn('view');
     const api = mockApi({ 'GET partner/profile': { body: profile({ productTypes: ['COMMERCIAL'], whitelisted: true }) }, 'POST transactions/search': search });
     const { user, router } = renderPayments(`/payments/${ROWS[1]!.id}`);
-    const drawer = await screen.findByRole('dialog', { name: 'Transaction details' });
+    const drawer = await screen.findByRole('dialog', { name: 'Transaction details' }, { timeout: 2500 });
     expect(drawer.querySelector('[data-field="ID"] dd')?.textContent).toBe(ROWS[1]!.id);
     expect(drawer.querySelector('[data-field="Reference"] dd')?.textContent).toBe('INV-000002');
     expect(api.to('POST transactions/search').some((c) => (c.body as SearchRequest).idFilter === ROWS[1]!.id)).toBe(true);

@@ -66,7 +66,7 @@ describe('transactions screen in French', () => {
 
     // the details drawer: its sections and field names
     await user.click(screen.getByRole('button', { name: `Voir le détail de ${ROWS[0]!.id}` }));
-    const drawer = await screen.findByRole('dialog', { name: 'Détails de la transaction' });
+    const drawer = await screen.findByRole('dialog', { name: 'Détails de la transaction' }, { timeout: 2500 });
     expect([...drawer.querySelectorAll('h3')].map((h) => h.textContent)).toEqual(['Résumé', 'Parties', 'Montants']);
     const value = (label: string) => drawer.querySelector(`[data-field="${label}"] dd`)?.textContent;
     expect(value('Statut')).toBe('Terminé');

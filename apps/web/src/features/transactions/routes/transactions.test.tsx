@@ -250,7 +250,7 @@ describe('transactions screen', () => {
     const { user } = renderTransactions();
     const view = await screen.findByRole('button', { name: `View details of ${String(ALL[0]!.id)}` });
     await user.click(view);
-    const drawer = await screen.findByRole('dialog', { name: 'Transaction details' });
+    const drawer = await screen.findByRole('dialog', { name: 'Transaction details' }, { timeout: 2500 });
     expect(
       within(drawer)
         .getAllByRole('heading')
