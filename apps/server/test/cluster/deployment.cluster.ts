@@ -172,10 +172,6 @@ describe('the cluster under load and faults', () => {
     for (const s of failures(list)) byKind.set(`${s.kind} ${s.status || 'no reply'}`, (byKind.get(`${s.kind} ${s.status || 'no reply'}`) ?? 0) + 1);
     return byKind.size ? [...byKind].map(([k, n]) => `${k} ×${n}`).join(', ') : 'none';
   };
-  const percentile = (values: number[], p: number) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
-  };
   /** Seconds from `from` until every kind of the load has answered without failing again. */
   const recoveredAfter = async (from: number, limitMs: number) => {
     const kinds = ['search', 'accounts', 'withdrawal', 'disbursement', 'login'];
@@ -426,28 +422,6 @@ describe('the cluster under load and faults', () => {
     await cluster.startNode(lost.node);
     expect(await rejoinedAfter(lost.node, Date.now(), 60_000)).toBeLessThan(60);
   }, 150_000);
-
-  it('what synchronous replication costs: withdrawals with it and without it', async () => {
-    const latencies = (from: number, to: number) =>
-      within(from, to, 'withdrawal')
-        .filter((s) => s.status === 201)
-        .map((s) => s.at - s.sent);
-    const windowMs = 10_000;
-    const syncFrom = Date.now();
-    await sleep(windowMs);
-    const withSync = latencies(syncFrom, Date.now());
-    await cluster.setSynchronous(false);
-    const asyncFrom = Date.now();
-    await sleep(windowMs);
-    const withoutSync = latencies(asyncFrom, Date.now());
-    await cluster.setSynchronous(true);
-    const line = (label: string, v: number[]) => `${label} p50 ${percentile(v, 50)} ms, p95 ${percentile(v, 95)} ms (${v.length})`;
-    figures.push(`withdrawal, 1 client: ${line('synchronous', withSync)}; ${line('asynchronous', withoutSync)}`);
-    expect(withSync.length).toBeGreaterThan(5);
-    expect(withoutSync.length).toBeGreaterThan(5);
-    const s = await current();
-    expect(s.nodes.filter((n) => n.sync)).toHaveLength(1);
-  }, 60_000);
 
   it("kill -9 of the leader's postmaster, no command from anyone: writes back within 15 s, and the old leader rejoins as a replica by itself", async () => {
     await cluster.settle();
