@@ -9,11 +9,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Page } from 'playwright-core';
 import type * as Cluster from '../../scripts/cluster.d.mts';
 import { DEMO_PARTNERS, DEMO_USERS } from '../../apps/server/src/db/seed/demo.ts';
 import { generateDemoAddress } from '../../apps/server/src/lib/deposit-addresses.ts';
+import { queryOnce } from '../../apps/server/test/cluster/query.ts';
 import { chromiumPath, launch } from '../support/browser.ts';
 import { signInAs } from '../support/portal.ts';
 import { checkAll, type Phase } from './checks.ts';
@@ -78,15 +79,8 @@ async function main() {
   await cluster.start();
   const state = (await cluster.status()) as Cluster.ClusterStatus;
   log(`cluster up in ${((performance.now() - startedCluster) / 1000).toFixed(1)} s: ${state.balancer}`);
-  const db = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: state.env.DATABASE_DIRECT_URL });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  // a query on the leader, through HAProxy's address of it (as the instances reach it)
+  const db = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => queryOnce<T>(state.env.DATABASE_DIRECT_URL, text, values);
 
   // Acme's wallet, enabled as the wallet review and its screening leave one, for the withdrawals
   const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;

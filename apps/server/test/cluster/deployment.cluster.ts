@@ -11,6 +11,7 @@ import { DEMO_PARTNERS, DEMO_USERS } from '../../src/db/seed/demo.ts';
 import { generateDemoAddress } from '../../src/lib/deposit-addresses.ts';
 import { httpClient, type HttpClient, type HttpReply } from '../http-client.ts';
 import { readEvents } from '../sse.ts';
+import { queryOnce } from './query.ts';
 
 /**
  * The deployment proved under load (`npm run test:cluster`): the whole topology of `npm run cluster` (three PostgreSQL
@@ -154,15 +155,7 @@ describe('the cluster under load and faults', () => {
   }, 180_000);
 
   /** a query on the leader, through HAProxy's address of it (as the instances reach it) */
-  const db = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: state.env.DATABASE_DIRECT_URL });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const db = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => queryOnce<T>(state.env.DATABASE_DIRECT_URL, text, values);
 
   /** The samples of a kind (or all) answered within [from, to). */
   const within = (from: number, to: number, kind?: string) => samples.filter((s) => s.at >= from && s.at < to && (!kind || s.kind === kind));
