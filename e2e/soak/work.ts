@@ -53,11 +53,9 @@ const nextPage: Step = {
     if (await next.isDisabled()) return;
     await next.click();
     await timed(ctx, 'the next page', async () => {
-      const until = Date.now() + WAIT;
-      while ((await summary.textContent()) === before) {
-        if (Date.now() > until) throw new Error(`the page summary stayed "${before}"`);
-        await page.waitForTimeout(50);
-      }
+      // the summary says anything else than it did ("1–10 of 300" → "11–20 of 300")
+      const same = new RegExp(`^${(before ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+      await summary.filter({ hasNotText: same }).waitFor({ timeout: WAIT });
       await rows(page).first().waitFor({ timeout: WAIT });
     });
   },
@@ -88,13 +86,12 @@ const search: Step = {
     const box = page.getByLabel('Search by ID');
     await box.fill(id);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await timed(ctx, 'a search', async () => {
-      const until = Date.now() + WAIT;
-      while ((await page.getByTestId('page-summary').textContent()) !== '1–1 of 1') {
-        if (Date.now() > until) throw new Error(`the search for ${id} did not come down to its row`);
-        await page.waitForTimeout(50);
-      }
-    });
+    await timed(ctx, 'a search', () =>
+      page
+        .getByTestId('page-summary')
+        .filter({ hasText: /^1–1 of 1$/ })
+        .waitFor({ timeout: WAIT }),
+    );
     await box.fill('');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await rows(page).nth(1).waitFor({ timeout: WAIT });
