@@ -536,7 +536,10 @@ describe('the cluster under load and faults', () => {
     figures.push(`the watch on the nodes: ${writers.samples} looks (every 200 ms), at most ${writers.most} node taking writes at once`);
     const instances = (await current()).instances;
     figures.push(`instances at the end: ${instances.map((i) => `${i.name} ${i.alive ? (i.ready ? 'ready' : 'not ready') : 'NOT RUNNING'}`).join(', ')}`);
-    // no instance died on the way (a failover is the database's to survive, never a reason for a process to end)
+    // no instance died on the way (a failover is the database's to survive, never a reason for a process to end);
+    // a dead one's last log lines say why
+    const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-60).join('\n') : '(no log)');
+    for (const i of instances.filter((x) => !x.alive)) console.log(`── the end of ${i.name}'s log ──\n${tail(i.log)}`);
     expect(instances.map((i) => i.alive)).toEqual([true, true, true]);
     expect(writers.twoAt, 'moments when two nodes took writes').toEqual([]);
     expect(writers.most).toBe(1);
