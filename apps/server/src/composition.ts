@@ -126,7 +126,7 @@ export function composeServices(deps: RuntimeDeps) {
     accessTokenSeconds: config.ACCESS_TOKEN_SECONDS,
     onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids),
   });
-  const passwordReset = createPasswordResetService({ repo: authRepo, sessions, mailer, now, publicUrl, live });
+  const passwordReset = createPasswordResetService({ repo: authRepo, sessions, mailer, now, publicUrl, live, mailQueue, log: deps.log });
   const teamRepo = createTeamRepository(db);
   const invitations = createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live });
 

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { SignJWT, base64url, decodeJwt } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import { sessionEndMessage, type SessionEndReason } from '@portal/contract/live';
 import { DEMO_PARTNERS, DEMO_INVITATION_TOKEN, DEMO_PASSWORD, DEMO_USERS } from '../src/db/seed/demo.ts';
-import { signAccessToken } from '../src/lib/tokens.ts';
+import { sha256, signAccessToken } from '../src/lib/tokens.ts';
 import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
 import { decrypt } from '../src/lib/keys.ts';
 import { throttleKey } from '../src/modules/auth/sign-in.service.ts';
@@ -14,6 +15,13 @@ const secretOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.t
 
 describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
   let t: TestContext;
+  /** POST users/forgot-password, then the code written and its mail sent (both come after the answer) */
+  const forgot = async (body: { email: string }) => {
+    const res = await browser(t.app).post('/api/v1/users/forgot-password', body);
+    await t.app.services.auth.passwordReset.settled();
+    await t.app.mailRelay.deliver();
+    return res;
+  };
   beforeAll(async () => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
   });
@@ -501,7 +509,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     const email = 'admin@baobab.test';
     const s = await signIn(t, email);
     expect((await profileWith(s.accessToken)).statusCode).toBe(200);
-    await browser(t.app).post('/api/v1/users/forgot-password', { email });
+    await forgot({ email });
     const resetCode = /code to reset your password is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
     const ok = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Okavango-Delta-2031', confirmationCode: resetCode });
     expect(ok.statusCode).toBe(200);
@@ -512,7 +520,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
   it('spends reset-code tries before comparing: parallel guesses get five comparisons in all', async () => {
     const email = 'admin@lean.test';
-    await browser(t.app).post('/api/v1/users/forgot-password', { email });
+    await forgot({ email });
     const right = /code to reset your password is (\d{6})/.exec(t.mailer.sent.at(-1)!.text)![1]!;
     const wrong = Array.from({ length: 12 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
     const burst = await Promise.all(
@@ -742,16 +750,77 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
     it('answers the same for any e-mail and mails a code only to a user', async () => {
       const before = t.mailer.sent.length;
-      const unknown = await browser(t.app).post('/api/v1/users/forgot-password', { email: 'ghost@acme.test' });
-      const known = await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      const unknown = await forgot({ email: 'ghost@acme.test' });
+      const known = await forgot({ email });
       expect(unknown.json()).toEqual(known.json());
       expect(known.json()).toEqual({ message: AUTH_MESSAGES.forgotPasswordSent });
       expect(t.mailer.sent.length).toBe(before + 1);
       expect(t.mailer.sent.at(-1)!.to).toBe(email);
     });
 
+    it('answers before it looks the address up: a stalled mail server, or a locked table, holds back only the code', async () => {
+      // the mail server stalls (and, on a PostgreSQL server, the reset codes' table is locked by another transaction);
+      // the answer for an existing account used to wait on both, so its time told that the account exists
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const mailer = t.mailer;
+      const { send, transmit } = { send: mailer.send.bind(mailer), transmit: mailer.transmit.bind(mailer) };
+      mailer.send = async (mail) => gate.then(() => send(mail));
+      mailer.transmit = async (mail) => gate.then(() => transmit(mail));
+      let locked: Promise<void> = Promise.resolve();
+      let holding: Promise<void> = Promise.resolve();
+      if (kind === 'postgres') {
+        holding = new Promise<void>((held) => {
+          locked = t.database.db.transaction().execute(async (trx) => {
+            await sql`lock table password_reset_codes in access exclusive mode`.execute(trx);
+            held();
+            await gate;
+          });
+        });
+      }
+      try {
+        await holding;
+        const before = t.mailer.sent.length;
+        const asked = Promise.all([
+          browser(t.app).post('/api/v1/users/forgot-password', { email: 'ghost@acme.test' }),
+          browser(t.app).post('/api/v1/users/forgot-password', { email }),
+        ]);
+        const answers = await Promise.race([asked, new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5000))]);
+        expect(answers, 'the answers waited on the account').not.toBe('waited');
+        if (answers === 'waited') return;
+        expect(answers.map((r) => [r.statusCode, r.json<unknown>()])).toEqual([
+          [200, { message: AUTH_MESSAGES.forgotPasswordSent }],
+          [200, { message: AUTH_MESSAGES.forgotPasswordSent }],
+        ]);
+        expect(t.mailer.sent.length).toBe(before);
+        release();
+        await locked;
+        await t.app.services.auth.passwordReset.settled();
+        await t.app.mailRelay.deliver();
+        expect(t.mailer.sent.slice(before).map((m) => m.to)).toEqual([email]);
+      } finally {
+        release();
+        await locked;
+        Object.assign(mailer, { send, transmit });
+      }
+    });
+
+    it('takes parallel requests for one account: each is answered, each code is written and mailed, one is in force', async () => {
+      const before = t.mailer.sent.length;
+      const answers = await Promise.all(Array.from({ length: 8 }, () => browser(t.app).post('/api/v1/users/forgot-password', { email })));
+      expect(answers.map((r) => r.statusCode)).toEqual(Array<number>(8).fill(200));
+      await t.app.services.auth.passwordReset.settled();
+      await t.app.mailRelay.deliver();
+      const mailed = t.mailer.sent.slice(before).map((m) => /code to reset your password is (\d{6})/.exec(m.text)![1]!);
+      expect(mailed).toHaveLength(8);
+      const user = DEMO_USERS.find((u) => u.email === email)!;
+      const rows = await t.database.db.selectFrom('password_reset_codes').select('code_hash').where('user_id', '=', user.id).execute();
+      expect(rows).toHaveLength(1);
+      expect(mailed.some((c) => sha256(c) === rows[0]!.code_hash)).toBe(true);
+    });
+
     it('refuses a wrong code, and every code after five tries', async () => {
-      await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      await forgot({ email });
       const code = lastCode();
       const wrong = code === '000000' ? '000001' : '000000';
       for (let i = 1; i <= 4; i++) {
@@ -765,7 +834,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     });
 
     it('refuses a code after 15 minutes', async () => {
-      await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      await forgot({ email });
       const code = lastCode();
       t.clock.now += 15 * 60_000 + 1000;
       const res = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'Kilimanjaro-Peak-77', confirmationCode: code });
@@ -774,7 +843,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
     it('changes the password once with a right code and ends existing sessions', async () => {
       const s = await signIn(t, email);
-      await browser(t.app).post('/api/v1/users/forgot-password', { email });
+      await forgot({ email });
       const code = lastCode();
       const weak = await browser(t.app).post('/api/v1/users/confirm-password-reset', { email, password: 'short', confirmationCode: code });
       expect(weak.json()).toMatchObject({ code: 'InvalidPassword', message: 'Use at least 12 characters.' });
@@ -811,13 +880,13 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       // four more changes: each of the last five passwords is refused, the sixth back is allowed again
       const passwords = [DEMO_PASSWORD, 'Limpopo-River-2031', 'Kalahari-Sands-2032', 'Drakensberg-Ridge-33', 'Lake-Malawi-Shore-34', 'Atlas-Mountains-35'];
       for (const next of passwords.slice(2)) {
-        await browser(t.app).post('/api/v1/users/forgot-password', { email: member });
+        await forgot({ email: member });
         expect((await confirm(next, lastCodeFor(member))).statusCode).toBe(200);
       }
       // (each try spends one of the code's five: a fresh code for the last ones)
-      await browser(t.app).post('/api/v1/users/forgot-password', { email: member });
+      await forgot({ email: member });
       for (const old of passwords.slice(1, 4)) expect((await confirm(old, lastCodeFor(member))).json()).toMatchObject({ code: 'PasswordReused' });
-      await browser(t.app).post('/api/v1/users/forgot-password', { email: member });
+      await forgot({ email: member });
       for (const old of passwords.slice(4)) expect((await confirm(old, lastCodeFor(member))).json()).toMatchObject({ code: 'PasswordReused' });
       expect((await confirm(DEMO_PASSWORD, lastCodeFor(member))).statusCode).toBe(200);
       // the earlier passwords are kept as hashes only, at most four besides the current one

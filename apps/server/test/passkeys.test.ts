@@ -206,6 +206,14 @@ describe.each(DATABASES)('passkeys on %s', (kind) => {
         other,
       ).toBe(false);
     }
+    // a name PostgreSQL cannot store is refused as any bad name is, for this passkey and for one that does not exist
+    for (const target of [id, crypto.randomUUID()]) {
+      for (const name of ['Work\u0000laptop', 'Work\u0007', 'Key \ud800']) {
+        const bad = await as(email).put(`/api/v1/me/passkeys/${target}`, { name }, opts(email));
+        expect(bad.statusCode, bad.body).toBe(400);
+        expect(bad.json<{ code: string }>().code).toBe('ValidationFailed');
+      }
+    }
     const renamed = await as(email).put(`/api/v1/me/passkeys/${id}`, { name: '  Work laptop ' }, opts(email));
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect((await list(email)).find((p) => p.id === id)!.name).toBe('Work laptop');

@@ -322,11 +322,20 @@ export function createAuthRepository(db: Kysely<DB>) {
 
     // ── password-reset codes ──
 
+    /** A user's one reset code, new (its tries back to none), in one statement: parallel requests each replace it. */
     async replaceResetCode(trx: Transaction<DB>, u: UserRow, values: { codeHash: string; expiresAt: Date }) {
-      await trx.deleteFrom('password_reset_codes').where('partner_id', '=', u.partner_id).where('user_id', '=', u.id).execute();
       await trx
         .insertInto('password_reset_codes')
         .values({ partner_id: u.partner_id, user_id: u.id, code_hash: values.codeHash, expires_at: values.expiresAt })
+        .onConflict((oc) =>
+          oc.columns(['partner_id', 'user_id']).doUpdateSet((eb) => ({
+            code_hash: eb.ref('excluded.code_hash'),
+            expires_at: eb.ref('excluded.expires_at'),
+            attempts: 0,
+            used_at: null,
+            created_at: eb.ref('excluded.created_at'),
+          })),
+        )
         .execute();
     },
 

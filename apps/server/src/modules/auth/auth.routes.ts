@@ -196,8 +196,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
         response: { 200: MessageResponse, ...errors },
       },
     },
+    // answered at once: the code is made after (see forgotPassword)
     async (request) => {
-      await passwordReset.forgotPassword(request.body.email, ctx(request));
+      passwordReset.forgotPassword(request.body.email, ctx(request));
       return { message: AUTH_MESSAGES.forgotPasswordSent };
     },
   );
