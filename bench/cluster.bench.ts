@@ -383,12 +383,13 @@ try {
 
   // the standalone server: the instances' settings (production, the cluster's keys and mail sink), but its database
   // connection goes straight to the primary's own port
-  const keys = JSON.parse(fs.readFileSync(path.join(clusterDir, 'keys.json'), 'utf8')) as { JWT_SECRET: string; ENCRYPTION_KEY: string };
+  const keys = JSON.parse(fs.readFileSync(path.join(clusterDir, 'keys.json'), 'utf8')) as { JWT_SECRET: string; ENCRYPTION_KEY: string; METRICS_TOKEN: string };
   standalone = await startServerProcess({
     NODE_ENV: 'production',
     DATABASE_URL: primaryUrl,
     JWT_SECRET: keys.JWT_SECRET,
     ENCRYPTION_KEY: keys.ENCRYPTION_KEY,
+    METRICS_TOKEN: keys.METRICS_TOKEN,
     SMTP_URL: s.mail.smtp,
     DEMO: 'true',
     DEMO_LIVE: 'false',

@@ -109,6 +109,7 @@ try {
     NODE_ENV: 'production',
     JWT_SECRET: crypto.randomBytes(32).toString('base64'),
     ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+    METRICS_TOKEN: crypto.randomBytes(24).toString('base64url'),
     SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
     DATABASE_URL: url.toString(),
     DATA_DIR: path.join(work, 'data'),

@@ -90,11 +90,17 @@ function newState(base) {
 }
 
 function keys() {
+  const generate = () => crypto.randomBytes(32).toString('base64');
   if (!fs.existsSync(FILES.keys)) {
-    const generate = () => crypto.randomBytes(32).toString('base64');
     fs.writeFileSync(FILES.keys, `${JSON.stringify({ JWT_SECRET: generate(), ENCRYPTION_KEY: generate() }, null, 2)}\n`, { mode: 0o600 });
   }
-  return JSON.parse(fs.readFileSync(FILES.keys, 'utf8'));
+  const saved = JSON.parse(fs.readFileSync(FILES.keys, 'utf8'));
+  // the token Prometheus (or an operator) sends for GET /metrics on an instance: added to a cluster made before it
+  if (!saved.METRICS_TOKEN) {
+    saved.METRICS_TOKEN = crypto.randomBytes(24).toString('base64url');
+    fs.writeFileSync(FILES.keys, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+  }
+  return saved;
 }
 
 // serialised: one cluster command at a time on this state directory (a file lock across processes, a queue within one)
@@ -470,6 +476,12 @@ const apiOutage = `content-type application/json hdr retry-after ${OUTAGE.retryA
   message: OUTAGE.message,
   requestId: '%ID',
 })}'`;
+/** ... and to /metrics, which is not the public side's (the API's NotFound) */
+const apiNotFound = `content-type application/json hdr cache-control no-store lf-string '${JSON.stringify({
+  code: 'NotFound',
+  message: 'No route for %[method] /metrics',
+  requestId: '%ID',
+})}'`;
 /** ... and to a person opening the portal meanwhile: a page that loads the portal again after the wait. */
 const pageOutage = `content-type "text/html; charset=utf-8" hdr retry-after ${OUTAGE.retryAfter} hdr cache-control no-store string '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><meta http-equiv="refresh" content="${OUTAGE.retryAfter}"><title>Partner Dashboard</title><p style="font:16px system-ui,sans-serif;margin:3rem auto;max-width:30rem;padding:0 1rem">${OUTAGE.message.replace('Please try again', 'This page tries again by itself')}</p></html>'`;
 
@@ -494,9 +506,9 @@ defaults
   option httplog
   # only what went wrong is logged: errors, retries, redispatches, 5xx
   option dontlog-normal
-  option forwardfor
   timeout connect 2s
-  timeout client 1h
+  # a client silent for 30 s is let go; the live stream is not silent (the server writes a comment every 15 s)
+  timeout client 30s
   timeout server 1h
   timeout tunnel 1h
   timeout http-request 10s
@@ -515,6 +527,11 @@ defaults
 
 frontend portal
   bind ${HOST}:${ports.balancer}
+  # the client's address as this balancer saw it, in place of any X-Forwarded-For the client sent (appending to it let a
+  # client on this host name any address it liked: the instances trust this host's hop)
+  http-request set-header X-Forwarded-For %[src]
+  # the instances' metrics are for the scraper that reaches them directly, never for the public side
+  http-request return status 404 ${apiNotFound} if { path /metrics } || { path_beg /metrics/ }
   # no instance ready (all of them answer /readyz 503 while the database fails over): the API's answer for a call, a
   # page that tries again by itself for a person opening the portal
   http-request return status 503 ${apiOutage} if { path_beg /api/ } { nbsrv(instances) eq 0 }

@@ -104,7 +104,7 @@ const dockerfile = (release) => `# The portal's container image, built from this
 #
 #   docker build -t partner-portal:${release.version}-${release.commit} .
 #   docker run -p 8080:8080 -v portal-data:/var/lib/portal \\
-#     -e JWT_SECRET=... -e ENCRYPTION_KEY=... -e SMTP_URL=smtp://... -e DATABASE_URL=postgres://... \\
+#     -e JWT_SECRET=... -e ENCRYPTION_KEY=... -e METRICS_TOKEN=... -e SMTP_URL=smtp://... -e DATABASE_URL=postgres://... \\
 #     partner-portal:${release.version}-${release.commit}
 #
 # The server migrates the database at start. DATA_DIR holds report files: share it between the instances.

@@ -16,6 +16,7 @@ import { createCacheBus } from './lib/cache-bus.ts';
 import { createLiveBus } from './lib/live-bus.ts';
 import { composeServices, type Services } from './composition.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.ts';
+import { registerRequestDeadline } from './plugins/request-deadline.ts';
 import { registerLanguage } from './plugins/language.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerApiKeyAuth } from './plugins/api-key-auth.ts';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.decorate('services', services);
 
   registerErrorHandler(app);
+  registerRequestDeadline(app, deps.config.REQUEST_DEADLINE_SECONDS);
   registerLanguage(app);
   await registerSecurityHeaders(app, { production: deps.config.NODE_ENV === 'production' });
   registerMetrics(app, { token: deps.config.METRICS_TOKEN });

@@ -1,6 +1,6 @@
 import { HDKey } from '@scure/bip32';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, checkServing, loadConfig } from './config.ts';
 
 describe('configuration', () => {
   it('needs nothing for a local start', () => {
@@ -32,6 +32,14 @@ describe('configuration', () => {
     expect(c).toMatchObject({ demo: false, mailCatcher: false });
     expect(loadConfig({ ...prod, DEMO: 'true' }).demo).toBe(true);
     expect(() => loadConfig({ ...prod, MAIL_CATCHER: 'true' })).toThrow(/MAIL_CATCHER: the development mail catcher cannot run when NODE_ENV=production/);
+  });
+
+  it('serves metrics in production only behind a token: a production server without METRICS_TOKEN does not start (the CLI needs none)', () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    const prod = loadConfig({ NODE_ENV: 'production', JWT_SECRET: key, ENCRYPTION_KEY: key, SMTP_URL: 'smtp://mail.example:587' });
+    expect(() => checkServing(prod)).toThrow(/METRICS_TOKEN: required when NODE_ENV=production/);
+    expect(checkServing({ ...prod, METRICS_TOKEN: 'a-token-of-24-characters' }).METRICS_TOKEN).toBe('a-token-of-24-characters');
+    expect(checkServing(loadConfig({})).METRICS_TOKEN).toBeUndefined();
   });
 
   it('trusts no proxy unless TRUST_PROXY names them (addresses, ranges, names, or a hop count), and never every sender', () => {

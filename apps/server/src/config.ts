@@ -74,6 +74,11 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Largest accepted request body in bytes. */
   BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576),
+  /**
+   * Seconds an API call may go without an answer before it is answered 503 with Retry-After (the database cut off,
+   * a lock held): no call but the live stream waits longer. 0 turns it off.
+   */
+  REQUEST_DEADLINE_SECONDS: z.coerce.number().min(0).max(600).default(8),
   /** Seconds of inactivity before the portal warns, and before it logs out after the warning (portal-core §9). */
   IDLE_WARNING_SECONDS: z.coerce.number().int().positive().default(300),
   IDLE_LOGOUT_SECONDS: z.coerce.number().int().positive().default(10),
@@ -159,7 +164,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be an amount in USD such as 250000.00')
     .default('250000.00'),
-  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics is open. */
+  /**
+   * When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics is open, which the server
+   * allows outside production only (a production server will not start without it).
+   */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
    * The reverse proxies whose X-Forwarded-For is believed (Fastify's trustProxy): addresses or CIDR ranges (and
@@ -258,4 +266,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailCatcher: e.MAIL_CATCHER ?? (e.NODE_ENV === 'development' && !e.SMTP_URL),
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
   };
+}
+
+/**
+ * What only a server (not the operator CLI) needs of its configuration: in production, a token for /metrics, which
+ * would otherwise tell anyone who reaches an instance its traffic, its pool and its errors.
+ */
+export function checkServing(config: Config) {
+  if (config.NODE_ENV === 'production' && !config.METRICS_TOKEN) {
+    throw new ConfigError('Invalid configuration:\n  METRICS_TOKEN: required when NODE_ENV=production (GET /metrics is open without it)');
+  }
+  return config;
 }

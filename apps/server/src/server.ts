@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
 import { isDatabaseOutage, logFailure } from './db/outage.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, checkServing, loadConfig } from './config.ts';
 import { demoTable, seedDemo } from './db/seed/demo.ts';
 import { createBoss } from './jobs/boss.ts';
 import { stopQueueWorkers } from './jobs/queue-worker.ts';
@@ -41,7 +41,7 @@ function survivingDatabaseOutages(log: () => FastifyBaseLogger) {
 
 async function main() {
   const started = performance.now();
-  let config = await orExitOnConfigError(() => loadConfig());
+  let config = await orExitOnConfigError(() => checkServing(loadConfig()));
   // outside production without SMTP_URL, mail goes over SMTP to a catcher with a web inbox (never to the log)
   let catcher: MailCatcher | undefined;
   if (config.mailCatcher) {

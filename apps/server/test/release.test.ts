@@ -123,6 +123,7 @@ describe(`the release (npm run release), installed with production dependencies 
       NODE_ENV: 'production',
       JWT_SECRET: crypto.randomBytes(32).toString('base64'),
       ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+      METRICS_TOKEN: crypto.randomBytes(24).toString('base64url'),
       // nothing is mailed at start; a closed port
       SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
       DATA_DIR: dataDir,

@@ -235,6 +235,33 @@ describe('the cluster under load and faults', () => {
     }
   });
 
+  it('the balancer: the client address is its own, whatever X-Forwarded-For says; /metrics is not served, and an instance serves it only with the token', async () => {
+    // a client on the balancer's host names another address: the sign-in it fails is recorded from where it came
+    const spoofed = '203.0.113.9';
+    const login = await fetch(`${state.balancer}/api/v1/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': spoofed },
+      body: JSON.stringify({ email: 'admin2@acme.test', password: 'not-the-password' }),
+    });
+    expect(login.status).toBe(401);
+    const [row] = await db<{ ip: string | null }>(
+      "select ip from audit_events where action = 'login.failed' and actor = 'admin2@acme.test' order by created_at desc limit 1",
+    );
+    expect(row?.ip).toBe('127.0.0.1');
+
+    for (const url of [`${state.balancer}/metrics`, `${state.balancer}/metrics/`]) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(404);
+      expect(await res.json(), url).toMatchObject({ code: 'NotFound' });
+    }
+    const { METRICS_TOKEN: token } = JSON.parse(fs.readFileSync(path.join(process.env.CLUSTER_DIR!, 'keys.json'), 'utf8')) as { METRICS_TOKEN: string };
+    const instance = state.instances[0]!.url;
+    expect((await fetch(`${instance}/metrics`)).status).toBe(401);
+    const scraped = await fetch(`${instance}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain('http_requests_total');
+  });
+
   it('carries a steady load of sign-ins, searches, withdrawals, payments and open streams; every node is watched for a second writer', async () => {
     const base = state.balancer;
     // the watch: every 200 ms, each node on its own port (not through the proxy a partition cuts) says whether it takes writes
@@ -541,6 +568,11 @@ describe('the cluster under load and faults', () => {
     const tail = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-60).join('\n') : '(no log)');
     for (const i of instances.filter((x) => !x.alive)) console.log(`── the end of ${i.name}'s log ──\n${tail(i.log)}`);
     expect(instances.map((i) => i.alive)).toEqual([true, true, true]);
+    // no call waited more than 10 s for its answer, through every fault (the instances answer 503 at 8 s)
+    const slow = total.filter((s) => s.at - s.sent > 10_000).map((s) => `${s.kind} ${s.status || 'no reply'} after ${s.at - s.sent} ms`);
+    const longest = Math.max(...total.map((s) => s.at - s.sent));
+    figures.push(`the longest wait for an answer: ${longest} ms`);
+    expect(slow, 'calls answered after more than 10 s').toEqual([]);
     expect(writers.twoAt, 'moments when two nodes took writes').toEqual([]);
     expect(writers.most).toBe(1);
 
