@@ -5,9 +5,9 @@ import { signInAs } from './support/portal.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { DATABASES, serverDatabase } from '../apps/server/test/harness.ts';
 
-/** The access token's life on this test's server: the portal renews it a quarter of its life (3.75 s) before its end. */
-const TOKEN_SECONDS = 15;
-const IDLE_WARNING_SECONDS = 30;
+/** The access token's life on this test's server (the shortest the server takes): the portal renews it a quarter of its life (2.5 s) before its end. */
+const TOKEN_SECONDS = 10;
+const IDLE_WARNING_SECONDS = 20;
 const IDLE_LOGOUT_SECONDS = 5;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,7 +22,7 @@ type Record_ = {
 };
 
 /**
- * A person keeps working across the renewals of their access token (a short one here, ACCESS_TOKEN_SECONDS=15), in two
+ * A person keeps working across the renewals of their access token (a short one here, ACCESS_TOKEN_SECONDS=10), in two
  * tabs, with the live updates flowing: on schedule, and after the server answered that a token had expired (the tab's
  * timers held, as a browser holds a background tab's, past the token's end). Never on /login, every refresh 200, no
  * 403 anywhere; and the idle rule still signs a tab left alone out.

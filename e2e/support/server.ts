@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { launch } from './browser.ts';
+import { forgetUsedCodes } from './portal.ts';
 // @ts-expect-error -- a plain .mjs helper shared with npm start
 import { ensureWebBuild } from '../../scripts/web-build.mjs';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
@@ -20,6 +21,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   (ensureWebBuild as () => boolean)();
   let dataDir = env.DATA_DIR;
   if (dataDir === undefined) {
+    // a fresh database (not a server started again on its data): no authenticator code is used there yet
+    forgetUsedCodes();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
     if (env.DATABASE_URL === undefined) fs.cpSync(inject('seededDataDir'), dataDir, { recursive: true });
   }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationList } from '@portal/contract/notifications';
 import { securityEventTexts, securityHistoryCsv, type SecurityHistoryResponse } from '@portal/contract/security';
 import type { StartResponse } from '@portal/contract/start';
@@ -6,16 +6,7 @@ import type { UserPreferences } from '@portal/contract/team';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 
-// The French catalogue is filled elsewhere; these tests hold the server to its use, with translations of their own.
-vi.mock('@portal/contract/messages-fr', () => ({
-  FRENCH_MESSAGES: {
-    'Sign in to continue.': 'Connectez-vous pour continuer.',
-    'No route for {{route}}': 'Aucune route pour {{route}}',
-    '{{field}} must be one of: {{values}}': '{{field}} doit valoir l’une de ces valeurs\u00a0: {{values}}',
-    'Signed out': 'Vous êtes déconnecté.',
-    'We sent a six-digit code to {{email}}.': 'Nous avons envoyé un code à six chiffres à {{email}}.',
-  },
-}));
+// The French of these messages is the catalogue's own (packages/contract/src/messages-fr.ts).
 
 const ADMIN = 'admin@acme.test';
 const ADMIN2 = 'admin2@acme.test';
@@ -87,7 +78,10 @@ describe.each(DATABASES)('the server in the reader’s language on %s', (kind) =
     // a validation failure is put together issue by issue, each in the language
     const bad = await setLanguage(VIEWER, 'de', FR);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ code: 'ValidationFailed', message: 'Language doit valoir l’une de ces valeurs\u00a0: en, fr' });
+    expect(bad.json()).toMatchObject({
+      code: 'ValidationFailed',
+      message: 'Le champ «\u00a0Language\u00a0» doit avoir l’une des valeurs suivantes\u00a0: en, fr',
+    });
     expect((await setLanguage(VIEWER, 'de')).json()).toMatchObject({ code: 'ValidationFailed', message: 'Language must be one of: en, fr' });
   });
 
@@ -95,7 +89,7 @@ describe.each(DATABASES)('the server in the reader’s language on %s', (kind) =
     const other = await signIn(t, VIEWER);
     const out = await other.browser.post('/api/v1/users/logout', {}, { headers: FR });
     expect(out.statusCode).toBe(200);
-    expect(out.json()).toEqual({ message: 'Vous êtes déconnecté.' });
+    expect(out.json()).toEqual({ message: 'Déconnexion effectuée' });
     const again = await signIn(t, VIEWER);
     expect((await again.browser.post('/api/v1/users/logout', {})).json()).toEqual({ message: 'Signed out' });
   });

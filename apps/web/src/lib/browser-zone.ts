@@ -45,3 +45,9 @@ export function useBrowserTimeZone(): string | undefined {
     () => zone,
   );
 }
+
+/** Forgets the zone found (tests: each one's browser may be in another zone). */
+export function forgetBrowserTimeZone() {
+  zone = undefined;
+  asked = false;
+}

@@ -2,6 +2,7 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { useToasts } from '../components/ui/toast-store.ts';
 import { setAuthHooks } from '../lib/api-client.ts';
+import { forgetBrowserTimeZone } from '../lib/browser-zone.ts';
 import { resetConnection } from '../lib/connection.ts';
 import { useSession } from '../lib/session/session-store.ts';
 
@@ -10,6 +11,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   setAuthHooks(undefined);
   resetConnection();
+  forgetBrowserTimeZone();
   useSession.getState().reset();
   useToasts.getState().hideToast();
   sessionStorage.clear();
