@@ -238,12 +238,12 @@ describe('the cluster under load and faults', () => {
   it('the balancer: the client address is its own, whatever X-Forwarded-For says; /metrics is not served, and an instance serves it only with the token', async () => {
     // a client on the balancer's host names another address: the sign-in it fails is recorded from where it came
     const spoofed = '203.0.113.9';
-    const login = await fetch(`${state.balancer}/api/v1/users/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': spoofed },
-      body: JSON.stringify({ email: 'admin2@acme.test', password: 'not-the-password' }),
-    });
-    expect(login.status).toBe(401);
+    const login = await httpClient(state.balancer).post(
+      '/api/v1/users/login',
+      { email: 'admin2@acme.test', password: 'not-the-password' },
+      { 'x-forwarded-for': spoofed },
+    );
+    expect(login.status, login.text).toBe(401);
     const [row] = await db<{ ip: string | null }>(
       "select ip from audit_events where action = 'login.failed' and actor = 'admin2@acme.test' order by created_at desc limit 1",
     );
