@@ -89,17 +89,20 @@ function newState(base) {
   return { version: 2, base, ports: portsFor(base), pids: {}, env: {} };
 }
 
+/**
+ * The instances' secrets, made once and kept in the cluster's folder: the keys, and the token Prometheus (or an
+ * operator) sends for GET /metrics on an instance (added to a cluster made before it).
+ */
 function keys() {
-  const generate = () => crypto.randomBytes(32).toString('base64');
-  if (!fs.existsSync(FILES.keys)) {
-    fs.writeFileSync(FILES.keys, `${JSON.stringify({ JWT_SECRET: generate(), ENCRYPTION_KEY: generate() }, null, 2)}\n`, { mode: 0o600 });
-  }
-  const saved = JSON.parse(fs.readFileSync(FILES.keys, 'utf8'));
-  // the token Prometheus (or an operator) sends for GET /metrics on an instance: added to a cluster made before it
-  if (!saved.METRICS_TOKEN) {
-    saved.METRICS_TOKEN = crypto.randomBytes(24).toString('base64url');
-    fs.writeFileSync(FILES.keys, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
-  }
+  const saved = fs.existsSync(FILES.keys) ? JSON.parse(fs.readFileSync(FILES.keys, 'utf8')) : {};
+  const make = {
+    JWT_SECRET: () => crypto.randomBytes(32).toString('base64'),
+    ENCRYPTION_KEY: () => crypto.randomBytes(32).toString('base64'),
+    METRICS_TOKEN: () => crypto.randomBytes(24).toString('base64url'),
+  };
+  const missing = Object.keys(make).filter((name) => !saved[name]);
+  for (const name of missing) saved[name] = make[name]();
+  if (missing.length) fs.writeFileSync(FILES.keys, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
   return saved;
 }
 

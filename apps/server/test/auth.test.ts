@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { SignJWT, base64url, decodeJwt } from 'jose';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import { sessionEndMessage, type SessionEndReason } from '@portal/contract/live';
@@ -9,7 +8,7 @@ import { sha256, signAccessToken } from '../src/lib/tokens.ts';
 import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
 import { decrypt } from '../src/lib/keys.ts';
 import { throttleKey } from '../src/modules/auth/sign-in.service.ts';
-import { DATABASES, browser, setup, signIn, testConfig, type TestContext } from './harness.ts';
+import { DATABASES, browser, holdDatabase, setup, signIn, testConfig, type TestContext } from './harness.ts';
 
 const secretOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.totpSecret!;
 
@@ -767,19 +766,9 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       const { send, transmit } = { send: mailer.send.bind(mailer), transmit: mailer.transmit.bind(mailer) };
       mailer.send = async (mail) => gate.then(() => send(mail));
       mailer.transmit = async (mail) => gate.then(() => transmit(mail));
-      let locked: Promise<void> = Promise.resolve();
-      let holding: Promise<void> = Promise.resolve();
-      if (kind === 'postgres') {
-        holding = new Promise<void>((held) => {
-          locked = t.database.db.transaction().execute(async (trx) => {
-            await sql`lock table password_reset_codes in access exclusive mode`.execute(trx);
-            held();
-            await gate;
-          });
-        });
-      }
+      // (the embedded database has one session: holding it would hold the sign-in limit's counter too)
+      const unlock = kind === 'postgres' ? await holdDatabase(t.database, ['password_reset_codes']) : async () => undefined;
       try {
-        await holding;
         const before = t.mailer.sent.length;
         const asked = Promise.all([
           browser(t.app).post('/api/v1/users/forgot-password', { email: 'ghost@acme.test' }),
@@ -794,13 +783,13 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
         ]);
         expect(t.mailer.sent.length).toBe(before);
         release();
-        await locked;
+        await unlock();
         await t.app.services.auth.passwordReset.settled();
         await t.app.mailRelay.deliver();
         expect(t.mailer.sent.slice(before).map((m) => m.to)).toEqual([email]);
       } finally {
         release();
-        await locked;
+        await unlock();
         Object.assign(mailer, { send, transmit });
       }
     });

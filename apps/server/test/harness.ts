@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { buildApp, type App, type BuiltApp } from '../src/app.ts';
@@ -87,6 +88,34 @@ export async function migratedDatabase(kind: DatabaseKind): Promise<Database> {
     return database;
   }
   return openDatabase({ kind: 'pglite', image: await migratedPgliteImage() });
+}
+
+/**
+ * Holds the database the way a stuck transaction would, until the returned release is called: on a PostgreSQL server,
+ * `tables` (default: every table of the app) locked by another transaction; on the embedded database, its one session
+ * taken (every query waits).
+ */
+export async function holdDatabase(database: Database, tables?: string[]): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const done = database.db.transaction().execute(async (trx) => {
+    if (database.kind === 'postgres') {
+      const names =
+        tables ?? (await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = 'public'`.execute(trx)).rows.map((r) => r.name);
+      await sql.raw(`lock table ${names.map((name) => `"${name.replaceAll('"', '""')}"`).join(', ')} in access exclusive mode`).execute(trx);
+    } else {
+      await sql`select 1`.execute(trx);
+    }
+    held();
+    await gate;
+  });
+  await Promise.race([holding, done]);
+  return async () => {
+    release();
+    await done;
+  };
 }
 
 export const testKeys = (): Keys => ({ jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) });

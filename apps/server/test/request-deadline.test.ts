@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTAGE_MESSAGE } from '../src/db/outage.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, holdDatabase, setup, signIn, type TestContext } from './harness.ts';
 
 /**
  * No API call waits past REQUEST_DEADLINE_SECONDS (1 s here): held by the database (every table locked by another
@@ -17,32 +16,9 @@ describe.each(DATABASES)('the request deadline on %s', (kind) => {
     await t?.close();
   });
 
-  /** Holds the database until the returned release is called: every table locked (server), or the session taken (embedded). */
-  async function holdDatabase() {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let held!: () => void;
-    const holding = new Promise<void>((resolve) => (held = resolve));
-    const done = t.database.db.transaction().execute(async (trx) => {
-      if (kind === 'postgres') {
-        const { rows } = await sql<{ name: string }>`select quote_ident(tablename) as name from pg_tables where schemaname = 'public'`.execute(trx);
-        await sql.raw(`lock table ${rows.map((r) => r.name).join(', ')} in access exclusive mode`).execute(trx);
-      } else {
-        await sql`select 1`.execute(trx);
-      }
-      held();
-      await gate;
-    });
-    await holding;
-    return async () => {
-      release();
-      await done;
-    };
-  }
-
   it('answers a call the database holds 503 with Retry-After at the deadline; once released, the same call is answered', async () => {
     const { accessToken, browser: as } = await signIn(t, 'admin@acme.test');
-    const release = await holdDatabase();
+    const release = await holdDatabase(t.database);
     try {
       const started = performance.now();
       const held = await as.get('/api/v1/partner/accounts', { token: accessToken });

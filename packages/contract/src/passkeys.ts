@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OtpCode, OtpOrRecoveryCode } from './auth.ts';
-import { CONTROL_CHARACTER_MESSAGE, LONE_SURROGATE_MESSAGE, hasControlCharacter, hasLoneSurrogate } from './validation.ts';
+import { safeText } from './validation.ts';
 
 /**
  * Passkeys (WebAuthn): a user adds them under Settings → Security (the e-mailed code confirms each), names them, sees
@@ -30,13 +30,13 @@ export const PASSKEY_MESSAGES = {
 } as const;
 
 // text PostgreSQL can store (a NUL in a name was a 500): no control characters, no lone surrogates
-const PasskeyName = z
-  .string()
-  .trim()
-  .min(1, PASSKEY_MESSAGES.nameRequired)
-  .max(PASSKEY_NAME_MAX, PASSKEY_MESSAGES.nameTooLong)
-  .refine((t) => !hasControlCharacter(t), { message: CONTROL_CHARACTER_MESSAGE, abort: true })
-  .refine((t) => !hasLoneSurrogate(t), { message: LONE_SURROGATE_MESSAGE, abort: true });
+const PasskeyName = safeText({
+  trim: true,
+  min: 1,
+  minMessage: PASSKEY_MESSAGES.nameRequired,
+  max: PASSKEY_NAME_MAX,
+  maxMessage: PASSKEY_MESSAGES.nameTooLong,
+});
 
 export const Passkey = z.object({
   id: z.string(),

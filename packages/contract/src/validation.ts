@@ -24,10 +24,11 @@ export const hasLoneSurrogate = (text: string) => LONE_SURROGATE.test(text);
  * no lone UTF-16 surrogates (not valid Unicode; refused by jsonb). Every free-text field of a request schema is
  * one of these.
  */
-export function safeText(options: { max?: number; min?: number; minMessage?: string; multiline?: boolean } = {}) {
+export function safeText(options: { max?: number; maxMessage?: string; min?: number; minMessage?: string; multiline?: boolean; trim?: boolean } = {}) {
   let text = z.string();
+  if (options.trim) text = text.trim();
   if (options.min !== undefined) text = text.min(options.min, options.minMessage);
-  if (options.max !== undefined) text = text.max(options.max);
+  if (options.max !== undefined) text = text.max(options.max, options.maxMessage);
   return text
     .refine((t) => !hasControlCharacter(t, options), { message: CONTROL_CHARACTER_MESSAGE, abort: true })
     .refine((t) => !hasLoneSurrogate(t), { message: LONE_SURROGATE_MESSAGE, abort: true });

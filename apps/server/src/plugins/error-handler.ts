@@ -58,7 +58,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
     } else if (isDatabaseOutage(error)) {
       status = 503;
       body = { code: 'ServiceUnavailable', message: OUTAGE_MESSAGE };
-      void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       status = 400;
       body = { code: 'ValidationFailed', message: describeValidation(error.validation, error.validationContext, language) };
@@ -79,6 +78,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       body = { code: 'BadRequest', message: error.message };
     }
 
+    // the service briefly unavailable (the database out, or a call past its deadline): say when to come back
+    if (body.code === 'ServiceUnavailable') void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
     if (status === 503) request.log.warn({ err: error }, 'database unavailable');
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: body.code, status }, 'request refused');

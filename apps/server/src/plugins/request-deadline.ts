@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { OUTAGE_MESSAGE, OUTAGE_RETRY_AFTER_SECONDS } from '../db/outage.ts';
+import { OUTAGE_MESSAGE } from '../db/outage.ts';
 import { AppError } from '../lib/errors.ts';
 
 /**
@@ -19,7 +19,8 @@ export function registerRequestDeadline(app: FastifyInstance, seconds: number) {
       // a partner-API change that claimed its Idempotency-Key keeps it until its own answer, which the key then replays
       if (request.idempotencyClaim) return;
       request.log.warn({ seconds }, 'no answer within the deadline: answered 503');
-      void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS)).send(new AppError(503, 'ServiceUnavailable', OUTAGE_MESSAGE));
+      // the error handler adds Retry-After to a ServiceUnavailable
+      void reply.send(new AppError(503, 'ServiceUnavailable', OUTAGE_MESSAGE));
     }, seconds * 1000);
     timer.unref();
     reply.raw.once('close', () => clearTimeout(timer));

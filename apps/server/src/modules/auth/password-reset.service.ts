@@ -43,6 +43,8 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
   const now = () => new Date(deps.now());
 
   const expiry = () => new Date(deps.now() + RESET_CODE_MINUTES * 60_000);
+  /** The code's mail, in the user's language (else the request's). */
+  const codeMail = (user: UserRow, code: string) => ({ name: user.name, code, minutes: RESET_CODE_MINUTES, publicUrl: deps.publicUrl });
   /** the forgotten-password requests still being worked on after their answer */
   const pending = new Set<Promise<void>>();
   async function mailResetCode(email: string, ip: string | null) {
@@ -55,8 +57,6 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       await deps.mailQueue.enqueue(trx, [{ to: user.email, ...MAIL_TEXTS[mailLanguage(user.language)].passwordResetCode(codeMail(user, code)) }]);
     });
   }
-  /** The code's mail, in the user's language (else the request's). */
-  const codeMail = (user: UserRow, code: string) => ({ name: user.name, code, minutes: RESET_CODE_MINUTES, publicUrl: deps.publicUrl });
   const sendAdminCode = (user: UserRow, code: string, actor: Actor, first: boolean) =>
     mailer.send({
       to: user.email,
@@ -138,7 +138,10 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       pending.add(work);
     },
 
-    /** Resolves once the reset codes asked for so far are written (their mails queued): for shutdown and tests. */
+    /**
+     * Resolves once the reset codes asked for so far are written (their mails queued): for tests. A server that stops
+     * meanwhile drops a code not yet written; the person asks again.
+     */
     async settled() {
       await Promise.all([...pending]);
     },
