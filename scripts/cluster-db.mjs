@@ -55,8 +55,9 @@ export const PATRONI_DCS = {
       hot_standby: 'on',
       hot_standby_feedback: 'on',
       synchronous_commit: 'on',
-      // the leader archives; a leader killed before it archived its last segment may leave a gap in the archive
-      // (docs/deployment.md: RPO and RTO). archive_mode=always would close it, but pgBackRest's backup refuses it
+      // the leader archives; a new leader also archives the earlier timeline's segments it holds (the on_role_change
+      // callback below), which a killed leader may have completed but not archived. archive_mode=always would do it
+      // on every replica, but pgBackRest's backup refuses it
       archive_mode: 'on',
       archive_timeout: '60s',
     },
@@ -211,6 +212,63 @@ export function postmasterPid(node) {
 /** What archives a node's WAL: pgBackRest, told which data directory is this node's. */
 const archiveCommand = (state, node) => `pgbackrest --config=${FILES.backrestConf} --stanza=${STANZA} --pg1-path=${nodeDir(node)} archive-push %p`;
 
+const timelineArchiverFile = (node) => path.join(FILES.patroni, `archive-timelines-${node}.sh`);
+const timelineArchiverLog = (node) => path.join(FILES.logs, 'pgbackrest', `archive-timelines-${node}.log`);
+
+/**
+ * Patroni's on_role_change callback of a node (called with the action, the new role and the cluster's name). A node
+ * that has just become the leader pushes to the archive the complete segments of the earlier timelines it holds, up
+ * to where each timeline ended. With archive_mode=on a replica archives nothing, so the last segments a killed leader
+ * had completed but not yet archived would be missing, and a restore to a time after them would stop short.
+ * pgBackRest accepts a segment it holds already with the same content; recycled files past a timeline's end (stale
+ * content under a segment's name) are never pushed.
+ */
+function timelineArchiver(state, node) {
+  const p = state.ports.nodes[node];
+  const data = nodeDir(node);
+  const psql = path.join(pgBinDir(), 'psql');
+  return `#!/bin/sh
+# written by scripts/cluster.mjs: Patroni's on_role_change callback of ${node} (scripts/cluster-db.mjs: timelineArchiver)
+case "$2" in master | primary) ;; *) exit 0 ;; esac
+exec >>'${timelineArchiverLog(node)}' 2>&1
+say() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*"; }
+# the promotion runs on after Patroni calls this: wait until the node takes writes, then read its timeline
+tli=
+for _ in $(seq 1 60); do
+  tli=$('${psql}' -X -A -t -q -h '${FILES.run}' -p ${p.port} -U postgres -d postgres \
+    -c 'select substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8) where not pg_is_in_recovery()' 2>/dev/null)
+  [ -n "$tli" ] && break
+  sleep 1
+done
+[ -n "$tli" ] || { say "${node} still in recovery after 60 s: nothing archived"; exit 1; }
+history='${data}/pg_wal/'"$tli.history"
+[ -f "$history" ] || { say "${node} leads timeline $tli, the first: nothing earlier to archive"; exit 0; }
+pushed=0
+failed=0
+# each line of the history: a parent timeline (decimal) and the position where it ended (hex X/Y)
+for line in $(grep -v '^#' "$history" | awk 'NF >= 2 { print $1 "," $2 }'); do
+  parent=$(printf '%08X' "\${line%%,*}")
+  switch=\${line#*,}
+  ended=$(( (0x\${switch%/*} << 8) + (0x\${switch#*/} >> 24) ))
+  for file in '${data}/pg_wal/'"$parent"????????????????; do
+    [ -f "$file" ] || continue
+    name=\${file##*/}
+    rest=\${name#????????}
+    [ $(( (0x\${rest%????????} << 8) + 0x\${rest#????????} )) -lt "$ended" ] || continue
+    if pgbackrest --config='${FILES.backrestConf}' --stanza=${STANZA} --pg1-path='${data}' --log-level-console=error archive-push "$file"; then
+      pushed=$((pushed + 1))
+      say "archived $name"
+    else
+      failed=$((failed + 1))
+      say "could not archive $name"
+    fi
+  done
+done
+say "${node} leads timeline $tli: $pushed segments of earlier timelines archived, $failed failed"
+[ "$failed" -eq 0 ]
+`;
+}
+
 /**
  * A node's Patroni configuration (JSON, which is YAML). Every address other nodes use goes through the TCP proxy's
  * routes of this node (clients, replication, the REST API), and this Patroni reaches etcd through its own routes:
@@ -250,7 +308,6 @@ function patroniConfig(state, node) {
       pg_hba: ['local all all trust', `host all all ${HOST}/32 trust`, `host replication all ${HOST}/32 trust`],
       parameters: {
         unix_socket_directories: FILES.run,
-        cluster_name: `portal-${node}-${p.port}`,
         archive_command: archiveCommand(state, node),
         logging_collector: 'on',
         log_directory: path.join(FILES.logs, 'postgres'),
@@ -261,6 +318,7 @@ function patroniConfig(state, node) {
         log_line_prefix: '%m [%p] %q%u@%d ',
       },
       basebackup: [{ checkpoint: 'fast' }],
+      callbacks: { on_role_change: timelineArchiverFile(node) },
       // a former primary whose rewind fails is left as it is (an operator looks, then `reinit` moves it aside)
       remove_data_directory_on_rewind_failure: false,
       remove_data_directory_on_diverged_timelines: false,
@@ -279,17 +337,37 @@ function superuserPassword() {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
+/**
+ * The PostgreSQL processes of a node, running or orphaned: every one works in its data directory (their titles name
+ * the cluster, which Patroni sets to its scope, the same on every node).
+ */
+function processesOf(node) {
+  let dir;
+  try {
+    dir = fs.realpathSync(nodeDir(node));
+  } catch {
+    return [];
+  }
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return cmdlineOf(pid)?.startsWith('postgres: ') && fs.readlinkSync(`/proc/${pid}/cwd`) === dir;
+      } catch {
+        return false;
+      }
+    });
+}
+
 /** Removes what a crashed postmaster left (its pid file naming a process that is not it, its socket's lock). */
 async function clearStale(state, node) {
   const dir = nodeDir(node);
   const pidFile = path.join(dir, 'postmaster.pid');
   if (!fs.existsSync(pidFile) || postmasterPid(node)) return;
   const { port } = state.ports.nodes[node];
-  const orphans = fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((pid) => cmdlineOf(pid)?.startsWith(`postgres: portal-${node}-${port}:`));
+  const orphans = processesOf(node);
   for (const pid of orphans) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -316,6 +394,7 @@ export async function startPatroni(state, node) {
   // an empty directory of the postgres user's: Patroni runs initdb or clones the leader into it
   if (!fs.existsSync(nodeDir(node))) mkdirFor(nodeDir(node), { postgres: true, mode: 0o700 });
   writeFileFor(patroniConfigFile(node), `${JSON.stringify(patroniConfig(state, node), null, 2)}\n`, { postgres: true, mode: 0o600 });
+  writeFileFor(timelineArchiverFile(node), timelineArchiver(state, node), { postgres: true, mode: 0o700 });
   touchFor(logFile(`patroni-${node}`), { postgres: true });
   const child = spawnDetached(which('patroni'), [patroniConfigFile(node)], {
     log: logFile(`patroni-${node}`),
@@ -670,6 +749,26 @@ async function stopDrill(dir) {
   } catch {
     // not running
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// the leader's archiver, held (a stalled archive: segments complete on the leader and its replicas, not archived)
+
+/** SIGSTOP of the leader's archiver until `release()` (SIGCONT) or `kill()` (SIGKILL, once its postmaster is gone). */
+export async function holdArchiver(state) {
+  const lead = await leader(state);
+  if (!lead) throw new ClusterError('hold-archiver', 'there is no leader');
+  const pid = processesOf(lead).find((p) => /^postgres: [^:]+: archiver/.test(cmdlineOf(p) ?? ''));
+  if (!pid) throw new ClusterError('hold-archiver', `${lead} has no archiver process`);
+  const signal = (name) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // gone
+    }
+  };
+  signal('SIGSTOP');
+  return { pid, leader: lead, release: () => signal('SIGCONT'), kill: () => signal('SIGKILL') };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

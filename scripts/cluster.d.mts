@@ -113,6 +113,7 @@ export declare function stopReplica(node?: NodeRef): Promise<NodeName>;
 export declare function startReplica(node?: NodeName): Promise<NodeName[]>;
 export declare function switchover(to?: NodeName): Promise<{ from: NodeName; to: NodeName }>;
 export declare function holdWal(node: NodeRef, seconds: number): Promise<{ node: NodeName; pid: number; leader: NodeName; release(): void }>;
+export declare function holdArchive(): Promise<{ pid: number; leader: NodeName; release(): void; kill(): void }>;
 export declare function cut(role: NodeRef, seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;
 export declare function cutPrimary(seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;
 export declare function cutReplica(seconds: number, options?: { mode?: CutMode }): Promise<{ node: NodeName; until: number }>;

@@ -19,6 +19,7 @@ import {
   ensureBackups,
   ensureEtcd,
   etcdAlive,
+  holdArchiver,
   holdWalSender,
   killNode,
   leader,
@@ -1261,6 +1262,15 @@ export function holdWal(which, seconds) {
     const held = await holdWalSender(state, node, s);
     say(`Holding ${held.leader}'s WAL sender to ${node} (pid ${held.pid}, SIGSTOP) for ${s} s...`);
     return { node, pid: held.pid, leader: held.leader, release: held.release };
+  });
+}
+
+/** Holds the leader's archiver (SIGSTOP) until `release()`; `kill()` ends it once its postmaster is gone (a host lost mid-stall). */
+export function holdArchive() {
+  return locked(async () => {
+    const held = await holdArchiver(stateOrFail());
+    say(`Holding ${held.leader}'s archiver (pid ${held.pid}, SIGSTOP): its WAL segments are completed, not archived.`);
+    return held;
   });
 }
 

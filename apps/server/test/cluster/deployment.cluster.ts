@@ -446,13 +446,8 @@ describe('the cluster under load and faults', () => {
   it("kill -9 of the leader's postmaster, no command from anyone: writes back within 15 s, and the old leader rejoins as a replica by itself", async () => {
     await cluster.settle();
     await askReport();
-    // the restore drill at the end restores to this moment, before the first failover: a restore to a later time
-    // can lack the last segments a killed leader had not archived (docs/deployment.md)
-    restorePoint = Date.now();
-    await sleep(1000);
-    // taken now: a withdrawal that failed before it and is sent again at the end is answered 201 then, booked after it
-    ackedByRestorePoint = [...withdrawals].filter(([, w]) => w.status === 201 && w.at < restorePoint).map(([id]) => id);
-    // a backup after it: the WAL up to here is in the archive before the leader is killed
+    // an incremental backup before the first failover: the restore drill at the end starts from it and replays the
+    // WAL of the timelines after it
     await cluster.backupCommand();
     const killed = await cluster.killPrimary();
     // from the kill itself: a request sent before it may still have been answered by the old leader
@@ -496,7 +491,20 @@ describe('the cluster under load and faults', () => {
     // a whole cluster first: the node named synchronous a moment ago (the last test's rejoin) has caught up
     await cluster.settle();
     await sleep(5000);
+    // the restore drill at the end restores to a moment here, after two failovers, in WAL the leader completes but
+    // never archives (its archiver held): only the new leader's push of the earlier timeline (Patroni's
+    // on_role_change) puts those segments in the archive
+    const archiver = await cluster.holdArchive();
+    const [closed] = await db<{ segment: string }>('select pg_walfile_name(pg_switch_wal()) as segment');
+    await sleep(1000);
+    restorePoint = Date.now();
+    await sleep(1000);
+    // taken now: a withdrawal that failed before it and is sent again at the end is answered 201 then, booked after it
+    ackedByRestorePoint = [...withdrawals].filter(([, w]) => w.status === 201 && w.at < restorePoint).map(([id]) => id);
+    await db('select pg_switch_wal()');
+    await sleep(1000);
     const lost = await cluster.killNodeCommand('primary');
+    archiver.kill();
     const from = lost.at;
     // the host stays lost until another node leads (started again before its lock expires, it would lead again)
     const rto = await writesBackAfter(from);
@@ -505,9 +513,13 @@ describe('the cluster under load and faults', () => {
     const started = Date.now();
     await cluster.startNode(lost.node);
     const rejoin = (Date.now() - started) / 1000;
+    // the new leader archived the segment the old one completed and never archived
+    const pushed = fs.readFileSync(path.join(process.env.CLUSTER_DIR!, 'logs', 'pgbackrest', `archive-timelines-${now?.name}.log`), 'utf8');
     figures.push(
-      `${lost.node}'s host lost: ${now?.name} leads, writes back ${rto.toFixed(1)} s after (the lock's 15 s); ${lost.node} started again and streaming in ${rejoin.toFixed(1)} s; failures ${describeFailures(within(from, Date.now()))}`,
+      `${lost.node}'s host lost: ${now?.name} leads, writes back ${rto.toFixed(1)} s after (the lock's 15 s); ${lost.node} started again and streaming in ${rejoin.toFixed(1)} s; failures ${describeFailures(within(from, Date.now()))}; ` +
+        `the new leader archived: ${pushed.trim().split('\n').at(-1)}`,
     );
+    expect(pushed).toContain(`archived ${closed!.segment}`);
     expect(now?.name).toBeDefined();
     expect(now?.name).not.toBe(lost.node);
     expect(rto).toBeLessThanOrEqual(25);
