@@ -19,6 +19,7 @@ import {
   runPg,
   sleep,
   spawnDetached,
+  tail,
   terminate,
   touchFor,
   waitFor,
@@ -723,9 +724,13 @@ export async function restoreDrill(state, { to = new Date(), keep = false, inspe
   touchFor(logFile('drill'), { postgres: true });
   runPg('restore drill', 'pg_ctl', ['-D', dir, '-l', logFile('drill'), '-o', options, '-w', '-t', '120', 'start'], { log: logFile('drill'), cwd: STATE_DIR });
   try {
+    // a recovery that runs out of WAL before its target stops the server (FATAL): said at once, with its log
     await waitFor('restore drill', 'recovery to reach its target and promote', async () => (await takesWrites(port)) === true, {
       ms: 300_000,
       log: logFile('drill'),
+      gone: () => !fs.existsSync(path.join(dir, 'postmaster.pid')),
+    }).catch((err) => {
+      throw new ClusterError('restore drill', `${err.message}:\n${tail(logFile('drill'), 12)}`, logFile('drill'));
     });
     const seconds = (performance.now() - began) / 1000;
     const url = `postgres://postgres@${HOST}:${port}/portal`;
