@@ -40,8 +40,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
-          // one module graph for the run's files (each starts its own server and browser all the same)
+          // files run side by side as the workers allow (npm test gives two): each starts its own server on a port of
+          // its own and its own browser; within a worker, one module graph for its files
           isolate: false,
         },
       },
