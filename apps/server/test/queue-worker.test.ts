@@ -44,6 +44,33 @@ describe.each(DATABASES)('a queue worked with workQueue on %s', (kind) => {
     expect(runs.sort()).toEqual([1, 2, 2]);
   });
 
+  it('a job taken by a fetch whose answer was lost (it committed as the connection went) is worked at once, not at its expiry', async () => {
+    await boss.createQueue('qw-lost-fetch', { name: 'qw-lost-fetch', retryLimit: 2, expireInSeconds: 600 });
+    const db = boss.getDb();
+    const original = db.executeSql.bind(db);
+    let lost: string | undefined;
+    // the first fetch that takes a job commits, then its connection is cut before the answer arrives
+    const executeSql = vi.spyOn(db, 'executeSql').mockImplementation(async (text: string, values: unknown[]) => {
+      const result = await original(text, values);
+      if (!lost && /'active'/.test(text) && /update/i.test(text) && result.rows.length) {
+        lost = (result.rows[0] as { id: string }).id;
+        throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      }
+      return result;
+    });
+    const runs: string[] = [];
+    workers.push(
+      workQueue(boss, 'qw-lost-fetch', { pollingIntervalSeconds: 0.2, log }, async (job) => {
+        runs.push(job.id);
+      }),
+    );
+    const id = (await boss.send('qw-lost-fetch', {}))!;
+    await expect.poll(() => stateOf(boss, 'qw-lost-fetch', id), { timeout: 5000, interval: 100 }).toBe('completed');
+    expect(lost).toBe(id);
+    expect(runs).toEqual([id]);
+    executeSql.mockRestore();
+  });
+
   it('a stop waits for the job under way, and hands back one that outlasts its grace (failed, so tried again) at once', async () => {
     await boss.createQueue('qw-stop', { name: 'qw-stop', retryLimit: 2, retryDelay: 60, expireInSeconds: 600 });
     let release: () => void = () => undefined;

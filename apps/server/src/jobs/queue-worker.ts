@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import { errorCause, isDatabaseOutage, logFailure } from '../db/outage.ts';
@@ -16,6 +17,35 @@ export type QueueWorkerOptions = {
 
 /** Longest wait between two tries to record a job's outcome while the database is away. */
 const SETTLE_MAX_WAIT_MS = 2000;
+
+const JOB_COLUMNS = `j.id, j.name, j.data, extract(epoch from j.expire_in) as "expireInSeconds"`;
+
+/**
+ * Takes the queue's next job as pg-boss 10's fetch does (one job: its batch rules for singleton and stately queues do
+ * not apply to one), and marks it with `claim`, a token of this fetch, in the job's output (which its outcome
+ * replaces). pg-boss's own fetch swallows every error: a fetch that commits as its connection is cut (a failover
+ * after the synchronous replica has the commit) left the job active with no server working it until its expiry,
+ * up to 15 minutes. With the token, the server that lost the answer finds the job it took.
+ */
+const CLAIM_SQL = `
+  with next as (
+    select id from pgboss.job
+     where name = $1 and state < 'active' and start_after < now()
+     order by priority desc, created_on, id
+     limit 1
+       for update skip locked
+  )
+  update pgboss.job j
+     set state = 'active',
+         started_on = now(),
+         retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end,
+         output = jsonb_build_object('claim', $2::text)
+    from next
+   where j.name = $1 and j.id = next.id
+  returning ${JOB_COLUMNS}`;
+
+/** The job a fetch with this token took, when it took one and it is still active (its answer was lost). */
+const CLAIMED_SQL = `select ${JOB_COLUMNS} from pgboss.job j where j.name = $1 and j.state = 'active' and j.output ->> 'claim' = $2`;
 
 const running = new WeakMap<PgBoss, Set<QueueWorker>>();
 
@@ -95,11 +125,35 @@ export function workQueue<T extends object>(
     await settle(job, failure, expiresAt);
   }
 
+  /** the token of a fetch whose answer was lost to an outage: the job it may have taken is looked for first */
+  let lostClaim: string | undefined;
+  const first = async (sql: string, claim: string) => {
+    const { rows }: { rows: unknown[] } = await boss.getDb().executeSql(sql, [queue, claim]);
+    return rows[0] as PgBoss.Job<T> | undefined;
+  };
+  const take = async (): Promise<PgBoss.Job<T> | undefined> => {
+    if (lostClaim) {
+      const job = await first(CLAIMED_SQL, lostClaim);
+      lostClaim = undefined;
+      if (job) {
+        log.warn({ job: job.id }, `${queue}: a job taken as the database went away is worked now, not at its expiry`);
+        return job;
+      }
+    }
+    const claim = randomUUID();
+    try {
+      return await first(CLAIM_SQL, claim);
+    } catch (err) {
+      if (isDatabaseOutage(err)) lostClaim = claim;
+      throw err;
+    }
+  };
+
   const loop = (async () => {
     while (!stopping) {
       let job: PgBoss.Job<T> | undefined;
       try {
-        [job] = await boss.fetch<T>(queue, { batchSize: 1 });
+        job = await take();
       } catch (err) {
         if (!stopping) logFailure(log, err, `${queue}: no job could be taken; tried again shortly`);
       }
