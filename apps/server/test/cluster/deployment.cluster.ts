@@ -627,6 +627,19 @@ describe('the cluster under load and faults', () => {
   it('after it all: no withdrawal or payment acknowledged is lost or booked twice; all finished; every event delivered; never two writers', async () => {
     await stopLoad();
     await writers.stop();
+    // the switchover has just ended: the database whole again, and the balancer's leader address on the new leader,
+    // before anything is read through it
+    await cluster.settle();
+    await expect
+      .poll(
+        () =>
+          db<{ w: boolean }>('select not pg_is_in_recovery() as w').then(
+            ([r]) => r?.w,
+            () => false,
+          ),
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(true);
     const total = within(startedAt, Date.now());
     figures.push(`in all: ${total.length} requests; failures ${describeFailures(total)}`);
     figures.push(`the watch on the nodes: ${writers.samples} looks (every 200 ms), at most ${writers.most} node taking writes at once`);
