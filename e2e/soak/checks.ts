@@ -51,10 +51,17 @@ export async function checkAll(input: Input): Promise<boolean> {
   const check = (name: string, goal: string, found: string, ok: boolean) => results.push({ check: name, goal, found, ok });
   const details: string[] = [];
 
-  // sign-outs nobody asked for: a tab on /login, other than the one left alone (signed out by the idle rule, once)
+  // sign-outs nobody asked for: a tab on /login, other than the one left alone (signed out by the idle rule, once),
+  // with the tab's last calls before it (the answer that ended it is among them)
+  const lastCalls = (tab: string, until: number) =>
+    journal.calls
+      .filter((c) => c.tab === tab && c.at <= until)
+      .slice(-5)
+      .map((c) => `${c.method} ${c.path} ${c.status}${c.code ? ` ${c.code}` : ''}`)
+      .join('; ');
   const unasked = journal.tabs
     .filter((t) => t.name !== idle.tab)
-    .flatMap((t) => t.onLogin.map((l) => `${t.name} at ${new Date(l.at).toISOString()}: ${l.reason}`));
+    .flatMap((t) => t.onLogin.map((l) => `${t.name} at ${new Date(l.at).toISOString()}: ${l.reason} (calls before it: ${lastCalls(t.name, l.at)})`));
   check('sign-outs nobody asked for', '0', String(unasked.length), unasked.length === 0);
   details.push(...unasked.map((u) => `unasked sign-out: ${u}`));
   const idleTab = journal.tabs.find((t) => t.name === idle.tab)!;
@@ -73,6 +80,11 @@ export async function checkAll(input: Input): Promise<boolean> {
   const minutes = (input.stoppedAt - input.began) / 60_000;
   const fewest = Math.min(...people.map((p) => refreshes.filter((r) => r.tab.startsWith(p)).length));
   const refused = refreshes.filter((r) => r.status !== 200 && !(r.status === 503 && r.retryAfter));
+  details.push(
+    ...refused.map(
+      (r) => `renewal refused: ${r.tab} at ${new Date(r.at).toISOString()}: ${r.status}${r.code ? ` ${r.code}` : ''}${r.failure ? ` (${r.failure})` : ''}`,
+    ),
+  );
   check(
     'token renewals',
     `each person >= ${Math.floor((minutes * 60) / input.tokenSeconds) - 1}, all answered 200`,

@@ -2,7 +2,18 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { watchCsp } from '../support/browser.ts';
 
 /** An API call of a tab, as the browser saw it: sent and answered (ms since the epoch), its status (0: no answer). */
-export type Call = { tab: string; method: string; path: string; sent: number; at: number; status: number; retryAfter: boolean; failure?: string };
+export type Call = {
+  tab: string;
+  method: string;
+  path: string;
+  sent: number;
+  at: number;
+  status: number;
+  retryAfter: boolean;
+  failure?: string;
+  /** the error body's code of an answer 4xx or 5xx (read a moment after the answer) */
+  code?: string;
+};
 
 /** A money-moving request of a tab (a withdrawal or a payment) and whether the server acknowledged it. */
 export type MoneyRequest = { tab: string; kind: 'withdrawal' | 'payment'; sequenceId: string; sent: number; status: number };
@@ -129,12 +140,13 @@ export async function personaBrowser(browser: Browser, journal: Journal, partner
           journal.money.push({ tab: tab.name, kind, sequenceId, sent: Date.now(), status: 0 });
       }
     });
-    const finish = (req: Request, status: number, retryAfter: boolean, failure?: string) => {
+    const finish = (req: Request, status: number, retryAfter: boolean, failure?: string): Call | undefined => {
       const began = sent.get(req);
-      if (began === undefined) return;
+      if (began === undefined) return undefined;
       sent.delete(req);
       const { pathname } = new URL(req.url());
-      journal.calls.push({ tab: tab.name, method: req.method(), path: pathname, sent: began, at: Date.now(), status, retryAfter, failure });
+      const call: Call = { tab: tab.name, method: req.method(), path: pathname, sent: began, at: Date.now(), status, retryAfter, failure };
+      journal.calls.push(call);
       const kind = MONEY_PATHS[pathname];
       if (kind && req.method() === 'POST' && status) {
         const sequenceId = (req.postDataJSON() as { sequenceId?: string } | null)?.sequenceId;
@@ -142,8 +154,16 @@ export async function personaBrowser(browser: Browser, journal: Journal, partner
         const entry = journal.money.find((m) => m.sequenceId === sequenceId);
         if (entry && (entry.status < 200 || entry.status >= 300)) entry.status = status;
       }
+      return call;
     };
-    page.on('response', (res) => finish(res.request(), res.status(), Boolean(res.headers()['retry-after'])));
+    page.on('response', (res) => {
+      const call = finish(res.request(), res.status(), Boolean(res.headers()['retry-after']));
+      if (call && call.status >= 400)
+        void res.json().then(
+          (body: { code?: unknown }) => (call.code = typeof body?.code === 'string' ? body.code : undefined),
+          () => undefined,
+        );
+    });
     page.on('requestfailed', (req) => finish(req, 0, false, req.failure()?.errorText));
     page.on('console', (message) => {
       if (message.type() === 'error') tab.errors.push({ at: Date.now(), text: message.text() });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { SignJWT, base64url, decodeJwt } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import { sessionEndMessage, type SessionEndReason } from '@portal/contract/live';
@@ -8,6 +9,7 @@ import { sha256, signAccessToken } from '../src/lib/tokens.ts';
 import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
 import { decrypt } from '../src/lib/keys.ts';
 import { throttleKey } from '../src/modules/auth/sign-in.service.ts';
+import { REFRESH_REUSE_SECONDS } from '../src/modules/auth/sessions.service.ts';
 import { DATABASES, browser, holdDatabase, setup, signIn, testConfig, type TestContext } from './harness.ts';
 
 const secretOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.totpSecret!;
@@ -393,7 +395,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(profile.statusCode).toBe(200);
 
     // the body form, for non-browser clients: the stolen first token comes back after the reuse window
-    t.clock.now += 11_000;
+    t.clock.now += REFRESH_REUSE_SECONDS * 1000 + 1000;
     const stolen = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: first });
     expect(stolen.statusCode).toBe(401);
     expect(stolen.json()).toMatchObject(ended('refresh-reuse'));
@@ -430,10 +432,43 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(await t.database.db.selectFrom('refresh_tokens').select('id').where('family_id', '=', sessionOf(s.accessToken)).execute()).toHaveLength(3);
   });
 
+  it('keeps the refresh cookie through a database outage: the refresh answers 503 with Retry-After, and the same cookie renews once the database is back', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    // the rotation's write fails as a cut connection does (SQLSTATE class 08), as a restarted pooler or a failover makes it
+    await sql`create function refresh_cut() returns trigger language plpgsql as $$ begin raise exception 'connection lost' using errcode = '08006'; end $$`.execute(
+      t.database.db,
+    );
+    await sql`create trigger refresh_cut before update on refresh_tokens for each row execute function refresh_cut()`.execute(t.database.db);
+    try {
+      const cut = await s.browser.post('/api/v1/users/refresh');
+      expect(cut.statusCode).toBe(503);
+      expect(cut.headers['retry-after']).toBeDefined();
+      expect(s.browser.jar.get('portal_refresh')).toBe(s.refreshToken);
+    } finally {
+      await sql`drop trigger refresh_cut on refresh_tokens`.execute(t.database.db);
+      await sql`drop function refresh_cut()`.execute(t.database.db);
+    }
+    const back = await s.browser.post('/api/v1/users/refresh');
+    expect(back.statusCode).toBe(200);
+    expect(s.browser.jar.get('portal_refresh')).toBe(back.json<{ refreshToken: string }>().refreshToken);
+  });
+
+  it('answers the same new token when a rotation committed but its answer was lost, and the portal sends the token again after an outage', async () => {
+    const s = await signIn(t, 'admin@kora.test');
+    const lost = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });
+    expect(lost.statusCode).toBe(200);
+    // the portal tries again once the server answers again: after Retry-After, a failover, its probe's next step
+    t.clock.now += 45_000;
+    const again = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ refreshToken: string }>().refreshToken).toBe(lost.json<{ refreshToken: string }>().refreshToken);
+    expect((await profileWith(again.json<{ accessToken: string }>().accessToken)).statusCode).toBe(200);
+  });
+
   it('ends the session when a rotated token comes back after the reuse window', async () => {
     const s = await signIn(t, 'admin@kora.test');
     expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(200);
-    t.clock.now += 10_000;
+    t.clock.now += REFRESH_REUSE_SECONDS * 1000;
     expect((await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken })).statusCode).toBe(200);
     t.clock.now += 1_500;
     const late = await browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken });

@@ -7,6 +7,7 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { invalidateEverywhere } from '../src/lib/cache-bus.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
 import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { REFRESH_REUSE_SECONDS } from '../src/modules/auth/sessions.service.ts';
 import type { App } from '../src/app.ts';
 import { readEvents, type SseEvent } from './sse.ts';
 import { DATABASES, browser, setup, signIn, twoInstances, type TestContext } from './harness.ts';
@@ -234,7 +235,7 @@ describe.each(DATABASES)('the live event stream follows its session and access o
     const stream = await openStream(t.app, s.accessToken);
     try {
       expect((await s.browser.post('/api/v1/users/refresh')).statusCode).toBe(200);
-      t.clock.now += 11_000;
+      t.clock.now += REFRESH_REUSE_SECONDS * 1000 + 1000;
       const { data, ms } = await timed<LiveEndedEvent>(stream, 'ended', () => browser(t.app).post('/api/v1/users/refresh', { refreshToken: s.refreshToken }));
       expect(data).toEqual({ reason: 'refresh-reuse', message: sessionEndMessage('refresh-reuse') });
       expect(ms).toBeLessThan(2000);

@@ -160,7 +160,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       try {
         return withRefreshCookie(reply, await sessions.refresh(request.cookies[REFRESH_COOKIE] ?? request.body?.refreshToken, ctx(request)));
       } catch (err) {
-        reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
+        // only a refusal ends the browser's session; an outage (503), a slow-down (429) or a fault leaves the cookie,
+        // so that the portal's next try renews with it
+        if (err instanceof AppError && err.statusCode === 401) reply.clearCookie(REFRESH_COOKIE, { path: '/api/v1/users' });
         throw err;
       }
     },

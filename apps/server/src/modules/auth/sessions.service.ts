@@ -15,9 +15,12 @@ import { sessionEnd, sessionEnded, type EndReason } from './session-end.ts';
 export const REFRESH_TOKEN_HOURS = 12;
 /**
  * A rotated refresh token that comes back within this time answers the same new token: two tabs refreshing at once
- * are one person. After it, a rotated token coming back means a copy exists, and the session ends for both holders.
+ * are one person, and so is a portal sending its token again after an outage took the answer of a rotation that
+ * committed (it tries again after Retry-After and its reconnect probe: a failover takes up to about 20 s). After it,
+ * a rotated token coming back means a copy exists, and the session ends for both holders. 60 s is the longest grace
+ * the common identity providers allow.
  */
-export const REFRESH_REUSE_SECONDS = 10;
+export const REFRESH_REUSE_SECONDS = 60;
 
 export type SessionsDeps = {
   repo: AuthRepository;
