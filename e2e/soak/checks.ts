@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type * as Cluster from '../../scripts/cluster.d.mts';
 import type { Journal } from './tabs.ts';
-import type { WorkContext } from './work.ts';
+import { OUTAGE_WORDS, type WorkContext } from './work.ts';
 
 /** A fault of the day: from when it began until 15 s after its command returned. */
 export type Phase = { name: string; from: number; to: number; ok: boolean; error?: string };
@@ -193,15 +193,21 @@ export async function checkAll(input: Input): Promise<boolean> {
     stayed > 0 && missedAll === 0 && foreignAll === 0,
   );
 
-  // errors the person did not cause: console errors, uncaught exceptions, error toasts and screens, CSP violations
+  // errors the person did not cause: console errors, uncaught exceptions, error toasts and screens, CSP violations.
+  // A change the portal answered "briefly unavailable" (one it does not send again by itself: it may have been made)
+  // and the person then sent again is counted apart; any other alert counts, that one on a read included
+  const answeredChange = (tab: string, a: { at: number; text: string }) =>
+    a.text.startsWith(OUTAGE_WORDS) && ctx.sentAgain.some((x) => x.tab === tab && x.at >= a.at && x.at - a.at <= 10_000);
   const shown = journal.tabs.flatMap((t) =>
     t.alerts
-      .filter((a) => !OWN_MESSAGES.some((m) => m.test(a.text)) && !(t.name === idle.tab && /inactivity/i.test(a.text)))
+      .filter((a) => !OWN_MESSAGES.some((m) => m.test(a.text)) && !(t.name === idle.tab && /inactivity/i.test(a.text)) && !answeredChange(t.name, a))
       .map((a) => `${t.name}: alert "${a.text}"`),
   );
   const consoleErrors = journal.tabs.flatMap((t) => t.errors.filter((e) => !RESOURCE_LINE.test(e.text)).map((e) => `${t.name}: ${e.text}`));
   const errors = [...shown, ...consoleErrors, ...journal.cspViolations];
-  check('errors shown that the person did not cause', '0', String(errors.length), errors.length === 0);
+  const sentAgain = ctx.sentAgain.length ? `; changes answered "briefly unavailable" and sent again by the person: ${ctx.sentAgain.length}` : '';
+  check('errors shown that the person did not cause', '0', `${errors.length}${sentAgain}`, errors.length === 0);
+  details.push(...ctx.sentAgain.map((x) => `sent again: ${x.tab}, ${x.change}, at ${new Date(x.at).toISOString()}`));
   details.push(...errors.slice(0, 30));
 
   // steps a person could not finish

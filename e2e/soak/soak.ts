@@ -97,6 +97,7 @@ async function main() {
   const ctx: WorkContext = {
     timings: [],
     stuck: [],
+    sentAgain: [],
     done: new Map(),
     serial: () => ++serial,
     shot: async (page: Page, name: string) => {

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** How long a screen took to show what was asked of it (a table's first rows, a search's row...), and when. */
 export type Timing = { screen: string; at: number; ms: number };
@@ -8,6 +8,8 @@ export type Stuck = { tab: string; step: string; at: number; error: string; shot
 export type WorkContext = {
   timings: Timing[];
   stuck: Stuck[];
+  /** a change the portal answered "briefly unavailable" (it met a failover or a cut), which the person sent again */
+  sentAgain: { tab: string; at: number; change: string }[];
   /** what the person took a step to do, done, for the table */
   done: Map<string, number>;
   /** a counter shared by every tab, to make each invitation's address and name new */
@@ -16,7 +18,7 @@ export type WorkContext = {
 };
 
 /** A step of a person's work in one tab. */
-export type Step = { name: string; run: (page: Page, ctx: WorkContext) => Promise<void> };
+export type Step = { name: string; run: (page: Page, ctx: WorkContext, tab: string) => Promise<void> };
 
 /** The longest a screen may take to answer during a fault before the step counts as stuck. */
 const WAIT = 45_000;
@@ -32,6 +34,34 @@ const nav = async (page: Page, name: string) => {
 };
 
 const rows = (page: Page) => page.getByTestId('transaction-row');
+
+/** What the portal says when a change met an outage: it is not sent again by itself (it may have been made). */
+export const OUTAGE_WORDS = 'The service is briefly unavailable';
+
+/**
+ * A change sent with `button`, done once `done` shows. When the portal answers that the service is briefly
+ * unavailable (a change that met a failover or a cut, without a key that makes sending it again safe), the person
+ * does what it says: waits a few seconds and sends it again; each time is recorded (the checks print them).
+ */
+async function sendChange(page: Page, ctx: WorkContext, tab: string, change: string, button: Locator, done: Locator) {
+  for (let tries = 1; ; tries++) {
+    await button.click({ timeout: WAIT });
+    // the button shows it is sending (disabled) until the answer; a moment for that to begin
+    await page.waitForTimeout(300);
+    const deadline = Date.now() + WAIT;
+    let unavailable = false;
+    while (!unavailable) {
+      if (await done.first().isVisible()) return;
+      unavailable =
+        (await page.getByRole('alert').filter({ hasText: OUTAGE_WORDS }).first().isVisible()) && (await button.isEnabled({ timeout: 100 }).catch(() => false));
+      if (Date.now() > deadline) throw new Error(`${change}: no answer within ${WAIT / 1000} s`);
+      if (!unavailable) await page.waitForTimeout(250);
+    }
+    ctx.sentAgain.push({ tab, at: Date.now(), change });
+    if (tries >= 6) throw new Error(`${change}: the service stayed unavailable`);
+    await page.waitForTimeout(5000);
+  }
+}
 
 /** The transactions screen on one of its tabs, until its first rows show. */
 const tableTab = (tab: string): Step => ({
@@ -49,9 +79,17 @@ const nextPage: Step = {
     await rows(page).first().waitFor({ timeout: WAIT });
     const summary = page.getByTestId('page-summary');
     const before = await summary.textContent();
+    // the pager cannot move while its page loads (aria-disabled: a refetch, waiting through an outage): a person waits
+    // until it can, and stops at the last page
     const next = page.getByRole('button', { name: 'Next' });
-    if (await next.isDisabled()) return;
-    await next.click();
+    const movable = next.and(page.locator(':not([aria-disabled="true"])'));
+    await movable.waitFor({ timeout: WAIT }).catch(() => undefined);
+    if (!(await movable.isVisible())) {
+      const [shownTo, total] = (/–([\d,]+) of ([\d,]+)/.exec((await summary.textContent()) ?? '') ?? []).slice(1);
+      if (shownTo && shownTo === total) return;
+      throw new Error(`the pager stayed unable to move for ${WAIT / 1000} s`);
+    }
+    await movable.click();
     await timed(ctx, 'the next page', async () => {
       // the summary says anything else than it did ("1–10 of 300" → "11–20 of 300")
       const same = new RegExp(`^${(before ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
@@ -126,8 +164,8 @@ const balance: Step = {
 /** A withdrawal of USD 10.00 (the least one may withdraw) to the partner's wallet, confirmed, until the portal says it is on its way. */
 const withdraw: Step = {
   name: 'withdraw',
-  run: async (page, ctx) => {
-    await balance.run(page, ctx);
+  run: async (page, ctx, tab) => {
+    await balance.run(page, ctx, tab);
     await page.getByRole('button', { name: 'Withdraw' }).click();
     await page.getByLabel('Amount (USD)').fill('10.00');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -178,7 +216,7 @@ const notifications: Step = {
 /** An invitation, its role changed, then withdrawn (so that the team does not grow without end). */
 const inviteAndChangeRole: Step = {
   name: 'invite, change the role, withdraw',
-  run: async (page, ctx) => {
+  run: async (page, ctx, tab) => {
     await nav(page, 'Settings');
     await page.getByRole('link', { name: /Team/ }).click({ timeout: WAIT });
     await timed(ctx, 'the team', () => page.getByRole('list', { name: 'Team members' }).waitFor({ timeout: WAIT }));
@@ -191,8 +229,9 @@ const inviteAndChangeRole: Step = {
     await dialog.getByLabel('Full name').fill(name);
     await dialog.getByLabel('E-mail').fill(email);
     await dialog.getByText('Treasury', { exact: true }).click();
-    await dialog.getByRole('button', { name: 'Send invitation' }).click();
-    await timed(ctx, 'an invitation sent', () => page.getByText(`Invitation sent to ${email}`).waitFor({ timeout: WAIT }));
+    await timed(ctx, 'an invitation sent', () =>
+      sendChange(page, ctx, tab, 'an invitation', dialog.getByRole('button', { name: 'Send invitation' }), page.getByText(`Invitation sent to ${email}`)),
+    );
     await member().waitFor({ timeout: WAIT });
     await member()
       .getByRole('button', { name: `Actions for ${email}` })
@@ -200,13 +239,19 @@ const inviteAndChangeRole: Step = {
     await page.getByRole('menuitem', { name: 'Change role' }).click();
     const roleDialog = page.getByRole('dialog', { name: `Change the role of ${name}` });
     await roleDialog.getByText('View only', { exact: true }).click();
-    await roleDialog.getByRole('button', { name: 'Save role' }).click();
-    await page.getByText(`${email} is now View only`).waitFor({ timeout: WAIT });
+    await sendChange(page, ctx, tab, 'a role change', roleDialog.getByRole('button', { name: 'Save role' }), page.getByText(`${email} is now View only`));
     await member()
       .getByRole('button', { name: `Actions for ${email}` })
       .click();
     await page.getByRole('menuitem', { name: 'Withdraw invitation' }).click();
-    await page.getByRole('dialog', { name: 'Withdraw the invitation?' }).getByRole('button', { name: 'Withdraw invitation' }).click();
+    await sendChange(
+      page,
+      ctx,
+      tab,
+      'an invitation withdrawn',
+      page.getByRole('dialog', { name: 'Withdraw the invitation?' }).getByRole('button', { name: 'Withdraw invitation' }),
+      page.getByText(/^The invitation to \S+ was withdrawn/),
+    );
     await member().waitFor({ state: 'detached', timeout: WAIT });
   },
 };
@@ -250,7 +295,7 @@ export async function workIn(tab: string, page: Page, steps: Step[], ctx: WorkCo
     if (new URL(page.url()).pathname === '/login') return;
     const step = steps[i % steps.length]!;
     try {
-      await step.run(page, ctx);
+      await step.run(page, ctx, tab);
       ctx.done.set(step.name, (ctx.done.get(step.name) ?? 0) + 1);
     } catch (err) {
       if (new URL(page.url()).pathname === '/login') return;

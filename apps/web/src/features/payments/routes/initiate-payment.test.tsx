@@ -104,6 +104,26 @@ describe('initiate payment screen', () => {
     expect(screen.getByRole('link', { name: 'View in payments' }).getAttribute('href')).toBe(`/payments/${payment().id}`);
   });
 
+  it('sends the confirmation again with the same sequenceId when an outage took its answer, and shows the payment', async () => {
+    const api = setupApi();
+    let tries = 0;
+    api.on('POST partner/disbursement', () =>
+      ++tries === 1
+        ? apiError(503, 'ServiceUnavailable', 'The service is briefly unavailable. Please try again in a few seconds.')
+        : { status: 201, body: { payment: payment() } },
+    );
+    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const form = await fillDisbursement(user);
+    await user.click(within(form).getByRole('button', { name: 'Review' }));
+    const quote = await screen.findByRole('region', { name: 'Quote' });
+    await user.click(within(quote).getByRole('button', { name: 'Confirm payout' }));
+    expect(await screen.findByRole('heading', { name: 'Disbursement' }, { timeout: 5000 })).toBeTruthy();
+    const sent = api.to('POST partner/disbursement').map((c) => (c.body as { sequenceId: string }).sequenceId);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toBe(sent[0]);
+    expect(screen.queryByText(/briefly unavailable/)).toBeNull();
+  });
+
   it("says what is missing, and shows the server's refusal", async () => {
     const api = setupApi();
     api.on('GET partner/payments/quote', apiError(403, 'CountryNotEnabled', 'This country is not enabled for your account'));
