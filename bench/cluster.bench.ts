@@ -270,7 +270,7 @@ async function withdrawals(base: string, headers: Record<string, string>, addres
  */
 function lagSampler(primaryPort: number, replicaPort: number, { write = false } = {}) {
   const connect = async (port: number) => {
-    const c = new pg.Client({ host: HOST, port, user: 'postgres', database: 'postgres' });
+    const c = new pg.Client({ host: HOST, port, ...cluster.operatorAccess().superuser, database: 'postgres' });
     c.on('error', () => undefined);
     await c.connect();
     return c;
@@ -354,7 +354,9 @@ try {
   const leaderNode = s.nodes.find((n) => n.leader)!;
   // the replica reads go to (HAProxy's first one up)
   const replicaNode = s.nodes.find((n) => n.balancer.replicas?.startsWith('UP')) ?? s.nodes.find((n) => n.role === 'replica')!;
-  const primaryUrl = `postgres://postgres@${HOST}:${leaderNode.port}/portal`;
+  // as the instances connect: the app's role
+  const { app } = cluster.operatorAccess();
+  const primaryUrl = `postgres://${app.user}:${app.password}@${HOST}:${leaderNode.port}/portal`;
 
   // a funded account and an enabled wallet for Acme's withdrawals, as a top-up and the wallet review leave them
   const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;

@@ -2,7 +2,6 @@
 // nodes each run by its Patroni (automatic failover, synchronous replication, pg_rewind of a former primary), and
 // pgBackRest (WAL archive, backups, point-in-time restore). docs/deployment.md explains it; scripts/cluster.mjs
 // starts and stops these parts with the rest.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -27,6 +26,7 @@ import {
   writeFileFor,
 } from './cluster-process.mjs';
 import { FILES, MEMBERS, NODES, STATE_DIR, logFile, nodeDir } from './cluster-paths.mjs';
+import { PG_HBA, ROLES, roleUrl, secrets } from './cluster-roles.mjs';
 import { spawnSync } from 'node:child_process';
 
 /** Patroni's settings that every node shares (kept in etcd once the cluster exists; `patronictl edit-config` changes them). */
@@ -73,7 +73,15 @@ const STANZA = 'portal';
 // SQL and HTTP
 
 export async function sql(port, text, { database = 'postgres', ms = 3000, values } = {}) {
-  const client = new pg.Client({ host: HOST, port, user: 'postgres', database, connectionTimeoutMillis: ms, query_timeout: ms });
+  const client = new pg.Client({
+    host: HOST,
+    port,
+    user: ROLES.superuser,
+    password: secrets().superuser,
+    database,
+    connectionTimeoutMillis: ms,
+    query_timeout: ms,
+  });
   client.on('error', () => undefined);
   await client.connect();
   try {
@@ -93,10 +101,12 @@ export async function takesWrites(port, ms = 1500) {
   }
 }
 
+/** A call to a node's Patroni REST API; a change (switchover, configuration) with the API's credentials. */
 async function api(port, route, { method = 'GET', body, ms = 3000 } = {}) {
+  const basic = Buffer.from(`${ROLES.patroniApi}:${secrets().patroniApi}`).toString('base64');
   const res = await fetch(`http://${HOST}:${port}${route}`, {
     method,
-    headers: body ? { 'content-type': 'application/json' } : undefined,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(method === 'GET' ? {} : { authorization: `Basic ${basic}` }) },
     body: body ? JSON.stringify(body) : undefined,
     signal: AbortSignal.timeout(ms),
   });
@@ -281,7 +291,12 @@ function patroniConfig(state, node) {
     scope: scopeOf(state),
     name: node,
     log: { level: 'INFO', format: '%(asctime)s %(levelname)s: %(message)s' },
-    restapi: { listen: `${HOST}:${p.api}`, connect_address: `${HOST}:${p.apiRoute}` },
+    // reads (HAProxy's checks, status) are open; a change (switchover, restart, configuration) needs the credentials
+    restapi: {
+      listen: `${HOST}:${p.api}`,
+      connect_address: `${HOST}:${p.apiRoute}`,
+      authentication: { username: ROLES.patroniApi, password: secrets().patroniApi },
+    },
     etcd3: {
       hosts: p.etcdRoutes.map((port) => `${HOST}:${port}`),
       protocol: 'http',
@@ -299,14 +314,13 @@ function patroniConfig(state, node) {
       bin_dir: pgBinDir(),
       pgpass: path.join(FILES.run, `pgpass-${node}`),
       use_unix_socket: true,
-      // the password is set at initdb; the lines below trust this machine, so it is not asked for yet
+      // the superuser's password is set at initdb, the replication role made at bootstrap (scripts/cluster-roles.mjs)
       authentication: {
-        superuser: { username: 'postgres', password: superuserPassword() },
-        replication: { username: 'postgres', password: superuserPassword() },
-        rewind: { username: 'postgres', password: superuserPassword() },
+        superuser: { username: ROLES.superuser, password: secrets().superuser },
+        replication: { username: ROLES.replication, password: secrets().replication },
+        rewind: { username: ROLES.superuser, password: secrets().superuser },
       },
-      // trust on this machine only: a deployment on several hosts uses passwords or certificates (docs/deployment.md)
-      pg_hba: ['local all all trust', `host all all ${HOST}/32 trust`, `host replication all ${HOST}/32 trust`],
+      pg_hba: PG_HBA,
       parameters: {
         unix_socket_directories: FILES.run,
         archive_command: archiveCommand(state, node),
@@ -326,16 +340,6 @@ function patroniConfig(state, node) {
     },
     tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
   };
-}
-
-/** The database superuser's password (made once, kept in patroni/superuser, mode 600). */
-function superuserPassword() {
-  const file = path.join(FILES.patroni, 'superuser');
-  if (!fs.existsSync(file)) {
-    mkdirFor(FILES.patroni);
-    fs.writeFileSync(file, crypto.randomBytes(24).toString('base64url'), { mode: 0o600 });
-  }
-  return fs.readFileSync(file, 'utf8').trim();
 }
 
 /**
@@ -733,7 +737,7 @@ export async function restoreDrill(state, { to = new Date(), keep = false, inspe
       throw new ClusterError('restore drill', `${err.message}:\n${tail(logFile('drill'), 12)}`, logFile('drill'));
     });
     const seconds = (performance.now() - began) / 1000;
-    const url = `postgres://postgres@${HOST}:${port}/portal`;
+    const url = roleUrl('superuser', port);
     const [last] = await sql(port, 'select max(created_at) as at, count(*)::int as n from settlements', { database: 'portal', ms: 30_000 });
     const checks = { target: target.toISOString(), seconds, settlements: last.n, lastSettlementAt: last.at ? new Date(last.at).toISOString() : null };
     const reconciled = reconcile ? await reconcile(url) : undefined;

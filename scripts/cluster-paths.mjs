@@ -15,6 +15,8 @@ const file = (...parts) => path.join(STATE_DIR, ...parts);
 export const FILES = {
   state: file('state.json'),
   keys: file('keys.json'),
+  /** the passwords of the database's roles, PgBouncer's console and HAProxy's statistics page (scripts/cluster-roles.mjs) */
+  roles: file('roles.json'),
   lock: file('lock'),
   logs: file('logs'),
   data: file('data'),

@@ -75,6 +75,7 @@ export type ClusterStatus = {
   proxy: { pid: number | null; alive: boolean };
   haproxy: { pid: number | null; alive: boolean; stats: string; leader: string; replicas: string };
   mail: { smtp: string; web: string; pid: number | null; alive: boolean };
+  /** the instances' database addresses, as the app's role (rows only) */
   env: { DATABASE_URL: string; DATABASE_DIRECT_URL: string; DATABASE_READ_URL: string };
   /** Patroni's leader changes, oldest first */
   history: { timeline: number; lsn: number; reason: string; at: string | null; leader: string | null }[];
@@ -103,6 +104,16 @@ export declare function balancerView(): Promise<Record<string, BalancerServer>>;
 export declare function killInstance(n: number | string): Promise<boolean>;
 export declare function startInstance(n: number | string): Promise<boolean>;
 export declare function restartPooler(): Promise<void>;
+/** the operator's access (secrets of roles.json): the superuser and the migrator through the leader's address, PgBouncer's console, HAProxy's statistics */
+export declare function operatorAccess(): {
+  superuser: { user: string; password: string };
+  /** the instances' role (rows only) */
+  app: { user: string; password: string };
+  superuserUrl: string;
+  migratorUrl: string;
+  poolerAdminUrl: string;
+  stats: { url: string; user: string; password: string };
+};
 /** rolling deploy: each instance in turn drained at the balancer, stopped with SIGTERM, started on the release, given requests again */
 export declare function deploy(): Promise<{ release: string; seconds: number }>;
 export declare function killPrimary(): Promise<{ node: NodeName; pid: number; at: number }>;

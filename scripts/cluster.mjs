@@ -38,6 +38,7 @@ import {
   waitHealthy,
 } from './cluster-db.mjs';
 import { FILES, INSTANCES, MEMBERS, NODES, STATE_DIR, logFile, nodeDir, portsFor } from './cluster-paths.mjs';
+import { ROLES, databaseSql, poolerAuthConfig, poolerUsers, roleUrl, rolesSql, secrets } from './cluster-roles.mjs';
 import {
   ClusterError,
   HOST,
@@ -85,9 +86,12 @@ function writeState(state) {
   fs.renameSync(tmp, FILES.state);
 }
 
+/** The state's layout: 3 since the database has roles of its own (scripts/cluster-roles.mjs), 2 before. */
+const STATE_VERSION = 3;
+
 /** Which node leads is Patroni's to say (etcd holds it), never this file's. */
 function newState(base) {
-  return { version: 2, base, ports: portsFor(base), pids: {}, env: {} };
+  return { version: STATE_VERSION, base, ports: portsFor(base), pids: {}, env: {} };
 }
 
 /**
@@ -229,16 +233,13 @@ function writePoolerConfig(state) {
     "; written by scripts/cluster.mjs: PgBouncer in front of the leader (HAProxy's address of it)",
     '[databases]',
     `portal = host=${HOST} port=${target} dbname=portal`,
-    `postgres = host=${HOST} port=${target} dbname=postgres`,
     '',
     '[pgbouncer]',
     `listen_addr = ${HOST}`,
     `listen_port = ${state.ports.pooler}`,
     `unix_socket_dir = ${FILES.run}`,
-    'auth_type = trust',
-    `auth_file = ${FILES.poolerUsers}`,
-    'admin_users = postgres',
-    'stats_users = postgres',
+    "; SCRAM for every client; a role's secret is looked up in the database (never a superuser's): scripts/cluster-roles.mjs",
+    ...poolerAuthConfig(),
     'pool_mode = transaction',
     '; 3 instances x a pool of 10, the CLI, and load tests',
     'max_client_conn = 2000',
@@ -275,7 +276,7 @@ async function ensurePooler(state) {
   for (const f of [`.s.PGSQL.${port}`, `.s.PGSQL.${port}.lock`]) fs.rmSync(path.join(FILES.run, f), { force: true });
   if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
   mkdirFor(FILES.pooler, { postgres: true });
-  writeFileFor(FILES.poolerUsers, '"postgres" ""\n', { postgres: true, mode: 0o600 });
+  writeFileFor(FILES.poolerUsers, poolerUsers(), { postgres: true, mode: 0o600 });
   touchFor(logFile('pgbouncer'), { postgres: true });
   writePoolerConfig(state);
   const [command, argv] = asPostgres(which('pgbouncer'), ['-d', '-q', FILES.poolerIni]);
@@ -324,13 +325,17 @@ function serverVariables() {
   }
 }
 
-/** Every database address of the instances is one that follows the leader (or a replica): PgBouncer's and HAProxy's. */
-function databaseUrls(state) {
+/**
+ * Every database address of the instances is one that follows the leader (or a replica): PgBouncer's and HAProxy's,
+ * as the app's role (rows only). The migrations' (`cli migrate`, before the instances start) are the migrator's.
+ */
+function databaseUrls(state, role = 'app') {
   const { pooler, dbPrimary, dbReplica } = state.ports;
+  if (role === 'migrator') return { DATABASE_URL: roleUrl('migrator', dbPrimary) };
   return {
-    DATABASE_URL: `postgres://postgres@${HOST}:${pooler}/portal`,
-    DATABASE_DIRECT_URL: `postgres://postgres@${HOST}:${dbPrimary}/portal`,
-    DATABASE_READ_URL: `postgres://postgres@${HOST}:${dbReplica}/portal`,
+    DATABASE_URL: roleUrl('app', pooler),
+    DATABASE_DIRECT_URL: roleUrl('app', dbPrimary),
+    DATABASE_READ_URL: roleUrl('app', dbReplica),
   };
 }
 
@@ -362,7 +367,7 @@ function passThrough() {
   return env;
 }
 
-/** The environment of instance n (and, with n = 0, of the migrations and the seed). */
+/** The environment of instance n (and, with n = 0, of the migrations and the seed: the migrator's database address). */
 function instanceEnv(state, n) {
   const known = new Set([...serverVariables(), ...CLUSTER_SET]);
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !known.has(k) && !k.startsWith('VITEST')));
@@ -370,7 +375,7 @@ function instanceEnv(state, n) {
     ...inherited,
     ...state.env,
     ...keys(),
-    ...databaseUrls(state),
+    ...databaseUrls(state, n === 0 ? 'migrator' : 'app'),
     NODE_ENV: 'production',
     PORT: String(n ? state.ports.instances[n - 1] : 0),
     HOST,
@@ -415,11 +420,13 @@ async function ensureRelease(state, say) {
   say(`Release ${made.release.version}-${made.release.commit} installed (production dependencies only).`);
 }
 
-/** Migrations, then the demo seed, once, before the instances start (so that three do not seed at the same time). */
-function migrateAndSeed(state, say) {
-  const part = 'migrations and demo seed';
-  say('Migrating and seeding the demo data...');
-  for (const command of ['migrate', 'seed']) {
+/**
+ * The release's CLI commands as the migrator (the release phase: the instances' role may not change the schema), each
+ * logged in setup.log: migrations before any instance runs the release, and the demo seed once (so that three do not
+ * seed at the same time).
+ */
+function releasePhase(state, commands, part) {
+  for (const command of commands) {
     const out = fs.openSync(logFile('setup'), 'a');
     fs.writeSync(out, `\n---- ${new Date().toISOString()} cli ${command}\n`);
     const result = spawnSync(process.execPath, [path.join(state.release, 'apps/server/dist/cli.js'), command], {
@@ -584,6 +591,7 @@ listen stats
   stats enable
   stats uri /
   stats refresh 5s
+  stats auth ${ROLES.stats}:${secrets().stats}
 `;
   fs.writeFileSync(FILES.haproxyCfg, cfg);
 }
@@ -683,10 +691,10 @@ const url = (state) => `http://${HOST}:${state.ports.balancer}`;
 function loadOrCreateState(base) {
   const state = readState();
   if (!state) return newState(base);
-  if (state.version !== 2) {
+  if (state.version !== STATE_VERSION) {
     throw new ClusterError(
       'cluster',
-      `the cluster in ${STATE_DIR} was made before the database nodes were run by Patroni (one primary, one replica): stop it and start afresh (npm run cluster -- stop --purge)`,
+      `the cluster in ${STATE_DIR} was made by an earlier version of this script (before the database had roles of its own): stop it and start afresh (npm run cluster -- stop --purge)`,
     );
   }
   if (process.env.CLUSTER_PORT && state.base !== base) {
@@ -747,15 +755,32 @@ async function ensureDatabases(state) {
     say(`Creating the database nodes: ${NODES[0]} (initdb, data checksums), then ${NODES.slice(1).join(' and ')} (clones of it)...`);
     await startPatroni(state, NODES[0]);
     writeState(state);
-    const first = await waitHealthy(state, { replicas: 0, part: `Patroni (${NODES[0]})` });
-    const [found] = await sql(state.ports.nodes[first].port, "select count(*)::int as n from pg_database where datname = 'portal'");
-    if (found.n === 0) await sql(state.ports.nodes[first].port, 'create database portal');
+    await waitHealthy(state, { replicas: 0, part: `Patroni (${NODES[0]})` });
   }
   for (const node of NODES) await startPatroni(state, node);
   writeState(state);
   const lead = await waitHealthy(state, { replicas: NODES.length - 1 });
+  await ensureRoles(state, lead);
   await ensureBackups(state, say);
   return lead;
+}
+
+/**
+ * The database's roles and the portal database, owned by the migrator, with what each role may do
+ * (scripts/cluster-roles.mjs). Each start: a password or a bound changed there is applied.
+ */
+async function ensureRoles(state, lead) {
+  const port = state.ports.nodes[lead].port;
+  await sql(port, rolesSql(), { ms: 30_000 });
+  const [found] = await sql(port, "select pg_get_userbyid(datdba) as owner from pg_database where datname = 'portal'");
+  if (!found) await sql(port, `create database portal owner ${ROLES.migrator}`, { ms: 60_000 });
+  else if (found.owner !== ROLES.migrator) {
+    throw new ClusterError(
+      'roles',
+      `the database portal is owned by ${found.owner}, not ${ROLES.migrator}: a cluster made before its roles (npm run cluster -- stop --purge)`,
+    );
+  }
+  await sql(port, databaseSql(), { database: 'portal', ms: 30_000 });
 }
 
 function summary(state, lead) {
@@ -824,9 +849,10 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
       writeState(state);
       const missing = instanceNumbers.filter((n) => !instanceAlive(state, n));
       if (missing.length) {
-        migrateAndSeed(state, say);
+        say('Migrating and seeding the demo data...');
+        releasePhase(state, ['migrate', 'seed'], 'migrations and demo seed');
         say(`Starting ${missing.map((n) => `instance-${n}`).join(', ')}...`);
-        // the first one alone (it creates the job queue's schema on a new database), then the others together
+        // the first one alone (it makes the job queues' tables on a new database), then the others together
         const [first, ...rest] = missing;
         for (const group of [[first], rest]) {
           for (const n of group) await launchInstance(state, n);
@@ -891,7 +917,7 @@ export function stop({ purge = false } = {}) {
     );
     stopped.push(...instances.filter(Boolean));
     if (await stopPooler()) stopped.push('PgBouncer');
-    if (state.version === 2) {
+    if (state.version >= 2) {
       const lead = await leader(state).catch(() => undefined);
       const order = [...NODES.filter((n) => n !== lead), ...(lead ? [lead] : [])];
       const replicas = order.slice(0, lead ? -1 : undefined);
@@ -937,7 +963,7 @@ async function leaderHistory(state) {
 export async function status() {
   const state = readState();
   if (!state) return { running: false, stateDir: STATE_DIR };
-  if (state.version !== 2) return { running: false, stateDir: STATE_DIR, outdated: true };
+  if (state.version !== STATE_VERSION) return { running: false, stateDir: STATE_DIR, outdated: true };
   const { ports } = state;
   const stats = await haproxyStats();
   const instances = await Promise.all(
@@ -1039,7 +1065,7 @@ function printStatus(s) {
 function stateOrFail() {
   const state = readState();
   if (!state) throw new ClusterError('cluster', `no cluster in ${STATE_DIR}: start one with npm run cluster`);
-  if (state.version !== 2) loadOrCreateState(state.base);
+  if (state.version !== STATE_VERSION) loadOrCreateState(state.base);
   return state;
 }
 
@@ -1124,6 +1150,8 @@ export function deploy() {
     const began = performance.now();
     await ensureRelease(state, say);
     state.env = { ...state.env, ...passThrough() };
+    // the release's migrations first, as the migrator (each is one the running release still works with)
+    releasePhase(state, ['migrate'], 'migrations');
     for (let n = 1; n <= state.ports.instances.length; n++) {
       const name = `instance-${n}`;
       await haproxyCommand(`set server instances/${name} state drain`);
@@ -1141,6 +1169,22 @@ export function deploy() {
     say(`Deployed ${path.basename(state.release)} to ${state.ports.instances.length} instances, one at a time, in ${seconds.toFixed(1)} s.`);
     return { release: path.basename(state.release), seconds };
   });
+}
+
+/**
+ * The operator's access, with the secrets of roles.json (never printed by status): the superuser and the migrator
+ * through the leader's address, PgBouncer's admin console, HAProxy's statistics page.
+ */
+export function operatorAccess() {
+  const { ports } = stateOrFail();
+  return {
+    superuser: { user: ROLES.superuser, password: secrets().superuser },
+    app: { user: ROLES.app, password: secrets().app },
+    superuserUrl: roleUrl('superuser', ports.dbPrimary),
+    migratorUrl: roleUrl('migrator', ports.dbPrimary),
+    poolerAdminUrl: `postgres://${ROLES.poolerAdmin}:${secrets().poolerAdmin}@${HOST}:${ports.pooler}/pgbouncer`,
+    stats: { url: `http://${HOST}:${ports.stats}/`, user: ROLES.stats, password: secrets().stats },
+  };
 }
 
 /** Stops PgBouncer (at once: its clients' connections drop) and starts it again. */

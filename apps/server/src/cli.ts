@@ -24,6 +24,7 @@ import { countAccounts, reconcileAccounts } from './modules/settlements/index.ts
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
 import { KeyMismatchError } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
+import { prepareQueueSchema } from './jobs/boss.ts';
 
 const USAGE = `Usage: npm run portal -- <command> [options]
 
@@ -137,6 +138,7 @@ async function main() {
   try {
     switch (command) {
       case 'migrate':
+        await prepareQueueSchema(database);
         console.log(migrated.length ? `Applied: ${migrated.join(', ')}` : 'The database is up to date.');
         break;
       case 'reconcile': {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { verifyKeys } from './lib/key-check.ts';
@@ -22,7 +22,17 @@ export async function openRuntime(config: Config): Promise<{ database: Database;
   const direct =
     config.DATABASE_URL && config.DATABASE_DIRECT_URL ? await openDatabase({ kind: 'postgres', url: config.DATABASE_DIRECT_URL, max: 1 }) : undefined;
   try {
-    const migrated = await migrateToLatest((direct ?? database).db).finally(() => direct?.close());
+    const migrated = await migrateToLatest((direct ?? database).db)
+      .catch((err: unknown) => {
+        // insufficient_privilege: this role (a deployment's app role) may not change the schema, and the release
+        // needs a change the migrator has not made yet
+        if ((err as { code?: unknown }).code === '42501')
+          throw new ConfigError(
+            "The database needs migrations this release brings, and DATABASE_URL's role may not make them: run `cli migrate` with the database address of the role that owns the schema first (docs/deployment.md)",
+          );
+        throw err;
+      })
+      .finally(() => direct?.close());
     const keysFile = path.join(config.dataDir, 'keys.json');
     await verifyKeys(database.db, keys, {
       JWT_SECRET: config.JWT_SECRET ? 'the environment' : keysFile,

@@ -66,7 +66,7 @@ describe('a database server that refuses connections', () => {
 
 describe('what counts as a database outage', () => {
   const pgError = (code: string, message = 'x') => Object.assign(new Error(message), { code });
-  it('connection refused, reset or terminated, the server shutting down, a closed or exhausted pool, a closed embedded database', () => {
+  it('connection refused, reset or terminated, the server shutting down, a closed or exhausted pool, a closed embedded database, a bound of the role reached', () => {
     for (const e of [
       pgError('ECONNREFUSED'),
       pgError('ECONNRESET'),
@@ -74,6 +74,10 @@ describe('what counts as a database outage', () => {
       pgError('57P03', 'the database system is starting up'),
       pgError('08006'),
       pgError('53300', 'sorry, too many clients already'),
+      // the bounds of a deployment's app role: a statement, a lock wait, an idle transaction
+      pgError('57014', 'canceling statement due to statement timeout'),
+      pgError('55P03', 'canceling statement due to lock timeout'),
+      pgError('25P03', 'terminating connection due to idle-in-transaction timeout'),
       new Error('Connection terminated unexpectedly'),
       new Error('Connection terminated due to connection timeout'),
       new Error('timeout exceeded when trying to connect'),
@@ -91,7 +95,6 @@ describe('what counts as a database outage', () => {
       pgError('22P02', 'invalid input syntax for type uuid'),
       pgError('23505', 'duplicate key value violates unique constraint'),
       pgError('22021', 'invalid byte sequence for encoding "UTF8": 0x00'),
-      pgError('57014', 'canceling statement due to statement timeout'),
       new TypeError("Cannot read properties of undefined (reading 'id')"),
       new Error('Connection string is wrong'),
       undefined,

@@ -436,6 +436,15 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
       message: STATEMENT_MESSAGES.tooLong,
     });
     expect((await t.app.inject({ method: 'GET', url: pdfUrl })).statusCode).toBe(401);
+    // one PDF drawn at a time per partner on an instance: a second one asked meanwhile is refused with when to come
+    // back; another partner's is drawn beside it; once the first is done, the next one is drawn
+    const [first, second, koraBeside] = await Promise.all([get(ADMIN, pdfUrl), get(TREASURY, pdfUrl), get(KORA, pdfUrl)]);
+    expect([first.statusCode, second.statusCode].sort()).toEqual([200, 429]);
+    const refusedPdf = first.statusCode === 429 ? first : second;
+    expect(refusedPdf.json()).toMatchObject({ code: 'TooManyRequests', message: STATEMENT_MESSAGES.pdfBusy });
+    expect(refusedPdf.headers['retry-after']).toBe('5');
+    expect(koraBeside.statusCode).toBe(200);
+    expect((await get(VIEWER, pdfUrl)).statusCode).toBe(200);
     // a PDF holds at most STATEMENT_PDF_MAX_ENTRIES: a busier period is refused with the way out (the CSV still has it);
     // the entries sum to nothing, so the balance the other tests read is untouched
     await t.database.executeSql(

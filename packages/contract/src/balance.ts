@@ -65,6 +65,7 @@ export const STATEMENT_MESSAGES = {
   tooLarge: (count: number) => `This period has ${count} ledger entries, more than the ${STATEMENT_MAX_ENTRIES} a statement holds: choose a shorter period`,
   tooLargeForPdf: (count: number) =>
     `This period has ${count} ledger entries, more than the ${STATEMENT_PDF_MAX_ENTRIES} a PDF statement holds: choose a shorter period, or download the CSV`,
+  pdfBusy: 'A PDF statement of your account is being prepared already. Try again in a few seconds, or download the CSV.',
 };
 
 export const STATEMENT_COLUMNS = ['Date (UTC)', 'Description', 'Reference', 'Debit', 'Credit', 'Balance', 'Currency'] as const;

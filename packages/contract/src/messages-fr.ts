@@ -187,6 +187,8 @@ const MONEY: Entries = {
     'Cette période compte {{count}} écritures, soit plus que les 50 000 qu’un relevé peut contenir : choisissez une période plus courte',
   'This period has {{count}} ledger entries, more than the 10000 a PDF statement holds: choose a shorter period, or download the CSV':
     'Cette période compte {{count}} écritures, soit plus que les 10 000 qu’un relevé PDF peut contenir : choisissez une période plus courte ou téléchargez le CSV',
+  'A PDF statement of your account is being prepared already. Try again in a few seconds, or download the CSV.':
+    'Un relevé PDF de votre compte est déjà en cours de préparation. Réessayez dans quelques secondes ou téléchargez le CSV.',
   'You can withdraw at most USD {{max}}': 'Vous pouvez retirer au plus {{max}} USD',
   'Enter amount of at least USD 10.00': 'Saisissez un montant d’au moins 10,00 USD',
   'Cannot withdraw funds without setting a wallet address': 'Impossible de retirer des fonds sans avoir défini d’adresse de portefeuille',

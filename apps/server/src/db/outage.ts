@@ -8,8 +8,10 @@ export const OUTAGE_MESSAGE = 'The service is briefly unavailable. Please try ag
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
 // SQLSTATE: class 08 (connection exception, also PgBouncer's when it cannot reach the server), 57P01-57P03 (admin
 // or crash shutdown, cannot connect now), 53300 (too many connections), 25006 (a write on a read-only server: a
-// connection still on a primary demoted by a failover)
-const OUTAGE_SQLSTATES = /^(08...|57P0[1-3]|53300|25006)$/;
+// connection still on a primary demoted by a failover), and the bounds a deployment sets on the app's role: 57014
+// (statement_timeout), 55P03 (lock_timeout), 25P03 (idle_in_transaction_session_timeout): the database too slow or
+// held, for now
+const OUTAGE_SQLSTATES = /^(08...|57P0[1-3]|53300|25006|57014|55P03|25P03)$/;
 // what pg, pg-pool, PGlite and Kysely say when the connection or the database is gone
 const OUTAGE_MESSAGES = [
   /^Connection terminated/, // pg: the server went away (unexpectedly, or during a connection timeout)

@@ -80,6 +80,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
     // the service briefly unavailable (the database out, or a call past its deadline): say when to come back
     if (body.code === 'ServiceUnavailable') void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
+    // slow down: when to come back, unless the refusal said it already (the rate limits do)
+    if (status === 429 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(OUTAGE_RETRY_AFTER_SECONDS));
     if (status === 503) request.log.warn({ err: error }, 'database unavailable');
     else if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: body.code, status }, 'request refused');

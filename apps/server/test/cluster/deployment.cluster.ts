@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -156,8 +156,10 @@ describe('the cluster under load and faults', () => {
     if (process.env.CLUSTER_KEEP !== '1') await cluster?.stop({ purge: true });
   }, 180_000);
 
-  /** a query on the leader, through HAProxy's address of it (as the instances reach it) */
+  /** a query on the leader, through HAProxy's address of it, as the instances reach it (the app's role: rows only) */
   const db = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => queryOnce<T>(state.env.DATABASE_DIRECT_URL, text, values);
+  /** ... as the operator (the superuser: WAL switches) */
+  const asSuperuser = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) => queryOnce<T>(cluster.operatorAccess().superuserUrl, text, values);
 
   /** The samples of a kind (or all) answered within [from, to). */
   const within = (from: number, to: number, kind?: string) => samples.filter((s) => s.at >= from && s.at < to && (!kind || s.kind === kind));
@@ -264,12 +266,102 @@ describe('the cluster under load and faults', () => {
     expect(await scraped.text()).toContain('http_requests_total');
   });
 
+  it("least privilege: the instances read and write rows only, the migrator owns the schema, every role needs its password, the consoles and Patroni's changes theirs", async () => {
+    const access = cluster.operatorAccess();
+    const refused = async (config: pg.ClientConfig) => {
+      const client = new pg.Client({ host: '127.0.0.1', database: 'portal', connectionTimeoutMillis: 3000, ...config });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.end();
+        return 'connected';
+      } catch (err) {
+        // PostgreSQL says "password authentication failed" (28P01), PgBouncer "SASL authentication failed" (08P01)
+        const { code, message } = err as { code?: string; message: string };
+        return /^(password|SASL) authentication failed/.test(message) ? 'wrong password' : `${code ?? ''} ${message}`;
+      }
+    };
+    const leader = state.nodes.find((n) => n.leader)!;
+    const pooler = state.pooler.port;
+
+    // the app's role: rows, with bounds; no schema change, no superuser's table, not the owner of anything
+    const [me] = await db<{ user: string; superuser: boolean; owns: number; timeout: string; idle: string; locks: string }>(
+      `select current_user as user, (select rolsuper from pg_roles where rolname = current_user) as superuser,
+              (select count(*)::int from pg_class where relowner = (select oid from pg_roles where rolname = current_user)) as owns,
+              current_setting('statement_timeout') as timeout, current_setting('idle_in_transaction_session_timeout') as idle,
+              current_setting('lock_timeout') as locks`,
+    );
+    expect(me).toEqual({ user: 'portal_app', superuser: false, owns: 0, timeout: '30s', idle: '30s', locks: '5s' });
+    for (const ddl of [
+      'create table intruder (id int)',
+      'alter table settlements add column intruder int',
+      'drop table ledger_entries',
+      'create schema intruder',
+    ]) {
+      await expect(db(ddl), ddl).rejects.toMatchObject({ code: '42501' });
+    }
+    await expect(db('select * from pg_authid')).rejects.toMatchObject({ code: '42501' });
+    // the rows it may change, it may change (the right is checked whether a row matches or not: none is touched)
+    await expect(db('update partners set name = name where false')).resolves.toEqual([]);
+    const owners = await asSuperuser<{ owner: string }>(
+      "select distinct tableowner as owner from pg_tables where schemaname in ('public', 'pgboss') order by 1",
+    );
+    expect(owners.map((o) => o.owner)).toEqual(['portal_migrator']);
+
+    // no password, no connection: on the nodes and through PgBouncer; a superuser never through PgBouncer
+    expect(await refused({ port: leader.port, user: 'postgres' })).toMatch(/password|SASL/i);
+    expect(await refused({ port: leader.port, user: 'portal_app', password: 'not-the-password' })).toBe('wrong password');
+    expect(await refused({ port: pooler, user: 'portal_app', password: 'not-the-password' })).toBe('wrong password');
+    expect(await refused({ port: pooler, ...access.superuser })).not.toBe('connected');
+    // on the node's socket, only the OS user postgres: nobody else, whatever user it names
+    const psql = spawnSync(
+      'runuser',
+      [
+        '-u',
+        'nobody',
+        '--',
+        'psql',
+        '-X',
+        '-h',
+        path.join(process.env.CLUSTER_DIR!, 'run'),
+        '-p',
+        String(leader.port),
+        '-U',
+        'postgres',
+        '-d',
+        'portal',
+        '-c',
+        'select 1',
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(psql.status).not.toBe(0);
+    // refused by pg_hba (peer), or not even let into the socket's folder
+    expect(psql.stderr).toMatch(/Peer authentication failed|no pg_hba.conf entry|Permission denied/);
+
+    // PgBouncer's console and HAProxy's statistics: their own credentials
+    const admin = new pg.Client({ connectionString: access.poolerAdminUrl });
+    await admin.connect();
+    try {
+      expect((await admin.query('SHOW POOLS')).rows.length).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+    expect(await refused({ port: pooler, database: 'pgbouncer', user: 'pgbouncer_admin', password: 'not-the-password' })).toBe('wrong password');
+    // Patroni's REST API: its reads are open (HAProxy's checks), a change asks for its credentials (a reload: harmless)
+    expect((await fetch(`http://127.0.0.1:${leader.port + 1}/reload`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(access.stats.url)).status).toBe(401);
+    const basic = Buffer.from(`${access.stats.user}:${access.stats.password}`).toString('base64');
+    expect((await fetch(access.stats.url, { headers: { authorization: `Basic ${basic}` } })).status).toBe(200);
+  });
+
   it('carries a steady load of sign-ins, searches, withdrawals, payments and open streams; every node is watched for a second writer', async () => {
     const base = state.balancer;
     // the watch: every 200 ms, each node on its own port (not through the proxy a partition cuts) says whether it takes writes
     let watching = true;
+    const { superuser } = cluster.operatorAccess();
     const ask = async (port: number) => {
-      const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 150, query_timeout: 150 });
+      const client = new pg.Client({ host: '127.0.0.1', port, ...superuser, database: 'postgres', connectionTimeoutMillis: 150, query_timeout: 150 });
       client.on('error', () => undefined);
       try {
         await client.connect();
@@ -497,13 +589,13 @@ describe('the cluster under load and faults', () => {
     // archives (its archiver held): with the old leader's host gone, only the new leader's push of the earlier
     // timeline (Patroni's on_role_change) puts those segments in the archive
     const archiver = await cluster.holdArchive();
-    const [closed] = await db<{ segment: string }>('select pg_walfile_name(pg_switch_wal()) as segment');
+    const [closed] = await asSuperuser<{ segment: string }>('select pg_walfile_name(pg_switch_wal()) as segment');
     await sleep(1000);
     restorePoint = Date.now();
     await sleep(1000);
     // taken now: a withdrawal that failed before it and is sent again at the end is answered 201 then, booked after it
     ackedByRestorePoint = [...withdrawals].filter(([, w]) => w.status === 201 && w.at < restorePoint).map(([id]) => id);
-    await db('select pg_switch_wal()');
+    await asSuperuser('select pg_switch_wal()');
     await sleep(1000);
     const lost = await cluster.killNodeCommand('primary');
     archiver.kill();

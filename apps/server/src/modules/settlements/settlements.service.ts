@@ -25,6 +25,7 @@ import {
 } from '@portal/contract/settlements';
 import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import type { DB } from '../../db/schema.ts';
+import { concurrencyGate } from '../../lib/concurrency-gate.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { normaliseWalletAddress } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
@@ -44,6 +45,9 @@ import {
   statementOf,
   type WithdrawalRow,
 } from './settlements.repository.ts';
+
+/** PDF statements drawn at once on an instance: per partner, and in all. */
+export const STATEMENT_PDF_AT_ONCE = { perKey: 1, total: 2 };
 
 /** Withdrawals come from the USD balance (the default fiat wallet, id 1). */
 const CURRENCY = 'USD';
@@ -138,6 +142,8 @@ export function createSettlementService(deps: SettlementDeps) {
     return { from: q.from, to: q.to, opening, lines, closing: lines.at(-1)?.balance ?? opening };
   }
 
+  const pdfGate = concurrencyGate(STATEMENT_PDF_AT_ONCE);
+
   return {
     travelRule: () => ({ configs: TRAVEL_RULE_CONFIGS }),
 
@@ -154,12 +160,22 @@ export function createSettlementService(deps: SettlementDeps) {
       return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.csv`, csv: out };
     },
 
-    /** The same statement as a PDF a treasurer files: the partner, the period, the lines, totals, page numbers. */
+    /**
+     * The same statement as a PDF a treasurer files: the partner, the period, the lines, totals, page numbers. Drawing
+     * one near its cap takes seconds of this process's CPU: one at a time per partner and two in all on an instance;
+     * past that, 429 with Retry-After (the CSV is never bounded so).
+     */
     async statementPdf(auth: Auth, q: StatementQuery): Promise<{ filename: string; pdf: Buffer }> {
-      const s = await statement(auth, q, STATEMENT_PDF_MAX_ENTRIES, STATEMENT_MESSAGES.tooLargeForPdf);
-      const partner = await deps.partners.find(auth.partnerId);
-      const pdf = await renderStatementPdf({ ...s, currency: CURRENCY, partnerName: partner?.name ?? '', generatedAt: now() });
-      return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.pdf`, pdf };
+      const leave = pdfGate.enter(auth.partnerId);
+      if (!leave) throw new AppError(429, 'TooManyRequests', STATEMENT_MESSAGES.pdfBusy);
+      try {
+        const s = await statement(auth, q, STATEMENT_PDF_MAX_ENTRIES, STATEMENT_MESSAGES.tooLargeForPdf);
+        const partner = await deps.partners.find(auth.partnerId);
+        const pdf = await renderStatementPdf({ ...s, currency: CURRENCY, partnerName: partner?.name ?? '', generatedAt: now() });
+        return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.pdf`, pdf };
+      } finally {
+        leave();
+      }
     },
 
     /**
