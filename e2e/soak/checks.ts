@@ -212,7 +212,12 @@ export async function checkAll(input: Input): Promise<boolean> {
 
   // steps a person could not finish
   check('steps that got stuck', '0', `${ctx.stuck.length} of ${[...ctx.done.values()].reduce((a, b) => a + b, 0) + ctx.stuck.length}`, ctx.stuck.length === 0);
-  details.push(...ctx.stuck.map((x) => `stuck: ${x.tab} "${x.step}" at ${new Date(x.at).toISOString()}: ${x.error}${x.shot ? ` (${x.shot})` : ''}`));
+  details.push(
+    ...ctx.stuck.map(
+      (x) =>
+        `stuck: ${x.tab} "${x.step}" at ${new Date(x.at).toISOString()}: ${x.error}${x.shot ? ` (${x.shot})` : ''} (calls before it: ${lastCalls(x.tab, x.at)})`,
+    ),
+  );
   const faultsFailed = phases.filter((p) => !p.ok);
   check(
     "the day's events carried out",

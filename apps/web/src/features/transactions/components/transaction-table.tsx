@@ -95,8 +95,8 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
   const { rows, startIndex, totalText, hasRows, newRows } = search;
   const drawn = useDeferredValue(
     useMemo(
-      () => ({ rows, pending, fetching: page.isFetching, startIndex, total, totalText, hasRows, newRows }),
-      [rows, pending, page.isFetching, startIndex, total, totalText, hasRows, newRows],
+      () => ({ rows, pending, fetching: page.isFetching, paging: page.isPlaceholderData, startIndex, total, totalText, hasRows, newRows }),
+      [rows, pending, page.isFetching, page.isPlaceholderData, startIndex, total, totalText, hasRows, newRows],
     ),
   );
   const close = () => {
@@ -178,7 +178,9 @@ export function TransactionTable({ def, walletMode, wallets, fiatWallet, linked,
         total={drawn.total}
         totalText={drawn.totalText}
         loaded={drawn.hasRows}
-        busy={drawn.fetching}
+        // only a page on its way holds the pager (its rows anchor the next one); a refresh of the rows shown (a live
+        // change, one waiting through an outage) does not: Next and Previous answer every click
+        busy={drawn.pending || drawn.paging}
         onPage={search.goTo}
       />
       <TimeZoneLine />

@@ -90,6 +90,31 @@ describe('transactions screen', () => {
     ]);
   });
 
+  it('moves to the next page while the rows shown refresh in the background (a live change, an outage)', async () => {
+    let release: () => void = () => undefined;
+    let calls = 0;
+    const api = mockApi({
+      ...base,
+      'POST transactions/search': async (call) => {
+        // the first page's refresh (its second ask) waits, as one does through an outage
+        if ((call.body as SearchRequest).startIndex === 0 && ++calls === 2) await new Promise<void>((r) => (release = r));
+        return search(call);
+      },
+    });
+    const { user, queryClient } = renderTransactions();
+    await pageShown('1–10 of 25');
+    void queryClient.invalidateQueries({ queryKey: ['transactions'] });
+    await waitFor(() => expect(calls).toBe(2));
+    // the refresh shows (the table says it is fetching) and goes on
+    await waitFor(() => expect(document.querySelector('[aria-busy="true"]')).not.toBeNull());
+    const next = screen.getByRole('button', { name: 'Next' });
+    expect(next.getAttribute('aria-disabled')).toBe('false');
+    await user.click(next);
+    await pageShown('11–20 of 25');
+    expect(searches(api).map((b) => b.startIndex)).toEqual([0, 0, 10]);
+    release();
+  });
+
   it('filters by status from the first page, and resets the filter', async () => {
     const api = mockApi({ ...base, 'POST transactions/search': search });
     const { user } = renderTransactions();
