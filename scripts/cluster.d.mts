@@ -104,13 +104,12 @@ export declare function balancerView(): Promise<Record<string, BalancerServer>>;
 export declare function killInstance(n: number | string): Promise<boolean>;
 export declare function startInstance(n: number | string): Promise<boolean>;
 export declare function restartPooler(): Promise<void>;
-/** the operator's access (secrets of roles.json): the superuser and the migrator through the leader's address, PgBouncer's console, HAProxy's statistics */
+/** the operator's access (secrets of roles.json): the superuser (through the leader's address), the app's role, PgBouncer's console, HAProxy's statistics */
 export declare function operatorAccess(): {
   superuser: { user: string; password: string };
   /** the instances' role (rows only) */
   app: { user: string; password: string };
   superuserUrl: string;
-  migratorUrl: string;
   poolerAdminUrl: string;
   stats: { url: string; user: string; password: string };
 };

@@ -1172,18 +1172,18 @@ export function deploy() {
 }
 
 /**
- * The operator's access, with the secrets of roles.json (never printed by status): the superuser and the migrator
- * through the leader's address, PgBouncer's admin console, HAProxy's statistics page.
+ * The operator's access, with the secrets of roles.json (never printed by status): the superuser (and its connection
+ * string through the leader's address), the app's role, PgBouncer's admin console, HAProxy's statistics page.
  */
 export function operatorAccess() {
   const { ports } = stateOrFail();
+  const s = secrets();
   return {
-    superuser: { user: ROLES.superuser, password: secrets().superuser },
-    app: { user: ROLES.app, password: secrets().app },
+    superuser: { user: ROLES.superuser, password: s.superuser },
+    app: { user: ROLES.app, password: s.app },
     superuserUrl: roleUrl('superuser', ports.dbPrimary),
-    migratorUrl: roleUrl('migrator', ports.dbPrimary),
-    poolerAdminUrl: `postgres://${ROLES.poolerAdmin}:${secrets().poolerAdmin}@${HOST}:${ports.pooler}/pgbouncer`,
-    stats: { url: `http://${HOST}:${ports.stats}/`, user: ROLES.stats, password: secrets().stats },
+    poolerAdminUrl: `postgres://${ROLES.poolerAdmin}:${s.poolerAdmin}@${HOST}:${ports.pooler}/pgbouncer`,
+    stats: { url: `http://${HOST}:${ports.stats}/`, user: ROLES.stats, password: s.stats },
   };
 }
 

@@ -1,14 +1,19 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/database.ts';
 
+/** Where pg-boss keeps its queue, and how it talks to it: through our executor (see createBoss). */
+const queueDatabase = (database: Database) => ({
+  db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
+  schema: 'pgboss',
+});
+
 /**
  * pg-boss keeps its queue in the same database (schema pgboss). It talks through our executor, so that on the
  * embedded database its statements take the same session lock as everything else.
  */
 export function createBoss(database: Database): PgBoss {
   return new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
-    schema: 'pgboss',
+    ...queueDatabase(database),
     // maintenance hands back the jobs of a server that died under them once they expire: every 30 s on PostgreSQL
     // (several servers); every 5 minutes on the embedded database, one process, to keep its background chatter low
     maintenanceIntervalSeconds: database.kind === 'pglite' ? 300 : 30,
@@ -24,8 +29,7 @@ export function createBoss(database: Database): PgBoss {
  */
 export async function prepareQueueSchema(database: Database) {
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => database.executeSql(text, values) },
-    schema: 'pgboss',
+    ...queueDatabase(database),
     supervise: false,
     schedule: false,
   });
