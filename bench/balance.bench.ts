@@ -5,6 +5,7 @@
 // the entries (the query the reads used before the balances were kept), and the daily reconciliation's time. A scratch
 // database on the server of BENCH_DATABASE_URL, dropped after. Asserts nothing.
 import crypto from 'node:crypto';
+import { randomKeys } from '../apps/server/src/lib/keys.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +38,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-balance-'));
 const db = database.db;
 try {
   await migrateToLatest(db);
-  const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
+  const keys = randomKeys();
   await seedDemo(db, keys.encryptionKey, { transactions: false });
   const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
   const boss = createBoss(database);

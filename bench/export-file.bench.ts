@@ -2,6 +2,7 @@
 // portal does after fetching them, per table; and a report of 10,000 payments built end to end (read page by page,
 // written, committed) on the embedded database. Prints figures; asserts nothing.
 import crypto from 'node:crypto';
+import { keyRing } from '../apps/server/src/lib/keys.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +27,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-export-'));
 const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pgdata') });
 const db = database.db;
 await migrateToLatest(db);
-await seedDemo(db, crypto.createHash('sha256').update('bench-export').digest(), { transactions: false });
+await seedDemo(db, keyRing(crypto.createHash('sha256').update('bench-export').digest()), { transactions: false });
 const ACME = DEMO_PARTNERS.acme.id;
 const dbTable: Record<SearchTable, TransactionTable> = {
   payments: 'payments',

@@ -8,6 +8,7 @@
 //    an upper bound) and the time for one change to reach all 1,000.
 // Run with `node --expose-gc` for steadier memory figures (npm run bench does not). Asserts nothing.
 import crypto from 'node:crypto';
+import { randomKeys } from '../apps/server/src/lib/keys.ts';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -35,7 +36,7 @@ const database = await openDatabase({ kind: 'postgres', url: url.toString(), max
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-payments-'));
 try {
   await migrateToLatest(database.db);
-  const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
+  const keys = randomKeys();
   await seedDemo(database.db, keys.encryptionKey, { transactions: false });
   await database.db
     .insertInto('ledger_entries')

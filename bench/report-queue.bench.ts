@@ -3,6 +3,7 @@
 // start (budget: 30 s) and to be ready, with the per-partner limit on, and with it lifted (fairness alone).
 // Each scenario runs on a scratch database on the server of BENCH_DATABASE_URL, dropped afterwards. Asserts nothing.
 import crypto from 'node:crypto';
+import { randomKeys } from '../apps/server/src/lib/keys.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +38,7 @@ async function scenario(title: string, env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-queue-'));
   try {
     await migrateToLatest(database.db);
-    const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
+    const keys = randomKeys();
     await seedDemo(database.db, keys.encryptionKey, { transactions: false });
     // the flooding partner's reports are a year of payments each (about 33,000 rows, 7 pages)
     await generateTransactions(database.db, { partnerId: ACME.id, rows: 50_000, seed: 'queue-bench', fiatWallets: null, tables: ['payments'] });

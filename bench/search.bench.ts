@@ -15,6 +15,7 @@
 // BENCH_SEED picks the random queries (default 1): the same seed gives the same queries, before and after a change.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import { keyRing } from '../apps/server/src/lib/keys.ts';
 import fs from 'node:fs';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
@@ -84,7 +85,7 @@ const describe = (s: SearchShape) => `${s.q.table} ${JSON.stringify(s.q.filters)
 async function pgliteDemo() {
   const lite = await openDatabase({ kind: 'pglite' });
   await migrateToLatest(lite.db);
-  await seedDemo(lite.db, crypto.createHash('sha256').update('bench-enc').digest());
+  await seedDemo(lite.db, keyRing(crypto.createHash('sha256').update('bench-enc').digest()));
   const pass = async () => {
     const times: number[] = [];
     for (const { q, startIndex } of pgliteQueries) {
@@ -122,7 +123,10 @@ await ensureDatabase();
 let database: Database = await openDatabase({ kind: 'postgres', url, max: 8 });
 let db = database.db;
 await migrateToLatest(db);
-const keys = { jwtSecret: crypto.createHash('sha256').update('bench').digest(), encryptionKey: crypto.createHash('sha256').update('bench-enc').digest() };
+const keys = {
+  jwtSecret: keyRing(crypto.createHash('sha256').update('bench').digest()),
+  encryptionKey: keyRing(crypto.createHash('sha256').update('bench-enc').digest()),
+};
 await seedDemo(db, keys.encryptionKey, { transactions: false });
 const ACME = DEMO_PARTNERS.acme.id;
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../apps/server/src/db/database.ts';
 import type { DB } from '../apps/server/src/db/schema.ts';
+import type { KeyRing } from '../apps/server/src/lib/keys.ts';
 import type { SearchQuery } from '@portal/contract/transactions';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { signAccessToken } from '../apps/server/src/lib/tokens.ts';
@@ -10,7 +11,7 @@ import { signAccessToken } from '../apps/server/src/lib/tokens.ts';
 type BenchUser = { id: string; email: string; name: string };
 
 /** An access token of a fresh session of a demo admin (the session row is what a sign-in would have written). */
-export async function adminToken(db: Kysely<DB>, jwtSecret: Buffer, partnerId: string, user: BenchUser): Promise<string> {
+export async function adminToken(db: Kysely<DB>, jwtSecret: KeyRing, partnerId: string, user: BenchUser): Promise<string> {
   const sid = crypto.randomUUID();
   await db
     .insertInto('auth_sessions')

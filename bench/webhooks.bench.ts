@@ -16,7 +16,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { startWebhookDelivery } from '../apps/server/src/modules/webhooks/webhook-delivery.ts';
-import { encrypt } from '../apps/server/src/lib/keys.ts';
+import { encrypt, randomKeys } from '../apps/server/src/lib/keys.ts';
 import { livePublisher } from '../apps/server/src/lib/live-bus.ts';
 import type { Mailer } from '../apps/server/src/lib/mailer.ts';
 import { recordEvent } from '../apps/server/src/modules/webhooks/webhook-events.ts';
@@ -51,7 +51,7 @@ async function startReceiver() {
 
 async function run(title: string, database: Database) {
   await migrateToLatest(database.db);
-  const encryptionKey = crypto.randomBytes(32);
+  const { encryptionKey } = randomKeys();
   await seedDemo(database.db, encryptionKey, { transactions: false });
   const rx = await startReceiver();
   const secret = newWebhookSecret();

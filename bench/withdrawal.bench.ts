@@ -6,6 +6,7 @@
 // The processing job is not running: what is measured is the request (checks, lock, booking, queueing the job).
 // Asserts nothing.
 import crypto from 'node:crypto';
+import { randomKeys } from '../apps/server/src/lib/keys.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,7 +81,7 @@ const database = await openDatabase({ kind: 'postgres', url: url.toString(), max
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-withdrawal-'));
 try {
   await migrateToLatest(database.db);
-  const keys = { jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) };
+  const keys = randomKeys();
   await seedDemo(database.db, keys.encryptionKey, { transactions: false });
   const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
   const boss = createBoss(database);

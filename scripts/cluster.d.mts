@@ -115,6 +115,8 @@ export declare function operatorAccess(): {
 };
 /** rolling deploy: each instance in turn drained at the balancer, stopped with SIGTERM, started on the release, given requests again */
 export declare function deploy(): Promise<{ release: string; seconds: number }>;
+/** a key rotation: stages 1 and 2 (new keys accepted, then signing), or with `finish` stage 3 (rekey, new keys alone) */
+export declare function rotateKeys(options?: { finish?: boolean; now?: boolean }): Promise<{ stage: 2 | 3; finishAfter: number | null }>;
 export declare function killPrimary(): Promise<{ node: NodeName; pid: number; at: number }>;
 export declare function killNodeCommand(node: NodeRef): Promise<{ node: NodeName; at: number }>;
 export declare function startNode(node: NodeName): Promise<boolean>;

@@ -107,9 +107,11 @@ function keys() {
   };
   const missing = Object.keys(make).filter((name) => !saved[name]);
   for (const name of missing) saved[name] = make[name]();
-  if (missing.length) fs.writeFileSync(FILES.keys, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+  if (missing.length) writeKeys(saved);
   return saved;
 }
+
+const writeKeys = (saved) => fs.writeFileSync(FILES.keys, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
 
 // serialised: one cluster command at a time on this state directory (a file lock across processes, a queue within one)
 let queue = Promise.resolve();
@@ -347,6 +349,8 @@ const CLUSTER_SET = [
   'DATA_DIR',
   'JWT_SECRET',
   'ENCRYPTION_KEY',
+  'JWT_SECRET_ACCEPTED',
+  'ENCRYPTION_KEY_ACCEPTED',
   'DATABASE_URL',
   'DATABASE_DIRECT_URL',
   'DATABASE_READ_URL',
@@ -1152,22 +1156,77 @@ export function deploy() {
     state.env = { ...state.env, ...passThrough() };
     // the release's migrations first, as the migrator (each is one the running release still works with)
     releasePhase(state, ['migrate'], 'migrations');
-    for (let n = 1; n <= state.ports.instances.length; n++) {
-      const name = `instance-${n}`;
-      await haproxyCommand(`set server instances/${name} state drain`);
-      // the balancer's checks and the requests on their way in see the drain before the instance goes
-      await sleep(1000);
-      if (instanceAlive(state, n)) await terminate(state.pids[name], MARK.instance(n), { ms: 15_000 });
-      await launchInstance(state, n);
-      await waitInstance(state, n);
-      await haproxyCommand(`set server instances/${name} state ready`);
-      await waitBalancer(state, [name]);
-      say(`${name} runs ${path.basename(state.release)} (pid ${state.pids[name]}).`);
-    }
-    writeState(state);
+    await rollInstances(state);
     const seconds = (performance.now() - began) / 1000;
     say(`Deployed ${path.basename(state.release)} to ${state.ports.instances.length} instances, one at a time, in ${seconds.toFixed(1)} s.`);
     return { release: path.basename(state.release), seconds };
+  });
+}
+
+/** Each instance in turn drained at the balancer, stopped (SIGTERM), started on the release and its keys, given requests again. */
+async function rollInstances(state) {
+  for (let n = 1; n <= state.ports.instances.length; n++) {
+    const name = `instance-${n}`;
+    await haproxyCommand(`set server instances/${name} state drain`);
+    // the balancer's checks and the requests on their way in see the drain before the instance goes
+    await sleep(1000);
+    if (instanceAlive(state, n)) await terminate(state.pids[name], MARK.instance(n), { ms: 15_000 });
+    await launchInstance(state, n);
+    await waitInstance(state, n);
+    await haproxyCommand(`set server instances/${name} state ready`);
+    await waitBalancer(state, [name]);
+    say(`${name} runs ${path.basename(state.release)} (pid ${state.pids[name]}).`);
+  }
+  writeState(state);
+}
+
+/**
+ * A rotation of JWT_SECRET and ENCRYPTION_KEY (docs/deployment.md, "Rotating the keys"), each stage rolled out one
+ * instance at a time as a deploy is, so that instances of two stages always understand each other. `rotate-keys`:
+ * new keys made, rolled out first as accepted only, then signing and sealing with the old ones accepted.
+ * `rotate-keys --finish`, once every access token signed with the old key has expired (ACCESS_TOKEN_SECONDS after the
+ * second stage; `now` skips the wait: a tab holding one renews it once): `cli rekey` seals the stored secrets again with
+ * the new key and moves the database to the new keys, then the new keys alone are rolled out.
+ */
+export function rotateKeys({ finish = false, now = false } = {}) {
+  return locked(async () => {
+    const part = 'rotate-keys';
+    const state = stateOrFail();
+    const began = performance.now();
+    const saved = keys();
+    const settled = Object.fromEntries(Object.entries(saved).filter(([name]) => !name.endsWith('_ACCEPTED')));
+    if (!finish) {
+      if (state.rotation) throw new ClusterError(part, 'a rotation is under way: finish it first (rotate-keys --finish)');
+      const next = { JWT_SECRET: crypto.randomBytes(32).toString('base64'), ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64') };
+      writeKeys({ ...settled, JWT_SECRET_ACCEPTED: next.JWT_SECRET, ENCRYPTION_KEY_ACCEPTED: next.ENCRYPTION_KEY });
+      say('Stage 1 of 3: the new keys are accepted, the old ones still sign and seal.');
+      await rollInstances(state);
+      writeKeys({ ...settled, ...next, JWT_SECRET_ACCEPTED: saved.JWT_SECRET, ENCRYPTION_KEY_ACCEPTED: saved.ENCRYPTION_KEY });
+      say('Stage 2 of 3: the new keys sign and seal, the old ones are still accepted.');
+      await rollInstances(state);
+      const tokenSeconds = Number(instanceEnv(state, 1).ACCESS_TOKEN_SECONDS ?? 900);
+      state.rotation = { finishAfter: Date.now() + tokenSeconds * 1000 };
+      writeState(state);
+      say(
+        `Keys rotated in ${((performance.now() - began) / 1000).toFixed(1)} s. Finish with \`rotate-keys --finish\` after ` +
+          `${new Date(state.rotation.finishAfter).toISOString()}, when the access tokens signed with the old key have expired.`,
+      );
+      return { stage: 2, finishAfter: state.rotation.finishAfter };
+    }
+    if (!state.rotation) throw new ClusterError(part, 'no rotation under way: start one with rotate-keys');
+    if (Date.now() < state.rotation.finishAfter && !now)
+      throw new ClusterError(
+        part,
+        `access tokens signed with the old key live until ${new Date(state.rotation.finishAfter).toISOString()}: finish after that (or with --now: a tab holding one renews it once)`,
+      );
+    say('Stage 3 of 3: the stored secrets sealed again with the new key (cli rekey), then the new keys alone.');
+    releasePhase(state, ['rekey'], 'rekey');
+    writeKeys(settled);
+    await rollInstances(state);
+    delete state.rotation;
+    writeState(state);
+    say(`Rotation finished in ${((performance.now() - began) / 1000).toFixed(1)} s: the old keys are gone from every instance.`);
+    return { stage: 3, finishAfter: null };
   });
 }
 
@@ -1463,6 +1522,10 @@ const USAGE = `Usage: npm run cluster -- [command]
   kill-instance N            kill -9 portal instance N (1-${INSTANCES})
   start-instance N           start portal instance N again
   deploy                     rolling deploy: each instance in turn drained, stopped, started on the release
+  rotate-keys [--finish [--now]]
+                             new JWT_SECRET and ENCRYPTION_KEY, rolled out accepted, then signing with the old ones
+                             accepted; --finish (once the old access tokens expired; --now at once) seals the stored
+                             secrets again (cli rekey) and rolls out the new keys alone
   restart-pooler             stop PgBouncer and start it again
 
   A NODE is db1, db2, db3, or primary, replica, sync, async.
@@ -1518,6 +1581,9 @@ async function main(argv) {
       break;
     case 'deploy':
       await deploy();
+      break;
+    case 'rotate-keys':
+      await rotateKeys({ finish: flag('--finish'), now: flag('--now') });
       break;
     case 'restart-pooler':
       await restartPooler();

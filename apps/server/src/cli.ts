@@ -22,7 +22,7 @@ import {
 } from './modules/partners/index.ts';
 import { countAccounts, reconcileAccounts } from './modules/settlements/index.ts';
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
-import { KeyMismatchError } from './lib/key-check.ts';
+import { KeyMismatchError, rekey } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
 import { prepareQueueSchema } from './jobs/boss.ts';
 
@@ -48,6 +48,9 @@ Commands:
                                   give the partner its deposit address for a coin on a network
   address-sources [--preview N]   where each network's deposit addresses come from; --preview N prints the first
                                   N addresses of each configured key, to compare with the operator's wallet
+  rekey                           the step of a key rotation that retires the old keys: seals every stored secret
+                                  again with the current ENCRYPTION_KEY and moves the database to the current keys
+                                  (docs/deployment.md, "Rotating the keys"); exits 1 when a secret cannot be opened
   reconcile                       every account's kept balance and reservations against its ledger entries; exits 1
                                   when one differs (the daily check, run now: after a restore, say)
 
@@ -150,6 +153,17 @@ async function main() {
           );
         console.log(`${accounts} accounts checked against the ledger: ${differing.length} differ.`);
         if (differing.length) process.exitCode = 1;
+        break;
+      }
+      case 'rekey': {
+        const outcome = await rekey(db, keys);
+        for (const u of outcome.unreadable) console.log(`${u.table}.${u.column} of ${u.id}: no key given opens it`);
+        console.log(
+          outcome.checkMoved
+            ? `${outcome.resealed} secrets sealed again with the current ENCRYPTION_KEY; the database now belongs to the current keys: the accepted ones may be dropped.`
+            : `${outcome.resealed} secrets sealed again; ${outcome.unreadable.length} could not be opened, so the database still accepts the keys it had: give the key that sealed them in ENCRYPTION_KEY_ACCEPTED and run rekey again.`,
+        );
+        if (!outcome.checkMoved) process.exitCode = 1;
         break;
       }
       case 'seed': {

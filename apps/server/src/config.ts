@@ -21,6 +21,13 @@ const xpub = (family: XpubFamily) =>
     })
     .optional();
 
+/** A comma-separated list of base64 keys, each of a length `fits` accepts. */
+const keyList = (message: string, fits: (bytes: number) => boolean) =>
+  z
+    .string()
+    .refine((v) => v.split(',').every((k) => k.trim() === '' || fits(Buffer.from(k.trim(), 'base64').length)), message)
+    .optional();
+
 const postgresUrl = z.string().superRefine((value, ctx) => {
   try {
     checkConnectionString(value);
@@ -69,6 +76,12 @@ const EnvSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be base64 of exactly 32 bytes')
     .optional(),
+  /**
+   * During a rotation (docs/deployment.md): further keys, comma-separated, that verify tokens and open secrets but
+   * never sign or seal: the key being retired, or the one coming next.
+   */
+  JWT_SECRET_ACCEPTED: keyList('each must be base64 of at least 32 bytes', (n) => n >= 32),
+  ENCRYPTION_KEY_ACCEPTED: keyList('each must be base64 of exactly 32 bytes', (n) => n === 32),
   DEMO: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),

@@ -7,7 +7,7 @@ import { sessionEndMessage, type SessionEndReason } from '@portal/contract/live'
 import { DEMO_PARTNERS, DEMO_INVITATION_TOKEN, DEMO_PASSWORD, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { sha256, signAccessToken } from '../src/lib/tokens.ts';
 import { TOTP_PERIOD, currentStep, totpCode } from '../src/lib/totp.ts';
-import { decrypt } from '../src/lib/keys.ts';
+import { decrypt, keyRing } from '../src/lib/keys.ts';
 import { throttleKey } from '../src/modules/auth/sign-in.service.ts';
 import { REFRESH_REUSE_SECONDS } from '../src/modules/auth/sessions.service.ts';
 import { DATABASES, browser, holdDatabase, setup, signIn, testConfig, type TestContext } from './harness.ts';
@@ -573,7 +573,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       .setSubject(claims.sub as string)
       .setIssuer('partner-dashboard')
       .setIssuedAt()
-      .sign(t.keys.jwtSecret);
+      .sign(t.keys.jwtSecret.key);
     expect((await profileWith(noExp)).json()).toMatchObject({ code: 'InvalidToken' });
     const noSid = await new SignJWT({ pid: claims.pid, role: claims.role, email: claims.email, name: claims.name })
       .setProtectedHeader({ alg: 'HS256' })
@@ -581,7 +581,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       .setIssuer('partner-dashboard')
       .setIssuedAt()
       .setExpirationTime('10m')
-      .sign(t.keys.jwtSecret);
+      .sign(t.keys.jwtSecret.key);
     expect((await profileWith(noSid)).json()).toMatchObject({ code: 'InvalidToken' });
   });
 
@@ -659,7 +659,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
       .setIssuer('partner-dashboard')
       .setIssuedAt(Math.floor(Date.now() / 1000) - 1000)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 100)
-      .sign(t.keys.jwtSecret);
+      .sign(t.keys.jwtSecret.key);
     const gone = await t.app.inject({ method: 'GET', url: '/api/v1/partner/profile', headers: { authorization: `Bearer ${expired}` } });
     expect(gone.json()).toMatchObject({ code: 'TokenExpired' });
     const cookie = () => [...s.browser.jar].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -736,7 +736,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
 
     it('refuses no token, a wrong signature, alg none and an expired token with 401', async () => {
       expect((await t.app.inject({ method: 'GET', url: '/api/v1/partner/profile' })).statusCode).toBe(401);
-      const forged = await tokenOf(claims, Buffer.alloc(32, 7));
+      const forged = await tokenOf(claims, keyRing(Buffer.alloc(32, 7)));
       expect((await profile(forged)).json()).toMatchObject({ code: 'InvalidToken' });
       const enc = (o: object) => base64url.encode(JSON.stringify(o));
       const none = `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ ...claims, iss: 'partner-dashboard', exp: Math.floor(Date.now() / 1000) + 600 })}.`;
@@ -747,7 +747,7 @@ describe.each(DATABASES)('sign-in and sessions on %s', (kind) => {
         .setIssuer('partner-dashboard')
         .setIssuedAt(Math.floor(Date.now() / 1000) - 1000)
         .setExpirationTime(Math.floor(Date.now() / 1000) - 100)
-        .sign(t.keys.jwtSecret);
+        .sign(t.keys.jwtSecret.key);
       const res = await profile(expired);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ code: 'TokenExpired' });

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
-import type { Keys } from '../src/lib/keys.ts';
+import { randomKeys, type Keys } from '../src/lib/keys.ts';
 import { createMailer, type Mail, type Mailer } from '../src/lib/mailer.ts';
 import pino from 'pino';
 
@@ -118,7 +118,7 @@ export async function holdDatabase(database: Database, tables?: string[]): Promi
   };
 }
 
-export const testKeys = (): Keys => ({ jwtSecret: crypto.randomBytes(32), encryptionKey: crypto.randomBytes(32) });
+export const testKeys = randomKeys;
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));

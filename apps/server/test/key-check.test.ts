@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../src/config.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
 import { KeyMismatchError, keyCheckValue } from '../src/lib/key-check.ts';
+import { decrypt, keyRing } from '../src/lib/keys.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { databaseEnv, newKeys, run, tempDir } from './cli-process.ts';
 import { DATABASES } from './harness.ts';
@@ -84,7 +85,7 @@ describe.each(DATABASES)('the key check at start on %s', (kind) => {
     drops.push(where.drop);
     const a = newKeys();
     const { database } = await openRuntime(config({ ...where.env, ...a }));
-    await seedDemo(database.db, Buffer.from(a.ENCRYPTION_KEY, 'base64'), { transactions: false });
+    await seedDemo(database.db, keyRing(Buffer.from(a.ENCRYPTION_KEY, 'base64')), { transactions: false });
     await database.db.deleteFrom('key_check').execute();
     await database.close();
 
@@ -98,6 +99,35 @@ describe.each(DATABASES)('the key check at start on %s', (kind) => {
     await again.database.close();
     expect(row?.encryption_key_check).toBe(keyCheckValue(Buffer.from(a.ENCRYPTION_KEY, 'base64')));
   }, 90_000);
+
+  it('rotates both keys as docs/deployment.md says: accepted, then signing, then `cli rekey`, then alone', async () => {
+    const where = await databaseEnv(kind);
+    drops.push(where.drop);
+    const a = newKeys();
+    const b = newKeys();
+    const seeded = run('cli.ts', ['seed'], { ...where.env, ...a });
+    expect(seeded.status, seeded.stderr).toBe(0);
+    const stage1 = { ...a, JWT_SECRET_ACCEPTED: b.JWT_SECRET, ENCRYPTION_KEY_ACCEPTED: b.ENCRYPTION_KEY };
+    const stage2 = { ...b, JWT_SECRET_ACCEPTED: a.JWT_SECRET, ENCRYPTION_KEY_ACCEPTED: a.ENCRYPTION_KEY };
+    expect(await open({ ...where.env, ...stage1 })).toBeUndefined();
+    expect(await open({ ...where.env, ...stage2 })).toBeUndefined();
+    // the new keys alone, before rekey: refused, and told what to do
+    const early = await open({ ...where.env, ...b });
+    expect(early!.message).toMatch(/JWT_SECRET: not the key[\s\S]*ENCRYPTION_KEY: not the key[\s\S]*`cli rekey`/);
+
+    const rekeyed = run('cli.ts', ['rekey'], { ...where.env, ...stage2 });
+    expect(rekeyed.status, rekeyed.stderr).toBe(0);
+    expect(rekeyed.stdout).toMatch(/^\d+ secrets sealed again with the current ENCRYPTION_KEY; the database now belongs to the current keys/m);
+    expect(Number(/^(\d+) secrets/m.exec(rekeyed.stdout)![1])).toBeGreaterThan(0);
+    expect(await open({ ...where.env, ...b })).toBeUndefined();
+    expect((await open({ ...where.env, ...a }))!.message).toMatch(/JWT_SECRET: not the key[\s\S]*ENCRYPTION_KEY: not the key/);
+    // the secrets open with the new key alone: every authenticator secret is sealed with it
+    const { database, keys } = await openRuntime(config({ ...where.env, ...b }));
+    const rows = await database.db.selectFrom('users').select('totp_secret_enc').where('totp_secret_enc', 'is not', null).execute();
+    await database.close();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(decrypt(keys.encryptionKey, row.totp_secret_enc!)).toMatch(/^[A-Z2-7]+$/);
+  }, 120_000);
 
   it.skipIf(kind !== 'postgres')(
     'refuses a server whose DATA_DIR holds other generated keys than the one that seeded the database',

@@ -11,6 +11,7 @@ import { generateTransactions } from '../src/db/seed/transactions.ts';
 import { REPORT_QUEUE } from '../src/modules/reports/report-queue.ts';
 import { requeueOrphanedReports, startReportWorker } from '../src/modules/reports/report-worker.ts';
 import type { FileStorage } from '../src/lib/file-storage.ts';
+import type { Keys } from '../src/lib/keys.ts';
 import { signAccessToken } from '../src/lib/tokens.ts';
 import { DATABASES, browser, freshDatabase, setup, twoInstances, type TestContext } from './harness.ts';
 
@@ -21,7 +22,7 @@ const REPORT = { dataSource: 'payments', startDate: day(-30), endDate: day(0) };
 type Job = { id: string; status: string; rowCount: number | null; downloadURL: string | null };
 
 /** A signed-in caller of the API without the sign-in ceremony: a session row and a token signed with the app's key. */
-async function caller(app: App, keys: { jwtSecret: Buffer }, email: string) {
+async function caller(app: App, keys: Pick<Keys, 'jwtSecret'>, email: string) {
   const user = DEMO_USERS.find((u) => u.email === email)!;
   const partnerId = DEMO_PARTNERS[user.partner].id;
   const sid = crypto.randomUUID();

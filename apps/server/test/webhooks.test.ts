@@ -133,7 +133,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(list.json<{ webhooks: Webhook[] }>().webhooks.map((w) => w.id)).toContain(webhook.id);
     expect(list.body).not.toContain(secret.slice(6));
     const row = await t.database.db.selectFrom('webhook_endpoints').select('secret_encrypted').where('id', '=', webhook.id).executeTakeFirstOrThrow();
-    expect(row.secret_encrypted).toMatch(/^v1:/);
+    expect(row.secret_encrypted).toMatch(/^v2:/);
     expect(row.secret_encrypted).not.toContain(secret.slice(6));
     const audit = await t.database.db
       .selectFrom('audit_events')
@@ -529,7 +529,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
       .where('id', '=', webhook.id)
       .executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ previous_secret_encrypted: null, previous_secret_expires_at: null });
-    expect(stored.secret_encrypted).toMatch(/^v1:/);
+    expect(stored.secret_encrypted).toMatch(/^v2:/);
     const now = await deliverOne();
     expect(rx.verify(thirdSecret, now)).toMatchObject({ id: now.id });
     expect(() => rx.verify(newSecret, now)).toThrow();

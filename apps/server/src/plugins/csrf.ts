@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import fastifyCsrf from '@fastify/csrf-protection';
+import CsrfTokens from '@fastify/csrf';
 import { decodeJwt } from 'jose';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { API_PREFIX } from '../lib/constants.ts';
+import { ringKeys, type KeyRing } from '../lib/keys.ts';
 import type { App } from '../types/app.ts';
 
 export const CSRF_COOKIE = 'portal_csrf';
@@ -24,7 +26,7 @@ export async function registerCsrf(app: App) {
   await app.register(fastifyCsrf, {
     // a token is bound to the session it was issued for (none before sign-in): another session's pair is refused
     getUserInfo: csrfSessionOf,
-    csrfOpts: { hmacKey: crypto.createHmac('sha256', app.keys.jwtSecret).update('csrf-session-binding').digest('base64') },
+    csrfOpts: { hmacKey: csrfHmacKey(app.keys.jwtSecret.key) },
     cookieKey: CSRF_COOKIE,
     cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', secure: app.config.NODE_ENV === 'production', path: '/api' },
     getToken: (request) => {
@@ -47,13 +49,30 @@ export async function registerCsrf(app: App) {
    * fails that check never runs. Every other request (cookie, bearer, none) is checked here.
    */
   function csrfUnlessSignedByKey(this: unknown, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    if (request.apiKeyCall) return done();
+    if (request.apiKeyCall || issuedWithAcceptedKey(request)) return done();
     return app.csrfProtection.call(app, request, reply, done);
+  }
+  // during a key rotation, a token another instance issued with a key this one only accepts
+  const accepted = app.keys.jwtSecret.accepted.map(({ key }) => new CsrfTokens({ hmacKey: csrfHmacKey(key), userInfo: true }));
+  function issuedWithAcceptedKey(request: FastifyRequest): boolean {
+    if (accepted.length === 0) return false;
+    const cookie = request.cookies[CSRF_COOKIE];
+    const unsigned = cookie ? request.unsignCookie(cookie) : undefined;
+    const secret = unsigned?.valid ? unsigned.value : null;
+    const token = request.headers['x-csrf-token'];
+    if (!secret || typeof token !== 'string') return false;
+    return accepted.some((tokens) => tokens.verify(secret, token, csrfSessionOf(request)));
   }
 }
 
-/** The key that signs cookies, derived from the token-signing key so that it needs no configuration of its own. */
-export const cookieSecret = (jwtSecret: Buffer) => crypto.createHmac('sha256', jwtSecret).update('cookie-signing').digest('base64');
+const csrfHmacKey = (jwtSecret: Buffer) => crypto.createHmac('sha256', jwtSecret).update('csrf-session-binding').digest('base64');
+
+/**
+ * The keys that sign cookies, derived from the token-signing keys so that they need no configuration of their own:
+ * the current one signs, and a cookie signed with a key the ring still accepts is read.
+ */
+export const cookieSecret = (jwtSecret: KeyRing) =>
+  ringKeys(jwtSecret).map(({ key }) => crypto.createHmac('sha256', key).update('cookie-signing').digest('base64'));
 
 /** The binding of a token asked for without a session (the library refuses an empty one). */
 const NO_SESSION = 'anonymous';

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Cluster from '../../../../scripts/cluster.d.mts';
 import { DEMO_PARTNERS, DEMO_USERS } from '../../src/db/seed/demo.ts';
 import { generateDemoAddress } from '../../src/lib/deposit-addresses.ts';
+import { keyId } from '../../src/lib/keys.ts';
 import { httpClient, type HttpClient, type HttpReply } from '../http-client.ts';
 import { readEvents } from '../sse.ts';
 import { queryOnce } from './query.ts';
@@ -101,6 +102,8 @@ describe('the cluster under load and faults', () => {
   /** reports asked for just before a fault: each must be built once the fault is over */
   const reports: string[] = [];
   let reporter: HttpClient;
+  /** a session signed in before the keys were rotated */
+  let beforeRotation: HttpClient;
   /** the watch on the nodes: how many took writes at once, at most, and when two did */
   const writers = { samples: 0, most: 0, twoAt: [] as string[], stop: async () => undefined as void };
   /** the moment the restore drill restores to, and the withdrawals acknowledged by then */
@@ -716,6 +719,24 @@ describe('the cluster under load and faults', () => {
     expect(window.filter((s) => s.status >= 500 && s.status !== 503)).toEqual([]);
   }, 120_000);
 
+  it('keys rotated under load, each stage rolled out instance by instance (new keys accepted, then signing): nobody signed out, no request refused', async () => {
+    beforeRotation = httpClient(state.balancer);
+    await beforeRotation.signIn('admin2@acme.test');
+    const from = Date.now();
+    const { stage } = await cluster.rotateKeys();
+    const window = within(from, Date.now());
+    const refused = window.filter((s) => s.status === 401 || s.status === 403);
+    figures.push(
+      `keys rotated (stages 1 and 2, 6 instance restarts) in ${((Date.now() - from) / 1000).toFixed(1)} s: ${window.length} requests, ` +
+        `${refused.length} refused (401/403), failures ${describeFailures(window)}`,
+    );
+    expect(stage).toBe(2);
+    expect(refused.map((s) => `${s.kind} ${s.status} ${s.code ?? ''}`)).toEqual([]);
+    expect(failures(window).map((s) => `${s.kind} ${s.status || 'no reply'}`)).toEqual([]);
+    // a token of the old key is still honoured by every instance
+    expect((await beforeRotation.get('/api/v1/partner/accounts')).status).toBe(200);
+  }, 180_000);
+
   it('after it all: no withdrawal or payment acknowledged is lost or booked twice; all finished; every event delivered; never two writers', async () => {
     await stopLoad();
     await writers.stop();
@@ -857,4 +878,25 @@ describe('the cluster under load and faults', () => {
       `streams: ${logged.length} events, each delivered to all ${streams.length} streams (reconnections: ${streams.map((s) => s.reconnections()).join(', ')})`,
     );
   }, 240_000);
+
+  it('the rotation finished (cli rekey, then the new keys alone): every stored secret sealed with the new key, an old token refused, the old keys refused at start', async () => {
+    const { stage } = await cluster.rotateKeys({ finish: true, now: true });
+    expect(stage).toBe(3);
+    const env = JSON.parse(fs.readFileSync(path.join(process.env.CLUSTER_DIR!, 'keys.json'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(env).filter((k) => k.endsWith('_ACCEPTED'))).toEqual([]);
+    const kid = keyId(Buffer.from(env.ENCRYPTION_KEY!, 'base64'));
+    const stale = await db<{ n: number }>(
+      `select ((select count(*) from users where totp_secret_enc not like $1) + (select count(*) from refresh_tokens where successor_enc not like $1))::int as n`,
+      [`v2:${kid}:%`],
+    );
+    expect(stale[0]!.n).toBe(0);
+    // an access token of the old key is refused (the portal renews it once with its refresh cookie)
+    expect((await beforeRotation.get('/api/v1/partner/accounts')).body).toMatchObject({ code: 'InvalidToken' });
+    // a sign-in opens the authenticator secret sealed again with the new key
+    const fresh = httpClient(state.balancer);
+    await fresh.signIn('viewer@acme.test');
+    expect((await fresh.get('/api/v1/partner/accounts')).status).toBe(200);
+    expect((await current()).instances.map((i) => i.ready)).toEqual([true, true, true]);
+    figures.push(`rotation finished: secrets sealed again, the new keys alone on all 3 instances`);
+  }, 180_000);
 });

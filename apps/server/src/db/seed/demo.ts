@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ALL_FEATURE_FLAGS, NO_FEATURE_FLAGS, type FeatureFlags, type ProductType, type Role, type UserStatus } from '@portal/contract/domain';
 import type { DB } from '../schema.ts';
-import { encrypt } from '../../lib/keys.ts';
+import { encrypt, type KeyRing } from '../../lib/keys.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { sha256 } from '../../lib/tokens.ts';
 import { INVITATION_DAYS } from '@portal/contract/team';
@@ -281,7 +281,7 @@ async function enableDemoRates(db: Kysely<DB>, partnerId: string, platformRateId
 }
 
 /** Creates the demo partners, users and balances; a second run changes nothing. */
-export async function seedDemo(db: Kysely<DB>, encryptionKey: Buffer, options: { transactions?: boolean } = {}): Promise<{ created: boolean }> {
+export async function seedDemo(db: Kysely<DB>, encryptionKey: KeyRing, options: { transactions?: boolean } = {}): Promise<{ created: boolean }> {
   if (await hasDemoData(db)) return { created: false };
   // hashes are computed before the transaction: argon2 is slow on purpose and must not hold the database
   const passwordHash = await hashPassword(DEMO_PASSWORD);

@@ -4,7 +4,7 @@ import { MAX_API_KEYS, type ApiKey, type ApiKeyPermission, type ApiKeyStatus, ty
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { encrypt } from '../../lib/keys.ts';
+import { encrypt, type KeyRing } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
@@ -15,7 +15,7 @@ export type ApiKeysDeps = {
   repo: ApiKeysRepository;
   /** the caller's partner, read fresh (the partners module's port) */
   partners: Pick<PartnerAccess, 'find'>;
-  encryptionKey: Buffer;
+  encryptionKey: KeyRing;
   now: () => number;
   /** drops a key from every instance's cache of decrypted keys (after the change is committed) */
   invalidateKey: (apiKey: string) => Promise<void>;

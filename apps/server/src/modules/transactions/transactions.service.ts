@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { ringKeys, type KeyRing } from '../../lib/keys.ts';
 import {
   MAX_EXPORT_ROWS,
   SCROLL_KEEP_ALIVE_SECONDS,
@@ -50,12 +51,15 @@ export function createTransactionsService(deps: {
   db: Kysely<DB>;
   /** where searches and exports read: a replica that has caught up with the primary, else the primary */
   read?: () => Promise<Kysely<DB>>;
-  key: Buffer;
+  key: KeyRing;
   now: () => number;
   partners: Pick<PartnerAccess, 'find'>;
 }) {
   const read = deps.read ?? (() => Promise.resolve(deps.db));
-  const sign = (body: string) => crypto.createHmac('sha256', deps.key).update(`scroll:${body}`).digest('base64url');
+  const sign = (body: string, key = deps.key.key) => crypto.createHmac('sha256', key).update(`scroll:${body}`).digest('base64url');
+  // signed with the current key; one signed with a key still accepted (a rotation) is honoured
+  const signedByRing = (body: string, mac: string) =>
+    ringKeys(deps.key).some(({ key }) => crypto.timingSafeEqual(Buffer.from(mac, 'ascii'), Buffer.from(sign(body, key), 'ascii')));
   const encode = (state: ScrollState) => {
     const body = Buffer.from(JSON.stringify(state)).toString('base64url');
     return `${body}.${sign(body)}`;
@@ -64,7 +68,7 @@ export function createTransactionsService(deps: {
     const expired = () => badRequest('The scroll id is not valid or has expired; start the export again.', 'BadRequest');
     // the shape first: only ASCII reaches the comparison, so both sides have the same length in bytes
     const [, body, mac] = SCROLL_ID.exec(scrollId) ?? [];
-    if (!body || !mac || !crypto.timingSafeEqual(Buffer.from(mac, 'ascii'), Buffer.from(sign(body), 'ascii'))) throw expired();
+    if (!body || !mac || !signedByRing(body, mac)) throw expired();
     const state = JSON.parse(Buffer.from(body, 'base64url').toString()) as ScrollState;
     if (state.p !== partnerId || state.exp < deps.now()) throw expired();
     return state;

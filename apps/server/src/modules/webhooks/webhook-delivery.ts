@@ -6,7 +6,7 @@ import { WEBHOOK_TIMEOUT_SECONDS } from '@portal/contract/webhooks';
 import { bossExecutor } from '../../db/boss-executor.ts';
 import type { Database } from '../../db/database.ts';
 import { listen, type Listener } from '../../db/notify.ts';
-import { decrypt } from '../../lib/keys.ts';
+import { decrypt, type KeyRing } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import { mailLanguage } from '../../lib/language.ts';
 import { MAIL_TEXTS } from '../../lib/mail-texts/index.ts';
@@ -55,7 +55,7 @@ export type WebhookJob = { partnerId: string; deliveryId: string };
 export type WebhookDeliveryDeps = {
   boss: PgBoss;
   database: Database;
-  encryptionKey: Buffer;
+  encryptionKey: KeyRing;
   mailer: Mailer;
   log: FastifyBaseLogger;
   /** seconds to wait before each retry (WEBHOOK_RETRY_SCHEDULE) */

@@ -22,7 +22,7 @@ import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { MailTexts, Notice, Person, WebhookChange } from '../../lib/mail-texts/index.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { encrypt } from '../../lib/keys.ts';
+import { encrypt, type KeyRing } from '../../lib/keys.ts';
 import { RefusedTargetError, checkPublicHost, hostOf } from '../../lib/ssrf.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { OtpService } from '../otp/index.ts';
@@ -50,7 +50,7 @@ import {
 
 export type WebhooksDeps = {
   db: Kysely<DB>;
-  encryptionKey: Buffer;
+  encryptionKey: KeyRing;
   otp: Pick<OtpService, 'authorise'>;
   /** the partner's feature rule (the partners module's port) */
   partners: Pick<PartnerAccess, 'requireFeature'>;
