@@ -3,8 +3,11 @@
 // temporary CLUSTER_DIR on ports from 18190 (beside a developer's cluster on 8090 and the cluster test's on 18090),
 // stopped and purged at the end, also after a failure or Ctrl-C.
 //   1. authenticated reads (GET /api/v1/partner/accounts, a bearer token) through HAProxy (three instances, each on
-//      PgBouncer) against one standalone server process connected directly to the primary's own port (no PgBouncer,
-//      no TCP proxy): requests/s, latency, and the ratio;
+//      PgBouncer, which reaches the leader through HAProxy's leader address) against one standalone server process
+//      connected directly to the primary's own port (no PgBouncer, no HAProxy): requests/s, latency, the ratio, and
+//      the CPU milliseconds one request costs in each part, with what the balancer and the pooler add (goal: at most
+//      25% over the app talking to the database directly). The cluster runs with CLUSTER_DB_ROUTES=direct: the
+//      balancer reaches the nodes' own ports, as on several hosts, not through the TCP proxy that only fault tests need;
 //   2. the same load on instance-1 alone (still on PgBouncer) against the three behind HAProxy;
 //   3. the replica's replay delay while withdrawals run through the balancer: every ~100 ms the primary's
 //      pg_current_wal_lsn(), then the replica polled until pg_last_wal_replay_lsn() reaches it; and the same delay
@@ -41,6 +44,8 @@ const clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-cluster-'
 fs.chmodSync(clusterDir, 0o755);
 process.env.CLUSTER_DIR = clusterDir;
 process.env.CLUSTER_PORT = process.env.BENCH_CLUSTER_PORT ?? '18190';
+// the production path: no TCP proxy between the balancer and the nodes (no fault is made here)
+process.env.CLUSTER_DB_ROUTES = 'direct';
 // every server of the run (the three instances and the standalone one) logs warnings only: no line per request
 process.env.LOG_LEVEL = 'warn';
 const cluster = await import('../scripts/cluster.mjs');
@@ -179,6 +184,8 @@ async function cpuWindow() {
 }
 
 type Cpu = ReturnType<Awaited<ReturnType<typeof cpuWindow>>>;
+/** CPU milliseconds a request cost in a part: its % of one core is 10 ms of CPU per second, shared by rps requests. */
+const msPerRequest = (c: Cpu, rps: number, part: string) => ((c.parts.find(([n]) => n === part)?.[1] ?? 0) * 10) / rps;
 const showCpu = (title: string, c: Cpu) => {
   line(title, c.parts.map(([n, v]) => `${n} ${v.toFixed(0)}%`).join(', '));
   line(
@@ -409,7 +416,7 @@ try {
   standalone = undefined;
 
   console.log(`\n── 1. authenticated reads: HAProxy + 3 instances on PgBouncer vs one server straight on the primary ──`);
-  showReads('(a) HAProxy -> 3 instances -> PgBouncer -> TCP proxy -> primary', viaBalancer);
+  showReads('(a) HAProxy -> 3 instances -> PgBouncer -> HAProxy -> primary', viaBalancer);
   showReads('(b) one standalone server -> primary (its own port)', direct);
   line('ratio (b)/(a) requests/s', `${(direct.rps / viaBalancer.rps).toFixed(2)}`);
   line('ratio (b)/(a) p50 latency', `${(direct.p50 / viaBalancer.p50).toFixed(2)}`);
@@ -420,9 +427,24 @@ try {
   line('  (a) requests per instance (HAProxy counters, incl. warm-up)', spread);
   showCpu('  CPU during (a)', viaBalancer.cpu);
   showCpu('  CPU during (b)', direct.cpu);
+  const a = (part: string) => msPerRequest(viaBalancer.cpu, viaBalancer.rps, part);
+  const b = (part: string) => msPerRequest(direct.cpu, direct.rps, part);
+  const perRequest = (v: number) => `${v.toFixed(3)} ms`;
+  line(
+    '  CPU per request, (a)',
+    `balancer ${perRequest(a('HAProxy'))}, instances ${perRequest(a('portal instances'))}, pooler ${perRequest(a('PgBouncer'))}, ` +
+      `database ${perRequest(a('PostgreSQL (all nodes)'))}, TCP proxy ${perRequest(a('TCP proxy'))}`,
+  );
+  line('  CPU per request, (b)', `server ${perRequest(b('standalone server'))}, database ${perRequest(b('PostgreSQL (all nodes)'))}`);
+  const straight = b('standalone server') + b('PostgreSQL (all nodes)');
+  const added = a('HAProxy') + a('PgBouncer');
+  line(
+    "  balancer + pooler over (b)'s app + database",
+    `${perRequest(added)} over ${perRequest(straight)}: +${((100 * added) / straight).toFixed(0)}% (goal <= 25%)`,
+  );
   note(
-    `(a)'s path has three hops that (b)'s has not: HAProxy, PgBouncer and the TCP proxy (a Node process that only npm run cluster ` +
-      `puts there, to cut a database off); with everything on the same cores, their CPU is taken from the servers (lines above)`,
+    `(a)'s path has the hops that (b)'s has not: HAProxy (in front of the instances, and again as the leader's address PgBouncer ` +
+      `reaches) and PgBouncer; with everything on the same cores, their CPU is taken from the servers (lines above)`,
   );
 
   console.log(`\n── 2. one instance against three (both on PgBouncer) ──`);

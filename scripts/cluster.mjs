@@ -504,10 +504,12 @@ function writeHaproxyConfig(state) {
   const { ports } = state;
   const servers = ports.instances.map((port, i) => `  server instance-${i + 1} ${HOST}:${port} check`);
   // a database node: its clients' route, checked on its Patroni's REST API (through the node's route, so that a node
-  // cut off the network is out of both)
+  // cut off the network is out of both). CLUSTER_DB_ROUTES=direct (the cluster benchmark) reaches the nodes' own ports
+  // instead, as on several hosts: no TCP proxy on the way, and no cut or partition reaches the clients either
+  const direct = process.env.CLUSTER_DB_ROUTES === 'direct';
   const dbServers = NODES.map((node) => {
     const p = ports.nodes[node];
-    return `  server ${node} ${HOST}:${p.service} check port ${p.apiRoute}`;
+    return direct ? `  server ${node} ${HOST}:${p.port} check port ${p.api}` : `  server ${node} ${HOST}:${p.service} check port ${p.apiRoute}`;
   }).join('\n');
   const cfg = `# written by scripts/cluster.mjs: the balancer in front of the portal instances
 global
@@ -1549,7 +1551,8 @@ const USAGE = `Usage: npm run cluster -- [command]
   restore-drill [--to TIME] [--keep]
                              restore to TIME (default: now) on a fresh node, check ledger = balances
 
-Environment: CLUSTER_PORT (first port of the block, default 8090), CLUSTER_DIR (default .cluster).
+Environment: CLUSTER_PORT (first port of the block, default 8090), CLUSTER_DIR (default .cluster), CLUSTER_DB_ROUTES=direct
+(the benchmark: the balancer reaches the nodes' own ports, not through the TCP proxy that cuts and partitions use).
 Variables of the server (LOG_LEVEL, LOGIN_RATE_LIMIT, ...) set when starting are passed to the instances.`;
 
 async function main(argv) {

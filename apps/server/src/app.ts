@@ -17,6 +17,7 @@ import { createLiveBus } from './lib/live-bus.ts';
 import { composeServices, type Services } from './composition.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.ts';
 import { registerRequestDeadline } from './plugins/request-deadline.ts';
+import { registerFairShare } from './plugins/fair-share.ts';
 import { registerLanguage } from './plugins/language.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerApiKeyAuth } from './plugins/api-key-auth.ts';
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   registerErrorHandler(app);
   registerRequestDeadline(app, deps.config.REQUEST_DEADLINE_SECONDS);
+  registerFairShare(app, { perPartner: deps.config.FAIR_SHARE_PER_PARTNER, waitSeconds: deps.config.FAIR_SHARE_WAIT_SECONDS });
   registerLanguage(app);
   await registerSecurityHeaders(app, { production: deps.config.NODE_ENV === 'production' });
   registerMetrics(app, { token: deps.config.METRICS_TOKEN });

@@ -91,6 +91,13 @@ const EnvSchema = z.object({
    * Seconds an API call may go without an answer before it is answered 503 with Retry-After (the database cut off,
    * a lock held): no call but the live stream waits longer. 0 turns it off.
    */
+  /**
+   * Money-moving and heavy calls (searches, exports, statements, withdrawals, payments, reports) one partner runs at
+   * once on an instance (the pool has 10 connections); more wait their turn up to FAIR_SHARE_WAIT_SECONDS, then 429.
+   * 0 turns it off.
+   */
+  FAIR_SHARE_PER_PARTNER: z.coerce.number().int().min(0).max(1000).default(5),
+  FAIR_SHARE_WAIT_SECONDS: z.coerce.number().min(0).max(60).default(4),
   REQUEST_DEADLINE_SECONDS: z.coerce.number().min(0).max(600).default(8),
   /** Seconds of inactivity before the portal warns, and before it logs out after the warning (portal-core §9). */
   IDLE_WARNING_SECONDS: z.coerce.number().int().positive().default(300),

@@ -101,3 +101,6 @@ export const ErrorBody = z.object({
   reason: SessionEndReason.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** 429 on a money-moving or heavy call while the partner has its fair share of the server running (Retry-After says when). */
+export const FAIR_SHARE_MESSAGE = 'Your organisation has many requests running at once. Please try again in a few seconds.';

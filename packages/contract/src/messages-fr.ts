@@ -589,6 +589,8 @@ const SERVER: Entries = {
   'No route for {{method}} {{path}}': 'Aucune route pour {{method}} {{path}}',
   'The service is briefly unavailable. Please try again in a few seconds.':
     'Le service est momentanément indisponible. Veuillez réessayer dans quelques secondes.',
+  'Your organisation has many requests running at once. Please try again in a few seconds.':
+    'Votre organisation a de nombreuses requêtes en cours. Veuillez réessayer dans quelques secondes.',
   'The e-mail could not be sent just now. Try again in a few minutes.': 'L’e-mail n’a pas pu être envoyé pour le moment. Réessayez dans quelques minutes.',
   'Too many open event streams: close other tabs of the portal and try again.':
     'Trop de flux d’événements ouverts : fermez les autres onglets du portail, puis réessayez.',

@@ -27,3 +27,60 @@ export function concurrencyGate({ perKey, total }: { perKey: number; total: numb
     },
   };
 }
+
+/**
+ * Turns per key (a partner): at most `perKey` hold one at once; the next wait in the order they came, each at most
+ * `waitMs`, and at most `queue` wait per key. `enter` answers the function that gives the turn back (to the next one
+ * waiting), or undefined when the wait ran out or the queue was full (the caller answers 429).
+ */
+export function turnsPerKey({ perKey, waitMs, queue }: { perKey: number; waitMs: number; queue: number }) {
+  const holding = new Map<string, number>();
+  const waiting = new Map<string, ((granted: boolean) => void)[]>();
+  const release = (key: string) => {
+    const next = waiting.get(key)?.shift();
+    if (waiting.get(key)?.length === 0) waiting.delete(key);
+    // the turn passes straight on: the holder count stays
+    if (next) return next(true);
+    const now = (holding.get(key) ?? 1) - 1;
+    if (now > 0) holding.set(key, now);
+    else holding.delete(key);
+  };
+  const leaver = (key: string) => {
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      release(key);
+    };
+  };
+  return {
+    async enter(key: string): Promise<(() => void) | undefined> {
+      const held = holding.get(key) ?? 0;
+      if (held < perKey) {
+        holding.set(key, held + 1);
+        return leaver(key);
+      }
+      const line = waiting.get(key) ?? [];
+      if (line.length >= queue) return undefined;
+      waiting.set(key, line);
+      const granted = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          const at = line.indexOf(take);
+          if (at >= 0) line.splice(at, 1);
+          if (line.length === 0 && waiting.get(key) === line) waiting.delete(key);
+          resolve(false);
+        }, waitMs);
+        const take = (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        };
+        line.push(take);
+      });
+      return granted ? leaver(key) : undefined;
+    },
+    /** how many hold a turn and how many wait, for a key */
+    state(key: string) {
+      return { holding: holding.get(key) ?? 0, waiting: waiting.get(key)?.length ?? 0 };
+    },
+  };
+}

@@ -56,5 +56,7 @@ declare module 'fastify' {
      * screen's first page is asked for beside the start data that brings the token (plugins/csrf.ts)
      */
     readOnly?: true;
+    /** a money-moving or heavy call: a partner runs at most its fair share of them at once (plugins/fair-share.ts) */
+    fairShare?: true;
   }
 }

@@ -16,6 +16,7 @@ import type { PaymentService } from './payments.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const write = { apiKey: 'api_write' } as const;
+const moving = { ...write, fairShare: true } as const;
 const read = { apiKey: 'api_read' } as const;
 
 /** Collections and disbursements (portal-core §7), from the portal and the partner API. */
@@ -60,7 +61,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
   app.post(
     '/partner/disbursement',
     {
-      config: write,
+      config: moving,
       ...initiation('write'),
       schema: {
         operationId: 'createDisbursement',
@@ -82,7 +83,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
   app.post(
     '/partner/collection',
     {
-      config: write,
+      config: moving,
       ...initiation('write'),
       schema: {
         operationId: 'createCollection',

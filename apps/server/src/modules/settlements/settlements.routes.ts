@@ -41,6 +41,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
   app.get(
     '/partner/balance/statement.csv',
     {
+      config: { fairShare: true },
       schema: {
         operationId: 'balanceStatementCsv',
         tags: ['settlements'],
@@ -57,6 +58,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
   app.get(
     '/partner/balance/statement.pdf',
     {
+      config: { fairShare: true },
       schema: {
         operationId: 'balanceStatementPdf',
         tags: ['settlements'],
@@ -86,6 +88,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
   app.post(
     '/partner/settlement/withdrawal',
     {
+      config: { fairShare: true },
       schema: {
         operationId: 'withdraw',
         tags: ['settlements'],

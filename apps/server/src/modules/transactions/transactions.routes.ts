@@ -16,7 +16,7 @@ import type { TransactionsService } from './transactions.service.ts';
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 const partnerApi = { apiKey: 'api_read' } as const;
 /** reads sent as POSTs (for their bodies): no request-forgery token needed, so a first page goes beside the start data */
-const postedRead = { ...partnerApi, readOnly: true } as const;
+const postedRead = { ...partnerApi, readOnly: true, fairShare: true } as const;
 
 /** Transaction search (transaction-data §5, §7). The partner comes from the token; a partnerId in the body is refused. */
 export const transactionRoutes: FastifyPluginAsyncZod<{ service: TransactionsService }> = async (app, { service }) => {
