@@ -98,7 +98,7 @@ const EnvSchema = z.object({
    */
   FAIR_SHARE_PER_PARTNER: z.coerce.number().int().min(0).max(1000).default(5),
   FAIR_SHARE_WAIT_SECONDS: z.coerce.number().min(0).max(60).default(4),
-  REQUEST_DEADLINE_SECONDS: z.coerce.number().min(0).max(600).default(8),
+  REQUEST_DEADLINE_SECONDS: z.coerce.number().min(0).max(600).default(5),
   /** Seconds of inactivity before the portal warns, and before it logs out after the warning (portal-core §9). */
   IDLE_WARNING_SECONDS: z.coerce.number().int().positive().default(300),
   IDLE_LOGOUT_SECONDS: z.coerce.number().int().positive().default(10),

@@ -7,13 +7,14 @@ import { AppError } from '../lib/errors.ts';
  * or failing over, a connection lost without a goodbye, a lock held) is answered 503 with Retry-After, as an outage
  * is, while its work goes on or fails by itself. A change either commits or not: a withdrawal or a payment sent
  * again with its sequenceId gets the first one's answer and books nothing. Never cut: a call whose answer has started
- * (the live stream, a download), and a partner-API change holding an Idempotency-Key (its key must keep its own
- * answer; a 503 here would give the key back while the change may still commit).
+ * (the live stream, a download), a partner-API change holding an Idempotency-Key (its key must keep its own
+ * answer; a 503 here would give the key back while the change may still commit), and a route marked `deadline: false`
+ * (the PDF statement, bounded by its entry cap and its gate: a large one takes some seconds of CPU, not of waiting).
  */
 export function registerRequestDeadline(app: FastifyInstance, seconds: number) {
   if (!(seconds > 0)) return;
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith('/api/')) return done();
+    if (!request.url.startsWith('/api/') || request.routeOptions.config.deadline === false) return done();
     const timer = setTimeout(() => {
       if (reply.sent || reply.raw.headersSent || reply.raw.destroyed) return;
       // a partner-API change that claimed its Idempotency-Key keeps it until its own answer, which the key then replays

@@ -58,5 +58,7 @@ declare module 'fastify' {
     readOnly?: true;
     /** a money-moving or heavy call: a partner runs at most its fair share of them at once (plugins/fair-share.ts) */
     fairShare?: true;
+    /** a call bounded otherwise (the PDF statement: its entry cap and its gate), which the request deadline leaves alone */
+    deadline?: false;
   }
 }

@@ -35,7 +35,7 @@ const KORA = DEMO_PARTNERS.kora.id;
 const ACME = DEMO_PARTNERS.acme.id;
 
 /** a request of the load: when it was sent and answered, and how */
-type Sample = { sent: number; at: number; kind: string; status: number; code?: string };
+type Sample = { sent: number; at: number; kind: string; status: number; code?: string; retryAfter?: string | null };
 
 /**
  * A live event stream held as the portal holds it: reconnects at once (or as asked), resumes with Last-Event-ID.
@@ -425,7 +425,7 @@ describe('the cluster under load and faults', () => {
       while (running) {
         const sent = Date.now();
         const r = await call();
-        samples.push({ sent, at: Date.now(), kind, status: r.status, code: (r.body as { code?: string } | undefined)?.code });
+        samples.push({ sent, at: Date.now(), kind, status: r.status, code: (r.body as { code?: string } | undefined)?.code, retryAfter: r.retryAfter });
         await sleep(pause);
       }
     };
@@ -697,16 +697,28 @@ describe('the cluster under load and faults', () => {
       await sleep(500);
     }
     const writesBack = samples.find((x) => x.sent > from && x.kind === 'withdrawal' && x.status === 201);
+    // fail fast: a call sent while the leader is cut off is answered (503 with Retry-After at the latest) within the
+    // request deadline (5 s at the instance; the balancer and this busy process add a little)
+    const cutOff = samples.filter((x) => x.sent >= from && x.sent < from + 30_000);
+    const longest = Math.max(...cutOff.map((x) => x.at - x.sent));
+    const unavailable = cutOff.filter((x) => x.status === 503);
     const rejoin = await rejoinedAfter(before.name, Date.now());
     figures.push(
       `partition of ${before.name} 30 s: it stopped taking writes after ${demotedAt ? ((demotedAt - from) / 1000).toFixed(1) : 'never'} s; ` +
         `the lock moved to ${movedTo ?? 'nobody'} after ${movedAt ? ((movedAt - from) / 1000).toFixed(1) : '-'} s; writes back after ${writesBack ? ((writesBack.at - from) / 1000).toFixed(1) : '-'} s; ` +
         `rejoined ${rejoin.toFixed(1)} s after the partition ended`,
     );
+    figures.push(
+      `  calls sent during the partition: ${cutOff.length}, the longest answered after ${longest} ms; ${unavailable.length} answered 503, ` +
+        `${unavailable.filter((x) => !x.retryAfter).length} of them without Retry-After`,
+    );
     expect(demotedAt).toBeDefined();
     expect(movedTo).toBeDefined();
     expect(writesBack).toBeDefined();
     expect(rejoin).toBeLessThan(60);
+    expect(longest).toBeLessThan(6000);
+    expect(unavailable.length).toBeGreaterThan(0);
+    expect(unavailable.filter((x) => !x.retryAfter)).toEqual([]);
   }, 180_000);
 
   it('a planned switchover: only 503s while it happens, and writes back within 10 s', async () => {

@@ -58,7 +58,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
   app.get(
     '/partner/balance/statement.pdf',
     {
-      config: { fairShare: true },
+      config: { fairShare: true, deadline: false },
       schema: {
         operationId: 'balanceStatementPdf',
         tags: ['settlements'],
