@@ -1197,8 +1197,10 @@ export function rotateKeys({ finish = false, now = false } = {}) {
     const began = performance.now();
     const saved = keys();
     const settled = Object.fromEntries(Object.entries(saved).filter(([name]) => !name.endsWith('_ACCEPTED')));
+    // accepted keys in the keys file: a rotation under way, or one stopped halfway (a stage that failed to roll out)
+    const underWay = Object.keys(saved).some((name) => name.endsWith('_ACCEPTED'));
     if (!finish) {
-      if (state.rotation) throw new ClusterError(part, 'a rotation is under way: finish it first (rotate-keys --finish)');
+      if (underWay) throw new ClusterError(part, 'a rotation is under way (or stopped halfway): finish it first (rotate-keys --finish)');
       const next = { JWT_SECRET: crypto.randomBytes(32).toString('base64'), ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64') };
       writeKeys({ ...settled, JWT_SECRET_ACCEPTED: next.JWT_SECRET, ENCRYPTION_KEY_ACCEPTED: next.ENCRYPTION_KEY });
       say('Stage 1 of 3: the new keys are accepted, the old ones still sign and seal.');
@@ -1215,11 +1217,15 @@ export function rotateKeys({ finish = false, now = false } = {}) {
       );
       return { stage: 2, finishAfter: state.rotation.finishAfter };
     }
-    if (!state.rotation) throw new ClusterError(part, 'no rotation under way: start one with rotate-keys');
-    if (Date.now() < state.rotation.finishAfter && !now)
+    if (!underWay) throw new ClusterError(part, 'no rotation under way: start one with rotate-keys');
+    // stopped halfway, there is no time to wait for: only --now finishes it (with the keys that sign now)
+    const finishAfter = state.rotation?.finishAfter ?? Infinity;
+    if (Date.now() < finishAfter && !now)
       throw new ClusterError(
         part,
-        `access tokens signed with the old key live until ${new Date(state.rotation.finishAfter).toISOString()}: finish after that (or with --now: a tab holding one renews it once)`,
+        Number.isFinite(finishAfter)
+          ? `access tokens signed with the old key live until ${new Date(finishAfter).toISOString()}: finish after that (or with --now: a tab holding one renews it once)`
+          : 'the rotation stopped halfway: --finish --now keeps the keys that sign now and drops the accepted ones',
       );
     say('Stage 3 of 3: the stored secrets sealed again with the new key (cli rekey), then the new keys alone.');
     releasePhase(state, ['rekey'], 'rekey');

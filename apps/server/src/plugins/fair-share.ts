@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { FAIR_SHARE_MESSAGE } from '@portal/contract/errors';
 import { turnsPerKey } from '../lib/concurrency-gate.ts';
 import { AppError } from '../lib/errors.ts';
@@ -13,8 +13,8 @@ import { AppError } from '../lib/errors.ts';
 export function registerFairShare(app: FastifyInstance, { perPartner, waitSeconds }: { perPartner: number; waitSeconds: number }) {
   if (!(perPartner > 0)) return;
   const turns = turnsPerKey({ perKey: perPartner, waitMs: waitSeconds * 1000, queue: 200 });
-  app.addHook('preHandler', async (request, reply) => {
-    const partnerId = request.routeOptions.config.fairShare ? request.auth?.partnerId : undefined;
+  const takeTurn: preHandlerAsyncHookHandler = async (request, reply) => {
+    const partnerId = request.auth?.partnerId;
     if (!partnerId) return;
     const leave = await turns.enter(partnerId);
     if (!leave) {
@@ -24,5 +24,11 @@ export function registerFairShare(app: FastifyInstance, { perPartner, waitSecond
     // the turn is given back when the answer is sent, or the client goes
     reply.raw.once('close', leave);
     reply.raw.once('finish', leave);
+  };
+  // only the marked routes take turns: the others pay nothing for it
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.fairShare) return;
+    const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
+    route.preHandler = [...existing, takeTurn];
   });
 }
