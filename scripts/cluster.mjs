@@ -549,10 +549,13 @@ frontend portal
   http-request set-header X-Forwarded-For %[src]
   # the instances' metrics are for the scraper that reaches them directly, never for the public side
   http-request return status 404 ${apiNotFound} if { path /metrics } || { path_beg /metrics/ }
-  # no instance ready (all of them answer /readyz 503 while the database fails over): the API's answer for a call, a
-  # page that tries again by itself for a person opening the portal
+  # no instance ready (all of them answer /readyz 503 while the database fails over): the API's answer for a call
   http-request return status 503 ${apiOutage} if { path_beg /api/ } { nbsrv(instances) eq 0 }
-  http-request return status 503 ${pageOutage} if { nbsrv(instances) eq 0 }
+  # the portal's pages and files need no database: they go to every live instance (/healthz), so that a person opening
+  # the portal while the database fails over or is away gets it (its calls get the 503 above and try again); only
+  # when no instance is alive at all, a page that tries again by itself
+  http-request return status 503 ${pageOutage} if !{ path_beg /api/ } { nbsrv(pages) eq 0 }
+  use_backend pages if !{ path_beg /api/ }
   default_backend instances
 
 backend instances
@@ -566,6 +569,14 @@ backend instances
   # an answer is due within 60 s (then a GET is retried elsewhere), except on the live event stream, which stays
   # open (the server writes a comment every 15 s)
   http-request set-timeout server 60s unless { path_beg /api/v1/events }
+${servers.join('\n')}
+
+# the same instances for the portal's pages and files, checked for life only (/healthz), not for the database
+backend pages
+  balance leastconn
+  option httpchk GET /healthz
+  http-check expect status 200
+  default-server inter 1s fall 2 rise 2
 ${servers.join('\n')}
 
 # the databases: the leader for writes (PgBouncer, the instances' LISTEN connections), a replica for reads. Patroni's
@@ -1170,12 +1181,14 @@ async function rollInstances(state) {
   for (let n = 1; n <= state.ports.instances.length; n++) {
     const name = `instance-${n}`;
     await haproxyCommand(`set server instances/${name} state drain`);
+    await haproxyCommand(`set server pages/${name} state drain`);
     // the balancer's checks and the requests on their way in see the drain before the instance goes
     await sleep(1000);
     if (instanceAlive(state, n)) await terminate(state.pids[name], MARK.instance(n), { ms: 15_000 });
     await launchInstance(state, n);
     await waitInstance(state, n);
     await haproxyCommand(`set server instances/${name} state ready`);
+    await haproxyCommand(`set server pages/${name} state ready`);
     await waitBalancer(state, [name]);
     say(`${name} runs ${path.basename(state.release)} (pid ${state.pids[name]}).`);
   }

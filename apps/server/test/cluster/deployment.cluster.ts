@@ -506,7 +506,13 @@ describe('the cluster under load and faults', () => {
     const before = (await leaderNow())!.name;
     const from = Date.now();
     await cluster.cutPrimary(10);
-    await sleep(10_000);
+    // while the database is away the instances are not ready for the API, yet alive: the portal's page is served
+    await sleep(6_000);
+    const balancer = await cluster.balancerView();
+    const page = await fetch(`${state.balancer}/transactions`);
+    const html = await page.text();
+    const api = await fetch(`${state.balancer}/api/v1/partner/accounts`);
+    await sleep(Math.max(0, from + 10_000 - Date.now()));
     const restored = Date.now();
     const seconds = await recoveredAfter(restored, 30_000);
     const during = within(from + 500, restored);
@@ -516,6 +522,16 @@ describe('the cluster under load and faults', () => {
     expect(during.filter((s) => s.status >= 500 && s.status !== 503)).toEqual([]);
     expect(during.filter((s) => s.status === 503).length).toBeGreaterThan(0);
     expect(seconds).toBeLessThan(5);
+    figures.push(
+      `  6 s into the cut: instances ${Object.values(balancer)
+        .map((v) => v.status)
+        .join(', ')} for the API; GET /transactions ${page.status}, the API ${api.status}`,
+    );
+    expect(Object.values(balancer).some((v) => v.status.startsWith('UP'))).toBe(false);
+    expect(page.status).toBe(200);
+    expect(html).toContain('<div id="root"></div>');
+    expect(api.status).toBe(503);
+    expect(api.headers.get('retry-after')).toBeTruthy();
     // Patroni and replication were not cut: the same node leads
     expect((await leaderNow())?.name).toBe(before);
   }, 90_000);
