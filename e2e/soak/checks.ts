@@ -196,12 +196,14 @@ export async function checkAll(input: Input): Promise<boolean> {
   // errors the person did not cause: console errors, uncaught exceptions, error toasts and screens, CSP violations.
   // A change the portal answered "briefly unavailable" (one it does not send again by itself: it may have been made)
   // and the person then sent again is counted apart; any other alert counts, that one on a read included
+  // the page reports an alert 50 ms after it appears, and the report crosses to this process after that: the person,
+  // who reads the page itself, may see it (and record the resend) a moment before the report arrives
   const answeredChange = (tab: string, a: { at: number; text: string }) =>
-    a.text.startsWith(OUTAGE_WORDS) && ctx.sentAgain.some((x) => x.tab === tab && x.at >= a.at && x.at - a.at <= 10_000);
+    a.text.startsWith(OUTAGE_WORDS) && ctx.sentAgain.some((x) => x.tab === tab && x.at >= a.at - 2_000 && x.at - a.at <= 10_000);
   const shown = journal.tabs.flatMap((t) =>
     t.alerts
       .filter((a) => !OWN_MESSAGES.some((m) => m.test(a.text)) && !(t.name === idle.tab && /inactivity/i.test(a.text)) && !answeredChange(t.name, a))
-      .map((a) => `${t.name}: alert "${a.text}"`),
+      .map((a) => `${t.name}: alert "${a.text}" at ${new Date(a.at).toISOString()}`),
   );
   const consoleErrors = journal.tabs.flatMap((t) => t.errors.filter((e) => !RESOURCE_LINE.test(e.text)).map((e) => `${t.name}: ${e.text}`));
   const errors = [...shown, ...consoleErrors, ...journal.cspViolations];
