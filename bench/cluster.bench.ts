@@ -121,13 +121,15 @@ async function parts(): Promise<Groups> {
     'mail sink': new Set(s.mail.pid ? [s.mail.pid] : []),
   };
   const known = new Set(Object.values(groups).flatMap((g) => [...g]));
-  const dbMarks = s.nodes.flatMap((d) => [`portal-${d.name}-${d.port}`, `-D ${d.dataDir}`]);
+  // PostgreSQL: each node's postmaster and its children (backends, WAL sender and writer, ...), whatever they call
+  // themselves on their command line
+  const postmasters = new Set(s.nodes.map((d) => d.pid).filter((p): p is number => Boolean(p)));
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     const p = readProc(pid);
     if (!p || known.has(pid)) continue;
-    if (dbMarks.some((m) => p.cmd.includes(m))) groups['PostgreSQL (all nodes)']!.add(pid);
+    if (postmasters.has(pid) || postmasters.has(p.ppid)) groups['PostgreSQL (all nodes)']!.add(pid);
     // the standalone server is a child of this process (so are the detached instances, known above)
     else if (p.ppid === process.pid && p.cmd.includes('src/server.ts')) groups['standalone server']!.add(pid);
   }
@@ -186,6 +188,25 @@ async function cpuWindow() {
 type Cpu = ReturnType<Awaited<ReturnType<typeof cpuWindow>>>;
 /** CPU milliseconds a request cost in a part: its % of one core is 10 ms of CPU per second, shared by rps requests. */
 const msPerRequest = (c: Cpu, rps: number, part: string) => ((c.parts.find(([n]) => n === part)?.[1] ?? 0) * 10) / rps;
+
+/** The CPU one request cost in each part on the balanced path (a) and straight (b), and what the balancer and pooler add. */
+function showCpuPerRequest(what: string, via: { cpu: Cpu; rps: number }, straight: { cpu: Cpu; rps: number }) {
+  const a = (part: string) => msPerRequest(via.cpu, via.rps, part);
+  const b = (part: string) => msPerRequest(straight.cpu, straight.rps, part);
+  const perRequest = (v: number) => `${v.toFixed(3)} ms`;
+  line(
+    `  CPU per request, ${what}, (a)`,
+    `balancer ${perRequest(a('HAProxy'))}, instances ${perRequest(a('portal instances'))}, pooler ${perRequest(a('PgBouncer'))}, ` +
+      `database ${perRequest(a('PostgreSQL (all nodes)'))}, TCP proxy ${perRequest(a('TCP proxy'))}`,
+  );
+  line(`  CPU per request, ${what}, (b)`, `server ${perRequest(b('standalone server'))}, database ${perRequest(b('PostgreSQL (all nodes)'))}`);
+  const direct = b('standalone server') + b('PostgreSQL (all nodes)');
+  const added = a('HAProxy') + a('PgBouncer');
+  line(
+    `  balancer + pooler over (b)'s app + database, ${what}`,
+    `${perRequest(added)} over ${perRequest(direct)}: +${((100 * added) / direct).toFixed(0)}% (goal <= 25%)`,
+  );
+}
 const showCpu = (title: string, c: Cpu) => {
   line(title, c.parts.map(([n, v]) => `${n} ${v.toFixed(0)}%`).join(', '));
   line(
@@ -200,13 +221,23 @@ const showCpu = (title: string, c: Cpu) => {
 
 type Reads = { rps: number; total: number; p50: number; p975: number; p99: number; non2xx: number; errors: number; cpu: Cpu };
 
-/** autocannon on GET /api/v1/partner/accounts: a warm-up, then the measured run. */
-async function reads(base: string, token: string): Promise<Reads> {
-  const url = `${base}/api/v1/partner/accounts`;
-  const headers = { authorization: `Bearer ${token}` };
-  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP, headers });
+/**
+ * autocannon, a warm-up then the measured run: GET /api/v1/partner/accounts (a kept balance, its rows cached for a few
+ * seconds: little work of its own), or a search (POST /api/v1/transactions/search, a first page of 20 payments).
+ */
+async function reads(base: string, token: string, shape: 'accounts' | 'search' = 'accounts'): Promise<Reads> {
+  const options =
+    shape === 'accounts'
+      ? { url: `${base}/api/v1/partner/accounts`, headers: { authorization: `Bearer ${token}` } }
+      : {
+          url: `${base}/api/v1/transactions/search`,
+          method: 'POST' as const,
+          body: JSON.stringify({ table: 'payments', size: 20 }),
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        };
+  await autocannon({ ...options, connections: CONNECTIONS, duration: WARMUP });
   const cpu = await cpuWindow();
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const r = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
   return {
     rps: r.requests.total / r.duration,
     total: r.requests.total,
@@ -412,6 +443,8 @@ try {
   const view1 = await cluster.balancerView();
   const direct = await reads(standalone.url, token);
   const single = await reads(s.instances[0]!.url, token);
+  const searchViaBalancer = await reads(s.balancer, token, 'search');
+  const searchDirect = await reads(standalone.url, token, 'search');
   await standalone.stop();
   standalone = undefined;
 
@@ -427,25 +460,17 @@ try {
   line('  (a) requests per instance (HAProxy counters, incl. warm-up)', spread);
   showCpu('  CPU during (a)', viaBalancer.cpu);
   showCpu('  CPU during (b)', direct.cpu);
-  const a = (part: string) => msPerRequest(viaBalancer.cpu, viaBalancer.rps, part);
-  const b = (part: string) => msPerRequest(direct.cpu, direct.rps, part);
-  const perRequest = (v: number) => `${v.toFixed(3)} ms`;
-  line(
-    '  CPU per request, (a)',
-    `balancer ${perRequest(a('HAProxy'))}, instances ${perRequest(a('portal instances'))}, pooler ${perRequest(a('PgBouncer'))}, ` +
-      `database ${perRequest(a('PostgreSQL (all nodes)'))}, TCP proxy ${perRequest(a('TCP proxy'))}`,
-  );
-  line('  CPU per request, (b)', `server ${perRequest(b('standalone server'))}, database ${perRequest(b('PostgreSQL (all nodes)'))}`);
-  const straight = b('standalone server') + b('PostgreSQL (all nodes)');
-  const added = a('HAProxy') + a('PgBouncer');
-  line(
-    "  balancer + pooler over (b)'s app + database",
-    `${perRequest(added)} over ${perRequest(straight)}: +${((100 * added) / straight).toFixed(0)}% (goal <= 25%)`,
-  );
+  showCpuPerRequest('accounts', viaBalancer, direct);
   note(
     `(a)'s path has the hops that (b)'s has not: HAProxy (in front of the instances, and again as the leader's address PgBouncer ` +
       `reaches) and PgBouncer; with everything on the same cores, their CPU is taken from the servers (lines above)`,
   );
+
+  showReads('(a) a search through HAProxy -> 3 instances -> PgBouncer -> HAProxy -> primary', searchViaBalancer);
+  showReads('(b) a search on one standalone server -> primary', searchDirect);
+  showCpu('  CPU during (a), searches', searchViaBalancer.cpu);
+  showCpu('  CPU during (b), searches', searchDirect.cpu);
+  showCpuPerRequest('searches', searchViaBalancer, searchDirect);
 
   console.log(`\n── 2. one instance against three (both on PgBouncer) ──`);
   showReads('(c) instance-1 alone (its own port) -> PgBouncer -> primary', single);

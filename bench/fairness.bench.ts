@@ -2,7 +2,7 @@
 // connections): Kora's searches (2 clients in closed loops, first pages) measured quiet, then while Acme runs
 // BENCH_STORM clients (default 160) of deep searches (page 100 of 100 rows: the database walks 10,000 rows for each),
 // once with the fair share off (FAIR_SHARE_PER_PARTNER=0) and once as shipped (5 at once per partner, the rest
-// waiting their turn, 429 after 4 s). Goal: Kora's p95 during the storm within 2x its quiet p95. Acme's answers are
+// waiting their turn, 429 after 4 s); BENCH_SHARES=0,5,2 compares other shares. Goal: Kora's p95 during the storm within 2x its quiet p95. Acme's answers are
 // counted by status. A scratch database on the server of BENCH_DATABASE_URL, dropped after. Asserts nothing.
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -74,10 +74,9 @@ try {
   line('machine: cores, load average (1 min) at start', `${os.cpus().length}, ${os.loadavg()[0]!.toFixed(2)}`);
   line('rows per transaction table per demo partner', `${ROWS.toLocaleString('en-US')} (made in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
-  for (const [label, perPartner] of [
-    ['fair share off (FAIR_SHARE_PER_PARTNER=0)', '0'],
-    ['fair share as shipped (5 per partner, 4 s wait)', '5'],
-  ] as const) {
+  // BENCH_SHARES: the FAIR_SHARE_PER_PARTNER values to compare (0: off)
+  for (const perPartner of (process.env.BENCH_SHARES ?? '0,5').split(',')) {
+    const label = perPartner === '0' ? 'fair share off (FAIR_SHARE_PER_PARTNER=0)' : `fair share of ${perPartner} per partner (4 s wait)`;
     const server = await startServerProcess({
       NODE_ENV: 'production',
       DATABASE_URL: url.toString(),
