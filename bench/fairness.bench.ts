@@ -96,10 +96,7 @@ try {
       const koraReads = () => loop(2, SECONDS, () => search(kora, { table: 'payments', size: 20 }));
       await loop(2, 2, () => search(kora, { table: 'payments', size: 20 }));
       const quiet = await koraReads();
-      const [storm, during] = await Promise.all([
-        loop(STORM, SECONDS, () => search(acme, { table: 'payments', startIndex: 9900, size: 100 })),
-        koraReads(),
-      ]);
+      const [storm, during] = await Promise.all([loop(STORM, SECONDS, () => search(acme, { table: 'payments', startIndex: 9900, size: 100 })), koraReads()]);
       console.log(`\n  ${label}`);
       line('  Kora quiet: searches, p50, p95', `${quiet.count}, ${ms(quiet.p50)}, ${ms(quiet.p95)} (${show(quiet.statuses)})`);
       line('  Kora during the storm: searches, p50, p95', `${during.count}, ${ms(during.p50)}, ${ms(during.p95)} (${show(during.statuses)})`);

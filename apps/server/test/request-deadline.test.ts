@@ -39,15 +39,14 @@ describe.each(DATABASES)('the request deadline on %s', (kind) => {
   it('leaves a PDF statement alone (bounded by its entry cap and its gate): held past the deadline, it is answered once released', async () => {
     const { accessToken, browser: as } = await signIn(t, 'treasury@acme.test');
     const release = await holdDatabase(t.database);
-    let pdf: ReturnType<typeof as.get> | undefined;
+    const pdf = as.get('/api/v1/partner/balance/statement.pdf?from=2026-01-01&to=2026-01-31', { token: accessToken });
     try {
-      pdf = as.get('/api/v1/partner/balance/statement.pdf?from=2026-01-01&to=2026-01-31', { token: accessToken });
       const early = await Promise.race([pdf.then((r) => r.statusCode), new Promise((r) => setTimeout(() => r('waiting'), 1800))]);
       expect(early).toBe('waiting');
     } finally {
       await release();
     }
-    const res = await pdf!;
+    const res = await pdf;
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
   });
