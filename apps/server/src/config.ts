@@ -88,16 +88,16 @@ const EnvSchema = z.object({
   /** Largest accepted request body in bytes. */
   BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576),
   /**
-   * Seconds an API call may go without an answer before it is answered 503 with Retry-After (the database cut off,
-   * a lock held): no call but the live stream waits longer. 0 turns it off.
-   */
-  /**
-   * Money-moving and heavy calls (searches, exports, statements, withdrawals, payments, reports) one partner runs at
-   * once on an instance (the pool has 10 connections); more wait their turn up to FAIR_SHARE_WAIT_SECONDS, then 429.
-   * 0 turns it off.
+   * Money-moving and heavy calls (searches, exports, statements, withdrawals, payments) one partner runs at once on an
+   * instance (the pool has 10 connections); more wait their turn up to FAIR_SHARE_WAIT_SECONDS, then 429. 0 turns it
+   * off.
    */
   FAIR_SHARE_PER_PARTNER: z.coerce.number().int().min(0).max(1000).default(5),
   FAIR_SHARE_WAIT_SECONDS: z.coerce.number().min(0).max(60).default(4),
+  /**
+   * Seconds an API call may go without an answer before it is answered 503 with Retry-After (the database cut off,
+   * a lock held): no call but the live stream (and the routes marked `deadline: false`) waits longer. 0 turns it off.
+   */
   REQUEST_DEADLINE_SECONDS: z.coerce.number().min(0).max(600).default(5),
   /** Seconds of inactivity before the portal warns, and before it logs out after the warning (portal-core §9). */
   IDLE_WARNING_SECONDS: z.coerce.number().int().positive().default(300),

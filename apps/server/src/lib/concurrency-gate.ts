@@ -1,3 +1,20 @@
+/** A function that runs `fn` the first time it is called, and does nothing after. */
+const once = (fn: () => void) => {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+};
+
+/** One fewer for `key`; the key goes at zero. */
+const countDown = (counts: Map<string, number>, key: string) => {
+  const now = (counts.get(key) ?? 1) - 1;
+  if (now > 0) counts.set(key, now);
+  else counts.delete(key);
+};
+
 /**
  * A bound on work that runs at once in this process: at most `perKey` for one key (a partner) and `total` in all.
  * `enter` answers the function that leaves, or undefined when either bound is reached (the caller answers 429).
@@ -11,15 +28,10 @@ export function concurrencyGate({ perKey, total }: { perKey: number; total: numb
       if (mine >= perKey || all >= total) return undefined;
       running.set(key, mine + 1);
       all++;
-      let left = false;
-      return () => {
-        if (left) return;
-        left = true;
+      return once(() => {
         all--;
-        const now = (running.get(key) ?? 1) - 1;
-        if (now > 0) running.set(key, now);
-        else running.delete(key);
-      };
+        countDown(running, key);
+      });
     },
     /** how many run now, in all */
     get running() {
@@ -35,24 +47,15 @@ export function concurrencyGate({ perKey, total }: { perKey: number; total: numb
  */
 export function turnsPerKey({ perKey, waitMs, queue }: { perKey: number; waitMs: number; queue: number }) {
   const holding = new Map<string, number>();
-  const waiting = new Map<string, ((granted: boolean) => void)[]>();
+  const waiting = new Map<string, (() => void)[]>();
   const release = (key: string) => {
     const next = waiting.get(key)?.shift();
     if (waiting.get(key)?.length === 0) waiting.delete(key);
     // the turn passes straight on: the holder count stays
-    if (next) return next(true);
-    const now = (holding.get(key) ?? 1) - 1;
-    if (now > 0) holding.set(key, now);
-    else holding.delete(key);
+    if (next) return next();
+    countDown(holding, key);
   };
-  const leaver = (key: string) => {
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      release(key);
-    };
-  };
+  const leaver = (key: string) => once(() => release(key));
   return {
     async enter(key: string): Promise<(() => void) | undefined> {
       const held = holding.get(key) ?? 0;
@@ -70,9 +73,9 @@ export function turnsPerKey({ perKey, waitMs, queue }: { perKey: number; waitMs:
           if (line.length === 0 && waiting.get(key) === line) waiting.delete(key);
           resolve(false);
         }, waitMs);
-        const take = (ok: boolean) => {
+        const take = () => {
           clearTimeout(timer);
-          resolve(ok);
+          resolve(true);
         };
         line.push(take);
       });

@@ -21,7 +21,10 @@ export const keyId = (key: Buffer): string => crypto.createHmac('sha256', key).u
 export function keyRing(current: Buffer, accepted: Buffer[] = []): KeyRing {
   const kid = keyId(current);
   const others = new Map<string, RingKey>();
-  for (const key of accepted) if (keyId(key) !== kid) others.set(keyId(key), { key, kid: keyId(key) });
+  for (const key of accepted) {
+    const id = keyId(key);
+    if (id !== kid) others.set(id, { key, kid: id });
+  }
   return { key: current, kid, accepted: [...others.values()] };
 }
 
@@ -77,16 +80,13 @@ function open(key: Buffer, body: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
-/** The key id a sealed value names ("v1:" values, from before key ids, name none). */
-export const sealedKeyId = (sealed: string): string | undefined => /^v2:([A-Za-z0-9_-]{8}):/.exec(sealed)?.[1];
-
-/** Opens a value sealed by `encrypt` with the key it names; a "v1:" value is tried with each key of the ring. */
+/** Opens a value sealed by `encrypt` with the key it names; a "v1:" value (from before key ids) is tried with each key of the ring. */
 export function decrypt(ring: KeyRing, sealed: string): string {
   if (sealed.startsWith('v2:')) {
-    const kid = sealedKeyId(sealed);
+    const [head, kid] = /^v2:([A-Za-z0-9_-]{8}):/.exec(sealed) ?? [];
     const found = ringKeys(ring).find((k) => k.kid === kid);
-    if (!found) throw new Error(`sealed with key ${kid ?? '?'}, which is not among the keys in use`);
-    return open(found.key, sealed.slice(12));
+    if (!head || !found) throw new Error(`sealed with key ${kid ?? '?'}, which is not among the keys in use`);
+    return open(found.key, sealed.slice(head.length));
   }
   if (!sealed.startsWith('v1:')) throw new Error('unknown ciphertext version');
   let failure: unknown;
