@@ -26,6 +26,7 @@ import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { httpClient } from '../apps/server/test/http-client.ts';
 import { startServerProcess, type ServerProcess } from '../apps/server/test/server-process.ts';
+import { closedLoops, pct } from './support.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -34,7 +35,6 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 20);
 const HOST = '127.0.0.1';
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
 const note = (text: string) => console.log(`  note: ${text}`);
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
 const began = performance.now();
 
@@ -258,47 +258,22 @@ const showReads = (title: string, r: Reads) =>
 
 /** `clients` loops sending withdrawals (a new sequenceId each) one after the other for `seconds`. */
 async function withdrawals(base: string, headers: Record<string, string>, address: string, clients: number, seconds: number) {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  const deadline = performance.now() + seconds * 1000;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        const body = {
-          amount: '10.00',
-          sequenceId: crypto.randomUUID(),
-          source: 'dashboard',
-          walletAddress: address,
-          cryptoCurrency: 'USDT',
-          cryptoNetwork: 'TRC20',
-        };
-        let status = 'no reply';
-        try {
-          const res = await fetch(`${base}/api/v1/partner/settlement/withdrawal`, { method: 'POST', headers, body: JSON.stringify(body) });
-          await res.arrayBuffer();
-          status = String(res.status);
-        } catch {
-          // counted as no reply
-        }
-        latencies.push(performance.now() - started);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
+  const r = await closedLoops(clients, seconds, () =>
+    fetch(`${base}/api/v1/partner/settlement/withdrawal`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        amount: '10.00',
+        sequenceId: crypto.randomUUID(),
+        source: 'dashboard',
+        walletAddress: address,
+        cryptoCurrency: 'USDT',
+        cryptoNetwork: 'TRC20',
+      }),
     }),
   );
-  const elapsed = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  const created = statuses['201'] ?? 0;
-  return {
-    perSecond: created / elapsed,
-    count: latencies.length,
-    created,
-    statuses,
-    p50: pct(latencies, 50),
-    p95: pct(latencies, 95),
-    p99: pct(latencies, 99),
-  };
+  const created = r.statuses['201'] ?? 0;
+  return { ...r, perSecond: created / r.elapsed, created };
 }
 
 /**

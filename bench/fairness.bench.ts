@@ -11,7 +11,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo, seedManyTransactions } from '../apps/server/src/db/seed/demo.ts';
 import { keyRing } from '../apps/server/src/lib/keys.ts';
 import { startServerProcess } from '../apps/server/test/server-process.ts';
-import { adminToken, benchServerUrl, pct, withAdminClient as admin } from './support.ts';
+import { adminToken, benchServerUrl, closedLoops, withAdminClient as admin } from './support.ts';
 
 const STORM = Number(process.env.BENCH_STORM ?? 160);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -26,31 +26,6 @@ url.pathname = `/${name}`;
 const secrets = { JWT_SECRET: crypto.randomBytes(32).toString('base64'), ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64') };
 const jwt = keyRing(Buffer.from(secrets.JWT_SECRET, 'base64'));
 
-/** Clients in closed loops for `seconds`: each call's latency and status. */
-async function loop(clients: number, seconds: number, call: () => Promise<Response>) {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  const deadline = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        let status = 'no reply';
-        try {
-          const res = await call();
-          await res.arrayBuffer();
-          status = String(res.status);
-        } catch {
-          // counted as no reply
-        }
-        latencies.push(performance.now() - started);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  return { count: latencies.length, p50: pct(latencies, 50), p95: pct(latencies, 95), statuses };
-}
 const show = (s: Record<string, number>) =>
   Object.entries(s)
     .map(([k, v]) => `${v}× ${k}`)
@@ -93,10 +68,13 @@ try {
           headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
-      const koraReads = () => loop(2, SECONDS, () => search(kora, { table: 'payments', size: 20 }));
-      await loop(2, 2, () => search(kora, { table: 'payments', size: 20 }));
+      const koraReads = () => closedLoops(2, SECONDS, () => search(kora, { table: 'payments', size: 20 }));
+      await closedLoops(2, 2, () => search(kora, { table: 'payments', size: 20 }));
       const quiet = await koraReads();
-      const [storm, during] = await Promise.all([loop(STORM, SECONDS, () => search(acme, { table: 'payments', startIndex: 9900, size: 100 })), koraReads()]);
+      const [storm, during] = await Promise.all([
+        closedLoops(STORM, SECONDS, () => search(acme, { table: 'payments', startIndex: 9900, size: 100 })),
+        koraReads(),
+      ]);
       console.log(`\n  ${label}`);
       line('  Kora quiet: searches, p50, p95', `${quiet.count}, ${ms(quiet.p50)}, ${ms(quiet.p95)} (${show(quiet.statuses)})`);
       line('  Kora during the storm: searches, p50, p95', `${during.count}, ${ms(during.p50)}, ${ms(during.p95)} (${show(during.statuses)})`);

@@ -82,6 +82,37 @@ export async function fund(database: Database, partnerId: string, createdBy: str
 /** The p-th percentile of sorted numbers. */
 export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/**
+ * `clients` loops, each making `call` one after the other for `seconds`: how many calls, their latencies' p50, p95 and
+ * p99 in ms, each status's count ('no reply' when the call threw), and the seconds they took in all.
+ */
+export async function closedLoops(clients: number, seconds: number, call: () => Promise<Response>) {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const deadline = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        const started = performance.now();
+        let status = 'no reply';
+        try {
+          const res = await call();
+          await res.arrayBuffer();
+          status = String(res.status);
+        } catch {
+          // counted as no reply
+        }
+        latencies.push(performance.now() - started);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { count: latencies.length, elapsed, p50: pct(latencies, 50), p95: pct(latencies, 95), p99: pct(latencies, 99), statuses };
+}
+
 export type WithdrawalClient = { headers: Record<string, string>; address: string };
 
 /** `clients` loops, each sending withdrawals one after the other for `seconds`; latencies in ms. */
