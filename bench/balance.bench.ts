@@ -18,8 +18,8 @@ import { bookDemoLedger } from '../apps/server/src/db/seed/ledger.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { TRANSACTION_TABLES, generateTransactions } from '../apps/server/src/db/seed/transactions.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
-import { createSettlementQueue } from '../apps/server/src/modules/settlements/settlement-processing.ts';
-import { reconcileAccounts } from '../apps/server/src/modules/settlements/settlements.repository.ts';
+import { createWithdrawalQueue } from '../apps/server/src/modules/withdrawals/withdrawal-processing.ts';
+import { reconcileAccounts } from '../apps/server/src/modules/ledger/ledger.repository.ts';
 import { adminToken, benchServerUrl, csrfHeaders, fund, pct, withAdminClient as admin, withdrawalLoop } from './support.ts';
 
 /** Sizes of Acme's history, rows per table, in the order loaded (BENCH_BALANCE_SIZES, e.g. 200000,1700000: 10,200,000 rows in the six tables). */
@@ -43,7 +43,7 @@ try {
   const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
   const boss = createBoss(database);
   await boss.start();
-  await createSettlementQueue(boss);
+  await createWithdrawalQueue(boss);
   const app = await buildApp({ config, database, keys, boss });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;

@@ -16,7 +16,7 @@ import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
-import { createSettlementQueue } from '../apps/server/src/modules/settlements/settlement-processing.ts';
+import { createWithdrawalQueue } from '../apps/server/src/modules/withdrawals/withdrawal-processing.ts';
 import {
   adminToken,
   benchServerUrl as serverUrl,
@@ -86,7 +86,7 @@ try {
   const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
   const boss = createBoss(database);
   await boss.start();
-  await createSettlementQueue(boss);
+  await createWithdrawalQueue(boss);
   const app = await buildApp({ config, database, keys, boss });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;

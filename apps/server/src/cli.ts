@@ -20,7 +20,8 @@ import {
   findPartner,
   findPartnerByAbbreviation,
 } from './modules/partners/index.ts';
-import { countAccounts, reconcileAccounts } from './modules/settlements/index.ts';
+import { createLedger } from './modules/ledger/index.ts';
+import { createInvitationService, createTeamRepository } from './modules/team/index.ts';
 import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
 import { KeyMismatchError, rekey } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
@@ -123,11 +124,17 @@ async function main() {
   const { database, keys, migrated } = await openRuntime(config);
   const log = pino({ level: config.LOG_LEVEL });
   const db = database.db;
+  const ledger = createLedger(db);
   const operator = createOperatorService({
     db,
-    mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
-    publicUrl: config.publicUrl,
-    live: livePublisher(database),
+    invitations: createInvitationService({
+      repo: createTeamRepository(db),
+      mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
+      publicUrl: config.publicUrl,
+      now: Date.now,
+      live: livePublisher(database),
+    }),
+    ledger,
     // running servers drop their cached row of the partner at once (NOTIFY on a PostgreSQL server)
     invalidatePartner: (partnerId) => invalidateEverywhere(database, PARTNER_CACHE, partnerId),
   });
@@ -145,8 +152,8 @@ async function main() {
         console.log(migrated.length ? `Applied: ${migrated.join(', ')}` : 'The database is up to date.');
         break;
       case 'reconcile': {
-        const accounts = await countAccounts(db);
-        const differing = await reconcileAccounts(db);
+        const accounts = await ledger.countAccounts();
+        const differing = await ledger.reconcile();
         for (const d of differing)
           console.log(
             `${d.partner_id} ${d.currency}: kept ${d.balance}, entries ${d.entries}; reserved ${d.pending_withdrawals}/${d.pending_disbursements}, under way ${d.withdrawals}/${d.disbursements}`,
@@ -225,7 +232,7 @@ async function main() {
       case 'add-fiat-wallet': {
         const partner = await partnerOf(values.partner);
         if (!values.currency || !values.country) throw new ConfigError(`--currency and --country are required\n\n${USAGE}`);
-        const wallets = createFiatWalletsService({ repo: createFiatWalletsRepository(db), now: Date.now });
+        const wallets = createFiatWalletsService({ repo: createFiatWalletsRepository(db), ledger, now: Date.now });
         const wallet = await wallets.addForOperator(partner.id, { currency: values.currency, country: values.country });
         console.log(`Added the ${wallet.currency} (${wallet.country}) fiat wallet of ${partner.name} with id ${wallet.id}.`);
         if (!partner.fiat_wallets_enabled)

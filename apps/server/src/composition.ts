@@ -35,8 +35,9 @@ import { createPaymentService, enqueuePaymentStep, startDemoLive, startPaymentWo
 import { createRatesService } from './modules/rates/index.ts';
 import { createStartService } from './modules/start/index.ts';
 import { createReportsService, startReportWorker } from './modules/reports/index.ts';
-import { createSettlementService, enqueueSettlementStep, simulatedPayer, startSettlementWorker } from './modules/settlements/index.ts';
+import { createWithdrawalService, enqueueWithdrawalStep, simulatedPayer, startWithdrawalWorker } from './modules/withdrawals/index.ts';
 import { createNotificationsService, createNotifier } from './modules/notifications/index.ts';
+import { createBalanceService, createLedger } from './modules/ledger/index.ts';
 import { createSecurityRepository, createSecurityService } from './modules/security/index.ts';
 import { createPasskeysRepository, createPasskeysService } from './modules/passkeys/index.ts';
 import { createInvitationService, createTeamRepository, createTeamService } from './modules/team/index.ts';
@@ -109,8 +110,10 @@ export function composeServices(deps: RuntimeDeps) {
   };
 
   const partnerAccess = createPartnerAccess(db);
+  // the partner's money: every module that reads a balance or books an entry is handed this port
+  const ledger = createLedger(db);
   // tells the people a change concerns, in the change's transaction (every module that changes something tells through it)
-  const notifier = createNotifier({ live, mail: mailQueue, publicUrl });
+  const notifier = createNotifier({ live, mail: mailQueue, publicUrl, ledger });
   const partnerCache = createPartnerCache(db);
   cacheBus.attach(PARTNER_CACHE, partnerCache.entries);
   // each change's check before a code is sent for it: filled in once the services that own the changes are built
@@ -149,7 +152,7 @@ export function composeServices(deps: RuntimeDeps) {
     sessionReads: authRepo,
     otp,
     partners: {
-      partners: createPartnerService({ db, partners: partnerCache }),
+      partners: createPartnerService({ partners: partnerCache, ledger }),
       settings: createPartnerSettingsService({ db, now, invalidatePartner: (partnerId) => cacheBus.invalidate(PARTNER_CACHE, partnerId), notifier }),
       addresses: createDepositAddressService({ db, config, now }),
     },
@@ -196,16 +199,18 @@ export function composeServices(deps: RuntimeDeps) {
       live,
       enqueueScreening: async (trx, job) => enqueueScreening(queue('wallets cannot be screened'), trx, job, config.WALLET_SCREENING_SECONDS),
     }),
-    settlements: createSettlementService({
+    ledger,
+    balance: createBalanceService({ ledger, partners: partnerAccess, now }),
+    withdrawals: createWithdrawalService({
       db,
       now,
       maxAmount: config.WITHDRAWAL_MAX_USD,
-      partners: partnerAccess,
+      ledger,
       notifier,
       enqueueProcessing: async (trx, job) =>
-        enqueueSettlementStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
+        enqueueWithdrawalStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
     }),
-    fiatWallets: createFiatWalletsService({ repo: createFiatWalletsRepository(db), now }),
+    fiatWallets: createFiatWalletsService({ repo: createFiatWalletsRepository(db), ledger, now }),
     invitations,
     team: createTeamService({
       repo: teamRepo,
@@ -225,6 +230,7 @@ export function composeServices(deps: RuntimeDeps) {
       now,
       live,
       notifier,
+      ledger,
       partners: partnerAccess,
       enqueueStep: async (trx, job) => enqueuePaymentStep(queue('payments cannot be processed'), trx, job, config.PAYMENT_STEP_SECONDS),
     }),
@@ -271,7 +277,7 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
   const db = database.db;
   await startReportWorker({ boss, db, read: database.reader, storage, partners: services.partnerAccess, log, concurrency: config.REPORT_CONCURRENCY });
   await startCleanupJob({ boss, db, storage, log, now: Date.now });
-  await startReconcileJob({ boss, db, log });
+  await startReconcileJob({ boss, ledger: services.ledger, log });
   const webhooks = await startWebhookDelivery({
     boss,
     database,
@@ -285,19 +291,21 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
     live,
   });
   await startWalletScreeningWorker({ boss, service: services.wallets, screener: blocklistScreener(config.WALLET_SCREENING_BLOCKLIST), log });
-  await startSettlementWorker({
+  await startWithdrawalWorker({
     boss,
     db,
     payer: simulatedPayer,
     timings: { processingSeconds: config.SETTLEMENT_PROCESSING_SECONDS, completionSeconds: config.SETTLEMENT_COMPLETION_SECONDS },
     log,
     notifier: services.notifier,
+    ledger: services.ledger,
   });
   await startPaymentWorker({
     boss,
     db,
     live,
     notifier: services.notifier,
+    ledger: services.ledger,
     stepSeconds: config.PAYMENT_STEP_SECONDS,
     log,
     concurrency: config.PAYMENT_CONCURRENCY,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_MESSAGES } from '@portal/contract/api-keys';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { operatorService } from './operator-support.ts';
 import { DATABASES, setup, signIn, twoInstances, type TestContext } from './harness.ts';
 import { createKey, signedCall, type KeyPair } from './partner-api-client.ts';
 
@@ -23,7 +23,7 @@ describe.each(DATABASES)('the per-key rate limit of the partner API on %s', (kin
   let lean: KeyPair;
   beforeAll(async () => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000', API_KEY_RATE_LIMIT: String(LIMIT), API_KEY_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(
+    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(
       DEMO_PARTNERS.lean.id,
       { apiKeysManagementEnabled: true },
     );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_API_KEYS } from '@portal/contract/api-keys';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { decrypt } from '../src/lib/keys.ts';
-import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { operatorService } from './operator-support.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 import { createKey, emailedCode } from './partner-api-client.ts';
 import { smtpSink } from './smtp-sink.ts';
@@ -20,7 +20,7 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
     // a second B2B partner with keys and addresses enabled, for the cross-partner checks
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
       apiKeysManagementEnabled: true,
       whitelistedIpsEnabled: true,
     });
@@ -181,13 +181,13 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     expect((await del('admin@acme.test', `/api/v1/partner/apikey/${lean.apiKey}`)).statusCode).toBe(404);
     expect((await listKeys('admin@lean.test')).find((k) => k.apiKey === lean.apiKey)).toMatchObject({ status: 'active' });
 
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
       apiKeysManagementEnabled: false,
     });
     const off = await get('admin@lean.test', '/api/v1/partner/apikey');
     expect(off.statusCode).toBe(403);
     expect(off.json<{ message: string }>().message).toMatch(/not enabled/);
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
       apiKeysManagementEnabled: true,
     });
   });

@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALLET_DELETION_REASONS, type SettlementWallet } from '@portal/contract/wallets';
-import { startSettlementWorker } from '../src/modules/settlements/settlement-processing.ts';
+import { startWithdrawalWorker } from '../src/modules/withdrawals/withdrawal-processing.ts';
 import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
 import type { DB } from '../src/db/schema.ts';
 import { DEMO_PARTNERS, DEMO_PASSWORD, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { auditChange, type AuditEvent } from '../src/lib/audit.repository.ts';
 import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
 import { currentStep, totpCode, TOTP_PERIOD } from '../src/lib/totp.ts';
-import { simulatedPayer } from '../src/modules/settlements/payer.ts';
+import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { browser, DATABASES, setup, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 import { until, walletActors } from './wallet-support.ts';
@@ -63,12 +63,13 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     await installFailureAfterAudit(t.database.db);
     const boss = t.app.boss!;
     await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
-    await startSettlementWorker({
+    await startWithdrawalWorker({
       boss,
       db: t.database.db,
       payer: simulatedPayer,
       timings: { processingSeconds: 3600, completionSeconds: 3600 },
       notifier: t.app.services.notifier,
+      ledger: t.app.services.ledger,
       log: t.app.log,
     });
     w = await walletActors(t, smtp, [ADMIN, TREASURY, VIEWER, LEAN]);

@@ -76,3 +76,30 @@ describe('the cycle check counts type-only imports', () => {
     expect(status).toBe(0);
   });
 });
+
+describe("the partner's money is the ledger module's", () => {
+  const src = path.join(root, 'apps/server/src');
+  const MONEY_TABLES = /\b(currency_accounts|ledger_entries|low_balance_alerts)\b/;
+  /** The server's source files (tests aside) whose text names a money table, with the first line that does. */
+  function namingMoneyTables() {
+    const found = new Map<string, string>();
+    for (const entry of fs.readdirSync(src, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
+      const file = path.relative(src, path.join(entry.parentPath, entry.name));
+      const line = fs
+        .readFileSync(path.join(src, file), 'utf8')
+        .split('\n')
+        .find((l) => MONEY_TABLES.test(l) && !/^\s*(\*|\/\/|\/\*)/.test(l));
+      if (line) found.set(file, line.trim());
+    }
+    return found;
+  }
+
+  it('no code outside modules/ledger reads or writes the accounts, the entries or the low balance state (the database layer aside)', () => {
+    const found = namingMoneyTables();
+    // the ledger itself names them (the scan sees what it looks for)
+    expect(found.get('modules/ledger/ledger.repository.ts')).toMatch(MONEY_TABLES);
+    const outside = [...found].filter(([file]) => !file.startsWith('modules/ledger/') && !file.startsWith('db/'));
+    expect(outside).toEqual([]);
+  });
+});

@@ -129,10 +129,13 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
     // Lean gets fiat wallets and one of its own: it sees USD and its own, and Acme's ids are unknown to it
     await t.database.db.updateTable('partners').set({ fiat_wallets_enabled: true }).where('id', '=', LEAN).execute();
     await t.app.cacheBus.invalidate(PARTNER_CACHE, LEAN);
-    await createFiatWalletsService({ repo: createFiatWalletsRepository(t.database.db), now: () => t.clock.now }).addForOperator(LEAN, {
-      currency: 'ngn',
-      country: 'ng',
-    });
+    await createFiatWalletsService({ repo: createFiatWalletsRepository(t.database.db), ledger: t.app.services.ledger, now: () => t.clock.now }).addForOperator(
+      LEAN,
+      {
+        currency: 'ngn',
+        country: 'ng',
+      },
+    );
     const lean = await wallets('admin@lean.test');
     expect(lean.map((w) => [w.currency, Number(w.balance)])).toEqual([
       ['USD', 400],
@@ -154,7 +157,7 @@ describe.each(DATABASES)('fiat wallets on %s', (kind) => {
   });
 
   it('the operator adds a wallet once per currency, never a USD one', async () => {
-    const service = createFiatWalletsService({ repo: createFiatWalletsRepository(t.database.db), now: () => t.clock.now });
+    const service = createFiatWalletsService({ repo: createFiatWalletsRepository(t.database.db), ledger: t.app.services.ledger, now: () => t.clock.now });
     await expect(service.addForOperator(ACME, { currency: 'NGN', country: 'NG' })).rejects.toThrow(/has a NGN wallet already/);
     await expect(service.addForOperator(ACME, { currency: 'USD', country: 'US' })).rejects.toThrow(/other than USD/);
     const ghs = await service.addForOperator(ACME, { currency: 'GHS', country: 'GH' });

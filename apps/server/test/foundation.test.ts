@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@portal/contract/errors';
-import { accountBalances, findPartner } from '../src/modules/partners/partners.repository.ts';
+import { findPartner } from '../src/modules/partners/partners.repository.ts';
 import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../src/db/seed/demo.ts';
 import { decrypt } from '../src/lib/keys.ts';
 import { MIGRATION_COUNT, migrationStatus } from '../src/db/migrate.ts';
@@ -106,7 +106,7 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
     const admin = users.find((u) => u.email === 'admin@acme.test')!;
     expect(admin.totp_secret_enc).not.toContain('BPQYTYLSBWY2M6TIWWORONCT33ILZDWS');
     expect(decrypt(t.keys.encryptionKey, admin.totp_secret_enc!)).toBe('BPQYTYLSBWY2M6TIWWORONCT33ILZDWS');
-    const balances = async (id: string) => Object.fromEntries((await accountBalances(t.database.db, id)).map((b) => [b.currency, b.available]));
+    const balances = async (id: string) => Object.fromEntries((await t.app.services.ledger.balances(id)).map((b) => [b.currency, b.available]));
     expect((await balances(DEMO_PARTNERS.acme.id)).USD).toMatch(/^25000\.0+$/);
     expect((await balances(DEMO_PARTNERS.lean.id)).USD).toMatch(/^400\.0+$/);
     expect((await balances(DEMO_PARTNERS.kora.id)).USD).toMatch(/^5000\.0+$/);
@@ -153,7 +153,7 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
       .insertInto('ledger_entries')
       .values({ partner_id: DEMO_PARTNERS.lean.id, currency: 'USD', amount: '0.20', kind: 'test', reference: 'b' })
       .execute();
-    const usd = (await accountBalances(t.database.db, DEMO_PARTNERS.lean.id)).find((b) => b.currency === 'USD');
+    const usd = (await t.app.services.ledger.balances(DEMO_PARTNERS.lean.id)).find((b) => b.currency === 'USD');
     expect(usd?.available).toMatch(/^400\.30+$/);
   });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_KEY_MESSAGES, IDEMPOTENCY_HOURS } from '@portal/contract/api-keys';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { operatorService } from './operator-support.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 import { createKey, signedCall, type KeyPair } from './partner-api-client.ts';
 
@@ -43,7 +43,7 @@ describe.each(DATABASES)('Idempotency-Key on the POSTs of the partner API on %s'
           { prefix: '/api/v1' },
         ),
     });
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
       apiKeysManagementEnabled: true,
     });
     for (const email of ['admin@acme.test', 'admin@lean.test']) s[email] = await signIn(t, email);

@@ -6,7 +6,7 @@ import type { PartnerProfile } from '@portal/contract/partner';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { invalidateEverywhere } from '../src/lib/cache-bus.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
-import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { operatorService } from './operator-support.ts';
 import { REFRESH_REUSE_SECONDS } from '../src/modules/auth/sessions.service.ts';
 import type { App } from '../src/app.ts';
 import { readEvents, type SseEvent } from './sse.ts';
@@ -281,7 +281,7 @@ describe.each(DATABASES)('the live event stream follows its session and access o
     const acmeStream = await openStream(t.app, acme.accessToken);
     const koraStream = await openStream(t.app, kora.accessToken);
     // as the CLI does: a NOTIFY from a process of its own on a PostgreSQL server; the embedded database has one process
-    const operator = createOperatorService({
+    const operator = operatorService({
       db: t.database.db,
       live: t.app.liveBus,
       mailer: t.mailer,

@@ -4,8 +4,8 @@ import type { NotificationList, NotificationPreferences } from '@portal/contract
 import type { PartnerRate } from '@portal/contract/rates';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { simulatedPayer, type SettlementPayer } from '../src/modules/settlements/payer.ts';
-import { ledgerSummary } from '../src/modules/settlements/settlements.repository.ts';
+import { simulatedPayer, type SettlementPayer } from '../src/modules/withdrawals/payer.ts';
+import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DATABASES, setup, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 import { settlementAmount, startWithdrawalWorkers, until, walletActors } from './wallet-support.ts';

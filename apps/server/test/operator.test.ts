@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { createMailer } from '../src/lib/mailer.ts';
-import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { operatorService } from './operator-support.ts';
 import { DATABASES, browser, setup, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 
@@ -18,7 +18,7 @@ describe.each(DATABASES)('operator set-up on %s', (kind) => {
 
   it('creates a partner, sets its flags and invites its first admin by SMTP, who can then sign in', async () => {
     const mailer = createMailer({ db: t.database.db, smtpUrl: smtp.url, from: 'Portal <no-reply@portal.test>', log: pino({ level: 'silent' }) });
-    const operator = createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer, publicUrl: 'https://portal.example' });
+    const operator = operatorService({ db: t.database.db, live: t.app.liveBus, mailer, publicUrl: 'https://portal.example' });
     const partner = await operator.createPartner({ name: 'Savanna Pay', abbreviation: 'svp', productType: 'B2B', featureFlags: ['reportDownloadsEnabled'] });
     expect(partner).toMatchObject({ name: 'Savanna Pay', abbreviation: 'SVP', isB2B: true, fiatWalletsEnabled: false });
     await expect(operator.createPartner({ name: 'Other', abbreviation: 'SVP', productType: 'B2B' })).rejects.toThrow(/exists already/);

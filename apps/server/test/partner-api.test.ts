@@ -3,7 +3,7 @@ import { API_KEY_MESSAGES, SIGNATURE_WINDOW_SECONDS } from '@portal/contract/api
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { decrypt, encrypt } from '../src/lib/keys.ts';
 import { LAST_USED_EVERY_MS } from '../src/plugins/api-key-auth.ts';
-import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { operatorService } from './operator-support.ts';
 import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
 import { createKey, emailedCode, signedCall, type KeyPair } from './partner-api-client.ts';
 import { smtpSink } from './smtp-sink.ts';
@@ -23,7 +23,7 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
   beforeAll(async () => {
     smtp = await smtpSink();
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url, transactions: true });
-    await createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
+    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
       apiKeysManagementEnabled: true,
       whitelistedIpsEnabled: true,
     });
@@ -245,7 +245,7 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
 
   it('refuses the keys of a partner whose API access is switched off', async () => {
     const lean = await createKey(s['admin@lean.test']!, { name: 'Lean switched off', permissions: ['api_read'] });
-    const operator = createOperatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' });
+    const operator = operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' });
     await operator.setFeatureFlags(LEAN, { apiKeysManagementEnabled: false });
     const res = await call(lean, 'GET', '/api/v1/partner/accounts');
     expect(res.statusCode).toBe(403);

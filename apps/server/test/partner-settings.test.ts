@@ -4,7 +4,7 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { createCacheBus } from '../src/lib/cache-bus.ts';
 import { validateAddress } from '../src/lib/deposit-addresses.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
-import { createOperatorService } from '../src/modules/partners/partners.service.ts';
+import { operatorService } from './operator-support.ts';
 import { DATABASES, browser, memoryMailer, setup, signIn, twoInstances, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
@@ -337,7 +337,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the partner row on two instance
 
     expect((await profileOnB()).featureFlags.webhooksManagementEnabled).toBe(false);
     const bus = createCacheBus({ database: a.database });
-    const operator = createOperatorService({
+    const operator = operatorService({
       db: a.database.db,
       live: a.app.liveBus,
       mailer: memoryMailer(),

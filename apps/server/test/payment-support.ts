@@ -37,6 +37,7 @@ export function startTestPaymentWorker(t: TestContext, options: { concurrency?: 
     db: t.database.db,
     live: t.app.liveBus,
     notifier: t.app.services.notifier,
+    ledger: t.app.services.ledger,
     stepSeconds: 0,
     log: t.app.log,
     ...options,

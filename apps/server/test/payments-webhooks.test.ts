@@ -41,6 +41,7 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
       db: t.database.db,
       live: t.app.liveBus,
       notifier: t.app.services.notifier,
+      ledger: t.app.services.ledger,
       stepSeconds: 0.5,
       log: t.app.log,
       now: t.app.clock,

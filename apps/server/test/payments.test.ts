@@ -4,7 +4,7 @@ import { addDecimal, compareDecimal, subtractDecimal } from '@portal/contract/de
 import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '@portal/contract/payments';
 import { runPaymentStep, startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import { startTestPaymentWorker } from './payment-support.ts';
-import { ledgerCheck } from '../src/modules/payments/payments.repository.ts';
+import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/index.ts';
 import { createBoss } from '../src/jobs/boss.ts';
@@ -106,7 +106,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
   const post = (email: string, path: string, body: unknown, headers?: Record<string, string>) =>
     s[email]!.browser.post(`/api/v1/partner/${path}`, body, { token: s[email]!.accessToken, ...(headers ? { headers } : {}) });
   const get = (email: string, url: string) => s[email]!.browser.get(`/api/v1${url}`, { token: s[email]!.accessToken });
-  const balance = async (partnerId: string) => (await ledgerCheck(t.database.db, partnerId)).balance;
+  const balance = async (partnerId: string) => (await ledgerSummary(t.database.db, partnerId, 'USD')).balance;
   const finished = async (id: string, timeoutMs = 20_000) => {
     const until = Date.now() + timeoutMs;
     for (;;) {
@@ -430,8 +430,16 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     void paused;
     worker = undefined;
     const p = (await post(ACME_ADMIN, 'disbursement', disbursement({ amount: '1001' }))).json<{ payment: Payment }>().payment;
-    const before = await ledgerCheck(t.database.db, DEMO_PARTNERS.acme.id);
-    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, notifier: t.app.services.notifier, stepSeconds: 0, now: t.app.clock };
+    const before = await ledgerSummary(t.database.db, DEMO_PARTNERS.acme.id, 'USD');
+    const deps = {
+      boss: t.app.boss!,
+      db: t.database.db,
+      live: t.app.liveBus,
+      notifier: t.app.services.notifier,
+      ledger: t.app.services.ledger,
+      stepSeconds: 0,
+      now: t.app.clock,
+    };
     for (let i = 0; i < 3; i++)
       await Promise.all([
         runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: p.id }),
@@ -443,7 +451,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       'processing',
       'failed',
     ]);
-    const after = await ledgerCheck(t.database.db, DEMO_PARTNERS.acme.id);
+    const after = await ledgerSummary(t.database.db, DEMO_PARTNERS.acme.id, 'USD');
     // one reversal, whatever ran twice
     expect(after.entries - before.entries).toBe(1);
     expect(after.balance).toBe(addDecimal(before.balance, p.totalUsd));
@@ -461,7 +469,15 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect(made.map((r) => r.statusCode)).toEqual(made.map(() => 201));
     const payments = made.map((r) => r.json<{ payment: Payment }>().payment);
     // part of the way on the first server, then it stops (its queue stops without finishing what it holds)
-    const deps = { boss: t.app.boss!, db: t.database.db, live: t.app.liveBus, notifier: t.app.services.notifier, stepSeconds: 0, now: t.app.clock };
+    const deps = {
+      boss: t.app.boss!,
+      db: t.database.db,
+      live: t.app.liveBus,
+      notifier: t.app.services.notifier,
+      ledger: t.app.services.ledger,
+      stepSeconds: 0,
+      now: t.app.clock,
+    };
     await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: payments[0]!.id });
     await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: payments[3]!.id });
     await t.app.boss!.stop({ graceful: false, wait: true });
@@ -473,6 +489,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       db: t.database.db,
       live: t.app.liveBus,
       notifier: t.app.services.notifier,
+      ledger: t.app.services.ledger,
       stepSeconds: 0,
       log: t.app.log,
       concurrency: 2,

@@ -4,8 +4,8 @@ import { STATEMENT_MESSAGES, STATEMENT_PDF_MAX_ENTRIES, type BalanceOverview } f
 import { normalise, subtractDecimal } from '@portal/contract/decimal';
 import { WITHDRAWAL_MESSAGES, type Settlement, type SettlementFeeResponse } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
-import { simulatedPayer, type SettlementPayer } from '../src/modules/settlements/payer.ts';
-import { ledgerSummary } from '../src/modules/settlements/settlements.repository.ts';
+import { simulatedPayer, type SettlementPayer } from '../src/modules/withdrawals/payer.ts';
+import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, setup, type TestContext } from './harness.ts';
 import { smtpSink } from './smtp-sink.ts';

@@ -2,8 +2,8 @@ import { expect } from 'vitest';
 import type { Network } from '@portal/contract/domain';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
-import { startSettlementWorker } from '../src/modules/settlements/settlement-processing.ts';
-import type { SettlementPayer } from '../src/modules/settlements/payer.ts';
+import { startWithdrawalWorker } from '../src/modules/withdrawals/withdrawal-processing.ts';
+import type { SettlementPayer } from '../src/modules/withdrawals/payer.ts';
 import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
 import { signIn, type TestContext } from './harness.ts';
 import { mailText, type smtpSink } from './smtp-sink.ts';
@@ -89,7 +89,7 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
 export async function startWithdrawalWorkers(t: TestContext, payer: SettlementPayer, timings: { processingSeconds: number; completionSeconds: number }) {
   const boss = t.app.boss!;
   await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
-  await startSettlementWorker({ boss, db: t.database.db, payer, timings, log: t.app.log, notifier: t.app.services.notifier });
+  await startWithdrawalWorker({ boss, db: t.database.db, payer, timings, log: t.app.log, notifier: t.app.services.notifier, ledger: t.app.services.ledger });
 }
 
 /** A settlement's USD amount as written (no trailing zeros): the test payers decide by its cents. */

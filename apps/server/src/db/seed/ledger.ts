@@ -3,7 +3,7 @@ import type { DB } from '../schema.ts';
 
 /**
  * The demo ledger: the entries the demo's transaction rows imply, by the rules the server books real ones with
- * (modules/payments/payment-changes.ts, modules/settlements), so that a statement reconciles to the transaction
+ * (modules/payments/payment-changes.ts, modules/withdrawals), so that a statement reconciles to the transaction
  * tables to the cent:
  * - a payment (disbursement) reserves its amount and its fee when it is made; one that failed, expired or was denied
  *   gives both back; one refunded by the recipient's side gives the amount back (the fee was earned);

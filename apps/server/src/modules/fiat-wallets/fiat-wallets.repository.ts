@@ -1,24 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { accountBalance } from '../settlements/index.ts';
 
 type Exec = Kysely<DB> | Transaction<DB>;
 
-/** The fiat-wallets module's SQL: the stored wallets with the kept ledger balance of their currency. */
+/** The fiat-wallets module's SQL: the stored wallets and their switches (their balances are the ledger's). */
 export function createFiatWalletsRepository(db: Kysely<DB>) {
-  const withBalance = (exec: Exec, partnerId: string) =>
+  const wallets = (exec: Exec, partnerId: string) =>
     exec
       .selectFrom('fiat_wallets as w')
-      .leftJoin('currency_accounts as a', (j) => j.onRef('a.partner_id', '=', 'w.partner_id').onRef('a.currency', '=', 'w.currency'))
       .where('w.partner_id', '=', partnerId)
-      .select((eb) => [
-        'w.id',
-        'w.currency',
-        'w.country',
-        'w.payment_enabled',
-        'w.collection_enabled',
-        eb.fn.coalesce('a.balance', eb.val('0')).$castTo<string>().as('balance'),
-      ]);
+      .select(['w.id', 'w.currency', 'w.country', 'w.payment_enabled', 'w.collection_enabled']);
 
   return {
     transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
@@ -27,13 +18,10 @@ export function createFiatWalletsRepository(db: Kysely<DB>) {
     fiatWalletsEnabled: async (partnerId: string) =>
       (await db.selectFrom('partners').select('fiat_wallets_enabled').where('id', '=', partnerId).executeTakeFirst())?.fiat_wallets_enabled,
 
-    /** The partner's stored wallets, oldest first, each with its currency account's balance. */
-    list: (partnerId: string) => withBalance(db, partnerId).orderBy('w.id').execute(),
+    /** The partner's stored wallets, oldest first. */
+    list: (partnerId: string) => wallets(db, partnerId).orderBy('w.id').execute(),
 
-    one: (exec: Exec, partnerId: string, id: number) => withBalance(exec, partnerId).where('w.id', '=', id).executeTakeFirst(),
-
-    /** The available amount of one currency account: the ledger's balance as its account keeps it, or 0. */
-    balance: (partnerId: string, currency: string) => accountBalance(db, partnerId, currency),
+    one: (exec: Exec, partnerId: string, id: number) => wallets(exec, partnerId).where('w.id', '=', id).executeTakeFirst(),
 
     /** Locks the wallet row for a change; its switches as they are now, or undefined when the partner has no such wallet. */
     lock: (trx: Transaction<DB>, partnerId: string, id: number) =>
@@ -53,13 +41,8 @@ export function createFiatWalletsRepository(db: Kysely<DB>) {
         .where('id', '=', id)
         .execute(),
 
-    /** A new wallet (operator set-up), its currency account opened when missing; undefined when the partner has one in that currency. */
+    /** A new wallet (operator set-up); undefined when the partner has one in that currency. */
     async insert(trx: Transaction<DB>, values: { partnerId: string; currency: string; country: string }) {
-      await trx
-        .insertInto('currency_accounts')
-        .values({ partner_id: values.partnerId, currency: values.currency })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
       const row = await trx
         .insertInto('fiat_wallets')
         .values({ partner_id: values.partnerId, currency: values.currency, country: values.country })

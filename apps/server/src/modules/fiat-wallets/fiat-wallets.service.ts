@@ -2,17 +2,18 @@ import { DEFAULT_FIAT_WALLET, FIAT_WALLET_MESSAGES, type FiatWallet, type Update
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
+import type { Ledger } from '../ledger/index.ts';
 import type { FiatWalletsRepository } from './fiat-wallets.repository.ts';
 
-type StoredWallet = { id: number; currency: string; country: string; payment_enabled: boolean; collection_enabled: boolean; balance: string };
+type StoredWallet = { id: number; currency: string; country: string; payment_enabled: boolean; collection_enabled: boolean };
 
-const toWallet = (w: StoredWallet): FiatWallet => ({
+const toWallet = (w: StoredWallet, balance: string): FiatWallet => ({
   id: w.id,
   currency: w.currency,
   country: w.country,
   paymentEnabled: w.payment_enabled,
   collectionEnabled: w.collection_enabled,
-  balance: w.balance,
+  balance,
 });
 
 const disabled = () => new AppError(403, 'FiatWalletsDisabled', FIAT_WALLET_MESSAGES.disabled);
@@ -22,12 +23,13 @@ const disabled = () => new AppError(403, 'FiatWalletsDisabled', FIAT_WALLET_MESS
  * (id 1, both switches on, not stored, not changeable) comes first, then the stored ones; without it the partner has
  * none. Balances are the ledger's. Admin and treasury users switch payments and collections; view users only look.
  */
-export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; now: () => number }) {
-  const { repo } = deps;
-
-  async function defaultWallet(partnerId: string): Promise<FiatWallet> {
-    return { ...DEFAULT_FIAT_WALLET, paymentEnabled: true, collectionEnabled: true, balance: await repo.balance(partnerId, DEFAULT_FIAT_WALLET.currency) };
-  }
+export function createFiatWalletsService(deps: {
+  repo: FiatWalletsRepository;
+  /** each wallet's balance, and the account a new wallet opens (the ledger module's port) */
+  ledger: Pick<Ledger, 'balance' | 'balances' | 'open'>;
+  now: () => number;
+}) {
+  const { repo, ledger } = deps;
 
   return {
     /** The operator adds a wallet in a local currency (CLI add-fiat-wallet); both switches start on. */
@@ -38,6 +40,7 @@ export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; no
         throw badRequest('The currency must be a three-letter code other than USD (the default wallet)');
       if (!/^[A-Z]{2}$/.test(country)) throw badRequest('The country must be a two-letter code');
       return repo.transaction(async (trx) => {
+        await ledger.open(trx, partnerId, currency);
         const id = await repo.insert(trx, { partnerId, currency, country });
         if (id === undefined) throw conflict(`The partner has a ${currency} wallet already`);
         await auditChange(trx, { partnerId, actor: 'operator', action: 'fiat_wallet.added', target: currency, details: { id, currency, country } });
@@ -47,8 +50,10 @@ export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; no
 
     async list(auth: Auth): Promise<FiatWallet[]> {
       if (!(await repo.fiatWalletsEnabled(auth.partnerId))) return [];
-      const [usd, stored] = await Promise.all([defaultWallet(auth.partnerId), repo.list(auth.partnerId)]);
-      return [usd, ...stored.map(toWallet)];
+      const [balances, stored] = await Promise.all([ledger.balances(auth.partnerId), repo.list(auth.partnerId)]);
+      const balance = (currency: string) => String(balances.find((a) => a.currency === currency)?.available ?? '0');
+      const usd = { ...DEFAULT_FIAT_WALLET, paymentEnabled: true, collectionEnabled: true, balance: balance(DEFAULT_FIAT_WALLET.currency) };
+      return [usd, ...stored.map((w) => toWallet(w, balance(w.currency)))];
     },
 
     async update(auth: Auth, input: UpdateFiatWalletRequest): Promise<FiatWallet> {
@@ -74,9 +79,10 @@ export function createFiatWalletsService(deps: { repo: FiatWalletsRepository; no
             details: Object.fromEntries(changed.map(([k, v]) => [k, { from: before[k as keyof typeof changes], to: v }])),
           });
         }
-        return repo.one(trx, auth.partnerId, input.id);
+        const wallet = (await repo.one(trx, auth.partnerId, input.id))!;
+        return toWallet(wallet, await ledger.balance(auth.partnerId, wallet.currency, trx));
       });
-      return toWallet(updated!);
+      return updated;
     },
   };
 }

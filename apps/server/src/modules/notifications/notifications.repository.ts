@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
 /** Every statement on the notifications, their e-mail choices and the low balance alert's state (migration 0029). */
@@ -111,49 +111,6 @@ export async function saveEmailChoices(trx: Transaction<DB>, partnerId: string, 
       oc.columns(['partner_id', 'user_id', 'topic']).doUpdateSet((eb) => ({ email: eb.ref('excluded.email'), updated_at: eb.ref('excluded.updated_at') })),
     )
     .execute();
-}
-
-/**
- * The partner's low balance limit and name, and whether the account's alert stands at other than clear (a limit
- * removed while the balance was low): one statement, read before any lock.
- */
-export async function lowBalanceLimit(trx: Transaction<DB>, partnerId: string, currency: string) {
-  const row = await trx
-    .selectFrom('partners as p')
-    .leftJoin('low_balance_alerts as a', (j) => j.onRef('a.partner_id', '=', 'p.id').on('a.currency', '=', currency))
-    .select(['p.low_balance_limit', 'p.name', 'a.state'])
-    .where('p.id', '=', partnerId)
-    .executeTakeFirst();
-  return { limit: row?.low_balance_limit ?? null, name: row?.name ?? 'your account', alerted: row?.state != null && row.state !== 'ok' };
-}
-
-/**
- * Takes the account's low balance alert row for this transaction (created on first use) and reads, after the lock,
- * the state last told and the balance (this transaction's entries and every committed one). Transactions that move
- * the balance at once queue here, so each crossing is told once.
- */
-export async function lockLowBalance(trx: Transaction<DB>, partnerId: string, currency: string) {
-  await trx
-    .insertInto('low_balance_alerts')
-    .values({ partner_id: partnerId, currency, state: 'ok' })
-    .onConflict((oc) => oc.columns(['partner_id', 'currency']).doNothing())
-    .execute();
-  await trx
-    .selectFrom('low_balance_alerts')
-    .select('state')
-    .where('partner_id', '=', partnerId)
-    .where('currency', '=', currency)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  // a statement of its own after the lock: under read committed it sees what committed while this one waited
-  const r = await sql<{ state: string; balance: string }>`
-    select a.state, coalesce((select balance from currency_accounts where partner_id = ${partnerId} and currency = ${currency}), 0)::text as balance
-    from low_balance_alerts a where a.partner_id = ${partnerId} and a.currency = ${currency}`.execute(trx);
-  return r.rows[0]!;
-}
-
-export async function setLowBalanceState(trx: Transaction<DB>, partnerId: string, currency: string, state: string, at: Date) {
-  await trx.updateTable('low_balance_alerts').set({ state, changed_at: at }).where('partner_id', '=', partnerId).where('currency', '=', currency).execute();
 }
 
 /** The partner's name, as a mail says it. */

@@ -1,8 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { toUnits } from '@portal/contract/decimal';
 import { LANGUAGES, type Language } from '@portal/contract/i18n';
 import {
-  LOW_BALANCE_APPROACHING_PERCENT,
   NOTIFICATION_LIST_LIMIT,
   NOTIFICATION_TOPIC_INFO,
   topicsForRole,
@@ -20,17 +18,15 @@ import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { MailQueue } from '../../lib/mail-relay.ts';
 import { MAIL_TEXTS, utcDateTime, type MailTexts, type Notice, type Person } from '../../lib/mail-texts/index.ts';
 import type { Auth } from '../../lib/access.ts';
+import type { Ledger } from '../ledger/index.ts';
 import {
   emailChoices,
   insertNotifications,
   listNotifications,
-  lockLowBalance,
-  lowBalanceLimit,
   markNotificationsRead,
   partnerName,
   recipientsOf,
   saveEmailChoices,
-  setLowBalanceState,
   userNamed,
   type NotificationTexts,
 } from './notifications.repository.ts';
@@ -54,7 +50,13 @@ export type NotificationEvent = {
 /** A time as an English mail writes it: "Nov 26, 2026, 14:03 UTC". */
 export const utcText = (at: Date): string => utcDateTime(at, 'en');
 
-export type NotifierDeps = { live: LivePublisher; mail: MailQueue; publicUrl: string };
+export type NotifierDeps = {
+  live: LivePublisher;
+  mail: MailQueue;
+  publicUrl: string;
+  /** where each account's low balance state is kept (the ledger module's port) */
+  ledger: Pick<Ledger, 'lowBalance'>;
+};
 
 /**
  * Tells the people a change concerns, inside the change's transaction: one notification per recipient (the bell),
@@ -141,17 +143,10 @@ export function createNotifier(deps: NotifierDeps) {
      * however many changes land at once. No limit, no alert.
      */
     async checkLowBalance(trx: Transaction<DB>, partnerId: string, at: Date, currency = 'USD') {
-      // no limit, no alert, and no lock: payments of a partner without a limit never queue here
-      const { limit, name, alerted } = await lowBalanceLimit(trx, partnerId, currency);
-      if (!limit && !alerted) return;
-      const s = await lockLowBalance(trx, partnerId, currency);
-      const state = lowBalanceState(s.balance, limit);
-      if (state === s.state) return;
-      await setLowBalanceState(trx, partnerId, currency, state, at);
-      if (!limit) return;
-      const told = lowBalanceNotice(s.state, state);
+      const crossing = await deps.ledger.lowBalance(trx, partnerId, currency, at);
+      const told = crossing && lowBalanceNotice(crossing.from, crossing.to);
       if (!told) return;
-      const facts = { partner: name, balance: s.balance, limit };
+      const facts = { partner: crossing.partnerName, balance: crossing.balance, limit: crossing.limit };
       await notify(trx, {
         partnerId,
         topic: 'low-balance',
@@ -172,16 +167,6 @@ function lowBalanceNotice(from: string, to: 'ok' | 'approaching' | 'below') {
   if (from === 'below') return 'lowBalanceRecovered' as const;
   if (to === 'approaching') return 'lowBalanceApproaching' as const;
   return undefined;
-}
-
-/** Where a balance stands against a limit: below it, within 20% above it, or clear of it (no limit: clear). */
-export function lowBalanceState(balance: string, limit: string | null): 'ok' | 'approaching' | 'below' {
-  if (!limit) return 'ok';
-  const b = toUnits(balance);
-  const l = toUnits(limit);
-  if (b < l) return 'below';
-  // balance < limit × (100 + 20) / 100, in exact units
-  return b * 100n < l * BigInt(100 + LOW_BALANCE_APPROACHING_PERCENT) ? 'approaching' : 'ok';
 }
 
 /** What the notifications routes do: the caller's own list, reading, and e-mail choices. */

@@ -44,17 +44,8 @@ export function findPartnerByAbbreviation(db: Executor, abbreviation: string) {
     .executeTakeFirst();
 }
 
-/** The available amount of each currency account: the sum of its ledger entries as the database keeps it, a decimal string. */
-export function accountBalances(db: Executor, partnerId: string) {
-  return db.selectFrom('currency_accounts').where('partner_id', '=', partnerId).select(['currency', 'balance as available']).orderBy('currency').execute();
-}
-
 export function insertPartner(db: Executor, values: NewPartner) {
   return db.insertInto('partners').values(values).returningAll().executeTakeFirstOrThrow();
-}
-
-export async function insertCurrencyAccount(db: Executor, partnerId: string, currency: string) {
-  await db.insertInto('currency_accounts').values({ partner_id: partnerId, currency }).execute();
 }
 
 export async function updatePartner(

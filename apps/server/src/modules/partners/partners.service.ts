@@ -6,26 +6,14 @@ import type { PartnerProfile } from '@portal/contract/partner';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import type { LivePublisher } from '../../lib/live-bus.ts';
-import type { Mailer } from '../../lib/mailer.ts';
 import { isApiKeyCaller, type Caller } from '../../lib/access.ts';
-import { createInvitationService } from '../team/index.ts';
-import { createTeamRepository } from '../team/index.ts';
+import type { InvitationService } from '../team/index.ts';
+import type { Ledger } from '../ledger/index.ts';
 import type { InvalidatePartner, PartnerCache } from './partner-cache.ts';
-import {
-  accountBalances,
-  findPartner,
-  findPartnerByAbbreviation,
-  insertCurrencyAccount,
-  insertPartner,
-  toFeatureFlags,
-  toPartner,
-  updatePartner,
-} from './partners.repository.ts';
+import { findPartner, findPartnerByAbbreviation, insertPartner, toFeatureFlags, toPartner, updatePartner } from './partners.repository.ts';
 
 /** The signed-in user's own partner: always the one of the verified token. */
-export function createPartnerService(deps: { db: Kysely<DB>; partners: PartnerCache }) {
-  const { db } = deps;
+export function createPartnerService(deps: { partners: PartnerCache; ledger: Pick<Ledger, 'balances'> }) {
   async function ownPartner(auth: Caller) {
     const row = await deps.partners.get(auth.partnerId);
     if (!row) throw notFound('No such partner');
@@ -45,7 +33,7 @@ export function createPartnerService(deps: { db: Kysely<DB>; partners: PartnerCa
     },
     async accounts(auth: Caller) {
       const row = await ownPartner(auth);
-      return { partner: { id: row.id, name: row.name }, accounts: await accountBalances(db, row.id) };
+      return { partner: { id: row.id, name: row.name }, accounts: await deps.ledger.balances(row.id) };
     },
   };
 }
@@ -78,21 +66,13 @@ export type InviteUserInput = z.input<typeof InviteUserInput>;
 /** What an operator does to set a partner up (there is no operator UI: the CLI calls these). */
 export function createOperatorService(deps: {
   db: Kysely<DB>;
-  mailer: Mailer;
-  publicUrl: string;
-  /** announces an invitation to the partner's open team screens (the CLI's reaches running servers by NOTIFY) */
-  live: LivePublisher;
+  /** the first admin's invitation (the team module's port) */
+  invitations: Pick<InvitationService, 'invite'>;
+  /** the new partner's USD account (the ledger module's port) */
+  ledger: Pick<Ledger, 'open'>;
   invalidatePartner?: InvalidatePartner;
-  now?: () => number;
 }) {
-  const { db } = deps;
-  const invitations = createInvitationService({
-    repo: createTeamRepository(db),
-    mailer: deps.mailer,
-    publicUrl: deps.publicUrl,
-    now: deps.now ?? Date.now,
-    live: deps.live,
-  });
+  const { db, invitations } = deps;
   return {
     async createPartner(raw: CreatePartnerInput) {
       const input = CreatePartnerInput.parse(raw);
@@ -116,7 +96,7 @@ export function createOperatorService(deps: {
           settlement_threshold: null,
           payout_frequency: null,
         });
-        await insertCurrencyAccount(trx, id, 'USD');
+        await deps.ledger.open(trx, id, 'USD');
         await auditChange(trx, { partnerId: id, actor: 'operator', action: 'partner.created', target: id, details: { ...input } });
         return toPartner(row);
       });

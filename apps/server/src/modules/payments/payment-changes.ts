@@ -4,7 +4,7 @@ import { webhookEventType } from '@portal/contract/webhooks';
 import type { CollectionInstructions, Payment, PaymentKind, PaymentStatus } from '@portal/contract/payments';
 import type { DB } from '../../db/schema.ts';
 import type { LiveBus } from '../../lib/live-bus.ts';
-import { insertLedgerEntry } from '../settlements/index.ts';
+import type { Ledger } from '../ledger/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import { recordEvent } from '../webhooks/index.ts';
 import { insertFeeRow, moveOrder, type OrderRow } from './payments.repository.ts';
@@ -66,11 +66,11 @@ export const webhookObject = (kind: string) => (kind === 'collection' ? 'COLLECT
 export const tableOf = (kind: string) => (kind === 'collection' ? ('collections' as const) : ('payments' as const));
 
 /** The money an order's new state moves on the ledger, each entry unique by (partner, kind, reference); whether any moved. */
-async function bookState(trx: Transaction<DB>, o: OrderRow, at: Date): Promise<boolean> {
+async function bookState(trx: Transaction<DB>, ledger: Pick<Ledger, 'book'>, o: OrderRow, at: Date): Promise<boolean> {
   let moved = false;
   const entry = async (kind: string, amount: string) => {
     if (!nonZero(amount)) return;
-    await insertLedgerEntry(trx, { partnerId: o.partner_id, currency: PAYMENT_CURRENCY, amount, kind, reference: o.id, at });
+    await ledger.book(trx, { partnerId: o.partner_id, currency: PAYMENT_CURRENCY, amount, kind, reference: o.id, at });
     moved = true;
   };
   if (o.kind === 'disbursement') {
@@ -113,12 +113,12 @@ export async function announce(trx: Transaction<DB>, live: LiveBus, o: OrderRow,
  */
 export async function recordPaymentChange(
   trx: Transaction<DB>,
-  ports: { live: LiveBus; notifier: Pick<Notifier, 'checkLowBalance'> },
+  ports: { live: LiveBus; notifier: Pick<Notifier, 'checkLowBalance'>; ledger: Pick<Ledger, 'book'> },
   change: { partnerId: string; id: string; from: string; to: PaymentStatus; at: Date },
 ) {
   const row = await moveOrder(trx, change.partnerId, change.id, change.from, change.to, change.at, REASONS[change.to] ?? null);
   if (!row) return undefined;
-  if (await bookState(trx, row, change.at)) await ports.notifier.checkLowBalance(trx, change.partnerId, change.at);
+  if (await bookState(trx, ports.ledger, row, change.at)) await ports.notifier.checkLowBalance(trx, change.partnerId, change.at);
   await announce(trx, ports.live, row, change.at);
   return row;
 }

@@ -8,6 +8,7 @@ import type { DB } from '../../db/schema.ts';
 import type { LiveBus } from '../../lib/live-bus.ts';
 import { recordPaymentChange } from './payment-changes.ts';
 import type { Notifier } from '../notifications/index.ts';
+import type { Ledger } from '../ledger/index.ts';
 import { findOrder, unfinishedOrders } from './payments.repository.ts';
 import type { PaymentJob } from './payments.service.ts';
 
@@ -30,6 +31,8 @@ export type PaymentWorkerDeps = {
   live: LiveBus;
   /** watches the low balance limit when a step moves money */
   notifier: Pick<Notifier, 'checkLowBalance'>;
+  /** where each step's money is booked (the ledger module's port) */
+  ledger: Pick<Ledger, 'book'>;
   stepSeconds: number;
   log: FastifyBaseLogger;
   now?: () => number;

@@ -197,11 +197,3 @@ export function unfinishedOrders(db: Executor, before: Date, limit = 500) {
     .limit(limit)
     .execute();
 }
-
-/** For tests and the benchmark: the ledger's sum per account, and what the orders should have left there. */
-export async function ledgerCheck(db: Executor, partnerId: string) {
-  const r = await sql<{ balance: string; entries: number; distinct_refs: number }>`
-    select coalesce(sum(amount), 0)::text as balance, count(*)::int as entries, count(distinct (kind, reference))::int as distinct_refs
-    from ledger_entries where partner_id = ${partnerId} and currency = 'USD'`.execute(db);
-  return r.rows[0]!;
-}

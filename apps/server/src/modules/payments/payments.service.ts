@@ -21,7 +21,7 @@ import type { LiveBus } from '../../lib/live-bus.ts';
 import { isApiKeyCaller, requireAccess, type Caller } from '../../lib/access.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
-import { accountBalance, insertLedgerEntry, lockAccount } from '../settlements/index.ts';
+import type { Ledger } from '../ledger/index.ts';
 import { PAYMENT_CURRENCY, announce, toPayment, totalUsd } from './payment-changes.ts';
 import {
   countryEnabled,
@@ -52,6 +52,8 @@ export type PaymentDeps = {
   enqueueStep: EnqueueStep;
   /** the partner's kind and flags (the partners module's port) */
   partners: Pick<PartnerAccess, 'find'>;
+  /** the USD account: its lock and balance, and the disbursement's debits (the ledger module's port) */
+  ledger: Pick<Ledger, 'lock' | 'balance' | 'book'>;
 };
 
 const INITIATE = { roles: ['admin', 'treasury'] as const, permission: 'api_write' as const };
@@ -75,7 +77,7 @@ class BookedBefore extends Error {
  * sequenceId makes a request safe to send again (the first result is answered).
  */
 export function createPaymentService(deps: PaymentDeps) {
-  const { db } = deps;
+  const { db, ledger } = deps;
   const now = () => new Date(deps.now());
 
   /**
@@ -155,12 +157,12 @@ export function createPaymentService(deps: PaymentDeps) {
         let fiatWallet: string | null = null;
         if (kind === 'disbursement') {
           // from here on, this partner's USD spending runs one request at a time until commit
-          const account = await lockAccount(trx, partnerId, PAYMENT_CURRENCY);
+          const account = await ledger.lock(trx, partnerId, PAYMENT_CURRENCY);
           if (!account) throw new AppError(400, 'InsufficientBalance', PAYMENT_MESSAGES.insufficientBalance('0.00'));
-          fiatWallet = account.fiat_wallets_enabled ? PAYMENT_CURRENCY : null;
+          fiatWallet = account.fiatWalletsEnabled ? PAYMENT_CURRENCY : null;
           const first = await findOrderBySequence(trx, partnerId, kind, draft.sequence_id);
           if (first) throw new BookedBefore(first);
-          const balance = await accountBalance(trx, partnerId, PAYMENT_CURRENCY);
+          const { balance } = account;
           if (compareDecimal(balance, totalUsd(kind, draft.amount_usd, draft.fee_usd)) < 0) {
             throw new AppError(400, 'InsufficientBalance', PAYMENT_MESSAGES.insufficientBalance(normalise(balance, 2)));
           }
@@ -183,9 +185,9 @@ export function createPaymentService(deps: PaymentDeps) {
         await insertMirrors(trx, inserted, fiatWallet);
         await insertTimelineEntry(trx, partnerId, id, 'created', at);
         if (kind === 'disbursement') {
-          await insertLedgerEntry(trx, { partnerId, currency: PAYMENT_CURRENCY, amount: `-${inserted.amount_usd}`, kind: 'disbursement', reference: id, at });
+          await ledger.book(trx, { partnerId, currency: PAYMENT_CURRENCY, amount: `-${inserted.amount_usd}`, kind: 'disbursement', reference: id, at });
           if (compareDecimal(inserted.fee_usd, '0') > 0) {
-            await insertLedgerEntry(trx, {
+            await ledger.book(trx, {
               partnerId,
               currency: PAYMENT_CURRENCY,
               amount: `-${inserted.fee_usd}`,
@@ -241,7 +243,7 @@ export function createPaymentService(deps: PaymentDeps) {
       requireAccess(caller, READ);
       await requireEnabledPartner(caller.partnerId);
       const p = await priced(caller.partnerId, q.kind, q);
-      const balance = normalise(await accountBalance(db, caller.partnerId, PAYMENT_CURRENCY), 2);
+      const balance = normalise(await ledger.balance(caller.partnerId, PAYMENT_CURRENCY), 2);
       return {
         kind: q.kind,
         country: q.country,

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BalanceOverview, StatementQuery } from '@portal/contract/balance';
 import { ErrorBody } from '@portal/contract/errors';
 import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
 import { authOf } from '../../plugins/auth.ts';
-import type { SettlementService } from './settlements.service.ts';
+import type { WithdrawalService } from './withdrawals.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Withdrawals (portal-core §7: GET partner/settlement/fee, GET partner/travel-rule, POST partner/settlement/withdrawal). */
-export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementService }> = async (app, { service }) => {
+export const withdrawalRoutes: FastifyPluginAsyncZod<{ service: WithdrawalService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -16,7 +15,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
     {
       schema: {
         operationId: 'settlementFee',
-        tags: ['settlements'],
+        tags: ['withdrawals'],
         summary: 'The network fee of a withdrawal (feeAmount, in the coin), with the rate, what arrives and the most that can be withdrawn now',
         querystring: SettlementFeeQuery,
         response: { 200: SettlementFeeResponse, ...errors },
@@ -26,58 +25,11 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
   );
 
   app.get(
-    '/partner/balance',
-    {
-      schema: {
-        operationId: 'balanceOverview',
-        tags: ['settlements'],
-        summary: 'The USD balance: available, reserved and under way (withdrawals, disbursements), and the last ledger movements',
-        response: { 200: BalanceOverview, ...errors },
-      },
-    },
-    async (request) => service.overview(authOf(request)),
-  );
-
-  app.get(
-    '/partner/balance/statement.csv',
-    {
-      config: { fairShare: true },
-      schema: {
-        operationId: 'balanceStatementCsv',
-        tags: ['settlements'],
-        summary: 'The USD statement of whole UTC days as CSV: opening balance, entries with their running balance, closing balance',
-        querystring: StatementQuery,
-      },
-    },
-    async (request, reply) => {
-      const { filename, csv } = await service.statementCsv(authOf(request), request.query);
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
-    },
-  );
-
-  app.get(
-    '/partner/balance/statement.pdf',
-    {
-      config: { fairShare: true, deadline: false },
-      schema: {
-        operationId: 'balanceStatementPdf',
-        tags: ['settlements'],
-        summary: 'The same USD statement as an A4 PDF: the partner, the period, a summary, the entries with their running balance, totals',
-        querystring: StatementQuery,
-      },
-    },
-    async (request, reply) => {
-      const { filename, pdf } = await service.statementPdf(authOf(request), request.query);
-      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(pdf);
-    },
-  );
-
-  app.get(
     '/partner/travel-rule',
     {
       schema: {
         operationId: 'travelRuleConfigs',
-        tags: ['settlements'],
+        tags: ['withdrawals'],
         summary: 'The travel-rule configs: from which amount a withdrawal needs which recipient details',
         response: { 200: TravelRuleResponse, ...errors },
       },
@@ -91,7 +43,7 @@ export const settlementRoutes: FastifyPluginAsyncZod<{ service: SettlementServic
       config: { fairShare: true },
       schema: {
         operationId: 'withdraw',
-        tags: ['settlements'],
+        tags: ['withdrawals'],
         summary:
           'Withdraw USD from the balance to an enabled settlement wallet (admin, treasury): 201 with the pending settlement. The same sequenceId again answers the first result (200, idempotent-replayed: true) and books nothing; with another body it is refused (409).',
         body: SettlementRequest,

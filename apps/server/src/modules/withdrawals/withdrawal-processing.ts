@@ -7,10 +7,11 @@ import type { DB } from '../../db/schema.ts';
 import type { Network } from '@portal/contract/domain';
 import type { SettlementStatus } from '@portal/contract/settlements';
 import type { SettlementPayer } from './payer.ts';
-import { recordSettlementChange } from './settlement-changes.ts';
-import { findRequestBySettlement, insertLedgerEntry, setFailureReason, unfinishedWithdrawals } from './settlements.repository.ts';
+import { recordWithdrawalChange } from './withdrawal-changes.ts';
+import { findRequestBySettlement, setFailureReason, unfinishedWithdrawals } from './withdrawals.repository.ts';
 import { findWallet } from '../wallets/index.ts';
 import type { Notifier } from '../notifications/index.ts';
+import type { Ledger } from '../ledger/index.ts';
 
 /**
  * Withdrawals after they are booked: pending → processing (sent on chain) → complete, or failed with a reversing
@@ -22,34 +23,36 @@ export const SETTLEMENT_QUEUE = 'settlement-processing';
 export const SETTLEMENT_SWEEP_QUEUE = 'settlement-sweep';
 const SWEEP_CRON = '*/5 * * * *';
 
-export type SettlementJob = { partnerId: string; settlementId: string; step: 'send' | 'settle' };
+export type WithdrawalJob = { partnerId: string; settlementId: string; step: 'send' | 'settle' };
 
-export type SettlementTimings = {
+export type WithdrawalTimings = {
   /** seconds from the request to the send (pending → processing) */
   processingSeconds: number;
   /** seconds from the send to the settling (processing → complete or failed) */
   completionSeconds: number;
 };
 
-export type SettlementWorkerDeps = {
+export type WithdrawalWorkerDeps = {
   boss: PgBoss;
   db: Kysely<DB>;
   payer: SettlementPayer;
-  timings: SettlementTimings;
+  timings: WithdrawalTimings;
   log: FastifyBaseLogger;
   /** tells how a withdrawal ended, and watches the low balance limit when a failed one gives its amount back */
   notifier: Pick<Notifier, 'notify' | 'who' | 'checkLowBalance'>;
+  /** where a failed withdrawal's amount is given back (the ledger module's port) */
+  ledger: Pick<Ledger, 'book'>;
 };
 
 const SYSTEM = { userId: null, name: 'system' };
 const QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 5 * 60 };
 
-export async function createSettlementQueue(boss: PgBoss) {
+export async function createWithdrawalQueue(boss: PgBoss) {
   await boss.createQueue(SETTLEMENT_QUEUE, { name: SETTLEMENT_QUEUE, ...QUEUE_OPTIONS });
 }
 
 /** Queues a step on the given connection or transaction (so it is queued with the change, or not at all). */
-export async function enqueueSettlementStep(boss: PgBoss, db: Kysely<DB>, job: SettlementJob, afterSeconds: number) {
+export async function enqueueWithdrawalStep(boss: PgBoss, db: Kysely<DB>, job: WithdrawalJob, afterSeconds: number) {
   const id = await boss.send(SETTLEMENT_QUEUE, job, { startAfter: afterSeconds, db: bossExecutor(db) });
   if (!id) throw new Error(`the queue ${SETTLEMENT_QUEUE} does not exist: start the settlement worker once to create it`);
 }
@@ -57,29 +60,29 @@ export async function enqueueSettlementStep(boss: PgBoss, db: Kysely<DB>, job: S
 /** Fails a settlement and gives its amount back, in one transaction. */
 async function fail(
   trx: Transaction<DB>,
-  notifier: SettlementWorkerDeps['notifier'],
-  job: SettlementJob,
+  ports: Pick<WithdrawalWorkerDeps, 'notifier' | 'ledger'>,
+  job: WithdrawalJob,
   from: SettlementStatus,
   amount: string,
   currency: string,
   reason: string,
   at: Date,
 ) {
-  const row = await recordSettlementChange(
+  const row = await recordWithdrawalChange(
     trx,
     { partnerId: job.partnerId, settlementId: job.settlementId, from, to: 'failed', actor: SYSTEM, reason, at },
-    notifier,
+    ports.notifier,
   );
   if (!row) return false;
   // the reversal's (partner, kind, reference) is unique: a settlement is given back once
-  await insertLedgerEntry(trx, { partnerId: job.partnerId, currency, amount, kind: 'settlement_reversal', reference: job.settlementId, at });
+  await ports.ledger.book(trx, { partnerId: job.partnerId, currency, amount, kind: 'settlement_reversal', reference: job.settlementId, at });
   await setFailureReason(trx, job.partnerId, job.settlementId, reason);
-  await notifier.checkLowBalance(trx, job.partnerId, at, currency);
+  await ports.notifier.checkLowBalance(trx, job.partnerId, at, currency);
   return true;
 }
 
 /** Runs one step; the settlement's status afterwards (unchanged when the step had nothing to do). */
-export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> & { now?: () => number }, job: SettlementJob): Promise<string | undefined> {
+export async function runWithdrawalStep(deps: Omit<WithdrawalWorkerDeps, 'log'> & { now?: () => number }, job: WithdrawalJob): Promise<string | undefined> {
   const { db } = deps;
   const at = () => new Date((deps.now ?? Date.now)());
   const w = await findRequestBySettlement(db, job.partnerId, job.settlementId);
@@ -94,7 +97,7 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
       await db
         .transaction()
         .execute((trx) =>
-          fail(trx, deps.notifier, job, 'pending', w.amount, w.currency, 'The wallet address was disabled or deleted before the withdrawal was sent', at()),
+          fail(trx, deps, job, 'pending', w.amount, w.currency, 'The wallet address was disabled or deleted before the withdrawal was sent', at()),
         );
       return 'failed';
     }
@@ -108,8 +111,8 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
       tag: w.wallet_tag,
     });
     return db.transaction().execute(async (trx) => {
-      if (!sent.ok) return (await fail(trx, deps.notifier, job, 'pending', w.amount, w.currency, sent.reason, at())) ? 'failed' : undefined;
-      const row = await recordSettlementChange(
+      if (!sent.ok) return (await fail(trx, deps, job, 'pending', w.amount, w.currency, sent.reason, at())) ? 'failed' : undefined;
+      const row = await recordWithdrawalChange(
         trx,
         {
           partnerId: job.partnerId,
@@ -124,7 +127,7 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
         deps.notifier,
       );
       if (!row) return undefined;
-      await enqueueSettlementStep(deps.boss, trx, { ...job, step: 'settle' }, deps.timings.completionSeconds);
+      await enqueueWithdrawalStep(deps.boss, trx, { ...job, step: 'settle' }, deps.timings.completionSeconds);
       return 'processing';
     });
   }
@@ -132,8 +135,8 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
   if (s.status !== 'processing') return s.status;
   const confirmed = await deps.payer.confirm({ settlementId: s.id, network, transactionHash: s.transaction_hash ?? '' });
   return db.transaction().execute(async (trx) => {
-    if (!confirmed.ok) return (await fail(trx, deps.notifier, job, 'processing', w.amount, w.currency, confirmed.reason, at())) ? 'failed' : undefined;
-    const row = await recordSettlementChange(
+    if (!confirmed.ok) return (await fail(trx, deps, job, 'processing', w.amount, w.currency, confirmed.reason, at())) ? 'failed' : undefined;
+    const row = await recordWithdrawalChange(
       trx,
       {
         partnerId: job.partnerId,
@@ -150,11 +153,11 @@ export async function runSettlementStep(deps: Omit<SettlementWorkerDeps, 'log'> 
 }
 
 /** Queues again the steps of withdrawals that should have moved on long ago. */
-export async function sweepWithdrawals(deps: Pick<SettlementWorkerDeps, 'boss' | 'db' | 'timings'>, now = Date.now()): Promise<number> {
+export async function sweepWithdrawals(deps: Pick<WithdrawalWorkerDeps, 'boss' | 'db' | 'timings'>, now = Date.now()): Promise<number> {
   const overdue = new Date(now - (deps.timings.processingSeconds + deps.timings.completionSeconds + 600) * 1000);
   const rows = await unfinishedWithdrawals(deps.db, overdue);
   for (const r of rows) {
-    await enqueueSettlementStep(
+    await enqueueWithdrawalStep(
       deps.boss,
       deps.db,
       { partnerId: r.partner_id, settlementId: r.settlement_id, step: r.status === 'pending' ? 'send' : 'settle' },
@@ -165,10 +168,10 @@ export async function sweepWithdrawals(deps: Pick<SettlementWorkerDeps, 'boss' |
 }
 
 /** Works the settlement queue on this server (pg-boss hands each job to one server), and schedules the sweep. */
-export async function startSettlementWorker(deps: SettlementWorkerDeps) {
-  await createSettlementQueue(deps.boss);
-  workQueue<SettlementJob>(deps.boss, SETTLEMENT_QUEUE, { pollingIntervalSeconds: 1, log: deps.log }, async (job) => {
-    const status = await runSettlementStep(deps, job.data);
+export async function startWithdrawalWorker(deps: WithdrawalWorkerDeps) {
+  await createWithdrawalQueue(deps.boss);
+  workQueue<WithdrawalJob>(deps.boss, SETTLEMENT_QUEUE, { pollingIntervalSeconds: 1, log: deps.log }, async (job) => {
+    const status = await runWithdrawalStep(deps, job.data);
     deps.log.info({ settlement: job.data.settlementId, partner: job.data.partnerId, step: job.data.step, status }, 'settlement step done');
   });
   await deps.boss.createQueue(SETTLEMENT_SWEEP_QUEUE, { name: SETTLEMENT_SWEEP_QUEUE, retryLimit: 1, expireInSeconds: 5 * 60 });

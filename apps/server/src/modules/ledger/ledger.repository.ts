@@ -1,27 +1,28 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB, SettlementRequestsTable, SettlementsTable } from '../../db/schema.ts';
-
-/** Withdrawals' SQL: the account lock, the balance, the settlement row, its request and its ledger entries. */
-
-type Executor = Kysely<DB> | Transaction<DB>;
-export type SettlementRow = Selectable<SettlementsTable>;
-export type RequestRow = Selectable<SettlementRequestsTable>;
-export type WithdrawalRow = RequestRow & { settlement: SettlementRow };
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 
 /**
- * Locks the partner's currency account row until commit (`select ... for update`): withdrawals of one account run
- * one after the other from here, so the balance read next cannot be spent twice. Undefined when there is no account.
- * Whether the partner uses fiat wallets comes along (its row is read, not locked).
+ * The ledger's SQL: currency accounts (their kept balance and reservations), ledger entries, statements, the
+ * reconciliation, and each account's low balance alert state. No other module reads or writes these tables.
+ */
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/**
+ * Locks the partner's currency account row until commit (`select ... for update`) and reads its balance after the
+ * lock: spending from one account runs one request after the other from here, so the balance read cannot be spent
+ * twice. Undefined when there is no account. Whether the partner uses fiat wallets comes along (read, not locked).
  */
 export async function lockAccount(trx: Transaction<DB>, partnerId: string, currency: string) {
-  return trx
+  const row = await trx
     .selectFrom('currency_accounts as a')
     .innerJoin('partners as p', 'p.id', 'a.partner_id')
-    .select(['a.currency', 'p.fiat_wallets_enabled'])
+    .select(['a.balance', 'p.fiat_wallets_enabled'])
     .where('a.partner_id', '=', partnerId)
     .where('a.currency', '=', currency)
     .forUpdate('a')
     .executeTakeFirst();
+  return row ? { balance: String(row.balance), fiatWalletsEnabled: row.fiat_wallets_enabled } : undefined;
 }
 
 /** The account's balance: the sum of its ledger entries, as the database keeps it with each entry ('0' without an account). */
@@ -35,83 +36,6 @@ export async function accountBalance(db: Executor, partnerId: string, currency: 
   return row ? String(row.balance) : '0';
 }
 
-/**
- * After the lock, in one statement (one snapshot, one round trip while the lock is held): reads the account's balance
- * and whether the sequenceId was booked already (by a copy of the request that held the lock first), and only when
- * it was not and the balance covers the amount, books the withdrawal: its settlement row (pending), its request row and
- * its ledger debit. `booked` is the settlement of an earlier copy; `bookedNow` whether this call booked it.
- */
-export async function bookIfCovered(
-  trx: Transaction<DB>,
-  w: {
-    settlement: Omit<Insertable<SettlementsTable>, 'status' | 'wallet_balance_usd'> & { created_at: Date };
-    request: Omit<Insertable<SettlementRequestsTable>, 'failure_reason' | 'settlement_id' | 'partner_id' | 'sequence_id' | 'created_at'>;
-    currency: string;
-  },
-) {
-  const { settlement: s, request: r, currency } = w;
-  const amount = s.fiat_amount_usd;
-  const result = await sql<{ balance: string; booked: string | null; balance_after: string | null }>`
-    with b as (
-      select coalesce((select balance from currency_accounts where partner_id = ${s.partner_id} and currency = ${currency}), 0) as balance
-    ), seen as (
-      select settlement_id from settlement_requests where partner_id = ${s.partner_id} and sequence_id = ${s.sequence_id}
-    ), ok as (
-      select balance from b where balance >= ${amount}::numeric and not exists (select 1 from seen)
-    ), ins_settlement as (
-      insert into settlements (partner_id, id, created_at, status, type, transaction_hash, internal_wallet_address, external_wallet_address,
-        crypto_currency, crypto_amount, network, crypto_rate, fiat_amount_usd, wallet_balance_usd, fiat_amount, fiat_rate, fiat_wallet, sequence_id)
-      select ${s.partner_id}, ${s.id}, ${s.created_at}, 'pending', ${s.type}, null, ${s.internal_wallet_address}, ${s.external_wallet_address},
-        ${s.crypto_currency}, ${s.crypto_amount}, ${s.network}, ${s.crypto_rate}, ${amount}, ok.balance - ${amount}::numeric, ${s.fiat_amount ?? null}, ${s.fiat_rate ?? null}, ${s.fiat_wallet ?? null}, ${s.sequence_id}
-      from ok
-      returning id, wallet_balance_usd
-    ), ins_request as (
-      insert into settlement_requests (partner_id, sequence_id, settlement_id, fingerprint, wallet_id, requested_by, amount, currency, fee_amount, wallet_tag,
-        travel_rule_name, travel_rule_registration_number, failure_reason, created_at)
-      select ${s.partner_id}, ${s.sequence_id}, ins_settlement.id, ${r.fingerprint}, ${r.wallet_id}, ${r.requested_by}, ${r.amount}, ${r.currency}, ${r.fee_amount}, ${r.wallet_tag ?? null},
-        ${r.travel_rule_name ?? null}, ${r.travel_rule_registration_number ?? null}, null, ${s.created_at}
-      from ins_settlement
-      returning settlement_id
-    ), ins_debit as (
-      insert into ledger_entries (partner_id, currency, amount, kind, reference, created_at)
-      select ${s.partner_id}, ${currency}, -${amount}::numeric, 'settlement', ins_settlement.id::text, ${s.created_at} from ins_settlement
-      returning id
-    )
-    select b.balance::text as balance, (select settlement_id::text from seen) as booked, (select wallet_balance_usd::text from ins_settlement) as balance_after
-    from b`.execute(trx);
-  const row = result.rows[0]!;
-  return { balance: row.balance, booked: row.booked, bookedNow: row.balance_after !== null, balanceAfter: row.balance_after };
-}
-
-/** The request of a sequenceId, with its settlement. */
-export async function findRequest(db: Executor, partnerId: string, sequenceId: string): Promise<WithdrawalRow | undefined> {
-  const request = await db
-    .selectFrom('settlement_requests')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('sequence_id', '=', sequenceId)
-    .executeTakeFirst();
-  if (!request) return undefined;
-  const settlement = await findSettlement(db, partnerId, request.settlement_id);
-  return settlement ? { ...request, settlement } : undefined;
-}
-
-export async function findRequestBySettlement(db: Executor, partnerId: string, settlementId: string): Promise<WithdrawalRow | undefined> {
-  const request = await db
-    .selectFrom('settlement_requests')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('settlement_id', '=', settlementId)
-    .executeTakeFirst();
-  if (!request) return undefined;
-  const settlement = await findSettlement(db, partnerId, settlementId);
-  return settlement ? { ...request, settlement } : undefined;
-}
-
-export function findSettlement(db: Executor, partnerId: string, id: string) {
-  return db.selectFrom('settlements').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
-}
-
 /** A ledger entry; its (partner, kind, reference) is unique, so one movement is never booked twice. */
 export async function insertLedgerEntry(
   trx: Transaction<DB>,
@@ -123,51 +47,13 @@ export async function insertLedgerEntry(
     .execute();
 }
 
-/** Moves a settlement from one of `from` to `to`; undefined when it is in another status (a job ran twice). */
-export function updateSettlementStatus(
-  trx: Transaction<DB>,
-  partnerId: string,
-  id: string,
-  from: readonly string[],
-  to: string,
-  changes: Partial<Pick<SettlementsTable, 'transaction_hash' | 'internal_wallet_address'>> = {},
-) {
-  return trx
-    .updateTable('settlements')
-    .set({ ...changes, status: to })
-    .where('partner_id', '=', partnerId)
-    .where('id', '=', id)
-    .where('status', 'in', [...from])
-    .returningAll()
-    .executeTakeFirst();
-}
-
-export async function setFailureReason(trx: Transaction<DB>, partnerId: string, settlementId: string, reason: string) {
-  await trx
-    .updateTable('settlement_requests')
-    .set({ failure_reason: reason })
-    .where('partner_id', '=', partnerId)
-    .where('settlement_id', '=', settlementId)
-    .execute();
-}
-
-/** Withdrawals still pending or processing that were requested before `before` (their jobs may be gone). */
-export async function unfinishedWithdrawals(db: Executor, before: Date, limit = 500) {
-  return db
-    .selectFrom('settlement_requests as r')
-    .innerJoin('settlements as s', (j) => j.onRef('s.partner_id', '=', 'r.partner_id').onRef('s.id', '=', 'r.settlement_id'))
-    .select(['r.partner_id', 'r.settlement_id', 's.status'])
-    .where('s.status', 'in', ['pending', 'processing'])
-    .where('r.created_at', '<', before)
-    .orderBy('r.created_at')
-    .limit(limit)
-    .execute();
-}
-
-/** For tests and the benchmark: the ledger's sum and the settlement entries of an account, in one snapshot. */
+/**
+ * For tests and the benchmarks: an account's sum of entries read from the entries themselves, how many there are and
+ * how many distinct (kind, reference) pairs, and its withdrawal debits and reversals, in one snapshot.
+ */
 export async function ledgerSummary(db: Executor, partnerId: string, currency: string) {
-  const r = await sql<{ balance: string; debits: number; reversals: number; distinct_refs: number }>`
-    select coalesce(sum(amount), 0)::text as balance,
+  const r = await sql<{ balance: string; entries: number; distinct_entries: number; debits: number; reversals: number; distinct_refs: number }>`
+    select coalesce(sum(amount), 0)::text as balance, count(*)::int as entries, count(distinct (kind, reference))::int as distinct_entries,
       count(*) filter (where kind = 'settlement')::int as debits,
       count(*) filter (where kind = 'settlement_reversal')::int as reversals,
       count(distinct reference) filter (where kind = 'settlement')::int as distinct_refs
@@ -270,4 +156,61 @@ export async function statementOf(db: Executor, partnerId: string, currency: str
     order by created_at, id
   `.execute(db);
   return { opening, count: Number(count), entries: rows.rows };
+}
+
+/** Each currency account's available amount: the sum of its ledger entries as the database keeps it, a decimal string. */
+export function accountBalances(db: Executor, partnerId: string) {
+  return db.selectFrom('currency_accounts').where('partner_id', '=', partnerId).select(['currency', 'balance as available']).orderBy('currency').execute();
+}
+
+/** Opens the partner's account in a currency when it has none. */
+export async function openAccount(trx: Transaction<DB>, partnerId: string, currency: string) {
+  await trx
+    .insertInto('currency_accounts')
+    .values({ partner_id: partnerId, currency })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/**
+ * The partner's low balance limit and name, and whether the account's alert stands at other than clear (a limit
+ * removed while the balance was low): one statement, read before any lock.
+ */
+export async function lowBalanceLimit(trx: Transaction<DB>, partnerId: string, currency: string) {
+  const row = await trx
+    .selectFrom('partners as p')
+    .leftJoin('low_balance_alerts as a', (j) => j.onRef('a.partner_id', '=', 'p.id').on('a.currency', '=', currency))
+    .select(['p.low_balance_limit', 'p.name', 'a.state'])
+    .where('p.id', '=', partnerId)
+    .executeTakeFirst();
+  return { limit: row?.low_balance_limit ?? null, name: row?.name ?? 'your account', alerted: row?.state != null && row.state !== 'ok' };
+}
+
+/**
+ * Takes the account's low balance alert row for this transaction (created on first use) and reads, after the lock,
+ * the state last told and the balance (this transaction's entries and every committed one). Transactions that move
+ * the balance at once queue here, so each crossing is told once.
+ */
+export async function lockLowBalance(trx: Transaction<DB>, partnerId: string, currency: string) {
+  await trx
+    .insertInto('low_balance_alerts')
+    .values({ partner_id: partnerId, currency, state: 'ok' })
+    .onConflict((oc) => oc.columns(['partner_id', 'currency']).doNothing())
+    .execute();
+  await trx
+    .selectFrom('low_balance_alerts')
+    .select('state')
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  // a statement of its own after the lock: under read committed it sees what committed while this one waited
+  const r = await sql<{ state: string; balance: string }>`
+    select a.state, coalesce((select balance from currency_accounts where partner_id = ${partnerId} and currency = ${currency}), 0)::text as balance
+    from low_balance_alerts a where a.partner_id = ${partnerId} and a.currency = ${currency}`.execute(trx);
+  return r.rows[0]!;
+}
+
+export async function setLowBalanceState(trx: Transaction<DB>, partnerId: string, currency: string, state: string, at: Date) {
+  await trx.updateTable('low_balance_alerts').set({ state, changed_at: at }).where('partner_id', '=', partnerId).where('currency', '=', currency).execute();
 }

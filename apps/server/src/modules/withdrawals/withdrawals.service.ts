@@ -1,20 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Coin, Network } from '@portal/contract/domain';
-import { addDecimal, compareDecimal, minDecimal, normalise } from '@portal/contract/decimal';
-import {
-  RECENT_MOVEMENTS,
-  STATEMENT_COLUMNS,
-  STATEMENT_MAX_DAYS,
-  STATEMENT_MAX_ENTRIES,
-  STATEMENT_MESSAGES,
-  STATEMENT_PDF_MAX_ENTRIES,
-  ledgerKindLabel,
-  type BalanceOverview,
-  type StatementQuery,
-} from '@portal/contract/balance';
-import { CSV_BOM, csvLine } from '@portal/contract/csv';
-import { dayRangeInZone } from '@portal/contract/time-zone';
+import { compareDecimal, minDecimal, normalise, subtractDecimal } from '@portal/contract/decimal';
 import {
   WITHDRAWAL_MESSAGES,
   WITHDRAWAL_MIN_USD,
@@ -25,29 +12,15 @@ import {
 } from '@portal/contract/settlements';
 import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import type { DB } from '../../db/schema.ts';
-import { concurrencyGate } from '../../lib/concurrency-gate.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { normaliseWalletAddress } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import { liveWalletsByAddress } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
 import type { Notifier } from '../notifications/index.ts';
-import type { PartnerAccess } from '../partners/index.ts';
-import { renderStatementPdf, type StatementData } from './statement-pdf.ts';
-import { recordSettlementChange } from './settlement-changes.ts';
-import {
-  accountBalance,
-  bookIfCovered,
-  findRequest,
-  lockAccount,
-  pendingTotals,
-  recentLedgerEntries,
-  statementOf,
-  type WithdrawalRow,
-} from './settlements.repository.ts';
-
-/** PDF statements drawn at once on an instance: per partner, and in all. */
-export const STATEMENT_PDF_AT_ONCE = { perKey: 1, total: 2 };
+import type { Ledger } from '../ledger/index.ts';
+import { recordWithdrawalChange } from './withdrawal-changes.ts';
+import { findRequest, insertWithdrawal, type WithdrawalRow } from './withdrawals.repository.ts';
 
 /** Withdrawals come from the USD balance (the default fiat wallet, id 1). */
 const CURRENCY = 'USD';
@@ -56,14 +29,14 @@ const WITHDRAWING_ROLES = ['admin', 'treasury'] as const;
 /** Queues the processing of a new withdrawal in its own transaction. */
 export type EnqueueProcessing = (trx: Transaction<DB>, job: { partnerId: string; settlementId: string }) => Promise<void>;
 
-export type SettlementDeps = {
+export type WithdrawalDeps = {
   db: Kysely<DB>;
   now: () => number;
   /** the largest single withdrawal, in USD */
   maxAmount: string;
   enqueueProcessing: EnqueueProcessing;
-  /** the partner's name, for the statement's heading (the partners module's port) */
-  partners: Pick<PartnerAccess, 'find'>;
+  /** the USD account: its lock and balance, and the debit (the ledger module's port) */
+  ledger: Pick<Ledger, 'lock' | 'balance' | 'book'>;
   /** tells admins and the requester, and watches the low balance limit, in the withdrawal's transaction */
   notifier: Pick<Notifier, 'notify' | 'who' | 'checkLowBalance'>;
 };
@@ -98,116 +71,19 @@ const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest
  * transaction (settlement row, request row, ledger debit, the processing job) taken under the account's row lock, so
  * that two requests never spend the same money; the sequenceId makes a request safe to send again.
  */
-export function createSettlementService(deps: SettlementDeps) {
-  const { db } = deps;
+export function createWithdrawalService(deps: WithdrawalDeps) {
+  const { db, ledger } = deps;
   const now = () => new Date(deps.now());
 
   /** What the partner can withdraw now: the balance, or the per-withdrawal limit when that is lower. */
   async function maxNow(partnerId: string) {
-    const balance = await accountBalance(db, partnerId, CURRENCY);
+    const balance = await ledger.balance(partnerId, CURRENCY);
     const max = minDecimal(normalise(balance, 2), deps.maxAmount);
     return compareDecimal(max, '0') > 0 ? normalise(max, 2) : '0.00';
   }
 
-  /**
-   * A statement's lines for whole UTC days, in one snapshot: the opening balance, each entry with what it was, the
-   * transaction it belongs to, debit or credit and the running balance, and the closing balance (two decimals). A
-   * period with more than STATEMENT_MAX_ENTRIES entries is refused (400) rather than held in memory. The CSV and the
-   * PDF are both made from it.
-   */
-  async function statement(auth: Auth, q: StatementQuery, limit = STATEMENT_MAX_ENTRIES, tooLarge = STATEMENT_MESSAGES.tooLarge): Promise<StatementData> {
-    // real days (the query schema), whole UTC days: the same bounds the transaction searches use
-    if (q.from > q.to) throw badRequest(STATEMENT_MESSAGES.order, 'ValidationFailed');
-    const { from, to } = dayRangeInZone(q.from, q.to);
-    if ((to.getTime() - from.getTime()) / 86_400_000 > STATEMENT_MAX_DAYS) throw badRequest(STATEMENT_MESSAGES.tooLong, 'ValidationFailed');
-    const s = await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute((trx) => statementOf(trx, auth.partnerId, CURRENCY, from, to, limit));
-    if (!s.entries) throw badRequest(tooLarge(s.count), 'ValidationFailed');
-    const money = (v: string) => normalise(v, 2);
-    const opening = money(s.opening);
-    const lines = s.entries.map((e) => {
-      const amount = money(e.amount);
-      const debit = amount.startsWith('-');
-      return {
-        at: new Date(e.created_at).toISOString().replace('T', ' ').slice(0, 19),
-        description: ledgerKindLabel(e.kind),
-        reference: e.reference,
-        debit: debit ? amount.slice(1) : '',
-        credit: debit ? '' : amount,
-        balance: money(e.running),
-      };
-    });
-    return { from: q.from, to: q.to, opening, lines, closing: lines.at(-1)?.balance ?? opening };
-  }
-
-  const pdfGate = concurrencyGate(STATEMENT_PDF_AT_ONCE);
-
   return {
     travelRule: () => ({ configs: TRAVEL_RULE_CONFIGS }),
-
-    /**
-     * The USD statement of whole UTC days as CSV: the opening balance, each entry (date, what it was, the transaction
-     * it belongs to, debit or credit, the running balance) and the closing balance.
-     */
-    async statementCsv(auth: Auth, q: StatementQuery): Promise<{ filename: string; csv: string }> {
-      const s = await statement(auth, q);
-      let out = CSV_BOM + csvLine(STATEMENT_COLUMNS);
-      out += csvLine([`${s.from} 00:00:00`, 'Opening balance', '', '', '', s.opening, CURRENCY]);
-      for (const l of s.lines) out += csvLine([l.at, l.description, l.reference, l.debit, l.credit, l.balance, CURRENCY]);
-      out += csvLine([`${s.to} 23:59:59`, 'Closing balance', '', '', '', s.closing, CURRENCY]);
-      return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.csv`, csv: out };
-    },
-
-    /**
-     * The same statement as a PDF a treasurer files: the partner, the period, the lines, totals, page numbers. Drawing
-     * one near its cap takes seconds of this process's CPU: one at a time per partner and two in all on an instance;
-     * past that, 429 with Retry-After (the CSV is never bounded so).
-     */
-    async statementPdf(auth: Auth, q: StatementQuery): Promise<{ filename: string; pdf: Buffer }> {
-      const leave = pdfGate.enter(auth.partnerId);
-      if (!leave) throw new AppError(429, 'TooManyRequests', STATEMENT_MESSAGES.pdfBusy);
-      try {
-        const s = await statement(auth, q, STATEMENT_PDF_MAX_ENTRIES, STATEMENT_MESSAGES.tooLargeForPdf);
-        const partner = await deps.partners.find(auth.partnerId);
-        const pdf = await renderStatementPdf({ ...s, currency: CURRENCY, partnerName: partner?.name ?? '', generatedAt: now() });
-        return { filename: `statement-${CURRENCY}-${q.from}-${q.to}.pdf`, pdf };
-      } finally {
-        leave();
-      }
-    },
-
-    /**
-     * The Balance screen: the USD balance (the ledger's sum, reservations already taken off), what is reserved and
-     * still under way, and the last movements. Every role of the partner may read it, as its accounts; one snapshot.
-     */
-    async overview(auth: Auth): Promise<BalanceOverview> {
-      return db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .execute(async (trx) => {
-          const available = await accountBalance(trx, auth.partnerId, CURRENCY);
-          const pending = await pendingTotals(trx, auth.partnerId);
-          const recent = await recentLedgerEntries(trx, auth.partnerId, CURRENCY, RECENT_MOVEMENTS);
-          const withdrawals = normalise(pending.withdrawals, 2);
-          const disbursements = normalise(pending.disbursements, 2);
-          return {
-            currency: CURRENCY,
-            available: normalise(available, 2),
-            pending: { withdrawals, disbursements, total: normalise(addDecimal(withdrawals, disbursements), 2) },
-            recent: recent.map((e) => ({
-              id: String(e.id),
-              kind: e.kind,
-              description: ledgerKindLabel(e.kind),
-              reference: e.reference,
-              amount: normalise(String(e.amount), 2),
-              currency: e.currency,
-              createdAt: new Date(e.created_at).toISOString(),
-            })),
-          };
-        });
-    },
 
     /** GET partner/settlement/fee: the network fee, with the rate and what arrives. */
     async fee(auth: Auth, q: { cryptoAmount?: string; amount?: string; cryptoCurrency: Coin; cryptoNetwork: Network }): Promise<SettlementFeeResponse> {
@@ -286,12 +162,18 @@ export function createSettlementService(deps: SettlementDeps) {
           // what needs no lock comes first, in the same transaction (a refusal below rolls it back): the job
           await deps.enqueueProcessing(trx, { partnerId: auth.partnerId, settlementId });
           // from here on, this partner's USD withdrawals run one at a time until commit
-          const account = await lockAccount(trx, auth.partnerId, CURRENCY);
+          const account = await ledger.lock(trx, auth.partnerId, CURRENCY);
           if (!account) throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost('0.00'));
+          // a refusal is answered with the first result when a copy of this request held the lock first (`refuse`)
+          if (compareDecimal(account.balance, amount) < 0) {
+            const max = compareDecimal(account.balance, '0') > 0 ? normalise(minDecimal(account.balance, deps.maxAmount), 2) : '0.00';
+            throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost(max));
+          }
           const settlement = {
             partner_id: auth.partnerId,
             id: settlementId,
             created_at: at,
+            status: 'pending',
             type: 'payout',
             transaction_hash: null,
             internal_wallet_address: '',
@@ -301,9 +183,10 @@ export function createSettlementService(deps: SettlementDeps) {
             network,
             crypto_rate: priced.rate,
             fiat_amount_usd: amount,
+            wallet_balance_usd: subtractDecimal(account.balance, amount),
             fiat_amount: amount,
             fiat_rate: '1',
-            fiat_wallet: account.fiat_wallets_enabled ? CURRENCY : null,
+            fiat_wallet: account.fiatWalletsEnabled ? CURRENCY : null,
             sequence_id: input.sequenceId,
           };
           const request = {
@@ -317,14 +200,11 @@ export function createSettlementService(deps: SettlementDeps) {
             travel_rule_name: travelRule?.name ?? null,
             travel_rule_registration_number: travelRule?.businessRegistrationNumber ?? null,
           };
-          const result = await bookIfCovered(trx, { settlement, request, currency: CURRENCY });
           // a copy of this request that held the lock before this one has booked it: answer with its result
-          if (result.booked) throw new BookedBefore();
-          if (!result.bookedNow) {
-            const max = compareDecimal(result.balance, '0') > 0 ? normalise(minDecimal(result.balance, deps.maxAmount), 2) : '0.00';
-            throw new AppError(400, 'InsufficientBalance', WITHDRAWAL_MESSAGES.atMost(max));
-          }
-          await recordSettlementChange(
+          if (!(await insertWithdrawal(trx, settlement, request))) throw new BookedBefore();
+          // the debit after its settlement row, which the database reads to keep the reservation
+          await ledger.book(trx, { partnerId: auth.partnerId, currency: CURRENCY, amount: `-${amount}`, kind: 'settlement', reference: settlementId, at });
+          await recordWithdrawalChange(
             trx,
             { partnerId: auth.partnerId, settlementId, from: null, to: 'pending', actor: { userId: auth.userId, name: auth.email }, at },
             deps.notifier,
@@ -337,7 +217,7 @@ export function createSettlementService(deps: SettlementDeps) {
             settlement_id: settlementId,
             created_at: at,
             failure_reason: null,
-            settlement: { ...settlement, status: 'pending', wallet_balance_usd: result.balanceAfter! },
+            settlement,
           });
         });
       } catch (err) {
@@ -353,4 +233,4 @@ export function createSettlementService(deps: SettlementDeps) {
   };
 }
 
-export type SettlementService = ReturnType<typeof createSettlementService>;
+export type WithdrawalService = ReturnType<typeof createWithdrawalService>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lowBalanceState, utcText } from './notifications.service.ts';
+import { lowBalanceState } from './ledger.service.ts';
 
 describe('where a balance stands against the low balance limit', () => {
   it('is below under the limit, approaching within 20% above it, clear from 20% above, and clear without a limit', () => {
@@ -12,9 +12,5 @@ describe('where a balance stands against the low balance limit', () => {
     // exact decimals, no float: 0.1 + 0.2 style limits hold
     expect(lowBalanceState('0.36', '0.3')).toBe('ok');
     expect(lowBalanceState('0.35999999', '0.3')).toBe('approaching');
-  });
-
-  it('says a time in UTC as a mail writes it', () => {
-    expect(utcText(new Date('2026-11-26T09:05:00Z'))).toBe('Nov 26, 2026, 09:05 UTC');
   });
 });

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import type { Notifier } from '../notifications/index.ts';
 import { recordEvent, settlementEvent } from '../webhooks/index.ts';
-import { findRequestBySettlement, findSettlement, updateSettlementStatus, type SettlementRow } from './settlements.repository.ts';
+import { findRequestBySettlement, findSettlement, updateSettlementStatus, type SettlementRow } from './withdrawals.repository.ts';
 
 export type SettlementChange = {
   partnerId: string;
@@ -26,7 +26,7 @@ export type SettlementChange = {
  * new status (SETTLEMENT.<status>) goes into the outbox, all in the same transaction, so that no event is lost or sent
  * for a change that rolled back. Undefined when the settlement was not in `from`.
  */
-export async function recordSettlementChange(
+export async function recordWithdrawalChange(
   trx: Transaction<DB>,
   change: SettlementChange,
   notifier: Pick<Notifier, 'notify' | 'who'>,

@@ -1,0 +1,18 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../src/db/schema.ts';
+import type { LivePublisher } from '../src/lib/live-bus.ts';
+import type { Mailer } from '../src/lib/mailer.ts';
+import { createLedger } from '../src/modules/ledger/index.ts';
+import { createOperatorService } from '../src/modules/partners/index.ts';
+import type { InvalidatePartner } from '../src/modules/partners/partner-cache.ts';
+import { createInvitationService, createTeamRepository } from '../src/modules/team/index.ts';
+
+/** The operator's service as the CLI wires it: invitations sent with `mailer`, linking to `publicUrl`. */
+export function operatorService(o: { db: Kysely<DB>; live: LivePublisher; mailer: Mailer; publicUrl: string; invalidatePartner?: InvalidatePartner }) {
+  return createOperatorService({
+    db: o.db,
+    invitations: createInvitationService({ repo: createTeamRepository(o.db), mailer: o.mailer, publicUrl: o.publicUrl, now: Date.now, live: o.live }),
+    ledger: createLedger(o.db),
+    invalidatePartner: o.invalidatePartner,
+  });
+}
