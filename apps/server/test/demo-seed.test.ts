@@ -8,7 +8,11 @@ import type { Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { DEMO_PARTNERS, seedDemo } from '../src/db/seed/demo.ts';
 import { enabledMarkets } from '../src/modules/payments/payments.repository.ts';
+import { validateAddress } from '../src/lib/deposit-addresses.ts';
 import { DATABASES, freshDatabase, setup, signIn, testKeys, type TestContext } from './harness.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Network } from '@portal/contract/domain';
 
 /** The demo seed, with its transactions, against the rules the API enforces on the same data. */
 describe.each(DATABASES)('the demo data tells no lies (%s)', (kind) => {
@@ -20,6 +24,75 @@ describe.each(DATABASES)('the demo data tells no lies (%s)', (kind) => {
   }, 120_000);
   afterAll(async () => {
     await database?.close();
+  });
+
+  it.each(['acme', 'lean'] as const)(
+    '%s: a withdrawal or top-up belongs to the USD wallet it moved, in USD, with addresses and a transaction id of its network',
+    async (name) => {
+      const p = DEMO_PARTNERS[name];
+      const rows = await database.db.selectFrom('settlements').selectAll().where('partner_id', '=', p.id).execute();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const s of rows) {
+        const what = `${s.id} ${s.network} ${s.internal_wallet_address} ${s.external_wallet_address} ${s.transaction_hash}`;
+        expect(s.fiat_wallet, what).toBe(p.fiatWalletsEnabled ? 'USD' : null);
+        expect(normalise(s.fiat_amount ?? '', 2), what).toBe(normalise(s.fiat_amount_usd, 2));
+        expect(validateAddress(s.network as Network, s.internal_wallet_address), what).toBe(true);
+        expect(validateAddress(s.network as Network, s.external_wallet_address), what).toBe(true);
+        const hash = s.network === 'SOL' ? /^[1-9A-HJ-NP-Za-km-z]{87,88}$/ : s.network === 'TRC20' ? /^[0-9a-f]{64}$/ : /^0x[0-9a-f]{64}$/;
+        expect(s.transaction_hash ?? '', what).toMatch(hash);
+      }
+      // several networks, so that the check saw more than one form
+      expect(new Set(rows.map((r) => r.network)).size).toBeGreaterThan(2);
+    },
+  );
+
+  it("acme: each withdrawal's and top-up's wallet balance is the USD balance right after it (before it, when it moved nothing)", async () => {
+    const id = DEMO_PARTNERS.acme.id;
+    const r = await sql<{ id: string; type: string; status: string; shown: string; balance: string | null }>`
+      with runs as (
+        select reference, kind, created_at, id, sum(amount) over (order by created_at, id) as running
+        from ledger_entries where partner_id = ${id} and currency = 'USD'
+      )
+      select s.id::text, s.type, s.status, s.wallet_balance_usd::text as shown,
+        coalesce(
+          (select running::text from runs where reference = s.id::text and kind in ('settlement', 'topup')),
+          (select running::text from runs where created_at <= s.created_at order by created_at desc, id desc limit 1)
+        ) as balance
+      from settlements s where s.partner_id = ${id}`.execute(database.db);
+    expect(r.rows.length).toBeGreaterThan(100);
+    const wrong = r.rows.filter((row) => compareDecimal(row.shown, row.balance ?? '0') !== 0);
+    expect(wrong).toEqual([]);
+    // never a negative balance, and not one figure for all (the old demo showed three times the amount)
+    expect(r.rows.every((row) => compareDecimal(row.shown, '0') >= 0)).toBe(true);
+    expect(new Set(r.rows.map((row) => row.shown)).size).toBeGreaterThan(100);
+  });
+
+  it('no withdrawal or top-up is still under way past its processing time: the ones pending or processing are of the last hour', async () => {
+    const rows = await database.db
+      .selectFrom('settlements')
+      .select(['partner_id', 'status', 'created_at'])
+      .where('status', 'in', ['pending', 'processing'])
+      .execute();
+    const hour = Date.now() - 3_600_000;
+    expect(rows.filter((r) => new Date(r.created_at).getTime() < hour)).toEqual([]);
+    const all = await database.db.selectFrom('settlements').select(['status']).execute();
+    expect(all.filter((r) => r.status === 'complete').length).toBeGreaterThan(all.length / 2);
+    expect(all.some((r) => r.status === 'failed')).toBe(true);
+  });
+
+  it("the README's balances are the demo's", async () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+    for (const name of ['acme', 'kora', 'lean'] as const) {
+      const p = DEMO_PARTNERS[name];
+      const row = await database.db
+        .selectFrom('currency_accounts')
+        .select('balance')
+        .where('partner_id', '=', p.id)
+        .where('currency', '=', 'USD')
+        .executeTakeFirstOrThrow();
+      const shown = Number(normalise(String(row.balance), 2)).toLocaleString('en-US', { minimumFractionDigits: 2 });
+      expect(readme, `${p.name} USD ${shown}`).toContain(`${p.name} USD ${shown}`);
+    }
   });
 
   it.each(['acme', 'kora'] as const)("%s's payments, collections, trades and initiated payments are only in its enabled countries", async (name) => {
@@ -144,6 +217,8 @@ describe.each(DATABASES)('the demo ledger reconciles to the transaction tables (
       // the demo's balance; or more, when its movements would otherwise take it below zero (then its lowest point is zero)
       const target = (p.balances as Record<string, string>)[a.currency] ?? '0';
       const ends = compareDecimal(a.balance, target);
+      // USD always (what it would hold above was withdrawn); a local account may end above when its lowest point is zero
+      if (a.currency === 'USD') expect(ends, `USD ends at ${a.balance}`).toBe(0);
       expect(ends === 0 || (ends > 0 && compareDecimal(a.lowest, '0') === 0), `${a.currency} ends at ${a.balance}, lowest ${a.lowest}`).toBe(true);
     }
   });

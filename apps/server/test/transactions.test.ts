@@ -144,10 +144,10 @@ describe.each(DATABASES)('transaction search on %s', (kind) => {
   });
 
   it('counts rows without a wallet as the default USD wallet (the table shows them as USD)', async () => {
-    const usd = await search('admin@acme.test', { table: 'settlements', fiatWallet: 'USD', size: 100 });
-    const withoutWallet = await count('settlements', 'partner_id = $1 and fiat_wallet is null', [ACME]);
+    const usd = await search('admin@acme.test', { table: 'payments', fiatWallet: 'USD', size: 100 });
+    const withoutWallet = await count('payments', 'partner_id = $1 and fiat_wallet is null', [ACME]);
     expect(withoutWallet).toBeGreaterThan(0);
-    expect(usd.body.total).toBe(await count('settlements', "partner_id = $1 and (fiat_wallet = 'USD' or fiat_wallet is null)", [ACME]));
+    expect(usd.body.total).toBe(await count('payments', "partner_id = $1 and (fiat_wallet = 'USD' or fiat_wallet is null)", [ACME]));
     expect(usd.body.data.every((r) => r.fiatWallet === 'USD' || r.fiatWallet === null)).toBe(true);
     expect(usd.body.data.some((r) => r.fiatWallet === null)).toBe(true);
   });

@@ -188,21 +188,30 @@ export function deriveAddress(key: ExtendedPublicKey, network: Network, index: n
  * whatever is sent to it is lost. Never handed out outside the demo.
  */
 export function generateDemoAddress(network: Network): { address: string; tag: string | null } {
-  const key20 = new Uint8Array(crypto.randomBytes(20));
+  const address = network === 'SOL' || network === 'XLM' ? demoAddressOf(network, ed25519PublicKey()) : demoAddressOf(network, crypto.randomBytes(32));
+  return { address, tag: network === 'XLM' ? String(crypto.randomInt(100_000_000, 4_000_000_000)) : null };
+}
+
+/**
+ * The address of the network that 32 given bytes make (the first 20 for the account-hash networks), valid for its
+ * network: for the demo's history, where the same seed must give the same rows. No key is behind it.
+ */
+export function demoAddressOf(network: Network, bytes: Uint8Array): string {
+  const key20 = new Uint8Array(bytes.subarray(0, 20));
   switch (network) {
     case 'TRC20':
-      return { address: base58check.encode(new Uint8Array([0x41, ...key20])), tag: null };
+      return base58check.encode(new Uint8Array([0x41, ...key20]));
     case 'ERC20':
     case 'POLYGON':
     case 'BASE':
     case 'CELO':
-      return { address: toEip55(`0x${hex(key20)}`), tag: null };
+      return toEip55(`0x${hex(key20)}`);
     case 'BTC':
-      return { address: base58check.encode(new Uint8Array([0x00, ...key20])), tag: null };
+      return base58check.encode(new Uint8Array([0x00, ...key20]));
     case 'SOL':
-      return { address: base58.encode(ed25519PublicKey()), tag: null };
+      return base58.encode(new Uint8Array(bytes.subarray(0, 32)));
     case 'XLM':
-      return { address: stellarAccount(ed25519PublicKey()), tag: String(crypto.randomInt(100_000_000, 4_000_000_000)) };
+      return stellarAccount(new Uint8Array(bytes.subarray(0, 32)));
   }
 }
 

@@ -1,4 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import crypto from 'node:crypto';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { demoAddressOf } from '../../lib/deposit-addresses.ts';
 import type { DB } from '../schema.ts';
 
 /**
@@ -15,7 +17,10 @@ import type { DB } from '../schema.ts';
  * are charged in USD, on USD rows only: the demo writes fee rows for those); every other row moves the USD account.
  * Each entry is unique by (partner, kind, reference), so booking again books nothing twice. Then each account's opening
  * balance is set, dated the day before its first movement: what makes it end at `targets` (the demo's balances), or
- * more when that would take the account below zero at some moment (no account ever goes negative).
+ * more when that would take the account below zero at some moment (no account ever goes negative). What the USD
+ * account then holds above its target was withdrawn (a completed withdrawal, after its last moment below that
+ * amount), so that it ends at the target. Last, each withdrawal's and top-up's `wallet_balance_usd` is the USD balance
+ * right after it (before it, for one that moved nothing yet).
  */
 export async function bookDemoLedger(db: Kysely<DB>, partnerId: string, targets: Record<string, string>): Promise<void> {
   const p = sql`${partnerId}::uuid`;
@@ -87,5 +92,67 @@ export async function bookDemoLedger(db: Kysely<DB>, partnerId: string, targets:
           values (${p}, ${a.currency}, ${amount}::numeric, 'opening_balance', ${reference}, ${at})`.execute(trx);
       }
     }
+    await withdrawExcess(trx, partnerId, targets.USD ?? '0');
+    await setWalletBalances(trx, partnerId);
   });
+}
+
+/** The USD account's running balance after each entry, in time order. */
+const usdRuns = (p: RawBuilder<unknown>) => sql`
+  select reference, kind, created_at, id, sum(amount) over (order by created_at, id) as running
+  from ledger_entries where partner_id = ${p} and currency = 'USD'`;
+
+/**
+ * What the USD account holds above `target` at the end was withdrawn: one completed withdrawal of that amount, dated
+ * just after the last moment the balance was below it (so that it never goes below zero), to a Tron address.
+ */
+async function withdrawExcess(trx: Transaction<DB>, partnerId: string, target: string) {
+  const p = sql`${partnerId}::uuid`;
+  const r = await sql<{ excess: string; after: Date | null; last: Date | null; fiat: boolean }>`
+    with runs as (${usdRuns(p)}), total as (select coalesce(sum(amount), 0) - ${target}::numeric as excess from ledger_entries where partner_id = ${p} and currency = 'USD')
+    select total.excess::text as excess,
+      (select max(created_at) from runs where running < total.excess) as after,
+      (select min(created_at) from runs) as last,
+      (select fiat_wallets_enabled from partners where id = ${p}) as fiat
+    from total`.execute(trx);
+  const { excess, after, last, fiat } = r.rows[0]!;
+  if (Number(excess) <= 0) return;
+  const id = crypto.createHash('md5').update(`${partnerId}:excess`).digest('hex');
+  const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-4${id.slice(13, 16)}-8${id.slice(17, 20)}-${id.slice(20, 32)}`;
+  const tron = (what: string) => demoAddressOf('TRC20', crypto.createHash('sha256').update(`${partnerId}:${what}`).digest());
+  const at = sql`least(coalesce(${after}::timestamptz, ${last}::timestamptz, now()) + interval '1 minute', now())`;
+  await sql`
+    insert into settlements (partner_id, id, created_at, status, type, transaction_hash, internal_wallet_address, external_wallet_address,
+      crypto_currency, crypto_amount, network, crypto_rate, fiat_amount_usd, wallet_balance_usd, fiat_amount, fiat_rate, fiat_wallet, sequence_id)
+    values (${p}, ${uuid}::uuid, ${at}, 'complete', 'payout', ${crypto.createHash('sha256').update(uuid).digest('hex')}, ${tron('internal')}, ${tron('external')},
+      'USDT', round(${excess}::numeric / 0.9995, 8), 'TRC20', 0.9995, ${excess}::numeric, 0, ${excess}::numeric, 1, ${fiat ? 'USD' : null},
+      'SET-' || upper(substr(${id}, 1, 8)))`.execute(trx);
+  await sql`
+    insert into ledger_entries (partner_id, currency, amount, kind, reference, created_at)
+    select partner_id, 'USD', -fiat_amount_usd, 'settlement', id::text, created_at from settlements where partner_id = ${p} and id = ${uuid}::uuid`.execute(trx);
+}
+
+/**
+ * Each withdrawal's and top-up's wallet balance: the USD balance right after its own entry, or, for one without an
+ * entry (a top-up not yet complete), after the last entry before it.
+ */
+async function setWalletBalances(trx: Transaction<DB>, partnerId: string) {
+  const p = sql`${partnerId}::uuid`;
+  await sql`
+    with runs as (${usdRuns(p)}),
+    events as (
+      select created_at, 0 as side, id::text as ord, running, null::uuid as settlement from runs
+      union all
+      select s.created_at, 1, s.id::text, null, s.id from settlements s
+      where s.partner_id = ${p} and not exists (select 1 from ledger_entries e where e.partner_id = s.partner_id and e.reference = s.id::text
+        and e.kind in ('settlement', 'topup'))
+    ),
+    grouped as (select settlement, running, count(running) over (order by created_at, side, ord) as grp from events),
+    carried as (select settlement, max(running) over (partition by grp) as running from grouped)
+    update settlements s set wallet_balance_usd = coalesce(b.running, 0)
+    from (
+      select r.reference::uuid as id, r.running from runs r where r.kind in ('settlement', 'topup')
+      union all select settlement, running from carried where settlement is not null
+    ) b
+    where s.partner_id = ${p} and s.id = b.id`.execute(trx);
 }

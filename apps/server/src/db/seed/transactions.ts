@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import {
   PAYMENT_METHODS as PAYMENT_METHOD_LIST,
@@ -9,6 +10,7 @@ import {
   type TransactionStatus,
 } from '@portal/contract/domain';
 import { countryByLocale } from '@portal/contract/countries';
+import { demoAddressOf } from '../../lib/deposit-addresses.ts';
 import type { DB } from '../schema.ts';
 
 /**
@@ -99,6 +101,22 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
       : sql`null`;
   const series = sql`generate_series(1, ${sql.lit(o.rows)}) as g(i)`;
   const p = o.partnerId;
+  // per network, `count` addresses made from the seed (valid for the network), one picked per row
+  const byNetwork = (what: string, count: number) => {
+    const cases = [...new Set(NETWORKS)].map((n) => {
+      const made = Array.from({ length: count }, (_, i) => demoAddressOf(n, crypto.createHash('sha256').update(`${o.seed}:${what}:${n}:${i}`).digest()));
+      return sql`when ${sql.lit(n)} then (${arr(made)})[1 + ${h(what)} % ${sql.lit(count)}]`;
+    });
+    return sql`(case g.network ${sql.join(cases, sql` `)} end)`;
+  };
+  // a transaction id per row: 32 bytes in hex (0x first on EVM networks), or a Solana signature (87 base58 characters)
+  const hex64 = sql`md5(${o.seed} || g.i || 'tx') || md5(${o.seed} || g.i || 'hash')`;
+  const base58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  const transactionHash = sql`(case
+    when g.network = 'SOL' then array_to_string(array(select substr(${base58}, 1 + get_byte(decode(md5(${o.seed} || g.i || ':' || k), 'hex'), 0) % 58, 1)
+      from generate_series(1, 87) k), '')
+    when g.network in ('TRC20') then ${hex64}
+    else '0x' || ${hex64} end)`;
 
   for (const table of o.tables) {
     if (table === 'collections' || table === 'payments') {
@@ -117,15 +135,21 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
         from ${series}
         on conflict do nothing`.execute(db);
     } else if (table === 'settlements') {
+      // withdrawals (payout) and top-ups move the USD account: they belong to the USD wallet, in USD. Each is on one
+      // network, with addresses and a transaction id of that network's form. A withdrawal completes or fails within
+      // minutes: the few still under way were asked for in the last 40 minutes; older ones are complete
+      const underWay = sql`(g.drawn in ('pending', 'processing') and ${h('u')} % 8 = 0)`;
       await sql`
         insert into settlements (partner_id, id, created_at, status, type, transaction_hash, internal_wallet_address, external_wallet_address,
           crypto_currency, crypto_amount, network, crypto_rate, fiat_amount_usd, wallet_balance_usd, fiat_amount, fiat_rate, fiat_wallet, sequence_id)
-        select ${p}, ${id(table)}, ${created}, ${pick(SETTLEMENT_STATUSES, 's')}, case when ${h('y')} % 3 = 0 then 'topup' else 'payout' end,
-          md5(g.i::text || 'tx') || md5(g.i::text || 'hash'), 'T' || substr(md5(g.i::text || 'in'), 1, 33), '0x' || md5(g.i::text || 'ext') || substr(md5(g.i::text), 1, 8),
-          ${pick(COINS, 'k')}, round(${usd} / 0.9995, 8), ${pick(NETWORKS, 'n')}, 0.9995, round(${usd}, 2), round(${usd} * 3, 2),
-          round(${usd} * (${arr(USD_RATES)})[${country}], 2), (${arr(USD_RATES)})[${country}], ${wallet},
-          'SET-' || lpad((${h('q')} % 100000000)::text, 8, '0')
-        from ${series}
+        select ${p}, ${id(table)},
+          case when ${underWay} then date_trunc('minute', now()) - make_interval(mins => ${h('t')} % 40) else ${created} end,
+          case when g.drawn in ('pending', 'processing') and not ${underWay} then 'complete' else g.drawn end,
+          case when ${h('y')} % 3 = 0 then 'topup' else 'payout' end,
+          ${transactionHash}, ${byNetwork('internal', 4)}, ${byNetwork('external', 64)},
+          ${pick(COINS, 'k')}, round(${usd} / 0.9995, 8), g.network, 0.9995, round(${usd}, 2), 0,
+          round(${usd}, 2), 1, ${usdWallet}, 'SET-' || lpad((${h('q')} % 100000000)::text, 8, '0')
+        from (select g.i, ${pick(NETWORKS, 'n')} as network, ${pick(SETTLEMENT_STATUSES, 's')} as drawn from ${series}) g
         on conflict do nothing`.execute(db);
     } else if (table === 'fees') {
       // a fee for each of the partner's newest payments (pay out) and collections (top up) on the USD account (fees are
