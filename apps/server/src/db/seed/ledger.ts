@@ -129,7 +129,9 @@ async function withdrawExcess(trx: Transaction<DB>, partnerId: string, target: s
       'SET-' || upper(substr(${id}, 1, 8)))`.execute(trx);
   await sql`
     insert into ledger_entries (partner_id, currency, amount, kind, reference, created_at)
-    select partner_id, 'USD', -fiat_amount_usd, 'settlement', id::text, created_at from settlements where partner_id = ${p} and id = ${uuid}::uuid`.execute(trx);
+    select partner_id, 'USD', -fiat_amount_usd, 'settlement', id::text, created_at from settlements where partner_id = ${p} and id = ${uuid}::uuid`.execute(
+    trx,
+  );
 }
 
 /**
