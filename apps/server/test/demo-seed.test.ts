@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEDGER_KIND_LABELS } from '@portal/contract/balance';
-import { addDecimal, compareDecimal, normalise, subtractDecimal, toUnits } from '@portal/contract/decimal';
+import { compareDecimal, normalise, subtractDecimal, toUnits } from '@portal/contract/decimal';
 import { countryByLocale } from '@portal/contract/countries';
 import { accountNumberProblem } from '@portal/contract/payments';
 import type { Database } from '../src/db/database.ts';
@@ -138,10 +138,9 @@ describe.each(DATABASES)('the demo data tells no lies (%s)', (kind) => {
 /** The rules the server books money with, applied to the demo's rows by this test's own reading of the tables. */
 async function expectedLedger(db: Database['db'], partnerId: string) {
   const fees = new Map(
-    (await db.selectFrom('fees').select(['transaction_id', 'amount_usd']).where('partner_id', '=', partnerId).execute()).map((f) => [
-      f.transaction_id,
-      f.amount_usd,
-    ]),
+    (await db.selectFrom('fees').select(['transaction_id', 'amount_usd']).where('partner_id', '=', partnerId).where('amount_usd', '>', '0').execute()).map(
+      (f) => [f.transaction_id, f.amount_usd],
+    ),
   );
   const entries: { kind: string; reference: string; currency: string; amount: string }[] = [];
   const add = (kind: string, reference: string, currency: string, amount: string) => {
@@ -158,7 +157,10 @@ async function expectedLedger(db: Database['db'], partnerId: string) {
       if (table === 'payments') {
         add('disbursement', r.id, currency, neg(amount));
         add('disbursement_fee', r.id, currency, neg(fee));
-        if (['failed', 'expired', 'denied'].includes(r.status)) add('disbursement_reversal', r.id, currency, addDecimal(amount, fee));
+        if (['failed', 'expired', 'denied'].includes(r.status)) {
+          add('disbursement_reversal', r.id, currency, amount);
+          add('disbursement_fee_reversal', r.id, currency, fee);
+        }
         if (r.status === 'refunded') add('disbursement_refund', r.id, currency, amount);
       } else if (r.status === 'complete' || r.status === 'refunded') {
         add('collection', r.id, currency, amount);

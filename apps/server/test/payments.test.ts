@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDecimal, compareDecimal, subtractDecimal } from '@portal/contract/decimal';
+import { addDecimal, compareDecimal, normalise, subtractDecimal } from '@portal/contract/decimal';
 import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '@portal/contract/payments';
 import { runPaymentStep, startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import { startTestPaymentWorker } from './payment-support.ts';
@@ -185,6 +185,26 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect(await balance(DEMO_PARTNERS.kora.id)).toBe(before);
     const read = (await get(KORA, `/disbursements/${failed.id}`)).json<{ payment: Payment }>().payment;
     expect(read.failureReason).toMatch(/refused/);
+    // Fees lists the fee taken when the payment was made and, as a row of its own, the fee given back, each at the
+    // moment and for the amount of its ledger entry
+    const feeRows = await t.database.db
+      .selectFrom('fees')
+      .select(['amount_usd', 'created_at'])
+      .where('transaction_id', '=', failed.id)
+      .orderBy('created_at')
+      .execute();
+    const feeEntries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['kind', 'amount', 'created_at'])
+      .where('reference', '=', failed.id)
+      .where('kind', 'in', ['disbursement_fee', 'disbursement_fee_reversal'])
+      .orderBy('created_at')
+      .execute();
+    expect(feeEntries.map((e) => e.kind)).toEqual(['disbursement_fee', 'disbursement_fee_reversal']);
+    expect(feeRows.map((f) => [normalise(f.amount_usd, 2), new Date(f.created_at).getTime()])).toEqual(
+      feeEntries.map((e) => [normalise(subtractDecimal('0', e.amount), 2), new Date(e.created_at).getTime()]),
+    );
+    expect(feeRows.map((f) => normalise(f.amount_usd, 2))).toEqual([failed.feeUsd, `-${failed.feeUsd}`]);
     const refunded = (await post(KORA, 'disbursement', disbursement({ amount: '1003' }))).json<{ payment: Payment }>().payment;
     expect(await finished(refunded.id)).toBe('refunded');
     expect(await balance(DEMO_PARTNERS.kora.id)).toBe(subtractDecimal(before, refunded.feeUsd));
@@ -452,8 +472,8 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       'failed',
     ]);
     const after = await ledgerSummary(t.database.db, DEMO_PARTNERS.acme.id, 'USD');
-    // one reversal, whatever ran twice
-    expect(after.entries - before.entries).toBe(1);
+    // one reversal of the amount and one of the fee, whatever ran twice
+    expect(after.entries - before.entries).toBe(2);
     expect(after.balance).toBe(addDecimal(before.balance, p.totalUsd));
     worker = await startTestPaymentWorker(t, { concurrency: 2 });
   });

@@ -8,7 +8,7 @@ import type { DB } from '../schema.ts';
  * (modules/payments/payment-changes.ts, modules/withdrawals), so that a statement reconciles to the transaction
  * tables to the cent:
  * - a payment (disbursement) reserves its amount and its fee when it is made; one that failed, expired or was denied
- *   gives both back; one refunded by the recipient's side gives the amount back (the fee was earned);
+ *   gives both back (two entries: the amount, and the fee, which Fees lists as given back); one refunded by the recipient's side gives the amount back (the fee was earned);
  * - a collection credits its amount and takes its fee when it completes; one refunded is first credited, then gives
  *   the amount back;
  * - a withdrawal (a settlement of type payout) takes its amount when it is asked for; a failed one gives it back; a
@@ -39,13 +39,17 @@ export async function bookDemoLedger(db: Kysely<DB>, partnerId: string, targets:
       on conflict do nothing`.execute(trx);
 
     // a row's account and amount: its local wallet in local currency, else USD; its fee (USD rows only)
+    // (the fee taken is the row's fee of a positive amount; a payment's fee given back is its row of a negative one, whose
+    // moment is the payment's return)
     const rows = (table: 'payments' | 'collections') => sql`
       select r.id::text as ref, r.status, r.created_at,
         case when r.fiat_wallet is not null and r.fiat_wallet <> 'USD' then r.fiat_wallet else 'USD' end as currency,
         case when r.fiat_wallet is not null and r.fiat_wallet <> 'USD' then r.amount else r.converted_amount end as amount,
-        case when r.fiat_wallet is null or r.fiat_wallet = 'USD' then coalesce(f.amount_usd, 0) else 0 end as fee
+        case when r.fiat_wallet is null or r.fiat_wallet = 'USD' then coalesce(f.amount_usd, 0) else 0 end as fee,
+        coalesce(fr.created_at, least(r.created_at + interval '10 minutes', now())) as returned_at
       from ${sql.table(table)} r
-      left join fees f on f.partner_id = r.partner_id and f.transaction_id = r.id
+      left join fees f on f.partner_id = r.partner_id and f.transaction_id = r.id and f.amount_usd > 0
+      left join fees fr on fr.partner_id = r.partner_id and fr.transaction_id = r.id and fr.amount_usd < 0
       where r.partner_id = ${p}`;
     // after the row, within the hour, never in the future
     const later = (x: string) => sql.raw(`least(${x}.created_at + interval '10 minutes', now())`);
@@ -57,7 +61,8 @@ export async function bookDemoLedger(db: Kysely<DB>, partnerId: string, targets:
       e (currency, amount, kind, ref, at) as (
         select currency, -amount, 'disbursement', ref, created_at from pay
         union all select currency, -fee, 'disbursement_fee', ref, created_at from pay
-        union all select currency, amount + fee, 'disbursement_reversal', ref, ${later('pay')} from pay where status in ('failed', 'expired', 'denied')
+        union all select currency, amount, 'disbursement_reversal', ref, returned_at from pay where status in ('failed', 'expired', 'denied')
+        union all select currency, fee, 'disbursement_fee_reversal', ref, returned_at from pay where status in ('failed', 'expired', 'denied')
         union all select currency, amount, 'disbursement_refund', ref, ${later('pay')} from pay where status = 'refunded'
         union all select currency, amount, 'collection', ref, created_at from col where status in ('complete', 'refunded')
         union all select currency, -fee, 'collection_fee', ref, created_at from col where status in ('complete', 'refunded')

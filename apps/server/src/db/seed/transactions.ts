@@ -152,19 +152,29 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
         from (select g.i, ${pick(NETWORKS, 'n')} as network, ${pick(SETTLEMENT_STATUSES, 's')} as drawn from ${series}) g
         on conflict do nothing`.execute(db);
     } else if (table === 'fees') {
-      // a fee for each of the partner's newest payments (pay out) and collections (top up) on the USD account (fees are
-      // charged in USD): the same moment, method and wallet, 0.8% of the USD amount plus 0.25
+      // Fees lists what was taken from the balance, when it was taken (as the server books it, payment-changes.ts): the
+      // fee of each of the partner's newest payments (pay out, taken when it is made) and completed collections (top up,
+      // taken on completion), on the USD account (fees are charged in USD), 0.8% of the USD amount plus 0.25; and, for a
+      // payment not completed, the fee given back (a row of its own, minus the fee, ten minutes later)
       await sql`
         insert into fees (partner_id, id, created_at, transaction_id, transaction_type, payment_method, amount_usd, fiat_wallet)
         select ${p}, md5(${o.seed} || ':fee:' || t.id)::uuid, t.created_at, t.id, t.kind, t.payment_method, round(t.converted_amount * 0.008 + 0.25, 2), t.fiat_wallet
         from (
           select id, created_at, payment_method, converted_amount, fiat_wallet, 'payout' as kind from payments where partner_id = ${p}
           union all
-          select id, created_at, payment_method, converted_amount, fiat_wallet, 'topup' as kind from collections where partner_id = ${p}
+          select id, created_at, payment_method, converted_amount, fiat_wallet, 'topup' as kind from collections
+          where partner_id = ${p} and status in ('complete', 'refunded')
         ) t
         where t.fiat_wallet is null or t.fiat_wallet = 'USD'
         order by t.created_at desc
         limit ${sql.lit(o.rows)}
+        on conflict do nothing`.execute(db);
+      await sql`
+        insert into fees (partner_id, id, created_at, transaction_id, transaction_type, payment_method, amount_usd, fiat_wallet)
+        select f.partner_id, md5(f.id::text || ':returned')::uuid, least(f.created_at + interval '10 minutes', now()), f.transaction_id, f.transaction_type,
+          f.payment_method, -f.amount_usd, f.fiat_wallet
+        from fees f join payments r on r.partner_id = f.partner_id and r.id = f.transaction_id
+        where f.partner_id = ${p} and f.amount_usd > 0 and r.status in ('failed', 'expired', 'denied')
         on conflict do nothing`.execute(db);
     } else if (table === 'trades') {
       await sql`

@@ -7,7 +7,7 @@ import type { LiveBus } from '../../lib/live-bus.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import { recordEvent } from '../webhooks/index.ts';
-import { insertFeeRow, moveOrder, type OrderRow } from './payments.repository.ts';
+import { insertFeeReturn, insertFeeRow, mirrorWallet, moveOrder, type OrderRow } from './payments.repository.ts';
 
 /** The partner's balance account: collections and disbursements settle in USD (the default fiat wallet). */
 export const PAYMENT_CURRENCY = 'USD';
@@ -65,6 +65,20 @@ const REASONS: Partial<Record<PaymentStatus, string>> = {
 export const webhookObject = (kind: string) => (kind === 'collection' ? 'COLLECTION' : 'PAYMENT');
 export const tableOf = (kind: string) => (kind === 'collection' ? ('collections' as const) : ('payments' as const));
 
+/** An order's fee as Fees lists it: a payout's or a collection's (a top-up of the balance), in USD, on its wallet. */
+export const feeOf = (o: OrderRow, fiatWallet: string | null, at: Date) => ({
+  partnerId: o.partner_id,
+  orderId: o.id,
+  transactionType: o.kind === 'collection' ? 'topup' : 'payout',
+  paymentMethod: o.payment_method,
+  amountUsd: o.fee_usd,
+  fiatWallet,
+  at,
+});
+
+/** The wallet the order's row is on (its table's mirror). */
+const walletOf = (trx: Transaction<DB>, o: OrderRow) => mirrorWallet(trx, o.partner_id, o.kind, o.id);
+
 /** The money an order's new state moves on the ledger, each entry unique by (partner, kind, reference); whether any moved. */
 async function bookState(trx: Transaction<DB>, ledger: Pick<Ledger, 'book'>, o: OrderRow, at: Date): Promise<boolean> {
   let moved = false;
@@ -74,28 +88,26 @@ async function bookState(trx: Transaction<DB>, ledger: Pick<Ledger, 'book'>, o: 
     moved = true;
   };
   if (o.kind === 'disbursement') {
-    // the reservation made at creation comes back whole (amount and fee) when the money never left
-    if (o.status === 'failed' || o.status === 'expired' || o.status === 'denied') await entry('disbursement_reversal', addDecimal(o.amount_usd, o.fee_usd));
+    // the reservation made at creation comes back whole when the money never left: the amount, and the fee (a fee row
+    // of its own in Fees, as the fee charged was)
+    if (o.status === 'failed' || o.status === 'expired' || o.status === 'denied') {
+      await entry('disbursement_reversal', o.amount_usd);
+      if (nonZero(o.fee_usd)) {
+        await entry('disbursement_fee_reversal', o.fee_usd);
+        await insertFeeReturn(trx, o.partner_id, o.id, at);
+      }
+    }
     // a completed disbursement sent back by the recipient's side returns the amount; the fee was earned
     if (o.status === 'refunded') await entry('disbursement_refund', o.amount_usd);
   } else {
     if (o.status === 'complete') {
       await entry('collection', o.amount_usd);
       await entry('collection_fee', neg(o.fee_usd));
+      // Fees lists the fee when it is taken from the balance, at the same moment
+      if (nonZero(o.fee_usd)) await insertFeeRow(trx, feeOf(o, await walletOf(trx, o), at));
     }
     // the payer gets the collected amount back; the fee was earned
     if (o.status === 'refunded') await entry('collection_refund', neg(o.amount_usd));
-  }
-  if (o.status === 'complete' && nonZero(o.fee_usd)) {
-    await insertFeeRow(trx, {
-      partnerId: o.partner_id,
-      orderId: o.id,
-      transactionType: o.kind === 'collection' ? 'collection' : 'payout',
-      paymentMethod: o.payment_method,
-      amountUsd: o.fee_usd,
-      fiatWallet: null,
-      at,
-    });
   }
   return moved;
 }

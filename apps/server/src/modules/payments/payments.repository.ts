@@ -186,6 +186,24 @@ export async function insertFeeRow(
     .execute();
 }
 
+/**
+ * The return of an order's fee (a payment not completed): a row of its own in Fees, dated when it is given back, for
+ * minus the fee charged, on the same wallet. Its id is derived from the charged fee's, so a second is refused.
+ */
+export async function insertFeeReturn(trx: Transaction<DB>, partnerId: string, orderId: string, at: Date) {
+  await sql`
+    insert into fees (partner_id, id, created_at, transaction_id, transaction_type, payment_method, amount_usd, fiat_wallet)
+    select partner_id, md5(id::text || ':returned')::uuid, ${at}, transaction_id, transaction_type, payment_method, -amount_usd, fiat_wallet
+    from fees where partner_id = ${partnerId} and id = ${orderId}
+    on conflict do nothing`.execute(trx);
+}
+
+/** The wallet of an order's row in its table (payments or collections). */
+export async function mirrorWallet(trx: Transaction<DB>, partnerId: string, kind: string, id: string) {
+  const row = await trx.selectFrom(mirrorTable(kind)).select('fiat_wallet').where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
+  return row?.fiat_wallet ?? null;
+}
+
 /** Orders not finished whose last change is older than `before` (their job may be gone): the sweep queues them again. */
 export function unfinishedOrders(db: Executor, before: Date, limit = 500) {
   return db

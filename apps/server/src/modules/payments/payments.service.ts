@@ -22,13 +22,14 @@ import { isApiKeyCaller, requireAccess, type Caller } from '../../lib/access.ts'
 import type { Notifier } from '../notifications/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { Ledger } from '../ledger/index.ts';
-import { PAYMENT_CURRENCY, announce, toPayment, totalUsd } from './payment-changes.ts';
+import { PAYMENT_CURRENCY, announce, feeOf, toPayment, totalUsd } from './payment-changes.ts';
 import {
   countryEnabled,
   findChannel,
   findNetwork,
   findOrder,
   findOrderBySequence,
+  insertFeeRow,
   insertMirrors,
   insertOrder,
   insertTimelineEntry,
@@ -187,6 +188,8 @@ export function createPaymentService(deps: PaymentDeps) {
         if (kind === 'disbursement') {
           await ledger.book(trx, { partnerId, currency: PAYMENT_CURRENCY, amount: `-${inserted.amount_usd}`, kind: 'disbursement', reference: id, at });
           if (compareDecimal(inserted.fee_usd, '0') > 0) {
+            // the fee is taken now: Fees lists it from this moment
+            await insertFeeRow(trx, feeOf(inserted, fiatWallet, at));
             await ledger.book(trx, {
               partnerId,
               currency: PAYMENT_CURRENCY,

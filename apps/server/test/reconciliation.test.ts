@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toUnits } from '@portal/contract/decimal';
+import type { FeeRow } from '@portal/contract/transaction-rows';
+import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
+import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+
+const ACME = DEMO_PARTNERS.acme.id;
+const FEE_KINDS = ['disbursement_fee', 'collection_fee', 'disbursement_fee_reversal'];
+/** The table that shows each kind of ledger entry (the fee kinds: Fees). */
+const TABLE_OF: Record<string, 'payments' | 'collections' | 'settlements'> = {
+  disbursement: 'payments',
+  disbursement_reversal: 'payments',
+  disbursement_refund: 'payments',
+  collection: 'collections',
+  collection_refund: 'collections',
+  settlement: 'settlements',
+  settlement_reversal: 'settlements',
+  topup: 'settlements',
+};
+
+type Entry = { kind: string; reference: string; amount: string; created_at: Date };
+
+/**
+ * What a finance lead checks at month end, on the demo data: for last month and each of Acme's wallets, every ledger
+ * entry of the wallet's account is shown by exactly one table row of that wallet, and Fees (as the API serves it for
+ * the month and the wallet) adds up to the fees the statement took, to the cent.
+ */
+describe.each(DATABASES)('every table agrees with the ledger (%s)', (kind) => {
+  let t: TestContext;
+  let session: Awaited<ReturnType<typeof signIn>>;
+  // last month, whole UTC days
+  const now = new Date();
+  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const range = { startDate: day(from), endDate: day(new Date(to.getTime() - 86_400_000)) };
+
+  beforeAll(async () => {
+    t = await setup(kind, { transactions: true, config: { LOGIN_RATE_LIMIT: '1000' } });
+    session = await signIn(t, 'treasury@acme.test');
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const entries = async (currency: string) =>
+    (
+      await sql<Entry>`select kind, reference, amount::text as amount, created_at from ledger_entries
+        where partner_id = ${ACME} and currency = ${currency} and kind <> 'opening_balance' and created_at >= ${from} and created_at < ${to}
+        order by created_at, id`.execute(t.database.db)
+    ).rows;
+
+  it.each(['USD', 'NGN', 'KES'])('%s: each entry of last month is shown by exactly one row of the wallet, for its amount and moment', async (currency) => {
+    const booked = await entries(currency);
+    expect(booked.length).toBeGreaterThan(currency === 'USD' ? 100 : 10);
+    const inWallet = (w: string | null) => (w ?? 'USD') === currency;
+    const unmatched: string[] = [];
+    for (const e of booked) {
+      const what = `${e.kind} ${e.reference} ${e.amount}`;
+      if (FEE_KINDS.includes(e.kind)) {
+        // a fee row of the wallet for this order, at the entry's moment, for what the entry took (minus: given back)
+        const rows = await t.database.db
+          .selectFrom('fees')
+          .select(['amount_usd', 'fiat_wallet', 'created_at'])
+          .where('partner_id', '=', ACME)
+          .where('transaction_id', '=', e.reference)
+          .execute();
+        const shown = rows.filter(
+          (r) =>
+            inWallet(r.fiat_wallet) && toUnits(r.amount_usd) === -toUnits(e.amount) && new Date(r.created_at).getTime() === new Date(e.created_at).getTime(),
+        );
+        if (shown.length !== 1) unmatched.push(`${what}: ${shown.length} fee rows`);
+        continue;
+      }
+      const table = TABLE_OF[e.kind];
+      if (!table) {
+        unmatched.push(`${what}: no table shows this kind`);
+        continue;
+      }
+      const row = await t.database.db.selectFrom(table).select('fiat_wallet').where('partner_id', '=', ACME).where('id', '=', e.reference).executeTakeFirst();
+      if (!row || !inWallet(row.fiat_wallet)) unmatched.push(`${what}: ${row ? `on wallet ${row.fiat_wallet ?? 'USD'}` : 'no row'}`);
+    }
+    expect(unmatched).toEqual([]);
+  });
+
+  it('USD: Fees, as the API serves it for last month and the USD wallet, lists each fee taken or given back and adds up to the statement', async () => {
+    const fees = (await entries('USD')).filter((e) => FEE_KINDS.includes(e.kind));
+    expect(fees.some((e) => e.kind === 'disbursement_fee_reversal')).toBe(true);
+    const res = await session.browser.post(
+      '/api/v1/transactions/search',
+      { table: 'fees', range, fiatWallet: 'USD', size: 6000 },
+      { token: session.accessToken },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const page = res.json<{ total: number; data: FeeRow[] }>();
+    expect(page.total).toBe(page.data.length);
+    // one row per fee entry, and the same money: what Fees lists taken is what the statement's fee lines took
+    expect(page.data.length).toBe(fees.length);
+    const listed = page.data.reduce((sum, r) => sum + toUnits(r.amountUsd), 0n);
+    const taken = -fees.reduce((sum, e) => sum + toUnits(e.amount), 0n);
+    expect(listed).toBe(taken);
+    // and the statement of the month, as the portal downloads it, shows the same fee lines
+    const csv = await session.browser.get(`/api/v1/partner/balance/statement.csv?from=${range.startDate}&to=${range.endDate}`, { token: session.accessToken });
+    expect(csv.statusCode).toBe(200);
+    const feeLines = csv.body.split('\r\n').filter((l) => /Payment fee|Collection fee|fee returned/.test(l));
+    expect(feeLines.length).toBe(fees.length);
+  });
+
+  it('Fees lists no fee that was never taken: every row of the month is a fee entry of the ledger', async () => {
+    const rows = await t.database.db
+      .selectFrom('fees')
+      .select(['id', 'transaction_id', 'amount_usd', 'created_at'])
+      .where('partner_id', '=', ACME)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .execute();
+    expect(rows.length).toBeGreaterThan(10);
+    const fees = (await entries('USD')).filter((e) => FEE_KINDS.includes(e.kind));
+    const key = (ref: string, amount: bigint, at: Date) => `${ref} ${amount} ${new Date(at).getTime()}`;
+    const booked = new Set(fees.map((e) => key(e.reference, -toUnits(e.amount), e.created_at)));
+    expect(rows.filter((r) => !booked.has(key(r.transaction_id, toUnits(r.amount_usd), r.created_at)))).toEqual([]);
+  });
+});
