@@ -22,6 +22,12 @@ export function destinations(wallets: readonly SettlementWallet[] | undefined): 
 export const atMostText = (max: string) => translator(balanceMessages)('withdrawDialog.atMost', { amount: formatMoney(normalise(max, 2), 'USD') });
 
 /** The amount's problem (portal-core §5), or null, in the reader's language. `max` is the most that can be withdrawn now. */
+/** While the amount is typed: the maximum, when a well-formed amount is above it; else nothing yet. */
+export function amountAboveMax(amount: string, max: string): string | null {
+  const text = amount.trim();
+  return /^\d{1,15}(\.\d{1,2})?$/.test(text) && compareDecimal(text, max) > 0 ? atMostText(max) : null;
+}
+
 export function amountProblem(amount: string, max: string): string | null {
   const text = amount.trim();
   if (!/^\d{1,15}(\.\d{1,2})?$/.test(text)) return translator(balanceMessages)('withdrawDialog.amountFormat');

@@ -61,7 +61,14 @@ describe('withdrawal', () => {
     await screen.findByText('USD 25,000.00');
     await user.click(screen.getByRole('button', { name: 'Withdraw' }));
     expect(screen.getByTestId('max-settlement').textContent).toBe('You can withdraw at most USD 25,000.00');
-    await user.type(screen.getByLabelText('Amount (USD)'), '25000.01');
+    // said as soon as the amount typed is above the maximum, before Continue; gone when it is not
+    await user.type(screen.getByLabelText('Amount (USD)'), '25000.0');
+    expect(screen.queryByText('You can withdraw at most USD 25,000.00', { selector: '[role=alert], p, span:not([data-testid])' })).toBeNull();
+    await user.type(screen.getByLabelText('Amount (USD)'), '1');
+    expect(screen.getByText('You can withdraw at most USD 25,000.00', { selector: '[role=alert], p, span:not([data-testid])' })).toBeTruthy();
+    await user.type(screen.getByLabelText('Amount (USD)'), '{Backspace}');
+    expect(screen.queryByText('You can withdraw at most USD 25,000.00', { selector: '[role=alert], p, span:not([data-testid])' })).toBeNull();
+    await user.type(screen.getByLabelText('Amount (USD)'), '1');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText('You can withdraw at most USD 25,000.00', { selector: '[role=alert], p, span:not([data-testid])' })).toBeTruthy();
     await user.clear(screen.getByLabelText('Amount (USD)'));

@@ -21,7 +21,7 @@ import { useSettlementFee } from '../api/settlement-fee.ts';
 import { useTravelRule } from '../api/travel-rule.ts';
 import { useWithdraw } from '../api/withdraw.ts';
 import { balanceMessages } from '../messages.ts';
-import { amountProblem, atMostText, destinations, type Destination } from '../withdrawal.ts';
+import { amountAboveMax, amountProblem, atMostText, destinations, type Destination } from '../withdrawal.ts';
 import { useConnection } from '../../../lib/connection.ts';
 
 const short = (a: string) => (a.length > 22 ? `${a.slice(0, 10)}…${a.slice(-8)}` : a);
@@ -171,9 +171,11 @@ export function WithdrawDialog({
             value={amount}
             onChange={(e) => {
               // a French reader writes the decimals after a comma; the amount keeps the dot the request sends
-              const typed = t.language === 'fr' ? e.target.value.replace(/,/g, '.') : e.target.value;
-              setAmount(typed.replace(/[^\d.]/g, ''));
-              setAmountError(null);
+              const typed = (t.language === 'fr' ? e.target.value.replace(/,/g, '.') : e.target.value).replace(/[^\d.]/g, '');
+              setAmount(typed);
+              // above the maximum is said as it is typed; the format and the minimum wait for Continue (a half-typed
+              // amount is not wrong yet)
+              setAmountError(amountAboveMax(typed, max));
             }}
             error={amountError ?? undefined}
             hint={<span data-testid="max-settlement">{atMostText(max)}</span>}
