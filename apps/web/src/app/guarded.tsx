@@ -1,8 +1,10 @@
+import { useEffect } from 'react';
 import { Navigate, Outlet } from 'react-router';
+import { toast } from '../components/ui/toast-store.ts';
 import { LoadingBlock } from '../components/ui/spinner.tsx';
 import { useFramePartner, useProfile } from '../lib/partner/profile.ts';
 import { useSession } from '../lib/session/session-store.ts';
-import { guard, homePath } from './guard.ts';
+import { guard, guardRefusal, homePath, type GuardRule } from './guard.ts';
 import type { RouteMeta } from './routes.ts';
 import { commonMessages } from '../lib/common-messages.ts';
 import { useT } from '../lib/i18n.ts';
@@ -30,15 +32,25 @@ export function Guarded({ meta }: { meta: RouteMeta }) {
       guard(meta, { isLoggedIn: true, verified: true, role: session.user?.role, partner: frame.data.partner, featureFlags: frame.data.featureFlags }) === null;
     return wouldPass ? <Outlet /> : null;
   }
-  const redirect = guard(meta, {
+  const refusal = guardRefusal(meta, {
     isLoggedIn: session.isLoggedIn,
     verified: session.verified && session.user !== undefined,
     role: session.user?.role,
     partner: profile.data?.partner,
     featureFlags: profile.data?.featureFlags,
   });
-  if (redirect) return <Navigate to={redirect} replace />;
-  return <Outlet />;
+  if (!refusal) return <Outlet />;
+  // a signed-in user sent away from a page they may not open is told why (signing in is its own page)
+  if (refusal.rule === 'authentication') return <Navigate to={refusal.redirect} replace />;
+  return <RefusedRedirect to={refusal.redirect} rule={refusal.rule} />;
+}
+
+/** Says, in a toast, why the page did not open, and goes where the guard sends the user. */
+function RefusedRedirect({ to, rule }: { to: string; rule: Exclude<GuardRule, 'authentication'> }) {
+  const t = useT(commonMessages);
+  const message = t(`refused.${rule}`);
+  useEffect(() => toast.info(message), [message]);
+  return <Navigate to={to} replace />;
 }
 
 /**
