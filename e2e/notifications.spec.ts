@@ -78,12 +78,13 @@ describe.skipIf(browserMissing)('notifications in Chromium', () => {
     await page.close();
   });
 
-  it('a view-only user has no bell and is told why Settings has no switches', async () => {
+  it('a view-only user has a bell and one switch in Settings: their account (a change of their role)', async () => {
     const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
     await signInAs(page, env.server.url, 'viewer@acme.test');
     await page.goto(`${env.server.url}/settings`);
-    await page.getByText(/View-only users get no notifications/).waitFor();
-    expect(await page.getByTestId('notification-bell').count()).toBe(0);
+    await page.getByRole('switch', { name: 'Your account: e-mail' }).waitFor();
+    expect(await page.getByTestId('notification-preferences').getByRole('switch').count()).toBe(1);
+    expect(await page.getByTestId('notification-bell').count()).toBe(1);
     await page.close();
   });
 });

@@ -220,6 +220,7 @@ export function composeServices(deps: RuntimeDeps) {
       now,
       invalidateUser: (partnerId, userId) => cacheBus.invalidate('user', `${partnerId}:${userId}`),
       live,
+      notifier,
     }),
     rates: createRatesService({ db, authorise, partners: partnerAccess, now, notifier, live }),
     coverage: createCoverageService({ db }),

@@ -246,11 +246,12 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
 
   it('tells every admin of a new API key, and an admin who turned that e-mail off is told in the portal only', async () => {
     // view and treasury choose among their own topics only
-    expect((await get(VIEWER, 'user/notification-preferences')).json<NotificationPreferences>().email).toEqual([]);
+    expect((await get(VIEWER, 'user/notification-preferences')).json<NotificationPreferences>().email).toEqual([{ topic: 'account', enabled: true }]);
     expect((await get(TREASURY, 'user/notification-preferences')).json<NotificationPreferences>().email.map((c) => c.topic)).toEqual([
       'withdrawals',
       'wallets',
       'low-balance',
+      'account',
     ]);
     const offForTreasury = await w
       .as(TREASURY)

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import { sessionEndMessage } from '@portal/contract/live';
+import type { NotificationList } from '@portal/contract/notifications';
 import type { PartnerProfile } from '@portal/contract/partner';
 import { INVITATION_DAYS, TEAM_MESSAGES, type TeamMember } from '@portal/contract/team';
 import { DEMO_INVITATION_TOKEN, DEMO_PARTNERS, DEMO_USERS } from '../src/db/seed/demo.ts';
@@ -52,9 +53,11 @@ describe.each(DATABASES)('the team on %s', (kind) => {
   const actions = async () => (await t.database.db.selectFrom('audit_events').select('action').where('partner_id', '=', ACME).execute()).map((r) => r.action);
 
   /** The last mail the SMTP server received for this address. */
+  /** The `count`th mail to `email` (a role change's notice aside: the member is told of each, see its test). */
   async function mailTo(email: string, count: number) {
-    await expect.poll(() => smtp.received.filter((m) => m.to.includes(email)).length).toBe(count);
-    return mailText(smtp.received.filter((m) => m.to.includes(email)).at(-1)!.raw);
+    const to = () => smtp.received.filter((m) => m.to.includes(email) && !mailText(m.raw).includes('Your role is now'));
+    await expect.poll(() => to().length).toBe(count);
+    return mailText(to().at(-1)!.raw);
   }
   /** The one-time token of the invitation link in a mail. */
   const linkIn = (text: string) => /\/accept-invitation#token=([\w.-]+)/.exec(text)![1]!;
@@ -349,6 +352,13 @@ describe.each(DATABASES)('the team on %s', (kind) => {
     expect(res.json<{ user: TeamMember }>().user).toMatchObject({ email: 'treasury@acme.test', role: 'view' });
     // the member's next read of the profile (the portal's, after `event: access`) has the new role
     expect(await profileUser()).toMatchObject({ role: 'view' });
+    // and the member is told, in the bell (and by e-mail), who changed it from what to what; nobody else is
+    const bell = async (email: string) =>
+      (await s[email]!.browser.get('/api/v1/notifications', token(email))).json<NotificationList>().items.filter((n) => n.topic === 'account');
+    const told = (await bell('treasury@acme.test'))[0];
+    expect(told).toMatchObject({ title: 'Your role is now View only', link: '/settings' });
+    expect(told?.body).toContain('changed your role in the Partner Dashboard of Acme Remit from Treasury to View only');
+    expect(await bell('admin@acme.test')).toEqual([]);
     const refused = await put();
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'Forbidden' });

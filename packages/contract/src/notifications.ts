@@ -6,7 +6,7 @@ import type { Role } from './domain.ts';
  * belongs to a topic; a user chooses per topic whether it also comes by e-mail (on unless turned off). The roles of a
  * topic are the roles that can be among its recipients (the Settings screen shows a user only theirs).
  */
-export const NOTIFICATION_TOPICS = ['withdrawals', 'wallets', 'countries', 'low-balance', 'developers'] as const;
+export const NOTIFICATION_TOPICS = ['withdrawals', 'wallets', 'countries', 'low-balance', 'developers', 'account'] as const;
 export const NotificationTopic = z.enum(NOTIFICATION_TOPICS);
 export type NotificationTopic = z.infer<typeof NotificationTopic>;
 
@@ -35,6 +35,11 @@ export const NOTIFICATION_TOPIC_INFO: Record<NotificationTopic, { label: string;
     label: 'API keys, allowed IPs and webhooks',
     description: 'A new API key, a change to the allowed IP addresses, a webhook endpoint added, changed or deleted.',
     roles: ['admin'],
+  },
+  account: {
+    label: 'Your account',
+    description: 'An admin changes your role, and with it what you can see and do.',
+    roles: ['admin', 'treasury', 'view'],
   },
 };
 

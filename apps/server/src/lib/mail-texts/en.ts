@@ -1,5 +1,6 @@
 import { coinNetworkLabel, shortAddress } from '@portal/contract/labels';
 import { LOW_BALANCE_APPROACHING_PERCENT, NOTIFICATION_TOPIC_INFO } from '@portal/contract/notifications';
+import type { Role } from '@portal/contract/domain';
 import { ROLE_LABELS } from '@portal/contract/team';
 import { countryNameIn } from '@portal/contract/countries';
 import { coinText, moneyText, utcDateTime } from './format.ts';
@@ -163,6 +164,13 @@ export const en = {
     lowBalanceApproaching: (d: { partner: string; balance: string; limit: string }): Notice => ({
       title: `Your balance is nearing your low balance limit (${usd(d.limit)})`,
       lines: [`${d.partner}'s balance is ${usd(d.balance)}, within ${LOW_BALANCE_APPROACHING_PERCENT}% of the low balance limit of ${usd(d.limit)}.`],
+    }),
+
+    roleChanged: (d: { actor: Person; partner: string; from: Role; to: Role }): Notice => ({
+      title: `Your role is now ${ROLE_LABELS[d.to]}`,
+      lines: [
+        `${who(d.actor)} changed your role in the Partner Dashboard of ${d.partner} from ${ROLE_LABELS[d.from]} to ${ROLE_LABELS[d.to]}. What you can see and do changed with it.`,
+      ],
     }),
 
     walletAdded: (d: { actor: Person; wallet: WalletRef }): Notice => ({

@@ -34,6 +34,7 @@ const TOPICS: Record<NotificationTopic, string> = {
   countries: 'les pays',
   'low-balance': 'le solde bas',
   developers: 'les clés API, les adresses IP autorisées et les webhooks',
+  account: 'votre compte',
 };
 const KEY_CHANGES: Record<string, [title: string, verb: string]> = {
   created: ['Une nouvelle clé API a été créée', 'a créé la clé API'],
@@ -161,6 +162,13 @@ export const fr: MailTexts = {
       title: `Votre solde approche de votre seuil de solde bas (${usd(d.limit)})`,
       lines: [
         `Le solde ${of(d.partner)} est de ${usd(d.balance)}, à moins de ${LOW_BALANCE_APPROACHING_PERCENT}\u00a0% au-dessus du seuil de solde bas de ${usd(d.limit)}.`,
+      ],
+    }),
+
+    roleChanged: (d): Notice => ({
+      title: `Votre rôle est désormais ${ROLES[d.to]}`,
+      lines: [
+        `${who(d.actor)} a changé votre rôle dans le ${PRODUCT} ${of(d.partner)} de ${ROLES[d.from]} à ${ROLES[d.to]}. Ce que vous pouvez voir et faire a changé avec lui.`,
       ],
     }),
 

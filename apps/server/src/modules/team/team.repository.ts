@@ -10,7 +10,7 @@ export function createTeamRepository(db: Kysely<DB>) {
   return {
     transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
 
-    partner: (partnerId: string) => db.selectFrom('partners').select(['id', 'name']).where('id', '=', partnerId).executeTakeFirst(),
+    partner: (partnerId: string, exec: Exec = db) => exec.selectFrom('partners').select(['id', 'name']).where('id', '=', partnerId).executeTakeFirst(),
 
     /**
      * The team as listed: the members (everyone but removed users) and the invitations not yet used, by name. An

@@ -14,6 +14,7 @@ import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PasswordResetService } from '../auth/index.ts';
 import type { SessionsService } from '../auth/index.ts';
+import type { Notifier } from '../notifications/index.ts';
 import type { InvitationService } from './invitations.service.ts';
 import type { TeamRepository } from './team.repository.ts';
 
@@ -31,6 +32,8 @@ export type TeamDeps = {
   invalidateUser: (partnerId: string, userId: string) => Promise<void>;
   /** announces each change of the team to the partner's open team screens */
   live: LivePublisher;
+  /** tells a member whose role an admin changed (the notifications module's port) */
+  notifier: Pick<Notifier, 'notify' | 'who'>;
 };
 
 type MemberFields = {
@@ -155,6 +158,18 @@ export function createTeamService(deps: TeamDeps) {
           target: user.id,
           details: { email: user.email, from: user.role, to: input.role },
           ip: ctx.ip,
+        });
+        // the member is told, in the bell and by e-mail: what they can see and do changed under them
+        const by = await deps.notifier.who(trx, auth.partnerId, auth.userId);
+        const partner = (await repo.partner(auth.partnerId, trx))?.name ?? '';
+        const change = { from: user.role as Role, to: input.role };
+        await deps.notifier.notify(trx, {
+          partnerId: auth.partnerId,
+          topic: 'account',
+          to: { userIds: [user.id] },
+          notice: (t) => t.notices.roleChanged({ actor: by, partner, ...change }),
+          link: '/settings',
+          at: now(),
         });
         await deps.live.publish(trx, {
           partnerId: auth.partnerId,

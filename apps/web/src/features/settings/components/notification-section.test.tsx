@@ -34,8 +34,15 @@ describe("Settings' notifications", () => {
       const switches = within(list).getAllByRole('switch');
       expect(switches.map((s) => s.getAttribute('aria-label'))).toEqual(
         role === 'admin'
-          ? ['Withdrawals: e-mail', 'Wallet addresses: e-mail', 'Countries: e-mail', 'Low balance: e-mail', 'API keys, allowed IPs and webhooks: e-mail']
-          : ['Withdrawals: e-mail', 'Wallet addresses: e-mail', 'Low balance: e-mail'],
+          ? [
+              'Withdrawals: e-mail',
+              'Wallet addresses: e-mail',
+              'Countries: e-mail',
+              'Low balance: e-mail',
+              'API keys, allowed IPs and webhooks: e-mail',
+              'Your account: e-mail',
+            ]
+          : ['Withdrawals: e-mail', 'Wallet addresses: e-mail', 'Low balance: e-mail', 'Your account: e-mail'],
       );
       expect(switches.every((s) => s.getAttribute('aria-checked') === 'true')).toBe(true);
       const lowBalance = within(list).getByRole('switch', { name: 'Low balance: e-mail' });
@@ -45,7 +52,7 @@ describe("Settings' notifications", () => {
       expect(useToasts.getState().toast.message).toBe('E-mails about low balance are off');
     });
 
-  it('tells a view-only user that they get none', async () => {
+  it('gives a view-only user the one topic that concerns them: their account (a change of their role)', async () => {
     signIn('view');
     mockApi({
       'GET partner/profile': { body: profile() },
@@ -53,7 +60,12 @@ describe("Settings' notifications", () => {
       'GET user/notification-preferences': { body: preferences('view', new Set()) },
     });
     renderScreen(<SettingsScreen />, { path: '/settings' });
-    expect(await screen.findByText(/View-only users get no notifications/)).toBeTruthy();
-    expect(screen.queryByRole('switch')).toBeNull();
+    const list = await screen.findByTestId('notification-preferences');
+    expect(
+      within(list)
+        .getAllByRole('switch')
+        .map((s) => s.getAttribute('aria-label')),
+    ).toEqual(['Your account: e-mail']);
+    expect(within(list).getByText('An admin changes your role, and with it what you can see and do.')).toBeTruthy();
   });
 });

@@ -26,8 +26,6 @@ export function NotificationSection() {
           </p>
         ) : prefs.isError ? (
           <Alert tone="danger">{t('notifications.failed')}</Alert>
-        ) : prefs.data.email.length === 0 ? (
-          <p className="text-sm text-muted">{t('notifications.viewOnly')}</p>
         ) : (
           <ul className="divide-y divide-line rounded-lg border border-line" data-testid="notification-preferences">
             {prefs.data.email.map(({ topic, enabled }) => {
