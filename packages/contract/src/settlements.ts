@@ -17,6 +17,9 @@ export const WITHDRAWAL_COINS: readonly CoinT[] = ['USDT', 'USDC', 'PYUSD', 'CUS
 export const WITHDRAWAL_MIN_USD = '10.00';
 /** Withdrawal processing takes this long (portal-core §9), as the acknowledgement says. */
 export const WITHDRAWAL_PROCESSING_MINUTES = { min: 5, max: 20 } as const;
+/** How long a high-value pay-in takes (processed by hand), and when payments arrive (portal-core §9). */
+export const HIGH_VALUE_PAY_IN_HOURS = { min: 6, max: 36 } as const;
+export const PAYMENT_ARRIVAL_HOURS = { min: 24, max: 48 } as const;
 
 export const WITHDRAWAL_MESSAGES = {
   /** The most that can be withdrawn now, said the same way in the dialog's hint and in its error (and the server's). */

@@ -67,6 +67,15 @@ describe('the top-up dialog', () => {
     expect(screen.queryByTestId('demo-address-warning')).toBeNull();
   });
 
+  it('says how long a high-value pay-in and a payment take (portal-core §9)', async () => {
+    server({ addresses: [TRC20], assignable: [] }, () => ({ status: 500, body: {} }));
+    open();
+    await screen.findByTestId('deposit-address');
+    expect(screen.getByTestId('top-up-times').textContent).toBe(
+      'How long it takesHigh-value pay-ins are processed by hand: they take 6 to 36 hours.Payments arrive in 24 to 48 hours.',
+    );
+  });
+
   it("says 'Address not found', with no button, when the user may not get one", async () => {
     const calls = server({ addresses: [], assignable: ['usdc-erc20'] }, () => ({ status: 500, body: {} }));
     open();

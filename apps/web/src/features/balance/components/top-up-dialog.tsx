@@ -1,6 +1,7 @@
 import { Copy } from 'lucide-react';
 import { useState } from 'react';
 import { DEFAULT_CURRENCY_NETWORK, type Coin, type Network } from '@portal/contract/domain';
+import { HIGH_VALUE_PAY_IN_HOURS, PAYMENT_ARRIVAL_HOURS } from '@portal/contract/settlements';
 import { coinNetworkLabel } from '@portal/contract/labels';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -142,7 +143,12 @@ export function TopUpDialog({
           <p className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm text-muted">{t('topUpDialog.notFound')}</p>
         )}
       </div>
-      <div className="mt-5 rounded-lg border border-warning/20 bg-warning-soft px-3 py-2.5 text-xs text-warning">
+      <div className="mt-5 text-xs text-muted" data-testid="top-up-times">
+        <p className="font-semibold text-ink">{t('topUpDialog.timesTitle')}</p>
+        <p className="mt-0.5">{t('topUpDialog.highValue', HIGH_VALUE_PAY_IN_HOURS)}</p>
+        <p>{t('topUpDialog.arrival', PAYMENT_ARRIVAL_HOURS)}</p>
+      </div>
+      <div className="mt-3 rounded-lg border border-warning/20 bg-warning-soft px-3 py-2.5 text-xs text-warning">
         <p className="font-semibold">{t('topUpDialog.warningTitle', { asset: coinNetworkLabel(coin, network) })}</p>
         <p className="mt-0.5">{t('topUpDialog.warningBody', { asset: coinNetworkLabel(coin, network) })}</p>
       </div>
