@@ -14,6 +14,7 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { formatDay } from '../../../lib/format.ts';
+import { useSettlementWallets } from '../../../lib/partner/settlement-wallets.ts';
 import { localizeMessage, translator, useT } from '../../../lib/i18n.ts';
 import { usePayoutConfig, useSavePayoutConfig } from '../api/settings.ts';
 import { settingsMessages, type SettingsT } from '../messages.ts';
@@ -186,6 +187,7 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
           {config.type === 'AUTOMATED' && (
             <ScheduleFields config={config} set={set} nextPayoutDate={initial.type === 'AUTOMATED' ? nextPayoutDate : null} changed={changed} />
           )}
+          {config.type === 'AUTOMATED' && <NoWalletWarning />}
           {wipesSchedule && canEdit && (
             <Alert tone="warning">
               <span data-testid="manual-wipes-schedule">{t('payout.wipes', { schedule: scheduleText(t, initial) })}</span>
@@ -231,5 +233,17 @@ function PayoutFields({ canEdit, initial, nextPayoutDate, notLoaded }: FieldsPro
         }
       />
     </Section>
+  );
+}
+
+/** Automated payouts go to an enabled settlement wallet: without one, none can be made, and the schedule says so. */
+function NoWalletWarning() {
+  const t = useT(settingsMessages);
+  const wallets = useSettlementWallets();
+  if (!wallets.data || wallets.data.wallets.some((w) => w.status === 'enabled')) return null;
+  return (
+    <Alert tone="warning">
+      <span data-testid="payout-no-wallet">{t('payout.noWallet')}</span>
+    </Alert>
   );
 }

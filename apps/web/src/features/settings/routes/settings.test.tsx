@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
-import { payoutConfig, profile, signIn } from '../../../testing/factories.ts';
+import { payoutConfig, profile, settlementWallet, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { setLanguage, translator } from '../../../lib/i18n.ts';
 import { settingsMessages } from '../messages.ts';
@@ -35,6 +35,30 @@ describe('settings screen, as an admin', () => {
     expect(screen.getByText('Nov 26, 2026')).toBeTruthy();
     expect(screen.queryByText(READ_ONLY)).toBeNull();
     expect(saveButton().disabled).toBe(false);
+  });
+
+  it('warns that an automated schedule pays nothing while no settlement wallet is enabled, and not otherwise', async () => {
+    const NO_WALLET = translator(settingsMessages, 'en')('payout.noWallet');
+    signIn('admin');
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/payout-config': { body: WEEKLY },
+      'GET partner/wallets': { body: { wallets: [settlementWallet({ status: 'pending_approval' })] } },
+    });
+    const first = renderSettings();
+    expect((await screen.findByTestId('payout-no-wallet')).textContent).toBe(NO_WALLET);
+    // manual payouts are asked for one by one: nothing to warn of
+    fireEvent.click(radio('Manual'));
+    expect(screen.queryByTestId('payout-no-wallet')).toBeNull();
+    first.unmount();
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/payout-config': { body: WEEKLY },
+      'GET partner/wallets': { body: { wallets: [settlementWallet()] } },
+    });
+    renderSettings();
+    await screen.findByTestId('repeat-summary');
+    await waitFor(() => expect(screen.queryByTestId('payout-no-wallet')).toBeNull());
   });
 
   it('draws its sections together once their data is in: until then, their titles over grey bars', async () => {
