@@ -108,6 +108,25 @@ describe('one session per browser', () => {
     expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
   });
 
+  it('a tab still signing itself in when another tab signs out goes to the sign-in page with its words, and is not signed back in', async () => {
+    setBrowserSignedIn(true);
+    let answer: ((reply: ReturnType<typeof refreshed>) => void) | undefined;
+    mockApi({ 'POST users/refresh': () => new Promise((resolve) => (answer = resolve)) });
+    const restoring = restoreSession();
+    await until(() => answer !== undefined);
+    expect(useSession.getState().restoring).toBe(true);
+    const tab = otherTab();
+    tab.post({ type: 'signed-out', message: 'You were logged out after a period of inactivity.' });
+    // at once: no wait for the refresh, which the server may hold (an outage) or still answer with the old session
+    await until(() => went.includes('/login'));
+    expect(useSession.getState()).toMatchObject({ restoring: false, verified: false, user: undefined });
+    answer!(refreshed());
+    expect(await restoring).toBe(false);
+    expect(useSession.getState()).toMatchObject({ verified: false, isLoggedIn: false, user: undefined });
+    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+    tab.close();
+  });
+
   it("another tab's sign-in signs this tab in (it was on the sign-in page)", async () => {
     mockApi({ 'POST users/refresh': refreshed() });
     const tab = otherTab();

@@ -97,6 +97,8 @@ export function refreshSession(): Promise<boolean> {
 }
 
 let restoring: Promise<boolean> | undefined;
+/** Counts the sign-outs this tab heard of: a restore that began before one is dropped when it answers. */
+let signOuts = 0;
 
 /**
  * Signs this tab in with the browser's session (a new tab, a bookmark, a sign-in seen in another tab): one refresh
@@ -109,10 +111,16 @@ export function restoreSession(options: { told?: boolean } = {}): Promise<boolea
   // told by another tab: ask even if this tab's copy of local storage does not show the sign-in yet (storage reaches
   // other processes a moment after the message may)
   if (!options.told && !browserSignedIn()) return Promise.resolve(false);
-  restoring ??= (async () => {
+  if (restoring) return restoring;
+  let attempt: Promise<boolean> | undefined = undefined;
+  attempt = (async () => {
     useSession.setState({ restoring: true });
+    const began = signOuts;
     try {
       const res = await refreshThroughOutages();
+      // the browser signed out while this was on its way (another tab): the answer, even a token, is of a session
+      // that ends; this tab stays signed out
+      if (signOuts !== began) return false;
       if (!res) {
         setBrowserSignedIn(false);
         return false;
@@ -120,10 +128,14 @@ export function restoreSession(options: { told?: boolean } = {}): Promise<boolea
       useSession.getState().adopt(res);
       return true;
     } finally {
-      useSession.setState({ restoring: false });
-      restoring = undefined;
+      // a sign-out heard meanwhile has let this attempt go (a later one may be under way)
+      if (restoring === attempt) {
+        useSession.setState({ restoring: false });
+        restoring = undefined;
+      }
     }
   })();
+  restoring = attempt;
   return restoring;
 }
 
@@ -194,7 +206,14 @@ export function followOtherTabs() {
   listenToOtherTabs((message) => {
     const { verified, user } = useSession.getState();
     if (message.type === 'signed-out') {
-      if (verified && user) endHere(message.message ?? sessionEndMessage('logout'));
+      signOuts++;
+      // signed in, or still signing itself in (its refresh may wait through an outage, or answer with the session that
+      // is ending): to the sign-in page now, with the other tab's words
+      if ((verified && user) || useSession.getState().restoring) {
+        restoring = undefined;
+        useSession.setState({ restoring: false });
+        endHere(message.message ?? sessionEndMessage('logout'));
+      }
       return;
     }
     if (verified && user?.id === message.userId) return;
