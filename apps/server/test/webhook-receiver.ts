@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 export type Received = { path: string; id: string; timestamp: string; signature: string; body: string; at: number };
-/** How the receiver answers a request: a status (and text), a dropped connection, or no answer at all. */
-export type Answer = { status: number; text?: string } | { drop: true } | { hang: true };
+/** How the receiver answers a request: a status (and text, after `afterMs`), a dropped connection, or no answer at all. */
+export type Answer = { status: number; text?: string; afterMs?: number } | { drop: true } | { hang: true };
 
 /**
  * A partner's webhook receiver on a local port: it records every request and answers as `answer` says (200 'ok'
@@ -30,7 +30,9 @@ export async function webhookReceiver() {
       const a = answer(request);
       if ('drop' in a) return void req.socket.destroy();
       if ('hang' in a) return;
-      res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.text ?? '');
+      const send = () => void res.writeHead(a.status, { 'content-type': 'text/plain' }).end(a.text ?? '');
+      if (a.afterMs) setTimeout(send, a.afterMs);
+      else send();
     });
   });
   server.keepAliveTimeout = 30_000;

@@ -400,7 +400,8 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const { webhook, secret } = await createWebhook('admin@acme.test', { url: `${rx.url}/resend`, events: ['SETTLEMENT.FAILED'] });
     const event = await record({ partnerId: ACME, type: 'SETTLEMENT.FAILED', data: { id: crypto.randomUUID() } });
     const done = await settled(webhook.id, event.eventId);
-    rx.answer(() => ({ status: 500 }));
+    // the receiver takes a second to refuse the manual attempt: the second resend below meets it under way
+    rx.answer(() => ({ status: 500, afterMs: 1000 }));
     const resent = await call('admin@acme.test').post(`partner/activity/${done.id}/resend`);
     expect(resent.statusCode).toBe(200);
     expect(resent.json<{ delivery: WebhookDelivery }>().delivery).toMatchObject({ id: done.id, status: 'pending' });
