@@ -65,6 +65,12 @@ export function formatCount(n: number): string {
 /** An amount with its currency as the language writes it: "USD 1,234.56" in English, "1 234,56 USD" in French. */
 const withCurrency = (formatted: string, currency: string | undefined) => (currency ? writtenWithCurrency(formatted, currency, currentLanguage()) : formatted);
 
+/** Money taken or given with its sign before the currency: "−USD 1.25" (and "+USD 1.25" when `plus`). */
+export function formatSignedMoney(amount: string, currency: string, { plus = false } = {}): string {
+  if (amount.startsWith('-')) return `−${formatMoney(amount.slice(1), currency)}`;
+  return `${plus ? '+' : ''}${formatMoney(amount, currency)}`;
+}
+
 /** Money with 2 decimals; non-numeric characters of a string are stripped first (transaction-data §5). */
 export function formatMoney(amount: string | number | null | undefined, currency?: string): string {
   const text = numeric(amount);

@@ -108,15 +108,18 @@ const usdRuns = (p: RawBuilder<unknown>) => sql`
   from ledger_entries where partner_id = ${p} and currency = 'USD'`;
 
 /**
- * What the USD account holds above `target` at the end was withdrawn: one completed withdrawal of that amount, dated
- * just after the last moment the balance was below it (so that it never goes below zero), to a Tron address.
+ * What the USD account holds above `target` at the end was withdrawn: one completed withdrawal of that amount, booked
+ * once the balance stays at or above it (so that the balance never goes below zero), to a Tron address.
  */
 async function withdrawExcess(trx: Transaction<DB>, partnerId: string, target: string) {
   const p = sql`${partnerId}::uuid`;
   const r = await sql<{ excess: string; after: Date | null; last: Date | null; fiat: boolean }>`
     with runs as (${usdRuns(p)}), total as (select coalesce(sum(amount), 0) - ${target}::numeric as excess from ledger_entries where partner_id = ${p} and currency = 'USD')
     select total.excess::text as excess,
-      (select max(created_at) from runs where running < total.excess) as after,
+      -- the moment of the first entry after the last one that left the balance below the amount: from there on it
+      -- never is (its last moment when that is also the end)
+      (select coalesce((select min(created_at) from runs where created_at > low.at), low.at)
+        from (select max(created_at) as at from runs where running < total.excess) low) as after,
       (select min(created_at) from runs) as last,
       (select fiat_wallets_enabled from partners where id = ${p}) as fiat
     from total`.execute(trx);
@@ -125,7 +128,9 @@ async function withdrawExcess(trx: Transaction<DB>, partnerId: string, target: s
   const id = crypto.createHash('md5').update(`${partnerId}:excess`).digest('hex');
   const uuid = `${id.slice(0, 8)}-${id.slice(8, 12)}-4${id.slice(13, 16)}-8${id.slice(17, 20)}-${id.slice(20, 32)}`;
   const tron = (what: string) => demoAddressOf('TRC20', crypto.createHash('sha256').update(`${partnerId}:${what}`).digest());
-  const at = sql`least(coalesce(${after}::timestamptz, ${last}::timestamptz, now()) + interval '1 minute', now())`;
+  // at that moment (its entry's id the highest, so that it comes after every entry of that moment), or a minute after
+  // the opening balance when the balance never was below the amount
+  const at = sql`coalesce(${after}::timestamptz, ${last}::timestamptz + interval '1 minute', now())`;
   await sql`
     insert into settlements (partner_id, id, created_at, status, type, transaction_hash, internal_wallet_address, external_wallet_address,
       crypto_currency, crypto_amount, network, crypto_rate, fiat_amount_usd, wallet_balance_usd, fiat_amount, fiat_rate, fiat_wallet, sequence_id)
@@ -133,10 +138,9 @@ async function withdrawExcess(trx: Transaction<DB>, partnerId: string, target: s
       'USDT', round(${excess}::numeric / 0.9995, 8), 'TRC20', 0.9995, ${excess}::numeric, 0, ${excess}::numeric, 1, ${fiat ? 'USD' : null},
       'SET-' || upper(substr(${id}, 1, 8)))`.execute(trx);
   await sql`
-    insert into ledger_entries (partner_id, currency, amount, kind, reference, created_at)
-    select partner_id, 'USD', -fiat_amount_usd, 'settlement', id::text, created_at from settlements where partner_id = ${p} and id = ${uuid}::uuid`.execute(
-    trx,
-  );
+    insert into ledger_entries (partner_id, id, currency, amount, kind, reference, created_at)
+    select partner_id, 'ffffffff-ffff-4fff-bfff-ffffffffffff', 'USD', -fiat_amount_usd, 'settlement', id::text, created_at
+    from settlements where partner_id = ${p} and id = ${uuid}::uuid`.execute(trx);
 }
 
 /**

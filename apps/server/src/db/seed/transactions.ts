@@ -138,7 +138,7 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
       // withdrawals (payout) and top-ups move the USD account: they belong to the USD wallet, in USD. Each is on one
       // network, with addresses and a transaction id of that network's form. A withdrawal completes or fails within
       // minutes: the few still under way were asked for in the last 40 minutes; older ones are complete
-      const underWay = sql`(g.drawn in ('pending', 'processing') and ${h('u')} % 8 = 0)`;
+      const underWay = sql`(g.drawn in ('pending', 'processing') and ${h('u')} % 20 = 0)`;
       await sql`
         insert into settlements (partner_id, id, created_at, status, type, transaction_hash, internal_wallet_address, external_wallet_address,
           crypto_currency, crypto_amount, network, crypto_rate, fiat_amount_usd, wallet_balance_usd, fiat_amount, fiat_rate, fiat_wallet, sequence_id)

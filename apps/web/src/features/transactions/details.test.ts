@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { settlement } from '../../testing/factories.ts';
 import type { TradeRow } from '@portal/contract/transaction-rows';
 import { detailSections, explorerUrl } from './details.ts';
-import { shortId, tradeFee, tradeRate, TRADES } from './tables.ts';
+import { shortId, tabByIndex, tradeFee, tradeRate, TRADES, type Row } from './tables.ts';
 
 const trade: TradeRow = {
   id: '5f411104-78aa-4bbb-8ccc-000000000001',
@@ -79,6 +79,32 @@ describe('details', () => {
     expect(all['You received']).toBe('ZMW 208,748.89');
     expect(tradeRate(trade)).toBe('1 USDC = 26.24 ZMW');
     expect(tradeFee(trade)).toBe('Fee USDC 79.57');
+  });
+});
+
+describe('a fee', () => {
+  const charged = {
+    id: '00000000-0000-4000-8000-0000000000f1',
+    createdAt: '2026-11-21T17:40:00.000Z',
+    transactionId: '00000000-0000-4000-8000-0000000000a1',
+    transactionType: 'payout',
+    paymentMethod: 'mobile_money',
+    amountUsd: '103.69000000',
+    fiatWallet: 'USD',
+  };
+  const fields = (amountUsd: string) =>
+    Object.fromEntries(
+      detailSections('fees', { ...charged, amountUsd })
+        .flatMap((s) => s.fields)
+        .map((f) => [f.label, f.value]),
+    );
+  it('taken shows its amount and the transaction type; given back, minus the amount and that it was returned, in the table too', () => {
+    expect(fields('103.69000000')).toMatchObject({ Amount: 'USD 103.69', 'Transaction type': 'Pay out' });
+    expect(fields('-103.69000000')).toMatchObject({ Amount: '−USD 103.69', 'Transaction type': 'Pay out: fee returned' });
+    const columns = tabByIndex(4).columns(true);
+    const returned = { ...charged, amountUsd: '-103.69000000' } as Row;
+    expect(columns.map((c) => c.cell(returned))).toContain('−USD 103.69');
+    expect(columns.map((c) => c.cell(returned))).toContain('Pay out: fee returned');
   });
 });
 

@@ -8,6 +8,7 @@ import {
   formatDate,
   formatMoney,
   formatRate,
+  formatSignedMoney,
   paymentMethodLabel,
   requestSourceLabel,
   statusLabel,
@@ -17,7 +18,7 @@ import {
 import { translator, type Translate } from '../../lib/i18n.ts';
 import { moneyOutcome, paymentMovement } from '../../lib/money-outcome.ts';
 import { transactionsMessages, type TransactionsKey } from './messages.ts';
-import { countryLabel, walletAmount, type Row } from './tables.ts';
+import { countryLabel, feeTypeLabel, walletAmount, type Row } from './tables.ts';
 
 /** One line of the details: a label and its value formatted as the tables format it. */
 export type DetailField = {
@@ -154,11 +155,11 @@ function fee(t: T, r: FeeRow): DetailSection[] {
     section(t, 'summary', [
       ...field('field.id', r.id, { copy: true }),
       ...field('field.date', formatDate(r.createdAt)),
-      ...field('field.transactionType', transactionTypeLabel(r.transactionType)),
+      ...field('field.transactionType', feeTypeLabel(t, r)),
       ...field('field.paymentMethod', paymentMethodLabel(r.paymentMethod)),
       ...field('field.transactionId', r.transactionId, { copy: true }),
     ]),
-    section(t, 'amounts', [...field('field.amount', formatMoney(r.amountUsd, 'USD')), ...field('field.wallet', (r.fiatWallet ?? 'USD').toUpperCase())]),
+    section(t, 'amounts', [...field('field.amount', formatSignedMoney(r.amountUsd, 'USD')), ...field('field.wallet', (r.fiatWallet ?? 'USD').toUpperCase())]),
   ];
 }
 

@@ -7,6 +7,7 @@ import {
   formatDate,
   formatMoney,
   formatRate,
+  formatSignedMoney,
   paymentMethodLabel,
   requestSourceLabel,
   statusLabel,
@@ -186,8 +187,9 @@ const fees: TabDef<'fees'> = {
     id(t),
     date(t),
     ...(w ? [wallet(t)] : []),
-    { header: t('column.amount'), cell: (r) => formatMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd, kind: 'amount' },
-    { header: t('column.transactionType'), cell: (r) => transactionTypeLabel(r.transactionType) },
+    // a fee given back (a payment not completed) is its own row, for minus the fee
+    { header: t('column.amount'), cell: (r) => formatSignedMoney(r.amountUsd, 'USD'), raw: (r) => r.amountUsd, kind: 'amount' },
+    { header: t('column.transactionType'), cell: (r) => feeTypeLabel(t, r) },
     method(t),
   ],
   // payment method starts from the preset list; transaction type starts empty and fills from loaded rows
@@ -302,3 +304,7 @@ export function emptyState(o: { rows: number; idFilter: string; anyFilter: boole
   if (o.anyFilter) return 'noDataForFilter';
   return 'noData';
 }
+
+/** A fee's transaction type, and that the fee was given back when it was. */
+export const feeTypeLabel = (t: T, r: { transactionType: string; amountUsd: string }) =>
+  r.amountUsd.startsWith('-') ? t('fee.returned', { type: transactionTypeLabel(r.transactionType) }) : transactionTypeLabel(r.transactionType);

@@ -1,14 +1,13 @@
 import { ArrowDownLeft, ArrowUpRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card } from '../../../components/ui/card.tsx';
-import { formatDate, formatMoney } from '../../../lib/format.ts';
+import { formatDate, formatMoney, formatSignedMoney } from '../../../lib/format.ts';
 import { useT } from '../../../lib/i18n.ts';
 import { movementLink, useBalanceOverview } from '../api/balance-overview.ts';
 import { balanceMessages, type BalanceKey } from '../messages.ts';
 import { StatementDownload } from './statement-download.tsx';
 
-const signed = (amount: string, currency: string) =>
-  amount.startsWith('-') ? `−${formatMoney(amount.slice(1), currency)}` : `+${formatMoney(amount, currency)}`;
+const signed = (amount: string, currency: string) => formatSignedMoney(amount, currency, { plus: true });
 
 /** What is reserved and under way (withdrawals, disbursements), each with its currency. */
 export function PendingCard() {
