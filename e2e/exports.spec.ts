@@ -47,9 +47,10 @@ function parseCsv(text: string): Csv {
 
 /** "TZS 5,773,210.50" (first amount of a cell, which may hold a second line) → currency and number. */
 function money(text: string): { currency: string; amount: number } {
-  const m = /([A-Z]{3,5})\s?(-?[\d,]+(?:\.\d+)?)/.exec(text);
+  // a minus before the currency ("−USD 1.25": a fee given back) is the amount's sign
+  const m = /(−)?([A-Z]{3,5})\s?(-?[\d,]+(?:\.\d+)?)/.exec(text);
   expect(m, `an amount with its currency in "${text}"`).not.toBeNull();
-  return { currency: m![1]!, amount: Number(m![2]!.replace(/,/g, '')) };
+  return { currency: m![2]!, amount: (m![1] ? -1 : 1) * Number(m![3]!.replace(/,/g, '')) };
 }
 /** A rate as shown: "1 USDC = 26.24 ZMW" or "ZMW 26.24" → 26.24. */
 const rateShown = (text: string) => Number(/([\d,]+\.\d+)/.exec(text.includes('=') ? text.split('=')[1]! : text)![1]!.replace(/,/g, ''));

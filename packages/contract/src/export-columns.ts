@@ -157,7 +157,8 @@ function fees(o: ExportOptions): ExportColumn<FeeRow>[] {
     ...walletIf<FeeRow>(o),
     // fee amounts are always in USD (transaction-data §9)
     ...amount<FeeRow>('Amount', 'Currency', (r) => usd(r.amountUsd)),
-    col('Transaction Type', (r) => transactionTypeLabel(r.transactionType)),
+    // a fee given back (minus the fee) says so, as the table does
+    col('Transaction Type', (r) => `${transactionTypeLabel(r.transactionType)}${r.amountUsd.startsWith('-') ? ': fee returned' : ''}`),
     method,
     col('Transaction ID', (r) => r.transactionId),
   ];
