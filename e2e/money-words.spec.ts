@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { browserMissing } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { serverAndBrowser } from './support/server.ts';
 
 /** What a finance lead and a member are told, in a signed-in browser: balances, fees, payouts, pages they may not open. */
 describe.skipIf(browserMissing)('money and access, as the portal words them, in Chromium', () => {
-  let server: RunningServer;
-  let browser: Awaited<ReturnType<typeof launch>>;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ LOGIN_RATE_LIMIT: '1000' }), launch()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    expect(browser?.cspViolations ?? [], 'Content-Security-Policy violations').toEqual([]);
-  });
+  const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it("shows the demo's balance as the README says, an amount above it refused as it is typed, and the top-up's timings", async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, server.url, 'treasury@acme.test');
-    await page.goto(`${server.url}/balance`);
+    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInAs(page, env.server.url, 'treasury@acme.test');
+    await page.goto(`${env.server.url}/balance`);
     await page.getByTestId('usd-available').getByText('USD 25,000.00').waitFor();
     await page.getByRole('button', { name: 'Withdraw' }).click();
     await page.getByLabel('Amount (USD)').fill('25000.01');
@@ -34,12 +25,12 @@ describe.skipIf(browserMissing)('money and access, as the portal words them, in 
   });
 
   it('shows Fees, and warns that an automated payout has no wallet to go to', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, server.url, 'admin@acme.test');
-    await page.goto(`${server.url}/transactions?tab=4`);
+    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInAs(page, env.server.url, 'admin@acme.test');
+    await page.goto(`${env.server.url}/transactions?tab=4`);
     await page.getByRole('row').nth(1).waitFor();
     await screenshots(page, 'fees');
-    await page.goto(`${server.url}/settings`);
+    await page.goto(`${env.server.url}/settings`);
     await page.getByTestId('payout-no-wallet').waitFor();
     expect(await page.getByTestId('payout-no-wallet').textContent()).toContain('No settlement wallet is enabled');
     await screenshots(page, 'payout-no-wallet');
@@ -47,9 +38,9 @@ describe.skipIf(browserMissing)('money and access, as the portal words them, in 
   });
 
   it('tells a view user why a page did not open', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, server.url, 'viewer@acme.test');
-    await page.goto(`${server.url}/api-keys`);
+    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInAs(page, env.server.url, 'viewer@acme.test');
+    await page.goto(`${env.server.url}/api-keys`);
     await page.getByText('Only admins can open that page, so you were brought here.').waitFor();
     expect(new URL(page.url()).pathname).not.toBe('/api-keys');
     await screenshots(page, 'refused-page');
