@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
+import { startPaymentWorker, type PaymentWorkerDeps } from '../src/modules/payments/payment-processing.ts';
 import type { TestContext } from './harness.ts';
 
 /**
@@ -30,9 +30,12 @@ export async function kenyaMomo(t: TestContext) {
   });
 }
 
-/** The sandbox payment worker on the test app's own queue, every step at once (`PAYMENT_STEP_SECONDS: '0'`). */
-export function startTestPaymentWorker(t: TestContext, options: { concurrency?: number } = {}) {
-  return startPaymentWorker({
+/**
+ * What a payment worker of the test app runs on (its queue, database, live bus, notifier, ledger and clock), every step
+ * at once (`PAYMENT_STEP_SECONDS: '0'`) unless `overrides` says otherwise.
+ */
+export function paymentWorkerDeps(t: TestContext, overrides: Partial<PaymentWorkerDeps> = {}): PaymentWorkerDeps {
+  return {
     boss: t.app.boss!,
     db: t.database.db,
     live: t.app.liveBus,
@@ -40,7 +43,12 @@ export function startTestPaymentWorker(t: TestContext, options: { concurrency?: 
     ledger: t.app.services.ledger,
     stepSeconds: 0,
     log: t.app.log,
-    ...options,
     now: t.app.clock,
-  });
+    ...overrides,
+  };
+}
+
+/** The sandbox payment worker on the test app's own queue, every step at once. */
+export function startTestPaymentWorker(t: TestContext, options: { concurrency?: number } = {}) {
+  return startPaymentWorker({ ...paymentWorkerDeps(t), ...options });
 }

@@ -8,7 +8,7 @@ import { encrypt } from '../src/lib/keys.ts';
 import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
 import { createKey, signedCall } from './partner-api-client.ts';
 import { webhookReceiver, type Receiver } from './webhook-receiver.ts';
-import { kenyaMomo } from './payment-support.ts';
+import { kenyaMomo, paymentWorkerDeps } from './payment-support.ts';
 
 /**
  * A partner's server with an API key: creates a disbursement, sends it again with the same Idempotency-Key (one
@@ -36,16 +36,7 @@ describe.each(DATABASES)('payments over the partner API with webhooks on %s', (k
       .execute();
     delivery = await startTestWebhookDelivery(t, { schedule: [1, 1], concurrency: 8 });
     // a state lasts half a second: long enough for each event to be delivered before the next is made
-    worker = await startPaymentWorker({
-      boss: t.app.boss!,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      ledger: t.app.services.ledger,
-      stepSeconds: 0.5,
-      log: t.app.log,
-      now: t.app.clock,
-    });
+    worker = await startPaymentWorker(paymentWorkerDeps(t, { stepSeconds: 0.5 }));
   });
   afterAll(async () => {
     await worker?.stop();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDecimal, compareDecimal, normalise, subtractDecimal } from '@portal/contract/decimal';
 import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '@portal/contract/payments';
 import { runPaymentStep, startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
-import { startTestPaymentWorker } from './payment-support.ts';
+import { paymentWorkerDeps, startTestPaymentWorker } from './payment-support.ts';
 import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/index.ts';
@@ -451,15 +451,7 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     worker = undefined;
     const p = (await post(ACME_ADMIN, 'disbursement', disbursement({ amount: '1001' }))).json<{ payment: Payment }>().payment;
     const before = await ledgerSummary(t.database.db, DEMO_PARTNERS.acme.id, 'USD');
-    const deps = {
-      boss: t.app.boss!,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      ledger: t.app.services.ledger,
-      stepSeconds: 0,
-      now: t.app.clock,
-    };
+    const deps = paymentWorkerDeps(t);
     for (let i = 0; i < 3; i++)
       await Promise.all([
         runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: p.id }),
@@ -489,32 +481,14 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect(made.map((r) => r.statusCode)).toEqual(made.map(() => 201));
     const payments = made.map((r) => r.json<{ payment: Payment }>().payment);
     // part of the way on the first server, then it stops (its queue stops without finishing what it holds)
-    const deps = {
-      boss: t.app.boss!,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      ledger: t.app.services.ledger,
-      stepSeconds: 0,
-      now: t.app.clock,
-    };
+    const deps = paymentWorkerDeps(t);
     await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: payments[0]!.id });
     await runPaymentStep(deps, { partnerId: DEMO_PARTNERS.acme.id, id: payments[3]!.id });
     await t.app.boss!.stop({ graceful: false, wait: true });
     // the second server: a new queue on the same database
     const boss = createBoss(t.database);
     await boss.start();
-    const second = await startPaymentWorker({
-      boss,
-      db: t.database.db,
-      live: t.app.liveBus,
-      notifier: t.app.services.notifier,
-      ledger: t.app.services.ledger,
-      stepSeconds: 0,
-      log: t.app.log,
-      concurrency: 2,
-      now: t.app.clock,
-    });
+    const second = await startPaymentWorker({ ...paymentWorkerDeps(t, { boss }), concurrency: 2 });
     try {
       const finals = await Promise.all(payments.map((p) => finished(p.id)));
       expect(finals).toEqual(payments.map((p) => sandboxOutcome(p.amount)));

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
-/** Every statement on the notifications, their e-mail choices and the low balance alert's state (migration 0029). */
+/** Every statement on the notifications and their e-mail choices (the low balance alert's state is the ledger's). */
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
