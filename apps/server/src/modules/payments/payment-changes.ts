@@ -7,7 +7,7 @@ import type { LiveBus } from '../../lib/live-bus.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import { recordEvent } from '../webhooks/index.ts';
-import { insertFeeReturn, insertFeeRow, mirrorWallet, moveOrder, type OrderRow } from './payments.repository.ts';
+import { insertFeeReturn, insertFeeRow, moveOrder, type OrderRow } from './payments.repository.ts';
 
 /** The partner's balance account: collections and disbursements settle in USD (the default fiat wallet). */
 export const PAYMENT_CURRENCY = 'USD';
@@ -76,9 +76,6 @@ export const feeOf = (o: OrderRow, fiatWallet: string | null, at: Date) => ({
   at,
 });
 
-/** The wallet the order's row is on (its table's mirror). */
-const walletOf = (trx: Transaction<DB>, o: OrderRow) => mirrorWallet(trx, o.partner_id, o.kind, o.id);
-
 /** The money an order's new state moves on the ledger, each entry unique by (partner, kind, reference); whether any moved. */
 async function bookState(trx: Transaction<DB>, ledger: Pick<Ledger, 'book'>, o: OrderRow, at: Date): Promise<boolean> {
   let moved = false;
@@ -103,8 +100,9 @@ async function bookState(trx: Transaction<DB>, ledger: Pick<Ledger, 'book'>, o: 
     if (o.status === 'complete') {
       await entry('collection', o.amount_usd);
       await entry('collection_fee', neg(o.fee_usd));
-      // Fees lists the fee when it is taken from the balance, at the same moment
-      if (nonZero(o.fee_usd)) await insertFeeRow(trx, feeOf(o, await walletOf(trx, o), at));
+      // Fees lists the fee when it is taken from the balance, at the same moment; on the wallet of the collection's row,
+      // which a collection is made without (payments.service.ts, book): the default USD one
+      if (nonZero(o.fee_usd)) await insertFeeRow(trx, feeOf(o, null, at));
     }
     // the payer gets the collected amount back; the fee was earned
     if (o.status === 'refunded') await entry('collection_refund', neg(o.amount_usd));

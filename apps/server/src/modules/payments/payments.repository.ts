@@ -198,12 +198,6 @@ export async function insertFeeReturn(trx: Transaction<DB>, partnerId: string, o
     on conflict do nothing`.execute(trx);
 }
 
-/** The wallet of an order's row in its table (payments or collections). */
-export async function mirrorWallet(trx: Transaction<DB>, partnerId: string, kind: string, id: string) {
-  const row = await trx.selectFrom(mirrorTable(kind)).select('fiat_wallet').where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
-  return row?.fiat_wallet ?? null;
-}
-
 /** Orders not finished whose last change is older than `before` (their job may be gone): the sweep queues them again. */
 export function unfinishedOrders(db: Executor, before: Date, limit = 500) {
   return db

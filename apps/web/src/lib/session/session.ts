@@ -97,8 +97,6 @@ export function refreshSession(): Promise<boolean> {
 }
 
 let restoring: Promise<boolean> | undefined;
-/** Counts the sign-outs this tab heard of: a restore that began before one is dropped when it answers. */
-let signOuts = 0;
 
 /**
  * Signs this tab in with the browser's session (a new tab, a bookmark, a sign-in seen in another tab): one refresh
@@ -115,12 +113,11 @@ export function restoreSession(options: { told?: boolean } = {}): Promise<boolea
   let attempt: Promise<boolean> | undefined = undefined;
   attempt = (async () => {
     useSession.setState({ restoring: true });
-    const began = signOuts;
     try {
       const res = await refreshThroughOutages();
-      // the browser signed out while this was on its way (another tab): the answer, even a token, is of a session
-      // that ends; this tab stays signed out
-      if (signOuts !== began) return false;
+      // the browser signed out while this was on its way (another tab's sign-out let this attempt go): the answer,
+      // even a token, is of a session that ends; this tab stays signed out
+      if (restoring !== attempt) return false;
       if (!res) {
         setBrowserSignedIn(false);
         return false;
@@ -206,7 +203,6 @@ export function followOtherTabs() {
   listenToOtherTabs((message) => {
     const { verified, user } = useSession.getState();
     if (message.type === 'signed-out') {
-      signOuts++;
       // signed in, or still signing itself in (its refresh may wait through an outage, or answer with the session that
       // is ending): to the sign-in page now, with the other tab's words
       if ((verified && user) || useSession.getState().restoring) {
