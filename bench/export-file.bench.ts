@@ -29,13 +29,14 @@ const db = database.db;
 await migrateToLatest(db);
 await seedDemo(db, keyRing(crypto.createHash('sha256').update('bench-export').digest()), { transactions: false });
 const ACME = DEMO_PARTNERS.acme.id;
-const dbTable: Record<SearchTable, TransactionTable> = {
+const dbTable: Record<SearchTable, TransactionTable | 'payments + collections'> = {
   payments: 'payments',
   collections: 'collections',
   settlements: 'settlements',
   fees: 'fees',
   trades: 'trades',
   'initiate-payments': 'initiated_payments',
+  all: 'payments + collections',
 };
 // 15,000 rows over 18 months: about 10,000 in the last year (the report); fees are made from the partner's payments
 // and collections, so those come first

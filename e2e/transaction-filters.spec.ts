@@ -67,6 +67,61 @@ describe.skipIf(browserMissing)('transaction filters in Chromium', () => {
     await page.close();
   }, 120_000);
 
+  it('shows payments and collections together in the All tab, filtered by transaction type, and the menu with its icons', async () => {
+    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await signInAs(page, env.server.url, 'treasury@acme.test');
+    await page.waitForURL('**/transactions');
+    const summary = page.getByTestId('page-summary');
+    await expect.poll(() => summary.textContent()).toBe('1–10 of 1,200');
+    // every menu item has its icon
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const links = nav.getByRole('link');
+    expect(await links.count()).toBeGreaterThan(3);
+    for (const link of await links.all()) expect(await link.locator('svg[aria-hidden="true"]').count(), (await link.textContent()) ?? '').toBe(1);
+
+    await page.getByRole('tab', { name: 'All' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('5');
+    // the demo's 1,200 payments and its collections, newest first
+    await expect.poll(async () => Number(/of ([\d,]+)/.exec((await summary.textContent()) ?? '')?.[1]?.replace(/,/g, ''))).toBeGreaterThan(1_200);
+    expect(await page.locator('thead th').allTextContents()).toEqual(['ID', 'Date', 'Type', 'Country', 'Wallet', 'Amount', 'Status', 'View']);
+    // the type the third cell shows, its payment method on the line under it (the cell's label for a phone's card is
+    // hidden on a wide screen)
+    const typeCells = () =>
+      page
+        .locator('[data-testid="transaction-row"] td:nth-child(3)')
+        .evaluateAll((tds) => tds.map((td) => (td as HTMLElement).innerText.trim().split('\n')[0]!));
+    await expect.poll(async () => (await typeCells()).length).toBe(10);
+    expect(
+      (await typeCells()).every((c) => ['Pay out', 'Top up'].includes(c)),
+      (await typeCells()).join(', '),
+    ).toBe(true);
+    const methods = await page
+      .locator('[data-testid="transaction-row"] td:nth-child(3)')
+      .evaluateAll((tds) => tds.map((td) => (td as HTMLElement).innerText.trim().split('\n')[1]));
+    expect(
+      methods.every((m) => m === 'Bank' || m === 'Momo'),
+      methods.join(', '),
+    ).toBe(true);
+    // nothing in the header runs into its neighbour
+    const overlaps = await page.locator('thead th').evaluateAll((ths) => ths.filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent));
+    expect(overlaps).toEqual([]);
+    await screenshots(page, 'transactions-all');
+    // transaction type's options come from the rows loaded; picking one keeps it in the address
+    await page.getByRole('button', { name: 'Transaction Type: All' }).click();
+    await page.getByRole('option', { name: 'Top up' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('transactionType')).toBe('topup');
+    await expect.poll(async () => [...new Set(await typeCells())]).toEqual(['Top up']);
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: 'e2e/screenshots/transactions-all-top-mobile.png' });
+    // the phone's menu shows the same icons
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await nav.getByRole('link', { name: 'Transactions' }).waitFor();
+    expect(await nav.locator('a svg[aria-hidden="true"]').count()).toBe(await links.count());
+    await page.screenshot({ path: 'e2e/screenshots/menu-icons-mobile.png' });
+    await page.close();
+  }, 120_000);
+
   it('says where an id is when the tab shown has none, and opens that tab with the same search', async () => {
     const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await signInAs(page, env.server.url, 'treasury@acme.test');

@@ -2,7 +2,7 @@ import { CSV_BOM, csvLine } from './csv.ts';
 import { plainDecimal } from './decimal.ts';
 import { DEFAULT_FIAT_WALLET } from './fiat-wallets.ts';
 import { paymentMethodLabel, requestSourceLabel, statusLabel, titleCase, transactionTypeLabel } from './labels.ts';
-import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from './transaction-rows.ts';
+import type { CollectionRow, CombinedRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from './transaction-rows.ts';
 import { wallTimeInZone } from './time-zone.ts';
 import type { SearchTable } from './transactions.ts';
 
@@ -123,6 +123,12 @@ function transfer(o: ExportOptions, collections: boolean): ExportColumn<Collecti
   ];
 }
 
+/** The combined table: a collection's columns, its transaction type (Pay out, Top up) after its time. */
+function combined(o: ExportOptions): ExportColumn<CombinedRow>[] {
+  const [first, when, ...rest] = transfer(o, true);
+  return [first!, when!, col<CombinedRow>('Transaction Type', (r) => transactionTypeLabel(r.transactionType)), ...rest];
+}
+
 function settlements(o: ExportOptions): ExportColumn<SettlementRow>[] {
   // the fiat amount's currency is known only from a local-currency wallet (the row keeps no country)
   const fiat = (r: SettlementRow): Money | null =>
@@ -205,6 +211,7 @@ const COLUMNS: { [T in SearchTable]: (o: ExportOptions) => ExportColumn<Transact
   fees,
   trades,
   'initiate-payments': initiatedPayments,
+  all: combined,
 };
 
 /** The file columns of a table; an unknown table is refused (transaction-data §8). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecimalString } from './domain.ts';
+import { DecimalString, TRANSACTION_TYPES } from './domain.ts';
 
 /**
  * The rows of the six transaction tables as a client receives them (transaction-data §3, §4): camelCase names of
@@ -37,6 +37,13 @@ export type CollectionRow = z.infer<typeof CollectionRow>;
 /** @alias a payment row has the collection row's shape (transaction-data §3), under its own name */
 export const PaymentRow = CollectionRow;
 export type PaymentRow = z.infer<typeof PaymentRow>;
+
+/**
+ * A row of the combined table (transaction-data §3, "Combined tab"): a payment or a collection, which its transaction
+ * type says (payout: a payment, money out; topup: a collection, money in, the words Fees uses for the same kinds).
+ */
+export const CombinedRow = CollectionRow.extend({ transactionType: z.enum(TRANSACTION_TYPES) });
+export type CombinedRow = z.infer<typeof CombinedRow>;
 
 export const SettlementRow = z.object({
   id: Id,
@@ -119,6 +126,7 @@ export const ROW_SCHEMAS = {
   fees: FeeRow,
   trades: TradeRow,
   'initiate-payments': InitiatedPaymentRow,
+  all: CombinedRow,
 } as const;
 
 export type TransactionRowOf<T extends keyof typeof ROW_SCHEMAS> = z.infer<(typeof ROW_SCHEMAS)[T]>;

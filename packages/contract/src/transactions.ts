@@ -4,7 +4,7 @@ import { CalendarDate, safeText } from './validation.ts';
 import { TimeZoneName } from './time-zone.ts';
 
 /** The tables of transaction-data §1: four B2B tabs, trades and initiated payments for commercial partners. */
-export const SEARCH_TABLES = ['payments', 'collections', 'settlements', 'fees', 'trades', 'initiate-payments'] as const;
+export const SEARCH_TABLES = ['payments', 'collections', 'settlements', 'fees', 'trades', 'initiate-payments', 'all'] as const;
 export const SearchTable = z.enum(SEARCH_TABLES);
 export type SearchTable = z.infer<typeof SearchTable>;
 
@@ -31,6 +31,8 @@ export const TABLE_FILTERS: Record<SearchTable, readonly FilterKey[]> = {
   settlements: ['status'],
   fees: ['paymentMethod', 'transactionType'],
   'initiate-payments': ['localCurrency', 'status'],
+  // the combined table: payments and collections together (transaction-data §3)
+  all: ['country', 'status', 'paymentMethod', 'transactionType', 'requestSource'],
 };
 
 /** Filters whose value is compared lower-cased. */
@@ -127,6 +129,7 @@ export const SearchResponse = z.discriminatedUnion('table', [
   searchPage('fees'),
   searchPage('trades'),
   searchPage('initiate-payments'),
+  searchPage('all'),
 ]);
 export type SearchResponse = z.infer<typeof SearchResponse>;
 export type SearchResponseOf<T extends SearchTable> = Extract<SearchResponse, { table: T }>;
@@ -157,6 +160,7 @@ export const ScrollResponse = z.discriminatedUnion('table', [
   scrollBatch('fees'),
   scrollBatch('trades'),
   scrollBatch('initiate-payments'),
+  scrollBatch('all'),
 ]);
 export type ScrollResponse = z.infer<typeof ScrollResponse>;
 export type ScrollResponseOf<T extends SearchTable> = Extract<ScrollResponse, { table: T }>;
@@ -171,6 +175,7 @@ export const TransactionResponse = z.discriminatedUnion('table', [
   oneRow('fees'),
   oneRow('trades'),
   oneRow('initiate-payments'),
+  oneRow('all'),
 ]);
 export type TransactionResponse = z.infer<typeof TransactionResponse>;
 
@@ -197,6 +202,7 @@ export const ID_SEARCH_EXAMPLE: Record<SearchTable, string> = {
   settlements: '3f2a9c1e',
   fees: '3f2a9c1e',
   'initiate-payments': '3f2a9c1e',
+  all: '3f2a9c1e',
   trades: 'TRD-5F41110478',
 };
 export const TRADE_ID_PREFIX = 'TRD-';

@@ -18,7 +18,7 @@ import type { DB } from '../../db/schema.ts';
 /** An instant as PostgreSQL reads it: ISO 8601, with a year past 9999 written plainly (`10000-01-01`, not `+010000-01-01`). */
 const sqlInstant = (d: Date) => d.toISOString().replace(/^\+0*/, '');
 
-/** The database table behind each search table. */
+/** The database table behind each search table but the combined one. */
 const TABLE_NAME = {
   payments: 'payments',
   collections: 'collections',
@@ -26,10 +26,12 @@ const TABLE_NAME = {
   fees: 'fees',
   trades: 'trades',
   'initiate-payments': 'initiated_payments',
-} as const satisfies Record<SearchTable, keyof DB>;
+} as const satisfies Record<Exclude<SearchTable, 'all'>, keyof DB>;
 
+/** A row of the combined table: a payment's or a collection's (one shape), with its transaction type. */
+type CombinedTableRow = Selectable<DB['collections']> & { transaction_type: 'payout' | 'topup' };
 /** A row of a search table as the database gives it (snake_case columns, Date times, decimal strings). */
-export type TableRowOf<T extends SearchTable> = Selectable<DB[(typeof TABLE_NAME)[T]]>;
+export type TableRowOf<T extends SearchTable> = T extends keyof typeof TABLE_NAME ? Selectable<DB[(typeof TABLE_NAME)[T]]> : CombinedTableRow;
 
 /** The column each filter compares, where the table has it. */
 const FILTER_COLUMN: Partial<Record<SearchTable, Partial<Record<FilterKey, string>>>> = {
@@ -39,6 +41,7 @@ const FILTER_COLUMN: Partial<Record<SearchTable, Partial<Record<FilterKey, strin
   settlements: { status: 'status' },
   fees: { paymentMethod: 'payment_method', transactionType: 'transaction_type' },
   'initiate-payments': { localCurrency: 'local_currency', status: 'status' },
+  all: { country: 'country', status: 'status', paymentMethod: 'payment_method', transactionType: 'transaction_type', requestSource: 'request_source' },
 };
 
 const uuidBound = (hex32: string) => `${hex32.slice(0, 8)}-${hex32.slice(8, 12)}-${hex32.slice(12, 16)}-${hex32.slice(16, 20)}-${hex32.slice(20)}`;
@@ -126,7 +129,18 @@ export function conditions(partnerId: string, q: SearchQuery, forPage = false): 
   return where;
 }
 
-export const tableRef = (table: SearchTable) => sql.table(TABLE_NAME[table]);
+/**
+ * The relation a search reads, named `alias` (the table's own name unless given). The combined table is payments and
+ * collections as one relation (their columns are the same: `like collections`), each row with its transaction type;
+ * PostgreSQL pushes the conditions into both halves (a transaction type filter leaves one) and merges their
+ * newest-first index scans, so that a page reads no more rows than one of a single table.
+ */
+export function tableRef(table: SearchTable, alias?: string) {
+  if (table === 'all') {
+    return sql`(select 'payout' as transaction_type, p.* from payments p union all select 'topup' as transaction_type, c.* from collections c) as ${sql.ref(alias ?? 'combined')}`;
+  }
+  return alias ? sql`${sql.table(TABLE_NAME[table])} as ${sql.ref(alias)}` : sql`${sql.table(TABLE_NAME[table])}`;
+}
 
 /** Where a page starts: `offset` rows into the search, or `offset` rows past a keyset anchor (the row itself excluded). */
 type PageStart = { offset: number; after?: { id: string; direction: 'older' | 'newer' } };
@@ -145,7 +159,7 @@ export function pageStatement<T extends SearchTable>(partnerId: string, q: Searc
   if (a && a.direction === 'newer') where.push(sql`(created_at, id) > (${anchorTime}, ${a.id}::uuid)`);
   const order = a?.direction === 'newer' ? sql`order by created_at, id` : sql`order by created_at desc, id desc`;
   return sql<TableRowOf<T>>`
-    select t.* from ${tableRef(q.table)} t
+    select t.* from ${tableRef(q.table, 't')}
     join (select id from ${tableRef(q.table)} where ${sql.join(where, sql` and `)} ${order} limit ${size} offset ${start.offset}) page
       on t.partner_id = ${partnerId} and t.id = page.id
     order by t.created_at desc, t.id desc`;

@@ -1,5 +1,5 @@
 import type { SearchTable } from '@portal/contract/transactions';
-import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from '@portal/contract/transaction-rows';
+import type { CollectionRow, CombinedRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from '@portal/contract/transaction-rows';
 import type { TableRowOf } from './transactions.repository.ts';
 
 /**
@@ -107,6 +107,10 @@ function initiatedPaymentRow(r: TableRowOf<'initiate-payments'>): InitiatedPayme
   };
 }
 
+function combinedRow(r: TableRowOf<'all'>): CombinedRow {
+  return { ...collectionRow(r), transactionType: r.transaction_type };
+}
+
 const TO_ROW: { [T in SearchTable]: (row: TableRowOf<T>) => TransactionRowOf<T> } = {
   payments: collectionRow,
   collections: collectionRow,
@@ -114,6 +118,7 @@ const TO_ROW: { [T in SearchTable]: (row: TableRowOf<T>) => TransactionRowOf<T> 
   fees: feeRow,
   trades: tradeRow,
   'initiate-payments': initiatedPaymentRow,
+  all: combinedRow,
 };
 
 /** The rows of a table as a client receives them. */

@@ -96,3 +96,36 @@ describe('the signed-in frame at start', () => {
     expect(seen).toEqual(['frame', 'screen']);
   });
 });
+
+describe('the side navigation icons', () => {
+  it('draws the icon of each item (transaction-data §2), one of its own per item, beside the legal link and the way out', async () => {
+    signIn('admin');
+    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/accounts': { body: accounts() } });
+    renderScreen(<AppLayout />, { path: '/transactions' });
+
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    await within(nav).findByRole('link', { name: 'Transactions' });
+    const drawn = within(nav)
+      .getAllByRole('link')
+      .map((a) => `${a.textContent}: ${a.querySelector('svg[aria-hidden="true"]')?.getAttribute('data-icon') ?? 'none'}`);
+    expect(drawn).toEqual([
+      'Transactions: transactions',
+      'Enabled Countries: countries',
+      'Coverage: coverage',
+      'Balance: balance',
+      'API Keys: keys',
+      'Webhooks: webhooks',
+      'Wallet Management: wallet',
+      'Request Data Download: dataDownload',
+      'Settings: settings',
+    ]);
+    // each icon is a drawing of its own
+    const shapes = within(nav)
+      .getAllByRole('link')
+      .map((a) => a.querySelector('svg')?.innerHTML);
+    expect(new Set(shapes).size).toBe(shapes.length);
+    expect(within(nav).getByRole('button', { name: 'Log out' }).querySelector('svg')).toBeTruthy();
+    const about = screen.getByRole('link', { name: `About · version ${buildInfo.version}` });
+    expect(about.querySelector('svg')?.getAttribute('data-icon')).toBe('legal');
+  });
+});

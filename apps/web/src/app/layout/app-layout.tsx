@@ -1,4 +1,19 @@
-import { LogOut } from 'lucide-react';
+import {
+  ArrowLeftRight,
+  CandlestickChart,
+  Download,
+  Globe,
+  KeyRound,
+  Landmark,
+  LogOut,
+  Radar,
+  Scale,
+  Send,
+  Settings,
+  Wallet,
+  Webhook,
+  type LucideIcon,
+} from 'lucide-react';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation } from 'react-router';
@@ -10,7 +25,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { PageSkeleton } from './page-skeleton.tsx';
 import { logout } from '../../lib/session/session.ts';
 import { useSession } from '../../lib/session/session-store.ts';
-import { isActive, navGroups } from './nav.ts';
+import { isActive, navGroups, type NavIcon } from './nav.ts';
 import { guard } from '../guard.ts';
 import { ROUTES } from '../routes.ts';
 import { buildInfo } from '../../lib/build-info.ts';
@@ -32,6 +47,21 @@ import { useAfterStart } from '../../lib/after-start.ts';
 
 /** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
 const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
+
+/** What each of the navigation's icons is drawn with. */
+const NAV_ICONS: Record<NavIcon, LucideIcon> = {
+  transactions: ArrowLeftRight,
+  countries: Globe,
+  coverage: Radar,
+  balance: Landmark,
+  keys: KeyRound,
+  webhooks: Webhook,
+  wallet: Wallet,
+  dataDownload: Download,
+  settings: Settings,
+  trades: CandlestickChart,
+  payments: Send,
+};
 
 /** Toasts last 3000 ms in the layout (portal-core §9). */
 const LAYOUT_TOAST_MS = 3000;
@@ -95,20 +125,24 @@ export function AppLayout() {
             <div key={g.title} className="mt-4">
               <p className="px-2 text-[11px] font-semibold uppercase tracking-wider text-brand-200/70">{t(g.title)}</p>
               <ul className="mt-1 space-y-0.5">
-                {g.items.map((item) => (
-                  <li key={item.to}>
-                    <NavLink
-                      to={item.to}
-                      onClick={() => setOpen(false)}
-                      className={cn(
-                        'block rounded-md px-2 py-2 text-sm',
-                        isActive(pathname, item.to) ? 'bg-white/15 font-medium text-white' : 'text-brand-100/90 hover:bg-white/10',
-                      )}
-                    >
-                      {t(item.label)}
-                    </NavLink>
-                  </li>
-                ))}
+                {g.items.map((item) => {
+                  const Icon = NAV_ICONS[item.icon];
+                  return (
+                    <li key={item.to}>
+                      <NavLink
+                        to={item.to}
+                        onClick={() => setOpen(false)}
+                        className={cn(
+                          'flex items-center gap-2 rounded-md px-2 py-2 text-sm',
+                          isActive(pathname, item.to) ? 'bg-white/15 font-medium text-white' : 'text-brand-100/90 hover:bg-white/10',
+                        )}
+                      >
+                        <Icon className="size-4 shrink-0" aria-hidden="true" data-icon={item.icon} />
+                        {t(item.label)}
+                      </NavLink>
+                    </li>
+                  );
+                })}
                 {g.title === 'nav.group.account' && (
                   <li>
                     <button
@@ -137,8 +171,9 @@ export function AppLayout() {
               <NavLink
                 to="/about"
                 onClick={() => setOpen(false)}
-                className="mt-2 inline-block rounded text-brand-100/80 underline-offset-2 hover:text-white hover:underline"
+                className="mt-2 inline-flex items-center gap-1 rounded text-brand-100/80 underline-offset-2 hover:text-white hover:underline"
               >
+                <Scale className="size-3.5 shrink-0" aria-hidden="true" data-icon="legal" />
                 {t('about', { version: buildInfo.version })}
               </NavLink>
             )}

@@ -6,23 +6,26 @@ import type { frameMessages } from '../../lib/frame-messages.ts';
 
 /** A text of the frame's catalogue: the navigation holds keys, translated where the layout draws them. */
 type FrameKey = MessageKey<typeof frameMessages.en>;
-export type NavItem = { label: FrameKey; to: string };
+/** The spec's sidebar icons (transaction-data §2), by what they stand for; the layout draws each. */
+export type NavIcon =
+  'transactions' | 'countries' | 'coverage' | 'balance' | 'keys' | 'webhooks' | 'wallet' | 'dataDownload' | 'settings' | 'trades' | 'payments';
+export type NavItem = { label: FrameKey; to: string; icon: NavIcon };
 export type NavGroup = { title: FrameKey; items: NavItem[] };
 type Partner = Pick<PartnerRecord, 'isB2B' | 'isCommercial' | 'isWhitelistedCommercial'>;
 
 /** The side navigation of portal-core §2 for the partner's kind, flags and the user's role. Log out is added by the layout. */
 export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): NavGroup[] {
   const when = (ok: boolean, item: NavItem) => (ok ? [item] : []);
-  const settings: NavItem = { label: 'nav.settings', to: '/settings' };
+  const settings: NavItem = { label: 'nav.settings', to: '/settings', icon: 'settings' };
   if (partner.isCommercial) {
     return [
       {
         title: 'nav.group.business',
         items: [
-          { label: 'nav.trades', to: '/trades' },
-          ...when(partner.isWhitelistedCommercial && flags.paymentsViewEnabled, { label: 'nav.payments', to: '/payments' }),
-          ...when(hasBalance(partner), { label: 'nav.balance', to: '/balance' }),
-          ...when(flags.walletManagementEnabled, { label: 'nav.wallets', to: '/wallets' }),
+          { label: 'nav.trades', to: '/trades', icon: 'trades' },
+          ...when(partner.isWhitelistedCommercial && flags.paymentsViewEnabled, { label: 'nav.payments', to: '/payments', icon: 'payments' }),
+          ...when(hasBalance(partner), { label: 'nav.balance', to: '/balance', icon: 'balance' }),
+          ...when(flags.walletManagementEnabled, { label: 'nav.wallets', to: '/wallets', icon: 'wallet' }),
         ],
       },
       { title: 'nav.group.account', items: [settings] },
@@ -32,24 +35,24 @@ export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): Na
     {
       title: 'nav.group.business',
       items: [
-        { label: 'nav.transactions', to: '/transactions' },
-        ...when(flags.enabledCountriesEnabled, { label: 'nav.countries', to: '/countries' }),
-        ...when(flags.channelsCoverageEnabled, { label: 'nav.coverage', to: '/coverage' }),
-        ...when(hasBalance(partner), { label: 'nav.balance', to: '/balance' }),
+        { label: 'nav.transactions', to: '/transactions', icon: 'transactions' },
+        ...when(flags.enabledCountriesEnabled, { label: 'nav.countries', to: '/countries', icon: 'countries' }),
+        ...when(flags.channelsCoverageEnabled, { label: 'nav.coverage', to: '/coverage', icon: 'coverage' }),
+        ...when(hasBalance(partner), { label: 'nav.balance', to: '/balance', icon: 'balance' }),
       ],
     },
     {
       title: 'nav.group.developers',
       items: [
-        ...when(flags.apiKeysManagementEnabled && !partner.isCommercial && role === 'admin', { label: 'nav.apiKeys', to: '/api-keys' }),
-        ...when(flags.webhooksManagementEnabled, { label: 'nav.webhooks', to: '/webhooks' }),
+        ...when(flags.apiKeysManagementEnabled && !partner.isCommercial && role === 'admin', { label: 'nav.apiKeys', to: '/api-keys', icon: 'keys' }),
+        ...when(flags.webhooksManagementEnabled, { label: 'nav.webhooks', to: '/webhooks', icon: 'webhooks' }),
       ],
     },
     {
       title: 'nav.group.account',
       items: [
-        ...when(flags.walletManagementEnabled && role === 'admin', { label: 'nav.wallets', to: '/wallets' }),
-        ...when(flags.reportDownloadsEnabled, { label: 'nav.dataDownload', to: '/data-download' }),
+        ...when(flags.walletManagementEnabled && role === 'admin', { label: 'nav.wallets', to: '/wallets', icon: 'wallet' }),
+        ...when(flags.reportDownloadsEnabled, { label: 'nav.dataDownload', to: '/data-download', icon: 'dataDownload' }),
         settings,
       ],
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settlement } from '../../testing/factories.ts';
+import { payments, settlement } from '../../testing/factories.ts';
 import type { TradeRow } from '@portal/contract/transaction-rows';
 import { detailSections, explorerUrl } from './details.ts';
 import { shortId, tabByIndex, tradeFee, tradeRate, TRADES, type Row } from './tables.ts';
@@ -66,6 +66,23 @@ describe('details', () => {
     expect(all['Network']!.value).toBe('Ethereum (ERC20)');
     expect(all['Transaction hash']).toMatchObject({ copy: true, href: `https://etherscan.io/tx/${'ab'.repeat(32)}` });
     expect(all['External wallet address']!.copy).toBe(true);
+  });
+  it("of a row of the All tab: a payment's (its recipient) or a collection's (its sender and request source), as its type says", () => {
+    const [row] = payments(1);
+    const fields = (transactionType: 'payout' | 'topup') =>
+      Object.fromEntries(
+        detailSections('all', { ...row!, requestSource: 'portal', transactionType })
+          .flatMap((s) => s.fields)
+          .map((f) => [f.label, f.value]),
+      );
+    const payout = fields('payout');
+    expect(payout['Recipient']).toBe('Adaeze Okafor');
+    expect(payout['Sender']).toBeUndefined();
+    expect(payout['Request source']).toBeUndefined();
+    const topup = fields('topup');
+    expect(topup['Sender']).toBe('Adaeze Okafor');
+    expect(topup['Recipient']).toBeUndefined();
+    expect(topup['Request source']).toBe('Portal');
   });
   it('of a trade: the rate as "1 USDC = 26.24 ZMW" and the fee with its currency', () => {
     const all = Object.fromEntries(

@@ -1,6 +1,6 @@
 import type { Network } from '@portal/contract/domain';
 import { networkName } from '@portal/contract/labels';
-import type { CollectionRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow } from '@portal/contract/transaction-rows';
+import type { CollectionRow, CombinedRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow } from '@portal/contract/transaction-rows';
 import type { Payment } from '@portal/contract/payments';
 import type { SearchTable } from '@portal/contract/transactions';
 import {
@@ -233,6 +233,9 @@ export function detailSections(table: SearchTable, row: Row): DetailSection[] {
       return trade(t, row as TradeRow);
     case 'initiate-payments':
       return initiated(t, row as InitiatedPaymentRow);
+    case 'all':
+      // a row of the combined tab is a payment's or a collection's, as its transaction type says
+      return moneyMovement(t, (row as CombinedRow).transactionType === 'payout' ? 'payments' : 'collections', row as CombinedRow);
   }
 }
 

@@ -22,6 +22,7 @@ export function exportColumnsFor(table: string, walletMode: boolean): ExportColu
 export function cleanRows(table: string, rows: Row[]): Row[] {
   switch (table) {
     case 'collections':
+    case 'all':
       return rows.map((r) => ('requestSource' in r ? { ...r, requestSource: r.requestSource || 'api' } : r));
     case 'payments':
     case 'settlements':

@@ -197,8 +197,41 @@ const fees: TabDef<'fees'> = {
   fetchError: 'fetchError.fees',
 };
 
-/** The four tabs by display index: payments = 1 (the default), collections, settlements, fees. */
-export const TABS: TabDef[] = [payments, collections, settlements, fees];
+/**
+ * The combined tab (transaction-data §3): payments and collections together, each with its transaction type (Pay out,
+ * Top up) and payment method; its filters are country, status, payment method, transaction type and request source, the transaction
+ * type's options filling from the loaded rows as the Fees tab's do.
+ */
+const all: TabDef<'all'> = {
+  index: 5,
+  key: 'all',
+  label: 'tab.all',
+  // eight columns would not fit a laptop's screen: the type carries the payment method on a second line, and the
+  // request source (a filter here) is in the details and the export
+  columns: (w, t = texts()) => [
+    id(t),
+    date(t),
+    { header: t('column.type'), cell: (r) => transactionTypeLabel(r.transactionType), sub: (r) => paymentMethodLabel(r.paymentMethod) },
+    country(t),
+    ...(w ? [wallet(t)] : []),
+    localAmount(t),
+    status(t),
+  ],
+  filters: (t = texts()) => [
+    cat('country', t('filter.country'), COUNTRIES),
+    cat('status', t('filter.status'), TRANSACTION_STATUSES),
+    cat('paymentMethod', t('filter.paymentMethod'), PAYMENT_METHODS),
+    cat('transactionType', t('filter.transactionType'), []),
+    cat('requestSource', t('filter.requestSource'), REQUEST_SOURCES),
+  ],
+  fetchError: 'fetchError.all',
+};
+
+/**
+ * The tabs by display index: payments = 1 (the default), collections, settlements, fees, and the combined one (5),
+ * drawn last so that the four keep the places and numbers links already carry.
+ */
+export const TABS: TabDef[] = [payments, collections, settlements, fees, all];
 
 /** An unknown display index falls back to payments. */
 export const tabByIndex = (index: number | string | null | undefined) => TABS.find((t) => t.index === Number(index)) ?? TABS[0]!;

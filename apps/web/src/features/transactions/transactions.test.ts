@@ -57,8 +57,10 @@ describe('tabs', () => {
       [2, 'collections'],
       [3, 'settlements'],
       [4, 'fees'],
+      [5, 'all'],
     ]);
     expect(tabByIndex(3).key).toBe('settlements');
+    expect(tabByIndex(5).key).toBe('all');
     expect(tabByIndex(9).key).toBe('payments');
     expect(tabByIndex('x').key).toBe('payments');
   });
@@ -73,6 +75,18 @@ describe('tabs', () => {
     expect(headers(4)).toEqual(['ID', 'Date', 'Amount', 'Transaction Type', 'Payment Method']);
     expect(headers(1, true)).toEqual(['ID', 'Date', 'Country', 'Wallet', 'Amount', 'Status', 'Payment Method']);
     expect(headers(3, true)).toEqual(['ID', 'Date', 'Wallet', 'Transaction type', 'Amount', 'Status']);
+    expect(headers(5)).toEqual(['ID', 'Date', 'Type', 'Country', 'Amount', 'Status']);
+    expect(headers(5, true)).toEqual(['ID', 'Date', 'Type', 'Country', 'Wallet', 'Amount', 'Status']);
+  });
+  it('filter the combined tab by country, status, payment method, transaction type (starting empty) and request source', () => {
+    const cats = tabByIndex(5).filters();
+    expect(cats.map((c) => [c.key, c.name, c.options.length > 0])).toEqual([
+      ['country', 'Country', true],
+      ['status', 'Status', true],
+      ['paymentMethod', 'Payment Method', true],
+      ['transactionType', 'Transaction Type', false],
+      ['requestSource', 'Request Source', true],
+    ]);
   });
 });
 

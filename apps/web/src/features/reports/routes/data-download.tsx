@@ -26,7 +26,7 @@ import { ReportList } from '../components/report-list.tsx';
 import { reportsMessages, sourceName } from '../messages.ts';
 
 /** The four B2B tables a report can be made of. */
-const SOURCES = ['payments', 'collections', 'settlements', 'fees'] as const satisfies readonly SearchTable[];
+const SOURCES = ['payments', 'collections', 'settlements', 'fees', 'all'] as const satisfies readonly SearchTable[];
 const isActive = (status: ReportStatus) => ACTIVE_REPORT_STATUSES.includes(status);
 
 /** A day from today in the zone the portal shows (UTC unless the user chose theirs). */

@@ -35,7 +35,7 @@ const ORDER: Record<NonNullable<Column['kind']>, string> = { id: 'max-sm:order-1
  * place without moving what is below them.
  */
 function PlaceholderCell({ column }: { column: Column }) {
-  const quiet = column.kind === 'date' ? 1 : column.kind === 'amount' && column.sub ? (column.subLines ?? 1) : 0;
+  const quiet = column.kind === 'date' ? 1 : column.sub ? (column.subLines ?? 1) : 0;
   const bar = cn('block animate-pulse rounded bg-canvas', column.kind === 'amount' && 'ml-auto');
   return (
     <>
@@ -106,8 +106,17 @@ function Cell({ column, row }: { column: Column; row: Row }): ReactNode {
           {text}
         </StatusBadge>
       );
-    default:
-      return text;
+    default: {
+      // a second, quieter line where the column has one (the combined tab's type, its payment method under it)
+      const sub = column.sub?.(row);
+      if (!sub) return text;
+      return (
+        <span className="block">
+          <span className="whitespace-nowrap">{text}</span>
+          <span className="block whitespace-nowrap text-xs text-muted">{sub}</span>
+        </span>
+      );
+    }
   }
 }
 

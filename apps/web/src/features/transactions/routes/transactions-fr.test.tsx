@@ -34,7 +34,7 @@ describe('transactions screen in French', () => {
 
     expect(screen.getByRole('heading', { name: 'Transactions' })).toBeTruthy();
     expect(screen.getByText('Vos paiements, encaissements, règlements et frais.')).toBeTruthy();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Paiements', 'Encaissements', 'Règlements', 'Frais']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Paiements', 'Encaissements', 'Règlements', 'Frais', 'Tout']);
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['ID', 'Date', 'Pays', 'Montant', 'Statut', 'Moyen de paiement', 'Voir']);
     expect(within(bodyRows()[0]!).getAllByRole('cell').map(cellText).slice(1, 6)).toEqual([
       '20 nov. 2026 12:00 UTC',
