@@ -6,6 +6,7 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
+const KORA = DEMO_PARTNERS.kora.id;
 const FEE_KINDS = ['disbursement_fee', 'collection_fee', 'disbursement_fee_reversal'];
 /** The table that shows each kind of ledger entry (the fee kinds: Fees). */
 const TABLE_OF: Record<string, 'payments' | 'collections' | 'settlements'> = {
@@ -44,10 +45,10 @@ describe.each(DATABASES)('every table agrees with the ledger (%s)', (kind) => {
     await t?.close();
   });
 
-  const entries = async (currency: string) =>
+  const entries = async (currency: string, partnerId = ACME) =>
     (
       await sql<Entry>`select kind, reference, amount::text as amount, created_at from ledger_entries
-        where partner_id = ${ACME} and currency = ${currency} and kind <> 'opening_balance' and created_at >= ${from} and created_at < ${to}
+        where partner_id = ${partnerId} and currency = ${currency} and kind <> 'opening_balance' and created_at >= ${from} and created_at < ${to}
         order by created_at, id`.execute(t.database.db)
     ).rows;
 
@@ -120,5 +121,75 @@ describe.each(DATABASES)('every table agrees with the ledger (%s)', (kind) => {
     const key = (ref: string, amount: bigint, at: Date) => `${ref} ${amount} ${new Date(at).getTime()}`;
     const booked = new Set(fees.map((e) => key(e.reference, -toUnits(e.amount), e.created_at)));
     expect(rows.filter((r) => !booked.has(key(r.transaction_id, toUnits(r.amount_usd), r.created_at)))).toEqual([]);
+  });
+
+  /** The opening and closing balances of last month's USD statement, as the partner downloads it, in cents. */
+  const statementEnds = async (as: Awaited<ReturnType<typeof signIn>>) => {
+    const csv = await as.browser.get(`/api/v1/partner/balance/statement.csv?from=${range.startDate}&to=${range.endDate}`, { token: as.accessToken });
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    const balanceOf = (label: string) => toUnits(lines.find((l) => l.split(',')[1] === label)!.split(',')[5]!);
+    return { opening: balanceOf('Opening balance'), closing: balanceOf('Closing balance') };
+  };
+
+  it("USD: the month's movement on the statement (closing less opening) is the sum of the rows' entries, table by table", async () => {
+    const booked = await entries('USD');
+    const byTable = new Map<string, bigint>();
+    for (const e of booked) {
+      const table = FEE_KINDS.includes(e.kind) ? 'fees' : TABLE_OF[e.kind]!;
+      byTable.set(table, (byTable.get(table) ?? 0n) + toUnits(e.amount));
+    }
+    expect([...byTable.keys()].sort()).toEqual(['collections', 'fees', 'payments', 'settlements']);
+    const { opening, closing } = await statementEnds(session);
+    expect([...byTable.values()].reduce((a, b) => a + b, 0n)).toBe(closing - opening);
+  });
+
+  it('a commercial partner (Kora): each USD entry of the month is one of its initiated payments, for its amount; the statement moves by their sum; trades move no balance', async () => {
+    const kora = await signIn(t, 'admin@kora.test');
+    const booked = await entries('USD', KORA);
+    expect(booked.length).toBeGreaterThan(3);
+    const unmatched: string[] = [];
+    for (const e of booked) {
+      const row = await t.database.db
+        .selectFrom('initiated_payments')
+        .select(['amount_usd', 'status', 'created_at'])
+        .where('partner_id', '=', KORA)
+        .where('id', '=', e.reference)
+        .executeTakeFirst();
+      const what = `${e.kind} ${e.reference} ${e.amount}`;
+      if (!row) unmatched.push(`${what}: no initiated payment`);
+      else if (toUnits(row.amount_usd) !== (toUnits(e.amount) < 0n ? -toUnits(e.amount) : toUnits(e.amount)))
+        unmatched.push(`${what}: row of ${row.amount_usd}`);
+      else if (e.kind === 'disbursement' && new Date(row.created_at).getTime() !== new Date(e.created_at).getTime())
+        unmatched.push(`${what}: not at the row's moment`);
+      else if (e.kind === 'disbursement_reversal' && !['failed', 'expired', 'denied'].includes(row.status))
+        unmatched.push(`${what}: returned while ${row.status}`);
+    }
+    expect(unmatched).toEqual([]);
+    // every initiated payment of the month that was made was booked
+    const made = await t.database.db
+      .selectFrom('initiated_payments')
+      .select('id')
+      .where('partner_id', '=', KORA)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .execute();
+    expect(made.length).toBeGreaterThan(3);
+    const debited = new Set(booked.filter((e) => e.kind === 'disbursement').map((e) => e.reference));
+    expect(made.filter((m) => !debited.has(m.id))).toEqual([]);
+    const { opening, closing } = await statementEnds(kora);
+    expect(booked.reduce((sum, e) => sum + toUnits(e.amount), 0n)).toBe(closing - opening);
+    // trades settle outside the balance (the coins on chain, the local currency to the partner's bank): the month has
+    // trades, and no entry of any time is one
+    const trades = await sql<{ n: number; booked: number }>`
+      select (select count(*)::int from trades where partner_id = ${KORA} and created_at >= ${from} and created_at < ${to}) as n,
+        (select count(*)::int from ledger_entries l join trades tr on tr.partner_id = l.partner_id and tr.id::text = l.reference where l.partner_id = ${KORA}) as booked`.execute(
+      t.database.db,
+    );
+    expect(trades.rows[0]!.n).toBeGreaterThan(0);
+    expect(trades.rows[0]!.booked).toBe(0);
   });
 });

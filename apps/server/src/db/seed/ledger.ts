@@ -7,7 +7,7 @@ import type { DB } from '../schema.ts';
  * The demo ledger: the entries the demo's transaction rows imply, by the rules the server books real ones with
  * (modules/payments/payment-changes.ts, modules/withdrawals), so that a statement reconciles to the transaction
  * tables to the cent:
- * - a payment (disbursement) reserves its amount and its fee when it is made; one that failed, expired or was denied
+ * - a payment (disbursement, or a commercial partner's initiated payment) reserves its amount and its fee when it is made; one that failed, expired or was denied
  *   gives both back (two entries: the amount, and the fee, which Fees lists as given back); one refunded by the recipient's side gives the amount back (the fee was earned);
  * - a collection credits its amount and takes its fee when it completes; one refunded is first credited, then gives
  *   the amount back;
@@ -27,7 +27,7 @@ export async function bookDemoLedger(db: Kysely<DB>, partnerId: string, targets:
   await db.transaction().execute(async (trx) => {
     // statistics of the rows just loaded, before the booking joins them: planned on the counts of before (the demo's
     // thousand rows), the booking of 100,000 rows per table and its kept-balance trigger ran for more than 14 minutes
-    await sql`analyze payments, collections, settlements, fees`.execute(trx);
+    await sql`analyze payments, collections, settlements, fees, initiated_payments`.execute(trx);
     // the accounts a row may move (a wallet's currency), as the portal would have them
     await sql`
       insert into currency_accounts (partner_id, currency)
@@ -51,11 +51,18 @@ export async function bookDemoLedger(db: Kysely<DB>, partnerId: string, targets:
       left join fees f on f.partner_id = r.partner_id and f.transaction_id = r.id and f.amount_usd > 0
       left join fees fr on fr.partner_id = r.partner_id and fr.transaction_id = r.id and fr.amount_usd < 0
       where r.partner_id = ${p}`;
+    // a commercial partner's payments are its initiated payments (a live order writes both rows, with one id; the demo
+    // writes the initiated one only): one without a payments row is booked as a payment of its amount in USD, no fee
+    const initiated = sql`
+      select i.id::text as ref, i.status, i.created_at, 'USD' as currency, i.amount_usd as amount, 0::numeric as fee,
+        least(i.created_at + interval '10 minutes', now()) as returned_at
+      from initiated_payments i
+      where i.partner_id = ${p} and not exists (select 1 from payments m where m.partner_id = i.partner_id and m.id = i.id)`;
     // after the row, within the hour, never in the future
     const later = (x: string) => sql.raw(`least(${x}.created_at + interval '10 minutes', now())`);
     // every movement in one statement: each table is read once
     await sql`
-      with pay as materialized (${rows('payments')}),
+      with pay as materialized (${rows('payments')} union all ${initiated}),
       col as materialized (${rows('collections')}),
       st as materialized (select id::text as ref, status, type, created_at, fiat_amount_usd as amount from settlements where partner_id = ${p}),
       e (currency, amount, kind, ref, at) as (
