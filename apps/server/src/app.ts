@@ -47,7 +47,7 @@ import { notificationRoutes } from './modules/notifications/index.ts';
 import { transactionRoutes } from './modules/transactions/index.ts';
 import { walletRoutes } from './modules/wallets/index.ts';
 import { webhookRoutes } from './modules/webhooks/index.ts';
-import type { App } from './types/app.ts';
+import type { App, DeclaredRoute } from './types/app.ts';
 
 export type { App } from './types/app.ts';
 /** The app as built: Fastify's instance with the services the composition root made for it (the workers use them). */
@@ -82,6 +82,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // every route as it is declared (before any plugin adds one), for the tests that walk them all
+  const declaredRoutes: DeclaredRoute[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) declaredRoutes.push({ method, url: route.url, readOnly: route.config?.readOnly === true });
+  });
+  app.decorate('declaredRoutes', declaredRoutes);
   app.decorate('config', deps.config);
   app.decorate('database', deps.database);
   app.decorate('keys', deps.keys);

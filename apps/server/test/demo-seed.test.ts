@@ -80,6 +80,25 @@ describe.each(DATABASES)('the demo data tells no lies (%s)', (kind) => {
     expect(all.some((r) => r.status === 'failed')).toBe(true);
   });
 
+  it('no payment, collection or initiated payment is still under way past its processing time (48 hours); some are, and complete, failed and expired ones are there', async () => {
+    const final = ['complete', 'expired', 'failed', 'denied', 'refunded', 'cancelled', 'refund_failed', 'settlement_complete', 'settlement_failed'];
+    const cutoff = Date.now() - 48 * 3_600_000;
+    for (const table of ['payments', 'collections', 'initiated_payments'] as const) {
+      const rows = await database.db.selectFrom(table).select(['id', 'status', 'created_at']).execute();
+      const underWay = rows.filter((r) => !final.includes(r.status));
+      expect(
+        underWay.filter((r) => new Date(r.created_at).getTime() < cutoff),
+        table,
+      ).toEqual([]);
+      expect(underWay.length, table).toBeGreaterThan(0);
+      for (const status of ['complete', 'failed', 'expired'])
+        expect(
+          rows.some((r) => r.status === status),
+          `${table} ${status}`,
+        ).toBe(true);
+    }
+  });
+
   it("the README's balances are the demo's", async () => {
     const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
     for (const name of ['acme', 'kora', 'lean'] as const) {

@@ -22,8 +22,13 @@ export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Fasti
 /** What a signed call carries, read at the start of the request; the body's hash is added as the body is read. */
 export type ApiKeyCall = { apiKey: string; timestamp: string; signature: Buffer; bodySha256?: string };
 
+/** A route as declared: its method, its path (with its parameters) and the flags the plugins read from its config. */
+export type DeclaredRoute = { method: string; url: string; readOnly: boolean };
+
 declare module 'fastify' {
   interface FastifyInstance {
+    /** every route the app declared, a row per method, as declared (app.ts): what the convention tests walk */
+    declaredRoutes: readonly DeclaredRoute[];
     config: Config;
     database: Database;
     keys: Keys;

@@ -39,6 +39,21 @@ const COMMON_STATUSES: TransactionStatus[] = [
   'created',
 ];
 const STATUSES = [...COMMON_STATUSES, ...TRANSACTION_STATUSES.filter((s) => !COMMON_STATUSES.includes(s))];
+/** The statuses a payment or collection ends in; the others say it is still under way. */
+const FINAL_STATUSES: TransactionStatus[] = [
+  'complete',
+  'expired',
+  'failed',
+  'denied',
+  'refunded',
+  'cancelled',
+  'refund_failed',
+  'settlement_complete',
+  'settlement_failed',
+];
+const UNDER_WAY_STATUSES = TRANSACTION_STATUSES.filter((s) => !FINAL_STATUSES.includes(s));
+/** The longest a payment or collection takes (the top-up panel's "24 to 48 hours"): one under way is younger. */
+const UNDER_WAY_HOURS = 48;
 const SETTLEMENT_STATUSES = [...Array<string>(8).fill('complete'), ...SETTLEMENT_STATUS_LIST.filter((s) => s !== 'complete')];
 // stored lower-case, as the filters compare them
 const [BANK_TRANSFER, MOBILE_MONEY] = PAYMENT_METHOD_LIST.map((m) => m.toLowerCase());
@@ -118,12 +133,19 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
     when g.network in ('TRC20') then ${hex64}
     else '0x' || ${hex64} end)`;
 
+  // a payment, collection or initiated payment ends within its processing time, as the live system's do: of those
+  // drawn in a status still under way, one in ten is kept so, made within the last 48 hours; the others completed
+  const drawnSeries = sql`(select g.i, ${pick(STATUSES, 's')} as drawn from ${series}) g`;
+  const recent = sql`(g.drawn in (${sql.join(UNDER_WAY_STATUSES)}) and ${h('u')} % 10 = 0)`;
+  const createdOrRecent = sql`case when ${recent} then date_trunc('minute', now()) - make_interval(mins => ${h('t')} % ${sql.lit(UNDER_WAY_HOURS * 60)}) else ${created} end`;
+  const finalUnlessRecent = sql`case when g.drawn in (${sql.join(UNDER_WAY_STATUSES)}) and not ${recent} then 'complete' else g.drawn end`;
+
   for (const table of o.tables) {
     if (table === 'collections' || table === 'payments') {
       await sql`
         insert into ${sql.table(table)} (partner_id, id, created_at, status, country, currency, amount, converted_amount, rate, payment_method,
           request_source, fiat_wallet, sequence_id, session_id, account_number, account_type, counterparty_name)
-        select ${p}, ${id(table)}, ${created}, ${pick(STATUSES, 's')},
+        select ${p}, ${id(table)}, ${createdOrRecent}, ${finalUnlessRecent},
           (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}],
           round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), (${arr(USD_RATES)})[${country}],
           ${pick(PAYMENT_METHODS, 'm')}, ${pick(SOURCES, 'r')}, ${wallet},
@@ -132,7 +154,7 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
             else lpad((${h('n')} % 1000000000)::text, 10, '0') end,
           case when ${h('m')} % 3 = 2 then 'phone' else 'bank' end,
           ${pick(DEMO_NAMES, 'p')}
-        from ${series}
+        from ${drawnSeries}
         on conflict do nothing`.execute(db);
     } else if (table === 'settlements') {
       // withdrawals (payout) and top-ups move the USD account: they belong to the USD wallet, in USD. Each is on one
@@ -195,10 +217,10 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
       await sql`
         insert into initiated_payments (partner_id, id, created_at, status, country, local_currency, amount, amount_usd, payment_method,
           recipient_name, account_number, reference, fiat_wallet)
-        select ${p}, ${id(table)}, ${created}, ${pick(STATUSES, 's')}, (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}],
+        select ${p}, ${id(table)}, ${createdOrRecent}, ${finalUnlessRecent}, (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}],
           round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), ${pick(PAYMENT_METHODS, 'm')}, ${pick(DEMO_NAMES, 'p')},
           lpad((${h('n')} % 1000000000)::text, 10, '0'), 'INV-' || lpad(g.i::text, 6, '0'), ${wallet}
-        from ${series}
+        from ${drawnSeries}
         on conflict do nothing`.execute(db);
     }
   }
