@@ -20,6 +20,10 @@ const SERVER = 'apps/server/src';
 /** Every folder under the server's modules/ is a module, met only through its face (index.ts): fenced in without editing this file. */
 const MODULES = foldersIn(`${SERVER}/modules`);
 const FACES = MODULES.map((m) => `./${m}/index.ts`);
+/** Each module's repositories (its SQL), by module: the composition root builds ports from them; no face offers one. */
+const REPOSITORIES = Object.fromEntries(
+  MODULES.map((m) => [m, readdirSync(`${import.meta.dirname}/${SERVER}/modules/${m}`).filter((f) => f.endsWith('.repository.ts'))]),
+);
 
 const TSCONFIGS = ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'];
 // import-x's TypeScript preset (extensions, parsers), with the resolver of eslint-import-resolver-typescript 4
@@ -98,11 +102,25 @@ export default tseslint.config(
               message: `modules meet through their faces: import another module only from its index.ts (add what ${m} needs there)`,
             })),
             {
-              target: [`${SERVER}/*.ts`, `${SERVER}/jobs`, `${SERVER}/plugins`, `${SERVER}/types`],
+              target: [`${SERVER}/!(composition).ts`, `${SERVER}/jobs`, `${SERVER}/plugins`, `${SERVER}/types`],
               from: `${SERVER}/modules`,
               except: FACES,
               message: 'modules meet through their faces: import a module only from its index.ts',
             },
+            {
+              // the composition root builds the ports the services are handed (their repositories), and only it
+              target: `${SERVER}/composition.ts`,
+              from: `${SERVER}/modules`,
+              except: [...FACES, ...MODULES.flatMap((m) => REPOSITORIES[m].map((f) => `./${m}/${f}`))],
+              message: 'the composition root imports a module through its face, or one of its repositories to build a port',
+            },
+            // a face says what its module does, not where its SQL is: it offers no repository (the composition root
+            // builds those into ports)
+            ...MODULES.filter((m) => REPOSITORIES[m].length > 0).map((m) => ({
+              target: `${SERVER}/modules/${m}/index.ts`,
+              from: REPOSITORIES[m].map((f) => `${SERVER}/modules/${m}/${f}`),
+              message: `a face offers no repository: build the port in the composition root, or offer a service of ${m} that does the work`,
+            })),
             {
               target: [`${SERVER}/db`, `${SERVER}/lib`],
               from: [

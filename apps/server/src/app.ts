@@ -154,8 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerMetrics(app, { token: deps.config.METRICS_TOKEN });
   await app.register(fastifyCookie, { secret: cookieSecret(deps.keys.jwtSecret) });
   await registerRateLimit(app);
-  registerAuth(app);
-  registerApiKeyAuth(app);
+  registerAuth(app, services.sessionReads);
+  registerApiKeyAuth(app, services.apiKeyCalls);
   await registerCsrf(app);
   registerIdempotency(app);
 

@@ -7,22 +7,11 @@ import { INVITATION_DAYS } from '@portal/contract/team';
 import { ConfigError, loadConfig } from './config.ts';
 import { demoTable, resetDemoData, seedDemo, seedManyTransactions } from './db/seed/demo.ts';
 import { deriveAddress, xpubFamilyOf } from './lib/deposit-addresses.ts';
-import { invalidateEverywhere } from './lib/cache-bus.ts';
 import { livePublisher } from './lib/live-bus.ts';
+import { composeOperatorTools } from './composition.ts';
 import { AppError } from './lib/errors.ts';
 import { createMailer } from './lib/mailer.ts';
-import {
-  PARTNER_CACHE,
-  ImportRefused,
-  configuredKeys,
-  createDepositAddressService,
-  createOperatorService,
-  findPartner,
-  findPartnerByAbbreviation,
-} from './modules/partners/index.ts';
-import { createLedger } from './modules/ledger/index.ts';
-import { createInvitationService, createTeamRepository } from './modules/team/index.ts';
-import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
+import { ImportRefused, configuredKeys } from './modules/partners/index.ts';
 import { KeyMismatchError, rekey } from './lib/key-check.ts';
 import { openRuntime } from './runtime.ts';
 import { prepareQueueSchema } from './jobs/boss.ts';
@@ -124,24 +113,16 @@ async function main() {
   const { database, keys, migrated } = await openRuntime(config);
   const log = pino({ level: config.LOG_LEVEL });
   const db = database.db;
-  const ledger = createLedger(db);
-  const operator = createOperatorService({
-    db,
-    invitations: createInvitationService({
-      repo: createTeamRepository(db),
-      mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
-      publicUrl: config.publicUrl,
-      now: Date.now,
-      live: livePublisher(database),
-    }),
-    ledger,
-    // running servers drop their cached row of the partner at once (NOTIFY on a PostgreSQL server)
-    invalidatePartner: (partnerId) => invalidateEverywhere(database, PARTNER_CACHE, partnerId),
+  // the operator's tools, built by the composition root like every service
+  const { ledger, operator, addresses, fiatWallets, partnerByRef } = composeOperatorTools({
+    config,
+    database,
+    mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, logBodies: config.demo }),
+    live: livePublisher(database),
   });
-  const addresses = createDepositAddressService({ db, config, now: Date.now });
   const partnerOf = async (ref: string | undefined) => {
     if (!ref) throw new ConfigError(`--partner is required\n\n${USAGE}`);
-    const row = /^[0-9a-f-]{36}$/i.test(ref) ? await findPartner(db, ref) : await findPartnerByAbbreviation(db, ref);
+    const row = await partnerByRef(ref);
     if (!row) throw new ConfigError(`No partner ${ref}`);
     return row;
   };
@@ -232,8 +213,7 @@ async function main() {
       case 'add-fiat-wallet': {
         const partner = await partnerOf(values.partner);
         if (!values.currency || !values.country) throw new ConfigError(`--currency and --country are required\n\n${USAGE}`);
-        const wallets = createFiatWalletsService({ repo: createFiatWalletsRepository(db), ledger, now: Date.now });
-        const wallet = await wallets.addForOperator(partner.id, { currency: values.currency, country: values.country });
+        const wallet = await fiatWallets.addForOperator(partner.id, { currency: values.currency, country: values.country });
         console.log(`Added the ${wallet.currency} (${wallet.country}) fiat wallet of ${partner.name} with id ${wallet.id}.`);
         if (!partner.fiat_wallets_enabled)
           console.log('Note: the partner does not have fiat wallets enabled (create-partner --fiat-wallets): it does not see them yet.');

@@ -3,28 +3,22 @@ import type PgBoss from 'pg-boss';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createRateLimitRepository } from './db/rate-limit.repository.ts';
-import type { CacheBus } from './lib/cache-bus.ts';
+import { invalidateEverywhere, type CacheBus } from './lib/cache-bus.ts';
 import type { FileStorage } from './lib/file-storage.ts';
 import type { Keys } from './lib/keys.ts';
-import type { LiveBus } from './lib/live-bus.ts';
+import type { LiveBus, LivePublisher } from './lib/live-bus.ts';
 import type { Mailer } from './lib/mailer.ts';
 import type { MailQueue } from './lib/mail-relay.ts';
 import { startCleanupJob } from './jobs/cleanup.ts';
 import { startReconcileJob } from './jobs/reconcile.ts';
-import {
-  ALLOWED_IPS_CACHE,
-  API_KEY_CACHE,
-  createAllowedIpsRepository,
-  createAllowedIpsService,
-  createApiKeysRepository,
-  createApiKeysService,
-} from './modules/api-keys/index.ts';
-import { createAuthRepository, createPasswordResetService, createSessionsService, createSignInService } from './modules/auth/index.ts';
+import { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsService, createApiKeysService, type ApiKeyCallReads } from './modules/api-keys/index.ts';
+import { createPasswordResetService, createSessionsService, createSignInService, type SessionReads } from './modules/auth/index.ts';
 import { createCoverageService } from './modules/coverage/index.ts';
-import { createFiatWalletsRepository, createFiatWalletsService } from './modules/fiat-wallets/index.ts';
-import { createOtpRepository, createOtpService, type OtpChecks } from './modules/otp/index.ts';
+import { createFiatWalletsService } from './modules/fiat-wallets/index.ts';
+import { createOtpService, type OtpChecks } from './modules/otp/index.ts';
 import {
   PARTNER_CACHE,
+  createOperatorService,
   createDepositAddressService,
   createPartnerAccess,
   createPartnerCache,
@@ -38,12 +32,21 @@ import { createReportsService, startReportWorker } from './modules/reports/index
 import { createWithdrawalService, enqueueWithdrawalStep, simulatedPayer, startWithdrawalWorker } from './modules/withdrawals/index.ts';
 import { createNotificationsService, createNotifier } from './modules/notifications/index.ts';
 import { createBalanceService, createLedger } from './modules/ledger/index.ts';
-import { createSecurityRepository, createSecurityService } from './modules/security/index.ts';
-import { createPasskeysRepository, createPasskeysService } from './modules/passkeys/index.ts';
-import { createInvitationService, createTeamRepository, createTeamService } from './modules/team/index.ts';
+import { createSecurityService } from './modules/security/index.ts';
+import { createPasskeysService } from './modules/passkeys/index.ts';
+import { createInvitationService, createTeamService } from './modules/team/index.ts';
 import { createTransactionsService } from './modules/transactions/index.ts';
-import { blocklistScreener, createWalletService, enqueueScreening, startWalletScreeningWorker } from './modules/wallets/index.ts';
+import { blocklistScreener, createWalletDirectory, createWalletService, enqueueScreening, startWalletScreeningWorker } from './modules/wallets/index.ts';
 import { createWebhooksService, startWebhookDelivery } from './modules/webhooks/index.ts';
+// the ports the services are handed (their repositories) are built here, and only here: no module's face offers them
+import { createAllowedIpsRepository, createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
+import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { createFiatWalletsRepository } from './modules/fiat-wallets/fiat-wallets.repository.ts';
+import { createOtpRepository } from './modules/otp/otp.repository.ts';
+import { createPasskeysRepository } from './modules/passkeys/passkeys.repository.ts';
+import { createSecurityRepository } from './modules/security/security.repository.ts';
+import { createTeamRepository } from './modules/team/team.repository.ts';
+import { findPartner, findPartnerByAbbreviation } from './modules/partners/partners.repository.ts';
 
 /**
  * The composition root: every service is built here, once, from what the process runs on, and handed to the routes
@@ -112,6 +115,8 @@ export function composeServices(deps: RuntimeDeps) {
   const partnerAccess = createPartnerAccess(db);
   // the partner's money: every module that reads a balance or books an entry is handed this port
   const ledger = createLedger(db);
+  // the partner's settlement wallets, as withdrawals read them
+  const walletDirectory = createWalletDirectory(db);
   // tells the people a change concerns, in the change's transaction (every module that changes something tells through it)
   const notifier = createNotifier({ live, mail: mailQueue, publicUrl, ledger });
   const partnerCache = createPartnerCache(db);
@@ -122,6 +127,8 @@ export function composeServices(deps: RuntimeDeps) {
   const authorise = otp.authorise.bind(otp);
 
   const authRepo = createAuthRepository(db);
+  const apiKeysRepo = createApiKeysRepository(db);
+  const allowedIpsRepo = createAllowedIpsRepository(db);
   const sessions = createSessionsService({
     repo: authRepo,
     keys,
@@ -149,7 +156,7 @@ export function composeServices(deps: RuntimeDeps) {
     passkeys: { passkeys },
     security: { service: createSecurityService({ repo: createSecurityRepository(db) }), sessions },
     /** what the live event stream reads of a session and its partner */
-    sessionReads: authRepo,
+    sessionReads: authRepo as SessionReads,
     otp,
     partners: {
       partners: createPartnerService({ partners: partnerCache, ledger }),
@@ -157,9 +164,11 @@ export function composeServices(deps: RuntimeDeps) {
       addresses: createDepositAddressService({ db, config, now }),
     },
     partnerAccess,
+    /** what a partner-API call's authentication reads of its key and the partner's allowed addresses */
+    apiKeyCalls: { keys: apiKeysRepo, allowedIps: allowedIpsRepo } satisfies ApiKeyCallReads as ApiKeyCallReads,
     apiKeys: {
       keys: createApiKeysService({
-        repo: createApiKeysRepository(db),
+        repo: apiKeysRepo,
         partners: partnerAccess,
         encryptionKey: keys.encryptionKey,
         now,
@@ -168,7 +177,7 @@ export function composeServices(deps: RuntimeDeps) {
         notifier,
       }),
       ips: createAllowedIpsService({
-        repo: createAllowedIpsRepository(db),
+        repo: allowedIpsRepo,
         partners: partnerAccess,
         now,
         authorise,
@@ -200,6 +209,7 @@ export function composeServices(deps: RuntimeDeps) {
       enqueueScreening: async (trx, job) => enqueueScreening(queue('wallets cannot be screened'), trx, job, config.WALLET_SCREENING_SECONDS),
     }),
     ledger,
+    walletDirectory,
     balance: createBalanceService({ ledger, partners: partnerAccess, now }),
     withdrawals: createWithdrawalService({
       db,
@@ -207,6 +217,7 @@ export function composeServices(deps: RuntimeDeps) {
       maxAmount: config.WITHDRAWAL_MAX_USD,
       ledger,
       notifier,
+      wallets: walletDirectory,
       enqueueProcessing: async (trx, job) =>
         enqueueWithdrawalStep(queue('withdrawals cannot be processed'), trx, { ...job, step: 'send' }, config.SETTLEMENT_PROCESSING_SECONDS),
     }),
@@ -269,6 +280,26 @@ export type Services = ReturnType<typeof composeServices>;
 export type WorkerDeps = Omit<RuntimeDeps, 'boss' | 'cacheBus' | 'clock' | 'mailQueue'> & { boss: PgBoss };
 
 /**
+ * The operator's tools (the CLI): creating partners and their flags, inviting their first admin, fiat wallets, deposit
+ * addresses and the reconciliation, built here like every other service. Running servers hear of a partner's change
+ * at once (its cached row is dropped everywhere through NOTIFY on a PostgreSQL server).
+ */
+export function composeOperatorTools(deps: { config: Config; database: Database; mailer: Mailer; live: LivePublisher }) {
+  const { config, database, mailer, live } = deps;
+  const db = database.db;
+  const ledger = createLedger(db);
+  const invitations = createInvitationService({ repo: createTeamRepository(db), mailer, publicUrl: config.publicUrl, now: Date.now, live });
+  return {
+    ledger,
+    operator: createOperatorService({ db, invitations, ledger, invalidatePartner: (partnerId) => invalidateEverywhere(database, PARTNER_CACHE, partnerId) }),
+    addresses: createDepositAddressService({ db, config, now: Date.now }),
+    fiatWallets: createFiatWalletsService({ repo: createFiatWalletsRepository(db), ledger, now: Date.now }),
+    /** a partner by its id or its abbreviation (ACME), or undefined */
+    partnerByRef: (ref: string) => (/^[0-9a-f-]{36}$/i.test(ref) ? findPartner(db, ref) : findPartnerByAbbreviation(db, ref)),
+  };
+}
+
+/**
  * Starts the background work of a server (server.ts) over the same services the routes use: report builders,
  * cleanup, webhook delivery, wallet screening, withdrawals and payments, and the demo's live payments when asked.
  * Returns what must stop before the queue does.
@@ -277,7 +308,7 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
   const { boss, config, database, keys, storage, mailer, liveBus: live, log } = deps;
   const db = database.db;
   await startReportWorker({ boss, db, read: database.reader, storage, partners: services.partnerAccess, log, concurrency: config.REPORT_CONCURRENCY });
-  await startCleanupJob({ boss, db, storage, log, now: Date.now });
+  await startCleanupJob({ boss, db, storage, log, now: Date.now, notifications: services.notifications, reports: services.reports });
   await startReconcileJob({ boss, ledger: services.ledger, log });
   const webhooks = await startWebhookDelivery({
     boss,
@@ -300,6 +331,7 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
     log,
     notifier: services.notifier,
     ledger: services.ledger,
+    wallets: services.walletDirectory,
   });
   await startPaymentWorker({
     boss,
@@ -316,5 +348,11 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
 
 /** The demo's live payments (DEMO and DEMO_LIVE), made through the payment service. */
 export function startDemoPayments(deps: Pick<WorkerDeps, 'config' | 'database' | 'log'>, services: Services) {
-  return startDemoLive({ db: deps.database.db, service: services.payments, seconds: deps.config.DEMO_LIVE_SECONDS, log: deps.log });
+  return startDemoLive({
+    db: deps.database.db,
+    service: services.payments,
+    coverage: services.coverage,
+    seconds: deps.config.DEMO_LIVE_SECONDS,
+    log: deps.log,
+  });
 }

@@ -70,6 +70,7 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
       timings: { processingSeconds: 3600, completionSeconds: 3600 },
       notifier: t.app.services.notifier,
       ledger: t.app.services.ledger,
+      wallets: t.app.services.walletDirectory,
       log: t.app.log,
     });
     w = await walletActors(t, smtp, [ADMIN, TREASURY, VIEWER, LEAN]);

@@ -25,7 +25,27 @@ describe('the server modules meet only through their faces (lint)', () => {
     expect(await lintProbe('apps/server/src/modules/rates/probe.ts', "export { createPartnerAccess } from '../partners/index.ts';\n")).toEqual([]);
   });
 
-  it('refuses the internals of a module from the composition root, plugins and jobs', async () => {
+  it('refuses a repository in a face, and takes one in the composition root only (where ports are built)', async () => {
+    expect(await lintProbe('apps/server/src/modules/partners/index.ts', "export { findPartner } from './partners.repository.ts';\n")).toEqual([
+      expect.stringContaining('a face offers no repository'),
+    ]);
+    expect(await lintProbe('apps/server/src/composition.ts', "export { findPartner } from './modules/partners/partners.repository.ts';\n")).toEqual([]);
+    expect(await lintProbe('apps/server/src/composition.ts', "export { createPartnerCache } from './modules/partners/partner-cache.ts';\n")).toEqual([
+      expect.stringContaining('the composition root imports a module through its face'),
+    ]);
+  });
+
+  it('no face offers a repository today', () => {
+    const modules = path.join(root, 'apps/server/src/modules');
+    const offering = fs
+      .readdirSync(modules)
+      .map((m) => [m, fs.readFileSync(path.join(modules, m, 'index.ts'), 'utf8')] as const)
+      .filter(([, face]) => /from '\.\/[\w-]+\.repository\.ts'/.test(face))
+      .map(([m]) => m);
+    expect(offering).toEqual([]);
+  });
+
+  it('refuses the internals of a module from the app, the CLI, plugins and jobs', async () => {
     const probes = [
       ['apps/server/src/probe.ts', './modules/wallets/wallets.repository.ts'],
       ['apps/server/src/plugins/probe.ts', '../modules/wallets/wallets.repository.ts'],

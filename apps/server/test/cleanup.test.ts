@@ -24,6 +24,8 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
   let t: TestContext;
   let now: number;
   const at = (offset: number) => new Date(now + offset);
+  // the modules' ports the composition root hands the job
+  const modulePorts = () => ({ notifications: t.app.services.notifications, reports: t.app.services.reports });
   beforeAll(async () => {
     t = await setup(kind, { jobs: true });
     now = t.clock.now;
@@ -231,7 +233,7 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
     const { expiredReport, freshReport, sessions } = await seedRows();
     expect(fs.existsSync(expiredReport.file)).toBe(true);
 
-    const result = await runCleanup({ db: t.database.db, storage: t.app.storage, now: () => now });
+    const result = await runCleanup({ db: t.database.db, storage: t.app.storage, now: () => now, ...modulePorts() });
     expect(result).toEqual({
       reportFiles: 1,
       refreshTokens: 4,
@@ -276,7 +278,7 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
     expect(jobs.find((j) => j.id === freshReport.id)?.file_key).toBeTruthy();
 
     // a second pass finds nothing more to do
-    expect(await runCleanup({ db, storage: t.app.storage, now: () => now })).toEqual({
+    expect(await runCleanup({ db, storage: t.app.storage, now: () => now, ...modulePorts() })).toEqual({
       reportFiles: 0,
       refreshTokens: 0,
       challenges: 0,
@@ -295,7 +297,7 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
 
   it('is scheduled hourly on the job queue', async () => {
     const boss = t.app.boss!;
-    await startCleanupJob({ boss, db: t.database.db, storage: t.app.storage, log: t.app.log, now: () => now });
+    await startCleanupJob({ boss, db: t.database.db, storage: t.app.storage, log: t.app.log, now: () => now, ...modulePorts() });
     const schedules = await boss.getSchedules();
     expect(schedules).toEqual([expect.objectContaining({ name: CLEANUP_QUEUE, cron: CLEANUP_CRON })]);
     expect(CLEANUP_CRON).toMatch(/^\d+ \* \* \* \*$/);

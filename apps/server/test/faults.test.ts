@@ -76,6 +76,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the server process through data
   });
 
   it('lives through a 10 s cut of its database connection under load: 503 with Retry-After during it, 200 within 5 s after, nothing half-written', async () => {
+    const startedAt = new Date();
     const admin = httpClient(server.url);
     await admin.signIn('admin@kora.test');
     const pay = await kenyaMomo(database.url);
@@ -150,10 +151,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the server process through data
       const bySequence = new Map(orders.rows.map((r) => [r.sequence_id, r.debits]));
       for (const p of payments.filter((x) => x.reply.status === 201 || x.reply.status === 503))
         expect(bySequence.get(p.body.sequenceId), p.body.sequenceId).toBe(1);
+      // no debit of this test's payments without its order (the demo's history books Kora's initiated payments,
+      // which have no order: the entries of before the test are not this test's)
       const orphans = await client.query(
-        `select 1 from ledger_entries l where l.partner_id = $1 and l.kind = 'disbursement'
+        `select 1 from ledger_entries l where l.partner_id = $1 and l.kind = 'disbursement' and l.created_at >= $2
            and not exists (select 1 from payment_orders o where o.partner_id = l.partner_id and o.id::text = l.reference)`,
-        [DEMO_PARTNERS.kora.id],
+        [DEMO_PARTNERS.kora.id, startedAt],
       );
       expect(orphans.rowCount).toBe(0);
     } finally {

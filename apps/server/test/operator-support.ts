@@ -5,9 +5,10 @@ import type { Mailer } from '../src/lib/mailer.ts';
 import { createLedger } from '../src/modules/ledger/index.ts';
 import { createOperatorService } from '../src/modules/partners/index.ts';
 import type { InvalidatePartner } from '../src/modules/partners/partner-cache.ts';
-import { createInvitationService, createTeamRepository } from '../src/modules/team/index.ts';
+import { createInvitationService } from '../src/modules/team/index.ts';
+import { createTeamRepository } from '../src/modules/team/team.repository.ts';
 
-/** The operator's service as the CLI wires it: invitations sent with `mailer`, linking to `publicUrl`. */
+/** The operator's service as the composition root wires it for the CLI (composeOperatorTools): invitations sent with `mailer`, linking to `publicUrl`. */
 export function operatorService(o: { db: Kysely<DB>; live: LivePublisher; mailer: Mailer; publicUrl: string; invalidatePartner?: InvalidatePartner }) {
   return createOperatorService({
     db: o.db,

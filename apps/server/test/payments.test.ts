@@ -433,7 +433,8 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     const service = t.app.services.payments;
     const kinds = [];
     // a payment the balance does not cover is refused (the generator logs it and carries on)
-    for (let i = 0; i < 12; i++) kinds.push(await makeDemoPayment({ db: t.database.db, service }).catch(() => 'refused' as const));
+    for (let i = 0; i < 12; i++)
+      kinds.push(await makeDemoPayment({ db: t.database.db, service, coverage: t.app.services.coverage }).catch(() => 'refused' as const));
     const made0 = kinds.filter((k) => k === 'collection' || k === 'disbursement');
     expect(made0.length).toBeGreaterThan(4);
     const made = await t.database.db.selectFrom('payment_orders').select(['id', 'partner_id']).where('created_by', '=', 'api key demo-generator').execute();

@@ -89,7 +89,16 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
 export async function startWithdrawalWorkers(t: TestContext, payer: SettlementPayer, timings: { processingSeconds: number; completionSeconds: number }) {
   const boss = t.app.boss!;
   await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
-  await startWithdrawalWorker({ boss, db: t.database.db, payer, timings, log: t.app.log, notifier: t.app.services.notifier, ledger: t.app.services.ledger });
+  await startWithdrawalWorker({
+    boss,
+    db: t.database.db,
+    payer,
+    timings,
+    log: t.app.log,
+    notifier: t.app.services.notifier,
+    ledger: t.app.services.ledger,
+    wallets: t.app.services.walletDirectory,
+  });
 }
 
 /** A settlement's USD amount as written (no trailing zeros): the test payers decide by its cents. */

@@ -8,8 +8,8 @@ import type { DB } from '../db/schema.ts';
 import type { FileStorage } from '../lib/file-storage.ts';
 import { deleteLiveEventsBefore } from '../lib/live-events.repository.ts';
 import { deleteDeliveredMails, redactMailBodies } from '../lib/mail-outbox.repository.ts';
-import { deleteNotificationsBefore } from '../modules/notifications/index.ts';
-import { expiredReportFiles, forgetReportFile, requeueOrphanedReports } from '../modules/reports/index.ts';
+import type { NotificationsService } from '../modules/notifications/index.ts';
+import { requeueOrphanedReports, type ReportsService } from '../modules/reports/index.ts';
 import {
   deleteEndedSessions,
   deleteExpiredChallenges,
@@ -33,7 +33,14 @@ export const LIVE_EVENT_RETENTION_HOURS = 24;
 /** Notifications (the bell) are kept this long; the audit log keeps the history of the changes they told. */
 export const NOTIFICATION_RETENTION_DAYS = 180;
 
-export type CleanupDeps = { db: Kysely<DB>; storage: FileStorage; now: () => number };
+export type CleanupDeps = {
+  db: Kysely<DB>;
+  storage: FileStorage;
+  now: () => number;
+  /** the modules' own old rows, forgotten through their ports */
+  notifications: Pick<NotificationsService, 'forgetBefore'>;
+  reports: Pick<ReportsService, 'files'>;
+};
 export type CleanupResult = {
   reportFiles: number;
   refreshTokens: number;
@@ -56,10 +63,10 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupResult> {
   const now = new Date(deps.now());
   let reportFiles = 0;
   for (;;) {
-    const batch = await expiredReportFiles(db, now, 500);
+    const batch = await deps.reports.files.expired(now, 500);
     for (const r of batch) {
       await deps.storage.remove(r.file_key!);
-      await forgetReportFile(db, r.partner_id, r.id, now);
+      await deps.reports.files.forget(r.partner_id, r.id, now);
       reportFiles += 1;
     }
     if (batch.length < 500) break;
@@ -77,7 +84,7 @@ export async function runCleanup(deps: CleanupDeps): Promise<CleanupResult> {
     mailsDeleted: await deleteDeliveredMails(db, new Date(now.getTime() - DELIVERED_MAIL_RETENTION_DAYS * 86400_000)),
     idempotencyKeys: await createIdempotencyRepository(db).deleteExpired(now),
     liveEvents: await deleteLiveEventsBefore(db, new Date(now.getTime() - LIVE_EVENT_RETENTION_HOURS * 3600_000)),
-    notifications: await deleteNotificationsBefore(db, new Date(now.getTime() - NOTIFICATION_RETENTION_DAYS * 86400_000)),
+    notifications: await deps.notifications.forgetBefore(new Date(now.getTime() - NOTIFICATION_RETENTION_DAYS * 86400_000)),
   };
 }
 

@@ -19,7 +19,7 @@ import { AppError, badRequest, forbidden, unauthorized } from '../lib/errors.ts'
 import { TtlCache } from '../lib/ttl-cache.ts';
 import type { ApiKeyAuth } from '../lib/access.ts';
 import { AUTH_CACHE_MS } from '../lib/constants.ts';
-import { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsRepository, createApiKeysRepository } from '../modules/api-keys/index.ts';
+import { ALLOWED_IPS_CACHE, API_KEY_CACHE, type ApiKeyCallReads } from '../modules/api-keys/index.ts';
 import { createRateLimitRepository } from '../db/rate-limit.repository.ts';
 import type { ApiKeyCall, App } from '../types/app.ts';
 import { createKeyLimiter, type KeyLimitOutcome } from './rate-limit.ts';
@@ -60,10 +60,10 @@ const NOTHING: { problem?: AppError; touch?: boolean } = Object.freeze({});
  * Decrypted keys and allowed-address lists are cached in process for AUTH_CACHE_MS (bounded), and dropped at once
  * on every instance through the cache bus when a key is disabled, enabled, rolled or deleted, or the list changes.
  */
-export function registerApiKeyAuth(app: App) {
+export function registerApiKeyAuth(app: App, reads: ApiKeyCallReads) {
   app.decorateRequest('apiKeyCall', undefined);
-  const keysRepo = createApiKeysRepository(app.database.db);
-  const ipsRepo = createAllowedIpsRepository(app.database.db);
+  // the reads the composition root built (the API-keys module's port)
+  const { keys: keysRepo, allowedIps: ipsRepo } = reads;
   const keys = new TtlCache<CachedKey | undefined>(AUTH_CACHE_MS, 10_000);
   const allowed = new TtlCache<net.BlockList | null>(AUTH_CACHE_MS, 10_000);
   app.cacheBus.attach(API_KEY_CACHE, keys);

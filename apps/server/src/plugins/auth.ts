@@ -7,7 +7,7 @@ import { AUTH_CACHE_MS } from '../lib/constants.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import { verifyAccessToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import { createAuthRepository, sessionEnd, sessionEnded } from '../modules/auth/index.ts';
+import { sessionEnd, sessionEnded, type SessionReads } from '../modules/auth/index.ts';
 import type { App } from '../types/app.ts';
 
 /** The Fastify side of access: who calls, read from the request (the rules themselves are in lib/access.ts). */
@@ -17,9 +17,10 @@ type CachedSession = { user_id: string; revoked_at: Date | null; ended_reason: s
 /** The user of a token's session as it is now, and whether (and why) the session ended. */
 type SessionRead = NonNullable<CachedUser> & { revoked_at: Date | null; ended_reason: string | null };
 
-export function registerAuth(app: App) {
+export function registerAuth(app: App, reads: SessionReads) {
   app.decorateRequest('auth', undefined);
-  const repo = createAuthRepository(app.database.db);
+  // the session reads the composition root built (the auth module's port)
+  const repo = reads;
   const users = new TtlCache<CachedUser>(AUTH_CACHE_MS);
   const sessions = new TtlCache<CachedSession>(AUTH_CACHE_MS);
   // a token whose signature was checked is not checked again for a few seconds (never past its expiry)

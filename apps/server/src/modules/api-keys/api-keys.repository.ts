@@ -1,10 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ApiKeysTable, DB } from '../../db/schema.ts';
 
-/** The cache-bus names of the decrypted keys (by key id) and of each partner's allowed addresses (by partner id). */
-export const API_KEY_CACHE = 'api-key';
-export const ALLOWED_IPS_CACHE = 'allowed-ips';
-
 /** The API keys module's SQL: keys, and a partner's allowed IP addresses. */
 
 type Executor = Kysely<DB> | Transaction<DB>;

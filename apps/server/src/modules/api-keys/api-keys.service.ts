@@ -9,7 +9,7 @@ import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { Notifier } from '../notifications/index.ts';
-import type { ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
+import type { AllowedIpsRepository, ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
 
 export type ApiKeysDeps = {
   repo: ApiKeysRepository;
@@ -53,6 +53,15 @@ const hintOf = (secret: string) => secret.slice(-4);
  * server's ENCRYPTION_KEY (the signature check needs it, so a one-way hash would not do). Every change is audited in
  * its transaction and drops the key from the caches of every instance.
  */
+/**
+ * What a partner-API call's authentication (plugins/api-key-auth.ts) reads and writes: the key of a call, its last use,
+ * and the partner's allowed addresses. The API-keys module's port, built by the composition root.
+ */
+export type ApiKeyCallReads = {
+  keys: Pick<ApiKeysRepository, 'findForCall' | 'touchLastUsed'>;
+  allowedIps: Pick<AllowedIpsRepository, 'addresses'>;
+};
+
 export function createApiKeysService(deps: ApiKeysDeps) {
   const { repo } = deps;
 

@@ -51,6 +51,12 @@ function parseRefreshToken(token: string | undefined) {
 }
 
 /** Sessions: the access token (tied to its session by `sid`) and the refresh token that rotates within it. */
+/**
+ * What the request authentication (plugins/auth.ts) and the live event stream read of a session, its user and its
+ * partner, as they are now: the auth module's port, built by the composition root.
+ */
+export type SessionReads = Pick<AuthRepository, 'sessionUser' | 'session' | 'activeUser' | 'partnerName'>;
+
 export function createSessionsService(deps: SessionsDeps) {
   const { repo, keys } = deps;
   const accessTokenSeconds = deps.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS;

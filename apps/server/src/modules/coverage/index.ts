@@ -1,4 +1,3 @@
 /** The coverage module's face: what other modules and the composition root may use of it. */
 export { coverageRoutes } from './coverage.routes.ts';
-export { createCoverageService } from './coverage.service.ts';
-export { activeChannels } from './coverage.repository.ts';
+export { createCoverageService, type CoverageService } from './coverage.service.ts';

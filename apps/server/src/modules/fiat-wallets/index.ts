@@ -1,4 +1,3 @@
 /** The fiat-wallets module's face: what other modules, the CLI and the composition root may use of it. */
 export { fiatWalletRoutes } from './fiat-wallets.routes.ts';
-export { createFiatWalletsRepository } from './fiat-wallets.repository.ts';
 export { createFiatWalletsService } from './fiat-wallets.service.ts';

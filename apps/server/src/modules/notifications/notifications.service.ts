@@ -28,6 +28,7 @@ import {
   recipientsOf,
   saveEmailChoices,
   userNamed,
+  deleteNotificationsBefore,
   type NotificationTexts,
 } from './notifications.repository.ts';
 
@@ -173,6 +174,9 @@ function lowBalanceNotice(from: string, to: 'ok' | 'approaching' | 'below') {
 export function createNotificationsService(deps: { db: Kysely<DB>; now: () => number }) {
   const { db } = deps;
   return {
+    /** Forgets the notifications made before `before` (the hourly cleanup; the audit log keeps the history): how many. */
+    forgetBefore: (before: Date): Promise<number> => deleteNotificationsBefore(db, before),
+
     /** The caller's newest notifications, in `language` where they were written in it (older ones are English). */
     async list(auth: Auth, language: Language): Promise<NotificationList> {
       const { items, unread } = await listNotifications(db, auth.partnerId, auth.userId, NOTIFICATION_LIST_LIMIT);

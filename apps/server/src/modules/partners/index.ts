@@ -1,6 +1,6 @@
 /**
  * The partners module's face. Other modules' services read a partner only through the PartnerAccess port, handed in
- * by the composition root; the CLI (an operator's tool) also uses the operator service and the lookups.
+ * by the composition root, which also builds the operator's tools (the CLI) from the operator service.
  */
 export { partnerRoutes } from './partners.routes.ts';
 export { createPartnerAccess, type PartnerAccess } from './partner-access.ts';
@@ -9,4 +9,3 @@ export { createPartnerService, createOperatorService } from './partners.service.
 export { createPartnerSettingsService } from './partner-settings.service.ts';
 export { ImportRefused, createDepositAddressService } from './deposit-addresses.service.ts';
 export { configuredKeys } from './deposit-address-sources.ts';
-export { findPartner, findPartnerByAbbreviation } from './partners.repository.ts';

@@ -1,4 +1,3 @@
 /** The passkeys module's face: the caller's own passkeys, and the service that also serves the sign-in routes. */
 export { passkeyRoutes } from './passkeys.routes.ts';
 export { createPasskeysService } from './passkeys.service.ts';
-export { createPasskeysRepository } from './passkeys.repository.ts';

@@ -7,7 +7,7 @@ import type { DB } from '../../db/schema.ts';
 import { DEMO_PARTNERS } from '../../db/seed/demo.ts';
 import { DEMO_NAMES } from '../../db/seed/transactions.ts';
 import type { ApiKeyAuth } from '../../lib/access.ts';
-import { activeChannels } from '../coverage/index.ts';
+import type { CoverageService } from '../coverage/index.ts';
 import { networksOfChannel } from './payments.repository.ts';
 import type { PaymentService } from './payments.service.ts';
 
@@ -40,17 +40,20 @@ const callerFor = (partnerId: string): ApiKeyAuth => ({
   permissions: ['api_read', 'api_write'],
 });
 
+/** What the demo's payments are made with: the payment service, and the channels coverage lists (the coverage module's port). */
+export type DemoPaymentDeps = { db: Kysely<DB>; service: PaymentService; coverage: Pick<CoverageService, 'channels'> };
+
 /** Makes one payment for a demo partner (collections a little more often, so balances grow); answers its kind. */
-export async function makeDemoPayment(deps: { db: Kysely<DB>; service: PaymentService }): Promise<PaymentKind | undefined> {
+export async function makeDemoPayment(deps: DemoPaymentDeps): Promise<PaymentKind | undefined> {
   const target = pick(LIVE_PARTNERS);
   const country = pick(target.countries);
   const kind: PaymentKind = crypto.randomInt(100) < 60 ? 'collection' : 'disbursement';
-  const channels = await activeChannels(deps.db, { country, rampType: kind === 'collection' ? 'deposit' : 'withdraw' });
-  const channel = channels.length > 0 ? pick(channels.filter((c) => c.api_status === 'active')) : undefined;
+  const caller = callerFor(target.partnerId);
+  const { channels } = await deps.coverage.channels(caller, { country, rampType: kind === 'collection' ? 'deposit' : 'withdraw' });
+  const channel = channels.length > 0 ? pick(channels.filter((c) => c.apiStatus === 'active')) : undefined;
   if (!channel) return undefined;
   const amount = demoAmount(channel.min, channel.max);
   const name = pick(DEMO_NAMES);
-  const caller = callerFor(target.partnerId);
   const phone = `+${crypto.randomInt(200, 299)}7${String(crypto.randomInt(10_000_000, 99_999_999))}`;
   if (kind === 'collection') {
     await deps.service.collect(caller, {
@@ -59,7 +62,7 @@ export async function makeDemoPayment(deps: { db: Kysely<DB>; service: PaymentSe
       amount,
       payer: { name },
       sequenceId: crypto.randomUUID(),
-      ...(channel.channel_type === 'momo' ? { accountNumber: phone } : {}),
+      ...(channel.channelType === 'momo' ? { accountNumber: phone } : {}),
     });
     return kind;
   }
@@ -87,7 +90,7 @@ export async function makeDemoPayment(deps: { db: Kysely<DB>; service: PaymentSe
  * The demo is alive: with demo data, every DEMO_LIVE_SECONDS a new collection or disbursement arrives for Kora or
  * Acme and the sandbox processor moves it along. Off in tests and with DEMO_LIVE=false. Each server runs its own.
  */
-export function startDemoLive(deps: { db: Kysely<DB>; service: PaymentService; seconds: number; log: FastifyBaseLogger }) {
+export function startDemoLive(deps: DemoPaymentDeps & { seconds: number; log: FastifyBaseLogger }) {
   const timer = setInterval(() => {
     makeDemoPayment(deps).catch((err: unknown) => deps.log.debug({ err }, 'demo payment refused'));
   }, deps.seconds * 1000);

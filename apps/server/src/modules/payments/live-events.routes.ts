@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import { localize, requestLanguage } from '../../lib/language.ts';
 import { authOf } from '../../plugins/auth.ts';
 import type { LoggedEvent } from '../../lib/live-bus.ts';
-import { sessionEnd, type AuthRepository } from '../auth/index.ts';
+import { sessionEnd, type SessionReads } from '../auth/index.ts';
 
 /** Seconds between two comments on an idle stream, so proxies and the browser keep it open. */
 export const LIVE_HEARTBEAT_SECONDS = 15;
@@ -42,7 +42,7 @@ function lastEventId(header: string | string[] | undefined): number | undefined 
  * settings) sends `event: access` (reason 'partner'). Each stream also reads its session every
  * LIVE_SESSION_CHECK_SECONDS, in case a notification was lost.
  */
-export const liveEventRoutes: FastifyPluginAsyncZod<{ sessions: Pick<AuthRepository, 'sessionUser' | 'partnerName'> }> = async (app, { sessions: repo }) => {
+export const liveEventRoutes: FastifyPluginAsyncZod<{ sessions: Pick<SessionReads, 'sessionUser' | 'partnerName'> }> = async (app, { sessions: repo }) => {
   app.addHook('onRequest', app.authenticate);
   const closing = new Set<() => void>();
   // streams held per user on this server: a tab left open in many windows (or a loop) cannot hold sockets without end

@@ -1,5 +1,4 @@
-/** The reports module's face: its routes, service and builders, and what the cleanup job removes. */
+/** The reports module's face: its routes, service (with the expired files the cleanup job removes) and builders. */
 export { reportRoutes } from './reports.routes.ts';
-export { createReportsService } from './reports.service.ts';
+export { createReportsService, type ReportsService } from './reports.service.ts';
 export { requeueOrphanedReports, startReportWorker } from './report-worker.ts';
-export { expiredReportFiles, forgetReportFile } from './reports.repository.ts';

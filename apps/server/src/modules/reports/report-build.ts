@@ -3,9 +3,9 @@ import { exportColumns, exportHeaderLine, exportLines } from '@portal/contract/e
 import type { SearchQuery, SearchTable } from '@portal/contract/transactions';
 import type { DB } from '../../db/schema.ts';
 import type { FileStorage } from '../../lib/file-storage.ts';
-import { countReportRows, findReportJob, reportRowsAfter, updateReportJob, type ReportJobUpdate } from './reports.repository.ts';
+import { findReportJob, updateReportJob, type ReportJobUpdate } from './reports.repository.ts';
 import type { PartnerAccess } from '../partners/index.ts';
-import { toRows } from '../transactions/index.ts';
+import { searchRows, toRows } from '../transactions/index.ts';
 
 /** Rows read and written per step; each step moves the job's progress. */
 export const REPORT_PAGE_ROWS = 5_000;
@@ -49,7 +49,7 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
   // the rows as of the build's start (a replica only once it has every write committed before it), the job's own
   // row on the primary
   const rows = deps.read ? await deps.read() : db;
-  const total = await countReportRows(rows, partnerId, query);
+  const total = await searchRows.count(rows, partnerId, query);
   const totalPages = Math.max(1, Math.ceil(total / REPORT_PAGE_ROWS));
   await update({ status: 'in_progress', total_pages: totalPages, processed_pages: 0, error: null });
   const key = `reports/${partnerId}/${id}.csv`;
@@ -59,7 +59,7 @@ export async function buildReport(deps: ReportBuildDeps, partnerId: string, id: 
     let after: { createdAt: string; id: string } | undefined;
     let written = 0;
     for (let pageNo = 1; ; pageNo++) {
-      const page = await reportRowsAfter(rows, partnerId, query, after, REPORT_PAGE_ROWS);
+      const page = await searchRows.after(rows, partnerId, query, after, REPORT_PAGE_ROWS);
       if (page.length === 0 && pageNo > 1) break;
       if (page.length) await file.write(exportLines(columns, toRows(table, page)));
       written += page.length;

@@ -1,7 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { SearchQuery } from '@portal/contract/transactions';
 import type { DB, ReportJobsTable } from '../../db/schema.ts';
-import { conditions, scrollBatch, tableRef } from '../transactions/index.ts';
 
 /** Every statement on report jobs. */
 
@@ -123,16 +121,6 @@ export async function updateReportJob(db: Executor, partnerId: string, id: strin
     .where('id', '=', id)
     .execute();
 }
-
-/** Rows a report of this query holds. */
-export async function countReportRows(db: Executor, partnerId: string, query: SearchQuery): Promise<number> {
-  const where = sql.join(conditions(partnerId, query), sql` and `);
-  const counted = await sql<{ n: number }>`select count(*)::int as n from ${tableRef(query.table)} where ${where}`.execute(db);
-  return Number(counted.rows[0]?.n ?? 0);
-}
-
-/** The report's next rows after a (created_at, id) cursor, newest first. */
-export const reportRowsAfter = scrollBatch;
 
 /** Every partner's jobs that are queued or being built (a few per partner at most: the limit sees to it). */
 export function unfinishedReportJobs(db: Executor) {

@@ -16,6 +16,8 @@ import {
   insertReportJobWithinLimit,
   listReportJobs,
   updateReportJob,
+  expiredReportFiles,
+  forgetReportFile,
   type ReportJobRow,
 } from './reports.repository.ts';
 
@@ -62,6 +64,11 @@ export function toJob(r: ReportJobRow, now: number): ReportJob {
 export function createReportsService(deps: ReportsDeps) {
   const { db } = deps;
   let queueReady: Promise<void> | undefined;
+  /** The files past their expiry that the cleanup removes, and how it forgets one once its file is gone. */
+  const files = {
+    expired: (now: Date, limit: number) => expiredReportFiles(db, now, limit),
+    forget: (partnerId: string, id: string, now: Date) => forgetReportFile(db, partnerId, id, now),
+  };
 
   /** Requesting and downloading reports need the partner's report-downloads flag. */
   async function requireReportDownloads(partnerId: string) {
@@ -78,6 +85,7 @@ export function createReportsService(deps: ReportsDeps) {
   }
 
   return {
+    files,
     async create(
       auth: Auth,
       input: {

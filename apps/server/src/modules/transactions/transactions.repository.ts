@@ -216,6 +216,14 @@ export async function searchPage<T extends SearchTable>(
   return { rows: rows.rows, via: rows.via, total: Math.min(n, MAX_RESULT_WINDOW), totalRelation: n > MAX_RESULT_WINDOW ? ('gte' as const) : ('eq' as const) };
 }
 
+/** Every row the search holds, counted (a report's file holds them all; a screen's total is capped instead). */
+export async function countAll(db: Kysely<DB>, partnerId: string, q: SearchQuery): Promise<number> {
+  const counted = await sql<{ n: number }>`select count(*)::int as n from ${tableRef(q.table)} where ${sql.join(conditions(partnerId, q), sql` and `)}`.execute(
+    db,
+  );
+  return Number(counted.rows[0]?.n ?? 0);
+}
+
 /** The next batch after a (created_at, id) cursor, newest first: a keyset page, whatever the depth. */
 export async function scrollBatch<T extends SearchTable>(
   db: Kysely<DB>,

@@ -23,7 +23,7 @@ import { partnerKind } from '@portal/contract/partner';
 import type { DB } from '../../db/schema.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { findById, hasIdMatch, scrollBatch, searchPage } from './transactions.repository.ts';
+import { countAll, findById, hasIdMatch, scrollBatch, searchPage } from './transactions.repository.ts';
 import { toRows } from './transactions.rows.ts';
 
 /**
@@ -36,6 +36,12 @@ function checkQuery(query: SearchQuery) {
   const { startDate, endDate } = query.range;
   if (startDate && endDate && endDate < startDate) throw badRequest(REVERSED_RANGE_MESSAGE, 'ReversedRange');
 }
+
+/**
+ * A search's rows for a file that holds them all (a report, built in the background on the database it is handed):
+ * how many there are, and the next batch after a (created_at, id) cursor, newest first.
+ */
+export const searchRows = { count: countAll, after: scrollBatch };
 
 type ScrollState = { p: string; q: SearchQuery; after?: { createdAt: string; id: string }; n: number; exp: number };
 

@@ -1,5 +1,4 @@
-/** The settlement-wallets module's face: its routes, service, screening worker, and the wallet reads withdrawals need. */
+/** The settlement-wallets module's face: its routes, service, screening worker, and the wallet directory withdrawals read. */
 export { walletRoutes } from './wallets.routes.ts';
-export { createWalletService } from './wallets.service.ts';
+export { createWalletDirectory, createWalletService, type WalletDirectory } from './wallets.service.ts';
 export { blocklistScreener, enqueueScreening, startWalletScreeningWorker } from './wallet-screening.ts';
-export { findWallet, liveWalletsByAddress } from './wallets.repository.ts';

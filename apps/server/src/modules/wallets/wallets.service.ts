@@ -87,6 +87,18 @@ const registeredElsewhere = () =>
  * partner), then for screening, before it is enabled. At most 3 wallets per coin and network hold a place (enabled or
  * on the way to it); an address belongs to one partner for good. Every change is audited in its transaction.
  */
+/**
+ * The partner's settlement wallets as withdrawals read them: one by its id, and the live ones at an address (on a
+ * network). Built once by the composition root and handed to the withdrawals module.
+ */
+export function createWalletDirectory(db: Kysely<DB>) {
+  return {
+    find: (partnerId: string, id: string) => findWallet(db, partnerId, id),
+    atAddress: (partnerId: string, address: string, network?: string) => liveWalletsByAddress(db, partnerId, address, network),
+  };
+}
+export type WalletDirectory = ReturnType<typeof createWalletDirectory>;
+
 export function createWalletService(deps: WalletDeps) {
   const { db } = deps;
   const now = () => new Date(deps.now());

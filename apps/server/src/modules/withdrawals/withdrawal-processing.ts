@@ -9,7 +9,7 @@ import type { SettlementStatus } from '@portal/contract/settlements';
 import type { SettlementPayer } from './payer.ts';
 import { recordWithdrawalChange } from './withdrawal-changes.ts';
 import { findRequestBySettlement, setFailureReason, unfinishedWithdrawals } from './withdrawals.repository.ts';
-import { findWallet } from '../wallets/index.ts';
+import type { WalletDirectory } from '../wallets/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { Ledger } from '../ledger/index.ts';
 
@@ -42,6 +42,8 @@ export type WithdrawalWorkerDeps = {
   notifier: Pick<Notifier, 'notify' | 'who' | 'checkLowBalance'>;
   /** where a failed withdrawal's amount is given back (the ledger module's port) */
   ledger: Pick<Ledger, 'book'>;
+  /** the wallet a withdrawal goes to, read again before it is sent (the wallets module's port) */
+  wallets: Pick<WalletDirectory, 'find'>;
 };
 
 const SYSTEM = { userId: null, name: 'system' };
@@ -92,7 +94,7 @@ export async function runWithdrawalStep(deps: Omit<WithdrawalWorkerDeps, 'log'> 
 
   if (job.step === 'send') {
     if (s.status !== 'pending') return s.status;
-    const wallet = await findWallet(db, job.partnerId, w.wallet_id);
+    const wallet = await deps.wallets.find(job.partnerId, w.wallet_id);
     if (!wallet || wallet.status !== 'enabled') {
       await db
         .transaction()

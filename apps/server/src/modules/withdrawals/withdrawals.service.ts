@@ -15,7 +15,7 @@ import type { DB } from '../../db/schema.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { normaliseWalletAddress } from '../../lib/wallet-addresses.ts';
 import { requireRole, type Auth } from '../../lib/access.ts';
-import { liveWalletsByAddress } from '../wallets/index.ts';
+import type { WalletDirectory } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { Ledger } from '../ledger/index.ts';
@@ -39,6 +39,8 @@ export type WithdrawalDeps = {
   ledger: Pick<Ledger, 'lock' | 'balance' | 'book'>;
   /** tells admins and the requester, and watches the low balance limit, in the withdrawal's transaction */
   notifier: Pick<Notifier, 'notify' | 'who' | 'checkLowBalance'>;
+  /** the partner's settlement wallets at an address (the wallets module's port) */
+  wallets: Pick<WalletDirectory, 'atAddress'>;
 };
 
 export function toSettlement(r: WithdrawalRow): Settlement {
@@ -131,7 +133,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
           throw badRequest('Withdrawals are made from the USD balance: leave fiatWallet empty or send USD', 'ValidationFailed');
         }
         if (!normalised) throw badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
-        const wallet = (await liveWalletsByAddress(db, auth.partnerId, address, network)).find((w) => w.status === 'enabled');
+        const wallet = (await deps.wallets.atAddress(auth.partnerId, address, network)).find((w) => w.status === 'enabled');
         if (!wallet) throw badRequest(WITHDRAWAL_MESSAGES.walletNotEnabled, 'WalletNotEnabled');
         if (input.receivingWallet && input.receivingWallet !== wallet.id)
           throw badRequest('receivingWallet is not the wallet of walletAddress', 'ValidationFailed');
