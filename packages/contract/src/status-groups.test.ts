@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SETTLEMENT_STATUSES, TRANSACTION_STATUSES } from './domain.ts';
-import { STATUS_GROUPS, statusGroupsOf, statusList } from './status-groups.ts';
+import { STATUS_GROUPS, statusGroupsOf, statusList, FINAL_STATUSES } from './status-groups.ts';
 
 describe('status groups', () => {
   it('puts every status of the spec in exactly one group, and nothing else', () => {
@@ -28,5 +28,13 @@ describe('status groups', () => {
     expect(statusList(' Failed , refund_failed,,failed')).toEqual(['failed', 'refund_failed']);
     expect(statusList('')).toEqual([]);
     expect(statusList(undefined)).toEqual([]);
+  });
+});
+
+describe('final statuses', () => {
+  it('are the succeeded, failed, cancelled and expired groups with refunded: none open, in progress or refunding', () => {
+    const group = (key: string) => STATUS_GROUPS.find((g) => g.key === key)!.statuses;
+    expect([...FINAL_STATUSES].sort()).toEqual([...group('succeeded'), ...group('failed'), ...group('cancelled'), 'refunded'].sort());
+    for (const status of [...group('open'), ...group('in_progress'), 'pending_refund', 'refund_processing']) expect(FINAL_STATUSES).not.toContain(status);
   });
 });

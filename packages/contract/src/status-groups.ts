@@ -22,6 +22,22 @@ export const STATUS_GROUPS: readonly { key: string; label: string; statuses: rea
   { key: 'cancelled', label: 'Cancelled or expired', statuses: ['cancelled', 'expired'] },
 ];
 
+/**
+ * The statuses a payment or collection ends in (succeeded, failed, refunded, cancelled or expired); in any other it is
+ * still under way.
+ */
+export const FINAL_STATUSES: readonly TransactionStatus[] = [
+  'complete',
+  'settlement_complete',
+  'failed',
+  'denied',
+  'refund_failed',
+  'settlement_failed',
+  'refunded',
+  'cancelled',
+  'expired',
+];
+
 /** The statuses a status filter holds: its value lists them separated by commas (`failed,refund_failed`); one status alone is the old single value. */
 export function statusList(value: string | undefined): string[] {
   if (!value) return [];

@@ -10,6 +10,7 @@ import {
   type TransactionStatus,
 } from '@portal/contract/domain';
 import { countryByLocale } from '@portal/contract/countries';
+import { FINAL_STATUSES } from '@portal/contract/status-groups';
 import { demoAddressOf } from '../../lib/deposit-addresses.ts';
 import type { DB } from '../schema.ts';
 
@@ -39,18 +40,7 @@ const COMMON_STATUSES: TransactionStatus[] = [
   'created',
 ];
 const STATUSES = [...COMMON_STATUSES, ...TRANSACTION_STATUSES.filter((s) => !COMMON_STATUSES.includes(s))];
-/** The statuses a payment or collection ends in; the others say it is still under way. */
-const FINAL_STATUSES: TransactionStatus[] = [
-  'complete',
-  'expired',
-  'failed',
-  'denied',
-  'refunded',
-  'cancelled',
-  'refund_failed',
-  'settlement_complete',
-  'settlement_failed',
-];
+/** The statuses of a payment or collection still under way. */
 const UNDER_WAY_STATUSES = TRANSACTION_STATUSES.filter((s) => !FINAL_STATUSES.includes(s));
 /** The longest a payment or collection takes (the top-up panel's "24 to 48 hours"): one under way is younger. */
 const UNDER_WAY_HOURS = 48;
