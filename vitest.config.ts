@@ -40,6 +40,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // a poll waits for the screen to settle (a page's first data, a filter's rows): up to 10 s on a busy machine,
+          // where two servers and two browsers share two cores (vitest's 1 s made a slow first paint a failure). A wrong
+          // value still fails, once the 10 s are up
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           // files run side by side as the workers allow (npm test gives two): each starts its own server on a port of
           // its own and its own browser; within a worker, one module graph for its files
           isolate: false,

@@ -36,8 +36,12 @@ describe.each(DATABASES)('foundation on %s', (kind) => {
     const health = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(health.statusCode).toBe(200);
     expect(health.json()).toEqual({ status: 'ok' });
-    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.statusCode).toBe(200);
+    // ready once its LISTEN connections are up, which on a busy machine can take a few seconds after the start (a
+    // balancer asks again, as this does); what it says while not ready is in the failure
+    let ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    for (const until = Date.now() + 15_000; ready.statusCode !== 200 && Date.now() < until; ready = await t.app.inject({ method: 'GET', url: '/readyz' }))
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(ready.statusCode, ready.body).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready', database: kind, migrations: { applied: MIGRATION_COUNT, pending: 0 } });
   });
 

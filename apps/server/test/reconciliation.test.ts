@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUnits } from '@portal/contract/decimal';
 import type { FeeRow } from '@portal/contract/transaction-rows';
-import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
+import { reconcileTables, type TableReconciliation } from '../src/db/seed/reconcile-tables.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
 const KORA = DEMO_PARTNERS.kora.id;
@@ -192,4 +193,28 @@ describe.each(DATABASES)('every table agrees with the ledger (%s)', (kind) => {
     expect(trades.rows[0]!.n).toBeGreaterThan(0);
     expect(trades.rows[0]!.booked).toBe(0);
   });
+
+  it.each([
+    ['acme', 'USD'],
+    ['acme', 'NGN'],
+    ['acme', 'KES'],
+    ['kora', 'USD'],
+  ] as const)(
+    '%s %s, set-based (as `npm run bench -- reconcile` checks a large seed): every entry in exactly one row, Fees adds up to the fees taken',
+    async (name, currency) => {
+      const r = await reconcileTables(t.database.db, DEMO_PARTNERS[name].id, currency, from, to);
+      expect(r.entries).toBeGreaterThan(3);
+      expect(r.unmatched).toBe(0);
+      expectPartition(r);
+    },
+  );
 });
+
+/** The tables' sums partition the entries' total, and Fees is exactly the fee entries (none listed that was not booked). */
+function expectPartition(r: TableReconciliation) {
+  const sum = Object.values(r.byTable).reduce((a, v) => a + toUnits(v), 0n);
+  expect(sum).toBe(toUnits(r.total));
+  expect(toUnits(r.byTable.fees)).toBe(-toUnits(r.feeRowsTotal));
+  expect(toUnits(r.feeRowsTotal)).toBe(toUnits(r.feesTaken));
+  expect(r.feeRowsNotBooked).toBe(0);
+}
