@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserMissing, launch, watchCsp } from './support/browser.ts';
+import { browserMissing, holdClocks, launch, watchCsp } from './support/browser.ts';
 import { signInAs } from './support/portal.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { DATABASES, serverDatabase } from '../apps/server/test/harness.ts';
@@ -121,7 +121,7 @@ describe.skipIf(browserMissing).each(DATABASES)('a session outlives its access t
 
       // the tabs' timers held past the token's end (a background tab, a laptop asleep): the scheduled renewal does not
       // come, and B's next screen is answered 401 TokenExpired by the server; B renews with the expired token and carries on
-      await context.clock.pauseAt(Date.now() + 200);
+      await holdClocks(context);
       await sleep((TOKEN_SECONDS + 2) * 1000);
       const callsBefore = record.calls.length;
       // a screen B has not opened yet, so that its data is asked for (not drawn from the tab's cache)

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { browserMissing, launch, watchCsp } from './support/browser.ts';
+import { browserMissing, holdClocks, launch, watchCsp } from './support/browser.ts';
 import { apiSignIn, screenshots, signInAs } from './support/portal.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { freePort } from '../apps/server/test/server-process.ts';
@@ -124,7 +124,7 @@ describe.skipIf(browserMissing).each(DATABASES)('sessions follow the person (%s)
     const b = await tab('/balance');
     await b.getByTestId('usd-available').filter({ hasText: 'USD' }).waitFor();
     // from here the pages' time moves only when the test moves it
-    await context.clock.pauseAt(Date.now() + 1000);
+    await holdClocks(context);
 
     // 200 s, activity in A, 200 s more: B has seen no activity of its own for 400 s, and stays
     await context.clock.fastForward(200_000);

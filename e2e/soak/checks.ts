@@ -154,7 +154,11 @@ export async function checkAll(input: Input): Promise<boolean> {
   );
   details.push(
     ...[...bad5xx, ...failedCalls, ...slow].map(
-      (c) => `call: ${c.tab} ${c.method} ${c.path} ${c.status || c.failure} in ${s(c.at - c.sent)} at ${new Date(c.sent).toISOString()}`,
+      (c) =>
+        `call: ${c.tab} ${c.method} ${c.path} ${c.status || c.failure} in ${s(c.at - c.sent)} at ${new Date(c.sent).toISOString()}` +
+        (c.queuedMs === undefined
+          ? ''
+          : ` (in the browser ${s(c.queuedMs)}, then the answer's first byte in ${c.answerMs === undefined ? '-' : s(c.answerMs)})`),
     ),
   );
 

@@ -13,6 +13,12 @@ export type Call = {
   failure?: string;
   /** the error body's code of an answer 4xx or 5xx (read a moment after the answer) */
   code?: string;
+  /**
+   * where its time went, as Chromium timed it (ms): waiting in the browser for a connection (its limit per server, a
+   * connection being made) before it was sent, then to the answer's first byte
+   */
+  queuedMs?: number;
+  answerMs?: number;
 };
 
 /** A money-moving request of a tab (a withdrawal or a payment) and whether the server acknowledged it. */
@@ -146,6 +152,9 @@ export async function personaBrowser(browser: Browser, journal: Journal, partner
       sent.delete(req);
       const { pathname } = new URL(req.url());
       const call: Call = { tab: tab.name, method: req.method(), path: pathname, sent: began, at: Date.now(), status, retryAfter, failure };
+      const timing = req.timing();
+      if (timing.requestStart >= 0) call.queuedMs = Math.round(timing.requestStart);
+      if (timing.requestStart >= 0 && timing.responseStart >= 0) call.answerMs = Math.round(timing.responseStart - timing.requestStart);
       journal.calls.push(call);
       const kind = MONEY_PATHS[pathname];
       if (kind && req.method() === 'POST' && status) {

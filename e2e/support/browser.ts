@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
 
@@ -43,4 +43,20 @@ export async function launch(): Promise<Browser & { cspViolations: string[] }> {
     return page;
   };
   return Object.assign(browser, { cspViolations });
+}
+
+/**
+ * Holds the context's page clocks (running on real time until then) a moment from now. The moment is reckoned here and
+ * reached in each page later: on a busy machine that can take longer than the margin, and a page refuses a moment
+ * already past ("Cannot fast-forward to the past"); then the hold is asked again further ahead.
+ */
+export async function holdClocks(context: BrowserContext) {
+  for (let margin = 200; ; margin *= 2) {
+    try {
+      await context.clock.pauseAt(Date.now() + margin);
+      return;
+    } catch (error) {
+      if (margin >= 6400 || !String(error).includes('to the past')) throw error;
+    }
+  }
 }

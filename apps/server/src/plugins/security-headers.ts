@@ -94,7 +94,11 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { p
     xXssProtection: true,
   });
   const csp = cspHeader();
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     void reply.header('content-security-policy', csp).header('permissions-policy', PERMISSIONS_POLICY);
+    // an API reply is the partner's own data as it is now: kept in no cache, the browser's disk included. A browser
+    // also holds a second call of a URL it may cache until the first one's answer comes (Chrome's cache lock): two tabs
+    // reading the profile at once through an outage waited on each other for seconds. A route may say otherwise.
+    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
   });
 }

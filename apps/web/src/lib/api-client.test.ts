@@ -38,6 +38,8 @@ describe('api client', () => {
     expect(headers(calls[0]!).authorization).toBe('Bearer tok');
     expect(headers(calls[0]!)['x-device-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(headers(calls[0]!)['accept-language']).toBe('en');
+    // past the browser's cache, where a second call of the same URL would wait for the first one's answer
+    expect(calls[0]!.init.cache).toBe('no-store');
   });
 
   it('fetches the request-forgery token once, keeps it in the hidden _csrf input and sends it', async () => {

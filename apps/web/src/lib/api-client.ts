@@ -184,6 +184,9 @@ async function send(method: string, path: string, options: RequestOptions<unknow
       headers,
       body: options.body === undefined ? (MUTATING.has(method) ? '{}' : undefined) : JSON.stringify(options.body),
       credentials: 'same-origin',
+      // past the browser's cache: the server's answers are stored nowhere (no-store), and a call the cache could hold
+      // waits in Chrome for another call of the same URL to be answered first (through an outage, for seconds)
+      cache: 'no-store',
       signal: options.signal,
     });
   } catch (err) {

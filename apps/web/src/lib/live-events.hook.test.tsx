@@ -131,10 +131,20 @@ describe('useLiveEvents', () => {
     unmount();
   });
 
-  it("reads the profile again when access changed (a role, the partner's flags)", async () => {
+  it("reads the profile again when access changed (a role, the partner's flags), once for a burst", async () => {
     const { s, invalidated, unmount } = await open();
-    s.write('event: access\ndata: {"reason":"role"}\n\n');
+    // a reconnection's catch-up, or every stream told at once that the database is back: many in a moment
+    for (let i = 0; i < 5; i++) s.write(`event: access\ndata: {"reason":"${i % 2 ? 'role' : 'partner'}"}\n\n`);
     await waitFor(() => expect(invalidated).toEqual([['partner', 'profile']]));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(invalidated).toEqual([['partner', 'profile']]);
+    s.write('event: access\ndata: {"reason":"role"}\n\n');
+    await waitFor(() =>
+      expect(invalidated).toEqual([
+        ['partner', 'profile'],
+        ['partner', 'profile'],
+      ]),
+    );
     unmount();
   });
 

@@ -62,21 +62,36 @@ export function parseEvents(buffer: string, onEvent: (event: StreamEvent) => voi
   return buffer;
 }
 
+/**
+ * Refetches what changes made stale, a burst of them (a reconnection's catch-up, the database back after a loss) at
+ * once: the topics changed, and the profile when access changed (`access`, however many of them came).
+ */
 function invalidator(qc: QueryClient) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   // the topics changed since the last refetch; every topic when the stream cannot tell what it missed
   const due = new Set<LiveTopic>();
+  let profileDue = false;
+  const arm = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      const keys = new Map<string, QueryKey>();
+      for (const t of due) for (const key of topicQueries.get(t)!) keys.set(JSON.stringify(key), key);
+      if (profileDue) keys.set(JSON.stringify(profileQuery.queryKey), profileQuery.queryKey);
+      due.clear();
+      profileDue = false;
+      for (const queryKey of keys.values()) void qc.invalidateQueries({ queryKey: [...queryKey] });
+    }, LIVE_COALESCE_MS);
+  };
   return {
     schedule(topic?: LiveTopic) {
       for (const t of topic ? [topic] : LIVE_TOPICS) due.add(t);
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        const keys = new Map<string, QueryKey>();
-        for (const t of due) for (const key of topicQueries.get(t)!) keys.set(JSON.stringify(key), key);
-        due.clear();
-        for (const queryKey of keys.values()) void qc.invalidateQueries({ queryKey: [...queryKey] });
-      }, LIVE_COALESCE_MS);
+      arm();
+    },
+    /** the user's role or the partner's flags changed: the profile is read again (which redraws guards and navigation) */
+    access() {
+      profileDue = true;
+      arm();
     },
     cancel: () => timer && clearTimeout(timer),
   };
@@ -148,7 +163,7 @@ export function useLiveEvents(enabled = true) {
               if (event.retry !== undefined) asked = event.retry;
               if (event.type === 'resync') return refetch.schedule();
               if (event.type === 'access') {
-                if (read(LiveAccessEvent, event.data)) void qc.invalidateQueries({ queryKey: profileQuery.queryKey });
+                if (read(LiveAccessEvent, event.data)) refetch.access();
                 return;
               }
               if (event.type === 'ended') {

@@ -13,8 +13,9 @@ import { rememberPartner, rememberedPartner, type RememberedPartner } from './re
  */
 export const profileQuery = queryOptions({
   queryKey: ['partner', 'profile'],
-  queryFn: async () => {
-    const profile = await startOr('profile', PartnerProfile, () => api.get('partner/profile', { schema: PartnerProfile }));
+  // a read made stale again while it runs (an `access` event) is let go (signal), not left to run beside the next one
+  queryFn: async ({ signal }) => {
+    const profile = await startOr('profile', PartnerProfile, () => api.get('partner/profile', { schema: PartnerProfile, signal }));
     if (profile.user) {
       useSession.getState().updateUser(profile.user);
       rememberPartner(profile.user.id, profile);
