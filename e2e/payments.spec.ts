@@ -41,10 +41,10 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
     // from here on, every screen change happens inside the page: no document loads
     let loads = 0;
     page.on('load', () => loads++);
+    // only Kora's enabled countries are offered (Tanzania has channels but is not enabled for Kora), once they have come
+    const countries = () => page.getByRole('form', { name: 'Payment details' }).getByLabel('Country').locator('option').allTextContents();
+    await expect.poll(countries).toEqual(['Choose a country', 'Ghana', 'Kenya', 'Nigeria', 'Uganda']);
     await screenshots(page, 'payments-initiate-form');
-    // only Kora's enabled countries are offered (Tanzania has channels but is not enabled for Kora)
-    const countries = await page.getByRole('form', { name: 'Payment details' }).getByLabel('Country').locator('option').allTextContents();
-    expect(countries).toEqual(['Choose a country', 'Ghana', 'Kenya', 'Nigeria', 'Uganda']);
     // Review checks the amount and the account number with the server's rules, under each field, before any quote
     {
       const form = page.getByRole('form', { name: 'Payment details' });

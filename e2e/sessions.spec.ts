@@ -148,6 +148,10 @@ describe.skipIf(browserMissing).each(DATABASES)('sessions follow the person (%s)
 
     // Stay signed in, in B: the warning closes in A too
     await b.getByRole('button', { name: 'Stay signed in' }).click();
+    // B's time of activity reaches A's storage by itself, some moments later on a busy machine; A's clock is held, so
+    // its next check must come after that
+    const stayed = await b.evaluate(() => localStorage.getItem('portal-last-activity'));
+    await expect.poll(() => a.evaluate(() => localStorage.getItem('portal-last-activity'))).toBe(stayed);
     await context.clock.runFor(1500);
     await a.getByRole('dialog').waitFor({ state: 'detached' });
 
