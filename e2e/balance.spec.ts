@@ -9,7 +9,8 @@ describe.skipIf(browserMissing)('the Balance screen in Chromium', () => {
   let server: RunningServer;
   let browser: Awaited<ReturnType<typeof launch>>;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ LOGIN_RATE_LIMIT: '1000' }), launch()]);
+    // one withdrawal may take at most USD 10,000.00 here: less than the demo's Acme holds (USD 25,000.00)
+    [server, browser] = await Promise.all([startServer({ LOGIN_RATE_LIMIT: '1000', WITHDRAWAL_MAX_USD: '10000.00' }), launch()]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -62,9 +63,18 @@ describe.skipIf(browserMissing)('the Balance screen in Chromium', () => {
     expect(text).toContain('Acme Remit');
     expect(text).toContain(rows.at(-1)![5]!.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 
-    const available = (await page.getByTestId('usd-available').textContent())!;
+    // the most one withdrawal may take is below what is available: the dialog says it, and refuses more as it is typed
+    expect(await page.getByTestId('usd-available').textContent()).toBe('USD 25,000.00');
     await page.getByRole('button', { name: 'Withdraw' }).click();
-    expect(await page.getByTestId('max-settlement').textContent()).toBe(`You can withdraw at most ${available}`);
+    expect(await page.getByTestId('max-settlement').textContent()).toBe('You can withdraw at most USD 10,000.00');
+    const amount = page.getByLabel('Amount (USD)');
+    await amount.fill('10000.01');
+    await page.getByRole('dialog').getByText('You can withdraw at most USD 10,000.00', { exact: true }).first().waitFor();
+    expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    // Max puts the most in, and the problem said of 10000.01 goes
+    await page.getByRole('button', { name: 'Max' }).click();
+    expect(await amount.inputValue()).toBe('10000.00');
+    expect(await amount.getAttribute('aria-invalid')).toBeNull();
     await page.getByTestId('no-wallet').waitFor();
     // treasury may open /wallets (the guard lets it in) but has no "Wallet Management" menu item: the dialog links the page
     expect(await page.getByRole('dialog').getByText('Wallet Management').count()).toBe(0);

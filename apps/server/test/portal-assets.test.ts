@@ -68,7 +68,7 @@ describe.each(DATABASES)('the built portal on %s', (kind) => {
   beforeAll(async () => {
     const dist = builtPortal();
     asset = fs.readFileSync(path.join(dist, 'assets', 'index-abc123.js'));
-    t = await setup(kind, { seed: false, config: { WEB_DIST: dist } });
+    t = await setup(kind, { seed: false, config: { WEB_DIST: dist, WITHDRAWAL_MAX_USD: '1000.00', SUPPORT_EMAIL: "o'neil@provider.test" } });
   });
   afterAll(async () => t?.close());
 
@@ -153,6 +153,15 @@ describe.each(DATABASES)('the built portal on %s', (kind) => {
     expect(await page({ 'accept-language': 'de', cookie: 'portal-language=fr' })).toContain('<html lang="fr">');
     expect(await page({ 'accept-language': 'de', cookie: 'portal-language=xx' })).toContain('<html lang="en">');
     expect(plain.headers.vary).toMatch(/accept-language, cookie/);
+
+    // the settings the portal reads at start, written into the page (the quote of the address escaped for the attribute)
+    const settings = /<meta name="portal-config" content='([^']*)'/.exec(plain.body)![1]!.replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+    expect(JSON.parse(settings)).toEqual({
+      idleWarningSeconds: t.app.config.IDLE_WARNING_SECONDS,
+      idleLogoutSeconds: t.app.config.IDLE_LOGOUT_SECONDS,
+      supportEmail: "o'neil@provider.test",
+      withdrawalMaxUsd: '1000.00',
+    });
 
     // a path of no route (the portal answers "not found" itself) names nothing
     const other = await t.app.inject({ method: 'GET', url: '/nowhere' });

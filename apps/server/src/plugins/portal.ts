@@ -109,6 +109,7 @@ export async function registerPortal(app: FastifyInstance, webDist: string) {
     idleWarningSeconds: config.IDLE_WARNING_SECONDS,
     idleLogoutSeconds: config.IDLE_LOGOUT_SECONDS,
     supportEmail: config.SUPPORT_EMAIL,
+    withdrawalMaxUsd: config.WITHDRAWAL_MAX_USD,
   })
     .replaceAll('&', '&amp;')
     .replaceAll("'", '&#39;')

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SettlementWallet } from '@portal/contract/wallets';
-import { amountProblem, destinations } from './withdrawal.ts';
+import { amountAboveMax, amountProblem, destinations, withdrawableNow } from './withdrawal.ts';
 
 const wallet = (id: string, overrides: Partial<SettlementWallet> = {}): SettlementWallet => ({
   id,
@@ -39,5 +39,31 @@ describe('withdrawal', () => {
     expect(amountProblem('10.001', '25000.00')).toMatch(/at most 2 decimals|such as/);
     expect(amountProblem('', '25000.00')).not.toBeNull();
     expect(amountProblem('1e3', '25000.00')).not.toBeNull();
+  });
+
+  describe('the most that can be withdrawn now', () => {
+    const limit = (withdrawalMaxUsd: string) => {
+      const meta = document.createElement('meta');
+      meta.name = 'portal-config';
+      meta.content = JSON.stringify({ withdrawalMaxUsd });
+      document.head.append(meta);
+    };
+    afterEach(() => document.head.querySelector('meta[name="portal-config"]')?.remove());
+
+    it('is what is available, to the cent, below the limit of one withdrawal (250,000.00 unless the server says)', () => {
+      expect(withdrawableNow('58312.4')).toBe('58312.40');
+      expect(withdrawableNow('250000.01')).toBe('250000.00');
+      expect(withdrawableNow('0')).toBe('0.00');
+      expect(withdrawableNow('-12.50')).toBe('0.00');
+    });
+
+    it("is the server's limit when the balance is above it, said as the amount is typed", () => {
+      limit('1000.00');
+      const max = withdrawableNow('58312.40');
+      expect(max).toBe('1000.00');
+      expect(amountAboveMax('1000.01', max)).toBe('You can withdraw at most USD 1,000.00');
+      expect(amountAboveMax('1000', max)).toBeNull();
+      expect(withdrawableNow('999.99')).toBe('999.99');
+    });
   });
 });

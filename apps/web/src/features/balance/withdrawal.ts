@@ -1,9 +1,10 @@
 import type { Coin } from '@portal/contract/domain';
-import { compareDecimal, normalise } from '@portal/contract/decimal';
+import { compareDecimal, minDecimal, normalise } from '@portal/contract/decimal';
 import { WITHDRAWAL_COINS, WITHDRAWAL_MESSAGES, WITHDRAWAL_MIN_USD } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { formatMoney } from '../../lib/format.ts';
 import { localizeMessage, translator } from '../../lib/i18n.ts';
+import { portalConfig } from '../../lib/portal-config.ts';
 import { balanceMessages } from './messages.ts';
 
 /** A destination a withdrawal can go to: an enabled wallet and one of its coins that can be paid out. */
@@ -21,13 +22,21 @@ export function destinations(wallets: readonly SettlementWallet[] | undefined): 
  */
 export const atMostText = (max: string) => translator(balanceMessages)('withdrawDialog.atMost', { amount: formatMoney(normalise(max, 2), 'USD') });
 
-/** The amount's problem (portal-core §5), or null, in the reader's language. `max` is the most that can be withdrawn now. */
+/**
+ * The most that can be withdrawn now: what is available, and no more than one withdrawal may take (the server's
+ * limit, which it writes into the page); 0.00 when nothing is available.
+ */
+export function withdrawableNow(available: string): string {
+  return compareDecimal(available, '0') > 0 ? normalise(minDecimal(available, portalConfig().withdrawalMaxUsd), 2) : '0.00';
+}
+
 /** While the amount is typed: the maximum, when a well-formed amount is above it; else nothing yet. */
 export function amountAboveMax(amount: string, max: string): string | null {
   const text = amount.trim();
   return /^\d{1,15}(\.\d{1,2})?$/.test(text) && compareDecimal(text, max) > 0 ? atMostText(max) : null;
 }
 
+/** The amount's problem (portal-core §5), or null, in the reader's language. `max` is the most that can be withdrawn now. */
 export function amountProblem(amount: string, max: string): string | null {
   const text = amount.trim();
   if (!/^\d{1,15}(\.\d{1,2})?$/.test(text)) return translator(balanceMessages)('withdrawDialog.amountFormat');

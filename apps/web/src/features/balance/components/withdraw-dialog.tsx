@@ -2,7 +2,6 @@ import { AlertTriangle, Clock } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { normalise } from '@portal/contract/decimal';
 import { SETTLEMENT_SOURCE, WITHDRAWAL_MESSAGES, WITHDRAWAL_PROCESSING_MINUTES, travelRuleFieldsFor, type Settlement } from '@portal/contract/settlements';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -21,7 +20,7 @@ import { useSettlementFee } from '../api/settlement-fee.ts';
 import { useTravelRule } from '../api/travel-rule.ts';
 import { useWithdraw } from '../api/withdraw.ts';
 import { balanceMessages } from '../messages.ts';
-import { amountAboveMax, amountProblem, atMostText, destinations, type Destination } from '../withdrawal.ts';
+import { amountAboveMax, amountProblem, atMostText, destinations, withdrawableNow, type Destination } from '../withdrawal.ts';
 import { useConnection } from '../../../lib/connection.ts';
 
 const short = (a: string) => (a.length > 22 ? `${a.slice(0, 10)}…${a.slice(-8)}` : a);
@@ -67,7 +66,7 @@ export function WithdrawDialog({
   const [sequenceId, setSequenceId] = useState('');
   const [recipient, setRecipient] = useState({ name: '', businessRegistrationNumber: '' });
   const [done, setDone] = useState<Settlement | null>(null);
-  const max = Number(available) > 0 ? normalise(available, 2) : '0.00';
+  const max = withdrawableNow(available);
   const qc = useQueryClient();
   // the balance may have moved since the screen loaded: the maximum is read again when the dialog opens
   useEffect(() => {
@@ -117,7 +116,7 @@ export function WithdrawDialog({
             (fresh) => {
               const now = usdAvailable(fresh.accounts);
               withdraw.reset();
-              setAmountError(atMostText(Number(now) > 0 ? now : '0.00'));
+              setAmountError(atMostText(withdrawableNow(now)));
               setStep('amount');
             },
             () => undefined,
@@ -183,7 +182,11 @@ export function WithdrawDialog({
               <button
                 type="button"
                 className="text-xs font-semibold text-brand-800 underline underline-offset-2"
-                onClick={() => setAmount(Number(max) > 0 ? max : '')}
+                onClick={() => {
+                  // the most that can be withdrawn is never above it: a problem said of the amount before goes
+                  setAmount(Number(max) > 0 ? max : '');
+                  setAmountError(null);
+                }}
               >
                 {t('withdrawDialog.max')}
               </button>
