@@ -25,8 +25,8 @@ export const startRoutes: FastifyPluginAsyncZod<{ service: StartService }> = asy
       },
     },
     async (request, reply) => {
+      // (stored in no cache, as every API reply: security-headers.ts)
       const data = await service.start(authOf(request), requestLanguage(request));
-      reply.header('cache-control', 'no-store');
       return { ...data, csrf: reply.generateCsrf({ userInfo: csrfSessionOf(request) }) };
     },
   );
