@@ -25,6 +25,12 @@ const REPOSITORIES = Object.fromEntries(
   MODULES.map((m) => [m, readdirSync(`${import.meta.dirname}/${SERVER}/modules/${m}`).filter((f) => f.endsWith('.repository.ts'))]),
 );
 
+/** A role compared with a role's name: who may do what is the contract's permission table (permissions.ts `can`). */
+const ROLE_COMPARISON = {
+  selector: "BinaryExpression[operator=/^[!=]==?$/][right.value=/^(admin|treasury|view)$/]:matches([left.name='role'], [left.property.name='role'])",
+  message: "who may do what is the permission table: can(role, action) from '@portal/contract/permissions'",
+};
+
 const TSCONFIGS = ['apps/*/tsconfig.json', 'packages/*/tsconfig.json', 'e2e/tsconfig.json', 'bench/tsconfig.json'];
 // import-x's TypeScript preset (extensions, parsers), with the resolver of eslint-import-resolver-typescript 4
 const importSettings = { ...importX.flatConfigs.typescript.settings };
@@ -155,6 +161,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ROLE_COMPARISON] },
+  },
+  {
     // SQL lives in repositories (and in the database layer: connection, migrations, seed); services, routes, jobs and
     // plugins call repositories. Type-only imports of Kysely (a transaction passed through) are allowed.
     files: ['apps/server/src/**/*.ts'],
@@ -182,6 +193,7 @@ export default tseslint.config(
             "CallExpression[callee.property.name='work'][callee.object.name='boss'], CallExpression[callee.property.name='work'][callee.object.property.name='boss']",
           message: 'work a queue with workQueue (jobs/queue-worker.ts): it records each outcome across database outages',
         },
+        ROLE_COMPARISON,
       ],
     },
   },

@@ -1,5 +1,6 @@
 import { API_KEY_MESSAGES, type ApiKeyPermission } from '@portal/contract/api-keys';
 import type { Role } from '@portal/contract/domain';
+import { can, rolesFor, type Action } from '@portal/contract/permissions';
 import { forbidden } from './errors.ts';
 
 /**
@@ -30,13 +31,14 @@ export function actorOf(caller: Caller): { actorUserId: string | null; actor: st
  * A change that users of some roles, or API keys with a permission, may make. The key's permission was checked
  * when the call was verified; it is checked again here so that the rule does not rest on the route's declaration.
  */
-export function requireAccess(caller: Caller, rule: { roles: readonly Role[]; permission: ApiKeyPermission }): void {
-  if (!isApiKeyCaller(caller)) return requireRole(caller, ...rule.roles);
+export function requireAccess(caller: Caller, rule: { action: Action; permission: ApiKeyPermission }): void {
+  if (!isApiKeyCaller(caller)) return requireCan(caller, rule.action);
   if (!caller.permissions.includes(rule.permission)) throw forbidden(API_KEY_MESSAGES.permission(rule.permission), 'ApiKeyPermissionDenied');
 }
 
-export function requireRole(auth: Auth, ...roles: Role[]): void {
-  if (!roles.includes(auth.role)) {
-    throw forbidden(roles.length === 1 && roles[0] === 'admin' ? 'Only an admin can do this.' : `Only ${roles.join(' or ')} users can do this.`);
-  }
+/** A user may do `action` by the permission table of the contract (permissions.ts), from their verified role. */
+export function requireCan(auth: Auth, action: Action): void {
+  if (can(auth.role, action)) return;
+  const roles = rolesFor(action);
+  throw forbidden(roles.length === 1 && roles[0] === 'admin' ? 'Only an admin can do this.' : `Only ${roles.join(' or ')} users can do this.`);
 }

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import type { FeatureFlags, Role } from '@portal/contract/domain';
 import type { Partner } from '@portal/contract/partner';
 import type { RouteMeta } from './routes.ts';
@@ -32,10 +33,10 @@ export function guardRefusal(route: RouteMeta, s: GuardInput): GuardRefusal | nu
   if (!verifiedUser) return refuse('authentication', '/login');
 
   // 2. admin-only
-  if (route.adminOnly && s.role !== 'admin') return refuse('adminOnly', '/');
+  if (route.adminOnly && !can(s.role, 'manageApiKeys')) return refuse('adminOnly', '/');
 
   // 3. wallet management: treasury or admin
-  if (route.walletManagement && s.role !== 'treasury' && s.role !== 'admin') return refuse('walletRole', '/');
+  if (route.walletManagement && !can(s.role, 'openWallets')) return refuse('walletRole', '/');
 
   // 4. partner type
   const p = s.partner ?? { isB2B: false, isCommercial: false, isWhitelistedCommercial: false };

@@ -6,7 +6,8 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { MailTexts, Notice, Person } from '../../lib/mail-texts/index.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
+import { rolesFor } from '@portal/contract/permissions';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { AllowedIpsRepository } from './api-keys.repository.ts';
@@ -48,7 +49,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
   const { repo } = deps;
 
   async function requireManager(auth: Auth) {
-    requireRole(auth, 'admin');
+    requireCan(auth, 'manageApiKeys');
     await deps.partners.requireFeature(auth, 'whitelistedIpsEnabled', 'Allowed IP addresses are not enabled for your business. Ask your account manager.');
   }
 
@@ -73,7 +74,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     deps.notifier.notify(trx, {
       partnerId: auth.partnerId,
       topic: 'developers',
-      to: { roles: ['admin'] },
+      to: { roles: rolesFor('manageApiKeys') },
       notice: (t) => notice(t, { name: auth.name, email: auth.email }),
       link: '/api-keys',
       at: new Date(deps.now()),

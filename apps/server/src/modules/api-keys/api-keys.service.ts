@@ -6,7 +6,8 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt, type KeyRing } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
+import { rolesFor } from '@portal/contract/permissions';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { AllowedIpsRepository, ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
@@ -67,7 +68,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
 
   /** Admins of a B2B partner whose API keys are enabled (the portal's guard says the same; this is the rule). */
   async function requireManager(auth: Auth) {
-    requireRole(auth, 'admin');
+    requireCan(auth, 'manageApiKeys');
     const partner = await deps.partners.find(auth.partnerId);
     if (!partner) throw notFound('No such partner');
     if (!partner.productTypes.includes('B2B')) throw forbidden('API keys are for business (B2B) partners.');
@@ -81,7 +82,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     await deps.notifier.notify(trx, {
       partnerId: auth.partnerId,
       topic: 'developers',
-      to: { roles: ['admin'] },
+      to: { roles: rolesFor('manageApiKeys') },
       notice: (t) => t.notices.apiKeyChanged({ actor: { name: auth.name, email: auth.email }, change: kind, name: key.name, apiKey: key.apiKey }),
       link: '/api-keys',
       at,

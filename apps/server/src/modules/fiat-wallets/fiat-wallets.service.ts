@@ -1,7 +1,7 @@
 import { DEFAULT_FIAT_WALLET, FIAT_WALLET_MESSAGES, type FiatWallet, type UpdateFiatWalletRequest } from '@portal/contract/fiat-wallets';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
 import type { Ledger } from '../ledger/index.ts';
 import type { FiatWalletsRepository } from './fiat-wallets.repository.ts';
 
@@ -57,7 +57,7 @@ export function createFiatWalletsService(deps: {
     },
 
     async update(auth: Auth, input: UpdateFiatWalletRequest): Promise<FiatWallet> {
-      requireRole(auth, 'admin', 'treasury');
+      requireCan(auth, 'manageFiatWallets');
       if (!(await repo.fiatWalletsEnabled(auth.partnerId))) throw disabled();
       if (input.id === DEFAULT_FIAT_WALLET.id) throw badRequest(FIAT_WALLET_MESSAGES.defaultFixed);
       const changes = {

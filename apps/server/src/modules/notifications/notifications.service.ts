@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { LANGUAGES, type Language } from '@portal/contract/i18n';
+import type { Role } from '@portal/contract/domain';
 import {
   NOTIFICATION_LIST_LIMIT,
   NOTIFICATION_TOPIC_INFO,
@@ -37,7 +38,7 @@ export type NotificationEvent = {
   partnerId: string;
   topic: NotificationTopic;
   /** who is told: users of these roles, these users, less `exclude` (the one who acted, where they need no telling) */
-  to: { roles?: readonly ('admin' | 'treasury' | 'view')[]; userIds?: readonly (string | null | undefined)[]; exclude?: readonly string[] };
+  to: { roles?: readonly Role[]; userIds?: readonly (string | null | undefined)[]; exclude?: readonly string[] };
   /**
    * What it says, in a language's words (lib/mail-texts): a title, and who did what in a sentence or two (the time,
    * in UTC, is added to the e-mail). Written in every language: the bell shows its reader's.

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { CURRENCY_NETWORK_IDS, splitCurrencyNetwork, type CurrencyNetworkId, type Network } from '@portal/contract/domain';
+import { can } from '@portal/contract/permissions';
 import { currencyNetworkFor, type AssignDepositAddressRequest, type DepositAddress } from '@portal/contract/partner';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
@@ -22,7 +23,6 @@ import {
 export const ADDRESS_NOT_FOUND = 'Address not found';
 
 /** Roles that may ask for a deposit address (the ones that move money). */
-const ASSIGNING_ROLES = ['admin', 'treasury'] as const;
 
 const toAddress = (r: AddressRow): DepositAddress => ({
   id: r.id,
@@ -112,7 +112,7 @@ export function createDepositAddressService(deps: {
     async list(auth: Caller) {
       const rows = await listAddresses(db, auth.partnerId, { includeDemo });
       let assignable: CurrencyNetworkId[] = [];
-      if (isApiKeyCaller(auth) ? auth.permissions.includes('api_write') : (ASSIGNING_ROLES as readonly string[]).includes(auth.role)) {
+      if (isApiKeyCaller(auth) ? auth.permissions.includes('api_write') : can(auth.role, 'assignDepositAddresses')) {
         const available = await provider.available(db);
         const have = new Set(rows.map((r) => r.currency_network));
         assignable = CURRENCY_NETWORK_IDS.filter((id) => !have.has(id) && available.has(splitCurrencyNetwork(id).network));
@@ -129,7 +129,7 @@ export function createDepositAddressService(deps: {
 
     /** POST partner/addresses: the caller's partner gets its address for the coin and network (kept if it has one). */
     async assign(auth: Caller, input: AssignDepositAddressRequest) {
-      requireAccess(auth, { roles: ASSIGNING_ROLES, permission: 'api_write' });
+      requireAccess(auth, { action: 'assignDepositAddresses', permission: 'api_write' });
       const currencyNetwork = currencyNetworkFor(input.currency, input.network);
       if (!currencyNetwork) throw badRequest(`${input.currency} is not offered on ${input.network}`, 'ValidationFailed');
       return assignTo(auth.partnerId, currencyNetwork, actorOf(auth));

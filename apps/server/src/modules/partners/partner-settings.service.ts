@@ -11,7 +11,7 @@ import {
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { InvalidatePartner } from './partner-cache.ts';
 import { findPayoutConfig, upsertPayoutConfig } from './partner-settings.repository.ts';
@@ -38,7 +38,7 @@ export function createPartnerSettingsService(deps: {
 
   return {
     async setLowBalanceLimit(auth: Auth, value: string | number | null | undefined) {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'editSettings');
       const parsed = LowBalanceLimitForm.safeParse({ lowBalanceLimit: typeof value === 'number' ? String(value) : (value ?? '') });
       if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? LOW_BALANCE_MESSAGE);
       const text = parsed.data.lowBalanceLimit;
@@ -63,7 +63,7 @@ export function createPartnerSettingsService(deps: {
     },
 
     async savePayoutConfig(auth: Auth, input: PayoutConfig) {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'editSettings');
       const problem = payoutConfigProblem(input);
       if (problem) throw badRequest(problem, 'ValidationFailed');
       const config = normalisePayoutConfig(input);

@@ -57,8 +57,8 @@ export type PaymentDeps = {
   ledger: Pick<Ledger, 'lock' | 'balance' | 'book'>;
 };
 
-const INITIATE = { roles: ['admin', 'treasury'] as const, permission: 'api_write' as const };
-const READ = { roles: ['admin', 'treasury', 'view'] as const, permission: 'api_read' as const };
+const INITIATE = { action: 'initiatePayments', permission: 'api_write' } as const;
+const READ = { action: 'readPayments', permission: 'api_read' } as const;
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const PAYMENT_METHOD: Record<string, string> = { momo: 'mobile_money', bank: 'bank_transfer', eft: 'bank_transfer', p2p: 'bank_transfer', card: 'card' };

@@ -18,7 +18,8 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { CountryChange, MailTexts } from '../../lib/mail-texts/index.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
+import { rolesFor } from '@portal/contract/permissions';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import { findPartnerRate, findPlatformRate, listPartnerRates, partnerRateId, requestChange, settleChange } from './rates.repository.ts';
@@ -99,7 +100,7 @@ export function createRatesService(deps: RatesDeps) {
 
     /** Before a code is sent for country changes: the final call's checks (admin, flag, the caller's own rates, each movable). */
     async checkRequest(auth: Auth, target: { rates: RateChangeRequest['rates'] }) {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'changeCountries');
       await requireEnabledCountries(auth);
       const changes: CountryChange[] = [];
       for (const item of target.rates) {
@@ -115,7 +116,7 @@ export function createRatesService(deps: RatesDeps) {
 
     /** Asks for changes (admin): each rate goes from enabled or disabled to pending, all of them or none. */
     async request(auth: Auth, body: RateChangeRequest): Promise<RateStatusResponse> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'changeCountries');
       const partner = await requireEnabledCountries(auth);
       const items: { item: RateChangeRequest['rates'][number]; rate: PlatformRate }[] = [];
       for (const item of body.rates) items.push({ item, rate: await countryRate(auth, item) });
@@ -124,7 +125,7 @@ export function createRatesService(deps: RatesDeps) {
         await deps.notifier.notify(trx, {
           partnerId: auth.partnerId,
           topic: 'countries',
-          to: { roles: ['admin'], exclude: [auth.userId] },
+          to: { roles: rolesFor('changeCountries'), exclude: [auth.userId] },
           notice: (t) =>
             t.notices.countryChangeRequested({
               actor: { name: auth.name, email: auth.email },
@@ -180,7 +181,7 @@ export function createRatesService(deps: RatesDeps) {
      * asked may deny (withdraw) it. All items or none.
      */
     async review(auth: Auth, body: RateReviewRequest): Promise<RateStatusResponse> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'changeCountries');
       await requireEnabledCountries(auth);
       const rates: { item: RateReviewRequest['rates'][number]; rate: PlatformRate }[] = [];
       for (const item of body.rates) rates.push({ item, rate: await countryRate(auth, item) });

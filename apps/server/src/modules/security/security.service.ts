@@ -10,6 +10,7 @@ import {
 } from '@portal/contract/security';
 import type { z } from 'zod';
 import type { Auth } from '../../lib/access.ts';
+import { can } from '@portal/contract/permissions';
 import { badRequest, forbidden } from '../../lib/errors.ts';
 import type { SecurityRepository } from './security.repository.ts';
 
@@ -57,7 +58,7 @@ function toEvent(row: Row): SecurityEvent {
 export function createSecurityService(deps: { repo: SecurityRepository }) {
   return {
     async history(auth: Auth, query: Query): Promise<{ items: SecurityEvent[]; nextCursor: string | null }> {
-      const admin = auth.role === 'admin';
+      const admin = can(auth.role, 'readTeamSecurity');
       if (!admin && query.person && query.person !== auth.userId) throw forbidden(SECURITY_MESSAGES.ownOnly);
       if (query.from && query.to && query.to < query.from) throw badRequest(REVERSED_RANGE_MESSAGE, 'ReversedRange');
       const zone = query.timeZone ?? 'UTC';

@@ -11,7 +11,8 @@ import type { Role } from '@portal/contract/domain';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
+import { can } from '@portal/contract/permissions';
 import type { PasswordResetService } from '../auth/index.ts';
 import type { SessionsService } from '../auth/index.ts';
 import type { Notifier } from '../notifications/index.ts';
@@ -131,13 +132,13 @@ export function createTeamService(deps: TeamDeps) {
     },
 
     async invite(auth: Auth, input: InviteUserRequest, ctx: Ctx): Promise<{ user: TeamMember; mailSent: boolean }> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'manageTeam');
       const { id, mailSent } = await invitations.invite({ partnerId: auth.partnerId, ...input }, actor(auth, ctx));
       return { user: await listed(auth.partnerId, id), mailSent };
     },
 
     async changeRole(auth: Auth, input: { userId: string; role: Role }, ctx: Ctx): Promise<TeamMember> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'manageTeam');
       if (await invitations.find(auth.partnerId, input.userId)) {
         await invitations.changeRole(auth.partnerId, input.userId, input.role, actor(auth, ctx));
         return listed(auth.partnerId, input.userId);
@@ -148,7 +149,7 @@ export function createTeamService(deps: TeamDeps) {
         const user = await repo.member(auth.partnerId, input.userId, trx);
         if (!user || user.status === 'deleted') throw notFound(TEAM_MESSAGES.notFound);
         if (user.role === input.role) return;
-        if (admins.includes(user.id) && input.role !== 'admin' && admins.length === 1) throw lastAdmin();
+        if (admins.includes(user.id) && !can(input.role, 'manageTeam') && admins.length === 1) throw lastAdmin();
         await repo.setRole(trx, auth.partnerId, user.id, input.role, now());
         await auditChange(trx, {
           partnerId: auth.partnerId,
@@ -190,7 +191,7 @@ export function createTeamService(deps: TeamDeps) {
      * An invitation is withdrawn (the message says so).
      */
     async remove(auth: Auth, userId: string, ctx: Ctx): Promise<{ message: string }> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'manageTeam');
       if (await invitations.find(auth.partnerId, userId))
         return { message: TEAM_MESSAGES.invitationWithdrawn((await invitations.withdraw(auth.partnerId, userId, actor(auth, ctx))).email) };
       const { email, ended } = await repo.transaction(async (trx) => {
@@ -220,7 +221,7 @@ export function createTeamService(deps: TeamDeps) {
 
     /** A new link for an invitation; a member (who has used theirs) has none to resend. */
     async resendInvite(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'manageTeam');
       if (await invitations.find(auth.partnerId, userId)) return invitations.resend(auth.partnerId, userId, actor(auth, ctx));
       await target(auth, userId);
       throw conflict(TEAM_MESSAGES.notInvited);
@@ -228,7 +229,7 @@ export function createTeamService(deps: TeamDeps) {
 
     /** Locks a member out until a new password is set with the e-mailed code (shared with forgotten passwords). */
     async resetPassword(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'manageTeam');
       if (await invitations.find(auth.partnerId, userId)) throw conflict(TEAM_MESSAGES.resetNeedsActive);
       const user = await target(auth, userId);
       if (user.status !== 'active' || !(await passwordReset.resetByAdmin(user, actor(auth, ctx), ctx))) throw conflict(TEAM_MESSAGES.resetNeedsActive);
@@ -237,7 +238,7 @@ export function createTeamService(deps: TeamDeps) {
 
     /** A new reset code for a member whose password an admin reset (the earlier code stops working). */
     async resendCode(auth: Auth, userId: string, ctx: Ctx): Promise<{ email: string }> {
-      requireRole(auth, 'admin');
+      requireCan(auth, 'manageTeam');
       if (await invitations.find(auth.partnerId, userId)) throw conflict(TEAM_MESSAGES.noPendingReset);
       const user = await target(auth, userId);
       if (user.status !== 'active' || !user.password_reset_requested) throw conflict(TEAM_MESSAGES.noPendingReset);

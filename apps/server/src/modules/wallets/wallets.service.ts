@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { Network } from '@portal/contract/domain';
+import { Network, type Role } from '@portal/contract/domain';
 import {
   MAX_ENABLED_WALLETS_PER_PAIR,
   NETWORK_CURRENCIES,
@@ -19,7 +19,8 @@ import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import type { MailTexts, Notice, WalletRef } from '../../lib/mail-texts/index.ts';
 import { addressKey, normaliseWalletAddress, walletTagProblem } from '../../lib/wallet-addresses.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
+import { can, rolesFor } from '@portal/contract/permissions';
 import type { OtpService } from '../otp/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
@@ -35,9 +36,6 @@ import {
   updateWallet,
   type WalletRow,
 } from './wallets.repository.ts';
-
-/** The roles that manage settlement wallets and review them (portal-core §2, §6). */
-const WALLET_ROLES = ['admin', 'treasury'] as const;
 
 /** Queues the screening of an approved wallet in the approval's transaction. */
 export type EnqueueScreening = (trx: Transaction<DB>, job: { partnerId: string; walletId: string }) => Promise<void>;
@@ -72,7 +70,7 @@ export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
         : null,
     reason: r.status === 'deleted' ? r.deletion_reason : r.status === 'denied' ? r.denial_reason : null,
     reviewedByName: r.reviewed_by_name,
-    canReview: auth !== undefined && r.status === 'pending_approval' && (WALLET_ROLES as readonly string[]).includes(auth.role) && r.created_by !== auth.userId,
+    canReview: auth !== undefined && r.status === 'pending_approval' && can(auth.role, 'manageWallets') && r.created_by !== auth.userId,
   };
 }
 
@@ -104,7 +102,7 @@ export function createWalletService(deps: WalletDeps) {
   const now = () => new Date(deps.now());
 
   async function requireWalletManagement(auth: Auth) {
-    requireRole(auth, ...WALLET_ROLES);
+    requireCan(auth, 'manageWallets');
     await deps.partners.requireFeature(
       auth,
       'walletManagementEnabled',
@@ -158,7 +156,7 @@ export function createWalletService(deps: WalletDeps) {
   const tellAbout = (
     trx: Transaction<DB>,
     w: WalletRow,
-    to: { roles?: readonly ('admin' | 'treasury')[]; userIds?: string[]; exclude?: string[] },
+    to: { roles?: readonly Role[]; userIds?: string[]; exclude?: string[] },
     notice: (texts: MailTexts, wallet: WalletRef) => Notice,
     at: Date,
   ) => deps.notifier.notify(trx, { partnerId: w.partner_id, topic: 'wallets', to, notice: (t) => notice(t, walletRef(w)), link: '/wallets', at });
@@ -259,7 +257,13 @@ export function createWalletService(deps: WalletDeps) {
           details: { address, network, tag: input.tag, currencies },
         });
         await announce(trx, 'added', wallet, at);
-        await tellAbout(trx, wallet, { roles: WALLET_ROLES, exclude: [auth.userId] }, (t, w) => t.notices.walletAdded({ actor: person(auth), wallet: w }), at);
+        await tellAbout(
+          trx,
+          wallet,
+          { roles: rolesFor('manageWallets'), exclude: [auth.userId] },
+          (t, w) => t.notices.walletAdded({ actor: person(auth), wallet: w }),
+          at,
+        );
         return wallet;
       });
       return { wallet: toWallet(row, auth) };

@@ -24,7 +24,8 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt, type KeyRing } from '../../lib/keys.ts';
 import { RefusedTargetError, checkPublicHost, hostOf } from '../../lib/ssrf.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
+import { rolesFor } from '@portal/contract/permissions';
 import type { OtpService } from '../otp/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
 import type { Notifier } from '../notifications/index.ts';
@@ -128,7 +129,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   async function access(auth: Auth, change: boolean) {
     const partner = await deps.partners.requireFeature(auth, 'webhooksManagementEnabled', WEBHOOK_MESSAGES.notEnabled);
     if (!partner.productTypes.includes('B2B')) throw forbidden(WEBHOOK_MESSAGES.businessOnly);
-    if (change) requireRole(auth, 'admin');
+    if (change) requireCan(auth, 'manageWebhooks');
   }
 
   /** In production a receiver must be https and public (checked again, on the connected address, at every attempt). */
@@ -160,7 +161,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     deps.notifier.notify(trx, {
       partnerId: auth.partnerId,
       topic: 'developers',
-      to: { roles: ['admin'] },
+      to: { roles: rolesFor('manageWebhooks') },
       notice: (t) => notice(t, { name: auth.name, email: auth.email }),
       link: '/webhooks',
       at: now(),

@@ -14,7 +14,7 @@ import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import type { DB } from '../../db/schema.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { normaliseWalletAddress } from '../../lib/wallet-addresses.ts';
-import { requireRole, type Auth } from '../../lib/access.ts';
+import { requireCan, type Auth } from '../../lib/access.ts';
 import type { WalletDirectory } from '../wallets/index.ts';
 import { TRAVEL_RULE_CONFIGS, quote, type Quote } from './pricing.ts';
 import type { Notifier } from '../notifications/index.ts';
@@ -24,7 +24,6 @@ import { findRequest, insertWithdrawal, type WithdrawalRow } from './withdrawals
 
 /** Withdrawals come from the USD balance (the default fiat wallet, id 1). */
 const CURRENCY = 'USD';
-const WITHDRAWING_ROLES = ['admin', 'treasury'] as const;
 
 /** Queues the processing of a new withdrawal in its own transaction. */
 export type EnqueueProcessing = (trx: Transaction<DB>, job: { partnerId: string; settlementId: string }) => Promise<void>;
@@ -96,7 +95,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
 
     /** POST partner/settlement/withdrawal. `replayed` when the sequenceId was seen before (nothing booked now). */
     async withdraw(auth: Auth, input: SettlementRequest & { sequenceId: string; source: 'dashboard' }): Promise<{ settlement: Settlement; replayed: boolean }> {
-      requireRole(auth, ...WITHDRAWING_ROLES);
+      requireCan(auth, 'withdraw');
       const network = input.cryptoNetwork;
       const coin = input.cryptoCurrency;
       const amount = normalise(input.amount, 2);

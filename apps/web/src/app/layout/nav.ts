@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import type { FeatureFlags, Role } from '@portal/contract/domain';
 import type { Partner as PartnerRecord } from '@portal/contract/partner';
 import { hasBalance } from '../../lib/partner/access.ts';
@@ -44,14 +45,14 @@ export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): Na
     {
       title: 'nav.group.developers',
       items: [
-        ...when(flags.apiKeysManagementEnabled && !partner.isCommercial && role === 'admin', { label: 'nav.apiKeys', to: '/api-keys', icon: 'keys' }),
+        ...when(flags.apiKeysManagementEnabled && !partner.isCommercial && can(role, 'manageApiKeys'), { label: 'nav.apiKeys', to: '/api-keys', icon: 'keys' }),
         ...when(flags.webhooksManagementEnabled, { label: 'nav.webhooks', to: '/webhooks', icon: 'webhooks' }),
       ],
     },
     {
       title: 'nav.group.account',
       items: [
-        ...when(flags.walletManagementEnabled && role === 'admin', { label: 'nav.wallets', to: '/wallets', icon: 'wallet' }),
+        ...when(flags.walletManagementEnabled && can(role, 'walletsInNav'), { label: 'nav.wallets', to: '/wallets', icon: 'wallet' }),
         ...when(flags.reportDownloadsEnabled, { label: 'nav.dataDownload', to: '/data-download', icon: 'dataDownload' }),
         settings,
       ],

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { Globe2 } from 'lucide-react';
 import { Suspense, lazy, useState } from 'react';
 import { rateChange, type PartnerRate } from '@portal/contract/rates';
@@ -24,11 +25,11 @@ function describe(t: Translate<typeof bannersMessages.en>, rates: PartnerRate[])
 export function PendingCountriesBanner() {
   const t = useT(bannersMessages);
   const user = useSession((s) => s.user);
-  const admin = user?.role === 'admin';
+  const admin = can(user?.role, 'changeCountries');
   const rates = usePartnerRates({ poll: admin, enabled: admin });
   const [open, setOpen] = useState(false);
   const pending = pendingRates(rates.data?.rates);
-  if (!admin || (pending.length === 0 && !open)) return null;
+  if (!user || !admin || (pending.length === 0 && !open)) return null;
   const own = pending.filter((r) => r.requestedBy?.id === user.id);
   const others = pending.filter((r) => r.requestedBy?.id !== user.id);
   // who asked: one admin by name (null when the server does not say who), or several

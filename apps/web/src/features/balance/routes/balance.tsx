@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { ArrowDownToLine, ArrowUpFromLine, ChevronRight, Landmark, Wallet } from 'lucide-react';
 import { roleLabel } from '../../../lib/labels.ts';
 import { useState } from 'react';
@@ -28,7 +29,7 @@ export function BalanceScreen() {
   const [withdraw, setWithdraw] = useState(false);
   const role = useSession((s) => s.user?.role);
   // moving money is for admin and treasury users (the server refuses the others)
-  const movesMoney = role === 'admin' || role === 'treasury';
+  const movesMoney = can(role, 'withdraw');
   // a role taken away while the withdrawal is open (the live stream's access event) closes it, and says why
   const [roleNotice, setRoleNotice] = useState<string>();
   if (withdraw && !movesMoney) {

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { Globe2, Search } from 'lucide-react';
 import { useState } from 'react';
 import type { PartnerRate } from '@portal/contract/rates';
@@ -39,7 +40,7 @@ export function CountriesScreen() {
   const all = rates.data?.rates ?? [];
   const shown = visibleRates(all, query, filter);
   const counts = rateCounts(all);
-  const admin = role === 'admin';
+  const admin = can(role, 'changeCountries');
 
   return (
     <div>

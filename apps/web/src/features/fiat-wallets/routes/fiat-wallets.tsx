@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { ArrowLeft, Landmark } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -24,7 +25,7 @@ export function FiatWalletsScreen() {
   const enabled = profile.data?.partner.fiatWalletsEnabled ?? false;
   const wallets = useFiatWallets(enabled);
   const role = useSession((s) => s.user?.role);
-  const canEdit = role === 'admin' || role === 'treasury';
+  const canEdit = can(role, 'manageFiatWallets');
   const update = useUpdateFiatWallet();
   const [saving, setSaving] = useState<{ id: number; which: 'payment' | 'collection' }>();
 

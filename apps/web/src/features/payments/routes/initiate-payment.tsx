@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Payment, PaymentKind, PaymentQuote } from '@portal/contract/payments';
@@ -105,7 +106,7 @@ export function InitiatePaymentScreen() {
   const network = reachable.find((n) => n.id === draft.networkId);
   const problems = draftProblems(draft, channel, network);
   const shown = showProblems ? problems : {};
-  const canInitiate = role === 'admin' || role === 'treasury';
+  const canInitiate = can(role, 'initiatePayments');
 
   const set = (patch: Partial<PaymentDraft>) => {
     setDraft((d) => ({ ...d, ...patch }));

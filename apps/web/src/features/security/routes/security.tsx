@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { BackLink } from '../../../components/ui/back-link.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useT } from '../../../lib/i18n.ts';
@@ -17,7 +18,7 @@ export function SecurityScreen() {
       <PageHeader title={t('title')} description={t('description')} />
       <SessionsCard />
       <PasskeysCard />
-      <HistoryCard admin={me?.role === 'admin'} />
+      <HistoryCard admin={can(me?.role, 'readTeamSecurity')} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useBrowserTimeZone } from '../../../lib/browser-zone.ts';
@@ -19,7 +20,7 @@ import { settingsMessages } from '../messages.ts';
 export function SettingsScreen() {
   const t = useT(settingsMessages);
   const role = useSession((s) => s.user?.role);
-  const canEdit = role === 'admin';
+  const canEdit = can(role, 'editSettings');
   // the sections show together once the data they draw is in (or failed) and the browser's zone is known (a worker
   // looks it up meanwhile: the first lookup in a page is slow): none grows under the reader. Once shown they stay (a
   // section trying again after a failure shows that itself)

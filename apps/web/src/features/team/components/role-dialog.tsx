@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { useState } from 'react';
 import { roleLabel } from '../../../lib/labels.ts';
 import type { Role } from '@portal/contract/domain';
@@ -58,7 +59,9 @@ export function RoleDialog({ member, onClose }: { member: TeamMember; onClose: (
       <div className="space-y-4">
         {error && <Alert tone="danger">{error}</Alert>}
         <RolePicker name="member-role" value={role} onChange={setRole} />
-        {self && member.role === 'admin' && role !== 'admin' && <Alert tone="warning">{t('roleDialog.selfWarning', { role: roleLabel(member.role) })}</Alert>}
+        {self && can(member.role, 'manageTeam') && !can(role, 'manageTeam') && (
+          <Alert tone="warning">{t('roleDialog.selfWarning', { role: roleLabel(member.role) })}</Alert>
+        )}
       </div>
     </Dialog>
   );

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { INVITATION_DAYS, type TeamMember } from '@portal/contract/team';
@@ -116,7 +117,7 @@ export function TeamScreen() {
   const t = useT(teamMessages);
   const team = useTeam();
   const me = useSession((s) => s.user);
-  const canManage = me?.role === 'admin';
+  const canManage = can(me?.role, 'manageTeam');
   const [inviting, setInviting] = useState(false);
   const [chosen, setChosen] = useState<{ member: TeamMember; action: MemberAction }>();
   const members = team.data ?? [];

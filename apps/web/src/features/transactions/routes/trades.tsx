@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { Plus } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -36,7 +37,7 @@ export function PaymentsScreen() {
   const linked = useTransactionById(INITIATED_PAYMENTS.key, wanted);
   const notFound = !!id && (!wanted || linked.data === null);
   const role = useSession((st) => st.user?.role);
-  const canInitiate = role === 'admin' || role === 'treasury';
+  const canInitiate = can(role, 'initiatePayments');
   return (
     <div>
       <PageHeader

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { ShieldCheck, X } from 'lucide-react';
 import { Suspense, lazy, useState } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
@@ -21,7 +22,7 @@ export function WalletReviewBanners() {
   const t = useT(walletsMessages);
   const role = useSession((s) => s.user?.role);
   const profile = useProfile();
-  const mayReview = (role === 'admin' || role === 'treasury') && profile.data?.partner.isB2B === true && profile.data.featureFlags.walletManagementEnabled;
+  const mayReview = can(role, 'manageWallets') && profile.data?.partner.isB2B === true && profile.data.featureFlags.walletManagementEnabled;
   const wallets = useSettlementWallets();
   const { dismissed, dismiss } = useReviewBanners();
   const [reviewing, setReviewing] = useState<SettlementWallet | null>(null);

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { Plus, WalletCards } from 'lucide-react';
 import { useState } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
@@ -88,7 +89,7 @@ export function WalletsScreen() {
   const t = useT(walletsMessages);
   const wallets = useSettlementWallets();
   const role = useSession((s) => s.user?.role);
-  const canManage = role === 'admin' || role === 'treasury';
+  const canManage = can(role, 'manageWallets');
   const [adding, setAdding] = useState(false);
   const [action, setAction] = useState<Action | null>(null);
   const [showDeleted, setShowDeleted] = useState(false);

@@ -1,3 +1,4 @@
+import { can } from '@portal/contract/permissions';
 import { Plus, ShieldAlert } from 'lucide-react';
 import { useState } from 'react';
 import type { Webhook } from '@portal/contract/webhooks';
@@ -26,7 +27,10 @@ import { webhooksMessages } from '../messages.ts';
  */
 export function WebhooksScreen() {
   const t = useT(webhooksMessages);
-  const canEdit = useSession((s) => s.user?.role) === 'admin';
+  const canEdit = can(
+    useSession((s) => s.user?.role),
+    'manageWebhooks',
+  );
   const webhooks = useWebhooks();
   const sendTest = useSendTestEvent();
   const [dialog, setDialog] = useState<{ webhook?: Webhook } | undefined>();
