@@ -1,7 +1,49 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest (seconds on two cores, from a JSON report), started first: vitest orders the files of a
+ * fresh checkout by size, and a small slow file then started last and ran alone (the integration tests took 680 s
+ * where their files add up to 960 s over two workers). The browser tests that wait on real time (token renewals, an
+ * idle sign-out, a server stopped for 20 s) are the longest of all; started first, the others fill the second worker
+ * beside them. A file not named here keeps vitest's order after these.
+ */
+const LONGEST_FIRST = [
+  // e2e
+  'e2e/sessions.spec.ts', // 150-275 s
+  'e2e/renewal.spec.ts', // 135-180 s
+  'e2e/accessible-names.spec.ts', // 46 s
+  'e2e/auth.spec.ts', // 45 s
+  // server
+  'apps/server/test/webhooks.test.ts', // 59-67 s
+  'apps/server/test/key-check.test.ts', // 54-148 s
+  'apps/server/test/exports.test.ts', // 29 s
+  'apps/server/test/settlements.test.ts', // 29 s
+  'apps/server/test/fuzz.test.ts', // 27-70 s
+  'apps/server/test/cli.test.ts', // 26-66 s
+  'apps/server/test/faults.test.ts', // 25 s
+  'apps/server/test/wallets.test.ts', // 24 s
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.endsWith(`/${name}`));
+      return i === -1 ? LONGEST_FIRST.length : i;
+    };
+    // within each project (vitest runs projects one after another), the named files first, in the list's order
+    const project = new Map(sorted.map((f, i) => [f.project.name, i]));
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => (project.get(a.f.project.name) ?? 0) - (project.get(b.f.project.name) ?? 0) || rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
       'apps/web/vite.config.ts',
