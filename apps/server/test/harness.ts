@@ -202,6 +202,8 @@ function testContext(parts: Omit<TestContext, 'close'> & { boss: PgBoss | undefi
       await context.app.close();
       await boss?.stop({ graceful: false, wait: true });
       await context.database.close();
+      // the app's data directory (testConfig made it), with the reports and files written there
+      fs.rmSync(context.app.config.DATA_DIR, { recursive: true, force: true });
     },
   };
 }
