@@ -194,6 +194,17 @@ export default tseslint.config(
           message: 'work a queue with workQueue (jobs/queue-worker.ts): it records each outcome across database outages',
         },
         ROLE_COMPARISON,
+        {
+          // a message written in place has no key the French catalogue's test walks: it would silently lose its French
+          selector: ['0.type', '0.consequent.type', '0.alternate.type', '2.type', '2.consequent.type', '2.alternate.type']
+            .map((field) =>
+              field.startsWith('0')
+                ? `CallExpression[callee.name=/^(badRequest|unauthorized|forbidden|notFound|conflict)$/][arguments.${field}=/^(Literal|TemplateLiteral|BinaryExpression)$/]`
+                : `NewExpression[callee.name='AppError'][arguments.${field}=/^(Literal|TemplateLiteral|BinaryExpression)$/]`,
+            )
+            .join(', '),
+          message: "a message the server sends is a key of a contract's *_MESSAGES object (its French is tested there), not written in place",
+        },
       ],
     },
   },

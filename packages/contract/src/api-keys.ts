@@ -67,6 +67,15 @@ export const API_KEY_MESSAGES = {
   idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
   rateLimited: (limit: number, windowSeconds: number, retryAfter: number) =>
     `Too many requests with this API key: at most ${limit} every ${windowSeconds} seconds. Retry after ${retryAfter} seconds (the Retry-After header).`,
+  businessOnly: 'API keys are for business (B2B) partners.',
+  notEnabled: 'API keys are not enabled for your business. Ask your account manager.',
+  noSuchKey: 'No such API key',
+  expiryPast: 'The expiry must be in the future.',
+  tooManyKeys: `You can have at most ${MAX_API_KEYS} API keys. Delete one you no longer use.`,
+  // the addresses a key may call from
+  tooManyIpAddresses: `You can allow at most ${MAX_IP_ADDRESSES} addresses. Use a CIDR range for a block of addresses.`,
+  ipAddressListed: (ipAddress: string) => `${ipAddress} is already on the list.`,
+  ipAddressNotListed: (ipAddress: string) => `${ipAddress} is not on the list.`,
 } as const;
 
 /** The headers of every counted API-key call's reply: the window's limit, the calls left, seconds until it ends. */

@@ -104,3 +104,10 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** 429 on a money-moving or heavy call while the partner has its fair share of the server running (Retry-After says when). */
 export const FAIR_SHARE_MESSAGE = 'Your organisation has many requests running at once. Please try again in a few seconds.';
+
+/** What the server says to a caller without a session, or to a scraper without the metrics token. */
+export const ACCESS_MESSAGES = {
+  signIn: 'Sign in to continue.',
+  metricsToken: 'Send the metrics token as Authorization: Bearer <token>.',
+  nothingToChange: 'Nothing to change.',
+} as const;

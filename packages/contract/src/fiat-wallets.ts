@@ -45,4 +45,7 @@ export const FIAT_WALLET_MESSAGES = {
   fetchFailed: (reason: string) => `could not fetch partner fiat wallets: ${reason}`,
   noUserForGet: 'cannot get partner fiat wallets without partner and user',
   noUserForUpdate: 'cannot update partner fiat wallet without partner and user',
+  currencyCode: 'The currency must be a three-letter code other than USD (the default wallet)',
+  countryCode: 'The country must be a two-letter code',
+  exists: (currency: string) => `The partner has a ${currency} wallet already`,
 } as const;

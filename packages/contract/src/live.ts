@@ -70,3 +70,7 @@ export function sessionEndMessage(reason: SessionEndReason, partner?: string): s
  */
 export const LiveEndedEvent = z.object({ reason: SessionEndReason, message: z.string() });
 export type LiveEndedEvent = z.infer<typeof LiveEndedEvent>;
+
+export const LIVE_MESSAGES = {
+  tooManyStreams: 'Too many open event streams: close other tabs of the portal and try again.',
+} as const;

@@ -8,7 +8,7 @@ import { translateMessage } from './i18n.ts';
 import { parseIpAddress } from './ip-address.ts';
 import { SessionEndReason, sessionEndMessage } from './live.ts';
 import { FRENCH_MESSAGES } from './messages-fr.ts';
-import { UpdateNotificationPreferences } from './notifications.ts';
+import { NOTIFICATION_TOPICS, UpdateNotificationPreferences } from './notifications.ts';
 import { RenamePasskeyRequest } from './passkeys.ts';
 import { DisbursementRequest, PaymentQuoteQuery } from './payments.ts';
 import { LowBalanceLimitForm, MANUAL_PAYOUT, payoutConfigProblem, type PayoutConfig } from './payout.ts';
@@ -64,6 +64,36 @@ const SAMPLES: Record<string, unknown[][]> = {
   'TEAM_MESSAGES.removed': [['ana@acme.test']],
   'TEAM_MESSAGES.invitationWithdrawn': [['ana@acme.test']],
   'TEAM_MESSAGES.roleChanged': ROLES.map((role) => ['ana@acme.test', role]),
+  'API_KEY_MESSAGES.ipAddressListed': [['203.0.113.7'], ['2001:db8::/48']],
+  'API_KEY_MESSAGES.ipAddressNotListed': [['203.0.113.7']],
+  'FIAT_WALLET_MESSAGES.exists': [['KES']],
+  'OTP_MESSAGES.notForAction': [['withdrawal']],
+  'RATE_MESSAGES.alreadyWaiting': [['Kenya (KES)']],
+  'RATE_MESSAGES.alreadyIs': [
+    ['Kenya (KES)', 'enabled'],
+    ['Kenya (KES)', 'disabled'],
+  ],
+  'RATE_MESSAGES.nothingWaiting': [['Kenya (KES)']],
+  'RATE_MESSAGES.changedMeanwhile': [['Kenya (KES)']],
+  'WITHDRAWAL_MESSAGES.coinNotOffered': [['BTC']],
+  'WITHDRAWAL_MESSAGES.walletReceives': [[['USDT', 'USDC'], 'DAI']],
+  'WALLET_MESSAGES.onNetworks': [[['TRC20', 'ERC20']]],
+  'WALLET_MESSAGES.limitReached': [[3, ['USDT on TRC20']]],
+  'WALLET_MESSAGES.notOffered': [[['USDC'], 'TRC20', ['USDT']]],
+  'WALLET_MESSAGES.chooseNetwork': [[['TRC20', 'ERC20', 'POLYGON']]],
+  'WALLET_MESSAGES.alreadyYours': [['TRC20']],
+  'WALLET_MESSAGES.onlyFrom': [
+    ['pending approval', 'disabled', 'enabled'],
+    ['enabled', 'enabled', 'disabled'],
+  ],
+  'WALLET_MESSAGES.notWaiting': [['enabled'], ['pending screening']],
+  'REPORT_MESSAGES.tooManyActive': [[1], [3]],
+  'PARTNER_MESSAGES.noPartner': [['00000000-0000-4000-8000-000000000000']],
+  'PARTNER_MESSAGES.abbreviationTaken': [['ACME']],
+  'PARTNER_MESSAGES.noDepositAddress': [['USDT', 'TRC20']],
+  'PARTNER_MESSAGES.notOffered': [['USDC', 'TRC20']],
+  'NOTIFICATION_MESSAGES.notForRole': NOTIFICATION_TOPICS.map((topic) => [topic]),
+  'PERMISSION_MESSAGES.rolesOnly': [[['admin', 'treasury']]],
 };
 
 /** Every message of the `*_MESSAGES` objects, by where it is: `AUTH_MESSAGES.invalidLogin`, `PAYMENT_MESSAGES.accountNumber.bank`. */

@@ -510,6 +510,7 @@ const TOPIC_REFUSALS: Entries = entries(
       ['countries', 'sur les pays'],
       ['low balance', 'de solde bas'],
       ['api keys, allowed ips and webhooks', 'sur les clés API, les adresses IP autorisées et les webhooks'],
+      ['your account', 'sur votre compte'],
     ] as const
   ).map(([english, french]) => [`Your role gets no ${english} notifications.`, `Votre rôle ne reçoit pas de notifications ${french}.`]),
 );

@@ -91,3 +91,7 @@ export const UpdateNotificationPreferences = z
   })
   .strict();
 export type UpdateNotificationPreferences = z.infer<typeof UpdateNotificationPreferences>;
+
+export const NOTIFICATION_MESSAGES = {
+  notForRole: (topic: NotificationTopic) => `Your role gets no ${NOTIFICATION_TOPIC_INFO[topic].label.toLowerCase()} notifications.`,
+} as const;

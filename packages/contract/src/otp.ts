@@ -14,6 +14,7 @@ export const EMAIL_OTP_SEND_WINDOW_MINUTES = 10;
 export const OTP_MESSAGES = {
   invalid: 'The code you entered is incorrect. Try again.',
   tooManySends: 'Too many codes asked for. Wait a few minutes and try again.',
+  notForAction: (action: string) => `A code cannot be asked for ${action}.`,
 } as const;
 
 export const SendOtpResponse = z.object({

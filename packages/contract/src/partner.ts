@@ -78,3 +78,12 @@ export function currencyNetworkFor(coin: Coin, network: Network): CurrencyNetwor
     return pair.coin === coin && pair.network === network;
   });
 }
+
+/** What the server says of a partner it cannot find or change, and of its deposit addresses. */
+export const PARTNER_MESSAGES = {
+  noSuchPartner: 'No such partner',
+  noPartner: (id: string) => `No partner ${id}`,
+  abbreviationTaken: (abbreviation: string) => `A partner with the abbreviation ${abbreviation} exists already`,
+  noDepositAddress: (coin: string, network: string) => `No ${coin} (${network}) deposit address can be assigned yet: none is configured. Contact support.`,
+  notOffered: (currency: string, network: string) => `${currency} is not offered on ${network}`,
+} as const;

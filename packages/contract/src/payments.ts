@@ -44,6 +44,8 @@ export const SANDBOX_DOCS =
   'completes. Paths: created → pending → processing → complete | failed; created → pending → expired; … complete → pending_refund → refunded; ' +
   'created → pending_approval → denied. Each state lasts PAYMENT_STEP_SECONDS (a few seconds in the demo).';
 
+const PHONE_NUMBER_MESSAGE = 'Enter a phone number with its country code, digits only (7 to 15)';
+
 export const PAYMENT_MESSAGES = {
   notEnabled: 'Payments are not enabled for this partner',
   channelUnavailable: 'This channel is not available: choose an active channel of the country',
@@ -56,11 +58,13 @@ export const PAYMENT_MESSAGES = {
   insufficientBalance: (balance: string) => `Your USD balance (${groupThousands(balance)}) does not cover this payment and its fee`,
   sequenceReused: 'This sequenceId was already used for a different payment: send a new sequenceId for a new payment',
   accountNumber: {
-    phone: 'Enter a phone number with its country code, digits only (7 to 15)',
+    phone: PHONE_NUMBER_MESSAGE,
     bank: 'Enter a bank account number of 6 to 20 digits',
     app: 'Enter the app account id (3 to 64 letters, digits, . _ - @)',
   },
   notFound: 'Payment not found',
+  /** a mobile-money payment without the number to pay */
+  phoneNeeded: `accountNumber: ${PHONE_NUMBER_MESSAGE}`,
 } as const;
 
 /** What is wrong with a local amount as typed, before the channel's limits (undefined when nothing): zero or less, then the format. */

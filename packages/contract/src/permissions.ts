@@ -50,3 +50,15 @@ export const can = (role: Role | null | undefined, action: Action): boolean => r
 
 /** The roles that may do `action`, for a rule that also names them (a message, a notice's recipients). */
 export const rolesFor = (action: Action): readonly Role[] => PERMISSIONS[action];
+
+/** What a user is told when the permission table refuses them. */
+export const PERMISSION_MESSAGES = {
+  adminOnly: 'Only an admin can do this.',
+  rolesOnly: (roles: readonly Role[]) => `Only ${roles.join(' or ')} users can do this.`,
+} as const;
+
+/** Why a user may not do `action`: who may. */
+export const refusal = (action: Action): string => {
+  const roles = rolesFor(action);
+  return roles.length === 1 && roles[0] === 'admin' ? PERMISSION_MESSAGES.adminOnly : PERMISSION_MESSAGES.rolesOnly(roles);
+};

@@ -100,4 +100,10 @@ export const RATE_MESSAGES = {
   approveError: 'Error occured while approving changes',
   fourEyes: 'A change must be approved by another admin than the one who asked for it.',
   notEnabled: 'Enabled countries are not available for your account.',
+  noSuchRate: 'No such rate.',
+  // `place` names the country and its currency code: "Kenya (KES)"
+  alreadyWaiting: (place: string) => `${place} already has a change waiting for review.`,
+  alreadyIs: (place: string, status: string) => `${place} is already ${status}.`,
+  nothingWaiting: (place: string) => `${place} has no change waiting for review.`,
+  changedMeanwhile: (place: string) => `${place} has no change waiting for review: it was reviewed or changed meanwhile.`,
 } as const;

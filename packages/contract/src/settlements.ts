@@ -36,6 +36,10 @@ export const WITHDRAWAL_MESSAGES = {
   // portal-core §8, with the reason appended by the portal
   failed: 'could not process settlement: ',
   travelRuleFetchFailed: "Couldn't fetch travel rule config",
+  coinNotOffered: (coin: string) => `Withdrawals in ${coin} are not offered: choose a stablecoin wallet`,
+  usdOnly: 'Withdrawals are made from the USD balance: leave fiatWallet empty or send USD',
+  receivingWalletMismatch: 'receivingWallet is not the wallet of walletAddress',
+  walletReceives: (currencies: readonly string[], coin: string) => `This wallet address receives ${currencies.join(', ')}, not ${coin}`,
 } as const;
 
 /** A USD amount: positive, at most 2 decimals. */

@@ -92,6 +92,8 @@ export const TEAM_MESSAGES = {
   removed: (email: string) => `${email} was removed from the team`,
   invitationWithdrawn: (email: string) => `The invitation to ${email} was withdrawn: its link no longer works`,
   roleChanged: (email: string, role: Role) => `${email} is now ${ROLE_LABELS[role]}`,
+  tooManyAttempts: 'Too many attempts from your network. Wait a minute and try again.',
+  tooManyMails: 'Too many e-mails sent from your network. Wait a minute and try again.',
 } as const;
 
 /**

@@ -306,3 +306,19 @@ export type ReportJob = z.infer<typeof ReportJob>;
 export const ReportJobResponse = z.object({ job: ReportJob });
 export const ListReportsRequest = z.object({ startIndex: z.number().int().min(0).default(0), size: z.number().int().min(1).max(100).default(20) }).strict();
 export const ListReportsResponse = z.object({ jobs: z.array(ReportJob), total: z.number().int() });
+
+/** What the server says of a search, an export or a transaction it cannot serve. */
+export const TRANSACTION_MESSAGES = {
+  scrollExpired: 'The scroll id is not valid or has expired; start the export again.',
+  notFound: 'No transaction with that id',
+} as const;
+
+/** What the server says of a report it cannot make or give. */
+export const REPORT_MESSAGES = {
+  reversedRange: REVERSED_RANGE_MESSAGE,
+  tooLong: 'A report can span a year at most.',
+  notFound: 'No such report',
+  expired: 'This report has expired. Request it again.',
+  notReady: 'This report is not ready yet.',
+  tooManyActive: (active: number) => `You already have ${active} ${active === 1 ? 'report' : 'reports'} being prepared. Wait for one to finish.`,
+} as const;

@@ -59,6 +59,20 @@ export const WALLET_MESSAGES = {
   statusFailed: 'could not update wallet status: ',
   updateFailed: 'could not assign partner wallet address: ',
   otpFailed: 'could not generate otp: ',
+  registeredElsewhere: 'This wallet address is registered to another account and cannot be added. Contact support if it is yours.',
+  noMatch: 'No wallet address of yours matches this address',
+  onNetworks: (networks: readonly string[]) => `This address is registered on ${networks.join(' and ')}: say which network`,
+  limitReached: (max: number, pairs: readonly string[]) =>
+    `You already have ${max} enabled or pending wallet addresses for ${pairs.join(', ')}. Disable or delete one first.`,
+  notOffered: (coins: readonly string[], network: string, offered: readonly string[]) =>
+    `${coins.join(', ')} is not offered on ${network}: choose ${offered.join(' or ')}`,
+  chooseNetwork: (networks: readonly string[]) => `Choose one of the networks: ${networks.join(', ')}`,
+  alreadyYours: (network: string) => `This ${network} address is already one of your wallet addresses`,
+  // `status` as said in words: "pending approval"
+  onlyFrom: (status: string, from: string, to: string) => `This wallet address is ${status}: only ${from} wallet addresses can be ${to}`,
+  notWaiting: (status: string) => `This wallet address is not waiting for approval (it is ${status})`,
+  reviewedMeanwhile: 'This wallet address was reviewed by someone else just now',
+  changedMeanwhile: 'This wallet address was changed by someone else just now',
 } as const;
 
 /** Travel-rule details of the wallet's owner (portal-core §3, travelRuleInfo). */

@@ -55,6 +55,8 @@ export const WEBHOOK_MESSAGES = {
   privateTarget: 'This URL points to a private, loopback or link-local address. Use an address reachable from the internet.',
   unresolvable: 'The host of this URL could not be found.',
   noEvents: 'Choose at least one event.',
+  tooManySends: 'Too many test events and resends. Wait a minute and try again.',
+  stillAttempting: 'This delivery is still being attempted. Resend it once it has succeeded or failed.',
 } as const;
 
 /** An http(s) URL without a fragment; production also needs https and a public address (checked by the server). */

@@ -1,6 +1,6 @@
 import { API_KEY_MESSAGES, type ApiKeyPermission } from '@portal/contract/api-keys';
 import type { Role } from '@portal/contract/domain';
-import { can, rolesFor, type Action } from '@portal/contract/permissions';
+import { can, refusal, type Action } from '@portal/contract/permissions';
 import { forbidden } from './errors.ts';
 
 /**
@@ -38,7 +38,5 @@ export function requireAccess(caller: Caller, rule: { action: Action; permission
 
 /** A user may do `action` by the permission table of the contract (permissions.ts), from their verified role. */
 export function requireCan(auth: Auth, action: Action): void {
-  if (can(auth.role, action)) return;
-  const roles = rolesFor(action);
-  throw forbidden(roles.length === 1 && roles[0] === 'admin' ? 'Only an admin can do this.' : `Only ${roles.join(' or ')} users can do this.`);
+  if (!can(auth.role, action)) throw forbidden(refusal(action));
 }

@@ -1,3 +1,4 @@
+import { ACCESS_MESSAGES } from '@portal/contract/errors';
 import type { FastifyRequest } from 'fastify';
 import { API_KEY_MESSAGES } from '@portal/contract/api-keys';
 import { AUTH_MESSAGES, type AccessClaims } from '@portal/contract/auth';
@@ -42,7 +43,7 @@ export function registerAuth(app: App, reads: SessionReads) {
     if (request.apiKeyCall) return;
     const header = request.headers.authorization;
     const match = header ? /^Bearer (\S+)$/i.exec(header) : null;
-    if (!match?.[1]) throw unauthorized('Sign in to continue.', 'Unauthorized');
+    if (!match?.[1]) throw unauthorized(ACCESS_MESSAGES.signIn, 'Unauthorized');
     const token = match[1];
     let claims = await verified.get(token, () => verifyAccessToken(app.keys.jwtSecret, token));
     if (claims.exp * 1000 <= Date.now()) {
@@ -68,6 +69,6 @@ export function authOf(request: FastifyRequest): Auth {
 
 /** The user or the API key calling a partner-API route. */
 export function callerOf(request: FastifyRequest): Caller {
-  if (!request.auth) throw unauthorized('Sign in to continue.');
+  if (!request.auth) throw unauthorized(ACCESS_MESSAGES.signIn);
   return request.auth;
 }

@@ -1,3 +1,4 @@
+import { ACCESS_MESSAGES } from '@portal/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { unauthorized } from '../lib/errors.ts';
@@ -126,7 +127,7 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
       const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
       if (!safeEqual(given, options.token)) {
         void reply.header('www-authenticate', 'Bearer realm="metrics"');
-        throw unauthorized('Send the metrics token as Authorization: Bearer <token>.');
+        throw unauthorized(ACCESS_MESSAGES.metricsToken);
       }
     }
     const merged = Registry.merge([processMetrics(), registry]);

@@ -1,5 +1,6 @@
+import { ACCESS_MESSAGES } from '@portal/contract/errors';
 import type { Transaction } from 'kysely';
-import { IpAddressText, IpLabel, MAX_IP_ADDRESSES, type AllowedIpAddress } from '@portal/contract/api-keys';
+import { IpAddressText, IpLabel, MAX_IP_ADDRESSES, type AllowedIpAddress, API_KEY_MESSAGES } from '@portal/contract/api-keys';
 import type { OtpAction } from '@portal/contract/otp';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
@@ -53,9 +54,9 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     await deps.partners.requireFeature(auth, 'whitelistedIpsEnabled', 'Allowed IP addresses are not enabled for your business. Ask your account manager.');
   }
 
-  const tooMany = () => conflict(`You can allow at most ${MAX_IP_ADDRESSES} addresses. Use a CIDR range for a block of addresses.`);
-  const taken = (ipAddress: string) => conflict(`${ipAddress} is already on the list.`);
-  const missing = (ipAddress: string) => notFound(`${ipAddress} is not on the list.`);
+  const tooMany = () => conflict(API_KEY_MESSAGES.tooManyIpAddresses);
+  const taken = (ipAddress: string) => conflict(API_KEY_MESSAGES.ipAddressListed(ipAddress));
+  const missing = (ipAddress: string) => notFound(API_KEY_MESSAGES.ipAddressNotListed(ipAddress));
 
   /** An address a code request names, read with the final call's rule (canonical form). */
   function ipOf(text: string): string {
@@ -101,7 +102,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
         if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Enter a shorter label', 'ValidationFailed');
         label = parsed.data;
       }
-      if (newIpAddress === ipAddress && label === undefined) throw badRequest('Nothing to change.', 'ValidationFailed');
+      if (newIpAddress === ipAddress && label === undefined) throw badRequest(ACCESS_MESSAGES.nothingToChange, 'ValidationFailed');
       if (!(await repo.has(auth.partnerId, ipAddress))) throw missing(ipAddress);
       if (newIpAddress !== ipAddress && (await repo.has(auth.partnerId, newIpAddress))) throw taken(newIpAddress);
       const words = (t: MailTexts) =>
@@ -121,7 +122,7 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
     async change(auth: Auth, input: { ipAddress: string; newIpAddress: string; label?: string; otp: string }): Promise<AllowedIpAddress> {
       const { ipAddress, newIpAddress, label, otp } = input;
       await requireManager(auth);
-      if (newIpAddress === ipAddress && label === undefined) throw badRequest('Nothing to change.', 'ValidationFailed');
+      if (newIpAddress === ipAddress && label === undefined) throw badRequest(ACCESS_MESSAGES.nothingToChange, 'ValidationFailed');
       const row = await deps.authorise(auth, otp, { action: 'ip.update', target: updateTarget(ipAddress, newIpAddress, label) }, async (trx) => {
         await repo.countForUpdate(trx, auth.partnerId);
         if (!(await repo.hasIn(trx, auth.partnerId, ipAddress))) throw missing(ipAddress);

@@ -1,6 +1,15 @@
+import { PARTNER_MESSAGES } from '@portal/contract/partner';
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { MAX_API_KEYS, type ApiKey, type ApiKeyPermission, type ApiKeyStatus, type ApiKeyWithSecret, type RollApiKeyRequest } from '@portal/contract/api-keys';
+import {
+  MAX_API_KEYS,
+  type ApiKey,
+  type ApiKeyPermission,
+  type ApiKeyStatus,
+  type ApiKeyWithSecret,
+  type RollApiKeyRequest,
+  API_KEY_MESSAGES,
+} from '@portal/contract/api-keys';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -70,9 +79,9 @@ export function createApiKeysService(deps: ApiKeysDeps) {
   async function requireManager(auth: Auth) {
     requireCan(auth, 'manageApiKeys');
     const partner = await deps.partners.find(auth.partnerId);
-    if (!partner) throw notFound('No such partner');
-    if (!partner.productTypes.includes('B2B')) throw forbidden('API keys are for business (B2B) partners.');
-    if (!partner.flags.apiKeysManagementEnabled) throw forbidden('API keys are not enabled for your business. Ask your account manager.');
+    if (!partner) throw notFound(PARTNER_MESSAGES.noSuchPartner);
+    if (!partner.productTypes.includes('B2B')) throw forbidden(API_KEY_MESSAGES.businessOnly);
+    if (!partner.flags.apiKeysManagementEnabled) throw forbidden(API_KEY_MESSAGES.notEnabled);
   }
 
   /** The key's change, for the partner's event stream and its admins (in the change's transaction). */
@@ -99,7 +108,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     await requireManager(auth);
     const row = await repo.transaction(async (trx) => {
       const changed = await work(trx);
-      if (!changed) throw notFound('No such API key');
+      if (!changed) throw notFound(API_KEY_MESSAGES.noSuchKey);
       await auditChange(trx, {
         partnerId: auth.partnerId,
         actorUserId: auth.userId,
@@ -127,11 +136,11 @@ export function createApiKeysService(deps: ApiKeysDeps) {
       await requireManager(auth);
       const now = deps.now();
       const expiresAt = input.expiry ? new Date(input.expiry) : null;
-      if (expiresAt && expiresAt.getTime() <= now) throw badRequest('The expiry must be in the future.', 'ValidationFailed');
+      if (expiresAt && expiresAt.getTime() <= now) throw badRequest(API_KEY_MESSAGES.expiryPast, 'ValidationFailed');
       const secretKey = newSecret();
       const row = await repo.transaction(async (trx) => {
         if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_API_KEYS) {
-          throw conflict(`You can have at most ${MAX_API_KEYS} API keys. Delete one you no longer use.`);
+          throw conflict(API_KEY_MESSAGES.tooManyKeys);
         }
         const inserted = await repo.insert(trx, {
           partnerId: auth.partnerId,

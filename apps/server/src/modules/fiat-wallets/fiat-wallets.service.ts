@@ -36,13 +36,12 @@ export function createFiatWalletsService(deps: {
     async addForOperator(partnerId: string, raw: { currency: string; country: string }) {
       const currency = raw.currency.trim().toUpperCase();
       const country = raw.country.trim().toUpperCase();
-      if (!/^[A-Z]{3}$/.test(currency) || currency === DEFAULT_FIAT_WALLET.currency)
-        throw badRequest('The currency must be a three-letter code other than USD (the default wallet)');
-      if (!/^[A-Z]{2}$/.test(country)) throw badRequest('The country must be a two-letter code');
+      if (!/^[A-Z]{3}$/.test(currency) || currency === DEFAULT_FIAT_WALLET.currency) throw badRequest(FIAT_WALLET_MESSAGES.currencyCode);
+      if (!/^[A-Z]{2}$/.test(country)) throw badRequest(FIAT_WALLET_MESSAGES.countryCode);
       return repo.transaction(async (trx) => {
         await ledger.open(trx, partnerId, currency);
         const id = await repo.insert(trx, { partnerId, currency, country });
-        if (id === undefined) throw conflict(`The partner has a ${currency} wallet already`);
+        if (id === undefined) throw conflict(FIAT_WALLET_MESSAGES.exists(currency));
         await auditChange(trx, { partnerId, actor: 'operator', action: 'fiat_wallet.added', target: currency, details: { id, currency, country } });
         return { id, currency, country };
       });

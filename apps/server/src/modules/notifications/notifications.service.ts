@@ -3,13 +3,13 @@ import { LANGUAGES, type Language } from '@portal/contract/i18n';
 import type { Role } from '@portal/contract/domain';
 import {
   NOTIFICATION_LIST_LIMIT,
-  NOTIFICATION_TOPIC_INFO,
   topicsForRole,
   type MarkNotificationsRead,
   type NotificationList,
   type NotificationPreferences,
   type NotificationTopic,
   type UpdateNotificationPreferences,
+  NOTIFICATION_MESSAGES,
 } from '@portal/contract/notifications';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
@@ -207,7 +207,7 @@ export function createNotificationsService(deps: { db: Kysely<DB>; now: () => nu
     async savePreferences(auth: Auth, body: UpdateNotificationPreferences): Promise<NotificationPreferences> {
       const mine = topicsForRole(auth.role);
       const other = body.email.find((c) => !mine.includes(c.topic));
-      if (other) throw badRequest(`Your role gets no ${NOTIFICATION_TOPIC_INFO[other.topic].label.toLowerCase()} notifications.`, 'ValidationFailed');
+      if (other) throw badRequest(NOTIFICATION_MESSAGES.notForRole(other.topic), 'ValidationFailed');
       const at = new Date(deps.now());
       await db.transaction().execute(async (trx) => {
         await saveEmailChoices(trx, auth.partnerId, auth.userId, body.email, at);

@@ -68,7 +68,7 @@ export function createOtpService(deps: OtpDeps) {
   async function checkPurpose(auth: Auth, request: SendOtpRequest): Promise<{ key: string; words: (texts: MailTexts) => string } | undefined> {
     if (!request || !('action' in request)) return undefined;
     const checkOf = deps.checks()[request.action] as ((auth: Auth, target: unknown) => Checked) | undefined;
-    if (!checkOf) throw badRequest(`A code cannot be asked for ${request.action}.`, 'ValidationFailed');
+    if (!checkOf) throw badRequest(OTP_MESSAGES.notForAction(request.action), 'ValidationFailed');
     const { target, words } = await checkOf(auth, request.target);
     return { key: purposeKey(request.action, target), words };
   }

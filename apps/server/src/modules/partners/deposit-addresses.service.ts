@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { CURRENCY_NETWORK_IDS, splitCurrencyNetwork, type CurrencyNetworkId, type Network } from '@portal/contract/domain';
 import { can } from '@portal/contract/permissions';
-import { currencyNetworkFor, type AssignDepositAddressRequest, type DepositAddress } from '@portal/contract/partner';
+import { currencyNetworkFor, type AssignDepositAddressRequest, type DepositAddress, PARTNER_MESSAGES } from '@portal/contract/partner';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
@@ -75,7 +75,7 @@ export function createDepositAddressService(deps: {
         const at = new Date(deps.now());
         const replaced = includeDemo ? undefined : await deleteDemoAddress(trx, partnerId, currencyNetwork);
         const taken = await provider.take(trx, network, partnerId, at);
-        if (!taken) throw conflict(`No ${coin} (${network}) deposit address can be assigned yet: none is configured. Contact support.`);
+        if (!taken) throw conflict(PARTNER_MESSAGES.noDepositAddress(coin, network));
         // a source that gives a malformed address is a bug: nobody must be shown it
         if (!validateAddress(network, taken.address) || tagProblem(network, taken.tag)) {
           throw new Error(`the ${taken.source} source gave an invalid ${network} address: ${taken.address} ${taken.tag ?? ''}`);
@@ -131,7 +131,7 @@ export function createDepositAddressService(deps: {
     async assign(auth: Caller, input: AssignDepositAddressRequest) {
       requireAccess(auth, { action: 'assignDepositAddresses', permission: 'api_write' });
       const currencyNetwork = currencyNetworkFor(input.currency, input.network);
-      if (!currencyNetwork) throw badRequest(`${input.currency} is not offered on ${input.network}`, 'ValidationFailed');
+      if (!currencyNetwork) throw badRequest(PARTNER_MESSAGES.notOffered(input.currency, input.network), 'ValidationFailed');
       return assignTo(auth.partnerId, currencyNetwork, actorOf(auth));
     },
 

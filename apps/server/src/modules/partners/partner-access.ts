@@ -1,3 +1,4 @@
+import { PARTNER_MESSAGES } from '@portal/contract/partner';
 import type { Kysely } from 'kysely';
 import type { FeatureFlag, FeatureFlags, ProductType } from '@portal/contract/domain';
 import type { DB } from '../../db/schema.ts';
@@ -44,7 +45,7 @@ export function createPartnerAccess(db: Kysely<DB>): PartnerAccess {
     find,
     async requireFeature(auth, flag, refusal, code) {
       const partner = await find(auth.partnerId);
-      if (!partner) throw notFound('No such partner');
+      if (!partner) throw notFound(PARTNER_MESSAGES.noSuchPartner);
       if (!partner.flags[flag]) throw forbidden(refusal, code);
       return partner;
     },

@@ -1,3 +1,4 @@
+import { PARTNER_MESSAGES } from '@portal/contract/partner';
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -16,7 +17,7 @@ import { findPartner, findPartnerByAbbreviation, insertPartner, toFeatureFlags, 
 export function createPartnerService(deps: { partners: PartnerCache; ledger: Pick<Ledger, 'balances'> }) {
   async function ownPartner(auth: Caller) {
     const row = await deps.partners.get(auth.partnerId);
-    if (!row) throw notFound('No such partner');
+    if (!row) throw notFound(PARTNER_MESSAGES.noSuchPartner);
     return row;
   }
   return {
@@ -77,7 +78,7 @@ export function createOperatorService(deps: {
     async createPartner(raw: CreatePartnerInput) {
       const input = CreatePartnerInput.parse(raw);
       if (await findPartnerByAbbreviation(db, input.abbreviation)) {
-        throw conflict(`A partner with the abbreviation ${input.abbreviation} exists already`);
+        throw conflict(PARTNER_MESSAGES.abbreviationTaken(input.abbreviation));
       }
       const flags = Object.fromEntries(input.featureFlags.map((f) => [f, true]));
       const id = crypto.randomUUID();
@@ -105,7 +106,7 @@ export function createOperatorService(deps: {
     async setFeatureFlags(partnerId: string, changes: Partial<FeatureFlags>) {
       const flags = await db.transaction().execute(async (trx) => {
         const row = await findPartner(trx, partnerId);
-        if (!row) throw notFound(`No partner ${partnerId}`);
+        if (!row) throw notFound(PARTNER_MESSAGES.noPartner(partnerId));
         const next = { ...toFeatureFlags(row.feature_flags), ...changes };
         await updatePartner(trx, partnerId, { feature_flags: JSON.stringify(next) }, new Date());
         await auditChange(trx, { partnerId, actor: 'operator', action: 'partner.flags_changed', target: partnerId, details: changes });

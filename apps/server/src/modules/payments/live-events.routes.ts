@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LIVE_EVENTS_PATH, sessionEndMessage, type LiveAccessEvent, type LiveEndedEvent, type SessionEndReason } from '@portal/contract/live';
+import { LIVE_EVENTS_PATH, sessionEndMessage, type LiveAccessEvent, type LiveEndedEvent, type SessionEndReason, LIVE_MESSAGES } from '@portal/contract/live';
 import { logFailure } from '../../db/outage.ts';
 import { AppError } from '../../lib/errors.ts';
 import { localize, requestLanguage } from '../../lib/language.ts';
@@ -83,8 +83,7 @@ export const liveEventRoutes: FastifyPluginAsyncZod<{ sessions: Pick<SessionRead
   app.get(LIVE_EVENTS_PATH, { schema: { hide: true } }, async (request, reply) => {
     const { partnerId, userId, sessionId, role } = authOf(request);
     const held = open.get(userId) ?? 0;
-    if (held >= app.config.LIVE_STREAMS_PER_USER)
-      throw new AppError(429, 'TooManyRequests', 'Too many open event streams: close other tabs of the portal and try again.');
+    if (held >= app.config.LIVE_STREAMS_PER_USER) throw new AppError(429, 'TooManyRequests', LIVE_MESSAGES.tooManyStreams);
     open.set(userId, held + 1);
     reply.hijack();
     const res = reply.raw;

@@ -327,7 +327,7 @@ export function createPaymentService(deps: PaymentDeps) {
       const momo = p.channel.channel_type === 'momo';
       const accountType = momo ? 'phone' : 'bank';
       const accountNumber = input.accountNumber ? cleanAccountNumber(accountType, input.accountNumber) : null;
-      if (momo && !accountNumber) throw badRequest(`accountNumber: ${PAYMENT_MESSAGES.accountNumber.phone}`, 'ValidationFailed');
+      if (momo && !accountNumber) throw badRequest(PAYMENT_MESSAGES.phoneNeeded, 'ValidationFailed');
       const accountProblem = accountNumber ? accountNumberProblem(accountType, accountNumber) : undefined;
       if (accountProblem) throw badRequest(accountProblem, 'ValidationFailed');
       const bank = momo ? undefined : (await networksOfChannel(db, input.country, p.channel.id))[0];

@@ -47,7 +47,7 @@ export type RatesDeps = {
 type PlatformRate = { id: string; locale: string; code: string };
 
 const fourEyes = () => new AppError(403, 'FourEyesRequired', RATE_MESSAGES.fourEyes);
-const noSuchRate = () => notFound('No such rate.');
+const noSuchRate = () => notFound(RATE_MESSAGES.noSuchRate);
 const place = (rate: { locale: string; code: string }) => `${countryName(rate.locale)} (${rate.code})`;
 /** A pending change of a rate, as the mails and notifications say it. */
 const countryChange = (status: PartnerRateStatus, rate: { locale: string; code: string }): CountryChange => ({
@@ -107,8 +107,7 @@ export function createRatesService(deps: RatesDeps) {
         const rate = await countryRate(auth, item);
         const current = ((await findPartnerRate(db, auth.partnerId, item.partnerRateId))?.status ?? 'disabled') as PartnerRateStatus;
         const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
-        if (current !== from)
-          throw conflict(isPending(current) ? `${place(rate)} already has a change waiting for review.` : `${place(rate)} is already ${current}.`);
+        if (current !== from) throw conflict(isPending(current) ? RATE_MESSAGES.alreadyWaiting(place(rate)) : RATE_MESSAGES.alreadyIs(place(rate), current));
         changes.push(countryChange(item.status, rate));
       }
       return { target: { changes: rateChangesKey(target.rates) }, words: (t: MailTexts) => t.otpPurpose.countries(changes) };
@@ -148,9 +147,7 @@ export function createRatesService(deps: RatesDeps) {
           });
           if (!done) {
             const current = (await findPartnerRate(trx, auth.partnerId, item.partnerRateId))?.status ?? 'disabled';
-            throw conflict(
-              isPending(current as PartnerRateStatus) ? `${place(rate)} already has a change waiting for review.` : `${place(rate)} is already ${current}.`,
-            );
+            throw conflict(isPending(current as PartnerRateStatus) ? RATE_MESSAGES.alreadyWaiting(place(rate)) : RATE_MESSAGES.alreadyIs(place(rate), current));
           }
           await auditChange(trx, {
             partnerId: auth.partnerId,
@@ -190,7 +187,7 @@ export function createRatesService(deps: RatesDeps) {
         for (const { item, rate } of rates) {
           const row = await findPartnerRate(trx, auth.partnerId, item.partnerRateId);
           const pending = row && isPending(row.status as PartnerRateStatus) ? (row.status as 'pending_enable' | 'pending_disable') : undefined;
-          if (!row || !pending) throw conflict(`${place(rate)} has no change waiting for review.`);
+          if (!row || !pending) throw conflict(RATE_MESSAGES.nothingWaiting(place(rate)));
           const approval = item.status === rateChange(pending)!.newStatus;
           if (approval && row.requested_by === auth.userId) throw fourEyes();
           const done = await settleChange(trx, {
@@ -206,7 +203,7 @@ export function createRatesService(deps: RatesDeps) {
             // someone acted between the read and the update: say what holds now
             const current = await findPartnerRate(trx, auth.partnerId, row.id);
             if (approval && current?.status === pending && current.requested_by === auth.userId) throw fourEyes();
-            throw conflict(`${place(rate)} has no change waiting for review: it was reviewed or changed meanwhile.`);
+            throw conflict(RATE_MESSAGES.changedMeanwhile(place(rate)));
           }
           await auditChange(trx, {
             partnerId: auth.partnerId,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type PgBoss from 'pg-boss';
-import { MAX_REPORT_DAYS, type ReportJob, type SearchTable } from '@portal/contract/transactions';
+import { MAX_REPORT_DAYS, type ReportJob, type SearchTable, REPORT_MESSAGES } from '@portal/contract/transactions';
 import type { DB } from '../../db/schema.ts';
 import { createReportQueue, enqueueReportBuild } from './report-queue.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
@@ -22,8 +22,7 @@ import {
 } from './reports.repository.ts';
 
 /** The refusal when a partner already has its limit of reports queued or being built. */
-export const tooManyActiveReports = (active: number) =>
-  new AppError(429, 'TooManyActiveReports', `You already have ${active} ${active === 1 ? 'report' : 'reports'} being prepared. Wait for one to finish.`);
+export const tooManyActiveReports = (active: number) => new AppError(429, 'TooManyActiveReports', REPORT_MESSAGES.tooManyActive(active));
 
 export type ReportsDeps = {
   db: Kysely<DB>;
@@ -99,8 +98,8 @@ export function createReportsService(deps: ReportsDeps) {
     ) {
       await requireReportDownloads(auth.partnerId);
       const days = (Date.parse(input.endDate) - Date.parse(input.startDate)) / 86400_000 + 1;
-      if (!(days >= 1)) throw badRequest('The end date must be on or after the start date.', 'ValidationFailed');
-      if (days > MAX_REPORT_DAYS) throw badRequest('A report can span a year at most.', 'ValidationFailed');
+      if (!(days >= 1)) throw badRequest(REPORT_MESSAGES.reversedRange, 'ValidationFailed');
+      if (days > MAX_REPORT_DAYS) throw badRequest(REPORT_MESSAGES.tooLong, 'ValidationFailed');
       // a partner at its limit is refused at once, without queueing behind its own other requests for the lock
       const active = await countActiveReportJobs(db, auth.partnerId);
       if (active >= deps.activeLimit) throw tooManyActiveReports(active);
@@ -149,7 +148,7 @@ export function createReportsService(deps: ReportsDeps) {
 
     async get(partnerId: string, id: string) {
       const row = await findReportJob(db, partnerId, id);
-      if (!row) throw notFound('No such report');
+      if (!row) throw notFound(REPORT_MESSAGES.notFound);
       return toJob(row, deps.now());
     },
 
@@ -157,10 +156,10 @@ export function createReportsService(deps: ReportsDeps) {
     async download(partnerId: string, id: string) {
       await requireReportDownloads(partnerId);
       const row = await findReportJob(db, partnerId, id);
-      if (!row) throw notFound('No such report');
+      if (!row) throw notFound(REPORT_MESSAGES.notFound);
       const job = toJob(row, deps.now());
-      if (job.status === 'expired') throw new AppError(410, 'NotFound', 'This report has expired. Request it again.');
-      if (job.status !== 'complete' || !row.file_key) throw badRequest('This report is not ready yet.');
+      if (job.status === 'expired') throw new AppError(410, 'NotFound', REPORT_MESSAGES.expired);
+      if (job.status !== 'complete' || !row.file_key) throw badRequest(REPORT_MESSAGES.notReady);
       return { stream: deps.storage.read(row.file_key), filename: `${job.dataSource}-${job.startDate}-to-${job.endDate}.csv` };
     },
   };

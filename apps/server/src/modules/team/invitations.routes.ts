@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MessageResponse, SetPasswordRequest } from '@portal/contract/auth';
 import { ErrorBody } from '@portal/contract/errors';
-import { InvitationLookupRequest, InvitationLookupResponse } from '@portal/contract/team';
+import { InvitationLookupRequest, InvitationLookupResponse, TEAM_MESSAGES } from '@portal/contract/team';
 import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import type { InvitationService } from './invitations.service.ts';
@@ -17,7 +17,7 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: InvitationSe
     rateLimit: {
       max: app.config.LOGIN_RATE_LIMIT,
       timeWindow: '1 minute',
-      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', 'Too many attempts from your network. Wait a minute and try again.'),
+      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', TEAM_MESSAGES.tooManyAttempts),
     },
   };
 

@@ -1,3 +1,4 @@
+import { PARTNER_MESSAGES } from '@portal/contract/partner';
 import crypto from 'node:crypto';
 import { passwordProblem } from '@portal/contract/auth';
 import { isCommonPassword } from '@portal/contract/common-passwords';
@@ -59,7 +60,7 @@ export function createInvitationService(deps: InvitationDeps) {
   /** Mails the invitation: its link, or (to the owner of an account elsewhere) a notice without one. */
   async function deliver(invitation: Pick<InvitationRow, 'partner_id' | 'name' | 'email' | 'role' | 'expires_at'>, token: string, by: Inviter, again: boolean) {
     const partner = await repo.partner(invitation.partner_id);
-    if (!partner) throw notFound(`No partner ${invitation.partner_id}`);
+    if (!partner) throw notFound(PARTNER_MESSAGES.noPartner(invitation.partner_id));
     const holder = await repo.byEmail(invitation.email);
     // an invitee has no language of their own yet: the inviter's request decides; an address with an account, its own
     const texts = MAIL_TEXTS[mailLanguage(holder?.language)];
@@ -94,7 +95,7 @@ export function createInvitationService(deps: InvitationDeps) {
   return {
     async invite(input: Invitation, by: Inviter): Promise<{ id: string; email: string; mailSent: boolean; link: string }> {
       const partner = await repo.partner(input.partnerId);
-      if (!partner) throw notFound(`No partner ${input.partnerId}`);
+      if (!partner) throw notFound(PARTNER_MESSAGES.noPartner(input.partnerId));
       const token = newToken(partner.id);
       const expiresAt = new Date(deps.now() + INVITATION_MS);
       const id = await repo.transaction(async (trx) => {

@@ -34,7 +34,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
     rateLimit: {
       max: TEAM_MAILS_PER_MINUTE,
       timeWindow: '1 minute',
-      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', 'Too many e-mails sent from your network. Wait a minute and try again.'),
+      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', TEAM_MESSAGES.tooManyMails),
     },
   };
 

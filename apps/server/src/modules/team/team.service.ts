@@ -12,7 +12,7 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireCan, type Auth } from '../../lib/access.ts';
-import { can } from '@portal/contract/permissions';
+import { can, refusal } from '@portal/contract/permissions';
 import type { PasswordResetService } from '../auth/index.ts';
 import type { SessionsService } from '../auth/index.ts';
 import type { Notifier } from '../notifications/index.ts';
@@ -145,7 +145,7 @@ export function createTeamService(deps: TeamDeps) {
       }
       await repo.transaction(async (trx) => {
         const admins = await repo.lockActiveAdmins(trx, auth.partnerId);
-        if (!admins.includes(auth.userId)) throw forbidden('Only an admin can do this.');
+        if (!admins.includes(auth.userId)) throw forbidden(refusal('manageTeam'));
         const user = await repo.member(auth.partnerId, input.userId, trx);
         if (!user || user.status === 'deleted') throw notFound(TEAM_MESSAGES.notFound);
         if (user.role === input.role) return;
@@ -196,7 +196,7 @@ export function createTeamService(deps: TeamDeps) {
         return { message: TEAM_MESSAGES.invitationWithdrawn((await invitations.withdraw(auth.partnerId, userId, actor(auth, ctx))).email) };
       const { email, ended } = await repo.transaction(async (trx) => {
         const admins = await repo.lockActiveAdmins(trx, auth.partnerId);
-        if (!admins.includes(auth.userId)) throw forbidden('Only an admin can do this.');
+        if (!admins.includes(auth.userId)) throw forbidden(refusal('manageTeam'));
         const user = await repo.member(auth.partnerId, userId, trx);
         if (!user || user.status === 'deleted') throw notFound(TEAM_MESSAGES.notFound);
         if (admins.includes(user.id) && admins.length === 1) throw lastAdmin();

@@ -18,6 +18,7 @@ import {
   type SearchTable,
   type TransactionResponse,
   type TransactionRowOf,
+  TRANSACTION_MESSAGES,
 } from '@portal/contract/transactions';
 import { partnerKind } from '@portal/contract/partner';
 import type { DB } from '../../db/schema.ts';
@@ -71,7 +72,7 @@ export function createTransactionsService(deps: {
     return `${body}.${sign(body)}`;
   };
   const decode = (scrollId: string, partnerId: string): ScrollState => {
-    const expired = () => badRequest('The scroll id is not valid or has expired; start the export again.', 'BadRequest');
+    const expired = () => badRequest(TRANSACTION_MESSAGES.scrollExpired, 'BadRequest');
     // the shape first: only ASCII reaches the comparison, so both sides have the same length in bytes
     const [, body, mac] = SCROLL_ID.exec(scrollId) ?? [];
     if (!body || !mac || !signedByRing(body, mac)) throw expired();
@@ -91,7 +92,7 @@ export function createTransactionsService(deps: {
     /** One transaction by id (the partner API); 404 when the partner has none with that id in the table. */
     async byId(partnerId: string, table: SearchTable, id: string): Promise<TransactionResponse> {
       const row = await findById(deps.db, partnerId, table, id);
-      if (!row) throw notFound('No transaction with that id');
+      if (!row) throw notFound(TRANSACTION_MESSAGES.notFound);
       return { table, data: toRows(table, [row])[0] } as TransactionResponse;
     },
 

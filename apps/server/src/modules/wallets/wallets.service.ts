@@ -77,8 +77,7 @@ export function toWallet(r: WalletRow, auth?: Auth): SettlementWallet {
 const pairText = coinNetworkLabel;
 type Target<A extends OtpPurpose['action']> = Extract<OtpPurpose, { action: A }>['target'];
 const invalidAddress = () => badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
-const registeredElsewhere = () =>
-  new AppError(409, 'WalletAddressTaken', 'This wallet address is registered to another account and cannot be added. Contact support if it is yours.');
+const registeredElsewhere = () => new AppError(409, 'WalletAddressTaken', WALLET_MESSAGES.registeredElsewhere);
 
 /**
  * Settlement wallets. A new wallet waits for a second person (four eyes: another admin or treasury user of the same
@@ -114,8 +113,8 @@ export function createWalletService(deps: WalletDeps) {
   /** The one live wallet of the caller's partner with this address (and network, when several networks have it). */
   async function liveWallet(exec: Kysely<DB> | Transaction<DB>, auth: Auth, address: string, network?: Network) {
     const rows = await liveWalletsByAddress(exec, auth.partnerId, address.trim(), network);
-    if (rows.length === 0) throw notFound('No wallet address of yours matches this address');
-    if (rows.length > 1) throw badRequest(`This address is registered on ${rows.map((r) => r.network).join(' and ')}: say which network`, 'ValidationFailed');
+    if (rows.length === 0) throw notFound(WALLET_MESSAGES.noMatch);
+    if (rows.length > 1) throw badRequest(WALLET_MESSAGES.onNetworks(rows.map((r) => r.network)), 'ValidationFailed');
     return rows[0]!;
   }
 
@@ -126,7 +125,10 @@ export function createWalletService(deps: WalletDeps) {
       throw new AppError(
         409,
         'WalletLimitReached',
-        `You already have ${MAX_ENABLED_WALLETS_PER_PAIR} enabled or pending wallet addresses for ${full.map((c) => pairText(c, network)).join(', ')}. Disable or delete one first.`,
+        WALLET_MESSAGES.limitReached(
+          MAX_ENABLED_WALLETS_PER_PAIR,
+          full.map((c) => pairText(c, network)),
+        ),
       );
     }
   }
@@ -140,7 +142,7 @@ export function createWalletService(deps: WalletDeps) {
     const currencies = [...new Set(wanted)];
     const offered = NETWORK_CURRENCIES[network];
     const notOffered = currencies.filter((c) => !(offered as readonly string[]).includes(c));
-    if (notOffered.length > 0) throw badRequest(`${notOffered.join(', ')} is not offered on ${network}: choose ${offered.join(' or ')}`, 'ValidationFailed');
+    if (notOffered.length > 0) throw badRequest(WALLET_MESSAGES.notOffered(notOffered, network, offered), 'ValidationFailed');
     return { network, address, currencies };
   }
 
@@ -148,7 +150,7 @@ export function createWalletService(deps: WalletDeps) {
   function networkOf(text: string | undefined): Network | undefined {
     if (text === undefined) return undefined;
     const parsed = Network.safeParse(text);
-    if (!parsed.success) throw badRequest(`Choose one of the networks: ${Network.options.join(', ')}`, 'ValidationFailed');
+    if (!parsed.success) throw badRequest(WALLET_MESSAGES.chooseNetwork(Network.options), 'ValidationFailed');
     return parsed.data;
   }
 
@@ -181,7 +183,7 @@ export function createWalletService(deps: WalletDeps) {
       const tag = target.tag?.trim() || null;
       const { address, currencies } = checkNew(network, target.address, tag, target.currencies ?? []);
       if ((await liveWalletsByAddress(db, auth.partnerId, address, network)).length > 0) {
-        throw new AppError(409, 'WalletAddressTaken', `This ${network} address is already one of your wallet addresses`);
+        throw new AppError(409, 'WalletAddressTaken', WALLET_MESSAGES.alreadyYours(network));
       }
       const owner = await addressOwner(db, addressKey(network, address, tag));
       if (owner !== undefined && owner !== auth.partnerId) throw registeredElsewhere();
@@ -194,8 +196,7 @@ export function createWalletService(deps: WalletDeps) {
     async checkEnable(auth: Auth, target: Target<'wallet.enable'>) {
       await requireWalletManagement(auth);
       const wallet = await liveWallet(db, auth, target.address, networkOf(target.network));
-      if (wallet.status !== 'disabled')
-        throw new AppError(409, 'Conflict', `This wallet address is ${wallet.status.replace(/_/g, ' ')}: only disabled wallet addresses can be enabled`);
+      if (wallet.status !== 'disabled') throw new AppError(409, 'Conflict', WALLET_MESSAGES.onlyFrom(wallet.status.replace(/_/g, ' '), 'disabled', 'enabled'));
       await db.transaction().execute((trx) => requireFreeSlots(trx, auth.partnerId, wallet.network, wallet.currencies, wallet.id));
       return {
         target: { address: wallet.address, network: wallet.network },
@@ -225,7 +226,7 @@ export function createWalletService(deps: WalletDeps) {
       const row = await deps.otp.authorise(auth, input.otp, { action: 'wallet.add', target: { address, network, tag: input.tag } }, async (trx) => {
         await lockPartnerWallets(trx, auth.partnerId);
         if ((await liveWalletsByAddress(trx, auth.partnerId, address, network)).length > 0) {
-          throw new AppError(409, 'WalletAddressTaken', `This ${network} address is already one of your wallet addresses`);
+          throw new AppError(409, 'WalletAddressTaken', WALLET_MESSAGES.alreadyYours(network));
         }
         await requireFreeSlots(trx, auth.partnerId, network, currencies);
         const owner = await claimAddress(trx, addressKey(network, address, input.tag), auth.partnerId, at);
@@ -278,8 +279,7 @@ export function createWalletService(deps: WalletDeps) {
       const row = await db.transaction().execute(async (trx) => {
         await lockPartnerWallets(trx, auth.partnerId);
         const wallet = await liveWallet(trx, auth, input.address, input.network);
-        if (wallet.status !== 'pending_approval')
-          throw new AppError(409, 'Conflict', `This wallet address is not waiting for approval (it is ${wallet.status.replace(/_/g, ' ')})`);
+        if (wallet.status !== 'pending_approval') throw new AppError(409, 'Conflict', WALLET_MESSAGES.notWaiting(wallet.status.replace(/_/g, ' ')));
         if (wallet.created_by === auth.userId) throw forbidden(WALLET_MESSAGES.ownReview, 'OwnWalletReview');
         const approved = input.status === 'approved';
         const changed = await updateWallet(
@@ -296,7 +296,7 @@ export function createWalletService(deps: WalletDeps) {
           },
           at,
         );
-        if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was reviewed by someone else just now');
+        if (!changed) throw new AppError(409, 'Conflict', WALLET_MESSAGES.reviewedMeanwhile);
         await auditChange(trx, {
           ...actor(auth),
           action: approved ? 'settlement_wallet.approved' : 'settlement_wallet.denied',
@@ -327,15 +327,10 @@ export function createWalletService(deps: WalletDeps) {
         const wallet = await liveWallet(trx, auth, input.address, input.network);
         const from = input.status === 'enabled' ? 'disabled' : 'enabled';
         if (wallet.status === input.status) return wallet;
-        if (wallet.status !== from)
-          throw new AppError(
-            409,
-            'Conflict',
-            `This wallet address is ${wallet.status.replace(/_/g, ' ')}: only ${from} wallet addresses can be ${input.status}`,
-          );
+        if (wallet.status !== from) throw new AppError(409, 'Conflict', WALLET_MESSAGES.onlyFrom(wallet.status.replace(/_/g, ' '), from, input.status));
         if (input.status === 'enabled') await requireFreeSlots(trx, auth.partnerId, wallet.network, wallet.currencies, wallet.id);
         const changed = await updateWallet(trx, auth.partnerId, wallet.id, [from], { status: input.status }, at);
-        if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
+        if (!changed) throw new AppError(409, 'Conflict', WALLET_MESSAGES.changedMeanwhile);
         await auditChange(trx, {
           ...actor(auth),
           action: `settlement_wallet.${input.status}`,
@@ -374,7 +369,7 @@ export function createWalletService(deps: WalletDeps) {
           { status: 'deleted', deletion_reason: input.reason, deleted_by: auth.userId, deleted_at: at },
           at,
         );
-        if (!changed) throw new AppError(409, 'Conflict', 'This wallet address was changed by someone else just now');
+        if (!changed) throw new AppError(409, 'Conflict', WALLET_MESSAGES.changedMeanwhile);
         await auditChange(trx, {
           ...actor(auth),
           action: 'settlement_wallet.deleted',

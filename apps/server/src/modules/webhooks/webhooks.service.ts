@@ -1,3 +1,4 @@
+import { ACCESS_MESSAGES } from '@portal/contract/errors';
 import crypto from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import {
@@ -150,7 +151,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
   /** Test events and resends make the server call out on a person's click: a partner gets a few a minute. */
   async function limitManualSends(auth: Auth) {
     const hit = await deps.rateLimits.hit(`webhook-manual:${auth.partnerId}`, 60_000, now());
-    if (hit.hits > MANUAL_SENDS_PER_MINUTE) throw new AppError(429, 'TooManyRequests', 'Too many test events and resends. Wait a minute and try again.');
+    if (hit.hits > MANUAL_SENDS_PER_MINUTE) throw new AppError(429, 'TooManyRequests', WEBHOOK_MESSAGES.tooManySends);
   }
   const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
   /** The change, for the partner's event stream (in the change's transaction): an endpoint's, or a delivery's. */
@@ -271,7 +272,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
       if (input.events !== undefined) changes.events = input.events;
       if (input.description !== undefined) changes.description = input.description || null;
       if (input.active !== undefined) changes.active = input.active;
-      if (Object.keys(changes).length === 0) throw badRequest('Nothing to change.', 'ValidationFailed');
+      if (Object.keys(changes).length === 0) throw badRequest(ACCESS_MESSAGES.nothingToChange, 'ValidationFailed');
       const purpose = { action: 'webhook.update' as const, target: { id: input.id, url: input.url ?? null } };
       const row = await deps.otp.authorise(auth, input.otp, purpose, async (trx) => {
         const updated = await updateEndpoint(trx, auth.partnerId, input.id, { ...changes, updated_at: now() });
@@ -366,7 +367,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
       await db.transaction().execute(async (trx) => {
         if (!(await resetForResend(trx, auth.partnerId, deliveryId))) {
           if (!(await findDelivery(trx, auth.partnerId, deliveryId))) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
-          throw conflict('This delivery is still being attempted. Resend it once it has succeeded or failed.');
+          throw conflict(WEBHOOK_MESSAGES.stillAttempting);
         }
         await notifyOutbox(trx);
         await auditChange(trx, { ...actor(auth), action: 'webhook.delivery_resent', target: deliveryId });

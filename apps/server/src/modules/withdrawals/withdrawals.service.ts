@@ -89,7 +89,7 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
     /** GET partner/settlement/fee: the network fee, with the rate and what arrives. */
     async fee(auth: Auth, q: { cryptoAmount?: string; amount?: string; cryptoCurrency: Coin; cryptoNetwork: Network }): Promise<SettlementFeeResponse> {
       const result = quote(q.cryptoCurrency, q.cryptoNetwork, q.amount !== undefined ? { usd: q.amount } : { crypto: q.cryptoAmount! });
-      if (!result) throw badRequest(`Withdrawals in ${q.cryptoCurrency} are not offered: choose a stablecoin wallet`, 'ValidationFailed');
+      if (!result) throw badRequest(WITHDRAWAL_MESSAGES.coinNotOffered(q.cryptoCurrency), 'ValidationFailed');
       return { ...result, feeCurrency: q.cryptoCurrency, maxAmount: await maxNow(auth.partnerId) };
     },
 
@@ -129,17 +129,15 @@ export function createWithdrawalService(deps: WithdrawalDeps) {
       };
       const checked = async () => {
         if (input.fiatWallet && !['USD', '1'].includes(input.fiatWallet.toUpperCase())) {
-          throw badRequest('Withdrawals are made from the USD balance: leave fiatWallet empty or send USD', 'ValidationFailed');
+          throw badRequest(WITHDRAWAL_MESSAGES.usdOnly, 'ValidationFailed');
         }
         if (!normalised) throw badRequest(WALLET_MESSAGES.invalidAddress, 'InvalidWalletAddress');
         const wallet = (await deps.wallets.atAddress(auth.partnerId, address, network)).find((w) => w.status === 'enabled');
         if (!wallet) throw badRequest(WITHDRAWAL_MESSAGES.walletNotEnabled, 'WalletNotEnabled');
-        if (input.receivingWallet && input.receivingWallet !== wallet.id)
-          throw badRequest('receivingWallet is not the wallet of walletAddress', 'ValidationFailed');
-        if (!wallet.currencies.includes(coin))
-          throw badRequest(`This wallet address receives ${wallet.currencies.join(', ')}, not ${coin}`, 'ValidationFailed');
+        if (input.receivingWallet && input.receivingWallet !== wallet.id) throw badRequest(WITHDRAWAL_MESSAGES.receivingWalletMismatch, 'ValidationFailed');
+        if (!wallet.currencies.includes(coin)) throw badRequest(WITHDRAWAL_MESSAGES.walletReceives(wallet.currencies, coin), 'ValidationFailed');
         const priced = quote(coin, network, { usd: amount });
-        if (!priced) throw badRequest(`Withdrawals in ${coin} are not offered: choose a stablecoin wallet`, 'ValidationFailed');
+        if (!priced) throw badRequest(WITHDRAWAL_MESSAGES.coinNotOffered(coin), 'ValidationFailed');
         if (compareDecimal(amount, WITHDRAWAL_MIN_USD) < 0) throw badRequest(WITHDRAWAL_MESSAGES.amountAtLeast, 'ValidationFailed');
         if (compareDecimal(amount, deps.maxAmount) > 0) throw badRequest(WITHDRAWAL_MESSAGES.atMost(deps.maxAmount), 'ValidationFailed');
         if (compareDecimal(priced.receiveAmount, '0') <= 0) throw badRequest(WITHDRAWAL_MESSAGES.feeTooHigh, 'ValidationFailed');
