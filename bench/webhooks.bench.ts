@@ -18,7 +18,6 @@ import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { startWebhookDelivery } from '../apps/server/src/modules/webhooks/webhook-delivery.ts';
 import { encrypt, randomKeys } from '../apps/server/src/lib/keys.ts';
 import { livePublisher } from '../apps/server/src/lib/live-bus.ts';
-import type { Mailer } from '../apps/server/src/lib/mailer.ts';
 import { recordEvent } from '../apps/server/src/modules/webhooks/webhook-events.ts';
 import { newWebhookSecret, webhookMessageId } from '../apps/server/src/modules/webhooks/webhook-signing.ts';
 import type { Received } from '../apps/server/test/webhook-receiver.ts';
@@ -31,7 +30,6 @@ const ACME = DEMO_PARTNERS.acme.id;
 const line = (name: string, value: string) => console.log(`${name.padEnd(60)} ${value}`);
 const ms = (v: number) => `${v.toFixed(0)} ms`;
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-const noMail: Mailer = { send: () => Promise.resolve(), transmit: () => Promise.resolve('logged') };
 
 /** The receiver process: its address, and what it received since the last call. */
 async function startReceiver() {
@@ -71,12 +69,11 @@ async function run(title: string, database: Database) {
     boss,
     database,
     encryptionKey,
-    mailer: noMail,
+    notifier: { notify: () => Promise.resolve(0) },
     log: Fastify({ logger: false }).log,
     schedule: [1, 1, 1],
     concurrency: CONCURRENCY,
     allowPrivateTargets: true,
-    publicUrl: 'http://localhost',
     live: livePublisher(database),
   });
 

@@ -305,7 +305,7 @@ export function composeOperatorTools(deps: { config: Config; database: Database;
  * Returns what must stop before the queue does.
  */
 export async function startWorkers(deps: WorkerDeps, services: Services) {
-  const { boss, config, database, keys, storage, mailer, liveBus: live, log } = deps;
+  const { boss, config, database, keys, storage, liveBus: live, log } = deps;
   const db = database.db;
   await startReportWorker({ boss, db, read: database.reader, storage, partners: services.partnerAccess, log, concurrency: config.REPORT_CONCURRENCY });
   await startCleanupJob({ boss, db, storage, log, now: Date.now, notifications: services.notifications, reports: services.reports });
@@ -314,12 +314,11 @@ export async function startWorkers(deps: WorkerDeps, services: Services) {
     boss,
     database,
     encryptionKey: keys.encryptionKey,
-    mailer,
+    notifier: services.notifier,
     log,
     schedule: config.WEBHOOK_RETRY_SCHEDULE,
     concurrency: config.WEBHOOK_CONCURRENCY,
     allowPrivateTargets: config.NODE_ENV !== 'production',
-    publicUrl: config.publicUrl,
     live,
   });
   await startWalletScreeningWorker({ boss, service: services.wallets, screener: blocklistScreener(config.WALLET_SCREENING_BLOCKLIST), log });

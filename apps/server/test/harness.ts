@@ -176,7 +176,7 @@ export async function setup(
 }
 
 /**
- * The webhook delivery workers over a test's app (its queue, database, keys, mail and live bus), sending to receivers
+ * The webhook delivery workers over a test's app (its queue, database, keys, notifier and live bus), sending to receivers
  * on loopback; the rest as the test says.
  */
 export function startTestWebhookDelivery(t: TestContext, options: Pick<WebhookDeliveryDeps, 'schedule' | 'concurrency' | 'timeoutMs'>) {
@@ -184,10 +184,9 @@ export function startTestWebhookDelivery(t: TestContext, options: Pick<WebhookDe
     boss: t.app.boss!,
     database: t.database,
     encryptionKey: t.keys.encryptionKey,
-    mailer: t.app.mailer,
+    notifier: t.app.services.notifier,
     log: t.app.log,
     allowPrivateTargets: true,
-    publicUrl: 'http://portal.test',
     live: t.app.liveBus,
     ...options,
   });

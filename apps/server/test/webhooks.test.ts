@@ -17,6 +17,7 @@ import { recordEvent, settlementEvent, type WebhookEventInput } from '../src/mod
 import { webhookMessageId } from '../src/modules/webhooks/webhook-signing.ts';
 import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
+import type { NotificationList } from '@portal/contract/notifications';
 import { webhookReceiver, type Receiver } from './webhook-receiver.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
@@ -348,7 +349,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(done.attempts.map((a) => a.statusCode)).toEqual([400]);
   });
 
-  it('after the schedule fails the delivery, marks the endpoint failing and e-mails its admins once; a success heals it', async () => {
+  it('after the schedule fails the delivery, marks the endpoint failing and tells its admins once (the bell and an e-mail); a success heals it', async () => {
     const { webhook } = await createWebhook('admin@acme.test', { url: `${rx.url}/down-for-good`, events: ['PAYMENT.EXPIRED'] });
     rx.answer(() => ({ status: 500, text: 'Internal Server Error' }));
     // the admins' notice of the new endpoint is sent first: only the failure's notices are counted below
@@ -369,7 +370,13 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     const mails = notices();
     expect(mails.map((m) => m.to[0]).sort()).toEqual(['admin2@acme.test', 'admin@acme.test']);
     expect(mailText(mails[0]!.raw)).toContain(`${rx.url}/down-for-good`);
-    expect(mailText(mails[0]!.raw)).toContain('http://portal.test/webhooks');
+    expect(mailText(mails[0]!.raw)).toContain(`${t.app.config.publicUrl}/webhooks`);
+    // the same notice in the bell of each admin, under the developers' topic
+    const bell = async (email: string) =>
+      (await call(email).get('notifications'))
+        .json<NotificationList>()
+        .items.filter((n) => n.topic === 'developers' && n.title === 'A webhook endpoint is failing' && n.body.includes('/down-for-good'));
+    for (const email of ['admin@acme.test', 'admin2@acme.test']) expect(await bell(email)).toHaveLength(1);
 
     rx.answer(() => ({ status: 200, text: 'ok' }));
     const third = await record({ partnerId: ACME, type: 'PAYMENT.EXPIRED', data: { id: crypto.randomUUID() } });
@@ -378,6 +385,7 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     expect(healed).toMatchObject({ state: 'healthy', failingSince: null });
     // the second failed delivery found the endpoint failing already: no second notice
     expect(notices()).toHaveLength(2);
+    expect(await bell('admin@acme.test')).toHaveLength(1);
   });
 
   it('a receiver that is down for a while and then up gets every event, each verifiable', async () => {

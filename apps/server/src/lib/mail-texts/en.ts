@@ -17,7 +17,7 @@ import type {
   ResetMail,
   WalletRef,
   WebhookChange,
-  WebhookFailingMail,
+  WebhookFailing,
 } from './types.ts';
 
 /**
@@ -118,17 +118,6 @@ export const en = {
       `Open it in the portal: ${m.link}`,
       '',
       `You get this e-mail as a user of ${m.partner}. To stop e-mails about ${NOTIFICATION_TOPIC_INFO[m.topic].label.toLowerCase()}, change your notification settings: ${m.settingsUrl}`,
-    ]),
-
-  webhookFailing: (m: WebhookFailingMail): MailText =>
-    mail(m.name, 'A webhook endpoint is failing', [
-      `We could not deliver a ${m.type} event (${m.messageId}) to your webhook endpoint ${m.url}.`,
-      m.retryable
-        ? `We tried ${m.attempts} times over the retry schedule; the last attempt: ${m.last}.`
-        : `The receiver refused it: ${m.last}. We do not retry this answer.`,
-      '',
-      'The endpoint is marked failing. New events are still sent to it, and it is healthy again after its next successful delivery.',
-      `See each attempt, and resend the event once the receiver is fixed, in Developers tools > Webhooks: ${m.webhooksUrl}`,
     ]),
 
   /** The notifications: the bell shows them, and they are e-mailed (notificationMail) to whoever did not turn them off. */
@@ -243,6 +232,17 @@ export const en = {
         `${who(d.actor)} rolled the signing secret of the webhook endpoint ${d.url}: ${
           d.until ? `the old secret keeps signing until ${d.until.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'the old secret stopped at once'
         }.`,
+      ],
+    }),
+    webhookFailing: (d: WebhookFailing): Notice => ({
+      title: 'A webhook endpoint is failing',
+      lines: [
+        `We could not deliver a ${d.type} event (${d.messageId}) to your webhook endpoint ${d.url}.`,
+        d.retryable
+          ? `We tried ${d.attempts} times over the retry schedule; the last attempt: ${d.last}.`
+          : `The receiver refused it: ${d.last}. We do not retry this answer.`,
+        'The endpoint is marked failing. New events are still sent to it, and it is healthy again after its next successful delivery.',
+        'See each attempt, and resend the event once the receiver is fixed, in Developers tools > Webhooks.',
       ],
     }),
     webhookDeleted: (d: { actor: Person; url: string }): Notice => ({

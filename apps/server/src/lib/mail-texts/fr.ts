@@ -116,17 +116,6 @@ export const fr: MailTexts = {
       `Vous recevez cet e-mail en tant qu’utilisateur ${of(m.partner)}. Pour ne plus recevoir d’e-mails sur ${TOPICS[m.topic]}, modifiez vos paramètres de notification\u00a0: ${m.settingsUrl}`,
     ]),
 
-  webhookFailing: (m) =>
-    mail(m.name, 'Un point de terminaison webhook est en échec', [
-      `Nous n’avons pas pu livrer un événement ${m.type} (${m.messageId}) à votre point de terminaison webhook ${m.url}.`,
-      m.retryable
-        ? `Nous avons fait ${m.attempts} tentatives selon le calendrier de relance\u202f; dernière tentative\u00a0: ${m.last}.`
-        : `Le destinataire l’a refusé\u00a0: ${m.last}. Nous ne relançons pas après cette réponse.`,
-      '',
-      'Le point de terminaison est marqué en échec. Les nouveaux événements lui sont toujours envoyés, et il redevient opérationnel après sa prochaine livraison réussie.',
-      `Consultez chaque tentative, et renvoyez l’événement une fois le destinataire corrigé, dans Outils développeurs > Webhooks\u00a0: ${m.webhooksUrl}`,
-    ]),
-
   notices: {
     withdrawalRequested: (d): Notice => ({
       title: `Retrait de ${usd(d.amount)} demandé`,
@@ -244,6 +233,17 @@ export const fr: MailTexts = {
         `${who(d.actor)} a renouvelé le secret de signature du point de terminaison webhook ${d.url}\u00a0: ${
           d.until ? `l’ancien secret continue de signer jusqu’au ${utcDateTime(d.until, 'fr')}` : 'l’ancien secret a cessé de signer immédiatement'
         }.`,
+      ],
+    }),
+    webhookFailing: (d): Notice => ({
+      title: 'Un point de terminaison webhook est en échec',
+      lines: [
+        `Nous n’avons pas pu livrer un événement ${d.type} (${d.messageId}) à votre point de terminaison webhook ${d.url}.`,
+        d.retryable
+          ? `Nous avons fait ${d.attempts} tentatives selon le calendrier de relance\u202f; dernière tentative\u00a0: ${d.last}.`
+          : `Le destinataire l’a refusé\u00a0: ${d.last}. Nous ne relançons pas après cette réponse.`,
+        'Le point de terminaison est marqué en échec. Les nouveaux événements lui sont toujours envoyés, et il redevient opérationnel après sa prochaine livraison réussie.',
+        'Consultez chaque tentative, et renvoyez l’événement une fois le destinataire corrigé, dans Outils développeurs > Webhooks.',
       ],
     }),
     webhookDeleted: (d): Notice => ({

@@ -23,26 +23,6 @@ function everything(t: MailTexts): string[] {
     t.invitation({ name: 'Jo', partner: 'Acme', invitedBy: 'admin@acme.test', role: 'treasury', again: true, link: 'https://portal.example/x', expiresAt: at }),
     t.invitation({ name: 'Jo', partner: 'Kora', invitedBy: undefined, role: 'view', again: false, link: 'https://portal.example/x', expiresAt: at }),
     t.invitationHeldElsewhere({ name: 'Jo', partner: 'Acme', invitedBy: 'admin@acme.test', role: 'admin' }),
-    t.webhookFailing({
-      name: 'Ada',
-      type: `payment.updated`,
-      messageId: 'm1',
-      url: 'https://hooks.example',
-      retryable: true,
-      attempts: 8,
-      last: 'HTTP 500',
-      webhooksUrl: 'u',
-    }),
-    t.webhookFailing({
-      name: 'Ada',
-      type: `payment.updated`,
-      messageId: 'm1',
-      url: 'https://hooks.example',
-      retryable: false,
-      attempts: 1,
-      last: 'HTTP 410',
-      webhooksUrl: 'u',
-    }),
   ];
   const p = t.otpPurpose;
   const purposes = [
@@ -88,6 +68,8 @@ function everything(t: MailTexts): string[] {
     n.webhookSecretRolled({ actor, url: 'https://hooks.example', until: at }),
     n.webhookSecretRolled({ actor, url: 'https://hooks.example', until: null }),
     n.webhookDeleted({ actor, url: 'https://hooks.example' }),
+    n.webhookFailing({ type: 'payment.updated', messageId: 'm1', url: 'https://hooks.example', retryable: true, attempts: 8, last: 'HTTP 500' }),
+    n.webhookFailing({ type: 'payment.updated', messageId: 'm1', url: 'https://hooks.example', retryable: false, attempts: 1, last: 'HTTP 410' }),
   ];
   const wrapped = t.notificationMail({
     name: 'Ada',

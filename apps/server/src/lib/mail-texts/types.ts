@@ -20,14 +20,13 @@ export type AdminResetMail = ResetMail & { admin: string; first: boolean };
 export type InvitationMail = { name: string; partner: string; invitedBy: string | undefined; role: Role };
 export type InvitationLinkMail = InvitationMail & { again: boolean; link: string; expiresAt: Date };
 export type NotificationMail = { name: string; notice: Notice; at: Date; link: string; partner: string; topic: NotificationTopic; settingsUrl: string };
-export type WebhookFailingMail = {
-  name: string;
+/** A webhook endpoint that failed a delivery for good: the event, and why (`last`: the last answer or error). */
+export type WebhookFailing = {
   type: string;
   messageId: string;
   url: string;
   retryable: boolean;
   attempts: number;
   last: string;
-  webhooksUrl: string;
 };
 export type WebhookChange = { url: string; newUrl: string | undefined; events: boolean; description: boolean; active: boolean | undefined };

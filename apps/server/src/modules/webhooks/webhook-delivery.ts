@@ -4,18 +4,18 @@ import { logFailure } from '../../db/outage.ts';
 import type PgBoss from 'pg-boss';
 import { WEBHOOK_TIMEOUT_SECONDS } from '@portal/contract/webhooks';
 import { bossExecutor } from '../../db/boss-executor.ts';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { listen, type Listener } from '../../db/notify.ts';
 import { decrypt, type KeyRing } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { mailLanguage } from '../../lib/language.ts';
-import { MAIL_TEXTS } from '../../lib/mail-texts/index.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import { rolesFor } from '@portal/contract/permissions';
+import type { Notifier } from '../notifications/index.ts';
 import { onOutboxNudge } from './webhook-events.ts';
 import { signatureHeader, webhookMessageId } from './webhook-signing.ts';
 import {
   WEBHOOK_OUTBOX_CHANNEL,
-  activeAdmins,
   applyDeliveryOutcomes,
   claimDueDeliveries,
   deleteOldEvents,
@@ -56,7 +56,8 @@ export type WebhookDeliveryDeps = {
   boss: PgBoss;
   database: Database;
   encryptionKey: KeyRing;
-  mailer: Mailer;
+  /** tells the partner's admins, in the change's transaction, that an endpoint is failing (the notifications module's port) */
+  notifier: Pick<Notifier, 'notify'>;
   log: FastifyBaseLogger;
   /** seconds to wait before each retry (WEBHOOK_RETRY_SCHEDULE) */
   schedule: number[];
@@ -64,8 +65,6 @@ export type WebhookDeliveryDeps = {
   concurrency: number;
   /** outside production: receivers on private and loopback addresses are allowed */
   allowPrivateTargets: boolean;
-  /** the portal's address, for the mail to admins */
-  publicUrl: string;
   /** announces each delivery's attempt (and its new state) to the partner's open screens, with the attempt's record */
   live: LivePublisher;
   timeoutMs?: number;
@@ -125,7 +124,8 @@ const succeeded = (o: PostOutcome) => o.statusCode !== null && o.statusCode >= 2
  * - the workers: up to `concurrency` attempts at once, each job one signed POST, its outcome and the job's completion
  *   recorded in one transaction, the next attempt scheduled from `schedule` on network errors, timeouts, 408, 429
  *   and 5xx; when the schedule is spent (or the receiver refused for good) the delivery fails, the endpoint is marked
- *   failing and the partner's admins are e-mailed once;
+ *   failing and the partner's admins are told once, through the notifier in the same transaction (the bell, and an
+ *   e-mail to whoever did not turn developer notifications off);
  * - the hourly upkeep.
  */
 export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<WebhookDelivery> {
@@ -290,7 +290,6 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
    * busy server writes a few statements per batch instead of per attempt, and an idle one writes each at once.
    */
   const record = batched<Finished>(async (batch) => {
-    const notices: { partnerId: string; url: string; f: Finished; attempts: number }[] = [];
     await db.transaction().execute(async (trx) => {
       const locked = new Map((await lockDeliveries(trx, batch)).map((d) => [d.id, { ...d }]));
       const attempts: Parameters<typeof insertAttempts>[1] = [];
@@ -349,37 +348,33 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
       await markEndpointsHealthy(trx, healthy);
       for (const x of failing) {
         const marked = await markEndpointFailing(trx, x.partnerId, x.endpointId);
-        if (marked) notices.push({ partnerId: x.partnerId, url: marked.url, f: x.f, attempts: outcomes.get(x.f.deliveryId)!.attemptCount });
+        // told once, when the endpoint turns failing: the bell, and an e-mail to whoever did not turn them off
+        if (marked) await tellFailing(trx, x.partnerId, marked.url, x.f, outcomes.get(x.f.deliveryId)!.attemptCount);
       }
       await completeJobs(
         batch.map((f) => f.jobId),
         bossExecutor(trx),
       );
     });
-    for (const n of notices) await tellAdmins(n.partnerId, n.url, n.f.type, n.f.messageId, n.f.outcome, n.attempts);
   });
 
-  async function tellAdmins(partnerId: string, url: string, type: string, messageId: string, outcome: PostOutcome, attempts: number) {
-    const last = outcome.error ?? `HTTP ${outcome.statusCode}`;
-    try {
-      for (const admin of await activeAdmins(db, partnerId)) {
-        // background work: each admin's own language, else English
-        const mail = MAIL_TEXTS[mailLanguage(admin.language)].webhookFailing({
-          name: admin.name,
-          type,
-          messageId,
+  const tellFailing = (trx: Transaction<DB>, partnerId: string, url: string, f: Finished, attempts: number) =>
+    deps.notifier.notify(trx, {
+      partnerId,
+      topic: 'developers',
+      to: { roles: rolesFor('manageWebhooks') },
+      notice: (t) =>
+        t.notices.webhookFailing({
+          type: f.type,
+          messageId: f.messageId,
           url,
-          retryable: outcome.retryable,
+          retryable: f.outcome.retryable,
           attempts,
-          last,
-          webhooksUrl: `${deps.publicUrl}/webhooks`,
-        });
-        await deps.mailer.send({ to: admin.email, ...mail });
-      }
-    } catch (err) {
-      log.error({ err, partner: partnerId }, 'could not e-mail the admins about a failing webhook');
-    }
-  }
+          last: f.outcome.error ?? `HTTP ${f.outcome.statusCode}`,
+        }),
+      link: '/webhooks',
+      at: new Date(),
+    });
 
   // ---- upkeep
   await boss.createQueue(WEBHOOK_UPKEEP_QUEUE, { name: WEBHOOK_UPKEEP_QUEUE, retryLimit: 1, expireInSeconds: 15 * 60 });

@@ -48,15 +48,6 @@ export const markEndpointFailing = (trx: Executor, partnerId: string, id: string
     .returning(['url'])
     .executeTakeFirst();
 
-export const activeAdmins = (db: Executor, partnerId: string) =>
-  db
-    .selectFrom('users')
-    .select(['email', 'name', 'language'])
-    .where('partner_id', '=', partnerId)
-    .where('role', '=', 'admin')
-    .where('status', '=', 'active')
-    .execute();
-
 // ---- the outbox
 
 /** Inserts an event; undefined when one with the same dedupe key was announced already. */
