@@ -68,8 +68,8 @@ function everything(t: MailTexts): string[] {
     n.webhookSecretRolled({ actor, url: 'https://hooks.example', until: at }),
     n.webhookSecretRolled({ actor, url: 'https://hooks.example', until: null }),
     n.webhookDeleted({ actor, url: 'https://hooks.example' }),
-    n.webhookFailing({ type: 'payment.updated', messageId: 'm1', url: 'https://hooks.example', retryable: true, attempts: 8, last: 'HTTP 500' }),
-    n.webhookFailing({ type: 'payment.updated', messageId: 'm1', url: 'https://hooks.example', retryable: false, attempts: 1, last: 'HTTP 410' }),
+    n.webhookFailing({ type: `payment.updated`, messageId: 'm1', url: 'https://hooks.example', retryable: true, attempts: 8, last: 'HTTP 500' }),
+    n.webhookFailing({ type: `payment.updated`, messageId: 'm1', url: 'https://hooks.example', retryable: false, attempts: 1, last: 'HTTP 410' }),
   ];
   const wrapped = t.notificationMail({
     name: 'Ada',
