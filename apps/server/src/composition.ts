@@ -40,7 +40,9 @@ import { blocklistScreener, createWalletDirectory, createWalletService, enqueueS
 import { createWebhooksService, startWebhookDelivery } from './modules/webhooks/index.ts';
 // the ports the services are handed (their repositories) are built here, and only here: no module's face offers them
 import { createAllowedIpsRepository, createApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
-import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { createPasswordResetRepository } from './modules/auth/password-reset.repository.ts';
+import { createSessionsRepository } from './modules/auth/sessions.repository.ts';
+import { createSignInRepository } from './modules/auth/sign-in.repository.ts';
 import { createFiatWalletsRepository } from './modules/fiat-wallets/fiat-wallets.repository.ts';
 import { createOtpRepository } from './modules/otp/otp.repository.ts';
 import { createPasskeysRepository } from './modules/passkeys/passkeys.repository.ts';
@@ -126,21 +128,21 @@ export function composeServices(deps: RuntimeDeps) {
   const otp = createOtpService({ repo: createOtpRepository(db), rateLimits: createRateLimitRepository(db), mailer, now, checks: () => checks });
   const authorise = otp.authorise.bind(otp);
 
-  const authRepo = createAuthRepository(db);
+  const sessionsRepo = createSessionsRepository(db);
   const apiKeysRepo = createApiKeysRepository(db);
   const allowedIpsRepo = createAllowedIpsRepository(db);
   const sessions = createSessionsService({
-    repo: authRepo,
+    repo: sessionsRepo,
     keys,
     now,
     accessTokenSeconds: config.ACCESS_TOKEN_SECONDS,
     onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids),
   });
-  const passwordReset = createPasswordResetService({ repo: authRepo, sessions, mailer, now, publicUrl, live, mailQueue, log: deps.log });
+  const passwordReset = createPasswordResetService({ repo: createPasswordResetRepository(db), sessions, mailer, now, publicUrl, live, mailQueue, log: deps.log });
   const teamRepo = createTeamRepository(db);
   const invitations = createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live });
 
-  const signIn = createSignInService({ repo: authRepo, sessions, keys, now });
+  const signIn = createSignInService({ repo: createSignInRepository(db), sessions, keys, now });
   // passkeys are for the portal's own domain and origin (where its pages are served from: PUBLIC_URL)
   const portal = new URL(publicUrl);
   const passkeys = createPasskeysService({
@@ -156,7 +158,7 @@ export function composeServices(deps: RuntimeDeps) {
     passkeys: { passkeys },
     security: { service: createSecurityService({ repo: createSecurityRepository(db) }), sessions },
     /** what the live event stream reads of a session and its partner */
-    sessionReads: authRepo as SessionReads,
+    sessionReads: sessionsRepo as SessionReads,
     otp,
     partners: {
       partners: createPartnerService({ partners: partnerCache, ledger }),

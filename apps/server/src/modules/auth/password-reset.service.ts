@@ -12,7 +12,7 @@ import type { MailQueue } from '../../lib/mail-relay.ts';
 import { logFailure } from '../../db/outage.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { safeEqual, sha256 } from '../../lib/tokens.ts';
-import type { AuthRepository } from './auth.repository.ts';
+import type { PasswordResetRepository } from './password-reset.repository.ts';
 import type { SessionsService } from './sessions.service.ts';
 import { throttleKey } from './sign-in.service.ts';
 
@@ -20,7 +20,7 @@ export const RESET_CODE_MINUTES = 15;
 export const MAX_RESET_ATTEMPTS = 5;
 
 export type PasswordResetDeps = {
-  repo: AuthRepository;
+  repo: PasswordResetRepository;
   sessions: SessionsService;
   mailer: Mailer;
   now: () => number;

@@ -9,7 +9,8 @@ import type { Auth } from '../../lib/access.ts';
 import { AppError, unauthorized } from '../../lib/errors.ts';
 import { decrypt, encrypt, type Keys } from '../../lib/keys.ts';
 import { ACCESS_TOKEN_SECONDS, randomToken, safeEqual, sha256, signAccessToken } from '../../lib/tokens.ts';
-import type { AuthExec, AuthRepository } from './auth.repository.ts';
+import type { AuthExec } from './auth.repository.ts';
+import type { SessionsRepository } from './sessions.repository.ts';
 import { sessionEnd, sessionEnded, type EndReason } from './session-end.ts';
 
 export const REFRESH_TOKEN_HOURS = 12;
@@ -23,7 +24,7 @@ export const REFRESH_TOKEN_HOURS = 12;
 export const REFRESH_REUSE_SECONDS = 60;
 
 export type SessionsDeps = {
-  repo: AuthRepository;
+  repo: SessionsRepository;
   keys: Keys;
   now: () => number;
   /** the life of an access token (ACCESS_TOKEN_SECONDS: 15 minutes unless a test shortens it) */
@@ -55,7 +56,7 @@ function parseRefreshToken(token: string | undefined) {
  * What the request authentication (plugins/auth.ts) and the live event stream read of a session, its user and its
  * partner, as they are now: the auth module's port, built by the composition root.
  */
-export type SessionReads = Pick<AuthRepository, 'sessionUser' | 'session' | 'activeUser' | 'partnerName'>;
+export type SessionReads = Pick<SessionsRepository, 'sessionUser' | 'session' | 'activeUser' | 'partnerName'>;
 
 export function createSessionsService(deps: SessionsDeps) {
   const { repo, keys } = deps;

@@ -10,7 +10,7 @@ import { decrypt, encrypt, type Keys } from '../../lib/keys.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
 import { matchTotp, newTotpSecret, totpUri } from '../../lib/totp.ts';
-import type { AuthRepository } from './auth.repository.ts';
+import type { SignInRepository } from './sign-in.repository.ts';
 import type { SessionsService } from './sessions.service.ts';
 
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -22,7 +22,7 @@ export const RECOVERY_CODE_COUNT = 10;
 // a real argon2id hash of a random password: unknown e-mails cost as much time as known ones
 const DUMMY_HASH = hashPassword(randomToken());
 
-export type SignInDeps = { repo: AuthRepository; sessions: SessionsService; keys: Keys; now: () => number };
+export type SignInDeps = { repo: SignInRepository; sessions: SessionsService; keys: Keys; now: () => number };
 type Ctx = RequestCtx;
 
 const invalidLogin = () => unauthorized(AUTH_MESSAGES.invalidLogin, 'InvalidLogin');
