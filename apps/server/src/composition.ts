@@ -138,7 +138,16 @@ export function composeServices(deps: RuntimeDeps) {
     accessTokenSeconds: config.ACCESS_TOKEN_SECONDS,
     onSessionsEnded: (ids) => cacheBus.invalidate('session', ...ids),
   });
-  const passwordReset = createPasswordResetService({ repo: createPasswordResetRepository(db), sessions, mailer, now, publicUrl, live, mailQueue, log: deps.log });
+  const passwordReset = createPasswordResetService({
+    repo: createPasswordResetRepository(db),
+    sessions,
+    mailer,
+    now,
+    publicUrl,
+    live,
+    mailQueue,
+    log: deps.log,
+  });
   const teamRepo = createTeamRepository(db);
   const invitations = createInvitationService({ repo: teamRepo, mailer, publicUrl, now, live });
 
