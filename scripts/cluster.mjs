@@ -514,6 +514,9 @@ function writeHaproxyConfig(state) {
   const cfg = `# written by scripts/cluster.mjs: the balancer in front of the portal instances
 global
   maxconn ${haproxyMaxconn()}
+  # one thread: on a host of two cores shared with everything else, a second thread cost a third more CPU per request
+  # (0.236 ms against 0.158 ms, bench/cluster.bench.ts); a balancer with cores of its own may have one thread per core
+  nbthread 1
   log stdout format raw local0 info
   stats socket ${FILES.haproxySock} mode 600 level admin
 
