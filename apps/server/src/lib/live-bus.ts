@@ -7,8 +7,14 @@ import { listen, notifyInTransaction, notifyManyInTransaction, type Listener } f
 import { insertLiveEvent, insertLiveEvents, liveEventsSince } from './live-events.repository.ts';
 
 export const LIVE_CHANNEL = 'portal_live';
-/** Seconds before the last event seen that a replay covers again (transactions commit out of id order). */
-export const LIVE_REPLAY_OVERLAP_SECONDS = 10;
+/**
+ * Seconds before the last event seen that a replay covers again: transactions commit out of id order, and an event's
+ * time is its transaction's start. A commit can become visible long after that start: held while the synchronous
+ * replica is slow, then carried over by a failover (the cluster test saw one event of 3,000 missed with 10 s). 30 s is
+ * the app role's statement and idle-in-transaction timeout; the replay stays under LIVE_REPLAY_LIMIT at the cluster
+ * test's rate (some 600 events a minute for one partner).
+ */
+export const LIVE_REPLAY_OVERLAP_SECONDS = 30;
 /** Events a reconnecting stream is sent at most; past that it is told to refetch everything. */
 export const LIVE_REPLAY_LIMIT = 1000;
 
