@@ -31,10 +31,17 @@ export function actorOf(caller: Caller): { actorUserId: string | null; actor: st
  * A change that users of some roles, or API keys with a permission, may make. The key's permission was checked
  * when the call was verified; it is checked again here so that the rule does not rest on the route's declaration.
  */
-export function requireAccess(caller: Caller, rule: { action: Action; permission: ApiKeyPermission }): void {
-  if (!isApiKeyCaller(caller)) return requireCan(caller, rule.action);
-  if (!caller.permissions.includes(rule.permission)) throw forbidden(API_KEY_MESSAGES.permission(rule.permission), 'ApiKeyPermissionDenied');
+export function requireAccess(caller: Caller, rule: AccessRule): void {
+  if (hasAccess(caller, rule)) return;
+  throw isApiKeyCaller(caller) ? forbidden(API_KEY_MESSAGES.permission(rule.permission), 'ApiKeyPermissionDenied') : forbidden(refusal(rule.action));
 }
+
+/** A change that users allowed `action`, or API keys with `permission`, may make. */
+export type AccessRule = { action: Action; permission: ApiKeyPermission };
+
+/** Whether the caller may make the change (requireAccess's rule, for a reply that only says what the caller may do). */
+export const hasAccess = (caller: Caller, rule: AccessRule): boolean =>
+  isApiKeyCaller(caller) ? caller.permissions.includes(rule.permission) : can(caller.role, rule.action);
 
 /** A user may do `action` by the permission table of the contract (permissions.ts), from their verified role. */
 export function requireCan(auth: Auth, action: Action): void {

@@ -1,9 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { EndReason } from './session-end.ts';
-import { authBase } from './auth.repository.ts';
-
-type Exec = Kysely<DB> | Transaction<DB>;
+import { authBase, type AuthExec as Exec } from './auth.repository.ts';
 
 /** The queries of sessions: their rows and refresh tokens, their ends, and what authenticate reads on every request. */
 export function createSessionsRepository(db: Kysely<DB>) {

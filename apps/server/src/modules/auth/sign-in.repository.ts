@@ -1,8 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, UserRow } from '../../db/schema.ts';
-import { authBase, updateUser as user } from './auth.repository.ts';
-
-type Exec = Kysely<DB> | Transaction<DB>;
+import { authBase, updateUser as user, type AuthExec as Exec } from './auth.repository.ts';
 
 /** The queries of sign-in: failure counters, challenges, the authenticator and recovery codes. */
 export function createSignInRepository(db: Kysely<DB>) {

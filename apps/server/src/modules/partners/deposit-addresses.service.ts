@@ -1,13 +1,12 @@
 import type { Kysely } from 'kysely';
 import { CURRENCY_NETWORK_IDS, splitCurrencyNetwork, type CurrencyNetworkId, type Network } from '@portal/contract/domain';
-import { can } from '@portal/contract/permissions';
 import { currencyNetworkFor, type AssignDepositAddressRequest, type DepositAddress, PARTNER_MESSAGES } from '@portal/contract/partner';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { tagProblem, validateAddress } from '../../lib/deposit-addresses.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { actorOf, isApiKeyCaller, requireAccess, type Caller } from '../../lib/access.ts';
+import { actorOf, hasAccess, requireAccess, type AccessRule, type Caller } from '../../lib/access.ts';
 import { createDepositAddressProvider, type DepositAddressProvider } from './deposit-address-sources.ts';
 import {
   deleteDemoAddress,
@@ -22,7 +21,8 @@ import {
 
 export const ADDRESS_NOT_FOUND = 'Address not found';
 
-/** Roles that may ask for a deposit address (the ones that move money). */
+/** Who may ask for a deposit address: the users who move money, and API keys that may write. */
+const ASSIGN: AccessRule = { action: 'assignDepositAddresses', permission: 'api_write' };
 
 const toAddress = (r: AddressRow): DepositAddress => ({
   id: r.id,
@@ -112,7 +112,7 @@ export function createDepositAddressService(deps: {
     async list(auth: Caller) {
       const rows = await listAddresses(db, auth.partnerId, { includeDemo });
       let assignable: CurrencyNetworkId[] = [];
-      if (isApiKeyCaller(auth) ? auth.permissions.includes('api_write') : can(auth.role, 'assignDepositAddresses')) {
+      if (hasAccess(auth, ASSIGN)) {
         const available = await provider.available(db);
         const have = new Set(rows.map((r) => r.currency_network));
         assignable = CURRENCY_NETWORK_IDS.filter((id) => !have.has(id) && available.has(splitCurrencyNetwork(id).network));
@@ -129,7 +129,7 @@ export function createDepositAddressService(deps: {
 
     /** POST partner/addresses: the caller's partner gets its address for the coin and network (kept if it has one). */
     async assign(auth: Caller, input: AssignDepositAddressRequest) {
-      requireAccess(auth, { action: 'assignDepositAddresses', permission: 'api_write' });
+      requireAccess(auth, ASSIGN);
       const currencyNetwork = currencyNetworkFor(input.currency, input.network);
       if (!currencyNetwork) throw badRequest(PARTNER_MESSAGES.notOffered(input.currency, input.network), 'ValidationFailed');
       return assignTo(auth.partnerId, currencyNetwork, actorOf(auth));

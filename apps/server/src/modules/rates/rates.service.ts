@@ -49,6 +49,9 @@ type PlatformRate = { id: string; locale: string; code: string };
 const fourEyes = () => new AppError(403, 'FourEyesRequired', RATE_MESSAGES.fourEyes);
 const noSuchRate = () => notFound(RATE_MESSAGES.noSuchRate);
 const place = (rate: { locale: string; code: string }) => `${countryName(rate.locale)} (${rate.code})`;
+/** A rate that is not where a change would move it from: it has a change waiting already, or is there already. */
+const notMovable = (rate: { locale: string; code: string }, current: PartnerRateStatus) =>
+  conflict(isPending(current) ? RATE_MESSAGES.alreadyWaiting(place(rate)) : RATE_MESSAGES.alreadyIs(place(rate), current));
 /** A pending change of a rate, as the mails and notifications say it. */
 const countryChange = (status: PartnerRateStatus, rate: { locale: string; code: string }): CountryChange => ({
   enable: status === 'pending_enable',
@@ -107,7 +110,7 @@ export function createRatesService(deps: RatesDeps) {
         const rate = await countryRate(auth, item);
         const current = ((await findPartnerRate(db, auth.partnerId, item.partnerRateId))?.status ?? 'disabled') as PartnerRateStatus;
         const from = item.status === 'pending_enable' ? 'disabled' : 'enabled';
-        if (current !== from) throw conflict(isPending(current) ? RATE_MESSAGES.alreadyWaiting(place(rate)) : RATE_MESSAGES.alreadyIs(place(rate), current));
+        if (current !== from) throw notMovable(rate, current);
         changes.push(countryChange(item.status, rate));
       }
       return { target: { changes: rateChangesKey(target.rates) }, words: (t: MailTexts) => t.otpPurpose.countries(changes) };
@@ -147,7 +150,7 @@ export function createRatesService(deps: RatesDeps) {
           });
           if (!done) {
             const current = (await findPartnerRate(trx, auth.partnerId, item.partnerRateId))?.status ?? 'disabled';
-            throw conflict(isPending(current as PartnerRateStatus) ? RATE_MESSAGES.alreadyWaiting(place(rate)) : RATE_MESSAGES.alreadyIs(place(rate), current));
+            throw notMovable(rate, current as PartnerRateStatus);
           }
           await auditChange(trx, {
             partnerId: auth.partnerId,
