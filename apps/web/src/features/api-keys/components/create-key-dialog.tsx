@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { API_KEY_PERMISSIONS, CreateApiKeyRequest, type ApiKeyPermission, type ApiKeyWithSecret } from '@portal/contract/api-keys';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField, inputClass } from '../../../components/ui/field.tsx';
@@ -9,6 +8,7 @@ import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCreateApiKey } from '../api/create-api-key.ts';
 import { expiryChoices, expiryFrom, type ExpiryChoice } from '../expiry.ts';
 import { apiKeysMessages } from '../messages.ts';
+import { DialogButtons } from './dialog-buttons.tsx';
 import { SecretReveal } from './secret-reveal.tsx';
 
 /** Create a key (name, permissions, expiry), then show its secret once. */
@@ -133,14 +133,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
         )}
       </fieldset>
       {create.isError && <Alert tone="danger">{create.error.message}</Alert>}
-      <div className="flex flex-wrap justify-end gap-3 pt-1">
-        <Button variant="secondary" onClick={onCancel}>
-          {t('cancel')}
-        </Button>
-        <Button type="submit" loading={create.isPending}>
-          {t('createDialog.submit')}
-        </Button>
-      </div>
+      <DialogButtons onCancel={onCancel} label={t('createDialog.submit')} busy={create.isPending} className="pt-1" />
     </form>
   );
 }

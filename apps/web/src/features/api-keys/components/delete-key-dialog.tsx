@@ -1,11 +1,11 @@
 import type { ApiKey } from '@portal/contract/api-keys';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { useT } from '../../../lib/i18n.ts';
 import { useDeleteApiKey } from '../api/delete-api-key.ts';
 import { apiKeysMessages } from '../messages.ts';
+import { DialogButtons } from './dialog-buttons.tsx';
 
 export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined; onClose: () => void }) {
   const t = useT(apiKeysMessages);
@@ -22,26 +22,22 @@ export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefine
           {remove.error.message}
         </Alert>
       )}
-      <div className="mt-6 flex flex-wrap justify-end gap-3">
-        <Button variant="secondary" onClick={close}>
-          {t('cancel')}
-        </Button>
-        <Button
-          variant="danger"
-          loading={remove.isPending}
-          onClick={() =>
-            apiKey &&
-            remove.mutate(apiKey.apiKey, {
-              onSuccess: () => {
-                toast.show(t('deleteDialog.toast'));
-                close();
-              },
-            })
-          }
-        >
-          {t('deleteDialog.submit')}
-        </Button>
-      </div>
+      <DialogButtons
+        onCancel={close}
+        label={t('deleteDialog.submit')}
+        busy={remove.isPending}
+        danger
+        onAct={() =>
+          apiKey &&
+          remove.mutate(apiKey.apiKey, {
+            onSuccess: () => {
+              toast.show(t('deleteDialog.toast'));
+              close();
+            },
+          })
+        }
+        className="mt-6"
+      />
     </Dialog>
   );
 }

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import type { UseMutationResult } from '@tanstack/react-query';
 import { parseIpAddress } from '@portal/contract/ip-address';
 import { IP_LABEL_MAX } from '@portal/contract/api-keys';
 import { OTP_MESSAGES } from '@portal/contract/otp';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
@@ -14,6 +14,7 @@ import { useAddIpAddress } from '../api/add-ip-address.ts';
 import { useDeleteIpAddress } from '../api/delete-ip-address.ts';
 import { useUpdateIpAddress } from '../api/update-ip-address.ts';
 import { apiKeysMessages } from '../messages.ts';
+import { DialogButtons } from './dialog-buttons.tsx';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -29,39 +30,64 @@ type CodeFormProps = {
 
 /** The last step of every IP change: the e-mailed code, the change's error, Cancel and the change's own button. */
 function CodeForm({ otp, error, onSubmit, onCancel, busy, submitLabel, danger }: CodeFormProps) {
-  const t = useT(apiKeysMessages);
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5">
       <CodeStep step={otp} />
       {error && <Alert tone="danger">{error}</Alert>}
-      <div className="flex flex-wrap justify-end gap-3">
-        <Button variant="secondary" onClick={onCancel}>
-          {t('cancel')}
-        </Button>
-        <Button type="submit" variant={danger ? 'danger' : undefined} loading={busy}>
-          {submitLabel}
-        </Button>
-      </div>
+      <DialogButtons onCancel={onCancel} label={submitLabel} busy={busy} danger={danger} />
     </form>
   );
+}
+
+/**
+ * What every IP change shares: the e-mailed code, the change's error, closing (which forgets both, the change's
+ * state and the dialog's own fields through `forget`), and the confirming step: six digits, then the change, a toast
+ * and the dialog closed; a wrong code shows under the code field, any other refusal above the buttons.
+ */
+function useIpChange<Request>(change: UseMutationResult<unknown, Error, Request>, forget: () => void, onClose: () => void) {
+  const otp = useCodeStep();
+  const [error, setError] = useState<string>();
+  const close = () => {
+    forget();
+    setError(undefined);
+    otp.reset();
+    change.reset();
+    onClose();
+  };
+  /** sends the change's request with the typed code (nothing when there is no change yet), then toasts `done` */
+  const confirm = (e: FormEvent, ready: { request: (code: string) => Request; done: string } | undefined) => {
+    e.preventDefault();
+    if (!ready) return;
+    const { request, done } = ready;
+    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(localizeMessage(OTP_MESSAGES.invalid));
+    setError(undefined);
+    change.mutate(request(otp.code), {
+      onSuccess: () => {
+        toast.show(done);
+        close();
+      },
+      onError: (err) => {
+        if (!otp.takeError(err)) setError(err.message);
+      },
+    });
+  };
+  return { otp, error, setError, close, confirm };
 }
 
 /** Add an allowed address: the address (checked as the server checks it), then the e-mailed code. */
 export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const t = useT(apiKeysMessages);
-  const otp = useCodeStep();
   const add = useAddIpAddress();
   const [text, setText] = useState('');
   const [address, setAddress] = useState<string>();
-  const [error, setError] = useState<string>();
-  const close = () => {
-    setText('');
-    setAddress(undefined);
-    setError(undefined);
-    otp.reset();
-    add.reset();
-    onOpenChange(false);
-  };
+  const { otp, error, setError, close, confirm } = useIpChange(
+    add,
+    () => {
+      setText('');
+      setAddress(undefined);
+    },
+    () => onOpenChange(false),
+  );
 
   const toCode = async (e: FormEvent) => {
     e.preventDefault();
@@ -71,24 +97,6 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
     const ipAddress = parsed.value.canonical;
     // the server checks the address (a duplicate, the limit) before it spends a code on it
     if (await otp.send({ action: 'ip.add', target: { ipAddress } }, (err) => setError(err.message))) setAddress(ipAddress);
-  };
-  const confirm = (e: FormEvent) => {
-    e.preventDefault();
-    if (!address) return;
-    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(localizeMessage(OTP_MESSAGES.invalid));
-    setError(undefined);
-    add.mutate(
-      { ipAddress: address, otp: otp.code },
-      {
-        onSuccess: () => {
-          toast.show(t('ip.addDialog.toast', { ip: address }));
-          close();
-        },
-        onError: (err) => {
-          if (!otp.takeError(err)) setError(err.message);
-        },
-      },
-    );
   };
 
   return (
@@ -100,7 +108,14 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
       width={480}
     >
       {address ? (
-        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={add.isPending} submitLabel={t('ip.addDialog.submit')} />
+        <CodeForm
+          otp={otp}
+          error={error}
+          onSubmit={(e) => confirm(e, { request: (code) => ({ ipAddress: address, otp: code }), done: t('ip.addDialog.toast', { ip: address }) })}
+          onCancel={close}
+          busy={add.isPending}
+          submitLabel={t('ip.addDialog.submit')}
+        />
       ) : (
         <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
           <TextField
@@ -115,14 +130,7 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
             autoCapitalize="off"
           />
           {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
-          <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" loading={otp.sending}>
-              {t('sendCode')}
-            </Button>
-          </div>
+          <DialogButtons onCancel={close} label={t('sendCode')} busy={otp.sending} />
         </form>
       )}
     </Dialog>
@@ -132,39 +140,23 @@ export function AddIpDialog({ open, onOpenChange }: { open: boolean; onOpenChang
 /** Remove an allowed address, with the e-mailed code. */
 export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: string | undefined; isLast: boolean; onClose: () => void }) {
   const t = useT(apiKeysMessages);
-  const otp = useCodeStep();
   const remove = useDeleteIpAddress();
   const [asked, setAsked] = useState(false);
-  const [error, setError] = useState<string>();
-  const close = () => {
-    setAsked(false);
-    setError(undefined);
-    otp.reset();
-    remove.reset();
-    onClose();
-  };
-  const confirm = (e: FormEvent) => {
-    e.preventDefault();
-    if (!ipAddress) return;
-    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(localizeMessage(OTP_MESSAGES.invalid));
-    setError(undefined);
-    remove.mutate(
-      { ipAddress, otp: otp.code },
-      {
-        onSuccess: () => {
-          toast.show(t('ip.removeDialog.toast', { ip: ipAddress }));
-          close();
-        },
-        onError: (err) => {
-          if (!otp.takeError(err)) setError(err.message);
-        },
-      },
-    );
-  };
+  const { otp, error, setError, close, confirm } = useIpChange(remove, () => setAsked(false), onClose);
   return (
     <Dialog open={ipAddress !== undefined} onOpenChange={(open) => !open && close()} title={t('ip.removeDialog.title')} width={480}>
       {asked ? (
-        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={remove.isPending} submitLabel={t('ip.removeDialog.submit')} danger />
+        <CodeForm
+          otp={otp}
+          error={error}
+          onSubmit={(e) =>
+            confirm(e, ipAddress ? { request: (code) => ({ ipAddress, otp: code }), done: t('ip.removeDialog.toast', { ip: ipAddress }) } : undefined)
+          }
+          onCancel={close}
+          busy={remove.isPending}
+          submitLabel={t('ip.removeDialog.submit')}
+          danger
+        />
       ) : (
         <div className="space-y-5">
           {isLast ? (
@@ -174,18 +166,13 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
           )}
           {error && <Alert tone="danger">{error}</Alert>}
           {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
-          <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              {t('cancel')}
-            </Button>
-            <Button
-              variant="danger"
-              loading={otp.sending}
-              onClick={() => void (ipAddress && otp.send({ action: 'ip.delete', target: { ipAddress } }, (err) => setError(err.message)).then(setAsked))}
-            >
-              {t('sendCode')}
-            </Button>
-          </div>
+          <DialogButtons
+            onCancel={close}
+            label={t('sendCode')}
+            busy={otp.sending}
+            danger
+            onAct={() => void (ipAddress && otp.send({ action: 'ip.delete', target: { ipAddress } }, (err) => setError(err.message)).then(setAsked))}
+          />
         </div>
       )}
     </Dialog>
@@ -198,26 +185,24 @@ export function DeleteIpDialog({ ipAddress, isLast, onClose }: { ipAddress: stri
  */
 export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string | undefined; label: string; onClose: () => void }) {
   const t = useT(apiKeysMessages);
-  const otp = useCodeStep();
   const update = useUpdateIpAddress();
   const [text, setText] = useState<string>();
   const [labelText, setLabelText] = useState<string>();
   const [next, setNext] = useState<string>();
-  const [error, setError] = useState<string>();
   const [labelError, setLabelError] = useState<string>();
   const value = text ?? ipAddress ?? '';
   const newLabel = (labelText ?? label).trim();
   const labelChanged = newLabel !== label;
-  const close = () => {
-    setText(undefined);
-    setLabelText(undefined);
-    setLabelError(undefined);
-    setNext(undefined);
-    setError(undefined);
-    otp.reset();
-    update.reset();
-    onClose();
-  };
+  const { otp, error, setError, close, confirm } = useIpChange(
+    update,
+    () => {
+      setText(undefined);
+      setLabelText(undefined);
+      setLabelError(undefined);
+      setNext(undefined);
+    },
+    onClose,
+  );
 
   const toCode = async (e: FormEvent) => {
     e.preventDefault();
@@ -231,24 +216,6 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
     setLabelError(undefined);
     const target = { ipAddress, newIpAddress, ...(labelChanged ? { label: newLabel } : {}) };
     if (await otp.send({ action: 'ip.update', target }, (err) => setError(err.message))) setNext(newIpAddress);
-  };
-  const confirm = (e: FormEvent) => {
-    e.preventDefault();
-    if (!ipAddress || !next) return;
-    if (!SIX_DIGITS.test(otp.code)) return otp.showCodeError(localizeMessage(OTP_MESSAGES.invalid));
-    setError(undefined);
-    update.mutate(
-      { ipAddress, newIpAddress: next, ...(labelChanged ? { label: newLabel } : {}), otp: otp.code },
-      {
-        onSuccess: () => {
-          toast.show(next === ipAddress ? t('ip.editDialog.saved', { ip: ipAddress }) : t('ip.editDialog.changed', { ip: ipAddress, next }));
-          close();
-        },
-        onError: (err) => {
-          if (!otp.takeError(err)) setError(err.message);
-        },
-      },
-    );
   };
 
   return (
@@ -266,7 +233,24 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
       width={480}
     >
       {next ? (
-        <CodeForm otp={otp} error={error} onSubmit={confirm} onCancel={close} busy={update.isPending} submitLabel={t('ip.editDialog.submit')} />
+        <CodeForm
+          otp={otp}
+          error={error}
+          onSubmit={(e) =>
+            confirm(
+              e,
+              ipAddress
+                ? {
+                    request: (code) => ({ ipAddress, newIpAddress: next, ...(labelChanged ? { label: newLabel } : {}), otp: code }),
+                    done: next === ipAddress ? t('ip.editDialog.saved', { ip: ipAddress }) : t('ip.editDialog.changed', { ip: ipAddress, next }),
+                  }
+                : undefined,
+            )
+          }
+          onCancel={close}
+          busy={update.isPending}
+          submitLabel={t('ip.editDialog.submit')}
+        />
       ) : (
         <form onSubmit={(e) => void toCode(e)} noValidate className="space-y-5">
           <TextField
@@ -296,14 +280,7 @@ export function EditIpDialog({ ipAddress, label, onClose }: { ipAddress: string 
             maxLength={IP_LABEL_MAX}
           />
           {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
-          <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" loading={otp.sending}>
-              {t('sendCode')}
-            </Button>
-          </div>
+          <DialogButtons onCancel={close} label={t('sendCode')} busy={otp.sending} />
         </form>
       )}
     </Dialog>

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { ROLL_OVERLAP_CHOICES, type ApiKey, type ApiKeyWithSecret } from '@portal/contract/api-keys';
 import { OverlapChoices } from '../../../components/overlap-choices.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useT, type Translate } from '../../../lib/i18n.ts';
 import { useRollApiKey } from '../api/roll-api-key.ts';
 import { apiKeysMessages } from '../messages.ts';
+import { DialogButtons } from './dialog-buttons.tsx';
 import { SecretReveal } from './secret-reveal.tsx';
 
 /** A choice of how long the current secret keeps working, in words: "Now", "In 1 hour", "In 3 days". */
@@ -53,17 +53,12 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined;
             }}
           />
           {roll.isError && <Alert tone="danger">{roll.error.message}</Alert>}
-          <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onClick={close}>
-              {t('cancel')}
-            </Button>
-            <Button
-              loading={roll.isPending}
-              onClick={() => apiKey && roll.mutate({ apiKey: apiKey.apiKey, previousSecretMinutes: minutes }, { onSuccess: (r) => setRolled(r.apiKey) })}
-            >
-              {t('rollDialog.submit')}
-            </Button>
-          </div>
+          <DialogButtons
+            onCancel={close}
+            label={t('rollDialog.submit')}
+            busy={roll.isPending}
+            onAct={() => apiKey && roll.mutate({ apiKey: apiKey.apiKey, previousSecretMinutes: minutes }, { onSuccess: (r) => setRolled(r.apiKey) })}
+          />
         </div>
       )}
     </Dialog>
