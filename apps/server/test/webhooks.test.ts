@@ -9,7 +9,8 @@ import {
   type WebhookDelivery,
 } from '@portal/contract/webhooks';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { webhookUpkeep, WEBHOOK_RETENTION_DAYS, type WebhookDelivery as Delivery } from '../src/modules/webhooks/webhook-delivery.ts';
+import type { WebhookDelivery as Delivery } from '../src/modules/webhooks/webhook-delivery.ts';
+import { webhookUpkeep, WEBHOOK_RETENTION_DAYS } from '../src/modules/webhooks/webhook-upkeep.ts';
 import { postWebhook } from '../src/modules/webhooks/webhook-http.ts';
 import { MANUAL_SENDS_PER_MINUTE } from '../src/modules/webhooks/webhooks.service.ts';
 import { encrypt } from '../src/lib/keys.ts';

@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { listen, notifyInTransaction, type Listener } from '../db/notify.ts';
-import { logFailure } from '../db/outage.ts';
+import { createOutboxRelay } from '../db/outbox-relay.ts';
 import type { DB } from '../db/schema.ts';
 import { claimDueMails, insertDeferredMails, markMailDelivered, markMailRetry } from './mail-outbox.repository.ts';
 import type { Mail, Mailer } from './mailer.ts';
@@ -22,21 +21,14 @@ const SWEEP_MS = 15_000;
 export type MailQueue = { enqueue(trx: Transaction<DB>, mails: Mail[]): Promise<void> };
 
 /**
- * Delivers the mails changes write in their transactions (notifications): a mail is in the outbox if and only if its
- * change committed, and is sent after. On a PostgreSQL server the change sends `NOTIFY portal_mail` in its
- * transaction, heard by every instance once it commits; each claims due mails with `for update skip locked`, so one
- * instance sends each. On the embedded database the nudge is in process (the claim waits for the change's session
- * lock, so it sees the change committed). A failed send is tried again with backoff; a sweep every 15 s catches up.
+ * Delivers the mails changes write in their transactions (notifications, password reset codes): a mail is in the
+ * outbox if and only if its change committed, and is sent after, by the outbox relay (db/outbox-relay.ts: every
+ * instance hears the commit, one claims each mail). A failed send is tried again with backoff, at most
+ * MAIL_MAX_ATTEMPTS times; a mail claimed by an instance that died mid-send is claimed again (at least once).
  */
 export function createMailRelay(options: { database: Database; mailer: Mailer; log: FastifyBaseLogger; now?: () => number }) {
   const { database, mailer, log } = options;
   const now = () => new Date(options.now?.() ?? Date.now());
-  const url = database.url;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let listener: Listener | undefined;
 
   async function deliverOnce(): Promise<number> {
     const at = now();
@@ -57,58 +49,18 @@ export function createMailRelay(options: { database: Database; mailer: Mailer; l
     return mails.length;
   }
 
-  /** Sends what is due until nothing is; a nudge during a run makes it run again. */
-  function deliver(): Promise<void> {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          while ((await deliverOnce()) === BATCH && !stopped);
-        } while (again && !stopped);
-      } catch (err) {
-        logFailure(log, err, 'mail relay');
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
-  }
+  const relay = createOutboxRelay({ database, channel: MAIL_CHANNEL, step: deliverOnce, batch: BATCH, sweepMs: SWEEP_MS, name: 'mail relay', log });
 
   return {
     async enqueue(trx: Transaction<DB>, mails: Mail[]) {
-      if ((await insertDeferredMails(trx, mails)).length === 0) return;
-      if (url) await notifyInTransaction(trx, MAIL_CHANNEL, '');
-      else setImmediate(() => void deliver());
+      if ((await insertDeferredMails(trx, mails)).length > 0) await relay.announce(trx);
     },
     /** Sends what is due now (tests, and the sweep). */
-    deliver,
-    start() {
-      stopped = false;
-      timer = setInterval(() => void deliver(), SWEEP_MS);
-      timer.unref();
-      if (url) {
-        listener = listen({
-          url,
-          registry: database.listeners,
-          channel: MAIL_CHANNEL,
-          onMessage: () => void deliver(),
-          onListening: () => void deliver(),
-          onReconnect: () => undefined,
-          onError: (err) => log.warn({ err }, 'mail notifications interrupted'),
-        });
-      } else void deliver();
+    async deliver() {
+      await relay.run();
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      await listener?.close();
-      await running;
-    },
+    start: relay.start,
+    stop: relay.stop,
   };
 }
 

@@ -1,45 +1,22 @@
-import { workQueue } from '../../jobs/queue-worker.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import { logFailure } from '../../db/outage.ts';
 import type PgBoss from 'pg-boss';
 import { WEBHOOK_TIMEOUT_SECONDS } from '@portal/contract/webhooks';
 import { bossExecutor } from '../../db/boss-executor.ts';
-import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { DB } from '../../db/schema.ts';
-import { listen, type Listener } from '../../db/notify.ts';
+import { createOutboxRelay } from '../../db/outbox-relay.ts';
+import { logFailure } from '../../db/outage.ts';
 import { decrypt, type KeyRing } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
-import { rolesFor } from '@portal/contract/permissions';
 import type { Notifier } from '../notifications/index.ts';
 import { onOutboxNudge } from './webhook-events.ts';
+import { closeWebhookConnections, postWebhook } from './webhook-http.ts';
+import { attemptRecorder } from './webhook-record.ts';
 import { signatureHeader, webhookMessageId } from './webhook-signing.ts';
-import {
-  WEBHOOK_OUTBOX_CHANNEL,
-  applyDeliveryOutcomes,
-  claimDueDeliveries,
-  deleteOldEvents,
-  failDelivery,
-  insertAttempts,
-  loadAttempts,
-  lockDeliveries,
-  markEndpointFailing,
-  markEndpointsHealthy,
-  requeueStuckDeliveries,
-  type AttemptRow,
-  type DeliveryOutcome,
-} from './webhooks.repository.ts';
-import { closeWebhookConnections, postWebhook, type PostOutcome } from './webhook-http.ts';
+import { startWebhookUpkeep } from './webhook-upkeep.ts';
+import { WEBHOOK_OUTBOX_CHANNEL, claimDueDeliveries, failDelivery, loadAttempts, lockDeliveries, type AttemptRow } from './webhooks.repository.ts';
 
 /** One job per attempt of one delivery; the relay queues it, any server's worker makes the attempt. */
 export const WEBHOOK_QUEUE = 'webhook-delivery';
-/** Hourly upkeep: old history goes, deliveries whose job vanished are queued again. */
-export const WEBHOOK_UPKEEP_QUEUE = 'webhook-upkeep';
-const UPKEEP_CRON = '23 * * * *';
-/** Events (with their deliveries and attempts) are kept this long once no delivery of theirs is pending. */
-export const WEBHOOK_RETENTION_DAYS = 30;
-/** A queued attempt that has not reported back after this long is queued again (at-least-once). */
-const STUCK_AFTER_MINUTES = 30;
 /** Deliveries the relay queues per statement. */
 const RELAY_BATCH = 500;
 /** How long freed worker slots gather before they are refilled together. */
@@ -80,53 +57,13 @@ export type WebhookDelivery = {
   stop(): Promise<void>;
 };
 
-/** An attempt made, waiting to be recorded. */
-type Finished = { jobId: string; partnerId: string; deliveryId: string; attemptedAt: Date; outcome: PostOutcome; type: string; messageId: string };
-
-/**
- * Calls `write` with everything queued while the previous call ran (at most `max` at a time); each caller's promise
- * settles with its batch.
- */
-function batched<T>(write: (items: T[]) => Promise<void>, max = 200): (item: T) => Promise<void> {
-  const queue: { item: T; resolve(): void; reject(err: unknown): void }[] = [];
-  let running = false;
-  const drain = async () => {
-    if (running) return;
-    running = true;
-    try {
-      while (queue.length > 0) {
-        const batch = queue.splice(0, max);
-        try {
-          await write(batch.map((b) => b.item));
-          for (const b of batch) b.resolve();
-        } catch (err) {
-          for (const b of batch) b.reject(err);
-        }
-      }
-    } finally {
-      running = false;
-    }
-  };
-  return (item) =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({ item, resolve, reject });
-      void drain();
-    });
-}
-
-/** Whether an attempt's outcome ends the delivery well. */
-const succeeded = (o: PostOutcome) => o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
-
 /**
  * Starts this server's share of webhook delivery:
- * - the relay: queues (pg-boss) the deliveries that are due and have no job yet, at once when an outbox commit is
- *   announced (NOTIFY on PostgreSQL, an in-process nudge) and every `relayIntervalMs` otherwise;
+ * - the relay (db/outbox-relay.ts): queues (pg-boss) the deliveries that are due and have no job yet, at once when
+ *   an outbox commit is announced (NOTIFY on PostgreSQL, an in-process nudge) and every `relayIntervalMs` otherwise;
  * - the workers: up to `concurrency` attempts at once, each job one signed POST, its outcome and the job's completion
- *   recorded in one transaction, the next attempt scheduled from `schedule` on network errors, timeouts, 408, 429
- *   and 5xx; when the schedule is spent (or the receiver refused for good) the delivery fails, the endpoint is marked
- *   failing and the partner's admins are told once, through the notifier in the same transaction (the bell, and an
- *   e-mail to whoever did not turn developer notifications off);
- * - the hourly upkeep.
+ *   recorded in one transaction with what follows from it (webhook-record.ts);
+ * - the hourly upkeep (webhook-upkeep.ts).
  */
 export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<WebhookDelivery> {
   const { boss, log } = deps;
@@ -136,56 +73,27 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
   let stopped = false;
   let inFlight = 0;
 
-  // ---- relay
-  let relaying: Promise<number> | undefined;
-  let relayAgain = false;
-  async function relayOnce(): Promise<number> {
-    return db.transaction().execute(async (trx) => {
-      const due = await claimDueDeliveries(trx, RELAY_BATCH);
-      if (due.length > 0) {
-        const jobs = due.map((d) => ({ id: d.job_id, name: WEBHOOK_QUEUE, data: { partnerId: d.partner_id, deliveryId: d.id } satisfies WebhookJob }));
-        await boss.insert(jobs, { db: bossExecutor(trx) });
-      }
-      return due.length;
-    });
-  }
-  function relay(): Promise<number> {
-    if (relaying) {
-      relayAgain = true;
-      return relaying;
-    }
-    relaying = (async () => {
-      let total = 0;
-      try {
-        do {
-          relayAgain = false;
-          let queued: number;
-          do {
-            queued = await relayOnce();
-            total += queued;
-            if (queued > 0) fill();
-          } while (queued === RELAY_BATCH && !stopped);
-        } while (relayAgain && !stopped);
-      } catch (err) {
-        if (!stopped) logFailure(log, err, 'webhook relay failed; it tries again shortly');
-      } finally {
-        relaying = undefined;
-      }
-      return total;
-    })();
-    return relaying;
-  }
-
-  // pg-boss 10 takes (name, id or ids, data, options) at run time; its types give arrays no data argument
-  const completeJobs = (ids: string[], executor: PgBoss.Db) =>
-    (boss.complete as unknown as (name: string, ids: string[], data: object, options: PgBoss.ConnectionOptions) => Promise<unknown>).call(
-      boss,
-      WEBHOOK_QUEUE,
-      ids,
-      {},
-      { db: executor },
-    );
-
+  // ---- relay: due deliveries become jobs, in batches, each batch in one transaction
+  const relay = createOutboxRelay({
+    database: deps.database,
+    channel: WEBHOOK_OUTBOX_CHANNEL,
+    batch: RELAY_BATCH,
+    sweepMs: deps.relayIntervalMs ?? (deps.database.kind === 'pglite' ? 250 : 1000),
+    name: 'webhook relay',
+    log,
+    step: async () => {
+      const queued = await db.transaction().execute(async (trx) => {
+        const due = await claimDueDeliveries(trx, RELAY_BATCH);
+        if (due.length > 0) {
+          const jobs = due.map((d) => ({ id: d.job_id, name: WEBHOOK_QUEUE, data: { partnerId: d.partner_id, deliveryId: d.id } satisfies WebhookJob }));
+          await boss.insert(jobs, { db: bossExecutor(trx) });
+        }
+        return due.length;
+      });
+      if (queued > 0) fill();
+      return queued;
+    },
+  });
   // ---- workers: fetch a batch of jobs, load what they need in one query, make the attempts side by side
   let filling = false;
   let fillAgain = false;
@@ -284,152 +192,29 @@ export async function startWebhookDelivery(deps: WebhookDeliveryDeps): Promise<W
     await record({ jobId, partnerId, deliveryId, attemptedAt, outcome, type: row.type, messageId });
   }
 
-  /**
-   * Attempts are recorded in batches: whatever finished while the previous batch was being written goes in the next
-   * transaction (its attempts, the deliveries' new state, the endpoints' health, the jobs' completion), so that a
-   * busy server writes a few statements per batch instead of per attempt, and an idle one writes each at once.
-   */
-  const record = batched<Finished>(async (batch) => {
-    await db.transaction().execute(async (trx) => {
-      const locked = new Map((await lockDeliveries(trx, batch)).map((d) => [d.id, { ...d }]));
-      const attempts: Parameters<typeof insertAttempts>[1] = [];
-      const outcomes = new Map<string, DeliveryOutcome>();
-      const healthy: { partnerId: string; endpointId: string }[] = [];
-      const failing: { partnerId: string; endpointId: string; f: Finished }[] = [];
-      for (const f of batch) {
-        const current = locked.get(f.deliveryId);
-        if (!current) continue; // deleted with its endpoint meanwhile
-        current.attempt_count += 1;
-        attempts.push({
-          partner_id: f.partnerId,
-          delivery_id: f.deliveryId,
-          n: current.attempt_count,
-          attempted_at: f.attemptedAt,
-          status_code: f.outcome.statusCode,
-          duration_ms: f.outcome.durationMs,
-          response_snippet: f.outcome.responseSnippet,
-          error: f.outcome.error,
-          trigger: current.manual ? 'manual' : 'automatic',
-        });
-        const next: DeliveryOutcome = {
-          partnerId: f.partnerId,
-          deliveryId: f.deliveryId,
-          status: current.status,
-          attemptCount: current.attempt_count,
-          retryStep: current.retry_step,
-          retryInSeconds: null,
-          note: null,
-        };
-        if (current.status !== 'pending' || current.job_id !== f.jobId) {
-          // a resend took the delivery over meanwhile: keep this attempt in its history, change nothing else
-        } else if (succeeded(f.outcome)) {
-          next.status = 'succeeded';
-          healthy.push({ partnerId: f.partnerId, endpointId: current.endpoint_id });
-        } else if (f.outcome.retryable && !current.manual && current.retry_step < deps.schedule.length) {
-          next.retryInSeconds = deps.schedule[current.retry_step]!;
-          next.retryStep = current.retry_step + 1;
-        } else {
-          next.status = 'failed';
-          // a manual attempt (a resend, a test event) that fails does not mark the endpoint: the person sees it fail
-          if (!current.manual) failing.push({ partnerId: f.partnerId, endpointId: current.endpoint_id, f });
-        }
-        current.status = next.status;
-        current.retry_step = next.retryStep;
-        outcomes.set(f.deliveryId, next);
-      }
-      await insertAttempts(trx, attempts);
-      await applyDeliveryOutcomes(trx, [...outcomes.values()]);
-      // one event per delivery of the batch: its attempt is in the history, its state may have moved
-      const at = new Date().toISOString();
-      await deps.live.publishMany(
-        trx,
-        [...outcomes.values()].map((o) => ({ partnerId: o.partnerId, table: 'webhooks' as const, kind: 'delivery', id: o.deliveryId, status: o.status, at })),
-      );
-      await markEndpointsHealthy(trx, healthy);
-      for (const x of failing) {
-        const marked = await markEndpointFailing(trx, x.partnerId, x.endpointId);
-        // told once, when the endpoint turns failing: the bell, and an e-mail to whoever did not turn them off
-        if (marked) await tellFailing(trx, x.partnerId, marked.url, x.f, outcomes.get(x.f.deliveryId)!.attemptCount);
-      }
-      await completeJobs(
-        batch.map((f) => f.jobId),
-        bossExecutor(trx),
-      );
-    });
-  });
+  const record = attemptRecorder({ db, boss, queue: WEBHOOK_QUEUE, schedule: deps.schedule, live: deps.live, notifier: deps.notifier });
+  const upkeep = await startWebhookUpkeep(boss, deps.database, log);
 
-  const tellFailing = (trx: Transaction<DB>, partnerId: string, url: string, f: Finished, attempts: number) =>
-    deps.notifier.notify(trx, {
-      partnerId,
-      topic: 'developers',
-      to: { roles: rolesFor('manageWebhooks') },
-      notice: (t) =>
-        t.notices.webhookFailing({
-          type: f.type,
-          messageId: f.messageId,
-          url,
-          retryable: f.outcome.retryable,
-          attempts,
-          last: f.outcome.error ?? `HTTP ${f.outcome.statusCode}`,
-        }),
-      link: '/webhooks',
-      at: new Date(),
-    });
-
-  // ---- upkeep
-  await boss.createQueue(WEBHOOK_UPKEEP_QUEUE, { name: WEBHOOK_UPKEEP_QUEUE, retryLimit: 1, expireInSeconds: 15 * 60 });
-  await boss.schedule(WEBHOOK_UPKEEP_QUEUE, UPKEEP_CRON, {}, { tz: 'UTC' });
-  const upkeep = workQueue(boss, WEBHOOK_UPKEEP_QUEUE, { pollingIntervalSeconds: 30, log }, async () => {
-    const result = await webhookUpkeep(deps.database, Date.now());
-    log.info(result, 'webhook upkeep done');
-  });
-
-  // ---- what wakes the relay: the timer, the outbox's NOTIFY (PostgreSQL), a nudge from this process
-  const interval = deps.relayIntervalMs ?? (deps.database.kind === 'pglite' ? 250 : 1000);
-  const relayTimer = setInterval(() => void relay(), interval);
+  // ---- what wakes the relay besides its own sweep and the outbox's NOTIFY: a nudge from this process
+  relay.start();
   // jobs queued by other servers' relays, and jobs pg-boss hands back after a failure
   const fillTimer = setInterval(fill, 1000);
-  const offNudge = onOutboxNudge(() => void relay());
-  const listener: Listener | undefined = deps.database.url
-    ? listen({
-        url: deps.database.url,
-        registry: deps.database.listeners,
-        channel: WEBHOOK_OUTBOX_CHANNEL,
-        onMessage: () => void relay(),
-        onListening: () => void relay(),
-        onReconnect: () => void relay(),
-        onError: (err) => log.warn({ err }, 'webhook outbox notifications interrupted'),
-      })
-    : undefined;
-  void relay();
+  const offNudge = onOutboxNudge(() => void relay.run());
 
   return {
-    relay,
+    relay: relay.run,
     inFlight: () => inFlight,
     async stop() {
       stopped = true;
-      clearInterval(relayTimer);
       clearInterval(fillTimer);
       clearTimeout(refill);
       offNudge();
-      await listener?.close();
+      await relay.stop();
       await upkeep.stop();
       // attempts under way finish (10 s at most); one cut short is taken again after its job expires
       const deadline = Date.now() + timeoutMs + 1000;
-      while ((inFlight > 0 || relaying || filling) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((inFlight > 0 || filling) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       closeWebhookConnections();
     },
   };
-}
-
-/** Deletes history past its retention and queues again the deliveries whose job never reported back. */
-export async function webhookUpkeep(database: Database, now: number) {
-  let deletedEvents = 0;
-  for (;;) {
-    const n = await deleteOldEvents(database.db, new Date(now - WEBHOOK_RETENTION_DAYS * 86400_000));
-    deletedEvents += n;
-    if (n === 0) break;
-  }
-  const requeued = await requeueStuckDeliveries(database.db, new Date(now - STUCK_AFTER_MINUTES * 60_000));
-  return { deletedEvents, requeued };
 }
