@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import type { Webhook } from '@portal/contract/webhooks';
-import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useDeleteWebhook } from '../api/delete-webhook.ts';
 import { webhooksMessages } from '../messages.ts';
-import { CodeStepFooter } from './code-step.tsx';
+import { CodeStepFooter, CodeStepForm, ContinueFooter } from './code-step.tsx';
 
 /** Deletes an endpoint after the e-mailed code. */
 export function DeleteWebhookDialog({ webhook, onClose }: { webhook: Webhook | undefined; onClose: () => void }) {
@@ -48,20 +46,14 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
       description={step === 'code' ? t('confirmWithCode') : undefined}
       footer={
         step === 'confirm' ? (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button
-              variant="danger"
-              loading={code.sending}
-              onClick={() =>
-                void code.send({ action: 'webhook.delete', target: { id: webhook.id } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'))
-              }
-            >
-              {t('continue')}
-            </Button>
-          </>
+          <ContinueFooter
+            step={code}
+            onCancel={onClose}
+            onContinue={() =>
+              void code.send({ action: 'webhook.delete', target: { id: webhook.id } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'))
+            }
+            danger
+          />
         ) : (
           <CodeStepFooter step={code} onBack={() => setStep('confirm')} confirmLabel={t('deleteDialog.submit')} busy={remove.isPending} danger />
         )
@@ -74,12 +66,7 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
           {error && <Alert tone="danger">{error}</Alert>}
         </div>
       ) : (
-        <form id="webhook-code-form" onSubmit={submit} noValidate>
-          <div className="space-y-4">
-            <CodeStep step={code} />
-            {error && <Alert tone="danger">{error}</Alert>}
-          </div>
-        </form>
+        <CodeStepForm step={code} error={error} onSubmit={submit} />
       )}
     </Dialog>
   );

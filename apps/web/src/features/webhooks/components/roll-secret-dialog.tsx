@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_ROLL_OVERLAP_CHOICES, type Webhook } from '@portal/contract/webhooks';
-import { CodeStep } from '../../../components/code-step.tsx';
 import { OverlapChoices } from '../../../components/overlap-choices.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -10,7 +9,7 @@ import { formatDate } from '../../../lib/format.ts';
 import { localizeMessage, useT, type Translate } from '../../../lib/i18n.ts';
 import { useRollWebhookSecret } from '../api/roll-webhook-secret.ts';
 import { webhooksMessages } from '../messages.ts';
-import { CodeStepFooter } from './code-step.tsx';
+import { CodeStepFooter, CodeStepForm, ContinueFooter } from './code-step.tsx';
 import { SecretPanel } from './secret-panel.tsx';
 
 /**
@@ -64,19 +63,13 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
       width={560}
       footer={
         step === 'choose' ? (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button
-              loading={code.sending}
-              onClick={() =>
-                void code.send({ action: 'webhook.roll', target: { id: webhook.id } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'))
-              }
-            >
-              {t('continue')}
-            </Button>
-          </>
+          <ContinueFooter
+            step={code}
+            onCancel={onClose}
+            onContinue={() =>
+              void code.send({ action: 'webhook.roll', target: { id: webhook.id } }, (err) => setError(err.message)).then((sent) => sent && setStep('code'))
+            }
+          />
         ) : step === 'code' ? (
           <CodeStepFooter step={code} onBack={() => setStep('choose')} confirmLabel={t('rollDialog.submit')} busy={roll.isPending} />
         ) : (
@@ -99,14 +92,7 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
           {error && <Alert tone="danger">{error}</Alert>}
         </div>
       )}
-      {step === 'code' && (
-        <form id="webhook-code-form" onSubmit={submit} noValidate>
-          <div className="space-y-4">
-            <CodeStep step={code} />
-            {error && <Alert tone="danger">{error}</Alert>}
-          </div>
-        </form>
-      )}
+      {step === 'code' && <CodeStepForm step={code} error={error} onSubmit={submit} />}
       {step === 'done' && rolled && (
         <div className="space-y-4">
           <p className="text-sm" data-testid="roll-outcome">

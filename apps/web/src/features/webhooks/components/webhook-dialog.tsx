@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_MESSAGES, WebhookUrl, type Webhook, type WebhookEventType } from '@portal/contract/webhooks';
-import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -11,7 +10,7 @@ import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useCreateWebhook } from '../api/create-webhook.ts';
 import { useUpdateWebhook } from '../api/update-webhook.ts';
-import { CodeStepFooter } from './code-step.tsx';
+import { CodeStepFooter, CodeStepForm } from './code-step.tsx';
 import { webhooksMessages } from '../messages.ts';
 import { EventPicker } from './event-picker.tsx';
 import { SecretPanel } from './secret-panel.tsx';
@@ -175,14 +174,7 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
           {errors.form && <Alert tone="danger">{errors.form}</Alert>}
         </form>
       )}
-      {step === 'code' && (
-        <form id="webhook-code-form" onSubmit={submitCode} noValidate>
-          <div className="space-y-4">
-            <CodeStep step={code} />
-            {errors.form && <Alert tone="danger">{errors.form}</Alert>}
-          </div>
-        </form>
-      )}
+      {step === 'code' && <CodeStepForm step={code} error={errors.form} onSubmit={submitCode} />}
       {step === 'secret' && secret && <SecretPanel secret={secret} />}
     </Dialog>
   );
