@@ -3,14 +3,13 @@ import { WALLET_DELETION_REASONS, type SettlementWallet } from '@portal/contract
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { toast } from '../../../components/ui/toast-store.ts';
 import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useDeleteWallet } from '../api/delete-wallet.ts';
+import { changeOutcome } from '../change-outcome.ts';
 import { walletsMessages } from '../messages.ts';
-import { reasonText } from '../reasons.ts';
+import { ReasonChoices } from './reason-choices.tsx';
 
 type Reason = (typeof WALLET_DELETION_REASONS)[number];
 
@@ -31,15 +30,7 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
     reason &&
     remove.mutate(
       { address: wallet.address, network: wallet.network, reason, otp: otp.code },
-      {
-        onSuccess: () => {
-          toast.show(t('deleteDialog.deleted'));
-          onOpenChange(false);
-        },
-        onError: (err) => {
-          if (!otp.takeError(err)) setFormError(localizeMessage(err.message));
-        },
-      },
+      changeOutcome(otp, t('deleteDialog.deleted'), () => onOpenChange(false), setFormError),
     );
 
   return (
@@ -75,23 +66,10 @@ export function DeleteWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
         <code className="break-all font-mono text-[13px]">{wallet.address}</code>
       </div>
       {step === 'reason' ? (
-        <fieldset className="space-y-2">
-          <legend className="mb-2 text-sm font-medium">{t('deleteDialog.legend')}</legend>
-          {WALLET_DELETION_REASONS.map((r) => (
-            <label
-              key={r}
-              className={cn(
-                'flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5 text-sm',
-                reason === r ? 'border-brand-600 bg-brand-50' : 'border-line hover:bg-canvas',
-              )}
-            >
-              <input type="radio" name="delete-reason" className="mt-0.5 size-4 accent-brand-700" checked={reason === r} onChange={() => setReason(r)} />
-              {reasonText(t, r)}
-            </label>
-          ))}
+        <ReasonChoices legend={t('deleteDialog.legend')} name="delete-reason" reasons={WALLET_DELETION_REASONS} selected={reason} onSelect={setReason}>
           {otp.sendError && <Alert tone="danger">{localizeMessage(otp.sendError)}</Alert>}
           {formError && <Alert tone="danger">{formError}</Alert>}
-        </fieldset>
+        </ReasonChoices>
       ) : (
         <div className="space-y-4">
           <CodeStep step={otp} />

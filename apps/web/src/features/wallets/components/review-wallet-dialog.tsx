@@ -4,11 +4,10 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { cn } from '../../../components/ui/cn.ts';
 import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useReviewWallet } from '../api/review-wallet.ts';
 import { walletsMessages } from '../messages.ts';
-import { reasonText } from '../reasons.ts';
+import { ReasonChoices } from './reason-choices.tsx';
 import { WalletDetails } from './wallet-details.tsx';
 
 /**
@@ -68,20 +67,7 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
       {step === 'details' ? (
         <WalletDetails wallet={wallet} />
       ) : (
-        <fieldset className="space-y-2">
-          <legend className="mb-2 text-sm font-medium">{t('reviewDialog.reason')}</legend>
-          {WALLET_DENIAL_REASONS.map((r) => (
-            <label
-              key={r}
-              className={cn(
-                'flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5 text-sm',
-                selected === r ? 'border-brand-600 bg-brand-50' : 'border-line hover:bg-canvas',
-              )}
-            >
-              <input type="radio" name="deny-reason" className="mt-0.5 size-4 accent-brand-700" checked={selected === r} onChange={() => setSelected(r)} />
-              {reasonText(t, r)}
-            </label>
-          ))}
+        <ReasonChoices legend={t('reviewDialog.reason')} name="deny-reason" reasons={WALLET_DENIAL_REASONS} selected={selected} onSelect={setSelected}>
           <div className="space-y-1.5 pt-2">
             <label htmlFor="deny-other" className="text-sm font-medium">
               {t('reviewDialog.other')}
@@ -95,7 +81,7 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
               onChange={(e) => setOther(e.target.value)}
             />
           </div>
-        </fieldset>
+        </ReasonChoices>
       )}
     </Dialog>
   );

@@ -4,10 +4,10 @@ import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { toast } from '../../../components/ui/toast-store.ts';
 import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useUpdateWallet } from '../api/update-wallet.ts';
+import { changeOutcome } from '../change-outcome.ts';
 import { walletsMessages } from '../messages.ts';
 
 /**
@@ -35,15 +35,7 @@ export function WalletStatusDialog({
   const submit = () =>
     update.mutate(
       { address: wallet.address, network: wallet.network, status: to, ...(enabling ? { otp: otp.code } : {}) },
-      {
-        onSuccess: () => {
-          toast.show(t(enabling ? 'statusDialog.enabled' : 'statusDialog.disabled'));
-          onOpenChange(false);
-        },
-        onError: (err) => {
-          if (!otp.takeError(err)) setFormError(localizeMessage(err.message));
-        },
-      },
+      changeOutcome(otp, t(enabling ? 'statusDialog.enabled' : 'statusDialog.disabled'), () => onOpenChange(false), setFormError),
     );
 
   return (
