@@ -1,3 +1,4 @@
+import { Search } from 'lucide-react';
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { cn } from './cn.ts';
 import { localizeMessage } from '../../lib/i18n.ts';
@@ -43,6 +44,35 @@ export function TextField({ label, error, hint, trailing, id, className, describ
           {localizeMessage(error)}
         </p>
       )}
+    </div>
+  );
+}
+
+/** A search box with its magnifier, named by `label` (its placeholder says what it finds); `className` places it. */
+export function SearchField({
+  label,
+  placeholder,
+  value,
+  onChange,
+  className,
+}: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+  className: string;
+}) {
+  return (
+    <div className={cn('relative', className)}>
+      <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden="true" />
+      <input
+        type="search"
+        className={cn(inputClass, 'pl-9')}
+        placeholder={placeholder}
+        aria-label={label}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
     </div>
   );
 }

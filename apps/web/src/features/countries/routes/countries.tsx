@@ -1,12 +1,13 @@
 import { can } from '@portal/contract/permissions';
-import { Globe2, Search } from 'lucide-react';
+import { Globe2 } from 'lucide-react';
 import { useState } from 'react';
 import type { PartnerRate } from '@portal/contract/rates';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { cn } from '../../../components/ui/cn.ts';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { SearchField } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { Segmented } from '../../../components/ui/segmented.tsx';
 import { formatCount } from '../../../lib/format.ts';
 import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
@@ -55,35 +56,14 @@ export function CountriesScreen() {
       )}
       <Card>
         <div className="flex flex-col gap-3 border-b border-line p-4 sm:flex-row sm:items-center sm:justify-between">
-          <div className="relative sm:w-72">
-            <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden="true" />
-            <input
-              type="search"
-              className={cn(inputClass, 'pl-9')}
-              placeholder={t('search.placeholder')}
-              aria-label={t('search.label')}
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-            />
-          </div>
-          <div
-            role="radiogroup"
-            aria-label={t('filter.label')}
-            className="inline-flex max-w-full flex-wrap self-start rounded-lg border border-line bg-canvas p-0.5 sm:self-auto"
-          >
-            {STATUS_FILTERS.map((f) => (
-              <button
-                key={f.value}
-                type="button"
-                role="radio"
-                aria-checked={filter === f.value}
-                onClick={() => setFilter(f.value)}
-                className={cn('rounded-md px-3 py-1.5 text-xs font-medium', filter === f.value ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink')}
-              >
-                {t(f.label)}
-              </button>
-            ))}
-          </div>
+          <SearchField label={t('search.label')} placeholder={t('search.placeholder')} value={query} onChange={setQuery} className="sm:w-72" />
+          <Segmented
+            label={t('filter.label')}
+            value={filter}
+            options={STATUS_FILTERS.map((f) => ({ value: f.value, label: t(f.label) }))}
+            onChange={setFilter}
+            className="sm:self-auto"
+          />
         </div>
         {rates.isPending ? (
           <div className="space-y-3 p-5" aria-label={t('loading')}>

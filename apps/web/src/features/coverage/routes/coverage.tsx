@@ -1,15 +1,15 @@
-import { ArrowLeft, Landmark, Search } from 'lucide-react';
+import { ArrowLeft, Landmark } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { countryByLocale } from '@portal/contract/countries';
 import type { Channel, PaymentNetwork } from '@portal/contract/coverage';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { cn } from '../../../components/ui/cn.ts';
 import { CountryFlag } from '../../../components/ui/country-flag.tsx';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { SearchField } from '../../../components/ui/field.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
+import { Segmented } from '../../../components/ui/segmented.tsx';
 import { formatCount } from '../../../lib/format.ts';
 import { localizeMessage, useT, type MessageKey } from '../../../lib/i18n.ts';
 import type en from '../../../locales/en/coverage.json';
@@ -34,25 +34,6 @@ const RAMPS: { value: RampFilter; label: MessageKey<typeof en> }[] = [
   { value: 'deposit', label: 'ramp.deposit' },
   { value: 'withdraw', label: 'ramp.withdraw' },
 ];
-
-function Segmented({ label, value, options, onChange }: { label: string; value: string; options: { value: string; label: string }[]; onChange: (v: string) => void }) {
-  return (
-    <div role="radiogroup" aria-label={label} className="inline-flex max-w-full flex-wrap self-start rounded-lg border border-line bg-canvas p-0.5">
-      {options.map((o) => (
-        <button
-          key={o.value}
-          type="button"
-          role="radio"
-          aria-checked={value === o.value}
-          onClick={() => onChange(o.value)}
-          className={cn('shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-xs font-medium', value === o.value ? 'bg-white text-ink shadow-sm' : 'text-muted hover:text-ink')}
-        >
-          {o.label}
-        </button>
-      ))}
-    </div>
-  );
-}
 
 function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
   return (
@@ -145,17 +126,20 @@ function CountryCoverage({ summary, channels, networks }: { summary: CountrySumm
         </dl>
       </Card>
       <div className="mt-4 flex flex-col gap-3 lg:flex-row lg:items-center">
-        <Segmented label={t('filter.direction')} value={filters.ramp} options={RAMPS.map((r) => ({ value: r.value, label: t(r.label) }))} onChange={(v) => set({ ramp: v as RampFilter })} />
+        <Segmented label={t('filter.direction')} value={filters.ramp} options={RAMPS.map((r) => ({ value: r.value, label: t(r.label) }))} onChange={(ramp) => set({ ramp })} />
         <Segmented
           label={t('filter.type')}
           value={filters.type}
           options={[{ value: 'all', label: t('filter.allTypes') }, ...types.map((type) => ({ value: type, label: channelTypeText(t, type) }))]}
           onChange={(v) => set({ type: v })}
         />
-        <div className="relative lg:ml-auto lg:w-72">
-          <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden="true" />
-          <input type="search" className={cn(inputClass, 'pl-9')} placeholder={t('search.placeholder')} aria-label={t('search.label')} value={filters.query} onChange={(e) => set({ query: e.target.value })} />
-        </div>
+        <SearchField
+          label={t('search.label')}
+          placeholder={t('search.placeholder')}
+          value={filters.query}
+          onChange={(query) => set({ query })}
+          className="lg:ml-auto lg:w-72"
+        />
       </div>
       <Section title={t('section.channels')} count={shown.channels.length}>
         {shown.channels.length === 0 ? <Empty>{t('empty.channels')}</Empty> : <ChannelsTable channels={shown.channels} />}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { NoticeCard } from '../../../components/ui/notice-card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { RowSkeletons } from '../../../components/ui/skeleton.tsx';
 import { useT } from '../../../lib/i18n.ts';
@@ -49,11 +50,7 @@ export function FiatWalletsScreen() {
     return (
       <div>
         {header}
-        <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center">
-          <Landmark className="size-10 text-brand-600" aria-hidden="true" />
-          <h2 className="text-base font-semibold">{t('notEnabled.title')}</h2>
-          <p className="max-w-sm text-sm text-muted">{t('notEnabled.body')}</p>
-        </Card>
+        <NoticeCard icon={Landmark} title={t('notEnabled.title')} body={t('notEnabled.body')} />
       </div>
     );
   }

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { NoticeCard } from '../../../components/ui/notice-card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { useT } from '../../../lib/i18n.ts';
@@ -26,16 +27,6 @@ function BackLink() {
 }
 const backLink = <BackLink />;
 
-function Empty({ title, body }: { title: string; body: string }) {
-  return (
-    <Card className="flex flex-col items-center gap-3 px-6 py-16 text-center">
-      <Landmark className="size-10 text-brand-600" aria-hidden="true" />
-      <h2 className="text-base font-semibold">{title}</h2>
-      <p className="max-w-sm text-sm text-muted">{body}</p>
-    </Card>
-  );
-}
-
 const onOff = (text: string, on: boolean) => <Badge tone={on ? 'success' : 'neutral'}>{text}</Badge>;
 
 /**
@@ -55,7 +46,7 @@ export function FiatWallet({ currency }: { currency: string }) {
     return (
       <div>
         <PageHeader title={t('wallet.title')} actions={backLink} />
-        <Empty title={t('wallet.notEnabled.title')} body={t('wallet.notEnabled.body')} />
+        <NoticeCard icon={Landmark} title={t('wallet.notEnabled.title')} body={t('wallet.notEnabled.body')} />
       </div>
     );
   }
@@ -63,7 +54,7 @@ export function FiatWallet({ currency }: { currency: string }) {
     return (
       <div>
         <PageHeader title={t('wallet.title')} actions={backLink} />
-        <Empty title={t('wallet.none.title', { code })} body={t('wallet.none.body')} />
+        <NoticeCard icon={Landmark} title={t('wallet.none.title', { code })} body={t('wallet.none.body')} />
       </div>
     );
   }
