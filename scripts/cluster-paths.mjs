@@ -1,4 +1,4 @@
-// Where `npm run cluster` keeps its state, and the block of ports it takes. Used by scripts/cluster.mjs and
+// Where `npm run cluster` keeps its state, the block of ports it takes, and what names each part. Used by scripts/cluster.mjs and
 // scripts/cluster-db.mjs.
 import path from 'node:path';
 import { root } from './cluster-process.mjs';
@@ -68,3 +68,12 @@ export function portsFor(base) {
     drill: base + 50,
   };
 }
+
+/** What each part's command line names: how a pid is known to be still that part (alive in cluster-process.mjs). */
+export const MARK = {
+  instance: (n) => `--cluster=${STATE_DIR}#instance-${n}`,
+  proxy: FILES.proxyConfig,
+  mail: `scripts/cluster-mail.mjs`,
+  haproxy: FILES.haproxyCfg,
+  pooler: FILES.poolerIni,
+};
