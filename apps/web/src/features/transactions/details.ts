@@ -68,6 +68,14 @@ const fieldOf =
   (label: TransactionsKey, value: string | null | undefined, extra: Omit<DetailField, 'label' | 'value'> = {}): DetailField[] =>
     plainField(t(label), value, extra);
 const country = countryLabel;
+/** How most summaries begin: the row's id (to copy), its status (as the tables' badge) and its date. */
+const idStatusDate = (field: ReturnType<typeof fieldOf>, r: { id: string; status: string; createdAt: string }): DetailField[] => [
+  ...field('field.id', r.id, { copy: true }),
+  ...field('field.status', statusLabel(r.status), { status: r.status }),
+  ...field('field.date', formatDate(r.createdAt)),
+];
+/** The fiat wallet a row moved, USD when it names none. */
+const walletOf = (r: { fiatWallet: string | null }) => (r.fiatWallet ?? 'USD').toUpperCase();
 /** What the state did and did not move (the shared state → wording table), as detail lines. */
 const outcomeFields = (t: T, m: Parameters<typeof moneyOutcome>[0]): DetailField[] => {
   const o = moneyOutcome(m);
@@ -76,13 +84,11 @@ const outcomeFields = (t: T, m: Parameters<typeof moneyOutcome>[0]): DetailField
 
 function moneyMovement(t: T, table: 'payments' | 'collections', r: CollectionRow): DetailSection[] {
   const field = fieldOf(t);
-  const wallet = (r.fiatWallet ?? 'USD').toUpperCase();
+  const wallet = walletOf(r);
   const local = r.currency.toUpperCase();
   return [
     section(t, 'summary', [
-      ...field('field.id', r.id, { copy: true }),
-      ...field('field.status', statusLabel(r.status), { status: r.status }),
-      ...field('field.date', formatDate(r.createdAt)),
+      ...idStatusDate(field, r),
       ...field('field.paymentMethod', paymentMethodLabel(r.paymentMethod)),
       ...(table === 'collections' ? field('field.requestSource', requestSourceLabel(r.requestSource)) : []),
       ...field('field.sequenceId', r.sequenceId, { copy: true }),
@@ -114,12 +120,10 @@ function moneyMovement(t: T, table: 'payments' | 'collections', r: CollectionRow
 
 function settlement(t: T, r: SettlementRow): DetailSection[] {
   const field = fieldOf(t);
-  const wallet = (r.fiatWallet ?? 'USD').toUpperCase();
+  const wallet = walletOf(r);
   return [
     section(t, 'summary', [
-      ...field('field.id', r.id, { copy: true }),
-      ...field('field.status', statusLabel(r.status), { status: r.status }),
-      ...field('field.date', formatDate(r.createdAt)),
+      ...idStatusDate(field, r),
       ...field('field.transactionType', transactionTypeLabel(r.type)),
       ...field('field.sequenceId', r.sequenceId, { copy: true }),
     ]),
@@ -159,7 +163,7 @@ function fee(t: T, r: FeeRow): DetailSection[] {
       ...field('field.paymentMethod', paymentMethodLabel(r.paymentMethod)),
       ...field('field.transactionId', r.transactionId, { copy: true }),
     ]),
-    section(t, 'amounts', [...field('field.amount', formatSignedMoney(r.amountUsd, 'USD')), ...field('field.wallet', (r.fiatWallet ?? 'USD').toUpperCase())]),
+    section(t, 'amounts', [...field('field.amount', formatSignedMoney(r.amountUsd, 'USD')), ...field('field.wallet', walletOf(r))]),
   ];
 }
 
@@ -170,9 +174,7 @@ function trade(t: T, r: TradeRow): DetailSection[] {
   return [
     section(t, 'summary', [
       ...field('field.tradeId', r.tradeId, { copy: true }),
-      ...field('field.id', r.id, { copy: true }),
-      ...field('field.status', statusLabel(r.status), { status: r.status }),
-      ...field('field.date', formatDate(r.createdAt)),
+      ...idStatusDate(field, r),
       ...field('field.rateLocked', formatDate(r.tradeLockedDate)),
       ...field('field.tradeType', valueWord(t, 'tradeType', r.tradeType)),
       ...field('field.country', country(r.country)),
@@ -199,9 +201,7 @@ function initiated(t: T, r: InitiatedPaymentRow): DetailSection[] {
   const field = fieldOf(t);
   return [
     section(t, 'summary', [
-      ...field('field.id', r.id, { copy: true }),
-      ...field('field.status', statusLabel(r.status), { status: r.status }),
-      ...field('field.date', formatDate(r.createdAt)),
+      ...idStatusDate(field, r),
       ...field('field.paymentMethod', paymentMethodLabel(r.paymentMethod)),
       ...field('field.reference', r.reference, { copy: true }),
     ]),
@@ -213,7 +213,7 @@ function initiated(t: T, r: InitiatedPaymentRow): DetailSection[] {
     section(t, 'amounts', [
       ...field('field.amount', formatMoney(r.amount, r.localCurrency)),
       ...(r.localCurrency === 'USD' ? [] : field('field.amountInUsd', formatMoney(r.amountUsd, 'USD'))),
-      ...field('field.wallet', (r.fiatWallet ?? 'USD').toUpperCase()),
+      ...field('field.wallet', walletOf(r)),
     ]),
   ];
 }
