@@ -1,4 +1,5 @@
-import { AlertTriangle, X } from 'lucide-react';
+import { AlertTriangle } from 'lucide-react';
+import { Banner } from '../../components/ui/banner.tsx';
 import { formatMoney } from '../../lib/format.ts';
 import { translator, useT } from '../../lib/i18n.ts';
 import { useAccounts, usdAvailable } from '../../lib/partner/accounts.ts';
@@ -25,16 +26,11 @@ export function BannerArea({ onTopUp }: { onTopUp: (reason: string) => void }) {
   return (
     <div className="mb-6 space-y-3 empty:hidden">
       {low && (
-        <div
-          role="status"
-          data-testid="low-balance-banner"
-          className="flex items-start gap-3 rounded-lg border border-warning/25 bg-warning-soft px-4 py-3 text-sm text-warning"
-        >
-          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:gap-4">
-            <p className="min-w-0 flex-1">
-              <span className="font-semibold">{t('lowBalance.title')}</span> {t('lowBalance.body', amounts())}
-            </p>
+        <Banner
+          tone="warning"
+          icon={AlertTriangle}
+          testId="low-balance-banner"
+          action={
             <button
               type="button"
               onClick={() => onTopUp(translator(bannersMessages)('lowBalance.reason', amounts()))}
@@ -42,11 +38,12 @@ export function BannerArea({ onTopUp }: { onTopUp: (reason: string) => void }) {
             >
               {t('lowBalance.topUp')}
             </button>
-          </div>
-          <button type="button" onClick={dismissLowBalance} aria-label={t('lowBalance.close')} className="-m-1 rounded p-1 hover:bg-warning/10">
-            <X className="size-4" aria-hidden="true" />
-          </button>
-        </div>
+          }
+          closeLabel={t('lowBalance.close')}
+          onClose={dismissLowBalance}
+        >
+          <span className="font-semibold">{t('lowBalance.title')}</span> {t('lowBalance.body', amounts())}
+        </Banner>
       )}
       <PendingCountriesBanner />
     </div>

@@ -1,7 +1,8 @@
 import { can } from '@portal/contract/permissions';
-import { ShieldCheck, X } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { Suspense, lazy, useState } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
+import { Banner } from '../../../components/ui/banner.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
@@ -32,37 +33,28 @@ export function WalletReviewBanners() {
   return (
     <div className="mb-6 space-y-3">
       {pending.map((w) => (
-        <div
+        <Banner
           key={w.id}
-          role="status"
-          data-testid="wallet-review-banner"
-          className="flex items-start gap-3 rounded-lg border border-brand-600/25 bg-brand-50 px-4 py-3 text-sm text-brand-900"
-        >
-          <ShieldCheck className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
-          <div className="flex min-w-0 flex-1 flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
-            <p className="min-w-0 flex-1">
-              <span className="font-semibold">{t('banner.title')}</span>{' '}
-              {t.rich('banner.body', {
-                // the name as typed, drawn as text (never read as markup)
-                name: <>{w.createdByName}</>,
-                currencies: w.currencies.join(' / '),
-                network: w.network,
-                code: () => <code className="font-mono text-[13px]">{shortAddress(w.address)}</code>,
-              })}
-            </p>
+          tone="brand"
+          icon={ShieldCheck}
+          testId="wallet-review-banner"
+          action={
             <Button size="sm" className="self-start sm:self-auto" onClick={() => setReviewing(w)}>
               {t('banner.review')}
             </Button>
-          </div>
-          <button
-            type="button"
-            onClick={() => dismiss(w.address)}
-            aria-label={t('banner.dismiss', { address: w.address })}
-            className="-m-1 rounded p-1 hover:bg-brand-600/10"
-          >
-            <X className="size-4" aria-hidden="true" />
-          </button>
-        </div>
+          }
+          closeLabel={t('banner.dismiss', { address: w.address })}
+          onClose={() => dismiss(w.address)}
+        >
+          <span className="font-semibold">{t('banner.title')}</span>{' '}
+          {t.rich('banner.body', {
+            // the name as typed, drawn as text (never read as markup)
+            name: <>{w.createdByName}</>,
+            currencies: w.currencies.join(' / '),
+            network: w.network,
+            code: () => <code className="font-mono text-[13px]">{shortAddress(w.address)}</code>,
+          })}
+        </Banner>
       ))}
       {reviewing && (
         <Suspense fallback={null}>
