@@ -7,6 +7,9 @@
 // docs/deployment.md explains it; `npm run cluster -- help` lists the commands.
 //
 // The same functions are exported for tests: import { start, stop, status, killPrimary, ... } from 'scripts/cluster.mjs'.
+// This file starts, stops, reports and breaks the whole; each part has a file of its own: cluster-db.mjs (etcd,
+// Patroni, PostgreSQL, pgBackRest), cluster-haproxy.mjs, cluster-pooler.mjs, cluster-instances.mjs, cluster-state.mjs
+// (the state file, the keys, the command lock), cluster-roles.mjs, cluster-paths.mjs, cluster-process.mjs.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -48,7 +51,6 @@ import {
   cmdlineOf,
   ensureTools,
   mkdirFor,
-  pidRunning,
   portFree,
   portOwner,
   root,
@@ -58,98 +60,11 @@ import {
   terminate,
   waitFor,
 } from './cluster-process.mjs';
-import { installRelease, makeRelease } from './release.mjs';
-import { ensureServerBuild } from './server-build.mjs';
-import { ensureWebBuild } from './web-build.mjs';
+
+import { readState, writeState, STATE_VERSION, newState, keys, writeKeys, locked, mailAlive, instanceAlive } from './cluster-state.mjs';
+import { databaseUrls, passThrough, instanceEnv, ensureRelease, releasePhase, ready, launchInstance, waitInstance } from './cluster-instances.mjs';
 
 export { ClusterError, STATE_DIR, balancerView, portsFor };
-
-// ---------------------------------------------------------------------------------------------------------------
-// state
-
-/** The cluster's state: ports, pids, the variables passed to the instances, the release they run. */
-export function readState() {
-  try {
-    return JSON.parse(fs.readFileSync(FILES.state, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function writeState(state) {
-  fs.mkdirSync(STATE_DIR, { recursive: true });
-  const tmp = `${FILES.state}.${process.pid}`;
-  fs.writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
-  fs.renameSync(tmp, FILES.state);
-}
-
-/** The state's layout: 3 since the database has roles of its own (scripts/cluster-roles.mjs), 2 before. */
-const STATE_VERSION = 3;
-
-/** Which node leads is Patroni's to say (etcd holds it), never this file's. */
-function newState(base) {
-  return { version: STATE_VERSION, base, ports: portsFor(base), pids: {}, env: {} };
-}
-
-/**
- * The instances' secrets, made once and kept in the cluster's folder: the keys, and the token Prometheus (or an
- * operator) sends for GET /metrics on an instance (added to a cluster made before it).
- */
-function keys() {
-  const saved = fs.existsSync(FILES.keys) ? JSON.parse(fs.readFileSync(FILES.keys, 'utf8')) : {};
-  const make = {
-    JWT_SECRET: () => crypto.randomBytes(32).toString('base64'),
-    ENCRYPTION_KEY: () => crypto.randomBytes(32).toString('base64'),
-    METRICS_TOKEN: () => crypto.randomBytes(24).toString('base64url'),
-  };
-  const missing = Object.keys(make).filter((name) => !saved[name]);
-  for (const name of missing) saved[name] = make[name]();
-  if (missing.length) writeKeys(saved);
-  return saved;
-}
-
-const writeKeys = (saved) => fs.writeFileSync(FILES.keys, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
-
-// serialised: one cluster command at a time on this state directory (a file lock across processes, a queue within one)
-let queue = Promise.resolve();
-function locked(fn) {
-  const run = queue.then(() => withFileLock(fn));
-  queue = run.catch(() => undefined);
-  return run;
-}
-
-async function withFileLock(fn) {
-  fs.mkdirSync(STATE_DIR, { recursive: true });
-  const deadline = Date.now() + 300_000;
-  let told = false;
-  for (;;) {
-    try {
-      fs.writeFileSync(FILES.lock, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      const holder = Number(fs.readFileSync(FILES.lock, 'utf8'));
-      if (!holder || !pidRunning(holder)) {
-        fs.rmSync(FILES.lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) throw new ClusterError('cluster', `another cluster command (pid ${holder}) holds ${FILES.lock}`);
-      if (!told) console.error(`Waiting for another cluster command (pid ${holder}) to finish...`);
-      told = true;
-      await sleep(200);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    fs.rmSync(FILES.lock, { force: true });
-  }
-}
-// ---------------------------------------------------------------------------------------------------------------
-// the parts: markers (what their command line names), liveness
-
-const mailAlive = (state) => alive(state.pids.mail, MARK.mail) && cmdlineOf(state.pids.mail).includes(STATE_DIR);
-const instanceAlive = (state, n) => alive(state.pids[`instance-${n}`], MARK.instance(n));
 
 // ---------------------------------------------------------------------------------------------------------------
 // the TCP proxy: every path to a database node
@@ -219,167 +134,6 @@ async function ensureMail(state) {
   state.pids.mail = child.pid;
   await waitFor(part, 'SMTP listening', () => canConnect(state.ports.smtp), { log: logFile('mail'), gone: () => !mailAlive(state), ms: 30_000 });
   return true;
-}
-// ---------------------------------------------------------------------------------------------------------------
-// the portal instances
-
-/** The server's variable names (from its configuration schema), so that the caller's settings reach the instances. */
-function serverVariables() {
-  try {
-    const text = fs.readFileSync(path.join(root, 'apps/server/src/config.ts'), 'utf8');
-    const schema = text.slice(text.indexOf('EnvSchema'));
-    return [...new Set([...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]))];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Every database address of the instances is one that follows the leader (or a replica): PgBouncer's and HAProxy's,
- * as the app's role (rows only). The migrations' (`cli migrate`, before the instances start) are the migrator's.
- */
-function databaseUrls(state, role = 'app') {
-  const { pooler, dbPrimary, dbReplica } = state.ports;
-  if (role === 'migrator') return { DATABASE_URL: roleUrl('migrator', dbPrimary) };
-  return {
-    DATABASE_URL: roleUrl('app', pooler),
-    DATABASE_DIRECT_URL: roleUrl('app', dbPrimary),
-    DATABASE_READ_URL: roleUrl('app', dbReplica),
-  };
-}
-
-/** What the cluster sets for every instance; the caller's own values of these never reach the instances. */
-const CLUSTER_SET = [
-  'NODE_ENV',
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'JWT_SECRET',
-  'ENCRYPTION_KEY',
-  'JWT_SECRET_ACCEPTED',
-  'ENCRYPTION_KEY_ACCEPTED',
-  'DATABASE_URL',
-  'DATABASE_DIRECT_URL',
-  'DATABASE_READ_URL',
-  'TRUST_PROXY',
-  'DEMO',
-  'DEMO_LIVE',
-  'MAIL_CATCHER',
-  'SMTP_URL',
-  'PUBLIC_URL',
-];
-
-/** Settings of the caller's environment that the server knows and the cluster does not set (LOG_LEVEL, ...). */
-function passThrough() {
-  const env = {};
-  for (const name of serverVariables()) {
-    if (process.env[name] !== undefined && process.env[name] !== '' && !CLUSTER_SET.includes(name)) env[name] = process.env[name];
-  }
-  return env;
-}
-
-/** The environment of instance n (and, with n = 0, of the migrations and the seed: the migrator's database address). */
-function instanceEnv(state, n) {
-  const known = new Set([...serverVariables(), ...CLUSTER_SET]);
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !known.has(k) && !k.startsWith('VITEST')));
-  return {
-    ...inherited,
-    ...state.env,
-    ...keys(),
-    ...databaseUrls(state, n === 0 ? 'migrator' : 'app'),
-    NODE_ENV: 'production',
-    PORT: String(n ? state.ports.instances[n - 1] : 0),
-    HOST,
-    DATA_DIR: FILES.data,
-    TRUST_PROXY: HOST,
-    DEMO: 'true',
-    DEMO_LIVE: n === 1 ? 'true' : 'false',
-    MAIL_CATCHER: 'false',
-    SMTP_URL: `smtp://${HOST}:${state.ports.smtp}`,
-    PUBLIC_URL: `http://${HOST}:${state.ports.balancer}`,
-  };
-}
-
-/**
- * The release the instances run (npm run release): made from this checkout, unpacked under the cluster's folder and
- * installed with production dependencies only (`npm ci --omit=dev`), as a production host installs it; no transpiler
- * and no development package is there. Made again when the portal's or the server's build was older than its sources
- * (instances already running keep theirs until they are started again). The checkout's mail catcher stands in for a
- * mail server, so the mail sink still runs from the checkout.
- */
-async function ensureRelease(state, say) {
-  const rebuilt = [ensureWebBuild(), await ensureServerBuild()].some(Boolean);
-  if (!rebuilt && state.release && fs.existsSync(path.join(state.release, '.installed'))) return;
-  const part = 'release';
-  const made = await makeRelease({ out: FILES.releases, log: () => undefined });
-  const dir = path.join(FILES.releases, made.folder);
-  fs.rmSync(dir, { recursive: true, force: true });
-  try {
-    installRelease(made.file, FILES.releases);
-  } catch (err) {
-    throw new ClusterError(part, err instanceof Error ? err.message : String(err));
-  }
-  fs.writeFileSync(path.join(dir, '.installed'), `${made.sha256}\n`);
-  // this release and the one before it stay (instances not yet started again run that one), with their tarballs;
-  // older ones go
-  const keep = new Set([made.folder, state.release && path.basename(state.release)]);
-  state.release = dir;
-  writeState(state);
-  for (const entry of fs.readdirSync(FILES.releases)) {
-    if (!keep.has(entry.replace(/\.tgz(\.sha256)?$/, ''))) fs.rmSync(path.join(FILES.releases, entry), { recursive: true, force: true });
-  }
-  say(`Release ${made.release.version}-${made.release.commit} installed (production dependencies only).`);
-}
-
-/**
- * The release's CLI commands as the migrator (the release phase: the instances' role may not change the schema), each
- * logged in setup.log: migrations before any instance runs the release, and the demo seed once (so that three do not
- * seed at the same time).
- */
-function releasePhase(state, commands, part) {
-  for (const command of commands) {
-    const out = fs.openSync(logFile('setup'), 'a');
-    fs.writeSync(out, `\n---- ${new Date().toISOString()} cli ${command}\n`);
-    const result = spawnSync(process.execPath, [path.join(state.release, 'apps/server/dist/cli.js'), command], {
-      cwd: state.release,
-      env: instanceEnv(state, 0),
-      stdio: ['ignore', out, out],
-    });
-    fs.closeSync(out);
-    if (result.status !== 0) throw new ClusterError(part, `the CLI's ${command} failed (exit ${result.status})`, logFile('setup'));
-  }
-}
-
-async function ready(port) {
-  try {
-    const res = await fetch(`http://${HOST}:${port}/readyz`, { signal: AbortSignal.timeout(2000) });
-    return res.status === 200;
-  } catch {
-    return false;
-  }
-}
-
-async function launchInstance(state, n) {
-  const part = `instance-${n}`;
-  const port = state.ports.instances[n - 1];
-  if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
-  const child = spawnDetached(process.execPath, [path.join(state.release, 'apps/server/dist/server.js'), MARK.instance(n)], {
-    log: logFile(`instance-${n}`),
-    env: instanceEnv(state, n),
-    cwd: state.release,
-  });
-  state.pids[part] = child.pid;
-  writeState(state);
-  return child.pid;
-}
-
-async function waitInstance(state, n) {
-  const port = state.ports.instances[n - 1];
-  await waitFor(`instance-${n}`, 'GET /readyz = 200', () => ready(port), {
-    ms: 120_000,
-    log: logFile(`instance-${n}`),
-    gone: () => !instanceAlive(state, n),
-  });
 }
 // ---------------------------------------------------------------------------------------------------------------
 // start
