@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_API_KEYS } from '@portal/contract/api-keys';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { decrypt } from '../src/lib/keys.ts';
-import { operatorService } from './operator-support.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { testOperator } from './operator-support.ts';
+import { DATABASES, setupSignedIn, type Session, type TestContext } from './harness.ts';
 import { createKey, emailedCode } from './partner-api-client.ts';
 import { smtpSink } from './smtp-sink.ts';
-
-type Session = Awaited<ReturnType<typeof signIn>>;
 
 const ACME = DEMO_PARTNERS.acme.id;
 const LEAN = DEMO_PARTNERS.lean.id;
@@ -15,17 +13,18 @@ const LEAN = DEMO_PARTNERS.lean.id;
 describe.each(DATABASES)('API keys and allowed IP addresses, managed in the portal, on %s', (kind) => {
   let t: TestContext;
   let smtp: Awaited<ReturnType<typeof smtpSink>>;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
-    // a second B2B partner with keys and addresses enabled, for the cross-partner checks
-    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
-      apiKeysManagementEnabled: true,
-      whitelistedIpsEnabled: true,
-    });
-    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'])
-      s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(
+      kind,
+      ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'],
+      {
+        smtpUrl: smtp.url,
+        // a second B2B partner with keys and addresses enabled, for the cross-partner checks
+        beforeSignIn: (ctx) => testOperator(ctx).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true }),
+      },
+    ));
   });
   afterAll(async () => {
     await t?.close();
@@ -181,15 +180,11 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
     expect((await del('admin@acme.test', `/api/v1/partner/apikey/${lean.apiKey}`)).statusCode).toBe(404);
     expect((await listKeys('admin@lean.test')).find((k) => k.apiKey === lean.apiKey)).toMatchObject({ status: 'active' });
 
-    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
-      apiKeysManagementEnabled: false,
-    });
+    await testOperator(t).setFeatureFlags(LEAN, { apiKeysManagementEnabled: false });
     const off = await get('admin@lean.test', '/api/v1/partner/apikey');
     expect(off.statusCode).toBe(403);
     expect(off.json<{ message: string }>().message).toMatch(/not enabled/);
-    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
-      apiKeysManagementEnabled: true,
-    });
+    await testOperator(t).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true });
   });
 
   it('needs the request-forgery token for the portal calls that change keys', async () => {

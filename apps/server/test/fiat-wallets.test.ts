@@ -4,18 +4,16 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
 import { createFiatWalletsRepository } from '../src/modules/fiat-wallets/fiat-wallets.repository.ts';
 import { createFiatWalletsService } from '../src/modules/fiat-wallets/fiat-wallets.service.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setupSignedIn, type Session, type TestContext } from './harness.ts';
 
-type Session = Awaited<ReturnType<typeof signIn>>;
 const ACME = DEMO_PARTNERS.acme.id;
 const LEAN = DEMO_PARTNERS.lean.id;
 
 describe.each(DATABASES)('fiat wallets on %s', (kind) => {
   let t: TestContext;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
-    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']));
   });
   afterAll(async () => {
     await t?.close();

@@ -149,11 +149,17 @@ export type TestContext = {
   close(): Promise<void>;
 };
 
+type SetupOptions = {
+  seed?: boolean;
+  transactions?: boolean;
+  config?: Record<string, string>;
+  extend?: (app: BuiltApp) => void;
+  jobs?: boolean;
+  smtpUrl?: string;
+};
+
 /** A migrated database with the demo data and an app over it. */
-export async function setup(
-  kind: DatabaseKind,
-  options: { seed?: boolean; transactions?: boolean; config?: Record<string, string>; extend?: (app: BuiltApp) => void; jobs?: boolean; smtpUrl?: string } = {},
-): Promise<TestContext> {
+export async function setup(kind: DatabaseKind, options: SetupOptions = {}): Promise<TestContext> {
   const database = await migratedDatabase(kind);
   const keys = testKeys();
   // the demo transactions cost seconds: only the files that read them ask for them
@@ -282,6 +288,30 @@ export async function signIn(t: TestContext, email: string, as: Browser = browse
   if (res.statusCode !== 200) throw new Error(`challenge ${email}: ${res.body}`);
   const body = res.json<{ accessToken: string; refreshToken: string; user: { id: string; partnerId: string } }>();
   return { ...body, browser: as };
+}
+
+/** A demo user signed in: the tokens, the user, and the browser that holds the cookies. */
+export type Session = Awaited<ReturnType<typeof signIn>>;
+
+/**
+ * `setup` with sign-ins not rate-limited (a file signs many users in), then `beforeSignIn` (what the users' sessions
+ * should already see), then `emails` signed in: the app, and each user's session by e-mail.
+ */
+export async function setupSignedIn(
+  kind: DatabaseKind,
+  emails: string[],
+  { beforeSignIn, ...options }: SetupOptions & { beforeSignIn?: (t: TestContext) => Promise<unknown> } = {},
+) {
+  const t = await setup(kind, { ...options, config: { LOGIN_RATE_LIMIT: '10000', ...options.config } });
+  const s: Record<string, Session> = {};
+  try {
+    await beforeSignIn?.(t);
+    for (const email of emails) s[email] = await signIn(t, email);
+  } catch (err) {
+    await t.close();
+    throw err;
+  }
+  return { t, s };
 }
 
 /**

@@ -7,6 +7,7 @@ import { createOperatorService } from '../src/modules/partners/index.ts';
 import type { InvalidatePartner } from '../src/modules/partners/partner-cache.ts';
 import { createInvitationService } from '../src/modules/team/index.ts';
 import { createTeamRepository } from '../src/modules/team/team.repository.ts';
+import type { TestContext } from './harness.ts';
 
 /** The operator's service as the composition root wires it for the CLI (composeOperatorTools): invitations sent with `mailer`, linking to `publicUrl`. */
 export function operatorService(o: { db: Kysely<DB>; live: LivePublisher; mailer: Mailer; publicUrl: string; invalidatePartner?: InvalidatePartner }) {
@@ -17,3 +18,6 @@ export function operatorService(o: { db: Kysely<DB>; live: LivePublisher; mailer
     invalidatePartner: o.invalidatePartner,
   });
 }
+
+/** The operator's service over a test's app: its database and live bus, invitations to its memory mailer. */
+export const testOperator = (t: TestContext) => operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' });

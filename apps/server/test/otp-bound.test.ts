@@ -4,10 +4,8 @@ import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import { WEBHOOK_EVENT_TYPES } from '@portal/contract/webhooks';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setupSignedIn, type Session, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
-
-type Session = Awaited<ReturnType<typeof signIn>>;
 
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
@@ -23,11 +21,10 @@ const typo = (address: string) => {
 describe.each(DATABASES)('codes checked before they are sent, and bound to their change, on %s', (kind) => {
   let t: TestContext;
   let smtp: Awaited<ReturnType<typeof smtpSink>>;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
-    for (const email of [ADMIN, TREASURY, VIEWER, KORA]) s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(kind, [ADMIN, TREASURY, VIEWER, KORA], { smtpUrl: smtp.url }));
   });
   afterAll(async () => {
     await t?.close();

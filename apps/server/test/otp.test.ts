@@ -4,20 +4,18 @@ import { createOtpRepository } from '../src/modules/otp/otp.repository.ts';
 import { createOtpService } from '../src/modules/otp/otp.service.ts';
 import { createRateLimitRepository } from '../src/db/rate-limit.repository.ts';
 import { MAIL_UNAVAILABLE } from '../src/lib/mailer.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, setupSignedIn, signIn, type Session, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 
-type Session = Awaited<ReturnType<typeof signIn>>;
 const ANY = { action: 'ip.add' as const, target: { ipAddress: '203.0.113.7' } };
 
 describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
   let t: TestContext;
   let smtp: Awaited<ReturnType<typeof smtpSink>>;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
-    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test']) s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test'], { smtpUrl: smtp.url }));
   });
   afterAll(async () => {
     await t?.close();

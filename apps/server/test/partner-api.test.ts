@@ -3,12 +3,10 @@ import { API_KEY_MESSAGES, SIGNATURE_WINDOW_SECONDS } from '@portal/contract/api
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { decrypt, encrypt } from '../src/lib/keys.ts';
 import { LAST_USED_EVERY_MS } from '../src/plugins/api-key-auth.ts';
-import { operatorService } from './operator-support.ts';
-import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
+import { testOperator } from './operator-support.ts';
+import { DATABASES, browser, setup, setupSignedIn, type Session, type TestContext } from './harness.ts';
 import { createKey, emailedCode, signedCall, type KeyPair } from './partner-api-client.ts';
 import { smtpSink } from './smtp-sink.ts';
-
-type Session = Awaited<ReturnType<typeof signIn>>;
 
 const ACME = DEMO_PARTNERS.acme.id;
 const LEAN = DEMO_PARTNERS.lean.id;
@@ -16,18 +14,17 @@ const LEAN = DEMO_PARTNERS.lean.id;
 describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) => {
   let t: TestContext;
   let smtp: Awaited<ReturnType<typeof smtpSink>>;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   let readKey: KeyPair;
   let writeKey: KeyPair;
   let bothKey: KeyPair;
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url, transactions: true });
-    await operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' }).setFeatureFlags(LEAN, {
-      apiKeysManagementEnabled: true,
-      whitelistedIpsEnabled: true,
-    });
-    for (const email of ['admin@acme.test', 'admin@lean.test']) s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'admin@lean.test'], {
+      smtpUrl: smtp.url,
+      transactions: true,
+      beforeSignIn: (ctx) => testOperator(ctx).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true }),
+    }));
     readKey = await createKey(s['admin@acme.test']!, { name: 'Reader', permissions: ['api_read'] });
     writeKey = await createKey(s['admin@acme.test']!, { name: 'Writer', permissions: ['api_write'] });
     bothKey = await createKey(s['admin@acme.test']!, { name: 'Both', permissions: ['api_read', 'api_write'] });
@@ -245,7 +242,7 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
 
   it('refuses the keys of a partner whose API access is switched off', async () => {
     const lean = await createKey(s['admin@lean.test']!, { name: 'Lean switched off', permissions: ['api_read'] });
-    const operator = operatorService({ db: t.database.db, live: t.app.liveBus, mailer: t.mailer, publicUrl: 'http://portal.test' });
+    const operator = testOperator(t);
     await operator.setFeatureFlags(LEAN, { apiKeysManagementEnabled: false });
     const res = await call(lean, 'GET', '/api/v1/partner/accounts');
     expect(res.statusCode).toBe(403);

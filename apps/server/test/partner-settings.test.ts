@@ -5,16 +5,13 @@ import { createCacheBus } from '../src/lib/cache-bus.ts';
 import { validateAddress } from '../src/lib/deposit-addresses.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
 import { operatorService } from './operator-support.ts';
-import { DATABASES, browser, memoryMailer, setup, signIn, twoInstances, type TestContext } from './harness.ts';
-
-type Session = Awaited<ReturnType<typeof signIn>>;
+import { DATABASES, browser, memoryMailer, setupSignedIn, signIn, twoInstances, type Session, type TestContext } from './harness.ts';
 
 describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) => {
   let t: TestContext;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
-    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']));
   });
   afterAll(async () => {
     await t?.close();

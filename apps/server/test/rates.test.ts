@@ -4,25 +4,28 @@ import { RATE_MESSAGES, type PartnerRate } from '@portal/contract/rates';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { platformRateId } from '../src/db/reference/markets.ts';
 import { enableRates, findPartnerRate, partnerRateId, requestChange, settleChange } from '../src/modules/rates/rates.repository.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setupSignedIn, type Session, type TestContext } from './harness.ts';
 
-type Session = Awaited<ReturnType<typeof signIn>>;
 const ACME = DEMO_PARTNERS.acme.id;
 const LEAN = DEMO_PARTNERS.lean.id;
 
 describe.each(DATABASES)('enabled countries (partner rates) on %s', (kind) => {
   let t: TestContext;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
-    // Lean Pay is B2B; give it the flag so that it can try to reach Acme's rates
-    await t.database.db
-      .updateTable('partners')
-      .set({ feature_flags: JSON.stringify({ enabledCountriesEnabled: true }) })
-      .where('id', '=', LEAN)
-      .execute();
-    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'])
-      s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(
+      kind,
+      ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'],
+      {
+        // Lean Pay is B2B; give it the flag so that it can try to reach Acme's rates
+        beforeSignIn: (ctx) =>
+          ctx.database.db
+            .updateTable('partners')
+            .set({ feature_flags: JSON.stringify({ enabledCountriesEnabled: true }) })
+            .where('id', '=', LEAN)
+            .execute(),
+      },
+    ));
   });
   afterAll(async () => {
     await t?.close();

@@ -11,10 +11,9 @@ import { utcText } from '../src/modules/notifications/index.ts';
 import { migrateToLatest, migrator } from '../src/db/migrate.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { currentStep, totpCode, TOTP_PERIOD } from '../src/lib/totp.ts';
-import { DATABASES, browser, setup, signIn, twoInstances, type TestContext } from './harness.ts';
+import { DATABASES, browser, setup, setupSignedIn, signIn, twoInstances, type Session, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
 
-type Session = Awaited<ReturnType<typeof signIn>>;
 const ACME = DEMO_PARTNERS.acme.id;
 const idOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.id;
 const NEW_PASSWORD = 'Kilimanjaro-Sunrise-42';
@@ -22,12 +21,16 @@ const NEW_PASSWORD = 'Kilimanjaro-Sunrise-42';
 describe.each(DATABASES)('the team on %s', (kind) => {
   let t: TestContext;
   let smtp: Awaited<ReturnType<typeof smtpSink>>;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
-    for (const email of ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'])
-      s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(
+      kind,
+      ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'],
+      {
+        smtpUrl: smtp.url,
+      },
+    ));
   });
   afterAll(async () => {
     await t?.close();
