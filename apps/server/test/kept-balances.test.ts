@@ -6,27 +6,26 @@ import { sandboxOutcome, type Payment } from '@portal/contract/payments';
 import type { Settlement } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { simulatedPayer, type SettlementPayer } from '../src/modules/withdrawals/payer.ts';
+import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { ledgerSummary, reconcileAccounts } from '../src/modules/ledger/ledger.repository.ts';
-import { DATABASES, setup, type TestContext } from './harness.ts';
+import { DATABASES, type TestContext } from './harness.ts';
 import { kenyaMomo, startTestPaymentWorker } from './payment-support.ts';
 import { smtpSink } from './smtp-sink.ts';
-import { settlementAmount, startWithdrawalWorkers, until, walletActors } from './wallet-support.ts';
+import { until, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
 const ACME = DEMO_PARTNERS.acme.id;
 
 /** Withdrawals of amounts ending in .13 cannot be sent and those ending in .17 are dropped after sending: both come back. */
-const payer: SettlementPayer = {
+const payer: TestPayer = (amountOf) => ({
   async send(p) {
     return (await amountOf(p.settlementId)).endsWith('.13') ? { ok: false, reason: 'The network refused the transaction' } : simulatedPayer.send(p);
   },
   async confirm(p) {
     return (await amountOf(p.settlementId)).endsWith('.17') ? { ok: false, reason: 'The transaction was dropped by the network' } : { ok: true };
   },
-};
-let amountOf: (settlementId: string) => Promise<string> = async () => '';
+});
 
 /**
  * The balance and the reservations each account keeps (migration 0039) stay equal to the sum of its ledger entries while
@@ -42,23 +41,9 @@ describe.each(DATABASES)('kept balances on %s', (kind) => {
 
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, {
-      config: {
-        LOGIN_RATE_LIMIT: '10000',
-        WALLET_SCREENING_SECONDS: '0',
-        SETTLEMENT_PROCESSING_SECONDS: '0',
-        SETTLEMENT_COMPLETION_SECONDS: '0',
-        PAYMENT_STEP_SECONDS: '0',
-      },
-      smtpUrl: smtp.url,
-      jobs: true,
-    });
-    amountOf = (id) => settlementAmount(t, id);
-    await startWithdrawalWorkers(t, payer, { processingSeconds: 0, completionSeconds: 0 });
+    ({ t, w, wallet } = await withdrawalSetup(kind, smtp, { payer, users: [ADMIN, TREASURY], config: { PAYMENT_STEP_SECONDS: '0' } }));
     const worker = await startTestPaymentWorker(t, { concurrency: 2 });
     stopPayments = () => worker.stop();
-    w = await walletActors(t, smtp, [ADMIN, TREASURY]);
-    wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
   });
   afterAll(async () => {
     await stopPayments?.();

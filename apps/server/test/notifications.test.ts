@@ -4,11 +4,11 @@ import type { NotificationList, NotificationPreferences } from '@portal/contract
 import type { PartnerRate } from '@portal/contract/rates';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { simulatedPayer, type SettlementPayer } from '../src/modules/withdrawals/payer.ts';
+import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
-import { DATABASES, setup, type TestContext } from './harness.ts';
+import { DATABASES, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
-import { settlementAmount, startWithdrawalWorkers, until, walletActors } from './wallet-support.ts';
+import { until, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
 const ADMIN2 = 'admin2@acme.test';
@@ -19,13 +19,12 @@ const ACME = DEMO_PARTNERS.acme.id;
 const PUBLIC_URL = 'https://portal.example';
 
 /** Withdrawals of an amount ending in .13 cannot be sent (the failed path); the rest go through. */
-let amountOf: (id: string) => Promise<string> = async () => '';
-const payer: SettlementPayer = {
+const payer: TestPayer = (amountOf) => ({
   async send(p) {
     return (await amountOf(p.settlementId)).endsWith('.13') ? { ok: false, reason: 'The network refused the transaction' } : simulatedPayer.send(p);
   },
   confirm: () => Promise.resolve({ ok: true }),
-};
+});
 
 /** A received mail as a person reads it: recipient, subject and text (quoted-printable decoded, UTF-8). */
 function readMail(m: { to: string[]; raw: string }) {
@@ -43,22 +42,11 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
 
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, {
-      config: {
-        LOGIN_RATE_LIMIT: '10000',
-        WALLET_SCREENING_SECONDS: '0',
-        SETTLEMENT_PROCESSING_SECONDS: '0',
-        SETTLEMENT_COMPLETION_SECONDS: '0',
-        WITHDRAWAL_MAX_USD: '30000.00',
-        PUBLIC_URL,
-      },
-      smtpUrl: smtp.url,
-      jobs: true,
-    });
-    amountOf = (id) => settlementAmount(t, id);
-    await startWithdrawalWorkers(t, payer, { processingSeconds: 0, completionSeconds: 0 });
-    w = await walletActors(t, smtp, [ADMIN, ADMIN2, TREASURY, VIEWER, KORA]);
-    wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
+    ({ t, w, wallet } = await withdrawalSetup(kind, smtp, {
+      payer,
+      users: [ADMIN, ADMIN2, TREASURY, VIEWER, KORA],
+      config: { WITHDRAWAL_MAX_USD: '30000.00', PUBLIC_URL },
+    }));
   });
   /** Every withdrawal of the tests has ended (its job done, and so its notifications written). */
   const withdrawalsFinished = () =>

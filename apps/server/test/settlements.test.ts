@@ -4,12 +4,12 @@ import { STATEMENT_MESSAGES, STATEMENT_PDF_MAX_ENTRIES, type BalanceOverview } f
 import { normalise, subtractDecimal } from '@portal/contract/decimal';
 import { WITHDRAWAL_MESSAGES, type Settlement, type SettlementFeeResponse } from '@portal/contract/settlements';
 import type { SettlementWallet } from '@portal/contract/wallets';
-import { simulatedPayer, type SettlementPayer } from '../src/modules/withdrawals/payer.ts';
+import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { DATABASES, setup, type TestContext } from './harness.ts';
+import { DATABASES, type TestContext } from './harness.ts';
 import { smtpSink } from './smtp-sink.ts';
-import { settlementAmount, startWithdrawalWorkers, walletActors } from './wallet-support.ts';
+import { withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 import { pdfText } from './pdf-text.ts';
 
 const ADMIN = 'admin@acme.test';
@@ -22,7 +22,7 @@ const ACME = DEMO_PARTNERS.acme.id;
  * The payer of these tests: the simulated one, except that amounts ending in .13 cannot be sent and amounts ending
  * in .17 are refused by the chain after sending (the failed paths).
  */
-const payer: SettlementPayer = {
+const payer: TestPayer = (amountOf) => ({
   async send(p) {
     return p.amount.endsWith('.13000000') || (await amountOf(p.settlementId)).endsWith('.13')
       ? { ok: false, reason: 'The network refused the transaction' }
@@ -31,8 +31,7 @@ const payer: SettlementPayer = {
   async confirm(p) {
     return (await amountOf(p.settlementId)).endsWith('.17') ? { ok: false, reason: 'The transaction was dropped by the network' } : { ok: true };
   },
-};
-let amountOf: (settlementId: string) => Promise<string> = async () => '';
+});
 
 /** The partner's USD balance: the sum of its ledger entries. */
 const CONCURRENT = Number(process.env.WITHDRAWAL_TEST_REQUESTS ?? 500);
@@ -44,24 +43,17 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
   let wallet: SettlementWallet;
   beforeAll(async () => {
     smtp = await smtpSink();
-    t = await setup(kind, {
+    ({ t, w, wallet } = await withdrawalSetup(kind, smtp, {
+      payer,
+      users: [ADMIN, TREASURY, VIEWER, KORA],
+      processingSeconds: 1,
       config: {
-        LOGIN_RATE_LIMIT: '10000',
-        WALLET_SCREENING_SECONDS: '0',
-        SETTLEMENT_PROCESSING_SECONDS: '1',
-        SETTLEMENT_COMPLETION_SECONDS: '0',
         WITHDRAWAL_MAX_USD: '30000.00',
         // the account lock is proved at full concurrency (500 at once below); the fair share, which would queue all but 5
         // of one partner's withdrawals, is proved in fair-share.test.ts
         FAIR_SHARE_PER_PARTNER: '0',
       },
-      smtpUrl: smtp.url,
-      jobs: true,
-    });
-    amountOf = (id) => settlementAmount(t, id);
-    await startWithdrawalWorkers(t, payer, { processingSeconds: 1, completionSeconds: 0 });
-    w = await walletActors(t, smtp, [ADMIN, TREASURY, VIEWER, KORA]);
-    wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } });
+    }));
   });
   afterAll(async () => {
     await t?.close();

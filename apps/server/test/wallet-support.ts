@@ -5,10 +5,9 @@ import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
 import { startWithdrawalWorker } from '../src/modules/withdrawals/withdrawal-processing.ts';
 import type { SettlementPayer } from '../src/modules/withdrawals/payer.ts';
 import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
-import { signIn, type TestContext } from './harness.ts';
+import { setup, signIn, type DatabaseKind, type Session, type TestContext } from './harness.ts';
 import { mailText, type smtpSink } from './smtp-sink.ts';
 
-export type Session = Awaited<ReturnType<typeof signIn>>;
 type Sink = Awaited<ReturnType<typeof smtpSink>>;
 
 /** Waits until `check` answers something truthy (expect.poll works inside tests only; this one in hooks too). */
@@ -86,7 +85,7 @@ export async function walletActors(t: TestContext, smtp: Sink, emails: string[])
  * The background work withdrawals need in a test's app: wallet screening (every wallet passes) and the settlement
  * worker with `payer`; and what a withdrawal's amount is, for payers that fail some amounts on purpose.
  */
-export async function startWithdrawalWorkers(t: TestContext, payer: SettlementPayer, timings: { processingSeconds: number; completionSeconds: number }) {
+async function startWithdrawalWorkers(t: TestContext, payer: SettlementPayer, timings: { processingSeconds: number; completionSeconds: number }) {
   const boss = t.app.boss!;
   await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
   await startWithdrawalWorker({
@@ -102,7 +101,53 @@ export async function startWithdrawalWorkers(t: TestContext, payer: SettlementPa
 }
 
 /** A settlement's USD amount as written (no trailing zeros): the test payers decide by its cents. */
-export async function settlementAmount(t: TestContext, id: string): Promise<string> {
+async function settlementAmount(t: TestContext, id: string): Promise<string> {
   const row = await t.database.db.selectFrom('settlements').select('fiat_amount_usd').where('id', '=', id).executeTakeFirst();
   return row?.fiat_amount_usd.replace(/0+$/, '') ?? '';
+}
+
+/** A test's payer, made with what a settlement's USD amount is (the test payers fail some amounts on purpose). */
+export type TestPayer = (amountOf: (settlementId: string) => Promise<string>) => SettlementPayer;
+
+const ADMIN = 'admin@acme.test';
+const TREASURY = 'treasury@acme.test';
+
+/**
+ * An app for withdrawals: the job queue, sign-ins not rate-limited, wallets screened at once, mail over SMTP to `smtp`,
+ * `config` beside; the withdrawal workers with `payer` (a withdrawal is sent after `processingSeconds` and completes at
+ * once); `users` signed in (Acme's admin and treasurer among them); and a TRC20 USDT wallet of Acme's with travel-rule
+ * details, added by its admin, approved by its treasurer and enabled.
+ */
+export async function withdrawalSetup(
+  kind: DatabaseKind,
+  smtp: Sink,
+  options: { payer: TestPayer; users: string[]; processingSeconds?: number; config?: Record<string, string> },
+) {
+  const processingSeconds = options.processingSeconds ?? 0;
+  const t = await setup(kind, {
+    config: {
+      LOGIN_RATE_LIMIT: '10000',
+      WALLET_SCREENING_SECONDS: '0',
+      SETTLEMENT_PROCESSING_SECONDS: String(processingSeconds),
+      SETTLEMENT_COMPLETION_SECONDS: '0',
+      ...options.config,
+    },
+    smtpUrl: smtp.url,
+    jobs: true,
+  });
+  try {
+    await startWithdrawalWorkers(
+      t,
+      options.payer((id) => settlementAmount(t, id)),
+      { processingSeconds, completionSeconds: 0 },
+    );
+    const w = await walletActors(t, smtp, options.users);
+    const wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], {
+      travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
+    });
+    return { t, w, wallet };
+  } catch (err) {
+    await t.close();
+    throw err;
+  }
 }
