@@ -1,3 +1,4 @@
+import type { BalanceOverview, LedgerMovement } from '@portal/contract/balance';
 import { ALL_FEATURE_FLAGS, type Role } from '@portal/contract/domain';
 import type { FiatWallet } from '@portal/contract/fiat-wallets';
 import type { PartnerAccounts, PartnerProfile } from '@portal/contract/partner';
@@ -39,6 +40,25 @@ export function profile(overrides: Partial<PartnerProfile['partner']> = {}, flag
 
 export function accounts(list: PartnerAccounts['accounts'] = [{ currency: 'USD', available: '25000.00' }]): PartnerAccounts {
   return { partner: { id: PARTNER_ID, name: 'Acme Remit' }, accounts: list };
+}
+
+/** The balance overview (GET partner/balance): `available` USD, nothing pending and no movements unless given. */
+export function balanceOverview(available: string, overrides: Partial<BalanceOverview> = {}): BalanceOverview {
+  return { currency: 'USD', available, pending: { withdrawals: '0.00', disbursements: '0.00', total: '0.00' }, recent: [], ...overrides };
+}
+
+/** One of the overview's recent movements: a withdrawal of USD 1,234.56 to a settlement wallet unless overridden. */
+export function ledgerMovement(overrides: Partial<LedgerMovement> = {}): LedgerMovement {
+  return {
+    id: '1',
+    kind: 'settlement',
+    description: 'Withdrawal to a settlement wallet',
+    reference: '5e770000-0000-4000-8000-0000000000ff',
+    amount: '-1234.56',
+    currency: 'USD',
+    createdAt: '2026-11-23T10:00:00.000Z',
+    ...overrides,
+  };
 }
 
 /** The demo partner's fiat wallets (GET partner/fiat-wallets): the default USD one, NGN, KES; overrides by currency. */

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WITHDRAWAL_MESSAGES } from '@portal/contract/settlements';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
-import { accounts, profile, settlementWallet, signIn } from '../../../testing/factories.ts';
+import { accounts, balanceOverview, profile, settlementWallet, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { BalanceScreen } from '../routes/balance.tsx';
 
@@ -39,9 +39,7 @@ function server(wallets = [settlementWallet()]) {
   return mockApi({
     'GET partner/profile': { body: profile() },
     'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '25000.00' }]) },
-    'GET partner/balance': {
-      body: { currency: 'USD', available: '25000.00', pending: { withdrawals: '0.00', disbursements: '0.00', total: '0.00' }, recent: [] },
-    },
+    'GET partner/balance': { body: balanceOverview('25000.00') },
     'GET partner/wallets': { body: { wallets } },
     'GET partner/travel-rule': { body: TRAVEL_RULE },
     'GET partner/settlement/fee': (call) => ({ body: fee(new URLSearchParams(call.query).get('amount')!) }),
@@ -52,14 +50,28 @@ function server(wallets = [settlementWallet()]) {
   });
 }
 
+/** The balance screen, its balance loaded, with the withdraw dialog open. */
+async function openWithdraw() {
+  const rendered = renderScreen(<BalanceScreen />, { path: '/balance' });
+  await screen.findByText('USD 25,000.00');
+  await rendered.user.click(screen.getByRole('button', { name: 'Withdraw' }));
+  return rendered;
+}
+
+/** The withdraw dialog with `amount` typed and Continue pressed. */
+async function continueWith(amount: string) {
+  const rendered = await openWithdraw();
+  await rendered.user.type(screen.getByLabelText('Amount (USD)'), amount);
+  await rendered.user.click(screen.getByRole('button', { name: 'Continue' }));
+  return rendered;
+}
+
 describe('withdrawal', () => {
   beforeEach(() => signIn('treasury'));
 
   it('takes an amount up to the max settlement, confirms rate, fee and what arrives, then shows the pending acknowledgement', async () => {
     const api = server();
-    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
-    await screen.findByText('USD 25,000.00');
-    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    const { user } = await openWithdraw();
     expect(screen.getByTestId('max-settlement').textContent).toBe('You can withdraw at most USD 25,000.00');
     // said as soon as the amount typed is above the maximum, before Continue; gone when it is not
     await user.type(screen.getByLabelText('Amount (USD)'), '25000.0');
@@ -108,11 +120,7 @@ describe('withdrawal', () => {
       const body = call.body as { amount: string; sequenceId: string };
       return { status: 201, body: { settlement: settlement(body.amount, body.sequenceId) } };
     });
-    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
-    await screen.findByText('USD 25,000.00');
-    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
-    await user.type(screen.getByLabelText('Amount (USD)'), '1500');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const { user } = await continueWith('1500');
     expect((await screen.findByLabelText<HTMLInputElement>('Full name of entity or beneficiary')).value).toBe('Acme Remit Ltd');
     expect(screen.getByLabelText<HTMLInputElement>('Business registration number').value).toBe('RC-123456');
     await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
@@ -128,11 +136,7 @@ describe('withdrawal', () => {
   it('a refused withdrawal is the answer: not sent again', async () => {
     const api = server();
     api.on('POST partner/settlement/withdrawal', apiError(409, 'SequenceIdReused', 'The balance is too low for this withdrawal.'));
-    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
-    await screen.findByText('USD 25,000.00');
-    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
-    await user.type(screen.getByLabelText('Amount (USD)'), '250');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const { user } = await continueWith('250');
     await screen.findByTestId('confirm-rate');
     await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
     expect((await screen.findByRole('alert')).textContent).toBe('could not process settlement: The balance is too low for this withdrawal.');
@@ -141,9 +145,7 @@ describe('withdrawal', () => {
 
   it("says 'Cannot withdraw funds without setting a wallet address' when no wallet is enabled", async () => {
     server([settlementWallet({ status: 'pending_approval' })]);
-    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
-    await screen.findByText('USD 25,000.00');
-    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await openWithdraw();
     expect((await screen.findByTestId('no-wallet')).textContent).toBe('Cannot withdraw funds without setting a wallet address');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Continue' }).disabled).toBe(true);
   });
@@ -170,11 +172,7 @@ describe('withdrawal', () => {
   it('when the server answers InsufficientBalance, goes back to the amount with the new maximum in the hint and the error', async () => {
     const api = server();
     api.on('POST partner/settlement/withdrawal', apiError(400, 'InsufficientBalance', 'You can withdraw at most USD 100.00'));
-    const { user } = renderScreen(<BalanceScreen />, { path: '/balance' });
-    await screen.findByText('USD 25,000.00');
-    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
-    await user.type(screen.getByLabelText('Amount (USD)'), '250');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const { user } = await continueWith('250');
     await screen.findByTestId('confirm-rate');
     api.on('GET partner/accounts', { body: accounts([{ currency: 'USD', available: '100.00' }]) });
     await user.click(screen.getByRole('button', { name: 'Confirm withdrawal' }));
@@ -186,9 +184,7 @@ describe('withdrawal', () => {
 
   it('gives a treasury user a link to the wallets page (no menu name they do not have), and without the feature tells them to ask an admin', async () => {
     server([]);
-    const { user, unmount } = renderScreen(<BalanceScreen />, { path: '/balance' });
-    await screen.findByText('USD 25,000.00');
-    await user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    const { unmount } = await openWithdraw();
     await screen.findByTestId('no-wallet');
     expect(screen.getByRole('link', { name: 'Add a wallet address' }).getAttribute('href')).toBe('/wallets');
     expect(screen.queryByText(/Wallet Management/)).toBeNull();
@@ -196,9 +192,7 @@ describe('withdrawal', () => {
 
     const api = server([]);
     api.on('GET partner/profile', { body: profile({}, { walletManagementEnabled: false }) });
-    const second = renderScreen(<BalanceScreen />, { path: '/balance' });
-    await screen.findByText('USD 25,000.00');
-    await second.user.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await openWithdraw();
     await screen.findByTestId('no-wallet');
     expect(screen.getByText('Ask an admin of your team to add a wallet address.')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Add a wallet address' })).toBeNull();

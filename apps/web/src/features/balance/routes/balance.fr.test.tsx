@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../../lib/i18n.ts';
 import { mockApi } from '../../../testing/api-mock.ts';
-import { accounts, profile, signIn } from '../../../testing/factories.ts';
+import { accounts, balanceOverview, ledgerMovement, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { BalanceScreen } from './balance.tsx';
 
@@ -22,22 +22,10 @@ describe('balance screen in French', () => {
       'GET partner/profile': { body: profile() },
       'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '1234.56' }]) },
       'GET partner/balance': {
-        body: {
-          currency: 'USD',
-          available: '1234.56',
+        body: balanceOverview('1234.56', {
           pending: { withdrawals: '1000.00', disbursements: '0.50', total: '1000.50' },
-          recent: [
-            {
-              id: '1',
-              kind: 'settlement',
-              description: 'Withdrawal to a settlement wallet',
-              reference: '5e770000-0000-4000-8000-0000000000ff',
-              amount: '-1234.56',
-              currency: 'USD',
-              createdAt: '2026-11-23T10:00:00.000Z',
-            },
-          ],
-        },
+          recent: [ledgerMovement()],
+        }),
       },
     });
     renderScreen(<BalanceScreen />, { path: '/balance' });

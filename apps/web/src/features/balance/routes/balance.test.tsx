@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
-import { accounts, profile, signIn } from '../../../testing/factories.ts';
+import { accounts, balanceOverview, ledgerMovement, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { BalanceScreen } from './balance.tsx';
 
@@ -79,31 +79,19 @@ describe('balance screen', () => {
       'GET partner/profile': { body: profile() },
       'GET partner/accounts': { body: accounts([{ currency: 'USD', available: '25000.00' }]) },
       'GET partner/balance': {
-        body: {
-          currency: 'USD',
-          available: '25000.00',
+        body: balanceOverview('25000.00', {
           pending: { withdrawals: '1234.56', disbursements: '100.50', total: '1335.06' },
           recent: [
-            {
-              id: '2',
-              kind: 'settlement',
-              description: 'Withdrawal to a settlement wallet',
-              reference: '5e770000-0000-4000-8000-0000000000ff',
-              amount: '-1234.56',
-              currency: 'USD',
-              createdAt: '2026-11-23T10:00:00.000Z',
-            },
-            {
-              id: '1',
+            ledgerMovement({ id: '2' }),
+            ledgerMovement({
               kind: 'collection',
               description: 'Collection received',
               reference: 'c0770000-0000-4000-8000-000000000001',
               amount: '500.00',
-              currency: 'USD',
               createdAt: '2026-11-22T09:00:00.000Z',
-            },
+            }),
           ],
-        },
+        }),
       },
     });
     renderBalance();
