@@ -32,11 +32,10 @@ export function guardRefusal(route: RouteMeta, s: GuardInput): GuardRefusal | nu
   }
   if (!verifiedUser) return refuse('authentication', '/login');
 
-  // 2. admin-only
-  if (route.adminOnly && !can(s.role, 'manageApiKeys')) return refuse('adminOnly', '/');
-
-  // 3. wallet management: treasury or admin
-  if (route.walletManagement && !can(s.role, 'openWallets')) return refuse('walletRole', '/');
+  // 2. admin-only, then 3. wallet management (treasury or admin): whom the permission table lets do the route's action
+  const { requires } = route;
+  if (requires?.rule === 'adminOnly' && !can(s.role, requires.action)) return refuse('adminOnly', '/');
+  if (requires?.rule === 'walletRole' && !can(s.role, requires.action)) return refuse('walletRole', '/');
 
   // 4. partner type
   const p = s.partner ?? { isB2B: false, isCommercial: false, isWhitelistedCommercial: false };

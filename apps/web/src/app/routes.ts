@@ -1,9 +1,12 @@
 import type { FeatureFlag } from '@portal/contract/domain';
+import type { Action } from '@portal/contract/permissions';
 
 /**
  * The route table of portal-core §2 with what the navigation guard needs to know of each route.
  * access: public (no sign-in), partial (signed in, not yet verified), protected (a verified user).
  * area: which partner kinds may open it (shared screens pass for every kind).
+ * requires: the role rule of the guard that applies (portal-core §2 rules 2 and 3), and the action of the permission
+ * table it reads.
  */
 export type RouteAccess = 'public' | 'partial' | 'protected';
 export type RouteArea = 'shared' | 'b2b' | 'trades' | 'payments';
@@ -12,8 +15,7 @@ export type RouteMeta = {
   path: string;
   access: RouteAccess;
   area: RouteArea;
-  adminOnly?: boolean;
-  walletManagement?: boolean;
+  requires?: { rule: 'adminOnly' | 'walletRole'; action: Action };
   featureFlag?: FeatureFlag;
 };
 
@@ -35,13 +37,25 @@ export const ROUTES = {
   fiatWallet: { path: '/balance/fiat-wallet/:currency', access: 'protected', area: 'shared' },
   fiatWallets: { path: '/balance/fiat-wallets', access: 'protected', area: 'shared' },
   coverage: { path: '/coverage', access: 'protected', area: 'b2b', featureFlag: 'channelsCoverageEnabled' },
-  apiKeys: { path: '/api-keys', access: 'protected', area: 'b2b', adminOnly: true, featureFlag: 'apiKeysManagementEnabled' },
+  apiKeys: {
+    path: '/api-keys',
+    access: 'protected',
+    area: 'b2b',
+    requires: { rule: 'adminOnly', action: 'manageApiKeys' },
+    featureFlag: 'apiKeysManagementEnabled',
+  },
   settings: { path: '/settings', access: 'protected', area: 'shared' },
   // the team (portal-core §6) lives under settings, so that Settings stays the active navigation item
   team: { path: '/settings/team', access: 'protected', area: 'shared' },
   // one's own sessions and the security history, under settings too
   security: { path: '/settings/security', access: 'protected', area: 'shared' },
-  wallets: { path: '/wallets', access: 'protected', area: 'shared', walletManagement: true, featureFlag: 'walletManagementEnabled' },
+  wallets: {
+    path: '/wallets',
+    access: 'protected',
+    area: 'shared',
+    requires: { rule: 'walletRole', action: 'openWallets' },
+    featureFlag: 'walletManagementEnabled',
+  },
   countries: { path: '/countries', access: 'protected', area: 'b2b', featureFlag: 'enabledCountriesEnabled' },
   trades: { path: '/trades', access: 'protected', area: 'trades' },
   payments: { path: '/payments/:id?', access: 'protected', area: 'payments', featureFlag: 'paymentsViewEnabled' },
