@@ -11,7 +11,8 @@ const momoOut = channel({ channelType: 'momo', rampType: 'withdraw', min: '10.00
 const momoIn = channel({ channelType: 'momo', rampType: 'deposit' });
 const tzOut = channel({ channelType: 'momo', rampType: 'withdraw', country: 'TZ', currency: 'TZS' });
 const mpesa = network({ name: 'M-Pesa', channelIds: [momoOut.id, momoIn.id] });
-const QUOTE: PaymentQuote = {
+/** What the quote and the payment made from it both say: KES 1,000 paid out in Kenya, and its price in USD. */
+const PRICED = {
   kind: 'disbursement',
   country: 'KE',
   currency: 'KES',
@@ -20,22 +21,18 @@ const QUOTE: PaymentQuote = {
   amountUsd: '7.75',
   feeUsd: '0.23',
   totalUsd: '7.98',
+} as const;
+const QUOTE: PaymentQuote = {
+  ...PRICED,
   min: '10.00',
   max: '250000.00',
   balanceUsd: '5000.00',
 };
 const payment = (over: Partial<Payment> = {}): Payment => ({
   id: '7306c772-b1ba-455c-be36-fdf9529faaa0',
-  kind: 'disbursement',
+  ...PRICED,
   status: 'created',
   sequenceId: 'seq',
-  country: 'KE',
-  currency: 'KES',
-  amount: '1000.00',
-  rate: '128.90000000',
-  amountUsd: '7.75',
-  feeUsd: '0.23',
-  totalUsd: '7.98',
   channelId: momoOut.id,
   channelType: 'momo',
   paymentMethod: 'mobile_money',
@@ -67,6 +64,8 @@ function setupApi(role: 'admin' | 'view' = 'admin') {
   });
 }
 
+const renderInitiate = () => renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+
 async function fillDisbursement(user: ReturnType<typeof renderScreen>['user']) {
   const form = await screen.findByRole('form', { name: 'Payment details' });
   await waitFor(() => expect(within(form).getByRole('option', { name: 'Kenya' })).toBeTruthy());
@@ -82,7 +81,7 @@ async function fillDisbursement(user: ReturnType<typeof renderScreen>['user']) {
 describe('initiate payment screen', () => {
   it('shows the quote before confirming, sends the confirmation with the sequenceId made with the quote, then the payment', async () => {
     const api = setupApi();
-    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const { user } = renderInitiate();
     const form = await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     const quote = await screen.findByRole('region', { name: 'Quote' });
@@ -112,7 +111,7 @@ describe('initiate payment screen', () => {
         ? apiError(503, 'ServiceUnavailable', 'The service is briefly unavailable. Please try again in a few seconds.')
         : { status: 201, body: { payment: payment() } },
     );
-    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const { user } = renderInitiate();
     const form = await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     const quote = await screen.findByRole('region', { name: 'Quote' });
@@ -127,7 +126,7 @@ describe('initiate payment screen', () => {
   it("says what is missing, and shows the server's refusal", async () => {
     const api = setupApi();
     api.on('GET partner/payments/quote', apiError(403, 'CountryNotEnabled', 'This country is not enabled for your account'));
-    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const { user } = renderInitiate();
     const form = await screen.findByRole('form', { name: 'Payment details' });
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     for (const text of ['Choose a country', "Enter the recipient's name", 'Enter an amount in the local currency with at most 2 decimals'])
@@ -140,7 +139,7 @@ describe('initiate payment screen', () => {
 
   it('at Review, says a negative amount is below the minimum and a bad account number under its field, asking for no quote', async () => {
     const api = setupApi();
-    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const { user } = renderInitiate();
     const form = await fillDisbursement(user);
     const amount = within(form).getByLabelText('Amount (KES)');
     await user.clear(amount);
@@ -171,7 +170,7 @@ describe('initiate payment screen', () => {
         }),
       },
     });
-    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const { user } = renderInitiate();
     const form = await fillDisbursement(user);
     await user.click(within(form).getByRole('button', { name: 'Review' }));
     await user.click(within(await screen.findByRole('region', { name: 'Quote' })).getByRole('button', { name: 'Confirm payout' }));
@@ -185,7 +184,7 @@ describe('initiate payment screen', () => {
 
   it("offers only the partner's enabled countries: a channel's country it does not serve is not in the list", async () => {
     setupApi();
-    renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    renderInitiate();
     const form = await screen.findByRole('form', { name: 'Payment details' });
     await waitFor(() => expect(within(form).getByRole('option', { name: 'Kenya' })).toBeTruthy());
     const offered = within(within(form).getByLabelText('Country'))
@@ -196,7 +195,7 @@ describe('initiate payment screen', () => {
 
   it('a view user reads but cannot initiate', async () => {
     setupApi('view');
-    renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    renderInitiate();
     expect(await screen.findByText('Only admin or treasury users can initiate payments.')).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Review' }).disabled).toBe(true);
   });
@@ -208,7 +207,7 @@ describe('initiate payment screen in French', () => {
   it('writes the form, its checks, the quote and the payment made in French', async () => {
     await setLanguage('fr');
     setupApi();
-    const { user } = renderScreen(<InitiatePaymentScreen />, { path: '/payments/initiate' });
+    const { user } = renderInitiate();
     expect(screen.getByRole('heading', { name: 'Initier un paiement' })).toBeTruthy();
     const form = await screen.findByRole('form', { name: 'Détails du paiement' });
     expect(
