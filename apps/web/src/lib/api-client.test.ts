@@ -7,6 +7,19 @@ type Call = { url: string; init: RequestInit };
 function reply(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
+const expired = () => reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' });
+
+/** Sign-in hooks whose token is 'old' until a refresh (which works) makes it 'new'; both hooks are spies. */
+function refreshingHooks() {
+  let token = 'old';
+  const refresh = vi.fn(async () => {
+    token = 'new';
+    return true;
+  });
+  const lost = vi.fn();
+  setAuthHooks({ token: () => token, refresh, onSessionLost: lost });
+  return { refresh, lost };
+}
 
 describe('api client', () => {
   let calls: Call[];
@@ -62,14 +75,8 @@ describe('api client', () => {
   });
 
   it('on a 401 refreshes once and retries once', async () => {
-    let token = 'old';
-    const refresh = vi.fn(async () => {
-      token = 'new';
-      return true;
-    });
-    const lost = vi.fn();
-    setAuthHooks({ token: () => token, refresh, onSessionLost: lost });
-    replies.push(reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' }), reply(200, { v: 2 }));
+    const { refresh, lost } = refreshingHooks();
+    replies.push(expired(), reply(200, { v: 2 }));
     expect(await api.get('partner/accounts')).toEqual({ v: 2 });
     expect(refresh).toHaveBeenCalledTimes(1);
     expect(headers(calls[1]!).authorization).toBe('Bearer new');
@@ -79,7 +86,7 @@ describe('api client', () => {
   it('loses the session when the refresh fails', async () => {
     const lost = vi.fn();
     setAuthHooks({ token: () => 't', refresh: async () => false, onSessionLost: lost });
-    replies.push(reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' }));
+    replies.push(expired());
     await expect(api.get('partner/accounts')).rejects.toBeInstanceOf(ApiError);
     expect(lost).toHaveBeenCalledTimes(1);
   });
@@ -126,14 +133,7 @@ describe('api client', () => {
   });
 
   it('after one refresh and retry, a second 401 ends the session instead of refreshing again', async () => {
-    let token = 'old';
-    const refresh = vi.fn(async () => {
-      token = 'new';
-      return true;
-    });
-    const lost = vi.fn();
-    setAuthHooks({ token: () => token, refresh, onSessionLost: lost });
-    const expired = () => reply(401, { code: 'TokenExpired', message: 'expired', requestId: 'r' });
+    const { refresh, lost } = refreshingHooks();
     // more 401s are queued than the client may use: a client that loops would take them
     replies.push(expired(), expired(), expired(), expired());
     await expect(api.get('partner/accounts')).rejects.toMatchObject({ status: 401, code: 'TokenExpired' });
