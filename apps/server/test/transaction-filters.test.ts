@@ -4,9 +4,8 @@ import { REVERSED_RANGE_MESSAGE } from '@portal/contract/transactions';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
 import { totalStatement } from '../src/modules/transactions/transactions.repository.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setupSignedIn, type Session, type TestContext } from './harness.ts';
 
-type Session = Awaited<ReturnType<typeof signIn>>;
 type Row = Record<string, string | null>;
 
 const ACME = DEMO_PARTNERS.acme.id;
@@ -15,15 +14,15 @@ const BAOBAB = DEMO_PARTNERS.baobab.id;
 
 describe.each(DATABASES)('transaction filters and id location on %s', (kind) => {
   let t: TestContext;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
-    const db = t.database.db;
-    await generateTransactions(db, { partnerId: ACME, rows: 300, seed: 'acme-filters', fiatWallets: null, tables: TRANSACTION_TABLES });
-    await generateTransactions(db, { partnerId: KORA, rows: 100, seed: 'kora-filters', fiatWallets: null, tables: TRANSACTION_TABLES });
-    await generateTransactions(db, { partnerId: BAOBAB, rows: 50, seed: 'baobab-filters', fiatWallets: null, tables: TRANSACTION_TABLES });
-    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@baobab.test'])
-      s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@baobab.test'], {
+      beforeSignIn: async ({ database: { db } }) => {
+        await generateTransactions(db, { partnerId: ACME, rows: 300, seed: 'acme-filters', fiatWallets: null, tables: TRANSACTION_TABLES });
+        await generateTransactions(db, { partnerId: KORA, rows: 100, seed: 'kora-filters', fiatWallets: null, tables: TRANSACTION_TABLES });
+        await generateTransactions(db, { partnerId: BAOBAB, rows: 50, seed: 'baobab-filters', fiatWallets: null, tables: TRANSACTION_TABLES });
+      },
+    }));
   });
   afterAll(async () => {
     await t?.close();

@@ -4,9 +4,8 @@ import { ROW_SCHEMAS } from '@portal/contract/transaction-rows';
 import { SEARCH_TABLES, idSearchMessage } from '@portal/contract/transactions';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
-import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, browser, setupSignedIn, type Session, type TestContext } from './harness.ts';
 
-type Session = Awaited<ReturnType<typeof signIn>>;
 type Row = Record<string, string | null>;
 type Page = { table: string; data: Row[]; total: number; totalRelation: 'eq' | 'gte' };
 
@@ -15,15 +14,16 @@ const LEAN = DEMO_PARTNERS.lean.id;
 
 describe.each(DATABASES)('transaction search on %s', (kind) => {
   let t: TestContext;
-  const s: Record<string, Session> = {};
+  let s: Record<string, Session>;
   beforeAll(async () => {
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' } });
-    const db = t.database.db;
-    await generateTransactions(db, { partnerId: ACME, rows: 400, seed: 'acme-test', fiatWallets: ['USD', 'NGN', 'KES'], tables: TRANSACTION_TABLES });
-    await generateTransactions(db, { partnerId: DEMO_PARTNERS.kora.id, rows: 200, seed: 'kora-test', fiatWallets: null, tables: TRANSACTION_TABLES });
-    // more than 10,000 payments for Lean Pay, for the capped total
-    await generateTransactions(db, { partnerId: LEAN, rows: 10_050, seed: 'lean-test', fiatWallets: null, tables: ['payments'] });
-    for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
+    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test'], {
+      beforeSignIn: async ({ database: { db } }) => {
+        await generateTransactions(db, { partnerId: ACME, rows: 400, seed: 'acme-test', fiatWallets: ['USD', 'NGN', 'KES'], tables: TRANSACTION_TABLES });
+        await generateTransactions(db, { partnerId: DEMO_PARTNERS.kora.id, rows: 200, seed: 'kora-test', fiatWallets: null, tables: TRANSACTION_TABLES });
+        // more than 10,000 payments for Lean Pay, for the capped total
+        await generateTransactions(db, { partnerId: LEAN, rows: 10_050, seed: 'lean-test', fiatWallets: null, tables: ['payments'] });
+      },
+    }));
   });
   afterAll(async () => {
     await t?.close();
