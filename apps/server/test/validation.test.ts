@@ -31,6 +31,8 @@ describe.each(DATABASES)('bad input is refused, never a 500, on %s', (kind) => {
     const res = await session.browser.post(url, body, { token: session.accessToken });
     return { status: res.statusCode, body: res.json<ErrorBody & Record<string, unknown>>(), requestId: res.headers['x-request-id'] };
   };
+  /** A report of January's payments, to which each case adds the field it tries. */
+  const JANUARY_REPORT = { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31' };
   const expectRefused = async (url: string, body: unknown, field: string, says: string | RegExp) => {
     const res = await post(url, body);
     expect(res.status, `${url} ${JSON.stringify(body)}`).toBe(400);
@@ -45,33 +47,13 @@ describe.each(DATABASES)('bad input is refused, never a 500, on %s', (kind) => {
     await expectRefused('/api/v1/transactions/search', { table: 'payments', idFilter: 'ab\u0000cd' }, 'ID must', 'control characters');
     await expectRefused('/api/v1/transactions/search', { table: 'payments', filters: { country: 'N\u001bG' } }, 'Filters › country', 'control characters');
     await expectRefused('/api/v1/transactions/scroll', { table: 'payments', filters: { status: '\u0000' } }, 'Filters › status', 'control characters');
-    await expectRefused(
-      '/api/v1/report-jobs/create',
-      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: 'a\u0000' } },
-      'Filters › status',
-      'control characters',
-    );
-    await expectRefused(
-      '/api/v1/report-jobs/create',
-      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', fiatWallet: '\u0000' },
-      'Fiat wallet',
-      'control characters',
-    );
+    await expectRefused('/api/v1/report-jobs/create', { ...JANUARY_REPORT, filters: { status: 'a\u0000' } }, 'Filters › status', 'control characters');
+    await expectRefused('/api/v1/report-jobs/create', { ...JANUARY_REPORT, fiatWallet: '\u0000' }, 'Fiat wallet', 'control characters');
   });
 
   it('refuses lone UTF-16 surrogates (which jsonb cannot store)', async () => {
-    await expectRefused(
-      '/api/v1/report-jobs/create',
-      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', filters: { status: '\ud800' } },
-      'Filters › status',
-      'surrogate',
-    );
-    await expectRefused(
-      '/api/v1/report-jobs/create',
-      { dataSource: 'payments', startDate: '2026-01-01', endDate: '2026-01-31', fiatWallet: 'x\udc00' },
-      'Fiat wallet',
-      'surrogate',
-    );
+    await expectRefused('/api/v1/report-jobs/create', { ...JANUARY_REPORT, filters: { status: '\ud800' } }, 'Filters › status', 'surrogate');
+    await expectRefused('/api/v1/report-jobs/create', { ...JANUARY_REPORT, fiatWallet: 'x\udc00' }, 'Fiat wallet', 'surrogate');
     await expectRefused('/api/v1/transactions/search', { table: 'payments', fiatWallet: '\udfff' }, 'Fiat wallet', 'surrogate');
     // a whole pair is fine: an emoji is text
     expect((await post('/api/v1/transactions/search', { table: 'payments', filters: { status: '😀' } })).status).toBe(200);
