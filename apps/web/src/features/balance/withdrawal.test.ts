@@ -1,32 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SettlementWallet } from '@portal/contract/wallets';
+import { settlementWallet as wallet } from '../../testing/factories.ts';
 import { amountAboveMax, amountProblem, destinations, withdrawableNow } from './withdrawal.ts';
-
-const wallet = (id: string, overrides: Partial<SettlementWallet> = {}): SettlementWallet => ({
-  id,
-  partnerId: 'p',
-  address: `T${id}`,
-  network: 'TRC20',
-  status: 'enabled',
-  tag: null,
-  currencies: ['USDT'],
-  createdById: 'u',
-  createdByName: 'Ada',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  travelRuleInfo: null,
-  reason: null,
-  reviewedByName: null,
-  canReview: false,
-  ...overrides,
-});
 
 describe('withdrawal', () => {
   it('goes to enabled wallets only, one destination per stablecoin', () => {
     const list = destinations([
-      wallet('a', { network: 'ERC20', currencies: ['USDC', 'USDT'] }),
-      wallet('b', { status: 'pending_screening' }),
-      wallet('c', { status: 'disabled' }),
-      wallet('d', { network: 'BTC', currencies: ['BTC'] }),
+      wallet({ id: 'a', network: 'ERC20', currencies: ['USDC', 'USDT'] }),
+      wallet({ id: 'b', status: 'pending_screening' }),
+      wallet({ id: 'c', status: 'disabled' }),
+      wallet({ id: 'd', network: 'BTC', currencies: ['BTC'] }),
     ]);
     expect(list.map((d) => d.key)).toEqual(['a:USDC', 'a:USDT']);
     expect(destinations(undefined)).toEqual([]);

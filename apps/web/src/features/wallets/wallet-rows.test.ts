@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SettlementWallet } from '@portal/contract/wallets';
+import { settlementWallet as wallet } from '../../testing/factories.ts';
 import { clampStartIndex, pageRows, reviewable, walletRows } from './wallet-rows.ts';
-
-const wallet = (overrides: Partial<SettlementWallet> = {}): SettlementWallet => ({
-  id: '00000000-0000-4000-8000-000000000001',
-  partnerId: '0a5e0000-0000-4000-8000-00000000ac3e',
-  address: 'TXYZ',
-  network: 'TRC20',
-  status: 'enabled',
-  tag: null,
-  currencies: ['USDT'],
-  createdById: '0a5e0001-0000-4000-8000-000000000001',
-  createdByName: 'Ada Mensah',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  travelRuleInfo: null,
-  reason: null,
-  reviewedByName: null,
-  canReview: false,
-  ...overrides,
-});
 
 describe('wallets table', () => {
   it('has one row per currency, the memo on Stellar only, and hides deleted wallets unless asked', () => {
