@@ -122,8 +122,8 @@ export const CollectionRequest = z.object({
 export type CollectionRequest = z.infer<typeof CollectionRequest>;
 
 export const PaymentQuoteQuery = z.object({ kind: PaymentKind, country: Country, channelId: z.string().uuid(), amount: LocalAmount });
-export const PaymentQuote = z.object({
-  kind: PaymentKind,
+/** What a payment comes to, as quoted and as made: the market, the local amount, and its value in USD with the fee. */
+const PaymentFigures = {
   country: z.string(),
   currency: z.string(),
   amount: DecimalString,
@@ -133,6 +133,10 @@ export const PaymentQuote = z.object({
   feeUsd: DecimalString,
   /** a disbursement reserves amountUsd + feeUsd; a collection credits amountUsd - feeUsd */
   totalUsd: DecimalString,
+};
+export const PaymentQuote = z.object({
+  kind: PaymentKind,
+  ...PaymentFigures,
   min: DecimalString,
   max: DecimalString,
   balanceUsd: DecimalString,
@@ -171,13 +175,7 @@ export const Payment = z.object({
   kind: PaymentKind,
   status: PaymentStatus,
   sequenceId: z.string(),
-  country: z.string(),
-  currency: z.string(),
-  amount: DecimalString,
-  rate: DecimalString,
-  amountUsd: DecimalString,
-  feeUsd: DecimalString,
-  totalUsd: DecimalString,
+  ...PaymentFigures,
   channelId: z.string().uuid(),
   channelType: z.string(),
   paymentMethod: z.string(),
