@@ -75,6 +75,19 @@ function teamServer() {
   return api;
 }
 
+/** The team screen as an admin sees it, its rows shown; `act` picks an item of a member's actions menu. */
+async function asAdmin() {
+  signIn('admin');
+  const api = teamServer();
+  const { user } = renderTeam();
+  await rowsShown();
+  const act = async (email: string, item: string) => {
+    await user.click(screen.getByRole('button', { name: `Actions for ${email}` }));
+    await user.click(await screen.findByRole('menuitem', { name: item }));
+  };
+  return { api, user, act };
+}
+
 describe('team screen', () => {
   it('lists name, e-mail, role, status and last sign-in (an invitation: when its link ends), and marks the signed-in user', async () => {
     signIn('admin');
@@ -99,10 +112,7 @@ describe('team screen', () => {
   });
 
   it('invites a member: checks the fields, sends name, e-mail and role, shows the server refusal', async () => {
-    signIn('admin');
-    const api = teamServer();
-    const { user } = renderTeam();
-    await rowsShown();
+    const { api, user } = await asAdmin();
     await user.click(screen.getByRole('button', { name: 'Invite member' }));
     const dialog = screen.getByRole('dialog', { name: 'Invite a team member' });
     await user.click(within(dialog).getByRole('button', { name: 'Send invitation' }));
@@ -135,10 +145,7 @@ describe('team screen', () => {
   });
 
   it('says so when the invitation e-mail could not be sent: the member is on the team, to resend later', async () => {
-    signIn('admin');
-    teamServer();
-    const { user } = renderTeam();
-    await rowsShown();
+    const { user } = await asAdmin();
     await user.click(screen.getByRole('button', { name: 'Invite member' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByLabelText('Full name'), 'Amani Odhiambo');
@@ -150,12 +157,8 @@ describe('team screen', () => {
   });
 
   it('changes a role from the row menu', async () => {
-    signIn('admin');
-    const api = teamServer();
-    const { user } = renderTeam();
-    await rowsShown();
-    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Change role' }));
+    const { api, user, act } = await asAdmin();
+    await act('treasury@acme.test', 'Change role');
     const dialog = screen.getByRole('dialog', { name: 'Change the role of Thandi Nkosi' });
     expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Save role' }).disabled).toBe(true);
     await user.click(within(dialog).getByRole('radio', { name: /View only/ }));
@@ -166,12 +169,8 @@ describe('team screen', () => {
   });
 
   it('applies a change of one’s own role to this session at once', async () => {
-    signIn('admin');
-    teamServer();
-    const { user } = renderTeam();
-    await rowsShown();
-    await user.click(screen.getByRole('button', { name: 'Actions for admin@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Change role' }));
+    const { user, act } = await asAdmin();
+    await act('admin@acme.test', 'Change role');
     const dialog = screen.getByRole('dialog');
     await user.click(within(dialog).getByRole('radio', { name: /Treasury/ }));
     expect(within(dialog).getByText(/you will no longer be able to manage the team/)).toBeTruthy();
@@ -182,17 +181,12 @@ describe('team screen', () => {
   });
 
   it('removes a member only after confirmation', async () => {
-    signIn('admin');
-    const api = teamServer();
-    const { user } = renderTeam();
-    await rowsShown();
-    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Remove from team' }));
+    const { api, user, act } = await asAdmin();
+    await act('treasury@acme.test', 'Remove from team');
     const dialog = screen.getByRole('dialog', { name: 'Remove Thandi Nkosi?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.to(`PUT users/delete/${TEAM[3]!.id}`)).toEqual([]);
-    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Remove from team' }));
+    await act('treasury@acme.test', 'Remove from team');
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(api.to(`PUT users/delete/${TEAM[3]!.id}`)).toHaveLength(1));
     await waitFor(() => expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.removed('treasury@acme.test')));
@@ -200,12 +194,8 @@ describe('team screen', () => {
   });
 
   it('withdraws an invitation only after confirmation, in words that fit an invitation', async () => {
-    signIn('admin');
-    const api = teamServer();
-    const { user } = renderTeam();
-    await rowsShown();
-    await user.click(screen.getByRole('button', { name: 'Actions for expired@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Withdraw invitation' }));
+    const { api, user, act } = await asAdmin();
+    await act('expired@acme.test', 'Withdraw invitation');
     const dialog = screen.getByRole('dialog', { name: 'Withdraw the invitation?' });
     expect(within(dialog).getByText(/stops working at once/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Withdraw invitation' }));
@@ -216,10 +206,7 @@ describe('team screen', () => {
   });
 
   it('offers each member the actions that fit: resend for an invitation, reset and resend code for active users', async () => {
-    signIn('admin');
-    const api = teamServer();
-    const { user } = renderTeam();
-    await rowsShown();
+    const { api, user, act } = await asAdmin();
     const menu = async (email: string) => {
       await user.click(screen.getByRole('button', { name: `Actions for ${email}` }));
       const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
@@ -231,31 +218,24 @@ describe('team screen', () => {
     expect(await menu('viewer@acme.test')).toEqual(['Change role', 'Reset password', 'Resend reset code', 'Remove from team']);
     expect(await menu('treasury@acme.test')).toEqual(['Change role', 'Reset password', 'Remove from team']);
 
-    await user.click(screen.getByRole('button', { name: 'Actions for treasury@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Reset password' }));
+    await act('treasury@acme.test', 'Reset password');
     await user.click(within(screen.getByRole('dialog', { name: 'Reset the password of Thandi Nkosi?' })).getByRole('button', { name: 'Reset password' }));
     await waitFor(() => expect(api.to('POST user/reset-password').map((c) => c.body)).toEqual([{ userId: TEAM[3]!.id }]));
     await waitFor(() => expect(useToasts.getState().toast.message).toBe(TEAM_MESSAGES.passwordReset('treasury@acme.test')));
 
-    await user.click(screen.getByRole('button', { name: 'Actions for invited@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Resend invitation' }));
+    await act('invited@acme.test', 'Resend invitation');
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend invitation' }));
     await waitFor(() => expect(api.to('POST users/resend-invite').map((c) => c.body)).toEqual([{ userId: TEAM[1]!.id }]));
 
-    await user.click(screen.getByRole('button', { name: 'Actions for viewer@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Resend reset code' }));
+    await act('viewer@acme.test', 'Resend reset code');
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend code' }));
     await waitFor(() => expect(api.to(`PUT users/resend-code/${TEAM[2]!.id}`)).toHaveLength(1));
   });
 
   it('shows a refused action in its dialog', async () => {
-    signIn('admin');
-    const api = teamServer();
+    const { api, user, act } = await asAdmin();
     api.on(`PUT users/delete/${TEAM[0]!.id}`, apiError(409, 'LastAdmin', TEAM_MESSAGES.lastAdmin));
-    const { user } = renderTeam();
-    await rowsShown();
-    await user.click(screen.getByRole('button', { name: 'Actions for admin@acme.test' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Remove from team' }));
+    await act('admin@acme.test', 'Remove from team');
     const dialog = screen.getByRole('dialog', { name: 'Leave the team?' });
     await user.click(within(dialog).getByRole('button', { name: 'Leave team' }));
     await within(dialog).findByText(TEAM_MESSAGES.lastAdmin);
