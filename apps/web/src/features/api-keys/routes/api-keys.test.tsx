@@ -29,6 +29,17 @@ function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
 const SECRET = 'sk_ThisIsTheSecretShownOnceXXXXXXXXXXXXXXXXXXXX';
 const withSecret = (k: ApiKey): ApiKeyWithSecret => ({ ...k, secretKey: SECRET });
 
+/** An admin signed in, and the keys screen's server: the profile, no allowed addresses and `keys`; `more` adds routes. */
+function keysServer(keys: ApiKey[], more: Parameters<typeof mockApi>[0] = {}) {
+  signIn('admin');
+  return mockApi({
+    'GET partner/profile': { body: profile() },
+    'GET partner/ip-addresses': { body: { ipAddresses: [] } },
+    'GET partner/apikey': { body: { apiKeys: keys } },
+    ...more,
+  });
+}
+
 const renderKeys = () => renderScreen(<ApiKeysScreen />, { path: '/api-keys' });
 const rows = () => screen.getAllByTestId('api-key-row');
 
@@ -42,15 +53,9 @@ describe('API keys screen', () => {
   it('shows times in the zone in force with the zone written, never the browser zone in 12-hour time', async () => {
     process.env.TZ = 'Asia/Tokyo';
     expect(new Date('2026-11-21T20:30:00.000Z').getDate()).toBe(22); // the runtime really is in Tokyo
-    signIn('admin');
-    const keys = {
-      apiKeys: [apiKey({ lastUsedAt: '2026-11-21T20:30:00.000Z', createdAt: '2026-11-20T20:00:00.000Z', previousSecretExpiresAt: '2026-11-22T18:05:00.000Z' })],
-    };
-    mockApi({
-      'GET partner/profile': { body: profile() },
-      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
-      'GET partner/apikey': { body: keys },
-    });
+    keysServer([
+      apiKey({ lastUsedAt: '2026-11-21T20:30:00.000Z', createdAt: '2026-11-20T20:00:00.000Z', previousSecretExpiresAt: '2026-11-22T18:05:00.000Z' }),
+    ]);
     const { unmount } = renderKeys();
     const [row] = await screen.findAllByTestId('api-key-row');
     expect(row!.textContent).toContain('Nov 21, 2026, 20:30 UTC');
@@ -67,27 +72,18 @@ describe('API keys screen', () => {
   });
 
   it('lists the keys with their prefix, permissions, status, dates and expiry, never a secret', async () => {
-    signIn('admin');
-    mockApi({
-      'GET partner/profile': { body: profile() },
-      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
-      'GET partner/apikey': {
-        body: {
-          apiKeys: [
-            apiKey(),
-            apiKey({
-              apiKey: 'ak_ffffffffffffffffffffffffffffffff',
-              name: 'Old reporting',
-              status: 'disabled',
-              permissions: ['api_read'],
-              lastUsedAt: '2026-11-21T08:30:00.000Z',
-              expiry: '2026-11-01T00:00:00.000Z',
-              expired: true,
-            }),
-          ],
-        },
-      },
-    });
+    keysServer([
+      apiKey(),
+      apiKey({
+        apiKey: 'ak_ffffffffffffffffffffffffffffffff',
+        name: 'Old reporting',
+        status: 'disabled',
+        permissions: ['api_read'],
+        lastUsedAt: '2026-11-21T08:30:00.000Z',
+        expiry: '2026-11-01T00:00:00.000Z',
+        expired: true,
+      }),
+    ]);
     renderKeys();
     await screen.findAllByTestId('api-key-row');
     const [first, second] = rows();
@@ -114,11 +110,7 @@ describe('API keys screen', () => {
   });
 
   it('creates a key and shows its secret once, with a copy button that copies it', async () => {
-    signIn('admin');
-    const api = mockApi({
-      'GET partner/profile': { body: profile() },
-      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
-      'GET partner/apikey': { body: { apiKeys: [] } },
+    const api = keysServer([], {
       'POST partner/apikey': (call) => ({
         status: 201,
         body: { apiKey: withSecret(apiKey({ name: (call.body as { name: string }).name, permissions: (call.body as ApiKey).permissions })) },
@@ -151,11 +143,7 @@ describe('API keys screen', () => {
   });
 
   it('sends an expiry chosen as a number of days', async () => {
-    signIn('admin');
-    const api = mockApi({
-      'GET partner/profile': { body: profile() },
-      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
-      'GET partner/apikey': { body: { apiKeys: [] } },
+    const api = keysServer([], {
       'POST partner/apikey': { status: 201, body: { apiKey: withSecret(apiKey()) } },
     });
     const { user } = renderKeys();
@@ -173,11 +161,7 @@ describe('API keys screen', () => {
   });
 
   it('disables and enables a key, and shows a refusal', async () => {
-    signIn('admin');
-    const api = mockApi({
-      'GET partner/profile': { body: profile() },
-      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
-      'GET partner/apikey': { body: { apiKeys: [apiKey()] } },
+    const api = keysServer([apiKey()], {
       'PUT partner/apikey': (call) => ({ body: { apiKey: apiKey({ status: (call.body as { status: 'disabled' }).status }) } }),
     });
     const { user } = renderKeys();
@@ -191,11 +175,7 @@ describe('API keys screen', () => {
   });
 
   it('rolls a key with the chosen overlap and shows the new secret once', async () => {
-    signIn('admin');
-    const api = mockApi({
-      'GET partner/profile': { body: profile() },
-      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
-      'GET partner/apikey': { body: { apiKeys: [apiKey()] } },
+    const api = keysServer([apiKey()], {
       'POST partner/apikey/ak_0123456789abcdef0123456789abcdef/roll': {
         body: { apiKey: withSecret(apiKey({ previousSecretExpiresAt: '2026-11-21T10:00:00.000Z' })) },
       },
@@ -212,11 +192,7 @@ describe('API keys screen', () => {
   });
 
   it('deletes a key after confirming', async () => {
-    signIn('admin');
-    const api = mockApi({
-      'GET partner/profile': { body: profile() },
-      'GET partner/ip-addresses': { body: { ipAddresses: [] } },
-      'GET partner/apikey': { body: { apiKeys: [apiKey()] } },
+    const api = keysServer([apiKey()], {
       'DELETE partner/apikey/ak_0123456789abcdef0123456789abcdef': { body: { message: 'API key Payouts server deleted' } },
     });
     const { user } = renderKeys();
