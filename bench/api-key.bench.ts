@@ -1,29 +1,15 @@
 // HMAC-authenticated reads of the partner API per second, as a share of a bare Fastify hello-world measured in the
 // same run (budget >= 40%), beside the portal's bearer-token read. Prints figures; asserts nothing.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
-import { loadKeys } from '../apps/server/src/lib/keys.ts';
+import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { createApiKeysRepository } from '../apps/server/src/modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { createPartnerAccess } from '../apps/server/src/modules/partners/index.ts';
-import { adminToken } from './support.ts';
+import { adminToken, embeddedApp, helloWorld, rps } from './support.ts';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
 const ROUNDS = 5;
 
-async function rps(url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: 20, duration: 5, headers });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
-}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The three headers of a signed GET (valid for the 300 s window: the run replays them, as a benchmark may). */
@@ -34,22 +20,11 @@ function signedHeaders(key: { apiKey: string; secretKey: string }, pathname: str
   return { 'x-api-key': key.apiKey, 'x-api-timestamp': timestamp, 'x-api-signature': signature };
 }
 
-const hello = Fastify();
-// eslint-disable-next-line @typescript-eslint/require-await -- the baseline is Fastify's async handler, as the portal's are
-hello.get('/hello', async () => ({ hello: 'world' }));
-await hello.listen({ port: 0, host: '127.0.0.1' });
-const helloUrl = `http://127.0.0.1:${(hello.server.address() as { port: number }).port}/hello`;
+const hello = await helloWorld();
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-apikey-'));
 // the per-key limit is raised out of the way (its counting still runs on every call, as in production)
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', MAIL_CATCHER: 'false', API_KEY_RATE_LIMIT: '1000000000' });
-const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') });
-await migrateToLatest(database.db);
-const keys = await loadKeys(config);
-await seedDemo(database.db, keys.encryptionKey);
-const app = await buildApp({ config, database, keys, boss: null });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+const portal = await embeddedApp('apikey', { MAIL_CATCHER: 'false', API_KEY_RATE_LIMIT: '1000000000' });
+const { app, database, keys, origin: base } = portal;
 
 const admin = DEMO_USERS[0]!;
 const partnerId = DEMO_PARTNERS.acme.id;
@@ -78,7 +53,7 @@ let lastBare: Awaited<ReturnType<typeof rps>> | undefined;
 let lastBearer: Awaited<ReturnType<typeof rps>> | undefined;
 // rounds of the three, one after the other, so that the machine's load weighs on each alike
 for (let round = 0; round < ROUNDS; round++) {
-  lastBare = await rps(helloUrl);
+  lastBare = await rps(hello.url);
   bare.push(lastBare.rps);
   lastSigned = await rps(`${base}/api/v1/partner/profile`, signedHeaders(key, '/api/v1/partner/profile'));
   signed.push(lastSigned.rps);
@@ -106,6 +81,5 @@ line(
 line('  ratio to hello-world, median', `${(median(bearerRatios) * 100).toFixed(0)}%`);
 line('GET partner/accounts signed (balances summed in the database)', `${Math.round(accounts.rps)} req/s, p50 ${accounts.p50} ms, errors ${accounts.errors}`);
 
-await app.close();
-await database.close();
-await hello.close();
+await portal.close();
+await hello.server.close();

@@ -4,23 +4,14 @@
 // reads, the same withdrawal p95 at every size within 20%). Beside them, what the balance cost when it was summed from
 // the entries (the query the reads used before the balances were kept), and the daily reconciliation's time. A scratch
 // database on the server of BENCH_DATABASE_URL, dropped after. Asserts nothing.
-import crypto from 'node:crypto';
-import { randomKeys } from '../apps/server/src/lib/keys.ts';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { bookDemoLedger } from '../apps/server/src/db/seed/ledger.ts';
-import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { TRANSACTION_TABLES, generateTransactions } from '../apps/server/src/db/seed/transactions.ts';
-import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { createWithdrawalQueue } from '../apps/server/src/modules/withdrawals/withdrawal-processing.ts';
 import { reconcileAccounts } from '../apps/server/src/modules/ledger/ledger.repository.ts';
-import { adminToken, benchServerUrl, csrfHeaders, fund, pct, withAdminClient as admin, withdrawalLoop } from './support.ts';
+import { adminHeaders, fund, listeningApp, pct, scratchDemoDatabase, withdrawalLoop } from './support.ts';
 
 /** Sizes of Acme's history, rows per table, in the order loaded (BENCH_BALANCE_SIZES, e.g. 200000,1700000: 10,200,000 rows in the six tables). */
 const SIZES = (process.env.BENCH_BALANCE_SIZES ?? '20000,200000').split(',').map(Number);
@@ -29,27 +20,14 @@ const line = (name: string, value: string) => console.log(`${name.padEnd(66)} ${
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const ACME = DEMO_PARTNERS.acme;
 
-const name = `portal_bench_balance_${crypto.randomBytes(4).toString('hex')}`;
-await admin((c) => c.query(`create database ${name}`));
-const url = new URL(benchServerUrl);
-url.pathname = `/${name}`;
-const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 10 });
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-balance-'));
+const scratch = await scratchDemoDatabase('balance');
+const { database, keys } = scratch;
 const db = database.db;
 try {
-  await migrateToLatest(db);
-  const keys = randomKeys();
-  await seedDemo(db, keys.encryptionKey, { transactions: false });
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
-  const boss = createBoss(database);
-  await boss.start();
-  await createWithdrawalQueue(boss);
-  const app = await buildApp({ config, database, keys, boss });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
+  const served = await listeningApp(scratch, { WITHDRAWAL_MAX_USD: '1000000.00' }, createWithdrawalQueue);
+  const { base } = served;
   const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
-  const token = await adminToken(db, keys.jwtSecret, ACME.id, acmeAdmin);
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
+  const headers = await adminHeaders(database, keys, base, ACME.id, acmeAdmin);
   const address = await fund(database, ACME.id, acmeAdmin.id, '100000000.00');
 
   console.log(`── balances on PostgreSQL over HTTP, Acme's history at ${SIZES.map((n) => n.toLocaleString('en-US')).join(' and ')} rows per table ──`);
@@ -112,10 +90,7 @@ try {
     const reconcile = await timed(() => reconcileAccounts(db, ACME.id));
     line("  the reconciliation of Acme's accounts (daily; kept = entries?)", `${ms(reconcile)}, differing: ${(await reconcileAccounts(db, ACME.id)).length}`);
   }
-  await app.close();
-  await boss.stop({ graceful: false, wait: true });
+  await served.close();
 } finally {
-  await database.close();
-  await admin((c) => c.query(`drop database if exists ${name} with (force)`));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await scratch.drop();
 }

@@ -5,56 +5,30 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
-import { loadKeys } from '../apps/server/src/lib/keys.ts';
-import { adminToken } from './support.ts';
+import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
+import { adminToken, embeddedApp, helloWorld, rps } from './support.ts';
 // @ts-expect-error -- plain .mjs helper
 import { ensureWebBuild } from '../scripts/web-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const line = (name: string, value: string) => console.log(`${name.padEnd(58)} ${value}`);
 
-async function rps(url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: 20, duration: 5, headers });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
 async function throughput() {
-  const hello = Fastify();
-  // eslint-disable-next-line @typescript-eslint/require-await -- the baseline is Fastify's async handler, as the portal's are
-  hello.get('/hello', async () => ({ hello: 'world' }));
-  await hello.listen({ port: 0, host: '127.0.0.1' });
-  const helloUrl = `http://127.0.0.1:${(hello.server.address() as { port: number }).port}/hello`;
-
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent' });
-  const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') });
-  await migrateToLatest(database.db);
-  const keys = await loadKeys(config);
-  await seedDemo(database.db, keys.encryptionKey);
-  const app = await buildApp({ config, database, keys, boss: null });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app.server.address() as { port: number }).port;
+  const hello = await helloWorld();
+  const portal = await embeddedApp('frame');
   const admin = DEMO_USERS[0]!;
-  const token = await adminToken(database.db, keys.jwtSecret, DEMO_PARTNERS.acme.id, admin);
+  const token = await adminToken(portal.database.db, portal.keys.jwtSecret, DEMO_PARTNERS.acme.id, admin);
 
-  const bare = await rps(helloUrl);
-  const profile = await rps(`http://127.0.0.1:${port}/api/v1/partner/profile`, { authorization: `Bearer ${token}` });
+  const bare = await rps(hello.url);
+  const profile = await rps(`${portal.origin}/api/v1/partner/profile`, { authorization: `Bearer ${token}` });
   line('bare Fastify hello-world (20 connections, 5 s)', `${Math.round(bare.rps)} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`);
   line(
     'GET /api/v1/partner/profile with token (embedded db)',
     `${Math.round(profile.rps)} req/s, p50 ${profile.p50} ms, p99 ${profile.p99} ms, errors ${profile.errors}`,
   );
   line('  ratio to hello-world (budget >= 40%)', `${((profile.rps / bare.rps) * 100).toFixed(0)}%`);
-  await app.close();
-  await database.close();
-  await hello.close();
+  await portal.close();
+  await hello.server.close();
 }
 
 async function startup() {

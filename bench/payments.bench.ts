@@ -7,79 +7,37 @@
 // 3. 1,000 concurrent event streams on one server: memory per connection (server and client sockets in one process:
 //    an upper bound) and the time for one change to reach all 1,000.
 // Run with `node --expose-gc` for steadier memory figures (npm run bench does not). Asserts nothing.
-import crypto from 'node:crypto';
-import { randomKeys } from '../apps/server/src/lib/keys.ts';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
-import { createBoss } from '../apps/server/src/jobs/boss.ts';
+import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { createPaymentQueue, startPaymentWorker } from '../apps/server/src/modules/payments/payment-processing.ts';
-import { adminToken, benchServerUrl as serverUrl, csrfHeaders, withAdminClient as admin } from './support.ts';
+import { adminHeaders, listeningApp, pct, scratchDemoDatabase } from './support.ts';
+import { kenyaMomo, paymentWorkerDeps } from '../apps/server/test/payment-support.ts';
 import { readEvents } from '../apps/server/test/sse.ts';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const KORA = DEMO_PARTNERS.kora;
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 
-const name = `portal_bench_payments_${crypto.randomBytes(4).toString('hex')}`;
-await admin((c) => c.query(`create database ${name}`));
-const url = new URL(serverUrl);
-url.pathname = `/${name}`;
-const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 10 });
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-payments-'));
+const scratch = await scratchDemoDatabase('payments');
+const { database, keys } = scratch;
 try {
-  await migrateToLatest(database.db);
-  const keys = randomKeys();
-  await seedDemo(database.db, keys.encryptionKey, { transactions: false });
   await database.db
     .insertInto('ledger_entries')
     .values({ partner_id: KORA.id, currency: 'USD', amount: '100000000', kind: 'bench_funding', reference: 'bench' })
     .execute();
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    WEB_DIST: '/nonexistent',
-    DATA_DIR: dataDir,
-    PAYMENT_STEP_SECONDS: '0',
-    LIVE_STREAMS_PER_USER: String(STREAMS + 10),
-  });
-  const boss = createBoss(database);
-  await boss.start();
-  await createPaymentQueue(boss);
-  const app = await buildApp({ config, database, keys, boss });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app.server.address() as { port: number }).port;
-  const base = `http://127.0.0.1:${port}/api/v1`;
+  const served = await listeningApp(scratch, { PAYMENT_STEP_SECONDS: '0', LIVE_STREAMS_PER_USER: String(STREAMS + 10) }, createPaymentQueue);
+  const { app, base, port } = served;
   const user = DEMO_USERS.find((u) => u.email === 'admin@kora.test')!;
-  const token = await adminToken(database.db, keys.jwtSecret, KORA.id, user);
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
-  const ke = await database.db
-    .selectFrom('channels')
-    .select('id')
-    .where('country', '=', 'KE')
-    .where('ramp_type', '=', 'withdraw')
-    .where('channel_type', '=', 'momo')
-    .executeTakeFirstOrThrow();
-  const mpesa = await database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow();
+  const headers = await adminHeaders(database, keys, base, KORA.id, user);
+  const kenya = await kenyaMomo({ database });
+  /** The sandbox payment worker of the app, `concurrency` at once, a step every `stepSeconds`. */
+  const paymentWorker = (concurrency: number, stepSeconds = 0) => startPaymentWorker({ ...paymentWorkerDeps({ app, database }, { stepSeconds }), concurrency });
   const disburse = async () => {
     const res = await fetch(`${base}/partner/disbursement`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({
-        country: 'KE',
-        channelId: ke.id,
-        networkId: mpesa.id,
-        accountNumber: '+254712345678',
-        recipient: { name: 'Bench' },
-        amount: '1000',
-        sequenceId: crypto.randomUUID(),
-      }),
+      body: JSON.stringify({ ...kenya('1000'), recipient: { name: 'Bench' } }),
     });
     if (res.status !== 201) throw new Error(`disbursement: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { payment: { id: string } }).payment.id;
@@ -100,16 +58,7 @@ try {
     );
     const made = (performance.now() - t0) / 1000;
     const started = performance.now();
-    const worker = await startPaymentWorker({
-      boss,
-      db: database.db,
-      live: app.liveBus,
-      notifier: app.services.notifier,
-      ledger: app.services.ledger,
-      stepSeconds: 0,
-      log: app.log,
-      concurrency: workers,
-    });
+    const worker = await paymentWorker(workers);
     while ((await unfinished()) > 0) await new Promise((r) => setTimeout(r, 100));
     const s = (performance.now() - started) / 1000;
     await worker.stop();
@@ -121,16 +70,7 @@ try {
   }
 
   // 2. state change → open table
-  const worker = await startPaymentWorker({
-    boss,
-    db: database.db,
-    live: app.liveBus,
-    notifier: app.services.notifier,
-    ledger: app.services.ledger,
-    stepSeconds: 0,
-    log: app.log,
-    concurrency: 2,
-  });
+  const worker = await paymentWorker(2);
   const delivery: number[] = [];
   const table: number[] = [];
   let oldestPending: number | undefined;
@@ -144,7 +84,7 @@ try {
     await res.arrayBuffer();
   };
   const stream = await new Promise<http.IncomingMessage>((resolve) =>
-    http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } }, resolve),
+    http.get({ host: '127.0.0.1', port, path: '/api/v1/events', headers: { authorization: headers.authorization } }, resolve),
   );
   readEvents(stream, (e) => {
     if (e.type !== 'change' || !e.data) return;
@@ -195,7 +135,7 @@ try {
   for (let i = 0; i < STREAMS; i++) {
     streams.push(
       await new Promise<http.IncomingMessage>((resolve) =>
-        http.get({ host: '127.0.0.1', port, agent, path: '/api/v1/events', headers: { authorization: `Bearer ${token}` } }, (res) => {
+        http.get({ host: '127.0.0.1', port, agent, path: '/api/v1/events', headers: { authorization: headers.authorization } }, (res) => {
           res.on('data', (chunk: Buffer) => {
             if (chunk.includes('event: change')) received.push(Date.now());
           });
@@ -212,26 +152,14 @@ try {
   );
   line('  per connection (server and client sides, upper bound)', `${((js(after) - js(before)) / STREAMS / 1024).toFixed(1)} KB heap + external`);
   const sent = Date.now();
-  const one = await startPaymentWorker({
-    boss,
-    db: database.db,
-    live: app.liveBus,
-    notifier: app.services.notifier,
-    ledger: app.services.ledger,
-    stepSeconds: 3600,
-    log: app.log,
-    concurrency: 1,
-  });
+  const one = await paymentWorker(1, 3600);
   await disburse();
   while (received.length < STREAMS) await new Promise((r) => setTimeout(r, 5));
   line(`  one change to all ${STREAMS} streams (request to last event)`, `${Math.max(...received) - sent} ms`);
   await one.stop();
   for (const s of streams) s.destroy();
 
-  await app.close();
-  await boss.stop({ graceful: false, wait: true });
+  await served.close();
 } finally {
-  await database.close();
-  await admin((c) => c.query(`drop database if exists ${name} with (force)`));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await scratch.drop();
 }

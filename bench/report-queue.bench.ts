@@ -2,20 +2,13 @@
 // 1,324 in 16 s), then a second partner asks for one report. Prints how long the second partner's report waits to
 // start (budget: 30 s) and to be ready, with the per-partner limit on, and with it lifted (fairness alone).
 // Each scenario runs on a scratch database on the server of BENCH_DATABASE_URL, dropped afterwards. Asserts nothing.
-import crypto from 'node:crypto';
-import { randomKeys } from '../apps/server/src/lib/keys.ts';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { generateTransactions } from '../apps/server/src/db/seed/transactions.ts';
 import { createBoss } from '../apps/server/src/jobs/boss.ts';
 import { startReportWorker } from '../apps/server/src/modules/reports/report-worker.ts';
-import { adminToken, benchServerUrl as serverUrl, withAdminClient as admin } from './support.ts';
+import { adminToken, scratchDemoDatabase } from './support.ts';
 
 const FLOOD = Number(process.env.BENCH_FLOOD ?? 1324);
 /** requests of the flood in flight at once */
@@ -30,16 +23,9 @@ const ACME = DEMO_PARTNERS.acme;
 const KORA = DEMO_PARTNERS.kora;
 
 async function scenario(title: string, env: Record<string, string>) {
-  const name = `portal_bench_queue_${crypto.randomBytes(4).toString('hex')}`;
-  await admin((c) => c.query(`create database ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 8 });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-queue-'));
+  const scratch = await scratchDemoDatabase('queue', 8);
+  const { database, dataDir, keys } = scratch;
   try {
-    await migrateToLatest(database.db);
-    const keys = randomKeys();
-    await seedDemo(database.db, keys.encryptionKey, { transactions: false });
     // the flooding partner's reports are a year of payments each (about 33,000 rows, 7 pages)
     await generateTransactions(database.db, { partnerId: ACME.id, rows: 50_000, seed: 'queue-bench', fiatWallets: null, tables: ['payments'] });
     await generateTransactions(database.db, { partnerId: KORA.id, rows: 2_000, seed: 'queue-bench', fiatWallets: null, tables: ['trades'] });
@@ -122,9 +108,7 @@ async function scenario(title: string, env: Record<string, string>) {
     await boss.stop({ graceful: true, wait: true, timeout: 60_000 });
     await app.close();
   } finally {
-    await database.close();
-    await admin((c) => c.query(`drop database if exists ${name} with (force)`));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 

@@ -1,9 +1,19 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import type { Database } from '../apps/server/src/db/database.ts';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import type { DB } from '../apps/server/src/db/schema.ts';
-import type { KeyRing } from '../apps/server/src/lib/keys.ts';
+import { seedDemo } from '../apps/server/src/db/seed/demo.ts';
+import { createBoss } from '../apps/server/src/jobs/boss.ts';
+import { loadKeys, randomKeys, type KeyRing, type Keys } from '../apps/server/src/lib/keys.ts';
 import type { SearchQuery } from '@portal/contract/transactions';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { signAccessToken } from '../apps/server/src/lib/tokens.ts';
@@ -46,6 +56,108 @@ export async function withAdminClient<T>(fn: (c: pg.Client) => Promise<T>, { ser
   } finally {
     await c.end();
   }
+}
+
+/**
+ * A scratch database on the benchmark server (`portal_bench_<label>_…`, a pool of `max`), migrated and seeded with the
+ * demo data (no transactions), beside a temporary data directory: the keys it was seeded with, and `drop` to close
+ * the database, drop it and remove the directory.
+ */
+export async function scratchDemoDatabase(label: string, max = 10) {
+  const name = `portal_bench_${label}_${crypto.randomBytes(4).toString('hex')}`;
+  await withAdminClient((c) => c.query(`create database ${name}`));
+  const url = new URL(benchServerUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), max });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-bench-${label}-`));
+  const drop = async () => {
+    await database.close();
+    await withAdminClient((c) => c.query(`drop database if exists ${name} with (force)`));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await migrateToLatest(database.db);
+    const keys = randomKeys();
+    await seedDemo(database.db, keys.encryptionKey, { transactions: false });
+    return { database, dataDir, keys, drop };
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+}
+
+/**
+ * The app on a scratch database with its job queue (`queue` makes the queue the benchmark sends work to), listening on
+ * a free port: its port, its API's base URL, and `close` to stop the app and the queue.
+ */
+export async function listeningApp(
+  scratch: { database: Database; dataDir: string; keys: Keys },
+  env: Record<string, string>,
+  queue: (boss: ReturnType<typeof createBoss>) => Promise<unknown>,
+) {
+  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: scratch.dataDir, ...env });
+  const boss = createBoss(scratch.database);
+  await boss.start();
+  await queue(boss);
+  const app = await buildApp({ config, database: scratch.database, keys: scratch.keys, boss });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  return {
+    app,
+    boss,
+    port,
+    base: `http://127.0.0.1:${port}/api/v1`,
+    async close() {
+      await app.close();
+      await boss.stop({ graceful: false, wait: true });
+    },
+  };
+}
+
+/** The headers of a signed-in admin's mutating call to `base`: JSON, a fresh session's access token, its request-forgery token and cookie. */
+export async function adminHeaders(database: Database, keys: Keys, base: string, partnerId: string, user: BenchUser) {
+  const token = await adminToken(database.db, keys.jwtSecret, partnerId, user);
+  return { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
+}
+
+/** A bare Fastify hello-world on a free port, the baseline of the throughput figures: its URL, and the server to close. */
+export async function helloWorld() {
+  const hello = Fastify();
+  // eslint-disable-next-line @typescript-eslint/require-await -- the baseline is Fastify's async handler, as the portal's are
+  hello.get('/hello', async () => ({ hello: 'world' }));
+  await hello.listen({ port: 0, host: '127.0.0.1' });
+  return { url: `http://127.0.0.1:${(hello.server.address() as { port: number }).port}/hello`, server: hello };
+}
+
+/** Requests a second (average) of 20 connections for 5 s, their p50 and p99 latency in ms, and the errors and non-2xx answers. */
+export async function rps(url: string, headers: Record<string, string> = {}) {
+  const result = await autocannon({ url, connections: 20, duration: 5, headers });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/**
+ * The app with no job queue on an embedded database in a new data directory (migrated, the demo data with its
+ * transactions, keys from the configuration), listening on a free port: its origin, and `close` for the app and the database.
+ */
+export async function embeddedApp(label: string, env: Record<string, string> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-bench-${label}-`));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+  const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') });
+  await migrateToLatest(database.db);
+  const keys = await loadKeys(config);
+  await seedDemo(database.db, keys.encryptionKey);
+  const app = await buildApp({ config, database, keys, boss: null });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    database,
+    keys,
+    origin: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
 }
 
 /** An enabled TRC20 USDT wallet and a balance for a partner, as the review and a top-up would leave them. */

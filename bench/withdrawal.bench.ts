@@ -6,26 +6,11 @@
 // The processing job is not running: what is measured is the request (checks, lock, booking, queueing the job).
 // Asserts nothing.
 import crypto from 'node:crypto';
-import { randomKeys } from '../apps/server/src/lib/keys.ts';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { DEMO_PARTNERS, DEMO_USERS, seedDemo } from '../apps/server/src/db/seed/demo.ts';
-import { createBoss } from '../apps/server/src/jobs/boss.ts';
+import type { Database } from '../apps/server/src/db/database.ts';
+import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { createWithdrawalQueue } from '../apps/server/src/modules/withdrawals/withdrawal-processing.ts';
-import {
-  adminToken,
-  benchServerUrl as serverUrl,
-  csrfHeaders,
-  fund,
-  withdrawalLoop as closedLoop,
-  withAdminClient as admin,
-  type WithdrawalClient,
-} from './support.ts';
+import { adminHeaders, fund, listeningApp, scratchDemoDatabase, withdrawalLoop as closedLoop, type WithdrawalClient } from './support.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -73,27 +58,12 @@ async function partners(database: Database, n: number, prefix: string) {
   return out;
 }
 
-const name = `portal_bench_withdrawal_${crypto.randomBytes(4).toString('hex')}`;
-await admin((c) => c.query(`create database ${name}`));
-const url = new URL(serverUrl);
-url.pathname = `/${name}`;
-const database = await openDatabase({ kind: 'postgres', url: url.toString(), max: 10 });
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-withdrawal-'));
+const scratch = await scratchDemoDatabase('withdrawal');
+const { database, keys } = scratch;
 try {
-  await migrateToLatest(database.db);
-  const keys = randomKeys();
-  await seedDemo(database.db, keys.encryptionKey, { transactions: false });
-  const config = loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: dataDir, WITHDRAWAL_MAX_USD: '1000000.00' });
-  const boss = createBoss(database);
-  await boss.start();
-  await createWithdrawalQueue(boss);
-  const app = await buildApp({ config, database, keys, boss });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
-  const headersFor = async (partnerId: string, user: { id: string; email: string; name: string }) => {
-    const token = await adminToken(database.db, keys.jwtSecret, partnerId, user);
-    return { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...(await csrfHeaders(base, token)) };
-  };
+  const served = await listeningApp(scratch, { WITHDRAWAL_MAX_USD: '1000000.00' }, createWithdrawalQueue);
+  const { base } = served;
+  const headersFor = (partnerId: string, user: { id: string; email: string; name: string }) => adminHeaders(database, keys, base, partnerId, user);
 
   const acmeAdmin = DEMO_USERS.find((u) => u.email === 'admin@acme.test')!;
   const acmeAddress = await fund(database, ACME.id, acmeAdmin.id, '100000000.00');
@@ -177,10 +147,7 @@ try {
     `${ledger.balance} (${Number(ledger.balance) === 700 - 10 * requests ? 'matches the ledger' : 'DOES NOT MATCH'}; negative: ${Number(ledger.balance) < 0 ? 'yes' : 'no'})`,
   );
 
-  await app.close();
-  await boss.stop({ graceful: false, wait: true });
+  await served.close();
 } finally {
-  await database.close();
-  await admin((c) => c.query(`drop database if exists ${name} with (force)`));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await scratch.drop();
 }

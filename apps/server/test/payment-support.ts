@@ -6,7 +6,7 @@ import type { TestContext } from './harness.ts';
  * A disbursement body to an M-Pesa number in Kenya (the demo's channel and network there), for an amount: its last
  * digit decides how the simulated payment ends. Each body has a new sequenceId.
  */
-export async function kenyaMomo(t: TestContext) {
+export async function kenyaMomo(t: Pick<TestContext, 'database'>) {
   const channelId = (
     await t.database.db
       .selectFrom('channels')
@@ -34,7 +34,7 @@ export async function kenyaMomo(t: TestContext) {
  * What a payment worker of the test app runs on (its queue, database, live bus, notifier, ledger and clock), every step
  * at once (`PAYMENT_STEP_SECONDS: '0'`) unless `overrides` says otherwise.
  */
-export function paymentWorkerDeps(t: TestContext, overrides: Partial<PaymentWorkerDeps> = {}): PaymentWorkerDeps {
+export function paymentWorkerDeps(t: Pick<TestContext, 'app' | 'database'>, overrides: Partial<PaymentWorkerDeps> = {}): PaymentWorkerDeps {
   return {
     boss: t.app.boss!,
     db: t.database.db,
