@@ -17,6 +17,16 @@ const SIZES: Record<Size, string> = {
   lg: 'h-11 px-5 text-sm',
 };
 
+/** A button's classes, for a link that looks like a button (a link goes somewhere; a button does something). */
+export function buttonClass(variant: Variant = 'primary', size: Size = 'md', block = false): string {
+  return cn(
+    'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors disabled:cursor-not-allowed',
+    VARIANTS[variant],
+    SIZES[size],
+    block && 'w-full',
+  );
+}
+
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: Variant;
   size?: Size;
@@ -30,13 +40,7 @@ export function Button({ variant = 'primary', size = 'md', loading = false, bloc
       type={type ?? 'button'}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
-      className={cn(
-        'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors disabled:cursor-not-allowed',
-        VARIANTS[variant],
-        SIZES[size],
-        block && 'w-full',
-        className,
-      )}
+      className={cn(buttonClass(variant, size, block), className)}
       {...rest}
     >
       {loading && <Spinner className="size-4" />}

@@ -1,7 +1,8 @@
 import { ExternalLink, Plus } from 'lucide-react';
 import { useState } from 'react';
 import type { ApiKey } from '@portal/contract/api-keys';
-import { Button } from '../../../components/ui/button.tsx';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
+import { cn } from '../../../components/ui/cn.ts';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useT } from '../../../lib/i18n.ts';
@@ -30,12 +31,7 @@ export function ApiKeysScreen() {
         description={t('description')}
         actions={
           <>
-            <a
-              href="/api/docs"
-              target="_blank"
-              rel="noreferrer"
-              className="inline-flex h-10 items-center gap-2 whitespace-nowrap rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
-            >
+            <a href="/api/docs" target="_blank" rel="noreferrer" className={cn(buttonClass('secondary'), 'whitespace-nowrap')}>
               <ExternalLink className="size-4" aria-hidden="true" />
               <span className="sm:hidden">{t('docs.short')}</span>
               <span className="hidden sm:inline">{t('docs.long')}</span>

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { SETTLEMENT_SOURCE, travelRuleFieldsFor, type Settlement } from '@portal/contract/settlements';
-import { Button } from '../../../components/ui/button.tsx';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { newId } from '../../../lib/ids.ts';
@@ -131,11 +131,7 @@ export function WithdrawDialog({
       </>
     ) : (
       <>
-        <Link
-          to="/transactions?tab=3"
-          onClick={() => onOpenChange(false)}
-          className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium hover:bg-canvas"
-        >
+        <Link to="/transactions?tab=3" onClick={() => onOpenChange(false)} className={buttonClass('secondary')}>
           {t('withdrawDialog.viewSettlements')}
         </Link>
         <Button onClick={() => onOpenChange(false)}>{t('done')}</Button>

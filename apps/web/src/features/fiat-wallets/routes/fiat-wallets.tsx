@@ -3,6 +3,7 @@ import { ArrowLeft, Landmark } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { buttonClass } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { NoticeCard } from '../../../components/ui/notice-card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -35,10 +36,7 @@ export function FiatWalletsScreen() {
       title={t('title')}
       description={t('description')}
       actions={
-        <Link
-          to="/balance"
-          className="inline-flex h-10 items-center gap-2 rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
-        >
+        <Link to="/balance" className={buttonClass('secondary')}>
           <ArrowLeft className="size-4" aria-hidden="true" />
           {t('back')}
         </Link>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Payment } from '@portal/contract/payments';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { formatAmount, formatDate, statusLabel } from '../../../lib/format.ts';
@@ -84,19 +85,10 @@ export function PaymentResult({ created, onAnother }: { created: Payment; onAnot
         ))}
       </ol>
       <div className="mt-5 flex flex-wrap gap-3">
-        <Link
-          to={`/payments/${p.id}`}
-          className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
-        >
+        <Link to={`/payments/${p.id}`} className={buttonClass('secondary')}>
           {t('result.view')}
         </Link>
-        <button
-          type="button"
-          onClick={onAnother}
-          className="inline-flex h-10 items-center rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900"
-        >
-          {t('result.another')}
-        </button>
+        <Button onClick={onAnother}>{t('result.another')}</Button>
       </div>
     </Card>
   );

@@ -3,7 +3,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { Payment, PaymentKind, PaymentQuote } from '@portal/contract/payments';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { Button } from '../../../components/ui/button.tsx';
+import { Button, buttonClass } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -120,10 +120,7 @@ export function InitiatePaymentScreen() {
         title={t('title')}
         description={t('description')}
         actions={
-          <Link
-            to="/payments"
-            className="inline-flex h-10 items-center rounded-lg border border-line bg-white px-4 text-sm font-medium text-ink hover:bg-canvas"
-          >
+          <Link to="/payments" className={buttonClass('secondary')}>
             {t('allPayments')}
           </Link>
         }

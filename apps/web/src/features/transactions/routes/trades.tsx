@@ -2,6 +2,7 @@ import { can } from '@portal/contract/permissions';
 import { Plus } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { buttonClass } from '../../../components/ui/button.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { PAGE_TEXTS } from '../../../lib/page-texts.ts';
@@ -44,10 +45,7 @@ export function PaymentsScreen() {
         {...PAGE_TEXTS.payments}
         actions={
           canInitiate && (
-            <Link
-              to="/payments/initiate"
-              className="inline-flex h-10 items-center gap-2 rounded-lg bg-brand-800 px-4 text-sm font-medium text-white hover:bg-brand-900"
-            >
+            <Link to="/payments/initiate" className={buttonClass()}>
               <Plus className="size-4" aria-hidden="true" />
               {t('payments.initiate')}
             </Link>
