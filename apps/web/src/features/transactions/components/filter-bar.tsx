@@ -32,6 +32,36 @@ export function optionLabel(key: string, value: string): string {
   }
 }
 
+/** One end of the date range; `errorId` names the range's error, when it has one. */
+function DateInput({
+  label,
+  value,
+  disabled,
+  errorId,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  disabled: boolean;
+  errorId: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="flex flex-col gap-1 text-xs font-medium text-muted">
+      {label}
+      <input
+        type="date"
+        className={cn(inputClass, 'w-full sm:w-40')}
+        value={value}
+        disabled={disabled}
+        aria-invalid={!!errorId}
+        aria-describedby={errorId}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
 type Props = {
   tableKey: string;
   search: Pick<TransactionSearch, 'filters' | 'rangeError' | 'searchId' | 'setRange' | 'setFiatWallet' | 'selectFilter' | 'resetFilters'>;
@@ -129,30 +159,20 @@ export function FilterBar({ tableKey, search, walletMode, wallets, actions }: Pr
         <div id={panel} className={cn('flex-col gap-3 sm:flex sm:flex-row sm:flex-wrap sm:items-end', open ? 'flex' : 'hidden')}>
           <div className="flex flex-col gap-1">
             <div className="grid grid-cols-2 gap-2 sm:flex">
-              <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-                {t('filters.from', { zone: displayTimeZone() })}
-                <input
-                  type="date"
-                  className={cn(inputClass, 'w-full sm:w-40')}
-                  value={range.startDate}
-                  disabled={!!idFilter}
-                  aria-invalid={!!search.rangeError}
-                  aria-describedby={search.rangeError ? `${tableKey}-range-error` : undefined}
-                  onChange={(e) => search.setRange({ startDate: e.target.value })}
-                />
-              </label>
-              <label className="flex flex-col gap-1 text-xs font-medium text-muted">
-                {t('filters.to', { zone: displayTimeZone() })}
-                <input
-                  type="date"
-                  className={cn(inputClass, 'w-full sm:w-40')}
-                  value={range.endDate}
-                  disabled={!!idFilter}
-                  aria-invalid={!!search.rangeError}
-                  aria-describedby={search.rangeError ? `${tableKey}-range-error` : undefined}
-                  onChange={(e) => search.setRange({ endDate: e.target.value })}
-                />
-              </label>
+              <DateInput
+                label={t('filters.from', { zone: displayTimeZone() })}
+                value={range.startDate}
+                disabled={!!idFilter}
+                errorId={search.rangeError ? `${tableKey}-range-error` : undefined}
+                onChange={(startDate) => search.setRange({ startDate })}
+              />
+              <DateInput
+                label={t('filters.to', { zone: displayTimeZone() })}
+                value={range.endDate}
+                disabled={!!idFilter}
+                errorId={search.rangeError ? `${tableKey}-range-error` : undefined}
+                onChange={(endDate) => search.setRange({ endDate })}
+              />
             </div>
             {search.rangeError && (
               <p id={`${tableKey}-range-error`} role="alert" className="text-xs text-danger">
