@@ -9,6 +9,9 @@ import { StatementDownload } from './statement-download.tsx';
 
 const signed = (amount: string, currency: string) => formatSignedMoney(amount, currency, { plus: true });
 
+/** The parts of what is pending, each on its own line. */
+const PENDING_PARTS = ['withdrawals', 'disbursements'] as const;
+
 /** What is reserved and under way (withdrawals, disbursements), each with its currency. */
 export function PendingCard() {
   const t = useT(balanceMessages);
@@ -23,18 +26,14 @@ export function PendingCard() {
       <p className="mt-1 text-xs text-muted">{t('pending.body')}</p>
       {o && (
         <dl className="mt-4 space-y-1.5 text-sm">
-          <div className="flex justify-between gap-4">
-            <dt className="text-muted">{t('pending.withdrawals')}</dt>
-            <dd className="tabular-nums" data-testid="pending-withdrawals">
-              {formatMoney(o.pending.withdrawals, o.currency)}
-            </dd>
-          </div>
-          <div className="flex justify-between gap-4">
-            <dt className="text-muted">{t('pending.disbursements')}</dt>
-            <dd className="tabular-nums" data-testid="pending-disbursements">
-              {formatMoney(o.pending.disbursements, o.currency)}
-            </dd>
-          </div>
+          {PENDING_PARTS.map((part) => (
+            <div key={part} className="flex justify-between gap-4">
+              <dt className="text-muted">{t(`pending.${part}`)}</dt>
+              <dd className="tabular-nums" data-testid={`pending-${part}`}>
+                {formatMoney(o.pending[part], o.currency)}
+              </dd>
+            </div>
+          ))}
         </dl>
       )}
       {overview.isError && <p className="mt-3 text-sm text-danger">{t('pending.error', { message: overview.error.message })}</p>}
