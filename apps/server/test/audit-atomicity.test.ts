@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALLET_DELETION_REASONS, type SettlementWallet } from '@portal/contract/wallets';
@@ -12,7 +11,7 @@ import { currentStep, totpCode, TOTP_PERIOD } from '../src/lib/totp.ts';
 import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { browser, DATABASES, setup, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
-import { until, walletActors } from './wallet-support.ts';
+import { ACME_TRAVEL_RULE, until, walletActors, withdrawalBody } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
@@ -140,20 +139,13 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     let pending: string;
     beforeAll(async () => {
       enabled = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], {
-        travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
+        travelRuleInfo: ACME_TRAVEL_RULE,
       });
     });
 
     it('withdrawal: no settlement, no ledger entry', async () => {
       await expectAtomic('settlement.pending', ['settlements', 'ledger_entries'], () =>
-        call(ADMIN).post('partner/settlement/withdrawal', {
-          amount: '100.00',
-          sequenceId: crypto.randomUUID(),
-          source: 'dashboard',
-          walletAddress: enabled.address,
-          cryptoCurrency: 'USDT',
-          cryptoNetwork: 'TRC20',
-        }),
+        call(ADMIN).post('partner/settlement/withdrawal', withdrawalBody(enabled.address)),
       );
     });
 

@@ -11,7 +11,7 @@ import { ledgerSummary, reconcileAccounts } from '../src/modules/ledger/ledger.r
 import { DATABASES, type TestContext } from './harness.ts';
 import { kenyaMomo, startTestPaymentWorker } from './payment-support.ts';
 import { smtpSink } from './smtp-sink.ts';
-import { until, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
+import { until, withdrawalBody, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
@@ -78,14 +78,10 @@ describe.each(DATABASES)('kept balances on %s', (kind) => {
     const post = (email: string, path: string, body: unknown) => w.as(email).browser.post(`/api/v1/partner/${path}`, body, w.opts(email));
     const calls = [
       ...withdrawalAmounts.map((amount, i) =>
-        post(i % 2 ? ADMIN : TREASURY, 'settlement/withdrawal', {
-          amount,
-          sequenceId: crypto.randomUUID(),
-          source: 'dashboard',
-          walletAddress: wallet.address,
-          cryptoCurrency: 'USDT',
-          cryptoNetwork: 'TRC20',
-        }).then((res) => ({ kind: 'withdrawal' as const, res })),
+        post(i % 2 ? ADMIN : TREASURY, 'settlement/withdrawal', withdrawalBody(wallet.address, { amount })).then((res) => ({
+          kind: 'withdrawal' as const,
+          res,
+        })),
       ),
       ...paymentAmounts.map((amount, i) =>
         post(i % 2 ? ADMIN : TREASURY, 'disbursement', momo(amount)).then((res) => ({ kind: 'disbursement' as const, res })),
@@ -160,18 +156,7 @@ describe.each(DATABASES)('kept balances on %s', (kind) => {
 
   it('keeps a reservation while it is under way, and refuses to change an entry', async () => {
     const before = await kept();
-    const res = await w.as(ADMIN).browser.post(
-      '/api/v1/partner/settlement/withdrawal',
-      {
-        amount: '12.00',
-        sequenceId: crypto.randomUUID(),
-        source: 'dashboard',
-        walletAddress: wallet.address,
-        cryptoCurrency: 'USDT',
-        cryptoNetwork: 'TRC20',
-      },
-      w.opts(ADMIN),
-    );
+    const res = await w.as(ADMIN).browser.post('/api/v1/partner/settlement/withdrawal', withdrawalBody(wallet.address, { amount: '12.00' }), w.opts(ADMIN));
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json<{ settlement: Settlement }>().settlement.id;
     // held by a hand: its status set back to pending counts it again, as the booking did

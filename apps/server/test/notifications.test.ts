@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationList, NotificationPreferences } from '@portal/contract/notifications';
 import type { PartnerRate } from '@portal/contract/rates';
@@ -8,7 +7,7 @@ import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DATABASES, type TestContext } from './harness.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
-import { until, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
+import { ACME_TRAVEL_RULE, until, withdrawalBody, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
 const ADMIN2 = 'admin2@acme.test';
@@ -93,19 +92,9 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
       .orderBy('n.created_at')
       .execute();
   const withdraw = (email: string, amount: string) =>
-    w.as(email).browser.post(
-      '/api/v1/partner/settlement/withdrawal',
-      {
-        amount,
-        sequenceId: crypto.randomUUID(),
-        source: 'dashboard',
-        walletAddress: wallet.address,
-        cryptoCurrency: 'USDT',
-        cryptoNetwork: 'TRC20',
-        travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
-      },
-      w.opts(email),
-    );
+    w
+      .as(email)
+      .browser.post('/api/v1/partner/settlement/withdrawal', withdrawalBody(wallet.address, { amount, travelRuleInfo: ACME_TRAVEL_RULE }), w.opts(email));
   const setLimit = (email: string, lowBalanceLimit: string) =>
     w.as(email).browser.post('/api/v1/partner/low-balance-limit', { lowBalanceLimit }, w.opts(email));
   const balance = async () => (await ledgerSummary(t.database.db, ACME, 'USD')).balance;

@@ -9,7 +9,7 @@ import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, type TestContext } from './harness.ts';
 import { smtpSink } from './smtp-sink.ts';
-import { withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
+import { ACME_TRAVEL_RULE, withdrawalBody, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 import { pdfText } from './pdf-text.ts';
 
 const ADMIN = 'admin@acme.test';
@@ -62,19 +62,7 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
 
   const balance = async () => (await ledgerSummary(t.database.db, ACME, 'USD')).balance;
   const withdraw = (email: string, body: Record<string, unknown>) =>
-    w.as(email).browser.post(
-      '/api/v1/partner/settlement/withdrawal',
-      {
-        amount: '100.00',
-        sequenceId: crypto.randomUUID(),
-        source: 'dashboard',
-        walletAddress: wallet.address,
-        cryptoCurrency: 'USDT',
-        cryptoNetwork: 'TRC20',
-        ...body,
-      },
-      w.opts(email),
-    );
+    w.as(email).browser.post('/api/v1/partner/settlement/withdrawal', withdrawalBody(wallet.address, body), w.opts(email));
   const statusOf = async (id: string) => (await t.database.db.selectFrom('settlements').select('status').where('id', '=', id).executeTakeFirst())?.status;
 
   /** The webhook events recorded for a settlement, oldest first. */
@@ -147,7 +135,7 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     const now = await balance();
     const over = await withdraw(TREASURY, {
       amount: (Number(now) + 1).toFixed(2),
-      travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
+      travelRuleInfo: ACME_TRAVEL_RULE,
     });
     expect(over.statusCode).toBe(400);
     expect(over.json<{ code: string; message: string }>()).toMatchObject({ code: 'InsufficientBalance' });
@@ -159,9 +147,7 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
     expect((await withdraw(ADMIN, { amount: '100.005' })).statusCode).toBe(400);
     const noRule = await withdraw(ADMIN, { amount: '1000.00' });
     expect(noRule.json()).toMatchObject({ code: 'TravelRuleRequired', message: WITHDRAWAL_MESSAGES.travelRuleRequired });
-    expect((await withdraw(ADMIN, { amount: '1000.00', travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } })).statusCode).toBe(
-      201,
-    );
+    expect((await withdraw(ADMIN, { amount: '1000.00', travelRuleInfo: ACME_TRAVEL_RULE })).statusCode).toBe(201);
     expect((await withdraw(ADMIN, { amount: '100.00', fiatWallet: 'NGN' })).statusCode).toBe(400);
     expect((await withdraw(ADMIN, { cryptoCurrency: 'USDC' })).statusCode).toBe(400);
     expect(Number(await balance())).toBeCloseTo(Number(now) - 1000, 8);
@@ -244,7 +230,7 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
       withdraw(i(sequenceId), {
         amount,
         sequenceId,
-        ...(Number(amount) >= 1000 ? { travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' } } : {}),
+        ...(Number(amount) >= 1000 ? { travelRuleInfo: ACME_TRAVEL_RULE } : {}),
       });
     const results = await Promise.all(order.map(send));
     // on a busy machine a request may wait past the deadline or for a connection, and is answered 503 with Retry-After

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import type { Network } from '@portal/contract/domain';
 import type { SettlementWallet } from '@portal/contract/wallets';
@@ -112,6 +113,20 @@ export type TestPayer = (amountOf: (settlementId: string) => Promise<string>) =>
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
 
+/** The travel-rule details of Acme's own wallet (asked for withdrawals of 1,000 USD and more). */
+export const ACME_TRAVEL_RULE = { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' };
+
+/** A withdrawal from the dashboard to a TRC20 USDT wallet, with a new sequenceId: of 100.00 unless `fields` say otherwise. */
+export const withdrawalBody = (walletAddress: string, fields: Record<string, unknown> = {}) => ({
+  amount: '100.00',
+  sequenceId: crypto.randomUUID(),
+  source: 'dashboard',
+  walletAddress,
+  cryptoCurrency: 'USDT',
+  cryptoNetwork: 'TRC20',
+  ...fields,
+});
+
 /**
  * An app for withdrawals: the job queue, sign-ins not rate-limited, wallets screened at once, mail over SMTP to `smtp`,
  * `config` beside; the withdrawal workers with `payer` (a withdrawal is sent after `processingSeconds` and completes at
@@ -142,9 +157,7 @@ export async function withdrawalSetup(
       { processingSeconds, completionSeconds: 0 },
     );
     const w = await walletActors(t, smtp, options.users);
-    const wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], {
-      travelRuleInfo: { name: 'Acme Remit Ltd', businessRegistrationNumber: 'RC-123456' },
-    });
+    const wallet = await w.enabledWallet(ADMIN, TREASURY, 'TRC20', ['USDT'], { travelRuleInfo: ACME_TRAVEL_RULE });
     return { t, w, wallet };
   } catch (err) {
     await t.close();
