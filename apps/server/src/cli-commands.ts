@@ -41,8 +41,9 @@ Commands:
   rekey                           the step of a key rotation that retires the old keys: seals every stored secret
                                   again with the current ENCRYPTION_KEY and moves the database to the current keys
                                   (docs/deployment.md, "Rotating the keys"); exits 1 when a secret cannot be opened
-  reconcile                       every account's kept balance and reservations against its ledger entries; exits 1
-                                  when one differs (the daily check, run now: after a restore, say)
+  reconcile                       every account's kept balance and reservations against its ledger entries, and every
+                                  withdrawal against its one debit; exits 1 when one differs (the daily check, run
+                                  now: after a restore, say)
 
 Feature flags: ${FEATURE_FLAGS.join(', ')}
 Networks: ${NETWORKS.join(', ')} (also SOLANA, STELLAR, TRON, ETHEREUM, BITCOIN); coins: ${COINS.join(', ')}`;
@@ -123,14 +124,15 @@ async function migrate({ database, migrated }: CliContext) {
 }
 
 async function reconcile({ ledger }: CliContext) {
-  const accounts = await ledger.countAccounts();
-  const differing = await ledger.reconcile();
+  const { accountsChecked, differingAccounts: differing, unmatchedWithdrawals: unmatched } = await ledger.checkReconciliation();
   for (const d of differing)
     console.log(
       `${d.partner_id} ${d.currency}: kept ${d.balance}, entries ${d.entries}; reserved ${d.pending_withdrawals}/${d.pending_disbursements}, under way ${d.withdrawals}/${d.disbursements}`,
     );
-  console.log(`${accounts} accounts checked against the ledger: ${differing.length} differ.`);
-  if (differing.length) process.exitCode = 1;
+  for (const w of unmatched) console.log(`${w.partner_id} withdrawal ${w.id} (${w.status}): ${w.debits} debits, not 1`);
+  console.log(`${accountsChecked} accounts checked against the ledger: ${differing.length} differ.`);
+  console.log(`Withdrawals without exactly one debit: ${unmatched.length}.`);
+  if (differing.length || unmatched.length) process.exitCode = 1;
 }
 
 async function rekey({ db, keys }: CliContext) {

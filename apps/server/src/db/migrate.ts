@@ -38,6 +38,7 @@ import * as passkeys from './migrations/0036-passkeys.ts';
 import * as userLanguage from './migrations/0037-user-language.ts';
 import * as notificationTexts from './migrations/0038-notification-texts.ts';
 import * as keptBalances from './migrations/0039-kept-balances.ts';
+import * as reconciliationRuns from './migrations/0040-reconciliation-runs.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0037-user-language': userLanguage,
   '0038-notification-texts': notificationTexts,
   '0039-kept-balances': keptBalances,
+  '0040-reconciliation-runs': reconciliationRuns,
 };
 
 class StaticProvider implements MigrationProvider {

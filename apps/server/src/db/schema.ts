@@ -96,6 +96,14 @@ export type LedgerEntriesTable = {
   created_at: Timestamp;
 };
 
+export type ReconciliationRunsTable = {
+  id: Generated<string>;
+  ran_at: Timestamp;
+  accounts_checked: number;
+  differing_accounts: Json<Record<string, string>[]>;
+  unmatched_withdrawals: Json<Record<string, string | number>[]>;
+};
+
 export type AuditEventsTable = {
   partner_id: string;
   id: Generated<string>;
@@ -753,6 +761,7 @@ export type DB = {
   fiat_wallets: FiatWalletsTable;
   currency_accounts: CurrencyAccountsTable;
   ledger_entries: LedgerEntriesTable;
+  reconciliation_runs: ReconciliationRunsTable;
   audit_events: AuditEventsTable;
   mail_outbox: MailOutboxTable;
   notifications: NotificationsTable;

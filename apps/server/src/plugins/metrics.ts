@@ -2,6 +2,7 @@ import { ACCESS_MESSAGES } from '@portal/contract/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { unauthorized } from '../lib/errors.ts';
+import type { Ledger } from '../modules/ledger/index.ts';
 import { safeEqual } from '../lib/tokens.ts';
 
 export const METRICS_PATH = '/metrics';
@@ -29,11 +30,12 @@ function routeLabel(request: FastifyRequest): string {
 
 /**
  * Prometheus metrics at /metrics (text format): requests and their latency by method, route pattern and status;
- * the job queue's depth per queue, sampled at each scrape; the database connections; the process metrics.
+ * the job queue's depth per queue, sampled at each scrape; the database connections; the latest ledger
+ * reconciliation's findings and time; the process metrics.
  * Outside /api/v1 and not behind the sign-in (a scraper has no user); with METRICS_TOKEN set, a scrape must send
  * `Authorization: Bearer <token>`.
  */
-export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined }) {
+export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined; ledger: Pick<Ledger, 'lastReconciliation'> }) {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
@@ -83,6 +85,35 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
       this.inc({ target: 'replica' }, stats.replica);
       this.inc({ target: 'primary' }, stats.primary);
     },
+  });
+
+  // the latest daily reconciliation (jobs/reconcile.ts): what the LedgerMismatch and ReconciliationMissing alerts
+  // watch. Both gauges of a scrape share the read under way.
+  let reading: ReturnType<typeof options.ledger.lastReconciliation> | undefined;
+  const lastRun = () => (reading ??= options.ledger.lastReconciliation().finally(() => (reading = undefined)));
+  const fromLastRun = (set: (run: NonNullable<Awaited<ReturnType<typeof lastRun>>>) => void) => async () => {
+    try {
+      const run = await lastRun();
+      if (run) set(run);
+    } catch (err) {
+      app.log.warn({ err }, 'metrics: the last reconciliation could not be read');
+    }
+  };
+  const differences: Gauge = new Gauge({
+    name: 'portal_reconciliation_differences',
+    help: 'What the latest ledger reconciliation found wrong: accounts whose kept figures differ from their entries, withdrawals without exactly one debit',
+    labelNames: ['kind'],
+    registers: [registry],
+    collect: fromLastRun((run) => {
+      differences.set({ kind: 'accounts' }, run.differingAccounts);
+      differences.set({ kind: 'withdrawals' }, run.unmatchedWithdrawals);
+    }),
+  });
+  const ranAt: Gauge = new Gauge({
+    name: 'portal_reconciliation_last_run_timestamp_seconds',
+    help: 'When the latest ledger reconciliation ran (Unix time); 0 before the first',
+    registers: [registry],
+    collect: fromLastRun((run) => ranAt.set(run.ranAt.getTime() / 1000)),
   });
 
   new Gauge({

@@ -112,6 +112,64 @@ export async function reconcileAccounts(db: Executor, partnerId?: string) {
   return r.rows;
 }
 
+/**
+ * Withdrawals without exactly one debit: every payout settlement is booked once, as a `settlement` entry of its id,
+ * when it is requested (a failure adds a reversal, never a second debit). One found here was lost or doubled.
+ */
+export async function unmatchedWithdrawals(db: Executor) {
+  const r = await sql<{ partner_id: string; id: string; status: string; debits: number }>`
+    select s.partner_id, s.id::text as id, s.status, count(l.id)::int as debits
+    from settlements s
+    left join ledger_entries l on l.partner_id = s.partner_id and l.kind = 'settlement' and l.reference = s.id::text
+    where s.type = 'payout'
+    group by s.partner_id, s.id, s.status
+    having count(l.id) <> 1
+    order by s.partner_id, s.id`.execute(db);
+  return r.rows;
+}
+
+export type ReconciliationRun = {
+  accountsChecked: number;
+  differingAccounts: Awaited<ReturnType<typeof reconcileAccounts>>;
+  unmatchedWithdrawals: Awaited<ReturnType<typeof unmatchedWithdrawals>>;
+};
+
+/** Keeps a reconciliation's outcome for a person to read (reconciliation_runs). */
+export async function recordReconciliation(db: Executor, run: ReconciliationRun, at: Date) {
+  await db
+    .insertInto('reconciliation_runs')
+    .values({
+      ran_at: at,
+      accounts_checked: run.accountsChecked,
+      differing_accounts: JSON.stringify(run.differingAccounts),
+      unmatched_withdrawals: JSON.stringify(run.unmatchedWithdrawals),
+    })
+    .execute();
+}
+
+/** The latest reconciliation: when, and how many accounts and withdrawals it found wrong; undefined before the first. */
+export async function lastReconciliation(db: Executor) {
+  const row = await db
+    .selectFrom('reconciliation_runs')
+    .select([
+      'ran_at',
+      'accounts_checked',
+      sql<number>`jsonb_array_length(differing_accounts)`.as('differing'),
+      sql<number>`jsonb_array_length(unmatched_withdrawals)`.as('unmatched'),
+    ])
+    .orderBy('ran_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return (
+    row && {
+      ranAt: new Date(row.ran_at),
+      accountsChecked: row.accounts_checked,
+      differingAccounts: Number(row.differing),
+      unmatchedWithdrawals: Number(row.unmatched),
+    }
+  );
+}
+
 /** How many currency accounts there are (what `reconcile` checked). */
 export async function countAccounts(db: Executor) {
   const row = await db

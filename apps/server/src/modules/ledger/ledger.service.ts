@@ -7,15 +7,19 @@ import {
   accountBalances,
   countAccounts,
   insertLedgerEntry,
+  lastReconciliation,
   lockAccount,
   lockLowBalance,
   lowBalanceLimit,
   openAccount,
   pendingTotals,
   reconcileAccounts,
+  recordReconciliation,
   recentLedgerEntries,
   setLowBalanceState,
   statementOf,
+  unmatchedWithdrawals,
+  type ReconciliationRun,
 } from './ledger.repository.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -41,6 +45,11 @@ export type LowBalanceCrossing = { from: string; to: LowBalanceState; balance: s
  * - what is reserved (withdrawals and disbursements under way) is kept beside the balance by the same triggers.
  */
 export function createLedger(db: Kysely<DB>) {
+  const checkBooks = async (): Promise<ReconciliationRun> => ({
+    accountsChecked: await countAccounts(db),
+    differingAccounts: await reconcileAccounts(db),
+    unmatchedWithdrawals: await unmatchedWithdrawals(db),
+  });
   const snapshot = <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().setIsolationLevel('repeatable read').execute(work);
 
   return {
@@ -79,6 +88,22 @@ export function createLedger(db: Kysely<DB>) {
 
     /** How many accounts there are (what `reconcile` checked). */
     countAccounts: () => countAccounts(db),
+
+    /**
+     * The daily check in full, kept for a person to read (reconciliation_runs): the accounts whose kept figures differ
+     * from their entries, and the withdrawals without exactly one debit. The metrics show the latest run's counts.
+     */
+    runReconciliation: async (at: Date): Promise<ReconciliationRun> => {
+      const run = await checkBooks();
+      await recordReconciliation(db, run, at);
+      return run;
+    },
+
+    /** The same check, not kept (the operator's `reconcile` command: after a restore, say). */
+    checkReconciliation: checkBooks,
+
+    /** The latest reconciliation's time and counts (undefined before the first). */
+    lastReconciliation: () => lastReconciliation(db),
 
     /**
      * After a change of the balance or of the limit, in its transaction: the account's low balance state, moved when
