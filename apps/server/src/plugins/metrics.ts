@@ -116,40 +116,30 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
     collect: fromLastRun((run) => ranAt.set(run.ranAt.getTime() / 1000)),
   });
 
-  new Gauge({
-    name: 'portal_job_queue_depth',
-    help: 'Jobs waiting in each queue (created or due for a retry, not yet picked up), sampled at each scrape',
-    labelNames: ['queue'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const boss = app.boss;
-      if (!boss) return;
-      try {
-        for (const queue of await boss.getQueues()) this.set({ queue: queue.name }, await boss.getQueueSize(queue.name));
-      } catch (err) {
-        app.log.warn({ err }, 'metrics: the job queue could not be read');
-      }
-    },
-  });
-  new Gauge({
-    name: 'portal_job_queue_active',
-    help: 'Jobs being worked on in each queue, sampled at each scrape',
-    labelNames: ['queue'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const boss = app.boss;
-      if (!boss) return;
-      try {
-        for (const queue of await boss.getQueues()) {
-          const [waiting, notDone] = [await boss.getQueueSize(queue.name), await boss.getQueueSize(queue.name, { before: 'completed' })];
-          this.set({ queue: queue.name }, notDone - waiting);
+  // the job queue, per queue, read at each scrape (an app built without a queue reports none)
+  const perQueue = (name: string, help: string, count: (boss: NonNullable<typeof app.boss>, queue: string) => Promise<number>) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['queue'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const boss = app.boss;
+        if (!boss) return;
+        try {
+          for (const queue of await boss.getQueues()) this.set({ queue: queue.name }, await count(boss, queue.name));
+        } catch (err) {
+          app.log.warn({ err }, 'metrics: the job queue could not be read');
         }
-      } catch (err) {
-        app.log.warn({ err }, 'metrics: the job queue could not be read');
-      }
-    },
+      },
+    });
+  perQueue('portal_job_queue_depth', 'Jobs waiting in each queue (created or due for a retry, not yet picked up), sampled at each scrape', (boss, queue) =>
+    boss.getQueueSize(queue),
+  );
+  perQueue('portal_job_queue_active', 'Jobs being worked on in each queue, sampled at each scrape', async (boss, queue) => {
+    const waiting = await boss.getQueueSize(queue);
+    return (await boss.getQueueSize(queue, { before: 'completed' })) - waiting;
   });
 
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
