@@ -1,7 +1,7 @@
 // The storm of bench/fairness.bench.ts, in a process of its own: STORM_CLIENTS closed loops of deep searches against
 // STORM_URL with STORM_TOKEN for STORM_SECONDS, then one line of JSON (count, p50, p95, statuses) on stdout. Apart from
 // the process that measures the other partner, so that the measuring client does not wait behind the storm's own
-// event loop; started at the lowest CPU priority, as the nearest this machine has to a client on another host.
+// event loop; at the CPU priority the bench gives it (BENCH_STORM_NICE).
 import { closedLoops } from './support.ts';
 
 const url = process.env.STORM_URL!;
