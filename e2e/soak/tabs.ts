@@ -19,6 +19,8 @@ export type Call = {
    */
   queuedMs?: number;
   answerMs?: number;
+  /** from the request's start to the answer's first byte, as Chromium timed it: what the page waited */
+  waitedMs?: number;
 };
 
 /** A money-moving request of a tab (a withdrawal or a payment) and whether the server acknowledged it. */
@@ -155,6 +157,7 @@ export async function personaBrowser(browser: Browser, journal: Journal, partner
       const timing = req.timing();
       if (timing.requestStart >= 0) call.queuedMs = Math.round(timing.requestStart);
       if (timing.requestStart >= 0 && timing.responseStart >= 0) call.answerMs = Math.round(timing.responseStart - timing.requestStart);
+      if (timing.responseStart >= 0) call.waitedMs = Math.round(timing.responseStart);
       journal.calls.push(call);
       const kind = MONEY_PATHS[pathname];
       if (kind && req.method() === 'POST' && status) {
