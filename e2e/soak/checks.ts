@@ -146,7 +146,9 @@ export async function checkAll(input: Input): Promise<boolean> {
   // how long a call waited, as Chromium timed it (queued in the browser, then to the answer's first byte); the soak's
   // own process may hear of the answer later when it is starved of CPU, which the person does not wait for
   const waited = (c: (typeof calls)[number]) => c.waitedMs ?? c.at - c.sent;
-  const slow = calls.filter((c) => waited(c) > 10_000);
+  // a call the page cancelled (ERR_ABORTED: it left the screen, or asked again) was not waited for past that moment;
+  // it counts as neither a failure (above) nor a wait
+  const slow = calls.filter((c) => !/ERR_ABORTED/.test(c.failure ?? '') && waited(c) > 10_000);
   check(
     '5xx other than 503 with Retry-After',
     '0',
