@@ -38,7 +38,7 @@ export type LowBalanceCrossing = { from: string; to: LowBalanceState; balance: s
  * get this port (or a `Pick` of it) from the composition root and pass their own transaction where a booking belongs
  * to their change. The rules it keeps:
  * - a balance is the sum of its account's ledger entries; the database keeps it on the account row with each entry
- *   (migration 0039), so reading one costs the same at any size; `reconcile` re-adds the entries (daily, and in tests);
+ *   (migration 0039), so reading one costs the same at any size; `runReconciliation` re-adds the entries (daily);
  * - entries are only ever added (a correction is a new entry), and each (partner, kind, reference) at most once;
  * - spending locks the account first (`lock`) and checks the balance read after the lock, in the same transaction
  *   as the booking: two requests never spend the same money;
@@ -82,12 +82,6 @@ export function createLedger(db: Kysely<DB>) {
      */
     statement: (partnerId: string, currency: string, from: Date, to: Date, limit: number) =>
       snapshot((trx) => statementOf(trx, partnerId, currency, from, to, limit)),
-
-    /** The accounts whose kept figures differ from their entries (all accounts, or one partner's): none when the books agree. */
-    reconcile: (partnerId?: string) => reconcileAccounts(db, partnerId),
-
-    /** How many accounts there are (what `reconcile` checked). */
-    countAccounts: () => countAccounts(db),
 
     /**
      * The daily check in full, kept for a person to read (reconciliation_runs): the accounts whose kept figures differ
