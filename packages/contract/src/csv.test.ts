@@ -2,15 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { CSV_BOM, csvField, csvLine, neutraliseFormula } from './csv.ts';
 
 describe('CSV writer', () => {
-  it('quotes a field holding a quote, a separator of any common locale or a line break, and leaves others bare', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('a;b')).toBe('"a;b"');
-    expect(csvField('a\tb')).toBe('"a\tb"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField(null)).toBe('');
-    expect(csvField(undefined)).toBe('');
+  it.each<[value: string | null | undefined, field: string]>([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['a;b', '"a;b"'],
+    ['a\tb', '"a\tb"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    [null, ''],
+    [undefined, ''],
+  ])('quotes a field holding a quote, a separator of any common locale or a line break, and leaves others bare: %j', (value, field) => {
+    expect(csvField(value)).toBe(field);
+  });
+
+  it('ends a line with CRLF and names the byte order mark', () => {
     expect(csvLine(['a', 1, null])).toBe('a,1,\r\n');
     expect(CSV_BOM).toBe('\uFEFF');
   });
@@ -44,18 +49,25 @@ describe('CSV writer', () => {
     expect(csvField(value)).toBe(value);
   });
 
-  it('keeps numbers given as numbers, and text that starts harmlessly', () => {
-    expect(csvField(-12.5)).toBe('-12.5');
-    expect(csvField(3)).toBe('3');
-    expect(csvField('NG')).toBe('NG');
-    expect(csvField('2026-01-02T03:04:05.000Z')).toBe('2026-01-02T03:04:05.000Z');
-    expect(csvField('a=b')).toBe('a=b');
+  it.each<[value: string | number, field: string]>([
+    [-12.5, '-12.5'],
+    [3, '3'],
+    ['NG', 'NG'],
+    ['2026-01-02T03:04:05.000Z', '2026-01-02T03:04:05.000Z'],
+    ['a=b', 'a=b'],
+  ])('keeps numbers given as numbers, and text that starts harmlessly: %j', (value, field) => {
+    expect(csvField(value)).toBe(field);
+  });
+
+  it('leaves a text already guarded as it is', () => {
     expect(neutraliseFormula("'=1")).toBe("'=1");
   });
 
-  it('does not take a number-like text with extra characters as a number', () => {
-    expect(csvField('-12.50 USD')).toBe("'-12.50 USD");
-    expect(csvField('-1e5')).toBe("'-1e5");
-    expect(csvField('-12.')).toBe("'-12.");
+  it.each([
+    ['-12.50 USD', "'-12.50 USD"],
+    ['-1e5', "'-1e5"],
+    ['-12.', "'-12."],
+  ])('does not take a number-like text with extra characters as a number: %j', (value, field) => {
+    expect(csvField(value)).toBe(field);
   });
 });
