@@ -226,16 +226,19 @@ describe('the French catalogue of the contract’s messages', () => {
     expect(missing).toEqual([]);
   });
 
-  it('translates a message built with a value, the value carried over', () => {
-    expect(fr('Enter an amount of at least KES 1,000.00')).toBe('Saisissez un montant d’au moins 1,000.00 KES');
-    expect(fr('Invitation sent to ana@acme.test')).toBe('Invitation envoyée à ana@acme.test');
-    expect(fr('ana@acme.test is now Treasury')).toBe('ana@acme.test a désormais le rôle Trésorerie');
-    expect(fr('Only admin or treasury users can do this.')).toBe('Seuls les utilisateurs Administrateur ou Trésorerie peuvent effectuer cette action.');
-    expect(fr("Côte d'Ivoire (XOF) already has a change waiting for review.")).toBe('Côte d’Ivoire (XOF)\u00a0: une modification attend déjà d’être examinée.');
-    expect(fr('This address is registered on ERC20 and POLYGON and BASE: say which network')).toBe(
+  it.each([
+    ['Enter an amount of at least KES 1,000.00', 'Saisissez un montant d’au moins 1,000.00 KES'],
+    ['Invitation sent to ana@acme.test', 'Invitation envoyée à ana@acme.test'],
+    ['ana@acme.test is now Treasury', 'ana@acme.test a désormais le rôle Trésorerie'],
+    ['Only admin or treasury users can do this.', 'Seuls les utilisateurs Administrateur ou Trésorerie peuvent effectuer cette action.'],
+    ["Côte d'Ivoire (XOF) already has a change waiting for review.", 'Côte d’Ivoire (XOF)\u00a0: une modification attend déjà d’être examinée.'],
+    [
+      'This address is registered on ERC20 and POLYGON and BASE: say which network',
       'Cette adresse est enregistrée sur ERC20, POLYGON et BASE\u00a0: précisez le réseau',
-    );
-    expect(fr('No route for GET /api/v1/nowhere')).toBe('Aucune route pour GET /api/v1/nowhere');
+    ],
+    ['No route for GET /api/v1/nowhere', 'Aucune route pour GET /api/v1/nowhere'],
+  ])('translates a message built with a value, the value carried over: %j', (english, french) => {
+    expect(fr(english)).toBe(french);
   });
 
   it('translates the server’s validation messages as it builds them, and leaves several problems joined as they are', () => {

@@ -119,21 +119,28 @@ describe('next payout date', () => {
 });
 
 describe('the low-balance limit', () => {
-  it('refuses what the settings form once let through, each with its reason', () => {
-    expect(lowBalanceLimitProblem('-5')).toBe('Invalid low balance limit value: the limit must be above zero.');
-    expect(lowBalanceLimitProblem('0.001')).toBe('Invalid low balance limit value: use at most 2 decimals (cents).');
-    expect(lowBalanceLimitProblem('abc')).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
-    expect(lowBalanceLimitProblem('')).toBe('Invalid low balance limit value: enter an amount in USD.');
-    expect(lowBalanceLimitProblem('0')).toBe('Invalid low balance limit value: the limit must be above zero.');
-    expect(lowBalanceLimitProblem('1e5')).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
-    expect(lowBalanceLimitProblem('.')).toBe('Invalid low balance limit value: enter a number, like 1000 or 2500.50.');
-    expect(lowBalanceLimitProblem('1234567890123456')).toBe('Invalid low balance limit value: the limit is too large.');
+  it.each([
+    ['-5', 'Invalid low balance limit value: the limit must be above zero.'],
+    ['0.001', 'Invalid low balance limit value: use at most 2 decimals (cents).'],
+    ['abc', 'Invalid low balance limit value: enter a number, like 1000 or 2500.50.'],
+    ['', 'Invalid low balance limit value: enter an amount in USD.'],
+    ['0', 'Invalid low balance limit value: the limit must be above zero.'],
+    ['1e5', 'Invalid low balance limit value: enter a number, like 1000 or 2500.50.'],
+    ['.', 'Invalid low balance limit value: enter a number, like 1000 or 2500.50.'],
+    ['1234567890123456', 'Invalid low balance limit value: the limit is too large.'],
+  ])('refuses what the settings form once let through, each with its reason: %j', (limit, reason) => {
+    expect(lowBalanceLimitProblem(limit)).toBe(reason);
   });
 
-  it('accepts an amount in USD, with separators, and sends it plainly', () => {
-    expect(LowBalanceLimitForm.parse({ lowBalanceLimit: '1,000.50' })).toEqual({ lowBalanceLimit: '1000.50' });
-    expect(LowBalanceLimitForm.parse({ lowBalanceLimit: ' 0750 ' })).toEqual({ lowBalanceLimit: '750' });
-    expect(LowBalanceLimitForm.parse({ lowBalanceLimit: '0.5' })).toEqual({ lowBalanceLimit: '0.5' });
+  it.each([
+    ['1,000.50', '1000.50'],
+    [' 0750 ', '750'],
+    ['0.5', '0.5'],
+  ])('accepts an amount in USD, with separators, and sends it plainly: %j', (typed, sent) => {
+    expect(LowBalanceLimitForm.parse({ lowBalanceLimit: typed })).toEqual({ lowBalanceLimit: sent });
+  });
+
+  it('refuses a negative amount in the form', () => {
     expect(LowBalanceLimitForm.safeParse({ lowBalanceLimit: '-5' }).success).toBe(false);
   });
 });

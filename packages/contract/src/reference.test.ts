@@ -55,21 +55,25 @@ describe('the currency network list', () => {
 });
 
 describe('channel types and settlement times', () => {
-  it('labels channel types as the product does, and names them precisely', () => {
-    expect(channelTypeLabel('momo')).toBe('Mobile Money');
-    expect(channelTypeLabel('eft')).toBe('Bank Transfer');
-    expect(channelTypeName('eft')).toBe('EFT');
-    expect(channelTypeName('p2p')).toBe('P2P transfer');
-    expect(channelTypeName('airtimePin')).toBe('PIN voucher');
-    expect(channelTypeLabel('highvolumeotc')).toBe('High-volume OTC');
+  it.each([
+    ['momo', 'Mobile Money', 'Mobile money'],
+    ['eft', 'Bank Transfer', 'EFT'],
+    ['p2p', 'Bank Transfer', 'P2P transfer'],
+    ['airtimePin', 'PIN voucher', 'PIN voucher'],
+    ['highvolumeotc', 'High-volume OTC', 'High-volume OTC'],
+  ])('labels channel type %s as the product does (%s), and names it precisely (%s)', (type, label, name) => {
+    expect(channelTypeLabel(type)).toBe(label);
+    expect(channelTypeName(type)).toBe(name);
   });
 
-  it('reads a settlement time in seconds', () => {
-    expect(formatSettlementTime(60)).toBe('Instant');
-    expect(formatSettlementTime(900)).toBe('≈ 15 min');
-    expect(formatSettlementTime(7200)).toBe('≈ 2 h');
-    expect(formatSettlementTime(86_400)).toBe('≈ 1 day');
-    expect(formatSettlementTime(172_800)).toBe('≈ 2 days');
+  it.each([
+    [60, 'Instant'],
+    [900, '≈ 15 min'],
+    [7200, '≈ 2 h'],
+    [86_400, '≈ 1 day'],
+    [172_800, '≈ 2 days'],
+  ])('reads a settlement time in seconds: %i', (seconds, shown) => {
+    expect(formatSettlementTime(seconds)).toBe(shown);
   });
 });
 

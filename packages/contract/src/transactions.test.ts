@@ -13,24 +13,21 @@ import {
 
 describe('id search by the id the table shows', () => {
   const uuid = (table: Parameters<typeof parseIdSearch>[0], text: string) => parseIdSearch(table, text);
-  it('finds a uuid by its first digits, with or without its hyphens, in any case, trimmed', () => {
-    expect(uuid('payments', '')).toEqual({ ok: true, search: { kind: 'none' } });
-    expect(uuid('payments', '   ')).toEqual({ ok: true, search: { kind: 'none' } });
-    expect(uuid('payments', 'AB12')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12' } });
-    expect(uuid('payments', ' ab12cd34- ')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd34' } });
-    expect(uuid('fees', 'ab12cd34-99ff')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd3499ff' } });
-    expect(uuid('collections', 'ab12cd3499ff')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ab12cd3499ff' } });
-    expect(uuid('settlements', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842')).toEqual({
-      ok: true,
-      search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' },
-    });
-    expect(uuid('initiate-payments', 'ee71abf0841cccb41a005dc15672c842')).toEqual({
-      ok: true,
-      search: { kind: 'uuid', hex: 'ee71abf0841cccb41a005dc15672c842' },
-    });
+  it.each<[table: Parameters<typeof parseIdSearch>[0], text: string, hex: string]>([
+    ['payments', 'AB12', 'ab12'],
+    ['payments', ' ab12cd34- ', 'ab12cd34'],
+    ['fees', 'ab12cd34-99ff', 'ab12cd3499ff'],
+    ['collections', 'ab12cd3499ff', 'ab12cd3499ff'],
+    ['settlements', 'EE71ABF0-841C-CCB4-1A00-5DC15672C842', 'ee71abf0841cccb41a005dc15672c842'],
+    ['initiate-payments', 'ee71abf0841cccb41a005dc15672c842', 'ee71abf0841cccb41a005dc15672c842'],
     // an id the table cut short, copied with its ellipsis
-    expect(uuid('payments', 'ee71abf0…')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0' } });
-    expect(uuid('payments', 'ee71abf0-841c...')).toEqual({ ok: true, search: { kind: 'uuid', hex: 'ee71abf0841c' } });
+    ['payments', 'ee71abf0…', 'ee71abf0'],
+    ['payments', 'ee71abf0-841c...', 'ee71abf0841c'],
+  ])('finds a uuid by its first digits, with or without its hyphens, in any case, trimmed: %s %j', (table, text, hex) => {
+    expect(uuid(table, text)).toEqual({ ok: true, search: { kind: 'uuid', hex } });
+  });
+  it.each(['', '   '])('searches nothing for empty text: %j', (text) => {
+    expect(uuid('payments', text)).toEqual({ ok: true, search: { kind: 'none' } });
   });
   it('refuses text that cannot be the start of such an id, with one message, instead of searching what is left of it', () => {
     const refused = { ok: false, message: idSearchMessage('payments') };
