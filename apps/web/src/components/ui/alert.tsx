@@ -15,3 +15,13 @@ export function Alert({ tone = 'info', children, className, testId }: { tone?: k
     </div>
   );
 }
+
+/** The failure of a query or a mutation, in its own words; nothing while there is none. */
+export function ErrorAlert({ error, className }: { error: Error | null | undefined; className?: string }) {
+  if (!error) return null;
+  return (
+    <Alert tone="danger" className={className}>
+      {error.message}
+    </Alert>
+  );
+}

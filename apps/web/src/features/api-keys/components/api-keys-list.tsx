@@ -1,6 +1,6 @@
 import { KeyRound, Plus } from 'lucide-react';
 import type { ApiKey } from '@portal/contract/api-keys';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
 import { Table, Td, Th } from '../../../components/ui/table.tsx';
@@ -73,12 +73,7 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
   const t = useT(apiKeysMessages);
   const keys = useApiKeys();
   if (keys.isPending) return <LoadingBlock label={t('loading')} />;
-  if (keys.isError)
-    return (
-      <Alert tone="danger" className="m-5">
-        {keys.error.message}
-      </Alert>
-    );
+  if (keys.isError) return <ErrorAlert error={keys.error} className="m-5" />;
   const list = keys.data.apiKeys;
   if (list.length === 0) {
     return (

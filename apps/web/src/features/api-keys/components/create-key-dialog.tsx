@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { API_KEY_PERMISSIONS, CreateApiKeyRequest, type ApiKeyPermission, type ApiKeyWithSecret } from '@portal/contract/api-keys';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField, inputClass } from '../../../components/ui/field.tsx';
@@ -132,7 +132,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
           </p>
         )}
       </fieldset>
-      {create.isError && <Alert tone="danger">{create.error.message}</Alert>}
+      <ErrorAlert error={create.error} />
       <DialogButtons onCancel={onCancel} label={t('createDialog.submit')} busy={create.isPending} className="pt-1" />
     </form>
   );

@@ -1,5 +1,5 @@
 import type { ApiKey } from '@portal/contract/api-keys';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { useT } from '../../../lib/i18n.ts';
@@ -17,11 +17,7 @@ export function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefine
   return (
     <Dialog open={apiKey !== undefined} onOpenChange={(open) => !open && close()} title={t('deleteDialog.title')} width={460}>
       <p className="text-sm">{t.rich('deleteDialog.body', { b: () => <span className="font-semibold">{apiKey?.name}</span> })}</p>
-      {remove.isError && (
-        <Alert tone="danger" className="mt-4">
-          {remove.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={remove.error} className="mt-4" />
       <DialogButtons
         onCancel={close}
         label={t('deleteDialog.submit')}

@@ -1,6 +1,6 @@
 import { Globe, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { LoadingBlock } from '../../../components/ui/spinner.tsx';
@@ -39,9 +39,7 @@ export function IpAddressesSection() {
       {ips.isPending ? (
         <LoadingBlock label={t('loading')} minHeight={120} />
       ) : ips.isError ? (
-        <Alert tone="danger" className="m-5">
-          {ips.error.message}
-        </Alert>
+        <ErrorAlert error={ips.error} className="m-5" />
       ) : list.length === 0 ? (
         <div className="flex items-center gap-3 px-5 py-6 text-sm text-muted" data-testid="ip-addresses-empty">
           <Globe className="size-5 shrink-0 text-brand-700" aria-hidden="true" />

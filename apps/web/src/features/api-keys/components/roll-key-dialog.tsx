@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ROLL_OVERLAP_CHOICES, type ApiKey, type ApiKeyWithSecret } from '@portal/contract/api-keys';
 import { OverlapChoices } from '../../../components/overlap-choices.tsx';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useT, type Translate } from '../../../lib/i18n.ts';
 import { useRollApiKey } from '../api/roll-api-key.ts';
@@ -52,7 +52,7 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | undefined;
               overlap: t('rollDialog.meaningOverlap'),
             }}
           />
-          {roll.isError && <Alert tone="danger">{roll.error.message}</Alert>}
+          <ErrorAlert error={roll.error} />
           <DialogButtons
             onCancel={close}
             label={t('rollDialog.submit')}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { DEFAULT_CURRENCY_NETWORK, type Coin, type Network } from '@portal/contract/domain';
 import { HIGH_VALUE_PAY_IN_HOURS, PAYMENT_ARRIVAL_HOURS } from '@portal/contract/settlements';
 import { coinNetworkLabel } from '@portal/contract/labels';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
@@ -137,7 +137,7 @@ export function TopUpDialog({
             <Button loading={assign.isPending} onClick={() => assign.mutate({ currency: coin, network })}>
               {t('topUpDialog.getAddress', { asset: coinNetworkLabel(coin, network) })}
             </Button>
-            {assign.isError && <Alert tone="danger">{assign.error.message}</Alert>}
+            <ErrorAlert error={assign.error} />
           </div>
         ) : (
           <p className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm text-muted">{t('topUpDialog.notFound')}</p>

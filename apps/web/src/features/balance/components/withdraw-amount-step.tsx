@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { WITHDRAWAL_MESSAGES } from '@portal/contract/settlements';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -101,7 +101,7 @@ export function WithdrawAmountStep({
             onChange={choose}
           />
         )}
-        {wallets.isError && <Alert tone="danger">{wallets.error.message}</Alert>}
+        <ErrorAlert error={wallets.error} />
       </div>
     </div>
   );

@@ -2,7 +2,7 @@ import { can } from '@portal/contract/permissions';
 import { ArrowLeft, Landmark } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { buttonClass } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { NoticeCard } from '../../../components/ui/notice-card.tsx';
@@ -61,11 +61,7 @@ export function FiatWalletsScreen() {
           {t('readOnly')}
         </Alert>
       )}
-      {wallets.isError && (
-        <Alert tone="danger" className="mb-4">
-          {wallets.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={wallets.error} className="mb-4" />
       <Card>
         {wallets.isPending ? (
           <Skeleton />

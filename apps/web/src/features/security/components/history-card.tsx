@@ -2,7 +2,7 @@ import { Download, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { dayInZone } from '@portal/contract/time-zone';
 import { SECURITY_KINDS, securityEventTexts, securityHistoryCsv, securityKindLabel, type SecurityEvent, type SecurityKind } from '@portal/contract/security';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { inputClass } from '../../../components/ui/field.tsx';
@@ -129,11 +129,7 @@ export function HistoryCard({ admin }: { admin: boolean }) {
           <input type="date" className={inputClass} value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
         </label>
       </div>
-      {history.isError && (
-        <Alert tone="danger" className="m-5">
-          {history.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={history.error} className="m-5" />
       {history.isPending ? (
         <RowSkeletons rows={5} mark="size-2" name="h-4 w-64" end="h-4 w-28" />
       ) : events.length === 0 ? (

@@ -2,7 +2,7 @@ import { KeyRound } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX, PASSKEYS_PER_USER, type Passkey } from '@portal/contract/passkeys';
 import { CodeStep } from '../../../components/code-step.tsx';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -305,11 +305,7 @@ export function PasskeysCard() {
           {t('passkeys.unsupported')}
         </Alert>
       )}
-      {passkeys.isError && (
-        <Alert tone="danger" className="m-5">
-          {passkeys.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={passkeys.error} className="m-5" />
       {passkeys.isPending ? (
         <RowSkeletons rows={1} mark="size-9 rounded-full" name="h-4 w-40" end="h-8 w-36" />
       ) : passkeys.data?.length ? (

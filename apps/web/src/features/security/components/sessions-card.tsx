@@ -1,6 +1,6 @@
 import { Monitor, Smartphone } from 'lucide-react';
 import { frenchBrowser, type ActiveSession } from '@portal/contract/security';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -66,16 +66,8 @@ export function SessionsCard() {
           {sessions.isSuccess && others === 0 && ` ${t('sessions.onlyHere')}`}
         </p>
       </div>
-      {sessions.isError && (
-        <Alert tone="danger" className="m-5">
-          {sessions.error.message}
-        </Alert>
-      )}
-      {end.isError && (
-        <Alert tone="danger" className="m-5">
-          {end.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={sessions.error} className="m-5" />
+      <ErrorAlert error={end.error} className="m-5" />
       {sessions.isPending ? (
         <RowSkeletons rows={2} mark="size-9 rounded-full" name="h-4 w-48" end="h-8 w-24" />
       ) : (

@@ -2,7 +2,7 @@ import { can } from '@portal/contract/permissions';
 import { UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { INVITATION_DAYS, type TeamMember } from '@portal/contract/team';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { BackLink } from '../../../components/ui/back-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -142,11 +142,7 @@ export function TeamScreen() {
           {t('readOnly')}
         </Alert>
       )}
-      {team.isError && (
-        <Alert tone="danger" className="mb-4">
-          {team.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={team.error} className="mb-4" />
       <Card>
         <div
           className="hidden grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.3fr)_2rem] gap-x-4 border-b border-line px-6 py-3 text-xs font-medium uppercase tracking-wide text-muted md:grid"

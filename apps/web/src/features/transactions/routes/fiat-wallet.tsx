@@ -1,6 +1,6 @@
 import { ArrowLeft, Landmark } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { NoticeCard } from '../../../components/ui/notice-card.tsx';
@@ -66,11 +66,7 @@ export function FiatWallet({ currency }: { currency: string }) {
         description={wallet ? `${currencyName(code)} · ${countryName(wallet.country)}` : undefined}
         actions={backLink}
       />
-      {wallets.isError && (
-        <Alert tone="danger" className="mb-4">
-          {wallets.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={wallets.error} className="mb-4" />
       <Card className="mb-6 flex flex-col gap-4 p-6 sm:flex-row sm:items-end sm:justify-between">
         <div>
           <p className="text-sm font-medium text-muted">{t('wallet.available')}</p>

@@ -1,7 +1,7 @@
 import { can } from '@portal/contract/permissions';
 import { Plus } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { buttonClass } from '../../../components/ui/button.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { useT } from '../../../lib/i18n.ts';
@@ -57,11 +57,7 @@ export function PaymentsScreen() {
           {t('payments.notFound', { id })}
         </Alert>
       )}
-      {linked.isError && (
-        <Alert tone="danger" className="mb-4">
-          {linked.error.message}
-        </Alert>
-      )}
+      <ErrorAlert error={linked.error} className="mb-4" />
       <TransactionTable
         def={INITIATED_PAYMENTS}
         walletMode={false}

@@ -3,7 +3,7 @@ import { Plus, WalletCards } from 'lucide-react';
 import { useState } from 'react';
 import type { SettlementWallet } from '@portal/contract/wallets';
 import { networkName } from '@portal/contract/labels';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -113,7 +113,7 @@ export function WalletsScreen() {
           )
         }
       />
-      {wallets.isError && <Alert tone="danger">{wallets.error.message}</Alert>}
+      <ErrorAlert error={wallets.error} />
       <Card>
         <div className="flex flex-wrap items-center justify-between gap-3 border-b border-line px-4 py-3">
           <h2 className="text-base font-semibold">{t('table.title')}</h2>

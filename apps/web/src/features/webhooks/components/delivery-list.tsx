@@ -1,7 +1,7 @@
 import { ChevronDown, History, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { DELIVERY_STATUSES, type DeliveryStatus, type Webhook, type WebhookDelivery } from '@portal/contract/webhooks';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
@@ -62,9 +62,7 @@ export function DeliveryList({ webhooks, canEdit }: { webhooks: Webhook[]; canEd
       {activity.isPending ? (
         <LoadingBlock label={t('loading')} />
       ) : activity.isError ? (
-        <Alert tone="danger" className="m-5">
-          {activity.error.message}
-        </Alert>
+        <ErrorAlert error={activity.error} className="m-5" />
       ) : rows.length === 0 ? (
         <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
           <History className="size-8 text-brand-700" aria-hidden="true" />

@@ -2,7 +2,7 @@ import { can } from '@portal/contract/permissions';
 import { Plus, ShieldAlert } from 'lucide-react';
 import { useState } from 'react';
 import type { Webhook } from '@portal/contract/webhooks';
-import { Alert } from '../../../components/ui/alert.tsx';
+import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -80,9 +80,7 @@ export function WebhooksScreen() {
             {webhooks.isPending ? (
               <LoadingBlock label={t('loading')} />
             ) : webhooks.isError ? (
-              <Alert tone="danger" className="m-5">
-                {webhooks.error.message}
-              </Alert>
+              <ErrorAlert error={webhooks.error} className="m-5" />
             ) : (
               <EndpointList
                 webhooks={list}
