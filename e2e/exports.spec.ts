@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { idSearchMessage } from '../packages/contract/src/transactions.ts';
+import { parseCsv, type Csv } from '../apps/server/test/csv-text.ts';
 import { browserMissing } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
@@ -11,39 +12,6 @@ import { serverAndBrowser } from './support/server.ts';
  * (amounts as plain numbers beside their currencies, the statuses' labels, the time in UTC); the id a table shows
  * finds its row; the data-download page says each report's status and when its file expires.
  */
-
-type Csv = { headers: string[]; records: Record<string, string>[] };
-
-/** RFC 4180 with a byte-order mark, as header → value records. */
-function parseCsv(text: string): Csv {
-  expect(text.charCodeAt(0)).toBe(0xfeff);
-  const rows: string[][] = [];
-  let field = '';
-  let row: string[] = [];
-  let quoted = false;
-  for (let i = 1; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  const [headers = [], ...rest] = rows;
-  return { headers, records: rest.map((r) => Object.fromEntries(r.map((v, i) => [headers[i]!, v]))) };
-}
 
 /** "TZS 5,773,210.50" (first amount of a cell, which may hold a second line) → currency and number. */
 function money(text: string): { currency: string; amount: number } {

@@ -4,6 +4,7 @@ import type { SearchTable, TransactionRowOf } from '@portal/contract/transaction
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
 import { startReportWorker } from '../src/modules/reports/report-worker.ts';
+import { parseCsv } from './csv-text.ts';
 import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
 
 /**
@@ -19,38 +20,6 @@ const ACME = DEMO_PARTNERS.acme.id;
 const KORA = DEMO_PARTNERS.kora.id;
 const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
 const RANGE = { startDate: day(-365), endDate: day(0) };
-
-/** RFC 4180 records (quoted fields, doubled quotes, CRLF) as header → value. */
-function parseCsv(text: string): Record<string, string>[] {
-  expect(text.startsWith('\uFEFF')).toBe(true);
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  const body = text.slice(1);
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\r' && body[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  const [headers, ...rows] = records;
-  return rows.map((r) => Object.fromEntries(r.map((v, i) => [headers![i]!, v])));
-}
 
 /** A stored decimal to n places, by its digits (the seed stores money with 2 decimals): '7957.00000000' → '7957.00'. */
 const places = (value: unknown, n: number) => {
@@ -127,7 +96,7 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
     const rows = await searchRows(owner, table);
     expect(rows.length, table).toBeGreaterThan(10);
     expect(file).toBe(exportCsv(table, rows, { walletMode }));
-    const records = parseCsv(file);
+    const { records } = parseCsv(file);
     expect(records).toHaveLength(rows.length);
     for (const r of records) {
       // no amount written as formatted text ("USDC 7,957.00") anywhere
@@ -142,7 +111,7 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
   it('writes payments and collections with the local amount and currency, the USD side and the rate, labels and UTC times', async () => {
     for (const table of ['payments', 'collections'] as const) {
       const db = await dbRows(table, ACME);
-      const records = parseCsv(await reportFile(table, 'admin@acme.test', 'admin@acme.test'));
+      const { records } = parseCsv(await reportFile(table, 'admin@acme.test', 'admin@acme.test'));
       for (const r of records) {
         const row = db.get(r.ID!)!;
         expect(row, r.ID).toBeDefined();
@@ -168,7 +137,7 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
 
   it('writes a settlement with the amount the screen shows: the crypto amount, the USD it moved beside it (withdrawals and top-ups move the USD wallet)', async () => {
     const db = await dbRows('settlements', ACME);
-    const records = parseCsv(await reportFile('settlements', 'admin@acme.test', 'admin@acme.test'));
+    const { records } = parseCsv(await reportFile('settlements', 'admin@acme.test', 'admin@acme.test'));
     expect(records.length).toBeGreaterThan(0);
     for (const r of records) {
       const row = db.get(r.ID!)!;
@@ -183,12 +152,12 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
 
   it('writes fees in USD, trades as sold and received amounts with their currencies, initiated payments in their currency', async () => {
     const fees = await dbRows('fees', ACME);
-    for (const r of parseCsv(await reportFile('fees', 'admin@acme.test', 'admin@acme.test'))) {
+    for (const r of parseCsv(await reportFile('fees', 'admin@acme.test', 'admin@acme.test')).records) {
       const row = fees.get(r.ID!)!;
       expect([r.Amount, r.Currency, r['Transaction ID']]).toEqual([places(row.amount_usd, 2), 'USD', row.transaction_id]);
     }
     const trades = new Map([...(await dbRows('trades', KORA)).values()].map((row) => [String(row.trade_id), row]));
-    const tradeRecords = parseCsv(await reportFile('trades', 'admin@kora.test', 'admin@kora.test'));
+    const tradeRecords = parseCsv(await reportFile('trades', 'admin@kora.test', 'admin@kora.test')).records;
     for (const r of tradeRecords) {
       const row = trades.get(r['Trade ID']!)!;
       expect(r.ID).toBe(row.id);
@@ -205,14 +174,14 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
     }
     expect(new Set(tradeRecords.map((r) => r['You sold currency'])).size).toBeGreaterThan(1);
     const initiated = await dbRows('initiated_payments', KORA);
-    for (const r of parseCsv(await reportFile('initiate-payments', 'admin@kora.test', 'admin@kora.test'))) {
+    for (const r of parseCsv(await reportFile('initiate-payments', 'admin@kora.test', 'admin@kora.test')).records) {
       const row = initiated.get(r.ID!)!;
       expect([r.Amount, r.Currency, r['USD amount'], r['USD currency']]).toEqual([places(row.amount, 2), row.local_currency, places(row.amount_usd, 2), 'USD']);
     }
   });
 
   it("never writes another partner's rows", async () => {
-    const records = parseCsv(await reportFile('trades', 'admin@acme.test', 'viewer@acme.test'));
+    const { records } = parseCsv(await reportFile('trades', 'admin@acme.test', 'viewer@acme.test'));
     const kora = await dbRows('trades', KORA);
     expect(records.length).toBeGreaterThan(0);
     expect(records.filter((r) => kora.has(r.ID!))).toEqual([]);
@@ -225,6 +194,6 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
     // a spreadsheet splitting on ";" (French and much of Europe and Africa) reads "x" and the text "'=1+1", never a formula
     expect(file).toContain(`"x;'=1+1"`);
     expect(file).not.toMatch(/(^|[,;\t])=1\+1/m);
-    expect(parseCsv(file).find((r) => r.ID === target)?.Counterparty).toBe("x;'=1+1");
+    expect(parseCsv(file).records.find((r) => r.ID === target)?.Counterparty).toBe("x;'=1+1");
   });
 });
