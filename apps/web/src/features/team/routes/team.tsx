@@ -1,6 +1,6 @@
 import { can } from '@portal/contract/permissions';
 import { UserPlus, Users } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { INVITATION_DAYS, type TeamMember } from '@portal/contract/team';
 import { Alert, ErrorAlert } from '../../../components/ui/alert.tsx';
 import { BackLink } from '../../../components/ui/back-link.tsx';
@@ -33,6 +33,15 @@ export function teamCount(list: TeamMember[], t: TeamT = translator(teamMessages
   return invitations === 0 ? members : t('count.both', { members, invitations: t('count.invitations', { count: invitations }) });
 }
 
+/** What a confirmation asks: its title and button, whether the action is dangerous, the call it makes and its text. */
+type Confirmation = {
+  title: string;
+  confirmLabel: string;
+  danger?: boolean;
+  mutation: { isPending: boolean; mutateAsync(id: string): Promise<string> };
+  body: ReactNode;
+};
+
 /** The dialog of the action chosen for a member. */
 function ActionDialog({ member, action, self, onClose }: { member: TeamMember; action: MemberAction; self: boolean; onClose: () => void }) {
   const t = useT(teamMessages);
@@ -41,75 +50,54 @@ function ActionDialog({ member, action, self, onClose }: { member: TeamMember; a
   const reset = useResetPassword();
   const resendInvite = useResendInvite();
   const resendCode = useResendCode();
-  const run = (mutation: { mutateAsync(id: string): Promise<string> }) => async () => toast.show(await mutation.mutateAsync(member.id));
-  switch (action) {
-    case 'role':
-      return <RoleDialog member={member} onClose={onClose} />;
-    case 'remove':
-      if (isInvitation(member))
-        return (
-          <ConfirmDialog
-            title={t('withdraw.title')}
-            confirmLabel={t('withdraw.confirm')}
-            danger
-            busy={remove.isPending}
-            onConfirm={run(remove)}
-            onClose={onClose}
-          >
-            <p>{t.rich('withdraw.body', email)}</p>
-          </ConfirmDialog>
-        );
-      return (
-        <ConfirmDialog
-          title={self ? t('leave.title') : t('remove.title', { name: member.name })}
-          confirmLabel={t(self ? 'leave.confirm' : 'remove.confirm')}
-          danger
-          busy={remove.isPending}
-          onConfirm={run(remove)}
-          onClose={onClose}
-        >
-          <p>{self ? t('leave.body') : t.rich('remove.body', email)}</p>
-          <p className="text-muted">{t('remove.history')}</p>
-        </ConfirmDialog>
-      );
-    case 'reset':
-      return (
-        <ConfirmDialog
-          title={t('reset.title', { name: member.name })}
-          confirmLabel={t('reset.confirm')}
-          danger
-          busy={reset.isPending}
-          onConfirm={run(reset)}
-          onClose={onClose}
-        >
-          <p>{t.rich('reset.body', email)}</p>
-        </ConfirmDialog>
-      );
-    case 'resendInvite':
-      return (
-        <ConfirmDialog
-          title={t('resendInvite.title')}
-          confirmLabel={t('resendInvite.confirm')}
-          busy={resendInvite.isPending}
-          onConfirm={run(resendInvite)}
-          onClose={onClose}
-        >
-          <p>{t.rich('resendInvite.body', { ...email, days: INVITATION_DAYS })}</p>
-        </ConfirmDialog>
-      );
-    case 'resendCode':
-      return (
-        <ConfirmDialog
-          title={t('resendCode.title')}
-          confirmLabel={t('resendCode.confirm')}
-          busy={resendCode.isPending}
-          onConfirm={run(resendCode)}
-          onClose={onClose}
-        >
-          <p>{t.rich('resendCode.body', email)}</p>
-        </ConfirmDialog>
-      );
-  }
+  if (action === 'role') return <RoleDialog member={member} onClose={onClose} />;
+  const { mutation, body, ...dialog } = ((): Confirmation => {
+    switch (action) {
+      case 'remove':
+        if (isInvitation(member))
+          return {
+            title: t('withdraw.title'),
+            confirmLabel: t('withdraw.confirm'),
+            danger: true,
+            mutation: remove,
+            body: <p>{t.rich('withdraw.body', email)}</p>,
+          };
+        return {
+          title: self ? t('leave.title') : t('remove.title', { name: member.name }),
+          confirmLabel: t(self ? 'leave.confirm' : 'remove.confirm'),
+          danger: true,
+          mutation: remove,
+          body: (
+            <>
+              <p>{self ? t('leave.body') : t.rich('remove.body', email)}</p>
+              <p className="text-muted">{t('remove.history')}</p>
+            </>
+          ),
+        };
+      case 'reset':
+        return {
+          title: t('reset.title', { name: member.name }),
+          confirmLabel: t('reset.confirm'),
+          danger: true,
+          mutation: reset,
+          body: <p>{t.rich('reset.body', email)}</p>,
+        };
+      case 'resendInvite':
+        return {
+          title: t('resendInvite.title'),
+          confirmLabel: t('resendInvite.confirm'),
+          mutation: resendInvite,
+          body: <p>{t.rich('resendInvite.body', { ...email, days: INVITATION_DAYS })}</p>,
+        };
+      case 'resendCode':
+        return { title: t('resendCode.title'), confirmLabel: t('resendCode.confirm'), mutation: resendCode, body: <p>{t.rich('resendCode.body', email)}</p> };
+    }
+  })();
+  return (
+    <ConfirmDialog {...dialog} busy={mutation.isPending} onConfirm={async () => toast.show(await mutation.mutateAsync(member.id))} onClose={onClose}>
+      {body}
+    </ConfirmDialog>
+  );
 }
 
 /** /settings/team: who can sign in for the partner; admins invite, change roles, reset passwords and remove. */
