@@ -65,5 +65,7 @@ declare module 'fastify' {
     fairShare?: true;
     /** a call bounded otherwise (the PDF statement: its entry cap and its gate), which the request deadline leaves alone */
     deadline?: false;
+    /** the route answers none of the errors its routes plugin documents for every route (plugins/route-docs.ts) */
+    moduleErrors?: false;
   }
 }

@@ -1,23 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BalanceOverview, StatementQuery } from '@portal/contract/balance';
-import { ErrorBody } from '@portal/contract/errors';
 import { authOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { BalanceService } from './balance.service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** The Balance screen (portal-core §7: GET partner/balance) and the statement (CSV and PDF). */
 export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'balance', errors: [400, 401, 403, 404, 409] });
 
   app.get(
     '/partner/balance',
     {
       schema: {
         operationId: 'balanceOverview',
-        tags: ['balance'],
         summary: 'The USD balance: available, reserved and under way (withdrawals, disbursements), and the last ledger movements',
-        response: { 200: BalanceOverview, ...errors },
+        response: { 200: BalanceOverview },
       },
     },
     async (request) => service.overview(authOf(request)),
@@ -29,7 +27,6 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> =
       config: { fairShare: true },
       schema: {
         operationId: 'balanceStatementCsv',
-        tags: ['balance'],
         summary: 'The USD statement of whole UTC days as CSV: opening balance, entries with their running balance, closing balance',
         querystring: StatementQuery,
       },
@@ -46,7 +43,6 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> =
       config: { fairShare: true, deadline: false },
       schema: {
         operationId: 'balanceStatementPdf',
-        tags: ['balance'],
         summary: 'The same USD statement as an A4 PDF: the partner, the period, a summary, the entries with their running balance, totals',
         querystring: StatementQuery,
       },

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@portal/contract/errors';
 import {
   CollectionRequest,
   DisbursementRequest,
@@ -12,9 +11,9 @@ import {
   SANDBOX_DOCS,
 } from '@portal/contract/payments';
 import { callerOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { PaymentService } from './payments.service.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const write = { apiKey: 'api_write' } as const;
 const moving = { ...write, fairShare: true } as const;
 const read = { apiKey: 'api_read' } as const;
@@ -22,6 +21,7 @@ const read = { apiKey: 'api_read' } as const;
 /** Collections and disbursements (portal-core §7), from the portal and the partner API. */
 export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'payments', errors: [400, 401, 403, 404, 409] });
   // access (role or key permission, the partner's kind and flag) before the body or the query is looked at
   const initiation = (access: 'read' | 'write') => ({
     preValidation: async (request: FastifyRequest) => service.requireInitiation(callerOf(request), access),
@@ -34,9 +34,8 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       ...initiation('read'),
       schema: {
         operationId: 'paymentMarkets',
-        tags: ['payments'],
         summary: 'The markets (country and currency) the partner may pay in: its enabled countries, the only ones a quote or a payment accepts',
-        response: { 200: PaymentMarketsResponse, ...errors },
+        response: { 200: PaymentMarketsResponse },
       },
     },
     async (request) => service.markets(callerOf(request)),
@@ -49,10 +48,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       ...initiation('read'),
       schema: {
         operationId: 'paymentQuote',
-        tags: ['payments'],
         summary: 'The quote of a collection or disbursement before it is made: rate, USD amount, fee, total, the channel limits and the USD balance',
         querystring: PaymentQuoteQuery,
-        response: { 200: PaymentQuote, ...errors },
+        response: { 200: PaymentQuote },
       },
     },
     async (request) => service.quote(callerOf(request), request.query),
@@ -65,12 +63,11 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       ...initiation('write'),
       schema: {
         operationId: 'createDisbursement',
-        tags: ['payments'],
         summary:
           'Pay out local currency to a recipient (admin, treasury, or a key with api_write): 201 with the created payment; its USD amount and fee are reserved on the balance',
         description: `Checks, in order: the channel (active, of the country, a withdraw channel), the country enabled for the partner, the channel's min and max, the network (active, reached through the channel) and its account number type, the USD balance. The same sequenceId again answers the first payment (200, idempotent-replayed: true); with another body it is a 409. ${SANDBOX_DOCS}`,
         body: DisbursementRequest,
-        response: { 200: PaymentResponse, 201: PaymentResponse, ...errors },
+        response: { 200: PaymentResponse, 201: PaymentResponse },
       },
     },
     async (request, reply) => {
@@ -87,12 +84,11 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       ...initiation('write'),
       schema: {
         operationId: 'createCollection',
-        tags: ['payments'],
         summary:
           'Collect local currency from a payer (admin, treasury, or a key with api_write): 201 with the collection and the instructions the payer needs (bank transfer details or a mobile-money prompt)',
         description: `On completion the USD amount less the fee is credited to the balance. The same sequenceId again answers the first collection (200, idempotent-replayed: true). ${SANDBOX_DOCS}`,
         body: CollectionRequest,
-        response: { 200: PaymentResponse, 201: PaymentResponse, ...errors },
+        response: { 200: PaymentResponse, 201: PaymentResponse },
       },
     },
     async (request, reply) => {
@@ -108,10 +104,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       config: read,
       schema: {
         operationId: 'getCollection',
-        tags: ['payments'],
         summary: 'A collection with its timeline of states',
         params: PaymentIdParams,
-        response: { 200: PaymentResponse, ...errors },
+        response: { 200: PaymentResponse },
       },
     },
     async (request) => ({ payment: await service.byId(callerOf(request), 'collection', request.params.id) }),
@@ -123,10 +118,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
       config: read,
       schema: {
         operationId: 'getDisbursement',
-        tags: ['payments'],
         summary: 'A disbursement with its timeline of states',
         params: PaymentIdParams,
-        response: { 200: PaymentResponse, ...errors },
+        response: { 200: PaymentResponse },
       },
     },
     async (request) => ({ payment: await service.byId(callerOf(request), 'disbursement', request.params.id) }),

@@ -1,23 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@portal/contract/errors';
 import { PartnerRatesResponse, RateChangeRequest, RateReviewRequest, RateStatusResponse } from '@portal/contract/rates';
 import { authOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { RatesService } from './rates.service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Enabled countries: the partner's rates and their four-eyes changes (portal-core §7: GET, PUT partner/rates). */
 export const rateRoutes: FastifyPluginAsyncZod<{ service: RatesService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'rates', errors: [400, 401, 403, 404, 409] });
 
   app.get(
     '/partner/rates',
     {
       schema: {
         operationId: 'partnerRates',
-        tags: ['rates'],
         summary: "The partner's country rates (crypto, USD and US rows left out) with each one's status and any pending change",
-        response: { 200: PartnerRatesResponse, ...errors },
+        response: { 200: PartnerRatesResponse },
       },
     },
     async (request) => service.list(authOf(request)),
@@ -28,10 +26,9 @@ export const rateRoutes: FastifyPluginAsyncZod<{ service: RatesService }> = asyn
     {
       schema: {
         operationId: 'requestRateChanges',
-        tags: ['rates'],
         summary: 'Ask to enable or disable countries (admin): each becomes pending_enable or pending_disable until another admin reviews it',
         body: RateChangeRequest,
-        response: { 200: RateStatusResponse, ...errors },
+        response: { 200: RateStatusResponse },
       },
     },
     async (request) => service.request(authOf(request), request.body),
@@ -42,11 +39,10 @@ export const rateRoutes: FastifyPluginAsyncZod<{ service: RatesService }> = asyn
     {
       schema: {
         operationId: 'reviewRateChanges',
-        tags: ['rates'],
         summary:
           "Approve or deny pending country changes (admin; approval by another admin than the one who asked): each item's status is the rate's new status to approve, its previous one to deny",
         body: RateReviewRequest,
-        response: { 200: RateStatusResponse, ...errors },
+        response: { 200: RateStatusResponse },
       },
     },
     async (request) => service.review(authOf(request), request.body),

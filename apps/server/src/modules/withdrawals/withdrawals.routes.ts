@@ -1,24 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@portal/contract/errors';
 import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
 import { authOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { WithdrawalService } from './withdrawals.service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Withdrawals (portal-core §7: GET partner/settlement/fee, GET partner/travel-rule, POST partner/settlement/withdrawal). */
 export const withdrawalRoutes: FastifyPluginAsyncZod<{ service: WithdrawalService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'withdrawals', errors: [400, 401, 403, 404, 409] });
 
   app.get(
     '/partner/settlement/fee',
     {
       schema: {
         operationId: 'settlementFee',
-        tags: ['withdrawals'],
         summary: 'The network fee of a withdrawal (feeAmount, in the coin), with the rate, what arrives and the most that can be withdrawn now',
         querystring: SettlementFeeQuery,
-        response: { 200: SettlementFeeResponse, ...errors },
+        response: { 200: SettlementFeeResponse },
       },
     },
     async (request) => service.fee(authOf(request), request.query),
@@ -29,9 +27,8 @@ export const withdrawalRoutes: FastifyPluginAsyncZod<{ service: WithdrawalServic
     {
       schema: {
         operationId: 'travelRuleConfigs',
-        tags: ['withdrawals'],
         summary: 'The travel-rule configs: from which amount a withdrawal needs which recipient details',
-        response: { 200: TravelRuleResponse, ...errors },
+        response: { 200: TravelRuleResponse },
       },
     },
     async () => service.travelRule(),
@@ -43,11 +40,10 @@ export const withdrawalRoutes: FastifyPluginAsyncZod<{ service: WithdrawalServic
       config: { fairShare: true },
       schema: {
         operationId: 'withdraw',
-        tags: ['withdrawals'],
         summary:
           'Withdraw USD from the balance to an enabled settlement wallet (admin, treasury): 201 with the pending settlement. The same sequenceId again answers the first result (200, idempotent-replayed: true) and books nothing; with another body it is refused (409).',
         body: SettlementRequest,
-        response: { 200: WithdrawalResponse, 201: WithdrawalResponse, ...errors },
+        response: { 200: WithdrawalResponse, 201: WithdrawalResponse },
       },
     },
     async (request, reply) => {
