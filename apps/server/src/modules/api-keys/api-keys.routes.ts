@@ -14,12 +14,10 @@ import {
   UpdateApiKeyRequest,
 } from '@portal/contract/api-keys';
 import { MessageResponse } from '@portal/contract/auth';
-import { ErrorBody } from '@portal/contract/errors';
 import { authOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { AllowedIpsService } from './allowed-ips.service.ts';
 import type { ApiKeysService } from './api-keys.service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /**
  * API keys and allowed IP addresses (portal-core §7): the portal's calls, for signed-in admins only (API keys cannot
@@ -27,15 +25,15 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
  */
 export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: AllowedIpsService }> = async (app, { keys, ips }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'api keys', errors: [400, 401, 403, 404, 409] });
 
   app.get(
     '/partner/apikey',
     {
       schema: {
         operationId: 'listApiKeys',
-        tags: ['api keys'],
         summary: "The partner's API keys, most recently changed first, without their secrets (admin)",
-        response: { 200: ApiKeyListResponse, ...errors },
+        response: { 200: ApiKeyListResponse },
       },
     },
     async (request) => keys.list(authOf(request)),
@@ -46,10 +44,9 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'createApiKey',
-        tags: ['api keys'],
         summary: 'Create an API key (admin); the reply holds its secretKey, shown this once',
         body: CreateApiKeyRequest,
-        response: { 201: ApiKeySecretResponse, ...errors },
+        response: { 201: ApiKeySecretResponse },
       },
     },
     async (request, reply) => reply.code(201).send({ apiKey: await keys.create(authOf(request), request.body) }),
@@ -60,10 +57,9 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'updateApiKey',
-        tags: ['api keys'],
         summary: "Set a key's status: active or disabled (admin)",
         body: UpdateApiKeyRequest,
-        response: { 200: ApiKeyResponse, ...errors },
+        response: { 200: ApiKeyResponse },
       },
     },
     async (request) => ({ apiKey: await keys.setStatus(authOf(request), request.body.apiKey, request.body.status) }),
@@ -74,11 +70,10 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'rollApiKey',
-        tags: ['api keys'],
         summary: 'A new secret for the key, shown this once; the old one keeps working for the chosen minutes (admin)',
         params: ApiKeyParams,
         body: RollApiKeyRequest,
-        response: { 200: ApiKeySecretResponse, ...errors },
+        response: { 200: ApiKeySecretResponse },
       },
     },
     async (request) => ({ apiKey: await keys.roll(authOf(request), request.params.apiKey, request.body) }),
@@ -89,10 +84,9 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'deleteApiKey',
-        tags: ['api keys'],
         summary: 'Delete a key: calls signed with it are refused at once (admin)',
         params: ApiKeyParams,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     async (request) => keys.remove(authOf(request), request.params.apiKey),
@@ -103,9 +97,8 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'listIpAddresses',
-        tags: ['api keys'],
         summary: 'Allowed IP addresses for API-key calls; empty: any address (admin)',
-        response: { 200: IpAddressListResponse, ...errors },
+        response: { 200: IpAddressListResponse },
       },
     },
     async (request) => ips.list(authOf(request)),
@@ -116,10 +109,9 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'addIpAddress',
-        tags: ['api keys'],
         summary: 'Allow an IPv4 or IPv6 address or CIDR range, with the e-mailed code (admin)',
         body: AddIpAddressRequest,
-        response: { 201: IpAddressResponse, ...errors },
+        response: { 201: IpAddressResponse },
       },
     },
     async (request, reply) => reply.code(201).send({ ipAddress: await ips.add(authOf(request), request.body.ipAddress, request.body.otp) }),
@@ -130,10 +122,9 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'updateIpAddress',
-        tags: ['api keys'],
         summary: 'Change an allowed address or range, with the code e-mailed for this change (admin)',
         body: UpdateIpAddressRequest,
-        response: { 200: IpAddressResponse, ...errors },
+        response: { 200: IpAddressResponse },
       },
     },
     async (request) => ({ ipAddress: await ips.change(authOf(request), request.body) }),
@@ -144,10 +135,9 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<{ keys: ApiKeysService; ips: Al
     {
       schema: {
         operationId: 'deleteIpAddress',
-        tags: ['api keys'],
         summary: 'Remove an allowed address, with the e-mailed code (admin)',
         querystring: DeleteIpAddressQuery,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     async (request) => ips.remove(authOf(request), request.query.ipAddress, request.query.otp),

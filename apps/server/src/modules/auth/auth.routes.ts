@@ -14,19 +14,17 @@ import {
   RefreshResponse,
   VerifyTokenRequest,
 } from '@portal/contract/auth';
-import { ErrorBody } from '@portal/contract/errors';
 import { PasskeyOptionsResponse, PasskeySignInRequest } from '@portal/contract/passkeys';
 import type { RequestCtx } from '../../lib/audit.repository.ts';
 import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { csrfSessionOf } from '../../plugins/csrf.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
 import { REFRESH_TOKEN_HOURS, type SessionsService } from './sessions.service.ts';
 import type { SignInService } from './sign-in.service.ts';
 
 export const REFRESH_COOKIE = 'portal_refresh';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 423: ErrorBody, 429: ErrorBody };
 
 /** Sign-in, two-factor, sessions and password resets (portal-core §4, §7). */
 export const authRoutes: FastifyPluginAsyncZod<{
@@ -39,6 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     signIn(input: PasskeySignInRequest, ctx: RequestCtx): Promise<AuthResult>;
   };
 }> = async (app, { sessions, signIn, passwordReset, passkeys }) => {
+  documentRoutes(app, { tag: 'auth', errors: [400, 401, 403, 423, 429] });
   const secure = app.config.NODE_ENV === 'production';
   const ctx = requestCtx;
   const limited = (max: number) => ({
@@ -66,7 +65,10 @@ export const authRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/security/csrf',
-    { schema: { operationId: 'csrf', tags: ['auth'], summary: 'A request-forgery token (also set as a cookie)', response: { 200: CsrfResponse } } },
+    {
+      config: { moduleErrors: false },
+      schema: { operationId: 'csrf', summary: 'A request-forgery token (also set as a cookie)', response: { 200: CsrfResponse } },
+    },
     async (request, reply) => ({ csrf: reply.generateCsrf({ userInfo: csrfSessionOf(request) }) }),
   );
 
@@ -76,10 +78,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: {
         operationId: 'login',
-        tags: ['auth'],
         summary: 'Check e-mail and password; answers the next challenge',
         body: LoginRequest,
-        response: { 200: LoginResponse, ...errors },
+        response: { 200: LoginResponse },
       },
     },
     async (request) => signIn.login(request.body, ctx(request)),
@@ -91,10 +92,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: {
         operationId: 'verifyToken',
-        tags: ['auth'],
         summary: 'Finish authenticator setup (MFA_SETUP)',
         body: VerifyTokenRequest,
-        response: { 200: AuthResult, ...errors },
+        response: { 200: AuthResult },
       },
     },
     async (request, reply) => withRefreshCookie(reply, await signIn.verifyToken(request.body, ctx(request))),
@@ -106,10 +106,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: {
         operationId: 'challengeResponse',
-        tags: ['auth'],
         summary: 'Answer SOFTWARE_TOKEN_MFA with a code or a recovery code',
         body: ChallengeResponseRequest,
-        response: { 200: AuthResult, ...errors },
+        response: { 200: AuthResult },
       },
     },
     async (request, reply) => withRefreshCookie(reply, await signIn.challengeResponse(request.body, ctx(request))),
@@ -121,9 +120,8 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: {
         operationId: 'passkeySignInOptions',
-        tags: ['auth'],
         summary: 'Begin a sign-in with a passkey: the options for navigator.credentials.get, valid for five minutes',
-        response: { 200: PasskeyOptionsResponse, ...errors },
+        response: { 200: PasskeyOptionsResponse },
       },
     },
     async () => passkeys.signInOptions(),
@@ -135,10 +133,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: {
         operationId: 'passkeySignIn',
-        tags: ['auth'],
         summary: 'Sign in with a passkey (both factors at once): the browser’s answer to the options',
         body: PasskeySignInRequest,
-        response: { 200: AuthResult, ...errors },
+        response: { 200: AuthResult },
       },
     },
     async (request, reply) => withRefreshCookie(reply, await passkeys.signIn(request.body, ctx(request))),
@@ -150,10 +147,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.REFRESH_RATE_LIMIT),
       schema: {
         operationId: 'refresh',
-        tags: ['auth'],
         summary: 'A new access token and the user as it is now; the refresh token rotates. An ended session answers 401 SessionEnded, saying why',
         body: RefreshRequest,
-        response: { 200: RefreshResponse, ...errors },
+        response: { 200: RefreshResponse },
       },
     },
     async (request, reply) => {
@@ -173,10 +169,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         operationId: 'logout',
-        tags: ['auth'],
         summary: 'End the session (revokes the refresh token family)',
         body: RefreshRequest,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     async (request, reply) => {
@@ -192,10 +187,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: {
         operationId: 'forgotPassword',
-        tags: ['auth'],
         summary: 'E-mail a six-digit reset code (same answer for any e-mail)',
         body: ForgotPasswordRequest,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     // answered at once: the code is made after (see forgotPassword)
@@ -211,10 +205,9 @@ export const authRoutes: FastifyPluginAsyncZod<{
       config: limited(app.config.LOGIN_RATE_LIMIT),
       schema: {
         operationId: 'confirmPasswordReset',
-        tags: ['auth'],
         summary: 'Set a new password with the e-mailed code',
         body: ConfirmPasswordResetRequest,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     async (request) => {

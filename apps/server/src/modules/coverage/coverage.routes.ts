@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ChannelsResponse, CoverageQuery, NetworksResponse } from '@portal/contract/coverage';
-import { ErrorBody } from '@portal/contract/errors';
 import { callerOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { CoverageService } from './coverage.service.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody };
 
 /** Coverage reference data (portal-core §7: GET channels, GET networks), also part of the partner API (api_read). */
 export const coverageRoutes: FastifyPluginAsyncZod<{ service: CoverageService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'coverage', errors: [400, 401] });
 
   app.get(
     '/channels',
@@ -16,10 +16,9 @@ export const coverageRoutes: FastifyPluginAsyncZod<{ service: CoverageService }>
       config: { apiKey: 'api_read' },
       schema: {
         operationId: 'channels',
-        tags: ['coverage'],
         summary: 'Active channels: how money comes into and goes out of each country (limits, fees, settlement time)',
         querystring: CoverageQuery,
-        response: { 200: ChannelsResponse, ...errors },
+        response: { 200: ChannelsResponse },
       },
     },
     async (request) => service.channels(callerOf(request), request.query),
@@ -31,10 +30,9 @@ export const coverageRoutes: FastifyPluginAsyncZod<{ service: CoverageService }>
       config: { apiKey: 'api_read' },
       schema: {
         operationId: 'networks',
-        tags: ['coverage'],
         summary: 'Active payment networks (mobile-money operators and banks) with the account number each takes and the channels that reach it',
         querystring: CoverageQuery,
-        response: { 200: NetworksResponse, ...errors },
+        response: { 200: NetworksResponse },
       },
     },
     async (request) => service.networks(callerOf(request), request.query),

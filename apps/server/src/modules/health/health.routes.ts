@@ -4,9 +4,12 @@ import { ErrorBody } from '@portal/contract/errors';
 import { checkDatabase, checkListeners } from '../../db/database.ts';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../../db/outage.ts';
 import { migrationStatus } from '../../db/migrate.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/healthz', { schema: { operationId: 'healthz', tags: ['health'], summary: 'The process is alive', response: { 200: Healthz } } }, async () => ({
+  documentRoutes(app, { tag: 'health', errors: [] });
+
+  app.get('/healthz', { schema: { operationId: 'healthz', summary: 'The process is alive', response: { 200: Healthz } } }, async () => ({
     status: 'ok' as const,
   }));
 
@@ -15,7 +18,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         operationId: 'readyz',
-        tags: ['health'],
         summary: 'The database is reachable and its migrations are current',
         response: { 200: Readyz, 503: Readyz.or(ErrorBody) },
       },

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MessageResponse } from '@portal/contract/auth';
-import { ErrorBody } from '@portal/contract/errors';
 import {
   AddPasskeyRequest,
   Passkey,
@@ -12,9 +11,8 @@ import {
 } from '@portal/contract/passkeys';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { authOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { PasskeysService } from './passkeys.service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /**
  * The caller's own passkeys: list, add (options, then the browser's answer with the e-mailed code of action
@@ -22,15 +20,15 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
  */
 export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeysService }> = async (app, { passkeys }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'security', errors: [400, 401, 403, 404, 409, 429] });
 
   app.get(
     '/me/passkeys',
     {
       schema: {
         operationId: 'myPasskeys',
-        tags: ['security'],
         summary: "The caller's passkeys: name, when added (and in which browser), when last used",
-        response: { 200: PasskeysResponse, ...errors },
+        response: { 200: PasskeysResponse },
       },
     },
     async (request) => ({ passkeys: await passkeys.list(authOf(request)) }),
@@ -41,9 +39,8 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeysService }>
     {
       schema: {
         operationId: 'passkeyAddOptions',
-        tags: ['security'],
         summary: 'Begin adding a passkey: the options for navigator.credentials.create, valid for five minutes',
-        response: { 200: PasskeyOptionsResponse, ...errors },
+        response: { 200: PasskeyOptionsResponse },
       },
     },
     async (request) => passkeys.addOptions(authOf(request)),
@@ -54,10 +51,9 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeysService }>
     {
       schema: {
         operationId: 'addPasskey',
-        tags: ['security'],
         summary: 'Add the passkey the browser made, named, with the e-mailed code asked for it (action passkey.add, target its name)',
         body: AddPasskeyRequest,
-        response: { 200: Passkey, ...errors },
+        response: { 200: Passkey },
       },
     },
     async (request) => passkeys.add(authOf(request), request.body, requestCtx(request)),
@@ -68,11 +64,10 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeysService }>
     {
       schema: {
         operationId: 'renamePasskey',
-        tags: ['security'],
         summary: 'Rename one of the caller’s passkeys',
         params: PasskeyIdParams,
         body: RenamePasskeyRequest,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     async (request) => {
@@ -86,11 +81,10 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ passkeys: PasskeysService }>
     {
       schema: {
         operationId: 'removePasskey',
-        tags: ['security'],
         summary: 'Remove one of the caller’s passkeys, confirmed with the authenticator app’s code or a recovery code',
         params: PasskeyIdParams,
         body: RemovePasskeyRequest,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     async (request) => {

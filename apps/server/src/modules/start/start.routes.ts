@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@portal/contract/errors';
 import { StartResponse } from '@portal/contract/start';
 import { requestLanguage } from '../../lib/language.ts';
 import { authOf } from '../../plugins/auth.ts';
 import { csrfSessionOf } from '../../plugins/csrf.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { StartService } from './start.service.ts';
 
 /**
@@ -12,16 +12,16 @@ import type { StartService } from './start.service.ts';
  */
 export const startRoutes: FastifyPluginAsyncZod<{ service: StartService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'partner', errors: [401, 403] });
 
   app.get(
     '/partner/start',
     {
       schema: {
         operationId: 'start',
-        tags: ['partner'],
         summary:
           "What every signed-in screen reads at start: the partner and its flags, balances, banners' data, notifications, preferences and a request-forgery token",
-        response: { 200: StartResponse, 401: ErrorBody, 403: ErrorBody },
+        response: { 200: StartResponse },
       },
     },
     async (request, reply) => {

@@ -1,18 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MessageResponse, SetPasswordRequest } from '@portal/contract/auth';
-import { ErrorBody } from '@portal/contract/errors';
 import { InvitationLookupRequest, InvitationLookupResponse, TEAM_MESSAGES } from '@portal/contract/team';
 import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { InvitationService } from './invitations.service.ts';
-
-const errors = { 400: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /**
  * The invitee's side of an invitation, before any sign-in: what a link invites to, and using it to choose a
  * password. Counted per address like the sign-in calls; the token is a random 256-bit value.
  */
 export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: InvitationService }> = async (app, { invitations }) => {
+  documentRoutes(app, { tag: 'team', errors: [400, 409, 429] });
   const limited = {
     rateLimit: {
       max: app.config.LOGIN_RATE_LIMIT,
@@ -27,10 +26,9 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: InvitationSe
       config: limited,
       schema: {
         operationId: 'invitation',
-        tags: ['team'],
         summary: 'What an invitation link invites to: the address, the name, the role and the partner (no sign-in)',
         body: InvitationLookupRequest,
-        response: { 200: InvitationLookupResponse, ...errors },
+        response: { 200: InvitationLookupResponse },
       },
     },
     async (request) => invitations.lookup(request.body.token),
@@ -42,10 +40,9 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: InvitationSe
       config: limited,
       schema: {
         operationId: 'setPassword',
-        tags: ['team'],
         summary: "An invited user's first password, with the invitation link's token as tempPassword: the link is used up",
         body: SetPasswordRequest,
-        response: { 200: MessageResponse, ...errors },
+        response: { 200: MessageResponse },
       },
     },
     async (request) => {

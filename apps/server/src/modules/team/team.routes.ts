@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorBody } from '@portal/contract/errors';
 import {
   InviteUserRequest,
   InviteUserResponse,
@@ -16,9 +15,8 @@ import {
 import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { authOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { TeamService } from './team.service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /** Calls that e-mail someone: at most this many per minute from one address, so a session cannot flood inboxes. */
 export const TEAM_MAILS_PER_MINUTE = 30;
@@ -29,6 +27,7 @@ export const TEAM_MAILS_PER_MINUTE = 30;
  */
 export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'team', errors: [400, 401, 403, 404, 409, 429] });
   const ctx = requestCtx;
   const mails = {
     rateLimit: {
@@ -43,9 +42,8 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
     {
       schema: {
         operationId: 'teamMembers',
-        tags: ['team'],
         summary: "The partner's team: name, e-mail, role, status, last sign-in (every role)",
-        response: { 200: TeamResponse, ...errors },
+        response: { 200: TeamResponse },
       },
     },
     async (request) => ({ users: await service.list(authOf(request)) }),
@@ -57,10 +55,9 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       config: mails,
       schema: {
         operationId: 'inviteUser',
-        tags: ['team'],
         summary: 'Invite a user (admin): a one-time link by e-mail, valid 7 days, to choose a password; the first sign-in then sets up an authenticator',
         body: InviteUserRequest,
-        response: { 201: InviteUserResponse, ...errors },
+        response: { 201: InviteUserResponse },
       },
     },
     async (request, reply) => reply.code(201).send(await service.invite(authOf(request), request.body, ctx(request))),
@@ -71,10 +68,9 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
     {
       schema: {
         operationId: 'updateUserRole',
-        tags: ['team'],
         summary: "Change a user's role (admin); the last active admin cannot be demoted",
         body: UpdateUserRequest,
-        response: { 200: TeamMemberResponse, ...errors },
+        response: { 200: TeamMemberResponse },
       },
     },
     async (request) => ({ user: await service.changeRole(authOf(request), request.body, ctx(request)) }),
@@ -86,10 +82,9 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       config: mails,
       schema: {
         operationId: 'resendInvite',
-        tags: ['team'],
         summary: 'A new link for an invitation (admin), valid 7 days again; the earlier link stops working',
         body: UserIdRequest,
-        response: { 200: TeamMessageResponse, ...errors },
+        response: { 200: TeamMessageResponse },
       },
     },
     async (request) => ({ message: TEAM_MESSAGES.inviteResent((await service.resendInvite(authOf(request), request.body.userId, ctx(request))).email) }),
@@ -101,10 +96,9 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       config: mails,
       schema: {
         operationId: 'resendResetCode',
-        tags: ['team'],
         summary: 'A new password-reset code for a user whose password an admin reset (admin); the earlier code stops working',
         params: UserIdParams,
-        response: { 200: TeamMessageResponse, ...errors },
+        response: { 200: TeamMessageResponse },
       },
     },
     async (request) => ({ message: TEAM_MESSAGES.codeResent((await service.resendCode(authOf(request), request.params.userId, ctx(request))).email) }),
@@ -115,11 +109,10 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
     {
       schema: {
         operationId: 'deleteUser',
-        tags: ['team'],
         summary:
           'Remove a user (admin): kept as deleted for the audit trail, its sessions end at once; the last active admin cannot be removed. An invitation is withdrawn',
         params: UserIdParams,
-        response: { 200: TeamMessageResponse, ...errors },
+        response: { 200: TeamMessageResponse },
       },
     },
     async (request) => service.remove(authOf(request), request.params.userId, ctx(request)),
@@ -131,10 +124,9 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
       config: mails,
       schema: {
         operationId: 'resetUserPassword',
-        tags: ['team'],
         summary: "Reset a user's password (admin): its sessions end at once, the next sign-in answers PASSWORD_RESET_REQUESTED and a code is e-mailed",
         body: UserIdRequest,
-        response: { 200: TeamMessageResponse, ...errors },
+        response: { 200: TeamMessageResponse },
       },
     },
     async (request) => ({ message: TEAM_MESSAGES.passwordReset((await service.resetPassword(authOf(request), request.body.userId, ctx(request))).email) }),
@@ -145,9 +137,8 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
     {
       schema: {
         operationId: 'userPreferences',
-        tags: ['team'],
         summary: "The signed-in user's own preferences: the time zone times are shown in (null: UTC) and the language (null: the browser's)",
-        response: { 200: UserPreferences, ...errors },
+        response: { 200: UserPreferences },
       },
     },
     async (request) => service.preferences(authOf(request)),
@@ -158,11 +149,10 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
     {
       schema: {
         operationId: 'setUserPreferences',
-        tags: ['team'],
         summary:
           "Set the signed-in user's own preferences (every role), each optional: an IANA time zone (null: UTC), a language, en or fr (null: the browser's)",
         body: UpdateUserPreferencesRequest,
-        response: { 200: UserPreferences, ...errors },
+        response: { 200: UserPreferences },
       },
     },
     async (request) => service.setPreferences(authOf(request), request.body, ctx(request)),

@@ -17,11 +17,8 @@ import {
   WebhooksResponse,
 } from '@portal/contract/webhooks';
 import { authOf } from '../../plugins/auth.ts';
+import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { WebhooksService } from './webhooks.service.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-const changeErrors = { ...errors, 409: ErrorBody };
-const tags = ['webhooks'];
 
 /**
  * Webhooks (portal-core §7: GET, POST, PUT partner/webhook; DELETE partner/webhook/{id}?otp=; GET partner/activity
@@ -29,10 +26,11 @@ const tags = ['webhooks'];
  */
 export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> = async (app, { service }) => {
   app.addHook('onRequest', app.authenticate);
+  documentRoutes(app, { tag: 'webhooks', errors: [400, 401, 403, 404] });
 
   app.get(
     '/partner/webhook',
-    { schema: { operationId: 'listWebhooks', tags, summary: 'Webhook endpoints, newest first', response: { 200: WebhooksResponse, ...errors } } },
+    { schema: { operationId: 'listWebhooks', summary: 'Webhook endpoints, newest first', response: { 200: WebhooksResponse } } },
     async (request) => service.list(authOf(request)),
   );
 
@@ -41,10 +39,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
     {
       schema: {
         operationId: 'createWebhook',
-        tags,
         summary: 'Add a webhook endpoint (admin, e-mailed code): its signing secret is in this reply only',
         body: CreateWebhookRequest,
-        response: { 201: CreatedWebhookResponse, ...changeErrors },
+        response: { 201: CreatedWebhookResponse, 409: ErrorBody },
       },
     },
     async (request, reply) => reply.code(201).send(await service.create(authOf(request), request.body)),
@@ -55,10 +52,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
     {
       schema: {
         operationId: 'updateWebhook',
-        tags,
         summary: 'Change a webhook endpoint: URL, events, description, active (admin, e-mailed code)',
         body: UpdateWebhookRequest,
-        response: { 200: WebhookResponse, ...changeErrors },
+        response: { 200: WebhookResponse, 409: ErrorBody },
       },
     },
     async (request) => service.update(authOf(request), request.body),
@@ -69,11 +65,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
     {
       schema: {
         operationId: 'deleteWebhook',
-        tags,
         summary: 'Delete a webhook endpoint and its delivery history (admin, e-mailed code)',
         params: WebhookIdParams,
         querystring: DeleteWebhookQuery,
-        response: { 200: z.object({ id: z.string().uuid() }), ...errors },
+        response: { 200: z.object({ id: z.string().uuid() }) },
       },
     },
     async (request) => service.remove(authOf(request), request.params.id, request.query.otp),
@@ -84,12 +79,11 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
     {
       schema: {
         operationId: 'rollWebhookSecret',
-        tags,
         summary:
           "Roll an endpoint's signing secret (admin, e-mailed code): the new secret is in this reply only; the old one keeps signing beside it for previousSecretMinutes (at most 7 days, 0 ends it now)",
         params: WebhookIdParams,
         body: RollWebhookSecretRequest,
-        response: { 200: RolledWebhookSecretResponse, ...errors },
+        response: { 200: RolledWebhookSecretResponse },
       },
     },
     async (request) => service.rollSecret(authOf(request), request.params.id, request.body),
@@ -100,10 +94,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
     {
       schema: {
         operationId: 'sendTestWebhook',
-        tags,
         summary: 'Send a WEBHOOK.TEST event to one endpoint now (admin); the delivery appears in the activity',
         params: WebhookIdParams,
-        response: { 200: DeliveryResponse, ...errors, 429: ErrorBody },
+        response: { 200: DeliveryResponse, 429: ErrorBody },
       },
     },
     async (request) => service.sendTest(authOf(request), request.params.id),
@@ -114,10 +107,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
     {
       schema: {
         operationId: 'webhookActivity',
-        tags,
         summary: 'Webhook deliveries newest first, each with its attempts (type=webhook)',
         querystring: WebhookActivityQuery,
-        response: { 200: WebhookActivityResponse, ...errors },
+        response: { 200: WebhookActivityResponse },
       },
     },
     async (request) => service.activity(authOf(request), request.query),
@@ -128,10 +120,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
     {
       schema: {
         operationId: 'resendWebhookDelivery',
-        tags,
         summary: 'Send a delivery that succeeded or failed again, once, with the same webhook-id (admin)',
         params: DeliveryIdParams,
-        response: { 200: DeliveryResponse, ...changeErrors, 429: ErrorBody },
+        response: { 200: DeliveryResponse, 409: ErrorBody, 429: ErrorBody },
       },
     },
     async (request) => service.resend(authOf(request), request.params.id),
