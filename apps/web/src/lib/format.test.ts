@@ -18,39 +18,48 @@ import {
   transactionTypeLabel,
 } from './format.ts';
 
+/** One test a case: `write` given the case's arguments writes the case's text. */
+function itWrites<A extends unknown[]>(title: string, write: (...args: A) => string, cases: [args: A, written: string][]) {
+  it.each(cases)(`${title}: %j`, (args, written) => {
+    expect(write(...args)).toBe(written);
+  });
+}
+
 describe('formatting (transaction-data §5, §9)', () => {
-  it('money: en-US, 2 decimals, exact from decimal strings, non-numeric characters stripped', () => {
-    expect(formatMoney('25000')).toBe('25,000.00');
-    expect(formatMoney('1234567.125', 'USD')).toBe('USD 1,234,567.13');
-    expect(formatMoney('$ 1,000.5')).toBe('1,000.50');
-    expect(formatMoney('90071992547409931.10')).toBe('90,071,992,547,409,931.10');
-    expect(formatMoney('abc')).toBe('0.00');
-  });
-  it('currency: empty for zero or non-numeric', () => {
-    expect(formatCurrency('0', 'USD')).toBe('');
-    expect(formatCurrency('x', 'USD')).toBe('');
-    expect(formatCurrency('12.5', 'NGN')).toBe('NGN 12.50');
-  });
-  it('number: 0.00 for falsy, up to 2 decimals', () => {
-    expect(formatNumber(null)).toBe('0.00');
-    expect(formatNumber('')).toBe('0.00');
-    expect(formatNumber(0)).toBe('0.00');
-    expect(formatNumber('1234.5678')).toBe('1,234.57');
-    expect(formatNumber('7')).toBe('7');
-  });
-  it('crypto: 2 to 8 decimals', () => {
-    expect(formatCrypto('1')).toBe('1.00');
-    expect(formatCrypto('0.123456789', 'USDT')).toBe('USDT 0.12345679');
-  });
-  it('dates: one format, in UTC with the zone written, whatever the time zone of the browser', () => {
-    expect(formatDate('2026-11-22T19:12:00Z')).toBe('Nov 22, 2026, 19:12 UTC');
+  itWrites('money: en-US, 2 decimals, exact from decimal strings, non-numeric characters stripped', formatMoney, [
+    [['25000'], '25,000.00'],
+    [['1234567.125', 'USD'], 'USD 1,234,567.13'],
+    [['$ 1,000.5'], '1,000.50'],
+    [['90071992547409931.10'], '90,071,992,547,409,931.10'],
+    [['abc'], '0.00'],
+  ]);
+  itWrites('currency: empty for zero or non-numeric', formatCurrency, [
+    [['0', 'USD'], ''],
+    [['x', 'USD'], ''],
+    [['12.5', 'NGN'], 'NGN 12.50'],
+  ]);
+  itWrites('number: 0.00 for falsy, up to 2 decimals', formatNumber, [
+    [[null], '0.00'],
+    [[''], '0.00'],
+    [[0], '0.00'],
+    [['1234.5678'], '1,234.57'],
+    [['7'], '7'],
+  ]);
+  itWrites('crypto: 2 to 8 decimals', formatCrypto, [
+    [['1'], '1.00'],
+    [['0.123456789', 'USDT'], 'USDT 0.12345679'],
+  ]);
+  itWrites('dates: one format, in UTC with the zone written, whatever the time zone of the browser', formatDate, [
+    [['2026-11-22T19:12:00Z'], 'Nov 22, 2026, 19:12 UTC'],
     // 01:44 in Nairobi on the 16th is 22:44 UTC on the 15th: the UTC day the date filter searches
-    expect(formatDate('2026-11-15T22:44:00.000Z')).toBe('Nov 15, 2026, 22:44 UTC');
-    expect(formatDate('2026-01-05T00:05:00Z')).toBe('Jan 5, 2026, 00:05 UTC');
-    expect(formatDate('nonsense')).toBe('');
-    expect(formatDay('2026-11-16')).toBe('Nov 16, 2026');
-    expect(formatDay('2026-11-15T23:59:59Z')).toBe('Nov 15, 2026');
-  });
+    [['2026-11-15T22:44:00.000Z'], 'Nov 15, 2026, 22:44 UTC'],
+    [['2026-01-05T00:05:00Z'], 'Jan 5, 2026, 00:05 UTC'],
+    [['nonsense'], ''],
+  ]);
+  itWrites('days: the calendar day of a date, or the UTC day of an instant', formatDay, [
+    [['2026-11-16'], 'Nov 16, 2026'],
+    [['2026-11-15T23:59:59Z'], 'Nov 15, 2026'],
+  ]);
   it('dates in UTC are written as the en-US formatters write them, for any instant (written without them)', () => {
     const intl = new Intl.DateTimeFormat('en-US', {
       timeZone: 'UTC',
@@ -79,32 +88,35 @@ describe('formatting (transaction-data §5, §9)', () => {
     // years of other lengths go through Intl
     expect(formatDate('0999-03-04T05:06:00Z')).toBe(`${intl.format(new Date('0999-03-04T05:06:00Z'))} UTC`);
   });
-  it('amounts: fiat and stablecoins with 2 decimals in tables, bitcoin up to 8, the currency always written', () => {
-    expect(formatAmount('7957', 'USDC')).toBe('USDC 7,957.00');
-    expect(formatAmount('8054.62731366', 'USDT')).toBe('USDT 8,054.63');
-    expect(formatAmount('0.00012345', 'BTC')).toBe('BTC 0.00012345');
-    expect(formatAmount('13927538', 'KES')).toBe('KES 13,927,538.00');
-  });
-  it('rates: "1 USDC = 26.24 ZMW", never the 12 decimals of the database', () => {
-    expect(formatRate('26.235000000000', 'USDC', 'ZMW')).toBe('1 USDC = 26.24 ZMW');
-    expect(formatRate('2650.000000000000', 'USD', 'TZS')).toBe('1 USD = 2,650.00 TZS');
-    expect(formatRate('0.999500000000', 'USDT', 'USD')).toBe('1 USDT = 0.9995 USD');
-    expect(formatRate('x', 'USD', 'NGN')).toBe('');
-  });
-  it('labels: statuses in title case, methods, types and sources', () => {
-    expect(titleCase('pending_approval')).toBe('Pending Approval');
-    expect(titleCase('COMPLETE')).toBe('Complete');
-    expect(statusLabel('pending_kyc')).toBe('Pending KYC');
-    expect(statusLabel('hash_confirmation_received')).toBe('Hash Confirmation Received');
-    expect(paymentMethodLabel('bank_transfer')).toBe('Bank');
-    expect(paymentMethodLabel('MOBILE_MONEY')).toBe('Momo');
-    expect(paymentMethodLabel('momo')).toBe('Mobile Money');
-    expect(paymentMethodLabel('eft')).toBe('Bank Transfer');
-    expect(transactionTypeLabel('payout')).toBe('Pay out');
-    expect(transactionTypeLabel('topup')).toBe('Top up');
-    expect(requestSourceLabel(undefined)).toBe('API');
-    expect(requestSourceLabel('Api')).toBe('API');
-    expect(requestSourceLabel('widget')).toBe('Widget');
+  itWrites('amounts: fiat and stablecoins with 2 decimals in tables, bitcoin up to 8, the currency always written', formatAmount, [
+    [['7957', 'USDC'], 'USDC 7,957.00'],
+    [['8054.62731366', 'USDT'], 'USDT 8,054.63'],
+    [['0.00012345', 'BTC'], 'BTC 0.00012345'],
+    [['13927538', 'KES'], 'KES 13,927,538.00'],
+  ]);
+  itWrites('rates: "1 USDC = 26.24 ZMW", never the 12 decimals of the database', formatRate, [
+    [['26.235000000000', 'USDC', 'ZMW'], '1 USDC = 26.24 ZMW'],
+    [['2650.000000000000', 'USD', 'TZS'], '1 USD = 2,650.00 TZS'],
+    [['0.999500000000', 'USDT', 'USD'], '1 USDT = 0.9995 USD'],
+    [['x', 'USD', 'NGN'], ''],
+  ]);
+  const LABELS = { titleCase, statusLabel, paymentMethodLabel, transactionTypeLabel, requestSourceLabel };
+  it.each<[label: keyof typeof LABELS, value: string | undefined, written: string]>([
+    ['titleCase', 'pending_approval', 'Pending Approval'],
+    ['titleCase', 'COMPLETE', 'Complete'],
+    ['statusLabel', 'pending_kyc', 'Pending KYC'],
+    ['statusLabel', 'hash_confirmation_received', 'Hash Confirmation Received'],
+    ['paymentMethodLabel', 'bank_transfer', 'Bank'],
+    ['paymentMethodLabel', 'MOBILE_MONEY', 'Momo'],
+    ['paymentMethodLabel', 'momo', 'Mobile Money'],
+    ['paymentMethodLabel', 'eft', 'Bank Transfer'],
+    ['transactionTypeLabel', 'payout', 'Pay out'],
+    ['transactionTypeLabel', 'topup', 'Top up'],
+    ['requestSourceLabel', undefined, 'API'],
+    ['requestSourceLabel', 'Api', 'API'],
+    ['requestSourceLabel', 'widget', 'Widget'],
+  ])('labels: statuses in title case, methods, types and sources: %s(%j)', (label, value, written) => {
+    expect(LABELS[label](value)).toBe(written);
   });
 });
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as contract from '@portal/contract/labels';
 import { ROLE_LABELS } from '@portal/contract/team';
 import type { Role } from '@portal/contract/domain';
@@ -29,24 +29,37 @@ describe('the words of stored values', () => {
     }
   });
 
-  it("are French in French, whatever the value's case or separators; an unknown value keeps the contract's word", async () => {
-    await setLanguage('fr');
-    expect(statusLabel('pending_approval')).toBe('En attente d’approbation');
-    expect(statusLabel('PENDING-KYC')).toBe('En attente KYC');
-    expect(statusLabel('complete')).toBe('Terminé');
-    expect(statusLabel('settlement_failed')).toBe('Échec du règlement');
-    expect(statusLabel('data_downloaded')).toBe('Données récupérées');
-    expect(statusLabel('on_hold')).toBe('On Hold');
-    expect(statusLabel(undefined)).toBe('');
-    expect(roleLabel('view')).toBe('Lecture seule');
-    expect(topicLabel('low-balance')).toBe('Solde bas');
-    expect(transactionTypeLabel('payout')).toBe('Décaissement');
-    expect(transactionTypeLabel('TOPUP')).toBe('Recharge');
-    expect(paymentMethodLabel('BANK_TRANSFER')).toBe('Banque');
-    expect(paymentMethodLabel('momo')).toBe('Mobile Money');
-    expect(paymentMethodLabel('eft')).toBe('Virement bancaire');
-    expect(paymentMethodLabel('highvolumeotc')).toBe('Highvolumeotc');
-    expect(requestSourceLabel(null)).toBe('API');
-    expect(requestSourceLabel('portal')).toBe('Portail');
+  describe("in French, whatever the value's case or separators; an unknown value keeps the contract's word", () => {
+    beforeEach(() => setLanguage('fr'));
+
+    const LABELS: Record<'status' | 'role' | 'topic' | 'transactionType' | 'paymentMethod' | 'requestSource', (value: string | null | undefined) => string> = {
+      status: statusLabel,
+      role: (value) => roleLabel(value as Role),
+      topic: (value) => topicLabel(value as NotificationTopic),
+      transactionType: transactionTypeLabel,
+      paymentMethod: paymentMethodLabel,
+      requestSource: requestSourceLabel,
+    };
+    it.each<[kind: keyof typeof LABELS, value: string | null | undefined, french: string]>([
+      ['status', 'pending_approval', 'En attente d’approbation'],
+      ['status', 'PENDING-KYC', 'En attente KYC'],
+      ['status', 'complete', 'Terminé'],
+      ['status', 'settlement_failed', 'Échec du règlement'],
+      ['status', 'data_downloaded', 'Données récupérées'],
+      ['status', 'on_hold', 'On Hold'],
+      ['status', undefined, ''],
+      ['role', 'view', 'Lecture seule'],
+      ['topic', 'low-balance', 'Solde bas'],
+      ['transactionType', 'payout', 'Décaissement'],
+      ['transactionType', 'TOPUP', 'Recharge'],
+      ['paymentMethod', 'BANK_TRANSFER', 'Banque'],
+      ['paymentMethod', 'momo', 'Mobile Money'],
+      ['paymentMethod', 'eft', 'Virement bancaire'],
+      ['paymentMethod', 'highvolumeotc', 'Highvolumeotc'],
+      ['requestSource', null, 'API'],
+      ['requestSource', 'portal', 'Portail'],
+    ])('the %s word of %j is %j', (kind, value, french) => {
+      expect(LABELS[kind](value)).toBe(french);
+    });
   });
 });
