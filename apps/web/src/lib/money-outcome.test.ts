@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TRANSACTION_STATUSES } from '@portal/contract/domain';
-import { setLanguage } from './i18n.ts';
 import { moneyOutcome, type Movement } from './money-outcome.ts';
+import { inFrench } from '../testing/french.ts';
 
 const collection = (status: string): Movement => ({
   kind: 'collection',
@@ -92,10 +92,9 @@ describe('the wording of each outcome', () => {
 });
 
 describe('what a state moved, in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench();
 
   it('says it in French, each amount written as French writes it', async () => {
-    await setLanguage('fr');
     const refunded = moneyOutcome(collection('refunded'));
     expect(refunded.summary).toBe('Remboursé au payeur\u00a0: 2\u202f077,50\u00a0KES.');
     expect(refunded.lines).toEqual([

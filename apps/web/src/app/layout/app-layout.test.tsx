@@ -2,20 +2,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { useEffect, useLayoutEffect } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildInfo } from '../../lib/build-info.ts';
-import { setLanguage } from '../../lib/i18n.ts';
 import { mockApi } from '../../testing/api-mock.ts';
 import { accounts, profile, signIn } from '../../testing/factories.ts';
 import { renderScreen } from '../../testing/render.tsx';
 import { AppLayout } from './app-layout.tsx';
+import { inFrench } from '../../testing/french.ts';
 
 describe('the signed-in frame in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('names the navigation, its groups, the partner card, the user and the way out in French', async () => {
-    await setLanguage('fr');
-    signIn('admin');
     mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/accounts': { body: accounts() } });
     renderScreen(<AppLayout />, { path: '/transactions' });
 

@@ -5,8 +5,8 @@ import { profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { buildInfo } from '../../../lib/build-info.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { AboutScreen } from './about.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 describe('about screen', () => {
   afterEach(() => document.head.querySelector('meta[name="portal-config"]')?.remove());
@@ -34,11 +34,9 @@ describe('about screen', () => {
 });
 
 describe('about screen in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench('view');
 
   it('names its rows and links in French, the build date in French', async () => {
-    await setLanguage('fr');
-    signIn('view');
     mockApi({ 'GET partner/profile': { body: profile() } });
     renderScreen(<AboutScreen />, { path: '/about' });
     expect(screen.getByRole('heading', { name: 'À propos' })).toBeTruthy();

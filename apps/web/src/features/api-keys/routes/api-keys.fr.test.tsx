@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiKey } from '@portal/contract/api-keys';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { mockApi } from '../../../testing/api-mock.ts';
-import { PARTNER_ID, profile, signIn } from '../../../testing/factories.ts';
+import { PARTNER_ID, profile } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { ApiKeysScreen } from './api-keys.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const key: ApiKey = {
   partnerId: PARTNER_ID,
@@ -24,11 +24,7 @@ const key: ApiKey = {
 };
 
 describe('API keys screen in French', () => {
-  beforeEach(async () => {
-    await setLanguage('fr');
-    signIn('admin');
-  });
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('lists the keys, their permissions and dates, the allowed addresses and the roll choices in French', async () => {
     mockApi({

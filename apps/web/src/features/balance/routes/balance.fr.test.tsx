@@ -1,21 +1,17 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../../lib/i18n.ts';
+import { describe, expect, it } from 'vitest';
 import { mockApi } from '../../../testing/api-mock.ts';
-import { accounts, balanceOverview, ledgerMovement, profile, signIn } from '../../../testing/factories.ts';
+import { accounts, balanceOverview, ledgerMovement, profile } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { BalanceScreen } from './balance.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 // French groups digits with a narrow no-break space and puts a no-break space before the currency
 const NNBSP = '\u202f';
 const NBSP = '\u00a0';
 
 describe('balance screen in French', () => {
-  beforeEach(async () => {
-    await setLanguage('fr');
-    signIn('treasury');
-  });
-  afterEach(() => setLanguage('en'));
+  inFrench('treasury');
 
   it('says the balances, the movements and the statement in French, amounts and dates written the French way', async () => {
     mockApi({

@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RATE_MESSAGES } from '@portal/contract/rates';
 import { useToasts } from '../../../components/ui/toast-store.ts';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { OTHER_ADMIN, USER_ID, partnerRate, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { visibleRates } from '../countries.ts';
 import { CountriesScreen } from './countries.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const KENYA = partnerRate('KE', 'KES', { status: 'enabled', buy: '128.90000000', sell: '130.20000000' });
 const BENIN = partnerRate('BJ', 'XOF', { buy: '568.00000000', sell: '580.00000000' });
@@ -128,11 +128,9 @@ describe('enabled countries screen', () => {
 });
 
 describe('enabled countries screen in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('names the countries and currencies in French, writes rates the French way, and asks for a change in French', async () => {
-    await setLanguage('fr');
-    signIn('admin');
     const api = mockApi({
       'GET partner/profile': { body: profile() },
       'GET partner/rates': { body: { rates: [...RATES, partnerRate('ZA', 'ZAR', { buy: '18250.50000000', sell: '18300.00000000' })] } },

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../../lib/i18n.ts';
+import { describe, expect, it } from 'vitest';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { channel, network, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { CoverageScreen } from './coverage.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const momoIn = channel({ channelType: 'momo', rampType: 'deposit' });
 const momoOut = channel({ channelType: 'momo', rampType: 'withdraw', feeLocal: '30.00000000', feeUSD: '0.23000000', estimatedSettlementTime: 60 });
@@ -83,10 +83,9 @@ describe('coverage screen', () => {
 });
 
 describe('coverage screen in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench();
 
   it('draws the overview and a country in French, amounts written the French way', async () => {
-    await setLanguage('fr');
     setupApi();
     const { user } = renderScreen(<CoverageScreen />, { path: '/coverage' });
     expect(screen.getByRole('heading', { name: 'Couverture' })).toBeTruthy();

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIAT_WALLET_MESSAGES, type FiatWallet, type UpdateFiatWalletRequest } from '@portal/contract/fiat-wallets';
 import { useToasts } from '../../../components/ui/toast-store.ts';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { fiatWallets, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { FiatWalletsScreen } from './fiat-wallets.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const renderWallets = () => renderScreen(<FiatWalletsScreen />, { path: '/balance/fiat-wallets' });
 const switchOf = (name: string) => screen.getByRole<HTMLButtonElement>('switch', { name });
@@ -109,11 +109,9 @@ describe('fiat wallets screen', () => {
 });
 
 describe('fiat wallets screen in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('writes the list, its balances and its switches in French, and says a change in French', async () => {
-    signIn('admin');
-    await setLanguage('fr');
     const { api } = walletServer();
     const { user } = renderScreen(<FiatWalletsScreen />, { path: '/balance/fiat-wallets' });
     const rows = within(await screen.findByRole('list', { name: 'Portefeuilles en monnaie fiat' })).getAllByRole('listitem');

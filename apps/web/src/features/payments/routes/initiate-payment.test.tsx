@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Payment, PaymentQuote } from '@portal/contract/payments';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { channel, network, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { InitiatePaymentScreen } from './initiate-payment.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const momoOut = channel({ channelType: 'momo', rampType: 'withdraw', min: '10.00000000', max: '250000.00000000' });
 const momoIn = channel({ channelType: 'momo', rampType: 'deposit' });
@@ -202,10 +202,9 @@ describe('initiate payment screen', () => {
 });
 
 describe('initiate payment screen in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench();
 
   it('writes the form, its checks, the quote and the payment made in French', async () => {
-    await setLanguage('fr');
     setupApi();
     const { user } = renderInitiate();
     expect(screen.getByRole('heading', { name: 'Initier un paiement' })).toBeTruthy();

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ReportJob } from '@portal/contract/transactions';
 import { formatDate, setDisplayTimeZone } from '../../../lib/format.ts';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { PARTNER_ID, USER_ID, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { DataDownloadScreen } from './data-download.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const now = Date.now();
 const job = (status: ReportJob['status'], overrides: Partial<ReportJob> = {}): ReportJob => ({
@@ -101,11 +101,9 @@ describe('data-download screen', () => {
 });
 
 describe('data-download screen in French', () => {
-  beforeEach(() => signIn('view'));
-  afterEach(() => setLanguage('en'));
+  inFrench('view');
 
   it('writes the form, the list, the statuses, the counts and the expiry in French', async () => {
-    await setLanguage('fr');
     const expiresAt = new Date(now + 5 * 3600_000 + 30_000).toISOString();
     const jobs = [
       job('in_progress', { dataSource: 'fees', processedPages: 1 }),

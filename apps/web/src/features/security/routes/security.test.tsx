@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AUTH_MESSAGES } from '@portal/contract/auth';
 import type { Passkey } from '@portal/contract/passkeys';
 import { SECURITY_MESSAGES, type ActiveSession, type SecurityEvent } from '@portal/contract/security';
@@ -7,8 +7,8 @@ import type { TeamMember } from '@portal/contract/team';
 import { apiError, mockApi, type ApiCall } from '../../../testing/api-mock.ts';
 import { signIn, USER_ID } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { SecurityScreen } from './security.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const TREASURY_ID = '0a5e0001-0000-4000-8000-000000000003';
 const CURRENT: ActiveSession = {
@@ -241,11 +241,9 @@ describe('the security screen', () => {
 });
 
 describe('the security screen, in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('draws the sessions, passkeys and history in French, dates in French', async () => {
-    await setLanguage('fr');
-    signIn('admin');
     securityServer();
     renderScreen(<SecurityScreen />, { path: '/settings/security' });
     expect(await screen.findByRole('heading', { name: 'Sécurité' })).toBeTruthy();

@@ -1,13 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { payoutConfig, profile, settlementWallet, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { setLanguage, translator } from '../../../lib/i18n.ts';
+import { translator } from '../../../lib/i18n.ts';
 import { settingsMessages } from '../messages.ts';
 import { SettingsScreen } from './settings.tsx';
 import { formatDay } from '../../../lib/format.ts';
+import { inFrench } from '../../../testing/french.ts';
 
 const READ_ONLY = 'You do not have edit access because you are not an admin';
 const PAYOUT_NOT_LOADED = translator(settingsMessages, 'en')('payout.notLoaded');
@@ -271,11 +272,9 @@ describe('settings screen, read-only', () => {
 });
 
 describe('settings screen, in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('draws its sections, the schedule and its summaries in French, the next payout date in French', async () => {
-    await setLanguage('fr');
-    signIn('admin');
     mockApi({
       'GET partner/profile': { body: profile() },
       'GET partner/payout-config': { body: WEEKLY },

@@ -1,14 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEAM_MESSAGES, type TeamMember } from '@portal/contract/team';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { setLanguage, translator } from '../../../lib/i18n.ts';
+import { translator } from '../../../lib/i18n.ts';
 import { teamMessages } from '../messages.ts';
 import { TeamScreen } from './team.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const READ_ONLY_TEAM = translator(teamMessages, 'en')('readOnly');
 
@@ -256,11 +257,9 @@ describe('team screen', () => {
 });
 
 describe('team screen, in French', () => {
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('names the roles, statuses, counts and dialogs in French, dates in French', async () => {
-    await setLanguage('fr');
-    signIn('admin');
     teamServer();
     const { user } = renderTeam();
     const rows = within(await screen.findByRole('list', { name: 'Membres de l’équipe' })).getAllByTestId('team-member');

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../../lib/i18n.ts';
+import { describe, expect, it } from 'vitest';
 import { mockApi } from '../../../testing/api-mock.ts';
-import { accounts, payments, profile, searchReply, signIn } from '../../../testing/factories.ts';
+import { accounts, payments, profile, searchReply } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { TransactionsScreen } from './transactions.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 /** Ten payments, the second failed; the server counted no further than 10,000 (an "at least" total). */
 const ROWS = payments(10).map((r, i) => (i === 1 ? { ...r, status: 'failed' } : r));
@@ -21,11 +21,7 @@ const NNBSP = '\u202f';
 const NBSP = '\u00a0';
 
 describe('transactions screen in French', () => {
-  beforeEach(async () => {
-    signIn('view');
-    await setLanguage('fr');
-  });
-  afterEach(() => setLanguage('en'));
+  inFrench('view');
 
   it('writes the tabs, headers, statuses, amounts, dates, pager and filters in French', async () => {
     mockApi({ ...base, 'POST transactions/search': { body: searchReply(ROWS, 10_000, 'gte') } });

@@ -1,17 +1,13 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../../lib/i18n.ts';
+import { describe, expect, it } from 'vitest';
 import { mockApi } from '../../../testing/api-mock.ts';
-import { profile, settlementWallet, signIn } from '../../../testing/factories.ts';
+import { profile, settlementWallet } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { WalletsScreen } from './wallets.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 describe('wallets screen in French', () => {
-  beforeEach(async () => {
-    await setLanguage('fr');
-    signIn('admin');
-  });
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('lists the wallets with their status, the reason of a denial and the dates in French', async () => {
     mockApi({

@@ -1,13 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Webhook, WebhookDelivery } from '@portal/contract/webhooks';
 import { useToasts } from '../../../components/ui/toast-store.ts';
 import { apiError, mockApi } from '../../../testing/api-mock.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { setLanguage } from '../../../lib/i18n.ts';
 import { PARTNER_ID, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
 import { WebhooksScreen } from './webhooks.tsx';
+import { inFrench } from '../../../testing/french.ts';
 
 const ID = '0a5e00aa-0000-4000-8000-000000000001';
 const DELIVERY_ID = '0a5e00bb-0000-4000-8000-000000000001';
@@ -269,11 +269,7 @@ const frenchWebhook = webhook({
 });
 
 describe('webhooks screen in French', () => {
-  beforeEach(async () => {
-    await setLanguage('fr');
-    signIn('admin');
-  });
-  afterEach(() => setLanguage('en'));
+  inFrench('admin');
 
   it('shows the endpoints, the deliveries and their attempts in French, dates written the French way', async () => {
     mockApi({
