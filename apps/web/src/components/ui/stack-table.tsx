@@ -1,5 +1,6 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes } from 'react';
 import { cn } from './cn.ts';
+import { Th } from './table.tsx';
 
 /**
  * A table that reads on a phone: a real table from the `sm` breakpoint up, and below it each row becomes a small
@@ -23,14 +24,9 @@ export function StackHead({ children }: { children: ReactNode }) {
   );
 }
 
+/** A column's header, as a table's (`Th`), with the row's padding at the ends. */
 export function StackTh({ className, ...rest }: HTMLAttributes<HTMLTableCellElement>) {
-  return (
-    <th
-      scope="col"
-      className={cn('whitespace-nowrap border-b border-line px-3 py-3 text-xs font-medium uppercase tracking-wide text-muted first:pl-5 last:pr-5', className)}
-      {...rest}
-    />
-  );
+  return <Th className={cn('first:pl-5 last:pr-5', className)} {...rest} />;
 }
 
 export function StackBody({ children }: { children: ReactNode }) {
