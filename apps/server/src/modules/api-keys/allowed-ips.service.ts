@@ -68,6 +68,9 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
   /** The part of an address change its code is bound to: the address, the new one, and the label (null: unchanged). */
   const updateTarget = (ipAddress: string, newIpAddress: string, label: string | undefined) => ({ ipAddress, newIpAddress, label: label ?? null });
 
+  /** The audit event of an address change, by the signed-in person, in the change's transaction. */
+  const audit = (trx: Transaction<DB>, auth: Auth, action: string, target: string, details?: Record<string, unknown>) =>
+    auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action, target, details });
   const publish = (trx: Transaction<DB>, auth: Auth, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId: auth.partnerId, table: 'api-keys', kind, id, status, at: new Date(deps.now()).toISOString() });
   /** Tells the partner's admins (the one who changed it too: a change of who may call the API is worth a second look). */
@@ -125,17 +128,14 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
       if (newIpAddress === ipAddress && label === undefined) throw badRequest(ACCESS_MESSAGES.nothingToChange, 'ValidationFailed');
       const row = await deps.authorise(auth, otp, { action: 'ip.update', target: updateTarget(ipAddress, newIpAddress, label) }, async (trx) => {
         await repo.countForUpdate(trx, auth.partnerId);
-        if (!(await repo.hasIn(trx, auth.partnerId, ipAddress))) throw missing(ipAddress);
-        if (newIpAddress !== ipAddress && (await repo.hasIn(trx, auth.partnerId, newIpAddress))) throw taken(newIpAddress);
+        if (!(await repo.has(auth.partnerId, ipAddress, trx))) throw missing(ipAddress);
+        if (newIpAddress !== ipAddress && (await repo.has(auth.partnerId, newIpAddress, trx))) throw taken(newIpAddress);
         const changed = await repo.change(trx, auth.partnerId, ipAddress, { ipAddress: newIpAddress, label: label === undefined ? undefined : label || null });
         if (!changed) throw missing(ipAddress);
-        await auditChange(trx, {
-          partnerId: auth.partnerId,
-          actorUserId: auth.userId,
-          actor: auth.email,
-          action: 'ip_address.changed',
-          target: newIpAddress,
-          details: { from: ipAddress, to: newIpAddress, ...(label !== undefined ? { label: label || null } : {}) },
+        await audit(trx, auth, 'ip_address.changed', newIpAddress, {
+          from: ipAddress,
+          to: newIpAddress,
+          ...(label !== undefined ? { label: label || null } : {}),
         });
         if (newIpAddress !== ipAddress) {
           await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
@@ -167,15 +167,8 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
           now: new Date(deps.now()),
         });
         if (!inserted) throw taken(ipAddress);
-        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.added', target: ipAddress });
-        await deps.live.publish(trx, {
-          partnerId: auth.partnerId,
-          table: 'api-keys',
-          kind: 'ip_added',
-          id: ipAddress,
-          status: 'whitelisted',
-          at: new Date(deps.now()).toISOString(),
-        });
+        await audit(trx, auth, 'ip_address.added', ipAddress);
+        await publish(trx, auth, 'ip_added', ipAddress, 'whitelisted');
         await tellAdmins(trx, auth, (t, actor) => t.notices.ipAdded({ actor, ip: ipAddress }));
         return inserted;
       });
@@ -188,15 +181,8 @@ export function createAllowedIpsService(deps: AllowedIpsDeps) {
       await deps.authorise(auth, otp, { action: 'ip.delete', target: { ipAddress } }, async (trx) => {
         const removed = await repo.remove(trx, auth.partnerId, ipAddress);
         if (!removed) throw missing(ipAddress);
-        await auditChange(trx, { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, action: 'ip_address.deleted', target: ipAddress });
-        await deps.live.publish(trx, {
-          partnerId: auth.partnerId,
-          table: 'api-keys',
-          kind: 'ip_deleted',
-          id: ipAddress,
-          status: 'deleted',
-          at: new Date(deps.now()).toISOString(),
-        });
+        await audit(trx, auth, 'ip_address.deleted', ipAddress);
+        await publish(trx, auth, 'ip_deleted', ipAddress, 'deleted');
         await tellAdmins(trx, auth, (t, actor) => t.notices.ipRemoved({ actor, ip: ipAddress }));
       });
       await deps.invalidate(auth.partnerId);

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { countPartnerRows } from '../../db/partner-rows.repository.ts';
 import type { ApiKeysTable, DB } from '../../db/schema.ts';
 
 /** The API keys module's SQL: keys, and a partner's allowed IP addresses. */
@@ -19,6 +20,12 @@ export type NewApiKey = {
   now: Date;
 };
 
+/** Locks the partner's row, then counts its rows of a table: changes that check a limit on them take turns. */
+async function countUnderPartnerLock(trx: Transaction<DB>, table: 'api_keys' | 'allowed_ip_addresses', partnerId: string): Promise<number> {
+  await trx.selectFrom('partners').select('id').where('id', '=', partnerId).forUpdate().execute();
+  return countPartnerRows(trx, table, partnerId);
+}
+
 export function createApiKeysRepository(db: Kysely<DB>) {
   return {
     transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
@@ -31,15 +38,7 @@ export function createApiKeysRepository(db: Kysely<DB>) {
       ex.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId).where('api_key', '=', apiKey).executeTakeFirst(),
 
     /** Locks the partner's row for a change that counts its keys (so that parallel creations cannot pass the limit). */
-    async countForUpdate(trx: Transaction<DB>, partnerId: string): Promise<number> {
-      await trx.selectFrom('partners').select('id').where('id', '=', partnerId).forUpdate().execute();
-      const row = await trx
-        .selectFrom('api_keys')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('partner_id', '=', partnerId)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    countForUpdate: (trx: Transaction<DB>, partnerId: string) => countUnderPartnerLock(trx, 'api_keys', partnerId),
 
     insert: (trx: Transaction<DB>, k: NewApiKey) =>
       trx
@@ -128,15 +127,7 @@ export function createAllowedIpsRepository(db: Kysely<DB>) {
     addresses: async (partnerId: string) =>
       (await db.selectFrom('allowed_ip_addresses').select('ip_address').where('partner_id', '=', partnerId).execute()).map((r) => r.ip_address),
 
-    async countForUpdate(trx: Transaction<DB>, partnerId: string): Promise<number> {
-      await trx.selectFrom('partners').select('id').where('id', '=', partnerId).forUpdate().execute();
-      const row = await trx
-        .selectFrom('allowed_ip_addresses')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('partner_id', '=', partnerId)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    },
+    countForUpdate: (trx: Transaction<DB>, partnerId: string) => countUnderPartnerLock(trx, 'allowed_ip_addresses', partnerId),
 
     /** Adds the address; undefined when the partner has it already. */
     insert: (trx: Transaction<DB>, row: { partnerId: string; ipAddress: string; createdBy: string; createdByEmail: string; now: Date }) =>
@@ -147,25 +138,19 @@ export function createAllowedIpsRepository(db: Kysely<DB>) {
         .returningAll()
         .executeTakeFirst(),
 
-    /** Whether the partner has this address (a check before a code is sent; the change checks again). */
-    has: async (partnerId: string, ipAddress: string) =>
-      (await db
+    /**
+     * Whether the partner has this address: a check before a code is sent (the change checks again, in its
+     * transaction, under the partner's lock: countForUpdate).
+     */
+    has: async (partnerId: string, ipAddress: string, ex: Executor = db) =>
+      (await ex
         .selectFrom('allowed_ip_addresses')
         .select('ip_address')
         .where('partner_id', '=', partnerId)
         .where('ip_address', '=', ipAddress)
         .executeTakeFirst()) !== undefined,
 
-    count: async (partnerId: string) =>
-      Number(
-        (
-          await db
-            .selectFrom('allowed_ip_addresses')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('partner_id', '=', partnerId)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
+    count: (partnerId: string) => countPartnerRows(db, 'allowed_ip_addresses', partnerId),
 
     /** Changes an address and/or its label in place (who added it and when stay); undefined when the partner has no such address. */
     change: (trx: Transaction<DB>, partnerId: string, from: string, to: { ipAddress: string; label?: string | null }) =>
@@ -176,15 +161,6 @@ export function createAllowedIpsRepository(db: Kysely<DB>) {
         .where('ip_address', '=', from)
         .returningAll()
         .executeTakeFirst(),
-
-    /** Whether the partner has this address, under the partner's lock (countForUpdate). */
-    hasIn: async (trx: Transaction<DB>, partnerId: string, ipAddress: string) =>
-      (await trx
-        .selectFrom('allowed_ip_addresses')
-        .select('ip_address')
-        .where('partner_id', '=', partnerId)
-        .where('ip_address', '=', ipAddress)
-        .executeTakeFirst()) !== undefined,
 
     remove: (trx: Transaction<DB>, partnerId: string, ipAddress: string) =>
       trx.deleteFrom('allowed_ip_addresses').where('partner_id', '=', partnerId).where('ip_address', '=', ipAddress).returningAll().executeTakeFirst(),

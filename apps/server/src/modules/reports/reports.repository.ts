@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { countPartnerRows } from '../../db/partner-rows.repository.ts';
 import type { DB, ReportJobsTable } from '../../db/schema.ts';
 
 /** Every statement on report jobs. */
@@ -50,14 +51,7 @@ export function listReportJobs(db: Executor, partnerId: string, startIndex: numb
     .execute();
 }
 
-export async function countReportJobs(db: Executor, partnerId: string): Promise<number> {
-  const row = await db
-    .selectFrom('report_jobs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('partner_id', '=', partnerId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+export const countReportJobs = (db: Executor, partnerId: string) => countPartnerRows(db, 'report_jobs', partnerId);
 
 /** How many reports the partner has queued or being built. */
 export async function countActiveReportJobs(db: Executor, partnerId: string): Promise<number> {

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Transaction, type Updateable } from 'kysely';
+import { countPartnerRows } from '../../db/partner-rows.repository.ts';
 import type { DB, WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/schema.ts';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -14,14 +15,7 @@ export const listEndpoints = (db: Executor, partnerId: string) =>
 export const findEndpoint = (db: Executor, partnerId: string, id: string) =>
   db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
 
-export async function countEndpoints(db: Executor, partnerId: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('partner_id', '=', partnerId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+export const countEndpoints = (db: Executor, partnerId: string) => countPartnerRows(db, 'webhook_endpoints', partnerId);
 
 /** Serialises a partner's endpoint changes (the count limit holds under parallel creates). */
 export async function lockPartnerWebhooks(trx: Transaction<DB>, partnerId: string): Promise<void> {
