@@ -159,4 +159,66 @@ describe('useLiveEvents', () => {
     expect(takeFlash()).toBe('You no longer have access to Acme Remit.');
     unmount();
   });
+
+  /** Web Locks as a browser keeps them: one holder of a name at a time, the others wait in turn (or not, `ifAvailable`). */
+  function locks() {
+    let held = false;
+    const waiting: (() => void)[] = [];
+    type Callback = (lock: object | null) => Promise<unknown> | unknown;
+    const take = async (cb: Callback) => {
+      held = true;
+      try {
+        return await cb({});
+      } finally {
+        held = false;
+        waiting.shift()?.();
+      }
+    };
+    return {
+      request(_name: string, options: { ifAvailable?: boolean; signal?: AbortSignal }, cb: Callback) {
+        if (!held) return take(cb);
+        if (options.ifAvailable) return Promise.resolve(cb(null));
+        return new Promise((resolve, reject) => {
+          const turn = () => resolve(take(cb));
+          waiting.push(turn);
+          options.signal?.addEventListener('abort', () => (waiting.splice(waiting.indexOf(turn), 1), reject(new DOMException('aborted', 'AbortError'))));
+        });
+      },
+    };
+  }
+
+  it("shares one stream between a browser's tabs: one holds it and passes each change on; when it closes, another resumes from the last id", async () => {
+    Object.defineProperty(navigator, 'locks', { value: locks(), configurable: true });
+    try {
+      liveQueries('webhooks', ['webhooks']);
+      signIn('admin');
+      installAuthHooks();
+      const streams = [stream(), stream()];
+      const requests: (string | undefined)[] = [];
+      vi.stubGlobal('fetch', async (_url: string, init: RequestInit = {}) => {
+        requests.push((init.headers as Record<string, string>)['last-event-id']);
+        return new Response(streams[requests.length - 1]!.body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+      });
+      const tab = () => {
+        const qc = new QueryClient();
+        const invalidated: unknown[] = [];
+        vi.spyOn(qc, 'invalidateQueries').mockImplementation(async (filters) => void invalidated.push(filters?.queryKey));
+        const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>;
+        return { invalidated, ...renderHook(() => useLiveEvents(true), { wrapper }) };
+      };
+      const first = tab();
+      const second = tab();
+      await waitFor(() => expect(requests).toEqual([undefined]));
+      streams[0]!.write('id: 41\nevent: change\ndata: {"table":"webhooks","kind":"delivery","id":"d1","status":"failed","at":"2026-11-23T10:00:00.000Z"}\n\n');
+      await waitFor(() => expect(first.invalidated).toContainEqual(['webhooks']));
+      await waitFor(() => expect(second.invalidated).toContainEqual(['webhooks']));
+      // still the one stream
+      expect(requests).toEqual([undefined]);
+      first.unmount();
+      await waitFor(() => expect(requests).toEqual([undefined, '41']));
+      second.unmount();
+    } finally {
+      Reflect.deleteProperty(navigator, 'locks');
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { LIVE_EVENTS_PATH, LIVE_TOPICS, LiveAccessEvent, LiveEndedEvent, LiveEve
 import { apiStream } from './api-client.ts';
 import { profileQuery } from './partner/profile.ts';
 import { logout } from './session/session.ts';
+import { useSession } from './session/session-store.ts';
 
 type QueryKey = readonly unknown[];
 /**
@@ -120,89 +121,141 @@ const RECONNECT_MAX_MS = 30_000;
 const SEEN_IDS_KEPT = 2000;
 
 /**
+ * Holds the event stream, reconnecting, until `signal` aborts; hands every event to `deliver`. `resume` answers the
+ * last event id seen (sent as `Last-Event-ID`); after a reopening without one, a `resync` is delivered, since what
+ * changed meanwhile is unknown. `followed`: another tab held the stream before this one, so the first opening is a
+ * reopening too.
+ */
+async function holdStream(signal: AbortSignal, deliver: (event: StreamEvent) => void, resume: () => string | undefined, followed: boolean) {
+  let delay = RECONNECT_FIRST_MS;
+  let opened = followed;
+  while (!signal.aborted) {
+    // the wait the server asked for (`retry:`), used once the stream it sent it on has ended
+    let asked: number | undefined;
+    let streamed = false;
+    try {
+      const lastId = resume();
+      const res = await apiStream(LIVE_EVENTS_PATH, signal, lastId ? { 'last-event-id': lastId } : undefined);
+      if (!res.body) throw new Error('no stream');
+      if (opened && lastId === undefined) deliver({ type: 'resync', data: '' });
+      opened = true;
+      streamed = true;
+      delay = RECONNECT_FIRST_MS;
+      const reader = res.body.getReader();
+      // the stream ends with the hook, even where the body does not end with its call's signal
+      const stop = () => void reader.cancel().catch(() => undefined);
+      signal.addEventListener('abort', stop, { once: true });
+      const decoder = new TextDecoder();
+      let buffer = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer = parseEvents(buffer + decoder.decode(value, { stream: true }), (event) => {
+            if (event.retry !== undefined) asked = event.retry;
+            deliver(event);
+          });
+        }
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
+    } catch {
+      // a lost connection or a refused call: try again below (a lost session logs out through the api client)
+    }
+    if (signal.aborted) break;
+    if (streamed) {
+      await sleep(asked ?? RECONNECT_FIRST_MS, signal);
+    } else {
+      await sleep(delay, signal);
+      delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+    }
+  }
+}
+
+/**
+ * The tabs of a browser share one stream: each open stream holds one of the six connections a browser keeps to a
+ * server over HTTP/1.1, and with a stream per tab, six tabs would leave none for the calls. The tab holding a lock
+ * (Web Locks) holds the stream and passes each event to the others on a `BroadcastChannel`; when it closes, another
+ * tab takes the lock and reopens the stream from the last event id it heard. Undefined where the browser has
+ * neither: each tab then holds its own.
+ */
+function sharedStream(name: string) {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks || typeof BroadcastChannel === 'undefined') return undefined;
+  return {
+    /** Hears the events another tab's stream passes on, and holds the stream (`hold`) whenever this tab has the lock. */
+    run(signal: AbortSignal, hear: (event: StreamEvent) => void, hold: (pass: (event: StreamEvent) => void, followed: boolean) => Promise<void>) {
+      const channel = new BroadcastChannel(name);
+      channel.onmessage = (e: MessageEvent<StreamEvent>) => hear(e.data);
+      signal.addEventListener('abort', () => channel.close(), { once: true });
+      // passed on first: hearing `ended` stops this tab's stream
+      const pass = (event: StreamEvent) => {
+        if (!signal.aborted) channel.postMessage(event);
+        hear(event);
+      };
+      const waited = () => locks.request(name, { signal }, () => hold(pass, true));
+      void locks
+        .request(name, { ifAvailable: true }, (lock) => (lock ? hold(pass, false) : waited()))
+        // the tab left before it had the lock
+        .catch(() => undefined);
+    },
+  };
+}
+
+/**
  * Keeps the signed-in frame's data live: holds the partner's event stream (GET events, with the session's token;
  * fetch, not EventSource, so the token goes in the header as on every call) and refetches what a change makes
- * stale. Reconnects by itself (1 s, doubling to 30 s; sooner when the server asks with `retry:`, as one that shuts
- * down does; through an outage the call waits for the server), sending the last event id it saw (`Last-Event-ID`)
- * so that the server, whichever instance answers, sends what was missed. When the server cannot tell (`resync`),
- * everything on screen is refetched. The stream also carries the session's access: `access` (a role or the
- * partner's flags changed) reads the profile again, which redraws navigation, buttons and guards; `ended` (logout,
- * removal, password reset...) signs every tab out with the reason in words.
+ * stale. The tabs of a browser share one stream (`sharedStream`). It reconnects by itself (1 s, doubling to 30 s;
+ * sooner when the server asks with `retry:`, as one that shuts down does; through an outage the call waits for the
+ * server), sending the last event id it saw (`Last-Event-ID`) so that the server, whichever instance answers, sends
+ * what was missed. When the server cannot tell (`resync`), everything on screen is refetched. The stream also carries
+ * the session's access: `access` (a role or the partner's flags changed) reads the profile again, which redraws
+ * navigation, buttons and guards; `ended` (logout, removal, password reset...) signs every tab out with the reason
+ * in words.
  */
 export function useLiveEvents(enabled = true) {
   const qc = useQueryClient();
+  const userId = useSession((s) => s.user?.id);
   useEffect(() => {
     if (!enabled || typeof fetch === 'undefined' || typeof TextDecoder === 'undefined') return;
     const controller = new AbortController();
     const refetch = invalidator(qc);
-    const run = async () => {
-      let delay = RECONNECT_FIRST_MS;
-      let lastId: string | undefined;
-      let opened = false;
-      // a replay may send again what came shortly before the last id (at least once): each id counts once
-      const seen = new Set<string>();
-      while (!controller.signal.aborted) {
-        // the wait the server asked for (`retry:`), used once the stream it sent it on has ended
-        let asked: number | undefined;
-        let streamed = false;
-        try {
-          const res = await apiStream(LIVE_EVENTS_PATH, controller.signal, lastId ? { 'last-event-id': lastId } : undefined);
-          if (!res.body) throw new Error('no stream');
-          // without an id to resume from, what changed while away is unknown: refetch it
-          if (opened && lastId === undefined) refetch.schedule();
-          opened = true;
-          streamed = true;
-          delay = RECONNECT_FIRST_MS;
-          const reader = res.body.getReader();
-          const decoder = new TextDecoder();
-          let buffer = '';
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            buffer = parseEvents(buffer + decoder.decode(value, { stream: true }), (event) => {
-              if (event.retry !== undefined) asked = event.retry;
-              if (event.type === 'resync') return refetch.schedule();
-              if (event.type === 'access') {
-                if (read(LiveAccessEvent, event.data)) refetch.access();
-                return;
-              }
-              if (event.type === 'ended') {
-                const ended = read(LiveEndedEvent, event.data);
-                if (ended) {
-                  controller.abort();
-                  logout({ message: ended.message, callServer: false });
-                }
-                return;
-              }
-              if (event.type !== 'change') return;
-              if (event.id) {
-                if (seen.has(event.id)) return;
-                seen.add(event.id);
-                if (seen.size > SEEN_IDS_KEPT) seen.delete(seen.values().next().value!);
-                lastId = event.id;
-              }
-              const change = read(LiveEvent, event.data);
-              if (!change) return;
-              listeners.forEach((l) => l(change));
-              refetch.schedule(change.table);
-            });
-          }
-        } catch {
-          // a lost connection or a refused call: try again below (a lost session logs out through the api client)
-        }
-        if (controller.signal.aborted) break;
-        if (streamed) {
-          await sleep(asked ?? RECONNECT_FIRST_MS, controller.signal);
-        } else {
-          await sleep(delay, controller.signal);
-          delay = Math.min(delay * 2, RECONNECT_MAX_MS);
-        }
+    let lastId: string | undefined;
+    // a replay may send again what came shortly before the last id (at least once): each id counts once
+    const seen = new Set<string>();
+    const handle = (event: StreamEvent) => {
+      if (event.type === 'resync') return refetch.schedule();
+      if (event.type === 'access') {
+        if (read(LiveAccessEvent, event.data)) refetch.access();
+        return;
       }
+      if (event.type === 'ended') {
+        const ended = read(LiveEndedEvent, event.data);
+        if (ended) {
+          controller.abort();
+          logout({ message: ended.message, callServer: false });
+        }
+        return;
+      }
+      if (event.type !== 'change') return;
+      if (event.id) {
+        if (seen.has(event.id)) return;
+        seen.add(event.id);
+        if (seen.size > SEEN_IDS_KEPT) seen.delete(seen.values().next().value!);
+        lastId = event.id;
+      }
+      const change = read(LiveEvent, event.data);
+      if (!change) return;
+      listeners.forEach((l) => l(change));
+      refetch.schedule(change.table);
     };
-    void run();
+    const hold = (deliver: (event: StreamEvent) => void, followed: boolean) => holdStream(controller.signal, deliver, () => lastId, followed);
+    const shared = sharedStream(`portal-live-events:${userId ?? ''}`);
+    if (shared) shared.run(controller.signal, handle, hold);
+    else void hold(handle, false);
     return () => {
       controller.abort();
       refetch.cancel();
     };
-  }, [enabled, qc]);
+  }, [enabled, qc, userId]);
 }
