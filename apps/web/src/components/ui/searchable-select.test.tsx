@@ -21,6 +21,12 @@ function Harness({ disabled = false, initial }: { disabled?: boolean; initial?: 
   );
 }
 
+/** Renders the picker and opens its list. */
+async function openPicker(props: Parameters<typeof Harness>[0] = {}) {
+  render(<Harness {...props} />);
+  await userEvent.click(screen.getByRole('button'));
+}
+
 describe('filterOptions', () => {
   it('filters by label case-insensitively', () => {
     expect(filterOptions(OPTIONS, 'us').map((o) => o.value)).toEqual(['usdt', 'usdc', 'pyusd']);
@@ -39,8 +45,7 @@ describe('SearchableSelect', () => {
   });
 
   it('Enter picks the first match of the typed text', async () => {
-    render(<Harness />);
-    await userEvent.click(screen.getByRole('button'));
+    await openPicker();
     await userEvent.keyboard('usdc{Enter}');
     expect(screen.getByTestId('value').textContent).toBe('usdc');
     expect(screen.queryByRole('listbox')).toBeNull();
@@ -60,16 +65,14 @@ describe('SearchableSelect', () => {
   });
 
   it('Esc closes without changing the value', async () => {
-    render(<Harness initial="btc" />);
-    await userEvent.click(screen.getByRole('button'));
+    await openPicker({ initial: 'btc' });
     await userEvent.keyboard('us{Escape}');
     expect(screen.queryByRole('listbox')).toBeNull();
     expect(screen.getByTestId('value').textContent).toBe('btc');
   });
 
   it("says 'No matching options found' and Enter then picks nothing", async () => {
-    render(<Harness initial="usdt" />);
-    await userEvent.click(screen.getByRole('button'));
+    await openPicker({ initial: 'usdt' });
     await userEvent.keyboard('zzz');
     expect(screen.getByText('No matching options found')).toBeTruthy();
     await userEvent.keyboard('{Enter}');
@@ -85,8 +88,7 @@ describe('SearchableSelect', () => {
   });
 
   it('picks with a click', async () => {
-    render(<Harness />);
-    await userEvent.click(screen.getByRole('button'));
+    await openPicker();
     await userEvent.click(screen.getByRole('option', { name: 'Bitcoin' }));
     expect(screen.getByTestId('value').textContent).toBe('btc');
   });

@@ -18,6 +18,13 @@ function otherTab() {
   channel.onmessage = (e) => heard.push(e.data);
   return { post: (m: unknown) => channel.postMessage(m), heard, close: () => channel.close() };
 }
+const INACTIVITY = 'You were logged out after a period of inactivity.';
+/** Another tab that signs out for inactivity, with its words. */
+function otherTabSignsOut() {
+  const tab = otherTab();
+  tab.post({ type: 'signed-out', message: INACTIVITY });
+  return tab;
+}
 const until = async (check: () => boolean) => {
   for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);
@@ -71,23 +78,21 @@ describe('one session per browser', () => {
 
   it("another tab's sign-out ends this one with its message", async () => {
     signIn('admin');
-    const tab = otherTab();
-    tab.post({ type: 'signed-out', message: 'You were logged out after a period of inactivity.' });
+    const tab = otherTabSignsOut();
     await until(() => went.length > 0);
     expect(went).toEqual(['/login']);
     expect(useSession.getState().verified).toBe(false);
-    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+    expect(takeFlash()).toBe(INACTIVITY);
     tab.close();
   });
 
   it("keeps the first words: the stream's `ended` after another tab's sign-out changes nothing", async () => {
     signIn('admin');
-    const tab = otherTab();
-    tab.post({ type: 'signed-out', message: 'You were logged out after a period of inactivity.' });
+    const tab = otherTabSignsOut();
     await until(() => went.length > 0);
     logout({ message: sessionEndMessage('logout'), callServer: false });
     expect(went).toEqual(['/login']);
-    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+    expect(takeFlash()).toBe(INACTIVITY);
     tab.close();
   });
 
@@ -100,12 +105,12 @@ describe('one session per browser', () => {
     });
     const refreshing = refreshSession();
     await until(() => answer !== undefined);
-    logout({ message: 'You were logged out after a period of inactivity.' });
+    logout({ message: INACTIVITY });
     answer!(refreshed());
     expect(await refreshing).toBe(false);
     expect(useSession.getState()).toMatchObject({ verified: false, isLoggedIn: false, user: undefined });
     expect(went).toEqual(['/login']);
-    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+    expect(takeFlash()).toBe(INACTIVITY);
   });
 
   it('a tab still signing itself in when another tab signs out goes to the sign-in page with its words, and is not signed back in', async () => {
@@ -115,15 +120,14 @@ describe('one session per browser', () => {
     const restoring = restoreSession();
     await until(() => answer !== undefined);
     expect(useSession.getState().restoring).toBe(true);
-    const tab = otherTab();
-    tab.post({ type: 'signed-out', message: 'You were logged out after a period of inactivity.' });
+    const tab = otherTabSignsOut();
     // at once: no wait for the refresh, which the server may hold (an outage) or still answer with the old session
     await until(() => went.includes('/login'));
     expect(useSession.getState()).toMatchObject({ restoring: false, verified: false, user: undefined });
     answer!(refreshed());
     expect(await restoring).toBe(false);
     expect(useSession.getState()).toMatchObject({ verified: false, isLoggedIn: false, user: undefined });
-    expect(takeFlash()).toBe('You were logged out after a period of inactivity.');
+    expect(takeFlash()).toBe(INACTIVITY);
     tab.close();
   });
 

@@ -7,6 +7,18 @@ import { RequestedPasswordResetScreen } from './requested-password-reset.tsx';
 
 const renderReset = (url = '/requested-password-reset') => renderScreen(<RequestedPasswordResetScreen />, { path: '/requested-password-reset', url });
 
+/** Types `code` and a strong new password, changes the password, and checks that viewer@acme.test's change was sent once with them. */
+async function changePasswordWith(user: ReturnType<typeof renderReset>['user'], api: ReturnType<typeof mockApi>, code: string) {
+  await user.type(screen.getByLabelText('Six-digit code'), code);
+  await user.type(screen.getByLabelText('New password'), 'Kilimanjaro-Sunrise-42');
+  await user.click(screen.getByRole('button', { name: 'Change password' }));
+  await waitFor(() =>
+    expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([
+      { email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: code },
+    ]),
+  );
+}
+
 describe('requested password reset screen', () => {
   beforeEach(() => useSession.getState().reset());
 
@@ -25,14 +37,7 @@ describe('requested password reset screen', () => {
     await user.click(screen.getByRole('button', { name: 'Send a new code' }));
     await screen.findByText('A new code is on its way.');
     expect(api.to('POST users/forgot-password').map((c) => c.body)).toEqual([{ email: 'viewer@acme.test' }]);
-    await user.type(screen.getByLabelText('Six-digit code'), '123456');
-    await user.type(screen.getByLabelText('New password'), 'Kilimanjaro-Sunrise-42');
-    await user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() =>
-      expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([
-        { email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '123456' },
-      ]),
-    );
+    await changePasswordWith(user, api, '123456');
     expect((await screen.findByTestId('location')).textContent).toBe('/password-changed');
   });
 
@@ -41,14 +46,7 @@ describe('requested password reset screen', () => {
     const { user } = renderReset();
     await user.click(screen.getByRole('button', { name: 'I already have a code' }));
     await user.type(screen.getByLabelText('E-mail'), 'viewer@acme.test');
-    await user.type(screen.getByLabelText('Six-digit code'), '654321');
-    await user.type(screen.getByLabelText('New password'), 'Kilimanjaro-Sunrise-42');
-    await user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() =>
-      expect(api.to('POST users/confirm-password-reset').map((c) => c.body)).toEqual([
-        { email: 'viewer@acme.test', password: 'Kilimanjaro-Sunrise-42', confirmationCode: '654321' },
-      ]),
-    );
+    await changePasswordWith(user, api, '654321');
   });
 
   it('checks the e-mail, the code and the password rules (Password123! is common) before sending', async () => {

@@ -109,6 +109,8 @@ function securityServer() {
   return api;
 }
 
+const renderSecurity = () => renderScreen(<SecurityScreen />, { path: '/settings/security' });
+
 const historyRows = async () =>
   within(await screen.findByRole('table', { name: 'Security history' }))
     .getAllByRole('row')
@@ -118,7 +120,7 @@ describe('the security screen', () => {
   it('lists my passkeys with when they were used, renames one, and removes one with the authenticator code', async () => {
     signIn('treasury');
     const api = securityServer();
-    const { user } = renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    const { user } = renderSecurity();
     const list = await screen.findByRole('list', { name: 'Your passkeys' });
     const items = within(list).getAllByRole('listitem');
     expect(items.map((i) => i.textContent)).toEqual([
@@ -151,7 +153,7 @@ describe('the security screen', () => {
   it('lists my sessions, marks this browser, and ends another one', async () => {
     signIn('admin');
     const api = securityServer();
-    const { user } = renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    const { user } = renderSecurity();
     const list = await screen.findByRole('list', { name: 'Your sessions' });
     const items = within(list).getAllByRole('listitem');
     expect(items).toHaveLength(2);
@@ -169,7 +171,7 @@ describe('the security screen', () => {
     signIn('admin');
     const api = securityServer();
     api.on(`DELETE me/sessions/${PHONE.id}`, apiError(404, 'SessionNotFound', SECURITY_MESSAGES.sessionNotFound));
-    const { user } = renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    const { user } = renderSecurity();
     const list = await screen.findByRole('list', { name: 'Your sessions' });
     await user.click(within(list).getByRole('button', { name: 'End the session of Safari 18 on iOS' }));
     expect(await screen.findByText(SECURITY_MESSAGES.sessionNotFound)).toBeTruthy();
@@ -178,7 +180,7 @@ describe('the security screen', () => {
   it("shows an admin the team's history in words, a page at a time, and filters by person", async () => {
     signIn('admin');
     const api = securityServer();
-    const { user } = renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    const { user } = renderSecurity();
     let rows = await historyRows();
     expect(rows).toHaveLength(50);
     expect(rows[0]!.textContent).toContain('Signed in with the authenticator app');
@@ -201,7 +203,7 @@ describe('the security screen', () => {
   it('shows everyone else only their own history, without a person filter', async () => {
     signIn('treasury');
     const api = securityServer();
-    renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    renderSecurity();
     await historyRows();
     expect(screen.queryByRole('button', { name: /^Person:/ })).toBeNull();
     expect(api.to('GET security-history')[0]!.query).not.toContain('person=');
@@ -211,7 +213,7 @@ describe('the security screen', () => {
   it('says what is wrong with a reversed range', async () => {
     signIn('admin');
     securityServer();
-    const { user } = renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    const { user } = renderSecurity();
     await historyRows();
     await user.type(screen.getByLabelText('From'), '2026-11-20');
     await user.type(screen.getByLabelText('To'), '2026-11-01');
@@ -224,7 +226,7 @@ describe('the security screen', () => {
     const files: Blob[] = [];
     vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => (files.push(blob as Blob), 'blob:csv'));
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
-    const { user } = renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    const { user } = renderSecurity();
     await historyRows();
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(files).toHaveLength(1));
@@ -245,7 +247,7 @@ describe('the security screen, in French', () => {
 
   it('draws the sessions, passkeys and history in French, dates in French', async () => {
     securityServer();
-    renderScreen(<SecurityScreen />, { path: '/settings/security' });
+    renderSecurity();
     expect(await screen.findByRole('heading', { name: 'Sécurité' })).toBeTruthy();
     const sessions = await screen.findByRole('list', { name: 'Vos sessions' });
     expect(within(sessions).getByText('Ce navigateur')).toBeTruthy();
