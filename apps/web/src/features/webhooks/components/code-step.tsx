@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { CodeStep } from '../../../components/code-step.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { useT } from '../../../lib/i18n.ts';
+import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import type { CodeStepState } from '../../../lib/otp.ts';
 import { webhooksMessages } from '../messages.ts';
 
@@ -18,6 +18,16 @@ export function CodeStepForm({ step, error, onSubmit }: { step: CodeStepState; e
         {error && <Alert tone="danger">{error}</Alert>}
       </div>
     </form>
+  );
+}
+
+/** Under the step before the code: why the code could not be mailed, and the change's own error. */
+export function StepErrors({ step, error }: { step: CodeStepState; error: string | undefined }) {
+  return (
+    <>
+      {step.sendError && <Alert tone="danger">{localizeMessage(step.sendError)}</Alert>}
+      {error && <Alert tone="danger">{error}</Alert>}
+    </>
   );
 }
 

@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { Webhook } from '@portal/contract/webhooks';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
-import { localizeMessage, useT } from '../../../lib/i18n.ts';
+import { useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useDeleteWebhook } from '../api/delete-webhook.ts';
 import { webhooksMessages } from '../messages.ts';
-import { CodeStepFooter, CodeStepForm, ContinueFooter } from './code-step.tsx';
+import { CodeStepFooter, CodeStepForm, ContinueFooter, StepErrors } from './code-step.tsx';
 
 /** Deletes an endpoint after the e-mailed code. */
 export function DeleteWebhookDialog({ webhook, onClose }: { webhook: Webhook | undefined; onClose: () => void }) {
@@ -62,8 +61,7 @@ function DeleteBody({ webhook, onClose }: { webhook: Webhook; onClose: () => voi
       {step === 'confirm' ? (
         <div className="space-y-3 text-sm">
           <p>{t.rich('deleteDialog.body', { b: () => <span className="break-all font-medium">{webhook.url}</span> })}</p>
-          {code.sendError && <Alert tone="danger">{localizeMessage(code.sendError)}</Alert>}
-          {error && <Alert tone="danger">{error}</Alert>}
+          <StepErrors step={code} error={error} />
         </div>
       ) : (
         <CodeStepForm step={code} error={error} onSubmit={submit} />

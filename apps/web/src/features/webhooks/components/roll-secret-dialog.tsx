@@ -1,15 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_ROLL_OVERLAP_CHOICES, type Webhook } from '@portal/contract/webhooks';
 import { OverlapChoices } from '../../../components/overlap-choices.tsx';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { localizeMessage, useT, type Translate } from '../../../lib/i18n.ts';
+import { useT, type Translate } from '../../../lib/i18n.ts';
 import { useRollWebhookSecret } from '../api/roll-webhook-secret.ts';
 import { webhooksMessages } from '../messages.ts';
-import { CodeStepFooter, CodeStepForm, ContinueFooter } from './code-step.tsx';
+import { CodeStepFooter, CodeStepForm, ContinueFooter, StepErrors } from './code-step.tsx';
 import { SecretPanel } from './secret-panel.tsx';
 
 /**
@@ -88,8 +87,7 @@ function RollBody({ webhook, onClose }: { webhook: Webhook; onClose: () => void 
             label={(c) => overlapLabel(t, c.minutes)}
             meaning={{ now: t('rollDialog.meaningNow'), overlap: t('rollDialog.meaningOverlap') }}
           />
-          {code.sendError && <Alert tone="danger">{localizeMessage(code.sendError)}</Alert>}
-          {error && <Alert tone="danger">{error}</Alert>}
+          <StepErrors step={code} error={error} />
         </div>
       )}
       {step === 'code' && <CodeStepForm step={code} error={error} onSubmit={submit} />}

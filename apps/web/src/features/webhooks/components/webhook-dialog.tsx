@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_MESSAGES, WebhookUrl, type Webhook, type WebhookEventType } from '@portal/contract/webhooks';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
@@ -10,7 +9,7 @@ import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useCodeStep } from '../../../lib/otp.ts';
 import { useCreateWebhook } from '../api/create-webhook.ts';
 import { useUpdateWebhook } from '../api/update-webhook.ts';
-import { CodeStepFooter, CodeStepForm } from './code-step.tsx';
+import { CodeStepFooter, CodeStepForm, StepErrors } from './code-step.tsx';
 import { webhooksMessages } from '../messages.ts';
 import { EventPicker } from './event-picker.tsx';
 import { SecretPanel } from './secret-panel.tsx';
@@ -170,8 +169,7 @@ function WebhookDialogBody({ onOpenChange, webhook }: { onOpenChange: (open: boo
               </span>
             </label>
           )}
-          {code.sendError && <Alert tone="danger">{localizeMessage(code.sendError)}</Alert>}
-          {errors.form && <Alert tone="danger">{errors.form}</Alert>}
+          <StepErrors step={code} error={errors.form} />
         </form>
       )}
       {step === 'code' && <CodeStepForm step={code} error={errors.form} onSubmit={submitCode} />}
