@@ -69,30 +69,27 @@ function draftProblem(t: SettingsT, config: PayoutConfig): string | undefined {
   return problem && localizeMessage(problem);
 }
 
+/** One summary: its name, and its value or a dash while there is none. */
+function SummaryItem({ label, testId, value }: { label: string; testId: string; value: string | null | undefined }) {
+  return (
+    <div>
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="font-medium" data-testid={testId}>
+        {value || '—'}
+      </dd>
+    </div>
+  );
+}
+
 /** The summaries of the draft as it is now; the next payout is the server's for the stored schedule, else a preview. */
 function Summary({ config, nextPayoutDate: stored, changed }: { config: PayoutConfig; nextPayoutDate: string | null; changed: boolean }) {
   const t = useT(settingsMessages);
   const next = changed ? nextPayoutDate(normalisePayoutConfig(config), new Date()) : stored;
   return (
     <dl className="grid gap-3 rounded-lg bg-canvas p-4 text-sm sm:grid-cols-3" aria-live="polite">
-      <div>
-        <dt className="text-xs text-muted">{t('payout.summary.repeats')}</dt>
-        <dd className="font-medium" data-testid="repeat-summary">
-          {repeatLine(t, config) || '—'}
-        </dd>
-      </div>
-      <div>
-        <dt className="text-xs text-muted">{t('payout.summary.ends')}</dt>
-        <dd className="font-medium" data-testid="end-summary">
-          {endLine(t, config) || '—'}
-        </dd>
-      </div>
-      <div>
-        <dt className="text-xs text-muted">{t(changed ? 'payout.summary.nextIfSaved' : 'payout.summary.next')}</dt>
-        <dd className="font-medium" data-testid="next-payout">
-          {next ? formatDay(next) || next : '—'}
-        </dd>
-      </div>
+      <SummaryItem label={t('payout.summary.repeats')} testId="repeat-summary" value={repeatLine(t, config)} />
+      <SummaryItem label={t('payout.summary.ends')} testId="end-summary" value={endLine(t, config)} />
+      <SummaryItem label={t(changed ? 'payout.summary.nextIfSaved' : 'payout.summary.next')} testId="next-payout" value={next && (formatDay(next) || next)} />
     </dl>
   );
 }
