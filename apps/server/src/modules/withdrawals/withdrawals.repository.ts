@@ -36,30 +36,19 @@ export async function insertWithdrawal(
   return result.rows.length > 0;
 }
 
-/** The request of a sequenceId, with its settlement. */
-export async function findRequest(db: Executor, partnerId: string, sequenceId: string): Promise<WithdrawalRow | undefined> {
-  const request = await db
-    .selectFrom('settlement_requests')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('sequence_id', '=', sequenceId)
-    .executeTakeFirst();
+/** The request whose `column` is `value`, with its settlement. */
+async function findRequestWhere(db: Executor, partnerId: string, column: 'sequence_id' | 'settlement_id', value: string): Promise<WithdrawalRow | undefined> {
+  const request = await db.selectFrom('settlement_requests').selectAll().where('partner_id', '=', partnerId).where(column, '=', value).executeTakeFirst();
   if (!request) return undefined;
   const settlement = await findSettlement(db, partnerId, request.settlement_id);
   return settlement ? { ...request, settlement } : undefined;
 }
 
-export async function findRequestBySettlement(db: Executor, partnerId: string, settlementId: string): Promise<WithdrawalRow | undefined> {
-  const request = await db
-    .selectFrom('settlement_requests')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('settlement_id', '=', settlementId)
-    .executeTakeFirst();
-  if (!request) return undefined;
-  const settlement = await findSettlement(db, partnerId, settlementId);
-  return settlement ? { ...request, settlement } : undefined;
-}
+/** The request of a sequenceId, with its settlement. */
+export const findRequest = (db: Executor, partnerId: string, sequenceId: string) => findRequestWhere(db, partnerId, 'sequence_id', sequenceId);
+
+export const findRequestBySettlement = (db: Executor, partnerId: string, settlementId: string) =>
+  findRequestWhere(db, partnerId, 'settlement_id', settlementId);
 
 export function findSettlement(db: Executor, partnerId: string, id: string) {
   return db.selectFrom('settlements').selectAll().where('partner_id', '=', partnerId).where('id', '=', id).executeTakeFirst();
