@@ -1,124 +1,45 @@
+import { ROW_SCHEMAS, type TransactionRowOf } from '@portal/contract/transaction-rows';
 import type { SearchTable } from '@portal/contract/transactions';
-import type { CollectionRow, CombinedRow, FeeRow, InitiatedPaymentRow, SettlementRow, TradeRow, TransactionRowOf } from '@portal/contract/transaction-rows';
 import type { TableRowOf } from './transactions.repository.ts';
 
 /**
- * Database rows to the rows of the contract, one field at a time: a column renamed on either side fails the
- * typecheck here, and partner_id (like any column not listed) never reaches a reply.
+ * Database rows to the rows of the contract: each field of a contract row is read from the column of its name in
+ * snake_case (`fiatAmountUsd` from `fiat_amount_usd`), a time as its ISO 8601 text. Only the fields the contract lists
+ * are read, so partner_id (like any column not listed) never reaches a reply; a column renamed on either side, or of
+ * another type, fails the typecheck of TO_ROW below.
  */
 
-const iso = (d: Date) => d.toISOString();
+/** The column a field is read from: `fiatAmountUsd` → `fiat_amount_usd`. */
+type ColumnOf<F extends string> = F extends `${infer C}${infer Rest}` ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${ColumnOf<Rest>}` : F;
+const columnOf = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-function collectionRow(r: TableRowOf<'collections'>): CollectionRow {
-  return {
-    id: r.id,
-    createdAt: iso(r.created_at),
-    status: r.status,
-    country: r.country,
-    currency: r.currency,
-    amount: r.amount,
-    convertedAmount: r.converted_amount,
-    rate: r.rate,
-    paymentMethod: r.payment_method,
-    requestSource: r.request_source,
-    fiatWallet: r.fiat_wallet,
-    sequenceId: r.sequence_id,
-    sessionId: r.session_id,
-    accountNumber: r.account_number,
-    accountType: r.account_type,
-    counterpartyName: r.counterparty_name,
+/** What the field of a contract row is given: its column's value (a time as text), or a note of the missing column. */
+type FieldOf<Row, F extends string> =
+  ColumnOf<F> extends keyof Row ? (Row[ColumnOf<F>] extends Date ? string : Row[ColumnOf<F>]) : { missingColumn: ColumnOf<F> };
+type MappedRow<T extends SearchTable> = { [F in keyof TransactionRowOf<T> & string]: FieldOf<TableRowOf<T>, F> };
+
+/** The mapping of a table's rows, field by field as its contract row lists them. */
+function rowMapper<T extends SearchTable>(table: T): (row: TableRowOf<T>) => MappedRow<T> {
+  const fields = Object.keys(ROW_SCHEMAS[table].shape).map((field) => [field, columnOf(field)] as const);
+  return (row) => {
+    const columns = row as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [field, column] of fields) {
+      const value = columns[column];
+      out[field] = value instanceof Date ? value.toISOString() : value;
+    }
+    return out as MappedRow<T>;
   };
-}
-
-function settlementRow(r: TableRowOf<'settlements'>): SettlementRow {
-  return {
-    id: r.id,
-    createdAt: iso(r.created_at),
-    status: r.status,
-    type: r.type,
-    transactionHash: r.transaction_hash,
-    internalWalletAddress: r.internal_wallet_address,
-    externalWalletAddress: r.external_wallet_address,
-    cryptoCurrency: r.crypto_currency,
-    cryptoAmount: r.crypto_amount,
-    network: r.network,
-    cryptoRate: r.crypto_rate,
-    fiatAmountUsd: r.fiat_amount_usd,
-    walletBalanceUsd: r.wallet_balance_usd,
-    fiatAmount: r.fiat_amount,
-    fiatRate: r.fiat_rate,
-    fiatWallet: r.fiat_wallet,
-    sequenceId: r.sequence_id,
-  };
-}
-
-function feeRow(r: TableRowOf<'fees'>): FeeRow {
-  return {
-    id: r.id,
-    createdAt: iso(r.created_at),
-    transactionId: r.transaction_id,
-    transactionType: r.transaction_type,
-    paymentMethod: r.payment_method,
-    amountUsd: r.amount_usd,
-    fiatWallet: r.fiat_wallet,
-  };
-}
-
-function tradeRow(r: TableRowOf<'trades'>): TradeRow {
-  return {
-    id: r.id,
-    createdAt: iso(r.created_at),
-    tradeId: r.trade_id,
-    tradeLockedDate: iso(r.trade_locked_date),
-    status: r.status,
-    country: r.country,
-    fiatCurrency: r.fiat_currency,
-    cryptoCurrency: r.crypto_currency,
-    network: r.network,
-    tradeType: r.trade_type,
-    cryptoTransactionType: r.crypto_transaction_type,
-    effectiveRate: r.effective_rate,
-    quotedRate: r.quoted_rate,
-    fee: r.fee,
-    cryptoAmount: r.crypto_amount,
-    fiatAmount: r.fiat_amount,
-    cryptoBought: r.crypto_bought,
-    cryptoSold: r.crypto_sold,
-    fiatSold: r.fiat_sold,
-    fiatBought: r.fiat_bought,
-    fiatWallet: r.fiat_wallet,
-  };
-}
-
-function initiatedPaymentRow(r: TableRowOf<'initiate-payments'>): InitiatedPaymentRow {
-  return {
-    id: r.id,
-    createdAt: iso(r.created_at),
-    status: r.status,
-    country: r.country,
-    localCurrency: r.local_currency,
-    amount: r.amount,
-    amountUsd: r.amount_usd,
-    paymentMethod: r.payment_method,
-    recipientName: r.recipient_name,
-    accountNumber: r.account_number,
-    reference: r.reference,
-    fiatWallet: r.fiat_wallet,
-  };
-}
-
-function combinedRow(r: TableRowOf<'all'>): CombinedRow {
-  return { ...collectionRow(r), transactionType: r.transaction_type };
 }
 
 const TO_ROW: { [T in SearchTable]: (row: TableRowOf<T>) => TransactionRowOf<T> } = {
-  payments: collectionRow,
-  collections: collectionRow,
-  settlements: settlementRow,
-  fees: feeRow,
-  trades: tradeRow,
-  'initiate-payments': initiatedPaymentRow,
-  all: combinedRow,
+  payments: rowMapper('payments'),
+  collections: rowMapper('collections'),
+  settlements: rowMapper('settlements'),
+  fees: rowMapper('fees'),
+  trades: rowMapper('trades'),
+  'initiate-payments': rowMapper('initiate-payments'),
+  all: rowMapper('all'),
 };
 
 /** The rows of a table as a client receives them. */
