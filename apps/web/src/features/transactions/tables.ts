@@ -135,33 +135,24 @@ export type TabDef<T extends SearchTable = SearchTable> = {
 /** A filter category whose preset options are one of the contract's lists. */
 const cat = (key: FilterKey, name: string, options: readonly string[]): FilterCategory => ({ key, name, options: [...options], selected: '' });
 
+/** The columns and filters of a payment, which a collection has too (and its request source). */
+const movementColumns = (w: boolean, t: T) => [id(t), date(t), country(t), ...(w ? [wallet(t)] : []), localAmount(t), status(t), method(t)];
+const movementFilters = (t: T) => [cat('status', t('filter.status'), TRANSACTION_STATUSES), cat('country', t('filter.country'), COUNTRIES)];
+
 const payments: TabDef<'payments'> = {
   index: 1,
   key: 'payments',
   label: 'tab.payments',
-  columns: (w, t = texts()) => [id(t), date(t), country(t), ...(w ? [wallet(t)] : []), localAmount(t), status(t), method(t)],
-  filters: (t = texts()) => [cat('status', t('filter.status'), TRANSACTION_STATUSES), cat('country', t('filter.country'), COUNTRIES)],
+  columns: (w, t = texts()) => movementColumns(w, t),
+  filters: (t = texts()) => movementFilters(t),
   fetchError: 'fetchError.payments',
 };
 const collections: TabDef<'collections'> = {
   index: 2,
   key: 'collections',
   label: 'tab.collections',
-  columns: (w, t = texts()) => [
-    id(t),
-    date(t),
-    country(t),
-    ...(w ? [wallet(t)] : []),
-    localAmount(t),
-    status(t),
-    method(t),
-    { header: t('column.requestSource'), cell: (r) => requestSourceLabel(r.requestSource) },
-  ],
-  filters: (t = texts()) => [
-    cat('status', t('filter.status'), TRANSACTION_STATUSES),
-    cat('country', t('filter.country'), COUNTRIES),
-    cat('requestSource', t('filter.requestSource'), REQUEST_SOURCES),
-  ],
+  columns: (w, t = texts()) => [...movementColumns(w, t), { header: t('column.requestSource'), cell: (r) => requestSourceLabel(r.requestSource) }],
+  filters: (t = texts()) => [...movementFilters(t), cat('requestSource', t('filter.requestSource'), REQUEST_SOURCES)],
   fetchError: 'fetchError.collections',
 };
 const settlements: TabDef<'settlements'> = {
