@@ -1,7 +1,7 @@
 import { AlertTriangle } from 'lucide-react';
 import { WITHDRAWAL_MESSAGES } from '@portal/contract/settlements';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { TextField } from '../../../components/ui/field.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { formatCrypto, formatMoney } from '../../../lib/format.ts';
 import { localizeMessage, useT } from '../../../lib/i18n.ts';
@@ -81,23 +81,18 @@ export function WithdrawConfirmStep({
           <p className="text-sm font-medium">{t('withdrawDialog.recipientTitle')}</p>
           <p className="mt-0.5 text-xs text-muted">{t('withdrawDialog.recipientBody')}</p>
           <div className="mt-3 grid gap-3 sm:grid-cols-2 sm:items-end">
-            <div className="space-y-1.5">
-              <label htmlFor="tr-name" className="text-sm font-medium">
-                {t('withdrawDialog.recipientName')}
-              </label>
-              <input id="tr-name" className={inputClass} value={recipient.name} onChange={(e) => setRecipient({ ...recipient, name: e.target.value })} />
-            </div>
-            <div className="space-y-1.5">
-              <label htmlFor="tr-reg" className="text-sm font-medium">
-                {t('withdrawDialog.registration')}
-              </label>
-              <input
-                id="tr-reg"
-                className={inputClass}
-                value={recipient.businessRegistrationNumber}
-                onChange={(e) => setRecipient({ ...recipient, businessRegistrationNumber: e.target.value })}
-              />
-            </div>
+            <TextField
+              id="tr-name"
+              label={t('withdrawDialog.recipientName')}
+              value={recipient.name}
+              onChange={(e) => setRecipient({ ...recipient, name: e.target.value })}
+            />
+            <TextField
+              id="tr-reg"
+              label={t('withdrawDialog.registration')}
+              value={recipient.businessRegistrationNumber}
+              onChange={(e) => setRecipient({ ...recipient, businessRegistrationNumber: e.target.value })}
+            />
           </div>
         </div>
       )}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { WALLET_DENIAL_REASONS, WALLET_MESSAGES, denyReason, type SettlementWallet } from '@portal/contract/wallets';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { inputClass } from '../../../components/ui/field.tsx';
+import { TextField } from '../../../components/ui/field.tsx';
 import { toast } from '../../../components/ui/toast-store.ts';
 import { localizeMessage, useT } from '../../../lib/i18n.ts';
 import { useReviewWallet } from '../api/review-wallet.ts';
@@ -68,19 +68,15 @@ export function ReviewWalletDialog({ wallet, open, onOpenChange }: { wallet: Set
         <WalletDetails wallet={wallet} />
       ) : (
         <ReasonChoices legend={t('reviewDialog.reason')} name="deny-reason" reasons={WALLET_DENIAL_REASONS} selected={selected} onSelect={setSelected}>
-          <div className="space-y-1.5 pt-2">
-            <label htmlFor="deny-other" className="text-sm font-medium">
-              {t('reviewDialog.other')}
-            </label>
-            <input
-              id="deny-other"
-              className={inputClass}
-              value={other}
-              maxLength={500}
-              placeholder={t('reviewDialog.otherPlaceholder')}
-              onChange={(e) => setOther(e.target.value)}
-            />
-          </div>
+          <TextField
+            id="deny-other"
+            className="pt-2"
+            label={t('reviewDialog.other')}
+            value={other}
+            maxLength={500}
+            placeholder={t('reviewDialog.otherPlaceholder')}
+            onChange={(e) => setOther(e.target.value)}
+          />
         </ReasonChoices>
       )}
     </Dialog>
