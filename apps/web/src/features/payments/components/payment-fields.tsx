@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import type { Channel, PaymentNetwork } from '@portal/contract/coverage';
 import { TextField, inputClass } from '../../../components/ui/field.tsx';
 import { formatMoney } from '../../../lib/format.ts';
@@ -12,7 +11,8 @@ function Select({
   value,
   onChange,
   error,
-  children,
+  placeholder,
+  options,
   disabled,
 }: {
   /** the field's name, the same in every language (its id) */
@@ -21,7 +21,9 @@ function Select({
   value: string;
   onChange: (v: string) => void;
   error?: string;
-  children: ReactNode;
+  /** the empty first option, which says what to choose */
+  placeholder: string;
+  options: readonly { value: string; label: string }[];
   disabled?: boolean;
 }) {
   const id = `pay-${name}`;
@@ -38,7 +40,12 @@ function Select({
         aria-invalid={error ? true : undefined}
         onChange={(e) => onChange(e.target.value)}
       >
-        {children}
+        <option value="">{placeholder}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
       {error && (
         <p className="text-xs text-danger" role="alert">
@@ -89,14 +96,9 @@ export function PaymentFields({
         error={shown.country}
         disabled={loading}
         onChange={(v) => set({ country: v, channelId: '', networkId: '' })}
-      >
-        <option value="">{loading ? t('form.loading') : countries.length === 0 && !noMarkets ? t('form.noCountry') : t('form.chooseCountry')}</option>
-        {countries.map((c) => (
-          <option key={c.code} value={c.code}>
-            {c.name}
-          </option>
-        ))}
-      </Select>
+        placeholder={loading ? t('form.loading') : countries.length === 0 && !noMarkets ? t('form.noCountry') : t('form.chooseCountry')}
+        options={countries.map((c) => ({ value: c.code, label: c.name }))}
+      />
       <Select
         name="channel"
         label={t('form.channel')}
@@ -104,14 +106,12 @@ export function PaymentFields({
         error={shown.channelId}
         disabled={!draft.country}
         onChange={(v) => set({ channelId: v, networkId: '' })}
-      >
-        <option value="">{t('form.chooseChannel')}</option>
-        {countryChannels.map((c) => (
-          <option key={c.id} value={c.id}>
-            {t('form.channelOption', { name: channelTypeName(c.channelType), currency: c.currency, min: formatMoney(c.min), max: formatMoney(c.max) })}
-          </option>
-        ))}
-      </Select>
+        placeholder={t('form.chooseChannel')}
+        options={countryChannels.map((c) => ({
+          value: c.id,
+          label: t('form.channelOption', { name: channelTypeName(c.channelType), currency: c.currency, min: formatMoney(c.min), max: formatMoney(c.max) }),
+        }))}
+      />
       {disbursing && (
         <Select
           name="network"
@@ -120,14 +120,9 @@ export function PaymentFields({
           error={shown.networkId}
           disabled={!draft.channelId}
           onChange={(v) => set({ networkId: v })}
-        >
-          <option value="">{t('form.chooseNetwork')}</option>
-          {reachable.map((n) => (
-            <option key={n.id} value={n.id}>
-              {n.name}
-            </option>
-          ))}
-        </Select>
+          placeholder={t('form.chooseNetwork')}
+          options={reachable.map((n) => ({ value: n.id, label: n.name }))}
+        />
       )}
       <TextField
         label={disbursing ? t('form.recipientName') : t('form.payerName')}
