@@ -1,11 +1,22 @@
 import crypto from 'node:crypto';
 import { API_KEY_MESSAGES, IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS } from '@portal/contract/api-keys';
-import type { onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { createIdempotencyRepository } from '../db/idempotency.repository.ts';
 import { AppError, badRequest } from '../lib/errors.ts';
 import { hooksOf } from './api-key-auth.ts';
 import { callerOf } from './auth.ts';
 import type { App } from '../types/app.ts';
+
+/**
+ * The status and header of a create that names its own sequence (a payment's or a withdrawal's sequenceId): 201 for
+ * what it made now, 200 with `idempotent-replayed: true` for the first result of the same sequenceId, as a replayed
+ * Idempotency-Key answers. Gives back the body, for the handler to return.
+ */
+export function createdOrReplayed<T>(reply: FastifyReply, replayed: boolean, body: T): T {
+  if (replayed) void reply.header('idempotent-replayed', 'true');
+  void reply.code(replayed ? 200 : 201);
+  return body;
+}
 
 /** A claim whose request never finished (its server stopped) may be taken over after this long. */
 export const IDEMPOTENCY_LOCK_MS = 5 * 60_000;

@@ -1,5 +1,6 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors.ts';
 import { createRateLimitRepository, type RateLimitRepository } from '../db/rate-limit.repository.ts';
 import type { App } from '../types/app.ts';
 
@@ -28,6 +29,11 @@ export async function registerRateLimit(app: App) {
     store: DatabaseStore,
     keyGenerator: (request: FastifyRequest) => `${request.method} ${request.routeOptions.url ?? request.url}|${request.ip}`,
   });
+}
+
+/** A route's config for @fastify/rate-limit: at most `max` calls a minute from one address, then 429 with this message. */
+export function perMinute(max: number, message: string) {
+  return { rateLimit: { max, timeWindow: '1 minute', errorResponseBuilder: () => new AppError(429, 'TooManyRequests', message) } };
 }
 
 /** What a call's limit says: whether it may go on, and the figures its reply carries. */

@@ -19,6 +19,7 @@ import type { RequestCtx } from '../../lib/audit.repository.ts';
 import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { csrfSessionOf } from '../../plugins/csrf.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { PasswordResetService } from './password-reset.service.ts';
 import { REFRESH_TOKEN_HOURS, type SessionsService } from './sessions.service.ts';
@@ -40,13 +41,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
   documentRoutes(app, { tag: 'auth', errors: [400, 401, 403, 423, 429] });
   const secure = app.config.NODE_ENV === 'production';
   const ctx = requestCtx;
-  const limited = (max: number) => ({
-    rateLimit: {
-      max,
-      timeWindow: '1 minute',
-      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', AUTH_MESSAGES.tooManyLogins),
-    },
-  });
+  const limited = (max: number) => perMinute(max, AUTH_MESSAGES.tooManyLogins);
 
   const setRefreshCookie = (reply: FastifyReply, token: string) =>
     reply.setCookie(REFRESH_COOKIE, token, {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BalanceOverview, StatementQuery } from '@portal/contract/balance';
+import { asAttachment } from '../../lib/attachment.ts';
 import { authOf } from '../../plugins/auth.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { BalanceService } from './balance.service.ts';
@@ -33,7 +34,7 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> =
     },
     async (request, reply) => {
       const { filename, csv } = await service.statementCsv(authOf(request), request.query);
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
+      return asAttachment(reply, 'text/csv; charset=utf-8', filename).send(csv);
     },
   );
 
@@ -49,7 +50,7 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> =
     },
     async (request, reply) => {
       const { filename, pdf } = await service.statementPdf(authOf(request), request.query);
-      return reply.type('application/pdf').header('content-disposition', `attachment; filename="${filename}"`).send(pdf);
+      return asAttachment(reply, 'application/pdf', filename).send(pdf);
     },
   );
 };

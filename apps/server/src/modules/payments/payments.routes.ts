@@ -11,6 +11,7 @@ import {
   SANDBOX_DOCS,
 } from '@portal/contract/payments';
 import { callerOf } from '../../plugins/auth.ts';
+import { createdOrReplayed } from '../../plugins/idempotency.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { PaymentService } from './payments.service.ts';
 
@@ -72,8 +73,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
     },
     async (request, reply) => {
       const { payment, replayed } = await service.disburse(callerOf(request), request.body);
-      if (replayed) void reply.header('idempotent-replayed', 'true');
-      return reply.code(replayed ? 200 : 201).send({ payment });
+      return createdOrReplayed(reply, replayed, { payment });
     },
   );
 
@@ -93,8 +93,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> =
     },
     async (request, reply) => {
       const { payment, replayed } = await service.collect(callerOf(request), request.body);
-      if (replayed) void reply.header('idempotent-replayed', 'true');
-      return reply.code(replayed ? 200 : 201).send({ payment });
+      return createdOrReplayed(reply, replayed, { payment });
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CreateReportRequest, ListReportsRequest, ListReportsResponse, ReportJobResponse } from '@portal/contract/transactions';
+import { asAttachment } from '../../lib/attachment.ts';
 import { authOf } from '../../plugins/auth.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { ReportsService } from './reports.service.ts';
@@ -49,7 +50,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> = 
     { schema: { operationId: 'downloadReport', summary: 'The CSV file of a complete report', params: Params } },
     async (request, reply) => {
       const { stream, filename } = await service.download(authOf(request).partnerId, request.params.jobId);
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(stream);
+      return asAttachment(reply, 'text/csv; charset=utf-8', filename).send(stream);
     },
   );
 };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MessageResponse, SetPasswordRequest } from '@portal/contract/auth';
 import { InvitationLookupRequest, InvitationLookupResponse, TEAM_MESSAGES } from '@portal/contract/team';
-import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { InvitationService } from './invitations.service.ts';
 
@@ -12,13 +12,7 @@ import type { InvitationService } from './invitations.service.ts';
  */
 export const invitationRoutes: FastifyPluginAsyncZod<{ invitations: InvitationService }> = async (app, { invitations }) => {
   documentRoutes(app, { tag: 'team', errors: [400, 409, 429] });
-  const limited = {
-    rateLimit: {
-      max: app.config.LOGIN_RATE_LIMIT,
-      timeWindow: '1 minute',
-      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', TEAM_MESSAGES.tooManyAttempts),
-    },
-  };
+  const limited = perMinute(app.config.LOGIN_RATE_LIMIT, TEAM_MESSAGES.tooManyAttempts);
 
   app.post(
     '/users/invitation',

@@ -12,9 +12,9 @@ import {
   UserIdParams,
   UserIdRequest,
 } from '@portal/contract/team';
-import { AppError } from '../../lib/errors.ts';
 import { requestCtx } from '../../lib/request-ctx.ts';
 import { authOf } from '../../plugins/auth.ts';
+import { perMinute } from '../../plugins/rate-limit.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { TeamService } from './team.service.ts';
 
@@ -29,13 +29,7 @@ export const teamRoutes: FastifyPluginAsyncZod<{ service: TeamService }> = async
   app.addHook('onRequest', app.authenticate);
   documentRoutes(app, { tag: 'team', errors: [400, 401, 403, 404, 409, 429] });
   const ctx = requestCtx;
-  const mails = {
-    rateLimit: {
-      max: TEAM_MAILS_PER_MINUTE,
-      timeWindow: '1 minute',
-      errorResponseBuilder: () => new AppError(429, 'TooManyRequests', TEAM_MESSAGES.tooManyMails),
-    },
-  };
+  const mails = perMinute(TEAM_MAILS_PER_MINUTE, TEAM_MESSAGES.tooManyMails);
 
   app.get(
     '/partner/users',

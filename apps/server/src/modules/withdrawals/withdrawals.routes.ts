@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SettlementFeeQuery, SettlementFeeResponse, SettlementRequest, TravelRuleResponse, WithdrawalResponse } from '@portal/contract/settlements';
 import { authOf } from '../../plugins/auth.ts';
+import { createdOrReplayed } from '../../plugins/idempotency.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { WithdrawalService } from './withdrawals.service.ts';
 
@@ -48,8 +49,7 @@ export const withdrawalRoutes: FastifyPluginAsyncZod<{ service: WithdrawalServic
     },
     async (request, reply) => {
       const { settlement, replayed } = await service.withdraw(authOf(request), request.body);
-      if (replayed) void reply.header('idempotent-replayed', 'true');
-      return reply.code(replayed ? 200 : 201).send({ settlement });
+      return createdOrReplayed(reply, replayed, { settlement });
     },
   );
 };
