@@ -77,13 +77,15 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
         { key: 'recent', failures: 1, locked_until: null, updated_at: at(-HOUR) },
       ])
       .execute();
+    // the two code tables hold the same three states: a used code and an expired one (both removed), a living one
+    const codes = (lifetime: number, living: string) => [
+      { partner_id: ACME, user_id: ada.id, code_hash: 'used', expires_at: at(lifetime), used_at: at(-60_000) },
+      { partner_id: ACME, user_id: kwame.id, code_hash: 'expired', expires_at: at(-60_000) },
+      { partner_id: ACME, user_id: thandi.id, code_hash: living, expires_at: at(lifetime) },
+    ];
     await db
       .insertInto('email_otps')
-      .values([
-        { partner_id: ACME, user_id: ada.id, code_hash: 'used', expires_at: at(5 * 60_000), used_at: at(-60_000) },
-        { partner_id: ACME, user_id: kwame.id, code_hash: 'expired', expires_at: at(-60_000) },
-        { partner_id: ACME, user_id: thandi.id, code_hash: 'live', expires_at: at(5 * 60_000) },
-      ])
+      .values(codes(5 * 60_000, 'live'))
       .execute();
     await db
       .insertInto('refresh_tokens')
@@ -100,11 +102,7 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
       .execute();
     await db
       .insertInto('password_reset_codes')
-      .values([
-        { partner_id: ACME, user_id: ada.id, code_hash: 'used', expires_at: at(10 * 60_000), used_at: at(-60_000) },
-        { partner_id: ACME, user_id: kwame.id, code_hash: 'expired', expires_at: at(-60_000) },
-        { partner_id: ACME, user_id: thandi.id, code_hash: 'fresh', expires_at: at(10 * 60_000) },
-      ])
+      .values(codes(10 * 60_000, 'fresh'))
       .execute();
     await db
       .insertInto('rate_limit_counters')
