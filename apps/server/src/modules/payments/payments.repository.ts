@@ -103,45 +103,35 @@ const mirrorTable = (kind: string) => (kind === 'collection' ? 'collections' : '
 
 /** The rows the transaction tables show for an order: collections or payments, and initiated_payments. */
 export async function insertMirrors(trx: Transaction<DB>, o: OrderRow, fiatWallet: string | null) {
+  // the columns both rows take from the order as they are
+  const shared = {
+    partner_id: o.partner_id,
+    id: o.id,
+    created_at: o.created_at,
+    status: o.status,
+    country: o.country,
+    amount: o.amount,
+    payment_method: o.payment_method,
+    account_number: o.account_number ?? '',
+    fiat_wallet: fiatWallet,
+  };
   await trx
     .insertInto(mirrorTable(o.kind))
     .values({
-      partner_id: o.partner_id,
-      id: o.id,
-      created_at: o.created_at,
-      status: o.status,
-      country: o.country,
+      ...shared,
       currency: o.currency,
-      amount: o.amount,
       converted_amount: o.amount_usd,
       rate: o.rate,
-      payment_method: o.payment_method,
       request_source: o.source,
-      fiat_wallet: fiatWallet,
       sequence_id: o.sequence_id,
       session_id: null,
-      account_number: o.account_number ?? '',
       account_type: o.account_type ?? '',
       counterparty_name: o.counterparty_name,
     })
     .execute();
   await trx
     .insertInto('initiated_payments')
-    .values({
-      partner_id: o.partner_id,
-      id: o.id,
-      created_at: o.created_at,
-      status: o.status,
-      country: o.country,
-      local_currency: o.currency,
-      amount: o.amount,
-      amount_usd: o.amount_usd,
-      payment_method: o.payment_method,
-      recipient_name: o.counterparty_name,
-      account_number: o.account_number ?? '',
-      reference: o.reference,
-      fiat_wallet: fiatWallet,
-    })
+    .values({ ...shared, local_currency: o.currency, amount_usd: o.amount_usd, recipient_name: o.counterparty_name, reference: o.reference })
     .execute();
 }
 
