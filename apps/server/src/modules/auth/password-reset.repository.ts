@@ -1,6 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, UserRow } from '../../db/schema.ts';
-import { authBase, updateUser as user } from './auth.repository.ts';
+import { authBase, updateUser as user, type AuthExec } from './auth.repository.ts';
+
+/** A column of a user's `limit` newest password-history entries, newest first. */
+const newestHistory = <C extends 'id' | 'password_hash'>(exec: AuthExec, u: UserRow, column: C, limit: number) =>
+  exec
+    .selectFrom('password_history')
+    .select(column)
+    .where('partner_id', '=', u.partner_id)
+    .where('user_id', '=', u.id)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 
 /** The queries of password resets: the reset an admin asks for, the new password and its history, the e-mailed codes. */
 export function createPasswordResetRepository(db: Kysely<DB>) {
@@ -33,14 +44,7 @@ export function createPasswordResetRepository(db: Kysely<DB>) {
           .values({ partner_id: u.partner_id, user_id: u.id, password_hash: u.password_hash, created_at: values.now })
           .execute();
       }
-      const kept = await trx
-        .selectFrom('password_history')
-        .select('id')
-        .where('partner_id', '=', u.partner_id)
-        .where('user_id', '=', u.id)
-        .orderBy('id', 'desc')
-        .limit(values.keep)
-        .execute();
+      const kept = await newestHistory(trx, u, 'id', values.keep);
       await trx
         .deleteFrom('password_history')
         .where('partner_id', '=', u.partner_id)
@@ -58,14 +62,7 @@ export function createPasswordResetRepository(db: Kysely<DB>) {
 
     /** The hashes a new password must differ from: the current one, then the earlier ones, newest first. */
     async recentPasswordHashes(u: UserRow, limit: number): Promise<string[]> {
-      const earlier = await db
-        .selectFrom('password_history')
-        .select('password_hash')
-        .where('partner_id', '=', u.partner_id)
-        .where('user_id', '=', u.id)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
+      const earlier = await newestHistory(db, u, 'password_hash', limit);
       return [...(u.password_hash ? [u.password_hash] : []), ...earlier.map((r) => r.password_hash)].slice(0, limit);
     },
 
