@@ -1,4 +1,5 @@
 import { KeyRound, Plus } from 'lucide-react';
+import type { ReactNode } from 'react';
 import type { ApiKey } from '@portal/contract/api-keys';
 import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -27,6 +28,16 @@ function RollNote({ k }: { k: ApiKey }) {
   const t = useT(apiKeysMessages);
   if (!k.previousSecretExpiresAt) return null;
   return <p className="mt-1 max-w-44 whitespace-normal text-xs text-warning">{t('oldSecretUntil', { date: formatDate(k.previousSecretExpiresAt) })}</p>;
+}
+
+/** One of a key's dates on its phone card: the column's name over the value. */
+function CardFact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-muted">{label}</dt>
+      <dd className="mt-0.5">{children}</dd>
+    </div>
+  );
 }
 
 function KeyActions({ k, onRoll, onDelete }: { k: ApiKey } & Pick<Actions, 'onRoll' | 'onDelete'>) {
@@ -150,20 +161,11 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
             </div>
             <PermissionChips permissions={k.permissions} />
             <dl className="grid grid-cols-3 gap-2 text-xs">
-              <div>
-                <dt className="text-muted">{t('col.created')}</dt>
-                <dd className="mt-0.5">{formatDay(k.createdAt)}</dd>
-              </div>
-              <div>
-                <dt className="text-muted">{t('col.lastUsed')}</dt>
-                <dd className="mt-0.5">{k.lastUsedAt ? formatDate(k.lastUsedAt) : t('never')}</dd>
-              </div>
-              <div>
-                <dt className="text-muted">{t('col.expires')}</dt>
-                <dd className="mt-0.5">
-                  <Expiry k={k} />
-                </dd>
-              </div>
+              <CardFact label={t('col.created')}>{formatDay(k.createdAt)}</CardFact>
+              <CardFact label={t('col.lastUsed')}>{k.lastUsedAt ? formatDate(k.lastUsedAt) : t('never')}</CardFact>
+              <CardFact label={t('col.expires')}>
+                <Expiry k={k} />
+              </CardFact>
             </dl>
             <RollNote k={k} />
             <KeyActions k={k} onRoll={onRoll} onDelete={onDelete} />
