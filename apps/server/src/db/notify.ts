@@ -18,6 +18,27 @@ export type Listener = {
 };
 
 /**
+ * A bus's listening connection: on a PostgreSQL server (a `url`), `listen` on the channel, `ready` once the LISTEN is in
+ * place; on the embedded database (one process: no other instance to hear) none, and `ready` at once.
+ */
+export function listenOnServer(
+  database: { url?: string; listeners: Set<Listener> },
+  options: { channel: string; onMessage: (payload: string) => void; onReconnect: () => void; onError?: (err: unknown) => void },
+): { listener: Listener | undefined; ready: Promise<void> } {
+  if (!database.url) return { listener: undefined, ready: Promise.resolve() };
+  let listening: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (listening = resolve));
+  const listener = listen({
+    ...options,
+    url: database.url,
+    registry: database.listeners,
+    onListening: () => listening(),
+    onError: options.onError ?? (() => undefined),
+  });
+  return { listener, ready };
+}
+
+/**
  * A dedicated connection that LISTENs on a channel of a PostgreSQL server and hands each payload to `onMessage`. A
  * lost connection is opened again (every second until it works); `onReconnect` runs each time, since messages sent
  * while it was down are lost and whatever they would have told must be assumed.

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import { listen, type Listener } from '../db/notify.ts';
+import { listenOnServer } from '../db/notify.ts';
 
 /** What every cache the bus keeps coherent must offer. */
 type Droppable = { delete(key: string): void; clear(): void };
@@ -43,21 +43,12 @@ export function createCacheBus(options: { database: Database; onError?: (err: un
       c.clear();
       tell(name, '*');
     });
-  const url = options.database.url;
-  let listening: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (listening = resolve));
-  const listener: Listener | undefined = url
-    ? listen({
-        url,
-        registry: options.database.listeners,
-        channel: CACHE_CHANNEL,
-        onMessage: drop,
-        onListening: () => listening(),
-        onReconnect: clearAll,
-        onError: options.onError ?? (() => undefined),
-      })
-    : undefined;
-  if (!listener) listening();
+  const { listener, ready } = listenOnServer(options.database, {
+    channel: CACHE_CHANNEL,
+    onMessage: drop,
+    onReconnect: clearAll,
+    onError: options.onError,
+  });
 
   return {
     /** Resolves once this instance hears the others (at once on the embedded database). */

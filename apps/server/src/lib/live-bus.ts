@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { LiveEvent } from '@portal/contract/live';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { listen, notifyInTransaction, notifyManyInTransaction, type Listener } from '../db/notify.ts';
+import { listenOnServer, notifyInTransaction, notifyManyInTransaction } from '../db/notify.ts';
 import { insertLiveEvent, insertLiveEvents, liveEventsSince } from './live-events.repository.ts';
 
 export const LIVE_CHANNEL = 'portal_live';
@@ -75,34 +75,25 @@ export const livePublisher = (database: Database): LivePublisher => publisher(da
 export function createLiveBus(options: { database: Database; onError?: (err: unknown) => void }) {
   const local = new EventEmitter();
   local.setMaxListeners(0);
-  const url = options.database.url;
   let counted = 0;
   const deliver = ({ id, message }: { id: number; message: LiveMessage }) => {
     const { partnerId, ...event } = message;
     counted++;
     local.emit(`p:${partnerId}`, { id, event } satisfies LoggedEvent);
   };
-  let listening: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (listening = resolve));
-  const listener: Listener | undefined = url
-    ? listen({
-        url,
-        registry: options.database.listeners,
-        channel: LIVE_CHANNEL,
-        onMessage: (payload) => {
-          try {
-            deliver(JSON.parse(payload) as { id: number; message: LiveMessage });
-          } catch (err) {
-            options.onError?.(err);
-          }
-        },
-        onListening: () => listening(),
-        // messages sent while the connection was down are lost: every stream refetches what it shows
-        onReconnect: () => local.emit('resync'),
-        onError: options.onError ?? (() => undefined),
-      })
-    : undefined;
-  if (!listener) listening();
+  const { listener, ready } = listenOnServer(options.database, {
+    channel: LIVE_CHANNEL,
+    onMessage: (payload) => {
+      try {
+        deliver(JSON.parse(payload) as { id: number; message: LiveMessage });
+      } catch (err) {
+        options.onError?.(err);
+      }
+    },
+    // messages sent while the connection was down are lost: every stream refetches what it shows
+    onReconnect: () => local.emit('resync'),
+    onError: options.onError,
+  });
 
   return {
     ready,
