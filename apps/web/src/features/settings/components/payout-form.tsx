@@ -20,7 +20,7 @@ import { usePayoutConfig, useSavePayoutConfig } from '../api/settings.ts';
 import { settingsMessages, type SettingsT } from '../messages.ts';
 import { endLine, monthName, repeatLine, scheduleText } from './payout-words.ts';
 import { EndsForm, FREQUENCY_FORMS, REPEAT_MAX, RepeatEvery, type ScheduleProps } from './payout-schedule.tsx';
-import { SETTINGS_SECTIONS, Section, chip, choiceInput } from './section.tsx';
+import { ChipGroup, SETTINGS_SECTIONS, Section, chip, choiceInput } from './section.tsx';
 
 /**
  * The payout settings. A failed load shows manual (portal-core §4: silently), but saving stays blocked until the
@@ -100,17 +100,14 @@ function ScheduleFields({ config, set, nextPayoutDate, changed }: ScheduleProps 
   return (
     <>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:gap-8">
-        <fieldset>
-          <legend className="mb-2 text-sm font-medium">{t('payout.frequency')}</legend>
-          <div className="flex flex-wrap gap-2">
-            {PAYOUT_FREQUENCIES.map((f) => (
-              <label key={f} className={chip(config.frequency === f)}>
-                <input type="radio" name="frequency" className={choiceInput} checked={config.frequency === f} onChange={() => set({ frequency: f })} />
-                {t(`payout.frequencies.${f}`)}
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChipGroup legend={t('payout.frequency')}>
+          {PAYOUT_FREQUENCIES.map((f) => (
+            <label key={f} className={chip(config.frequency === f)}>
+              <input type="radio" name="frequency" className={choiceInput} checked={config.frequency === f} onChange={() => set({ frequency: f })} />
+              {t(`payout.frequencies.${f}`)}
+            </label>
+          ))}
+        </ChipGroup>
         <RepeatEvery config={config} set={set} />
       </div>
       {FrequencyForm && <FrequencyForm config={config} set={set} />}

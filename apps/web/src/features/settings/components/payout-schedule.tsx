@@ -4,7 +4,7 @@ import { SearchableSelect } from '../../../components/ui/searchable-select.tsx';
 import { useT } from '../../../lib/i18n.ts';
 import { settingsMessages, type SettingsKey } from '../messages.ts';
 import { monthName, repeatUnit } from './payout-words.ts';
-import { chip, choiceInput } from './section.tsx';
+import { ChipGroup, chip, choiceInput } from './section.tsx';
 
 /** What each part of the schedule edits: the config, and a patch to apply to it. */
 export type ScheduleProps = { config: PayoutConfig; set: (patch: Partial<PayoutConfig>) => void };
@@ -62,26 +62,23 @@ function DailyForm() {
 function WeeklyForm({ config, set }: ScheduleProps) {
   const t = useT(settingsMessages);
   return (
-    <fieldset>
-      <legend className="mb-2 text-sm font-medium">{t('payout.weekdays')}</legend>
-      <div className="flex flex-wrap gap-2">
-        {WEEK_DAYS.map((d) => (
-          <label key={d} className={chip(config.weeklyDays.includes(d))}>
-            <input
-              type="checkbox"
-              className={choiceInput}
-              checked={config.weeklyDays.includes(d)}
-              onChange={(e) =>
-                set({
-                  weeklyDays: e.target.checked ? WEEK_DAYS.filter((x) => x === d || config.weeklyDays.includes(x)) : config.weeklyDays.filter((x) => x !== d),
-                })
-              }
-            />
-            {t(`payout.daysShort.${d}`)}
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <ChipGroup legend={t('payout.weekdays')}>
+      {WEEK_DAYS.map((d) => (
+        <label key={d} className={chip(config.weeklyDays.includes(d))}>
+          <input
+            type="checkbox"
+            className={choiceInput}
+            checked={config.weeklyDays.includes(d)}
+            onChange={(e) =>
+              set({
+                weeklyDays: e.target.checked ? WEEK_DAYS.filter((x) => x === d || config.weeklyDays.includes(x)) : config.weeklyDays.filter((x) => x !== d),
+              })
+            }
+          />
+          {t(`payout.daysShort.${d}`)}
+        </label>
+      ))}
+    </ChipGroup>
   );
 }
 
@@ -145,38 +142,35 @@ const END_LABELS = { Never: 'payout.endOptions.Never', On: 'payout.endOptions.On
 export function EndsForm({ config, set }: ScheduleProps) {
   const t = useT(settingsMessages);
   return (
-    <fieldset>
-      <legend className="mb-2 text-sm font-medium">{t('payout.ends')}</legend>
-      <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-        {END_PAYOUTS.map((end) => (
-          <label key={end} className={chip(config.endPayout === end)}>
-            <input type="radio" name="end" className={choiceInput} checked={config.endPayout === end} onChange={() => set({ endPayout: end })} />
-            {t(END_LABELS[end])}
-            {end === 'On' && (
+    <ChipGroup legend={t('payout.ends')} className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+      {END_PAYOUTS.map((end) => (
+        <label key={end} className={chip(config.endPayout === end)}>
+          <input type="radio" name="end" className={choiceInput} checked={config.endPayout === end} onChange={() => set({ endPayout: end })} />
+          {t(END_LABELS[end])}
+          {end === 'On' && (
+            <input
+              type="date"
+              aria-label={t('payout.endDate')}
+              className="rounded border border-line px-2 py-1 text-sm"
+              value={config.endPayoutDate ?? ''}
+              onChange={(e) => set({ endPayout: 'On', endPayoutDate: e.target.value || null })}
+            />
+          )}
+          {end === 'After Payouts' && (
+            <>
               <input
-                type="date"
-                aria-label={t('payout.endDate')}
-                className="rounded border border-line px-2 py-1 text-sm"
-                value={config.endPayoutDate ?? ''}
-                onChange={(e) => set({ endPayout: 'On', endPayoutDate: e.target.value || null })}
+                type="number"
+                min={1}
+                aria-label={t('payout.endCount')}
+                className="w-20 rounded border border-line px-2 py-1 text-sm"
+                value={config.endPayoutAfter ?? ''}
+                onChange={(e) => set({ endPayout: 'After Payouts', endPayoutAfter: e.target.value ? Number(e.target.value) : null })}
               />
-            )}
-            {end === 'After Payouts' && (
-              <>
-                <input
-                  type="number"
-                  min={1}
-                  aria-label={t('payout.endCount')}
-                  className="w-20 rounded border border-line px-2 py-1 text-sm"
-                  value={config.endPayoutAfter ?? ''}
-                  onChange={(e) => set({ endPayout: 'After Payouts', endPayoutAfter: e.target.value ? Number(e.target.value) : null })}
-                />
-                {t('payout.endCountUnit')}
-              </>
-            )}
-          </label>
-        ))}
-      </div>
-    </fieldset>
+              {t('payout.endCountUnit')}
+            </>
+          )}
+        </label>
+      ))}
+    </ChipGroup>
   );
 }

@@ -43,3 +43,13 @@ export function Section({ title, description, children }: { title: string; descr
 export const choiceInput = 'size-4 accent-brand-700';
 export const chip = (on: boolean) =>
   cn('inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm', on ? 'border-brand-700 bg-brand-50' : 'border-line bg-white');
+
+/** Chips under their legend; `className` lays the chips out (a wrapping row unless said). */
+export function ChipGroup({ legend, className = 'flex flex-wrap gap-2', children }: { legend: string; className?: string; children: ReactNode }) {
+  return (
+    <fieldset>
+      <legend className="mb-2 text-sm font-medium">{legend}</legend>
+      <div className={className}>{children}</div>
+    </fieldset>
+  );
+}
