@@ -112,6 +112,8 @@ try {
     METRICS_TOKEN: crypto.randomBytes(24).toString('base64url'),
     SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
     DATABASE_URL: url.toString(),
+    // the first start migrates the empty database itself (a deployment runs `cli migrate` first instead)
+    MIGRATE_AT_START: 'true',
     DATA_DIR: path.join(work, 'data'),
     HOST: '127.0.0.1',
     PORT: String(port),

@@ -83,6 +83,12 @@ const EnvSchema = z.object({
   JWT_SECRET_ACCEPTED: keyList('each must be base64 of at least 32 bytes', (n) => n >= 32),
   ENCRYPTION_KEY_ACCEPTED: keyList('each must be base64 of exactly 32 bytes', (n) => n === 32),
   DEMO: bool.optional(),
+  /**
+   * Whether a server applies its release's migrations when it starts. Default: yes, but in production with
+   * PostgreSQL, where the migrations are a release step of their own (`cli migrate`, as the role that owns the
+   * schema) and an instance only checks that the schema is one it runs on.
+   */
+  MIGRATE_AT_START: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   /** Largest accepted request body in bytes. */
@@ -250,6 +256,8 @@ export type Config = Env & {
   demo: boolean;
   /** start the development mail catcher and send the mail there */
   mailCatcher: boolean;
+  /** apply the migrations at start (MIGRATE_AT_START), else check the schema */
+  migrateAtStart: boolean;
   /** the demo's live payment generator runs (DEMO_LIVE, default: demo data on and not a test) */
   demoLive: boolean;
   /** where the portal is reached, for links in mail: PUBLIC_URL, else this machine's PORT */
@@ -284,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
     demoLive: e.DEMO_LIVE ?? ((e.DEMO ?? e.NODE_ENV !== 'production') && e.NODE_ENV !== 'test'),
     mailCatcher: e.MAIL_CATCHER ?? (e.NODE_ENV === 'development' && !e.SMTP_URL),
+    migrateAtStart: e.MIGRATE_AT_START ?? !(e.NODE_ENV === 'production' && e.DATABASE_URL),
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
   };
 }

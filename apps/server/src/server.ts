@@ -54,7 +54,9 @@ async function main() {
       console.warn(`The development mail catcher could not start (${err instanceof Error ? err.message : String(err)}); mail goes to the outbox table only.`);
     }
   }
-  const { database, keys } = await orExitOnConfigError(() => openRuntime(config));
+  const { database, keys, newer } = await orExitOnConfigError(() => openRuntime(config, { migrate: config.migrateAtStart }));
+  // a rollback: this release runs beside the expand steps of the newer one it replaced
+  if (newer.length > 0) console.warn(`The schema has migrations of a newer release (${newer.join(', ')}): this release runs beside them.`);
   survivingDatabaseOutages(() => app.log);
   const boss = createBoss(database);
   boss.on('error', (err) => logFailure(app.log, err, 'job queue error'));

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the migrator works on any schema */
 import { inspect } from 'node:util';
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import * as core from './migrations/0001-core.ts';
 import * as auth from './migrations/0002-auth.ts';
 import * as partnerSettings from './migrations/0003-partner-settings.ts';
@@ -41,7 +41,7 @@ import * as keptBalances from './migrations/0039-kept-balances.ts';
 import * as reconciliationRuns from './migrations/0040-reconciliation-runs.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
-const MIGRATIONS: Record<string, Migration> = {
+const MIGRATIONS: Migrations = {
   '0001-core': core,
   '0002-auth': auth,
   '0003-partner-settings': partnerSettings,
@@ -82,30 +82,111 @@ const MIGRATIONS: Record<string, Migration> = {
   '0040-reconciliation-runs': reconciliationRuns,
 };
 
-class StaticProvider implements MigrationProvider {
-  getMigrations() {
-    return Promise.resolve(MIGRATIONS);
+/**
+ * Releases change the schema in two steps (expand, then contract), so that the release before a migration runs on the
+ * schema after it: a rollback of the code needs no rollback of the schema. A migration that adds (a table, a nullable
+ * or defaulted column, an index) is an expand step. One that removes or changes what the release before it reads (a
+ * column dropped, renamed or made required) is a contract step, shipped at the earliest one release after the code
+ * stopped reading it, and its name ends in `-contract`: a release that does not know it will not start on it.
+ */
+const CONTRACT_SUFFIX = '-contract';
+
+/** How long a migration waits for a table's lock before it gives up and tries again (a long read holds it meanwhile). */
+export const MIGRATION_LOCK_TIMEOUT_MS = 2000;
+
+type Migrations = Record<string, Migration>;
+
+/** Numbers are handed out ahead of time to work done side by side: a migration that lands late is applied, not refused. */
+export function migrator(db: Kysely<any>, migrations: Migrations = MIGRATIONS) {
+  return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) }, allowUnorderedMigrations: true });
+}
+
+/** What the database's schema is to this release: migrations it has not run yet, and migrations of a newer release. */
+export async function schemaState(db: Kysely<any>, migrations: Migrations = MIGRATIONS): Promise<{ pending: string[]; newer: string[]; blocking: string[] }> {
+  const applied = new Set<string>();
+  const table = await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(db);
+  if (table.rows[0]?.found) {
+    const rows = await db.selectFrom('kysely_migration').select('name').execute();
+    for (const row of rows as { name: string }[]) applied.add(row.name);
+  }
+  const newer = [...applied].filter((name) => !(name in migrations)).sort();
+  return {
+    pending: Object.keys(migrations).filter((name) => !applied.has(name)),
+    newer,
+    blocking: newer.filter((name) => name.endsWith(CONTRACT_SUFFIX)),
+  };
+}
+
+/** A schema this release cannot run on, or may not change. */
+export class SchemaError extends Error {}
+
+/** Refuses a schema that a newer release contracted; answers the newer release's expand steps it runs beside. */
+function checkNotContracted(state: { blocking: string[] }) {
+  if (state.blocking.length > 0)
+    throw new SchemaError(
+      `The database's schema is of a newer release that removed what this one reads (${state.blocking.join(', ')}): run that release or a newer one`,
+    );
+}
+
+/**
+ * Applies the pending migrations. Each waits at most MIGRATION_LOCK_TIMEOUT_MS for a table's lock, so that a change
+ * queued behind a long read never holds every other statement on that table behind it; then it is tried again, up
+ * to `attempts` times. Migrations of a newer release are left as they are (the expand steps this release runs
+ * beside); a contracted schema is refused.
+ */
+export async function migrateToLatest(
+  db: Kysely<any>,
+  {
+    migrations = MIGRATIONS,
+    lockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS,
+    attempts = 15,
+    pauseMs = 1000,
+  }: { migrations?: Migrations; lockTimeoutMs?: number; attempts?: number; pauseMs?: number } = {},
+): Promise<string[]> {
+  const state = await schemaState(db, migrations);
+  checkNotContracted(state);
+  if (state.pending.length === 0) return [];
+  // a newer release's migrations are known to this run too (they are in the database already), so that the migrator
+  // does not call them missing; they are not run again
+  const known: Migrations = { ...migrations, ...Object.fromEntries(state.newer.map((name) => [name, { up: async () => {} }])) };
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await db.connection().execute(async (conn) => {
+      await sql.raw(`set lock_timeout = ${Math.round(lockTimeoutMs)}`).execute(conn);
+      try {
+        return await migrator(conn, known).migrateToLatest();
+      } finally {
+        await sql`reset lock_timeout`.execute(conn);
+      }
+    });
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    // lock_not_available: a long statement held the table; what ran before it stays applied
+    if ((error as { code?: unknown }).code !== '55P03' || attempt >= attempts) {
+      throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
+    }
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }
 
 /**
- * Numbers are handed out ahead of time to work done side by side, so a migration may land after one with a higher
- * number has run somewhere: it is applied then rather than refused.
+ * What an instance that does not migrate checks at start: nothing of its own is pending, and no newer release has
+ * contracted the schema. Answers the newer release's migrations it runs beside.
  */
-export function migrator(db: Kysely<any>) {
-  return new Migrator({ db, provider: new StaticProvider(), allowUnorderedMigrations: true });
-}
-
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const { error, results } = await migrator(db).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+export async function checkSchema(db: Kysely<any>, migrations: Migrations = MIGRATIONS): Promise<string[]> {
+  const state = await schemaState(db, migrations);
+  checkNotContracted(state);
+  if (state.pending.length > 0)
+    throw new SchemaError(
+      `The database needs migrations this release brings (${state.pending.join(', ')}): run \`cli migrate\` as the role that owns the schema first (docs/deployment.md)`,
+    );
+  return state.newer;
 }
 
 export async function migrationStatus(db: Kysely<any>): Promise<{ applied: number; pending: number }> {
-  const all = await migrator(db).getMigrations();
-  const applied = all.filter((m) => m.executedAt !== undefined).length;
-  return { applied, pending: all.length - applied };
+  const { pending } = await schemaState(db);
+  return { applied: MIGRATION_COUNT - pending.length, pending: pending.length };
 }
 
 export const MIGRATION_COUNT = Object.keys(MIGRATIONS).length;
+
+/** This release's migrations, by name. */
+export const RELEASE_MIGRATIONS: Readonly<Migrations> = MIGRATIONS;
