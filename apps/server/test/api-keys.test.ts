@@ -3,24 +3,22 @@ import { MAX_API_KEYS } from '@portal/contract/api-keys';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { decrypt } from '../src/lib/keys.ts';
 import { testOperator } from './operator-support.ts';
-import { DATABASES, setupSignedIn, type Session, type TestContext } from './harness.ts';
+import { DATABASES, setupSignedInOverSmtp, type Session, type TestContext } from './harness.ts';
 import { createKey, emailedCode } from './partner-api-client.ts';
-import { smtpSink } from './smtp-sink.ts';
+import type { Sink } from './smtp-sink.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
 const LEAN = DEMO_PARTNERS.lean.id;
 
 describe.each(DATABASES)('API keys and allowed IP addresses, managed in the portal, on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let s: Record<string, Session>;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, s } = await setupSignedIn(
+    ({ t, s, smtp } = await setupSignedInOverSmtp(
       kind,
       ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'],
       {
-        smtpUrl: smtp.url,
         // a second B2B partner with keys and addresses enabled, for the cross-partner checks
         beforeSignIn: (ctx) => testOperator(ctx).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true }),
       },
@@ -28,7 +26,6 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const as = (email: string) => s[email]!;

@@ -9,8 +9,8 @@ import { auditChange, type AuditEvent } from '../src/lib/audit.repository.ts';
 import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
 import { currentStep, totpCode, TOTP_PERIOD } from '../src/lib/totp.ts';
 import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
-import { browser, DATABASES, setup, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { browser, DATABASES, setupOverSmtp, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 import { ACME_TRAVEL_RULE, until, walletActors, withdrawalBody } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
@@ -47,18 +47,16 @@ async function installFailureAfterAudit(db: Kysely<DB>) {
 
 describe.each(DATABASES)('a change whose transaction fails after its audit write leaves no audit row, on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let w: Awaited<ReturnType<typeof walletActors>>;
   /** the errors behind the app's 500 answers, to tell the armed failure from any other */
   const errors: string[] = [];
   beforeAll(async () => {
-    smtp = await smtpSink();
-    t = await setup(kind, {
+    ({ t, smtp } = await setupOverSmtp(kind, {
       config: { LOGIN_RATE_LIMIT: '10000', WALLET_SCREENING_SECONDS: '0' },
-      smtpUrl: smtp.url,
       jobs: true,
       extend: (app) => app.addHook('onError', async (_request, _reply, err) => void errors.push(err.message)),
-    });
+    }));
     await installFailureAfterAudit(t.database.db);
     const boss = t.app.boss!;
     await startWalletScreeningWorker({ boss, service: t.app.services.wallets, screener: blocklistScreener(undefined), log: t.app.log });
@@ -76,7 +74,6 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const db = () => t.database.db;

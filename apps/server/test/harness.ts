@@ -15,6 +15,7 @@ import { seedDemo } from '../src/db/seed/demo.ts';
 import { randomKeys, type Keys } from '../src/lib/keys.ts';
 import { createMailer, type Mail, type Mailer } from '../src/lib/mailer.ts';
 import pino from 'pino';
+import { smtpSink, type Sink } from './smtp-sink.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -293,15 +294,13 @@ export async function signIn(t: TestContext, email: string, as: Browser = browse
 /** A demo user signed in: the tokens, the user, and the browser that holds the cookies. */
 export type Session = Awaited<ReturnType<typeof signIn>>;
 
+type SignedInOptions = SetupOptions & { beforeSignIn?: (t: TestContext) => Promise<unknown> };
+
 /**
  * `setup` with sign-ins not rate-limited (a file signs many users in), then `beforeSignIn` (what the users' sessions
  * should already see), then `emails` signed in: the app, and each user's session by e-mail.
  */
-export async function setupSignedIn(
-  kind: DatabaseKind,
-  emails: string[],
-  { beforeSignIn, ...options }: SetupOptions & { beforeSignIn?: (t: TestContext) => Promise<unknown> } = {},
-) {
+export async function setupSignedIn(kind: DatabaseKind, emails: string[], { beforeSignIn, ...options }: SignedInOptions = {}) {
   const t = await setup(kind, { ...options, config: { LOGIN_RATE_LIMIT: '10000', ...options.config } });
   const s: Record<string, Session> = {};
   try {
@@ -313,6 +312,34 @@ export async function setupSignedIn(
   }
   return { t, s };
 }
+
+/**
+ * An SMTP server in this process for the app's mail, as in production: started before `start` (which gives its URL to
+ * the app), and closed with the app `start` answers (or when `start` fails). The test reads the mail it received.
+ */
+export async function overSmtp<R extends { t: TestContext }>(start: (smtp: Sink) => Promise<R>): Promise<R & { smtp: Sink }> {
+  const smtp = await smtpSink();
+  try {
+    const started = await start(smtp);
+    const { t } = started;
+    const close = async () => {
+      await t.close();
+      await smtp.close();
+    };
+    return { ...started, t: { ...t, close }, smtp };
+  } catch (err) {
+    await smtp.close();
+    throw err;
+  }
+}
+
+/** `setup` with the app's mail sent over SMTP to a server the test reads; closing the app closes that server too. */
+export const setupOverSmtp = (kind: DatabaseKind, options: Omit<SetupOptions, 'smtpUrl'> = {}) =>
+  overSmtp(async (smtp) => ({ t: await setup(kind, { ...options, smtpUrl: smtp.url }) }));
+
+/** `setupSignedIn` with the app's mail sent over SMTP to a server the test reads; closing the app closes that server too. */
+export const setupSignedInOverSmtp = (kind: DatabaseKind, emails: string[], options: Omit<SignedInOptions, 'smtpUrl'> = {}) =>
+  overSmtp((smtp) => setupSignedIn(kind, emails, { ...options, smtpUrl: smtp.url }));
 
 /**
  * Two server instances on one fresh PostgreSQL database, as behind a load balancer: each has its own connection pool,

@@ -10,7 +10,6 @@ import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { ledgerSummary, reconcileAccounts } from '../src/modules/ledger/ledger.repository.ts';
 import { DATABASES, type TestContext } from './harness.ts';
 import { kenyaMomo, startTestPaymentWorker } from './payment-support.ts';
-import { smtpSink } from './smtp-sink.ts';
 import { until, withdrawalBody, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
@@ -34,21 +33,18 @@ const payer: TestPayer = (amountOf) => ({
  */
 describe.each(DATABASES)('kept balances on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
   let w: Awaited<ReturnType<typeof walletActors>>;
   let wallet: SettlementWallet;
   let stopPayments: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, w, wallet } = await withdrawalSetup(kind, smtp, { payer, users: [ADMIN, TREASURY], config: { PAYMENT_STEP_SECONDS: '0' } }));
+    ({ t, w, wallet } = await withdrawalSetup(kind, { payer, users: [ADMIN, TREASURY], config: { PAYMENT_STEP_SECONDS: '0' } }));
     const worker = await startTestPaymentWorker(t, { concurrency: 2 });
     stopPayments = () => worker.stop();
   });
   afterAll(async () => {
     await stopPayments?.();
     await t?.close();
-    await smtp?.close();
   });
 
   const kept = async () =>

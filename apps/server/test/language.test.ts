@@ -3,8 +3,8 @@ import type { NotificationList } from '@portal/contract/notifications';
 import { securityEventTexts, securityHistoryCsv, type SecurityHistoryResponse } from '@portal/contract/security';
 import type { StartResponse } from '@portal/contract/start';
 import type { UserPreferences } from '@portal/contract/team';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, setupSignedInOverSmtp, signIn, type Session, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 
 // The French of these messages is the catalogue's own (packages/contract/src/messages-fr.ts).
 
@@ -37,17 +37,14 @@ function readMail(m: { to: string[]; raw: string }) {
 
 describe.each(DATABASES)('the server in the reader’s language on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
-  const s: Record<string, Awaited<ReturnType<typeof signIn>>> = {};
+  let smtp: Sink;
+  let s: Record<string, Session>;
 
   beforeAll(async () => {
-    smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000', PUBLIC_URL: 'https://portal.example' }, smtpUrl: smtp.url });
-    for (const email of [ADMIN, ADMIN2, TREASURY, VIEWER]) s[email] = await signIn(t, email);
+    ({ t, s, smtp } = await setupSignedInOverSmtp(kind, [ADMIN, ADMIN2, TREASURY, VIEWER], { config: { PUBLIC_URL: 'https://portal.example' } }));
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const as = (email: string, headers: Record<string, string> = {}) => ({ token: s[email]!.accessToken, headers });

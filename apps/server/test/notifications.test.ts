@@ -6,7 +6,7 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DATABASES, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 import { ACME_TRAVEL_RULE, until, withdrawalBody, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
@@ -35,13 +35,12 @@ function readMail(m: { to: string[]; raw: string }) {
 
 describe.each(DATABASES)('notifications on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let w: Awaited<ReturnType<typeof walletActors>>;
   let wallet: SettlementWallet;
 
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, w, wallet } = await withdrawalSetup(kind, smtp, {
+    ({ t, w, wallet, smtp } = await withdrawalSetup(kind, {
       payer,
       users: [ADMIN, ADMIN2, TREASURY, VIEWER, KORA],
       config: { WITHDRAWAL_MAX_USD: '30000.00', PUBLIC_URL },
@@ -63,7 +62,6 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
     // the withdrawals' jobs finish first: a job that ends after the pool closed would reject into the void
     if (t) await withdrawalsFinished();
     await t?.close();
-    await smtp?.close();
   });
 
   const get = (email: string, url: string) => w.as(email).browser.get(`/api/v1/${url}`, w.opts(email));

@@ -4,8 +4,8 @@ import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import { WEBHOOK_EVENT_TYPES } from '@portal/contract/webhooks';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
-import { DATABASES, setupSignedIn, type Session, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, setupSignedInOverSmtp, type Session, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
@@ -20,15 +20,13 @@ const typo = (address: string) => {
 
 describe.each(DATABASES)('codes checked before they are sent, and bound to their change, on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let s: Record<string, Session>;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, s } = await setupSignedIn(kind, [ADMIN, TREASURY, VIEWER, KORA], { smtpUrl: smtp.url }));
+    ({ t, s, smtp } = await setupSignedInOverSmtp(kind, [ADMIN, TREASURY, VIEWER, KORA]));
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const opts = (email: string) => ({ token: s[email]!.accessToken });

@@ -4,22 +4,20 @@ import { createOtpRepository } from '../src/modules/otp/otp.repository.ts';
 import { createOtpService } from '../src/modules/otp/otp.service.ts';
 import { createRateLimitRepository } from '../src/db/rate-limit.repository.ts';
 import { MAIL_UNAVAILABLE } from '../src/lib/mailer.ts';
-import { DATABASES, setup, setupSignedIn, signIn, type Session, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, setup, setupSignedInOverSmtp, signIn, type Session, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 
 const ANY = { action: 'ip.add' as const, target: { ipAddress: '203.0.113.7' } };
 
 describe.each(DATABASES)('e-mailed one-time codes on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let s: Record<string, Session>;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test'], { smtpUrl: smtp.url }));
+    ({ t, s, smtp } = await setupSignedInOverSmtp(kind, ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test']));
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   /** Asks for a code as `email` and reads it from the mail the SMTP server received. */

@@ -4,24 +4,22 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { decrypt, encrypt } from '../src/lib/keys.ts';
 import { LAST_USED_EVERY_MS } from '../src/plugins/api-key-auth.ts';
 import { testOperator } from './operator-support.ts';
-import { DATABASES, browser, setup, setupSignedIn, type Session, type TestContext } from './harness.ts';
+import { DATABASES, browser, setup, setupSignedInOverSmtp, type Session, type TestContext } from './harness.ts';
 import { createKey, emailedCode, signedCall, type KeyPair } from './partner-api-client.ts';
-import { smtpSink } from './smtp-sink.ts';
+import type { Sink } from './smtp-sink.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
 const LEAN = DEMO_PARTNERS.lean.id;
 
 describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let s: Record<string, Session>;
   let readKey: KeyPair;
   let writeKey: KeyPair;
   let bothKey: KeyPair;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, s } = await setupSignedIn(kind, ['admin@acme.test', 'admin@lean.test'], {
-      smtpUrl: smtp.url,
+    ({ t, s, smtp } = await setupSignedInOverSmtp(kind, ['admin@acme.test', 'admin@lean.test'], {
       transactions: true,
       beforeSignIn: (ctx) => testOperator(ctx).setFeatureFlags(LEAN, { apiKeysManagementEnabled: true, whitelistedIpsEnabled: true }),
     }));
@@ -31,7 +29,6 @@ describe.each(DATABASES)('the partner API with API keys (HMAC) on %s', (kind) =>
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const admin = () => s['admin@acme.test']!;

@@ -8,7 +8,6 @@ import { simulatedPayer } from '../src/modules/withdrawals/payer.ts';
 import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, type TestContext } from './harness.ts';
-import { smtpSink } from './smtp-sink.ts';
 import { ACME_TRAVEL_RULE, withdrawalBody, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 import { pdfText } from './pdf-text.ts';
 
@@ -38,12 +37,10 @@ const CONCURRENT = Number(process.env.WITHDRAWAL_TEST_REQUESTS ?? 500);
 
 describe.each(DATABASES)('withdrawals on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
   let w: Awaited<ReturnType<typeof walletActors>>;
   let wallet: SettlementWallet;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, w, wallet } = await withdrawalSetup(kind, smtp, {
+    ({ t, w, wallet } = await withdrawalSetup(kind, {
       payer,
       users: [ADMIN, TREASURY, VIEWER, KORA],
       processingSeconds: 1,
@@ -57,7 +54,6 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const balance = async () => (await ledgerSummary(t.database.db, ACME, 'USD')).balance;

@@ -21,6 +21,8 @@ export async function smtpSink() {
   return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+export type Sink = Awaited<ReturnType<typeof smtpSink>>;
+
 /** The text of a received mail, quoted-printable undone: soft line breaks joined, `=XX` bytes read back as UTF-8. */
 export const mailText = (raw: string) =>
   raw.replace(/=\r\n/g, '').replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'));

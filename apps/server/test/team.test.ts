@@ -11,8 +11,8 @@ import { utcText } from '../src/modules/notifications/index.ts';
 import { migrateToLatest, migrator } from '../src/db/migrate.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { currentStep, totpCode, TOTP_PERIOD } from '../src/lib/totp.ts';
-import { DATABASES, browser, setup, setupSignedIn, signIn, twoInstances, type Session, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, browser, setupOverSmtp, setupSignedInOverSmtp, signIn, twoInstances, type Session, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
 const idOf = (email: string) => DEMO_USERS.find((u) => u.email === email)!.id;
@@ -20,21 +20,20 @@ const NEW_PASSWORD = 'Kilimanjaro-Sunrise-42';
 
 describe.each(DATABASES)('the team on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let s: Record<string, Session>;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    ({ t, s } = await setupSignedIn(
-      kind,
-      ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test', 'admin@lean.test'],
-      {
-        smtpUrl: smtp.url,
-      },
-    ));
+    ({ t, s, smtp } = await setupSignedInOverSmtp(kind, [
+      'admin@acme.test',
+      'admin2@acme.test',
+      'treasury@acme.test',
+      'viewer@acme.test',
+      'admin@kora.test',
+      'admin@lean.test',
+    ]));
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const token = (email: string) => ({ token: s[email]!.accessToken });
@@ -610,14 +609,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('team changes across two server 
 /** Users invited before invitations were links: each becomes an expired invitation, and its new link brings back the same user. */
 describe.each(DATABASES)('invited users from before one-time links, on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url });
+    ({ t, smtp } = await setupOverSmtp(kind, { config: { LOGIN_RATE_LIMIT: '10000' } }));
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   it('turns them into expired invitations to resend; their temporary passwords stop working', async () => {

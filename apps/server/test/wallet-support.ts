@@ -6,10 +6,8 @@ import { generateDemoAddress } from '../src/lib/deposit-addresses.ts';
 import { startWithdrawalWorker } from '../src/modules/withdrawals/withdrawal-processing.ts';
 import type { SettlementPayer } from '../src/modules/withdrawals/payer.ts';
 import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
-import { setup, signIn, type DatabaseKind, type Session, type TestContext } from './harness.ts';
-import { mailText, type smtpSink } from './smtp-sink.ts';
-
-type Sink = Awaited<ReturnType<typeof smtpSink>>;
+import { overSmtp, setup, signIn, type DatabaseKind, type Session, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 
 /** Waits until `check` answers something truthy (expect.poll works inside tests only; this one in hooks too). */
 export async function until<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
@@ -128,16 +126,16 @@ export const withdrawalBody = (walletAddress: string, fields: Record<string, unk
 });
 
 /**
- * An app for withdrawals: the job queue, sign-ins not rate-limited, wallets screened at once, mail over SMTP to `smtp`,
+ * An app for withdrawals: the job queue, sign-ins not rate-limited, wallets screened at once, mail over SMTP (`smtp`),
  * `config` beside; the withdrawal workers with `payer` (a withdrawal is sent after `processingSeconds` and completes at
  * once); `users` signed in (Acme's admin and treasurer among them); and a TRC20 USDT wallet of Acme's with travel-rule
  * details, added by its admin, approved by its treasurer and enabled.
  */
-export async function withdrawalSetup(
-  kind: DatabaseKind,
-  smtp: Sink,
-  options: { payer: TestPayer; users: string[]; processingSeconds?: number; config?: Record<string, string> },
-) {
+export const withdrawalSetup = (kind: DatabaseKind, options: WithdrawalOptions) => overSmtp((smtp) => withdrawalApp(kind, smtp, options));
+
+type WithdrawalOptions = { payer: TestPayer; users: string[]; processingSeconds?: number; config?: Record<string, string> };
+
+async function withdrawalApp(kind: DatabaseKind, smtp: Sink, options: WithdrawalOptions) {
   const processingSeconds = options.processingSeconds ?? 0;
   const t = await setup(kind, {
     config: {

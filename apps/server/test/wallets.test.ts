@@ -4,8 +4,8 @@ import { EMAIL_OTP_MINUTES } from '@portal/contract/otp';
 import { WALLET_DELETION_REASONS, WALLET_MESSAGES, type SettlementWallet } from '@portal/contract/wallets';
 import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
 import { generateDemoAddress, toEip55 } from '../src/lib/deposit-addresses.ts';
-import { DATABASES, setup, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, setupOverSmtp, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 import { walletActors } from './wallet-support.ts';
 
 const ADMIN = 'admin@acme.test';
@@ -25,17 +25,15 @@ const typo = (address: string) => {
 
 describe.each(DATABASES)('settlement wallets on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let w: Awaited<ReturnType<typeof walletActors>>;
   beforeAll(async () => {
-    smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000', WALLET_SCREENING_SECONDS: '0' }, smtpUrl: smtp.url, jobs: true });
+    ({ t, smtp } = await setupOverSmtp(kind, { config: { LOGIN_RATE_LIMIT: '10000', WALLET_SCREENING_SECONDS: '0' }, jobs: true }));
     await startWalletScreeningWorker({ boss: t.app.boss!, service: t.app.services.wallets, screener: blocklistScreener(BLOCKED), log: t.app.log });
     w = await walletActors(t, smtp, [ADMIN, ADMIN2, TREASURY, VIEWER, KORA, LEAN]);
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
   // each test starts with no live wallet, so that the per-pair limit of one test does not meet another's wallets
   beforeEach(async () => {

@@ -16,8 +16,8 @@ import { MANUAL_SENDS_PER_MINUTE } from '../src/modules/webhooks/webhooks.servic
 import { encrypt } from '../src/lib/keys.ts';
 import { recordEvent, settlementEvent, type WebhookEventInput } from '../src/modules/webhooks/webhook-events.ts';
 import { webhookMessageId } from '../src/modules/webhooks/webhook-signing.ts';
-import { DATABASES, setup, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, setup, setupOverSmtp, signIn, startTestWebhookDelivery, type TestContext } from './harness.ts';
+import { mailText, smtpSink, type Sink } from './smtp-sink.ts';
 import type { NotificationList } from '@portal/contract/notifications';
 import { webhookReceiver, type Receiver } from './webhook-receiver.ts';
 
@@ -33,14 +33,13 @@ const USERS = ['admin@acme.test', 'admin2@acme.test', 'treasury@acme.test', 'vie
 
 describe.each(DATABASES)('webhooks on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   let rx: Receiver;
   let delivery: Delivery;
   const s: Record<string, Session> = {};
 
   beforeAll(async () => {
-    smtp = await smtpSink();
-    t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, smtpUrl: smtp.url, jobs: true });
+    ({ t, smtp } = await setupOverSmtp(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, jobs: true }));
     rx = await webhookReceiver();
     delivery = await startTestWebhookDelivery(t, { schedule: SCHEDULE, concurrency: 8, timeoutMs: TIMEOUT_MS });
     for (const email of USERS) s[email] = await signIn(t, email);
@@ -49,7 +48,6 @@ describe.each(DATABASES)('webhooks on %s', (kind) => {
     await delivery?.stop();
     await t?.close();
     await rx?.close();
-    await smtp?.close();
   });
   afterEach(() => rx.answer(() => ({ status: 200, text: 'ok' })));
 
