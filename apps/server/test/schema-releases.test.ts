@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import type { Database } from '../src/db/database.ts';
 import { RELEASE_MIGRATIONS, migrateToLatest } from '../src/db/migrate.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { databaseEnv, newKeys } from './cli-process.ts';
@@ -92,14 +93,26 @@ describe('when a server migrates', () => {
 });
 
 describe.runIf(DATABASES.includes('postgres'))('a migration behind a long read on PostgreSQL', () => {
-  it('waits at most its lock timeout at a time, so reads of the table are never held behind it; it applies once the read ends', async () => {
+  /**
+   * A migrated database with a long read open on ledger_entries (a report, a pg_dump: its lock held for seconds);
+   * `end` commits the read.
+   */
+  async function behindLongRead(test: (database: Database, end: () => Promise<unknown>) => Promise<void>) {
     const database = await migratedDatabase('postgres');
     const long = new pg.Client({ connectionString: await currentUrl(database.db) });
     await long.connect();
     try {
-      // a report, a pg_dump: a read that holds the table's lock for seconds
       await long.query('begin');
       await long.query('select count(*) from ledger_entries');
+      await test(database, () => long.query('commit'));
+    } finally {
+      await long.end();
+      await database.close();
+    }
+  }
+
+  it('waits at most its lock timeout at a time, so reads of the table are never held behind it; it applies once the read ends', () =>
+    behindLongRead(async (database, end) => {
       const applying = migrateToLatest(database.db, {
         migrations: nextRelease('9003-ledger-flag-expand', 'alter table ledger_entries add column next_release_flag boolean'),
         lockTimeoutMs: 200,
@@ -114,24 +127,15 @@ describe.runIf(DATABASES.includes('postgres'))('a migration behind a long read o
         waits.push(performance.now() - at);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      await long.query('commit');
+      await end();
       expect(await applying).toEqual(['9003-ledger-flag-expand']);
       // without the lock timeout every read queued behind the waiting change until the long read ended (2.5 s)
       expect(Math.max(...waits)).toBeLessThan(1000);
       expect(waits.length).toBeGreaterThan(5);
-    } finally {
-      await long.end();
-      await database.close();
-    }
-  });
+    }));
 
-  it('gives up after its attempts with the lock error, having changed nothing', async () => {
-    const database = await migratedDatabase('postgres');
-    const long = new pg.Client({ connectionString: await currentUrl(database.db) });
-    await long.connect();
-    try {
-      await long.query('begin');
-      await long.query('select count(*) from ledger_entries');
+  it('gives up after its attempts with the lock error, having changed nothing', () =>
+    behindLongRead(async (database, end) => {
       const failed = await migrateToLatest(database.db, {
         migrations: nextRelease('9004-ledger-other-expand', 'alter table ledger_entries add column other_flag boolean'),
         lockTimeoutMs: 100,
@@ -139,14 +143,10 @@ describe.runIf(DATABASES.includes('postgres'))('a migration behind a long read o
         attempts: 3,
       }).catch((err: unknown) => err);
       expect((failed as { code?: string }).code).toBe('55P03');
-      await long.query('commit');
+      await end();
       const applied = await sql<{ name: string }>`select name from kysely_migration where name like '9004%'`.execute(database.db);
       expect(applied.rows).toEqual([]);
-    } finally {
-      await long.end();
-      await database.close();
-    }
-  });
+    }));
 });
 
 /** The test server's address of the database `db` is connected to. */
