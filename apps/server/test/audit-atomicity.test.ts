@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MANUAL_PAYOUT } from '@portal/contract/payout';
 import { WALLET_DELETION_REASONS, type SettlementWallet } from '@portal/contract/wallets';
 import { startWithdrawalWorker } from '../src/modules/withdrawals/withdrawal-processing.ts';
 import { blocklistScreener, startWalletScreeningWorker } from '../src/modules/wallets/wallet-screening.ts';
@@ -276,17 +277,7 @@ describe.each(DATABASES)('a change whose transaction fails after its audit write
     });
 
     it('payout schedule: the old schedule', async () => {
-      const weekly = {
-        type: 'AUTOMATED',
-        frequency: 'Weekly',
-        repeatFrequency: 1,
-        weeklyDays: ['Friday'],
-        monthlyDate: null,
-        yearlyDate: null,
-        endPayout: 'Never',
-        endPayoutAfter: null,
-        endPayoutDate: null,
-      };
+      const weekly = { ...MANUAL_PAYOUT, type: 'AUTOMATED', frequency: 'Weekly', repeatFrequency: 1, weeklyDays: ['Friday'], endPayout: 'Never' };
       await expectAtomic('partner.payout_config_changed', ['payout_configs'], () => call(LEAN).post('partner/payout-config', weekly));
     });
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENCY_NETWORK_IDS, NETWORKS, type Network } from '@portal/contract/domain';
+import { MANUAL_PAYOUT } from '@portal/contract/payout';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { createCacheBus } from '../src/lib/cache-bus.ts';
 import { validateAddress } from '../src/lib/deposit-addresses.ts';
@@ -99,17 +100,8 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
   });
 
   describe('payout configuration', () => {
-    const weekly = {
-      type: 'AUTOMATED',
-      frequency: 'Weekly',
-      repeatFrequency: 1,
-      weeklyDays: ['Friday'],
-      monthlyDate: null,
-      yearlyDate: null,
-      endPayout: 'Never',
-      endPayoutAfter: null,
-      endPayoutDate: null,
-    };
+    // every Friday, never ending (the other fields null)
+    const weekly = { ...MANUAL_PAYOUT, type: 'AUTOMATED', frequency: 'Weekly', repeatFrequency: 1, weeklyDays: ['Friday'], endPayout: 'Never' };
 
     it('answers manual for a partner that never set one, and the stored schedule with its next date', async () => {
       const lean = (await as('admin@lean.test').get('/api/v1/partner/payout-config')).json<{ config: { type: string }; nextPayoutDate: string | null }>();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@portal/contract/errors';
+import { MANUAL_PAYOUT } from '@portal/contract/payout';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions } from '../src/db/seed/transactions.ts';
 import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
@@ -81,17 +82,7 @@ describe.each(DATABASES)('bad input is refused, never a 500, on %s', (kind) => {
     }
     await expectRefused(
       '/api/v1/partner/payout-config',
-      {
-        type: 'AUTOMATED',
-        frequency: 'Daily',
-        repeatFrequency: 1,
-        weeklyDays: [],
-        monthlyDate: null,
-        yearlyDate: null,
-        endPayout: 'On',
-        endPayoutAfter: null,
-        endPayoutDate: '2027-02-29',
-      },
+      { ...MANUAL_PAYOUT, type: 'AUTOMATED', frequency: 'Daily', repeatFrequency: 1, endPayout: 'On', endPayoutDate: '2027-02-29' },
       'End date',
       'must be a real date',
     );
