@@ -1,22 +1,16 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
-import { screenshots, signInAs } from './support/portal.ts';
+import { screenshots } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
+import { rowIds, rowStatuses, transactionsPage } from './support/transactions.ts';
 
-/** The whole ids of the rows on screen (each row's copy action carries its whole id). */
-const rowIds = (page: Page) =>
-  page.locator('[data-testid="transaction-row"] button[aria-label="Copy ID"]').evaluateAll((b) => b.map((e) => e.getAttribute('data-copy')!));
-const rowStatuses = (page: Page) => page.locator('[data-testid="transaction-row"] [data-tone]').allTextContents();
 const FAILED_GROUP = ['Failed', 'Denied', 'Refund Failed', 'Settlement Failed'];
 
 describe.skipIf(browserMissing)('transaction filters in Chromium', () => {
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it('filters by a status group, kept in the address, and by one status of it', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await signInAs(page, env.server.url, 'admin@acme.test');
-    await page.waitForURL('**/transactions');
+    const page = await transactionsPage(env, 'admin@acme.test');
     const summary = page.getByTestId('page-summary');
     await expect.poll(() => summary.textContent()).toBe('1–10 of 1,200');
     await page.getByRole('button', { name: 'Status: All' }).click();
@@ -45,9 +39,7 @@ describe.skipIf(browserMissing)('transaction filters in Chromium', () => {
   }, 120_000);
 
   it('shows no rows and no export for a reversed range, on a fresh load too, and recovers when it is fixed', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await signInAs(page, env.server.url, 'viewer@acme.test');
-    await page.waitForURL('**/transactions');
+    const page = await transactionsPage(env, 'viewer@acme.test');
     await page.goto(`${env.server.url}/transactions?from=2026-11-30&to=2026-11-01`);
     await page.getByTestId('empty-invalidFilter').waitFor();
     expect(await rowIds(page)).toEqual([]);
@@ -68,9 +60,7 @@ describe.skipIf(browserMissing)('transaction filters in Chromium', () => {
   }, 120_000);
 
   it('shows payments and collections together in the All tab, filtered by transaction type, and the menu with its icons', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await signInAs(page, env.server.url, 'treasury@acme.test');
-    await page.waitForURL('**/transactions');
+    const page = await transactionsPage(env, 'treasury@acme.test');
     const summary = page.getByTestId('page-summary');
     await expect.poll(() => summary.textContent()).toBe('1–10 of 1,200');
     // every menu item has its icon
@@ -123,9 +113,7 @@ describe.skipIf(browserMissing)('transaction filters in Chromium', () => {
   }, 120_000);
 
   it('says where an id is when the tab shown has none, and opens that tab with the same search', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await signInAs(page, env.server.url, 'treasury@acme.test');
-    await page.waitForURL('**/transactions');
+    const page = await transactionsPage(env, 'treasury@acme.test');
     await page.goto(`${env.server.url}/transactions?tab=2`);
     await expect.poll(async () => (await rowIds(page)).length).toBe(10);
     const [collectionId] = await rowIds(page);

@@ -4,12 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
 import { screenshots, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
+import { rowIds, rowStatuses, transactionsPage } from './support/transactions.ts';
 
-/** The whole ids of the rows on screen (each row's copy action carries its whole id). */
-const rowIds = (page: Page) =>
-  page.locator('[data-testid="transaction-row"] button[aria-label="Copy ID"]').evaluateAll((b) => b.map((e) => e.getAttribute('data-copy')!));
-/** The statuses of the rows, as their badges say. */
-const rowStatuses = (page: Page) => page.locator('[data-testid="transaction-row"] [data-tone]').allTextContents();
 /** The dates of the rows as written ("Nov 16, 2026, 01:44 UTC"). */
 const rowDates = (page: Page) => page.locator('[data-testid="transaction-row"] [data-date]').evaluateAll((d) => d.map((e) => e.getAttribute('data-date')!));
 /** Cells of the rows whose content spills out of them (none may: on a phone a spill covers the next cell). */
@@ -28,9 +24,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it('pages, filters, searches by id and exports the payments of Acme Remit', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    await signInAs(page, env.server.url, 'admin@acme.test');
-    await page.waitForURL('**/transactions');
+    const page = await transactionsPage(env, 'admin@acme.test', { acceptDownloads: true });
     const summary = page.getByTestId('page-summary');
     await expect.poll(() => summary.textContent()).toBe('1–10 of 1,200');
     expect(await page.getByRole('tab', { name: 'Payments' }).getAttribute('aria-selected')).toBe('true');
@@ -96,9 +90,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
   }, 120_000);
 
   it('groups the details of a payment and a settlement, copies ids, links the hash to its explorer and gives the focus back', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    await signInAs(page, env.server.url, 'admin2@acme.test');
-    await page.waitForURL('**/transactions');
+    const page = await transactionsPage(env, 'admin2@acme.test', { permissions: ['clipboard-read', 'clipboard-write'] });
     await page.getByTestId('transaction-row').first().waitFor();
     const [id] = await rowIds(page);
     const view = page.getByRole('button', { name: `View details of ${id}` });
@@ -159,10 +151,8 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
   }, 120_000);
 
   it('in Nairobi time, a payment shown on a day is found by a filter on that day (times are shown in UTC)', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 }, timezoneId: 'Africa/Nairobi' });
+    const page = await transactionsPage(env, 'treasury@acme.test', { timezoneId: 'Africa/Nairobi' });
     expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Africa/Nairobi');
-    await signInAs(page, env.server.url, 'treasury@acme.test');
-    await page.waitForURL('**/transactions');
     await page.getByTestId('transaction-row').first().waitFor();
     // a payment made late in the UTC day, which is already the next day in Nairobi (UTC+3), when one is near
     let pick: { id: string; date: string } | undefined;
@@ -188,9 +178,7 @@ describe.skipIf(browserMissing)('transactions in Chromium', () => {
   }, 120_000);
 
   it('shows a failed request inside the table with Retry, a reload keeps tab and filters, and at 375 px rows are cards', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await signInAs(page, env.server.url, 'admin@lean.test');
-    await page.waitForURL('**/transactions');
+    const page = await transactionsPage(env, 'admin@lean.test');
     const summary = page.getByTestId('page-summary');
     await page.getByRole('tab', { name: 'Collections' }).click();
     await expect.poll(() => summary.textContent()).toBe('1–10 of 30');
