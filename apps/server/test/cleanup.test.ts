@@ -2,13 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import { DEMO_PARTNERS, DEMO_USERS } from '../src/db/seed/demo.ts';
 import { CLEANUP_CRON, CLEANUP_QUEUE, runCleanup, startCleanupJob } from '../src/jobs/cleanup.ts';
 import { REDACTED_MAIL_BODY } from '../src/lib/mail-outbox.repository.ts';
-import { createMailer } from '../src/lib/mailer.ts';
-import { DATABASES, setup, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, setup, setupOverSmtp, testMailer, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
 const [ada, kwame, thandi, femi] = DEMO_USERS.filter((u) => u.partner === 'acme') as [
@@ -138,42 +136,23 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
         },
       ])
       .execute();
+    // an outbox row written `age` ago, and sent (or logged) then unless it failed
+    const mail = (to_address: string, status: 'logged' | 'sent' | 'failed', text_body: string, age: number) => ({
+      to_address,
+      subject: 's',
+      text_body,
+      status,
+      created_at: at(-age),
+      sent_at: status === 'failed' ? null : at(-age),
+    });
     await db
       .insertInto('mail_outbox')
       .values([
-        {
-          to_address: 'logged-old@portal.test',
-          subject: 's',
-          text_body: 'Temporary password: Old-secret-1',
-          status: 'logged',
-          created_at: at(-2 * DAY),
-          sent_at: at(-2 * DAY),
-        },
-        { to_address: 'logged-fresh@portal.test', subject: 's', text_body: 'Your code is 123456', status: 'logged', created_at: at(-HOUR), sent_at: at(-HOUR) },
-        {
-          to_address: 'sent-ancient@portal.test',
-          subject: 's',
-          text_body: REDACTED_MAIL_BODY,
-          status: 'sent',
-          created_at: at(-40 * DAY),
-          sent_at: at(-40 * DAY),
-        },
-        {
-          to_address: 'logged-ancient@portal.test',
-          subject: 's',
-          text_body: 'Temporary password: Ancient-1',
-          status: 'logged',
-          created_at: at(-31 * DAY),
-          sent_at: at(-31 * DAY),
-        },
-        {
-          to_address: 'failed-ancient@portal.test',
-          subject: 's',
-          text_body: 'Temporary password: Failed-1',
-          status: 'failed',
-          created_at: at(-40 * DAY),
-          sent_at: null,
-        },
+        mail('logged-old@portal.test', 'logged', 'Temporary password: Old-secret-1', 2 * DAY),
+        mail('logged-fresh@portal.test', 'logged', 'Your code is 123456', HOUR),
+        mail('sent-ancient@portal.test', 'sent', REDACTED_MAIL_BODY, 40 * DAY),
+        mail('logged-ancient@portal.test', 'logged', 'Temporary password: Ancient-1', 31 * DAY),
+        mail('failed-ancient@portal.test', 'failed', 'Temporary password: Failed-1', 40 * DAY),
       ])
       .execute();
     // the live event log: one event past its day, one fresh
@@ -304,19 +283,18 @@ describe.each(DATABASES)('the cleanup job on %s', (kind) => {
 
 describe.each(DATABASES)('the outbox on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   beforeAll(async () => {
-    [t, smtp] = await Promise.all([setup(kind, { seed: false }), smtpSink()]);
+    ({ t, smtp } = await setupOverSmtp(kind, { seed: false }));
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   const body = (to: string) => t.database.db.selectFrom('mail_outbox').select(['status', 'text_body']).where('to_address', '=', to).executeTakeFirstOrThrow();
 
   it("redacts a mail's body as soon as SMTP has taken it", async () => {
-    const mailer = createMailer({ db: t.database.db, smtpUrl: smtp.url, from: 'Portal <no-reply@portal.test>', log: pino({ level: 'silent' }) });
+    const mailer = testMailer(t, smtp.url);
     await mailer.send({ to: 'jo@savanna.example', subject: 'Invitation', text: 'Temporary password: Sav-anna-2026!' });
     expect(smtp.received).toHaveLength(1);
     expect(mailText(smtp.received[0]!.raw)).toContain('Temporary password: Sav-anna-2026!');
@@ -324,7 +302,7 @@ describe.each(DATABASES)('the outbox on %s', (kind) => {
   });
 
   it('keeps a logged mail readable without SMTP (until the cleanup redacts it)', async () => {
-    const mailer = createMailer({ db: t.database.db, from: 'Portal <no-reply@portal.test>', log: pino({ level: 'silent' }) });
+    const mailer = testMailer(t);
     await mailer.send({ to: 'dev@portal.test', subject: 'Reset', text: 'Your code is 654321' });
     expect(await body('dev@portal.test')).toEqual({ status: 'logged', text_body: 'Your code is 654321' });
   });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
-import { startReportWorker } from '../src/modules/reports/report-worker.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, signIn, startTestReportWorker, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 type Row = Record<string, string | null>;
@@ -25,7 +24,7 @@ describe.each(DATABASES)('the combined table of payments and collections on %s',
     const db = t.database.db;
     await generateTransactions(db, { partnerId: ACME, rows: 300, seed: 'acme-combined', fiatWallets: ['USD', 'NGN', 'KES'], tables: TRANSACTION_TABLES });
     await generateTransactions(db, { partnerId: KORA, rows: 120, seed: 'kora-combined', fiatWallets: null, tables: TRANSACTION_TABLES });
-    await startReportWorker({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
+    await startTestReportWorker(t);
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {

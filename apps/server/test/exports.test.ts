@@ -3,9 +3,8 @@ import { exportCsv } from '@portal/contract/export-columns';
 import type { SearchTable, TransactionRowOf } from '@portal/contract/transactions';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions, TRANSACTION_TABLES } from '../src/db/seed/transactions.ts';
-import { startReportWorker } from '../src/modules/reports/report-worker.ts';
 import { parseCsv } from './csv-text.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, signIn, startTestReportWorker, type TestContext } from './harness.ts';
 
 /**
  * The files of the transaction tables: a report file is the portal's export of the same rows (one column set), and
@@ -42,7 +41,7 @@ describe.each(DATABASES)('files of the transaction tables on %s', (kind) => {
     await generateTransactions(db, { partnerId: KORA, rows: 60, seed: 'kora-files', fiatWallets: null, tables: ['trades', 'initiated_payments'] });
     // Kora (no fiat wallets) may download reports here, for the files without the Wallet column
     await t.database.executeSql(`update partners set feature_flags = feature_flags || '{"reportDownloadsEnabled": true}'::jsonb where id = $1`, [KORA]);
-    await startReportWorker({ boss: t.app.boss!, db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
+    await startTestReportWorker(t);
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {

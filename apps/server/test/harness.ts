@@ -7,6 +7,7 @@ import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { buildApp, type App, type BuiltApp } from '../src/app.ts';
 import { createBoss } from '../src/jobs/boss.ts';
+import { startReportWorker } from '../src/modules/reports/report-worker.ts';
 import { startWebhookDelivery, type WebhookDeliveryDeps } from '../src/modules/webhooks/webhook-delivery.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
@@ -126,6 +127,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST: '/nonexistent-web-dist', LOG_LEVEL: 'silent', ...overrides });
 }
 
+/** A mailer of the portal's over a test's database: over SMTP to `smtpUrl` when given, else logged in the outbox. */
+export const testMailer = (t: Pick<TestContext, 'database'>, smtpUrl?: string) =>
+  createMailer({ db: t.database.db, ...(smtpUrl ? { smtpUrl } : {}), from: 'Portal <no-reply@portal.test>', log: pino({ level: 'silent' }) });
+
 /** Collects mail instead of sending it, for tests that read what was sent. */
 export function memoryMailer(): Mailer & { sent: Mail[] } {
   const sent: Mail[] = [];
@@ -181,6 +186,10 @@ export async function setup(kind: DatabaseKind, options: SetupOptions = {}): Pro
   await app.ready();
   return testContext({ app, clock, database, keys, mailer, boss });
 }
+
+/** The report worker over a test's app (its queue, database, file storage and partners), as the composition root starts it. */
+export const startTestReportWorker = (t: TestContext) =>
+  startReportWorker({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
 
 /**
  * The webhook delivery workers over a test's app (its queue, database, keys, notifier and live bus), sending to receivers

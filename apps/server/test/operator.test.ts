@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pino from 'pino';
-import { createMailer } from '../src/lib/mailer.ts';
 import { operatorService } from './operator-support.ts';
-import { DATABASES, browser, setup, type TestContext } from './harness.ts';
-import { mailText, smtpSink } from './smtp-sink.ts';
+import { DATABASES, browser, setupOverSmtp, testMailer, type TestContext } from './harness.ts';
+import { mailText, type Sink } from './smtp-sink.ts';
 
 describe.each(DATABASES)('operator set-up on %s', (kind) => {
   let t: TestContext;
-  let smtp: Awaited<ReturnType<typeof smtpSink>>;
+  let smtp: Sink;
   beforeAll(async () => {
-    [t, smtp] = await Promise.all([setup(kind, { seed: false }), smtpSink()]);
+    ({ t, smtp } = await setupOverSmtp(kind, { seed: false }));
   });
   afterAll(async () => {
     await t?.close();
-    await smtp?.close();
   });
 
   it('creates a partner, sets its flags and invites its first admin by SMTP, who can then sign in', async () => {
-    const mailer = createMailer({ db: t.database.db, smtpUrl: smtp.url, from: 'Portal <no-reply@portal.test>', log: pino({ level: 'silent' }) });
+    const mailer = testMailer(t, smtp.url);
     const operator = operatorService({ db: t.database.db, live: t.app.liveBus, mailer, publicUrl: 'https://portal.example' });
     const partner = await operator.createPartner({ name: 'Savanna Pay', abbreviation: 'svp', productType: 'B2B', featureFlags: ['reportDownloadsEnabled'] });
     expect(partner).toMatchObject({ name: 'Savanna Pay', abbreviation: 'SVP', isB2B: true, fiatWalletsEnabled: false });
@@ -49,7 +46,7 @@ describe.each(DATABASES)('operator set-up on %s', (kind) => {
   });
 
   it('keeps a failed delivery in the outbox as failed', async () => {
-    const mailer = createMailer({ db: t.database.db, smtpUrl: 'smtp://127.0.0.1:1', from: 'x@portal.test', log: pino({ level: 'silent' }) });
+    const mailer = testMailer(t, 'smtp://127.0.0.1:1');
     await expect(mailer.send({ to: 'nobody@portal.test', subject: 's', text: 't' })).rejects.toMatchObject({ statusCode: 503, code: 'MailUnavailable' });
     const row = await t.database.db
       .selectFrom('mail_outbox')

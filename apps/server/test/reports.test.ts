@@ -3,8 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { generateTransactions } from '../src/db/seed/transactions.ts';
-import { startReportWorker } from '../src/modules/reports/report-worker.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, signIn, startTestReportWorker, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 type Job = {
@@ -26,7 +25,7 @@ describe.each(DATABASES)('report jobs on %s', (kind) => {
     t = await setup(kind, { config: { LOGIN_RATE_LIMIT: '10000' }, jobs: true });
     // more than 10,000 rows in the last 18 months: a report is not capped like an export
     await generateTransactions(t.database.db, { partnerId: ACME, rows: 17_000, seed: 'acme-report', fiatWallets: null, tables: ['payments'] });
-    await startReportWorker({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
+    await startTestReportWorker(t);
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@lean.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {

@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_ZONE_MESSAGE } from '@portal/contract/time-zone';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { startReportWorker } from '../src/modules/reports/report-worker.ts';
-import { DATABASES, browser, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, browser, setup, signIn, startTestReportWorker, type TestContext } from './harness.ts';
 
 type Session = Awaited<ReturnType<typeof signIn>>;
 const ACME = DEMO_PARTNERS.acme.id;
@@ -39,7 +38,7 @@ describe.each(DATABASES)('time zones on %s', (kind) => {
           values (${ACME}, ${id}::uuid, ${iso}::timestamptz, 'complete', 'BW', 'BWP', '10', '1', '10', 'bank_transfer', 'api', 'S', '1', 'bank', 'T')`.execute(
         t.database.db,
       );
-    await startReportWorker({ boss: t.app.boss!, db: t.database.db, storage: t.app.storage, partners: t.app.services.partnerAccess, log: t.app.log });
+    await startTestReportWorker(t);
     for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test', 'admin@kora.test']) s[email] = await signIn(t, email);
   });
   afterAll(async () => {
