@@ -4,11 +4,21 @@ import { browserMissing } from './support/browser.ts';
 import { apiSignIn, screenshots, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
+/** What the initiate form is filled with. */
+type Initiation = { kind: 'Pay out' | 'Collect'; channel: RegExp; network?: string; name: string; account: string; amount: string; shot?: string };
+
+/** A payout to a Kenyan M-Pesa phone of `name`, of `amount` KES. */
+const mpesaPayout = (name: string, amount: string): Initiation => ({
+  kind: 'Pay out',
+  channel: /^Mobile money/,
+  network: 'M-Pesa',
+  name,
+  account: '+254712345678',
+  amount,
+});
+
 /** Fills the initiate form and confirms after the quote; answers the result card. */
-async function initiate(
-  page: Page,
-  p: { kind: 'Pay out' | 'Collect'; channel: RegExp; network?: string; name: string; account: string; amount: string; shot?: string },
-) {
+async function initiate(page: Page, p: Initiation) {
   const form = page.getByRole('form', { name: 'Payment details' });
   await form.getByRole('radio', { name: p.kind }).click();
   await form.getByLabel('Country').selectOption({ label: 'Kenya' });
@@ -60,15 +70,7 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
       await screenshots(page, 'payments-initiate-problems');
     }
 
-    const status = await initiate(page, {
-      kind: 'Pay out',
-      channel: /^Mobile money/,
-      network: 'M-Pesa',
-      name: 'Amina Payout',
-      account: '+254712345678',
-      amount: '1000',
-      shot: 'payments-initiate-quote',
-    });
+    const status = await initiate(page, { ...mpesaPayout('Amina Payout', '1000'), shot: 'payments-initiate-quote' });
     await screenshots(page, 'payments-initiate-created');
     await page.getByRole('link', { name: 'All payments' }).click();
     await page.waitForURL('**/payments');
@@ -93,14 +95,7 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
     await collected.getByText('Complete').waitFor({ timeout: 30_000 });
 
     await page.getByRole('button', { name: 'Initiate another' }).click();
-    const failing = await initiate(page, {
-      kind: 'Pay out',
-      channel: /^Mobile money/,
-      network: 'M-Pesa',
-      name: 'Failing Payout',
-      account: '+254712345678',
-      amount: '1001',
-    });
+    const failing = await initiate(page, mpesaPayout('Failing Payout', '1001'));
     await failing.getByText('Failed').waitFor({ timeout: 30_000 });
     await page.getByText(/refused the payment/).waitFor();
     await screenshots(page, 'payments-failed');
