@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { deriveAddress, generateDemoAddress, parseExtendedPublicKey, validateAddress } from '../src/lib/deposit-addresses.ts';
 import { ImportRefused, createDepositAddressService } from '../src/modules/partners/deposit-addresses.service.ts';
-import { DATABASES, setup, signIn, type TestContext } from './harness.ts';
+import { DATABASES, setup, signedInCalls, signIn, type TestContext } from './harness.ts';
 
 /** BIP32 test vector 1 (seed 000102...0f): its master xpub is the operator key of these tests, for EVM and TRON. */
 const TV1_SEED = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
@@ -51,10 +51,7 @@ describe.each(DATABASES)('deposit addresses outside the demo on %s', (kind) => {
     await t?.close();
   });
 
-  const as = (email: string) => ({
-    get: (url: string) => s[email]!.browser.get(url, { token: s[email]!.accessToken }),
-    post: (url: string, body: unknown) => s[email]!.browser.post(url, body, { token: s[email]!.accessToken }),
-  });
+  const as = (email: string) => signedInCalls(s[email]!);
   const service = () => createDepositAddressService({ db: t.database.db, config: t.app.config, now: () => t.clock.now });
   const rows = () =>
     t.database.db

@@ -303,6 +303,12 @@ export async function signIn(t: TestContext, email: string, as: Browser = browse
 /** A demo user signed in: the tokens, the user, and the browser that holds the cookies. */
 export type Session = Awaited<ReturnType<typeof signIn>>;
 
+/** The calls a signed-in user's browser makes, each with the session's access token. */
+export const signedInCalls = (session: Session) => ({
+  get: (url: string) => session.browser.get(url, { token: session.accessToken }),
+  post: (url: string, body: unknown) => session.browser.post(url, body, { token: session.accessToken }),
+});
+
 type SignedInOptions = SetupOptions & { beforeSignIn?: (t: TestContext) => Promise<unknown> };
 
 /**

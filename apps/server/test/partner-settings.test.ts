@@ -6,7 +6,7 @@ import { createCacheBus } from '../src/lib/cache-bus.ts';
 import { validateAddress } from '../src/lib/deposit-addresses.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/partner-cache.ts';
 import { operatorService } from './operator-support.ts';
-import { DATABASES, browser, memoryMailer, setupSignedIn, signIn, twoInstances, type Session, type TestContext } from './harness.ts';
+import { DATABASES, browser, memoryMailer, setupSignedIn, signIn, signedInCalls, twoInstances, type Session, type TestContext } from './harness.ts';
 
 describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) => {
   let t: TestContext;
@@ -18,10 +18,7 @@ describe.each(DATABASES)('partner profile, balance and settings on %s', (kind) =
     await t?.close();
   });
 
-  const as = (email: string) => ({
-    get: (url: string) => s[email]!.browser.get(url, { token: s[email]!.accessToken }),
-    post: (url: string, body: unknown) => s[email]!.browser.post(url, body, { token: s[email]!.accessToken }),
-  });
+  const as = (email: string) => signedInCalls(s[email]!);
 
   it('answers the profile with every partner field, the kind flags and the feature flags', async () => {
     const res = await as('admin@kora.test').get('/api/v1/partner/profile');
