@@ -3,7 +3,7 @@ import { WALLET_MESSAGES } from '@portal/contract/wallets';
 import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts';
 import { mailText, smtpSink } from '../apps/server/test/smtp-sink.ts';
 import { browserMissing } from './support/browser.ts';
-import { screenshots, signInAs } from './support/portal.ts';
+import { screenshots, signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 // the server mails its codes to an SMTP server run here, where the test reads them as a person reads their inbox
@@ -22,8 +22,7 @@ describe.skipIf(browserMissing)('codes checked before they are sent, and asked f
   const env = serverAndBrowser({ SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: '1000' });
 
   it('refuses a wallet address with a bad checksum at the field, before any code is mailed', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, env.server.url, 'admin@acme.test');
+    const page = await signedInPage(env, 'admin@acme.test', { viewport: { width: 1280, height: 800 } });
     await page.goto(`${env.server.url}/wallets`);
     await page.getByRole('heading', { name: 'Wallet Management' }).waitFor();
     await page.getByRole('button', { name: 'Add wallet address' }).first().click();
@@ -43,8 +42,7 @@ describe.skipIf(browserMissing)('codes checked before they are sent, and asked f
   });
 
   it('edits an allowed IP address with the code mailed for that change', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, env.server.url, 'admin@acme.test');
+    const page = await signedInPage(env, 'admin@acme.test', { viewport: { width: 1280, height: 800 } });
     await page.goto(`${env.server.url}/api-keys`);
     const dialog = page.getByRole('dialog');
     await page.getByRole('button', { name: 'Add IP address' }).click();

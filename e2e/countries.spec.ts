@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
-import { signInAs } from './support/portal.ts';
+import { signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
@@ -22,8 +22,7 @@ describe.skipIf(browserMissing)('enabled countries and coverage in Chromium', ()
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it('admin2 asks to enable a country; admin@acme.test sees the banner and approves it', async () => {
-    const asker = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(asker, env.server.url, 'admin2@acme.test');
+    const asker = await signedInPage(env, 'admin2@acme.test', { viewport: { width: 1440, height: 900 } });
     await asker.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Enabled Countries' }).click();
     await asker.waitForURL('**/countries');
     const benin = asker.getByTestId('country-BJ');
@@ -47,8 +46,7 @@ describe.skipIf(browserMissing)('enabled countries and coverage in Chromium', ()
     await asker.keyboard.press('Escape');
     await asker.close();
 
-    const reviewer = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(reviewer, env.server.url, 'admin@acme.test');
+    const reviewer = await signedInPage(env, 'admin@acme.test', { viewport: { width: 1440, height: 900 } });
     const banner = reviewer.getByTestId('pending-countries-banner');
     await banner.getByText('Kwame Boateng asked to enable Benin.', { exact: false }).waitFor();
     await shoot(reviewer, 'pending-country-banner');
@@ -68,8 +66,7 @@ describe.skipIf(browserMissing)('enabled countries and coverage in Chromium', ()
   });
 
   it("coverage shows Kenya's channels and networks", async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, env.server.url, 'treasury@acme.test');
+    const page = await signedInPage(env, 'treasury@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coverage' }).click();
     await page.waitForURL('**/coverage');
     const countries = page.getByRole('list', { name: 'Countries covered' });

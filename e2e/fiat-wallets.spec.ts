@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
-import { screenshots, signInAs } from './support/portal.ts';
+import { screenshots, signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 describe.skipIf(browserMissing)('fiat wallets in Chromium', () => {
   const ctx = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it('admin@acme.test lists its fiat wallets, switches collections of KES on, and opens the NGN wallet’s transactions', async () => {
-    const page = await ctx.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, ctx.server.url, 'admin@acme.test');
+    const page = await signedInPage(ctx, 'admin@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Balance' }).click();
     await page.getByRole('link', { name: /Fiat wallets/ }).click();
     await page.waitForURL('**/balance/fiat-wallets');
@@ -48,8 +47,7 @@ describe.skipIf(browserMissing)('fiat wallets in Chromium', () => {
   });
 
   it('a view user sees the switches read-only', async () => {
-    const page = await ctx.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, ctx.server.url, 'viewer@acme.test');
+    const page = await signedInPage(ctx, 'viewer@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.goto(`${ctx.server.url}/balance/fiat-wallets`);
     await page.getByText('Only admin and treasury users can switch payments and collections.').waitFor();
     expect(await page.getByRole('switch').evaluateAll((s) => s.every((e) => (e as HTMLButtonElement).disabled))).toBe(true);

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { groupThousands, normalise } from '@portal/contract/decimal';
 import { browserMissing } from './support/browser.ts';
-import { apiSignIn, screenshots, signInAs } from './support/portal.ts';
+import { apiSignIn, screenshots, signedInPage, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 async function decodeQr(page: Page, name: RegExp): Promise<string | undefined> {
@@ -16,8 +16,7 @@ describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chro
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it("Acme's admin sees no low-balance banner; the balance, top-up dialog and settings", async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, env.server.url, 'admin@acme.test');
+    const page = await signedInPage(env, 'admin@acme.test', { viewport: { width: 1280, height: 800 } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Balance' }).click();
     await page.waitForURL('**/balance');
     // the balance the ledger holds (the demo's movements and opening), above the 1,000 limit: no banner
@@ -83,8 +82,7 @@ describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chro
   });
 
   it("Lean Pay's admin sees the low-balance banner until it dismisses it, and again at the next sign-in", async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, env.server.url, 'admin@lean.test');
+    const page = await signedInPage(env, 'admin@lean.test', { viewport: { width: 1280, height: 800 } });
     const banner = page.getByTestId('low-balance-banner');
     await banner.waitFor();
     expect(await banner.textContent()).toContain('USD 400.00');
@@ -109,8 +107,7 @@ describe.skipIf(browserMissing)('the frame, balance, top-up and settings in Chro
   });
 
   it('a viewer sees the settings read-only', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, env.server.url, 'viewer@acme.test');
+    const page = await signedInPage(env, 'viewer@acme.test', { viewport: { width: 1280, height: 800 } });
     await page.goto(`${env.server.url}/settings`);
     await page.getByText('You do not have edit access because you are not an admin').waitFor();
     expect(await page.getByRole('button', { name: 'Save payout settings' }).count()).toBe(0);

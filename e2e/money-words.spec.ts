@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
-import { screenshots, signInAs } from './support/portal.ts';
+import { screenshots, signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 /** What a finance lead and a member are told, in a signed-in browser: balances, fees, payouts, pages they may not open. */
@@ -8,8 +8,7 @@ describe.skipIf(browserMissing)('money and access, as the portal words them, in 
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000' });
 
   it("shows the demo's balance as the README says, an amount above it refused as it is typed, and the top-up's timings", async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, env.server.url, 'treasury@acme.test');
+    const page = await signedInPage(env, 'treasury@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.goto(`${env.server.url}/balance`);
     await page.getByTestId('usd-available').getByText('USD 25,000.00').waitFor();
     await page.getByRole('button', { name: 'Withdraw' }).click();
@@ -25,8 +24,7 @@ describe.skipIf(browserMissing)('money and access, as the portal words them, in 
   });
 
   it('shows Fees, and warns that an automated payout has no wallet to go to', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, env.server.url, 'admin@acme.test');
+    const page = await signedInPage(env, 'admin@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.goto(`${env.server.url}/transactions?tab=4`);
     await page.getByRole('row').nth(1).waitFor();
     await screenshots(page, 'fees');
@@ -38,8 +36,7 @@ describe.skipIf(browserMissing)('money and access, as the portal words them, in 
   });
 
   it('tells a view user why a page did not open', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, env.server.url, 'viewer@acme.test');
+    const page = await signedInPage(env, 'viewer@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.goto(`${env.server.url}/api-keys`);
     await page.getByText('Only admins can open that page, so you were brought here.').waitFor();
     expect(new URL(page.url()).pathname).not.toBe('/api-keys');

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mailText, smtpSink } from '../apps/server/test/smtp-sink.ts';
 import { axe } from './support/axe.ts';
 import { browserMissing } from './support/browser.ts';
-import { apiSignIn, screenshots, signInAs } from './support/portal.ts';
+import { apiSignIn, screenshots, signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 // the server's mail goes to an SMTP server run here, read as a person reads their inbox
@@ -14,8 +14,7 @@ describe.skipIf(browserMissing)('notifications in Chromium', () => {
   const env = serverAndBrowser({ SMTP_URL: smtp.url, LOGIN_RATE_LIMIT: '1000' });
 
   it("another admin's new API key rings the bell at once, by e-mail too; opening it goes to the screen; Settings turns the e-mail off", async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, env.server.url, 'admin@acme.test');
+    const page = await signedInPage(env, 'admin@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.goto(`${env.server.url}/balance`);
     const bell = page.getByTestId('notification-bell');
     await bell.waitFor();
@@ -79,8 +78,7 @@ describe.skipIf(browserMissing)('notifications in Chromium', () => {
   });
 
   it('a view-only user has a bell and one switch in Settings: their account (a change of their role)', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await signInAs(page, env.server.url, 'viewer@acme.test');
+    const page = await signedInPage(env, 'viewer@acme.test', { viewport: { width: 1440, height: 900 } });
     await page.goto(`${env.server.url}/settings`);
     await page.getByRole('switch', { name: 'Your account: e-mail' }).waitFor();
     expect(await page.getByTestId('notification-preferences').getByRole('switch').count()).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
-import { screenshots, signInAs } from './support/portal.ts';
+import { screenshots, signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 describe.skipIf(browserMissing)('what a payment says per state, in Chromium', () => {
@@ -8,8 +8,7 @@ describe.skipIf(browserMissing)('what a payment says per state, in Chromium', ()
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000', PAYMENT_STEP_SECONDS: '3' });
 
   it('a collection that fails: pending with the payer instructions, then failed with nothing credited and no instructions; the drawer agrees', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, env.server.url, 'admin@kora.test');
+    const page = await signedInPage(env, 'admin@kora.test', { viewport: { width: 1280, height: 800 } });
     await page.goto(`${env.server.url}/payments/initiate`);
     const form = page.getByRole('form', { name: 'Payment details' });
     await form.getByRole('radio', { name: 'Collect' }).click();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
-import { apiSignIn, screenshots, signInAs } from './support/portal.ts';
+import { apiSignIn, screenshots, signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 /** What the initiate form is filled with. */
@@ -44,8 +44,7 @@ describe.skipIf(browserMissing)('collections and disbursements in Chromium', () 
   const env = serverAndBrowser({ LOGIN_RATE_LIMIT: '1000', PAYMENT_STEP_SECONDS: '2' });
 
   it('admin@kora.test pays out and collects, watches both move on /payments without reloading, and the balance follows', async () => {
-    const page = await env.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await signInAs(page, env.server.url, 'admin@kora.test');
+    const page = await signedInPage(env, 'admin@kora.test', { viewport: { width: 1280, height: 800 } });
     await page.goto(`${env.server.url}/payments/initiate`);
     await page.getByRole('heading', { name: 'Initiate payment' }).waitFor();
     // from here on, every screen change happens inside the page: no document loads

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateSync } from 'otplib';
-import type { Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { serverAndBrowser } from './server.ts';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../apps/server/src/db/seed/demo.ts';
 
 export { DEMO_PASSWORD };
@@ -107,4 +108,11 @@ export async function apiSignIn(baseUrl: string, email: string) {
     post: (url: string, body: unknown = {}) => call('POST', url, body),
     put: (url: string, body: unknown = {}) => call('PUT', url, body),
   };
+}
+
+/** A page of the server's browser (with `options`: its viewport and any other) on which `email` has signed in. */
+export async function signedInPage(env: ReturnType<typeof serverAndBrowser>, email: string, options: BrowserContextOptions = {}) {
+  const page = await env.browser.newPage(options);
+  await signInAs(page, env.server.url, email);
+  return page;
 }

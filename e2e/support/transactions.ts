@@ -1,11 +1,10 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { signInAs } from './portal.ts';
+import { signedInPage } from './portal.ts';
 import type { serverAndBrowser } from './server.ts';
 
 /** A 1280×900 page (and `options` beside) on which `email` has signed in and landed on the transactions. */
 export async function transactionsPage(env: ReturnType<typeof serverAndBrowser>, email: string, options: BrowserContextOptions = {}) {
-  const page = await env.browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
-  await signInAs(page, env.server.url, email);
+  const page = await signedInPage(env, email, { viewport: { width: 1280, height: 900 }, ...options });
   await page.waitForURL('**/transactions');
   return page;
 }
