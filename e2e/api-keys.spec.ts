@@ -1,29 +1,17 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mailText, smtpSink } from '../apps/server/test/smtp-sink.ts';
 import { browserMissing } from './support/browser.ts';
-import { signInAs } from './support/portal.ts';
+import { screenshots, signInAs } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 // the server mails its codes to an SMTP server run here, where the test reads them as a person reads their inbox
 const smtp = await smtpSink();
 afterAll(() => smtp.close());
 
-const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
-
 /** Desktop (1440 px) and phone (375 px) screenshots of the page as it is now. */
-async function shots(page: Page, name: string) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const size = page.viewportSize() ?? { width: 1440, height: 900 };
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: path.join(SHOTS, `${name}-desktop.png`), fullPage: true });
-  await page.setViewportSize({ width: 375, height: 760 });
-  await page.screenshot({ path: path.join(SHOTS, `${name}-mobile.png`), fullPage: true });
-  await page.setViewportSize(size);
-}
+const shots = (page: Page, name: string) => screenshots(page, name, { desktop: { width: 1440, height: 900 }, phone: { width: 375, height: 760 } });
 
 /** A signed partner-API call, as a partner's server makes it. */
 async function signedGet(baseUrl: string, key: { apiKey: string; secret: string }, pathname: string) {

@@ -59,13 +59,19 @@ export async function signInAs(page: Page, baseUrl: string, email: string, optio
 
 const SHOTS = path.resolve(import.meta.dirname, '../screenshots');
 
-/** Desktop and 375 px wide screenshots of the current page, into e2e/screenshots. */
-export async function screenshots(page: Page, name: string) {
+type Size = { width: number; height: number };
+
+/** Desktop and 375 px wide screenshots of the current page (1280×800 and 375×740 unless `sizes` say), into e2e/screenshots. */
+export async function screenshots(
+  page: Page,
+  name: string,
+  sizes: { desktop: Size; phone: Size } = { desktop: { width: 1280, height: 800 }, phone: { width: 375, height: 740 } },
+) {
   fs.mkdirSync(SHOTS, { recursive: true });
-  const size = page.viewportSize() ?? { width: 1280, height: 800 };
-  await page.setViewportSize({ width: 1280, height: 800 });
+  const size = page.viewportSize() ?? sizes.desktop;
+  await page.setViewportSize(sizes.desktop);
   await page.screenshot({ path: path.join(SHOTS, `${name}-desktop.png`), fullPage: true });
-  await page.setViewportSize({ width: 375, height: 740 });
+  await page.setViewportSize(sizes.phone);
   await page.screenshot({ path: path.join(SHOTS, `${name}-mobile.png`), fullPage: true });
   await page.setViewportSize(size);
 }
