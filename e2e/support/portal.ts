@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateSync } from 'otplib';
-import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { serverAndBrowser } from './server.ts';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { DEMO_PASSWORD, DEMO_USERS } from '../../apps/server/src/db/seed/demo.ts';
 
 export { DEMO_PASSWORD };
@@ -117,7 +116,7 @@ export async function apiSignIn(baseUrl: string, email: string) {
 }
 
 /** A page of the server's browser (with `options`: its viewport and any other) on which `email` has signed in. */
-export async function signedInPage(env: ReturnType<typeof serverAndBrowser>, email: string, options: BrowserContextOptions = {}) {
+export async function signedInPage(env: { server: { url: string }; browser: Browser }, email: string, options: BrowserContextOptions = {}) {
   const page = await env.browser.newPage(options);
   await signInAs(page, env.server.url, email);
   return page;

@@ -164,7 +164,7 @@ describe('useLiveEvents', () => {
   function locks() {
     let held = false;
     const waiting: (() => void)[] = [];
-    type Callback = (lock: object | null) => Promise<unknown> | unknown;
+    type Callback = (lock: object | null) => unknown;
     const take = async (cb: Callback) => {
       held = true;
       try {
