@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { LIVE_EVENTS_PATH, LIVE_TOPICS, LiveAccessEvent, LiveEndedEvent, LiveEvent, type LiveTopic } from '@portal/contract/live';
 import { apiStream } from './api-client.ts';
+import { reportOutage, useConnection } from './connection.ts';
 import { profileQuery } from './partner/profile.ts';
 import { logout } from './session/session.ts';
 import { useSession } from './session/session-store.ts';
@@ -172,6 +173,9 @@ async function holdStream(signal: AbortSignal, deliver: (event: StreamEvent) => 
   }
 }
 
+/** What the tab holding the stream tells the others when it finds the server away (never a server's event type). */
+const OUTAGE = 'portal:outage';
+
 /**
  * The tabs of a browser share one stream: each open stream holds one of the six connections a browser keeps to a
  * server over HTTP/1.1, and with a stream per tab, six tabs would leave none for the calls. The tab holding a lock
@@ -186,16 +190,24 @@ function sharedStream(name: string) {
     /** Hears the events another tab's stream passes on, and holds the stream (`hold`) whenever this tab has the lock. */
     run(signal: AbortSignal, hear: (event: StreamEvent) => void, hold: (pass: (event: StreamEvent) => void, followed: boolean) => Promise<void>) {
       const channel = new BroadcastChannel(name);
-      channel.onmessage = (e: MessageEvent<StreamEvent>) => hear(e.data);
+      // the holder's stream is the other tabs' link to the server too: when it finds the server away, they say
+      // "Reconnecting..." and probe it as if a call of theirs had failed
+      channel.onmessage = (e: MessageEvent<StreamEvent>) => (e.data.type === OUTAGE ? reportOutage() : hear(e.data));
       signal.addEventListener('abort', () => channel.close(), { once: true });
       // passed on first: hearing `ended` stops this tab's stream
       const pass = (event: StreamEvent) => {
         if (!signal.aborted) channel.postMessage(event);
         hear(event);
       };
-      const waited = () => locks.request(name, { signal }, () => hold(pass, true));
+      const holding = (followed: boolean) => {
+        const unwatch = useConnection.subscribe((now, before) => {
+          if (now.status === 'reconnecting' && before.status === 'online' && !signal.aborted) channel.postMessage({ type: OUTAGE, data: '' });
+        });
+        return hold(pass, followed).finally(unwatch);
+      };
+      const waited = () => locks.request(name, { signal }, () => holding(true));
       void locks
-        .request(name, { ifAvailable: true }, (lock) => (lock ? hold(pass, false) : waited()))
+        .request(name, { ifAvailable: true }, (lock) => (lock ? holding(false) : waited()))
         // the tab left before it had the lock
         .catch(() => undefined);
     },
