@@ -61,7 +61,7 @@ const MONEY_PATHS: Record<string, MoneyRequest['kind']> = {
 
 /**
  * In every page before its own scripts: the live stream's response is read a second time (tee) for the ids of its
- * `change` events, and every alert that appears (an error toast, a field's error, an error screen's) is reported,
+ * `change` events, as are the events another tab's stream passes on (the portal's BroadcastChannel), and every alert that appears (an error toast, a field's error, an error screen's) is reported,
  * so that the soak knows what the person saw. Plain JavaScript in a string: the page runs it as written (a function
  * passed from here would carry the helpers this file's compiler adds).
  */
@@ -95,6 +95,18 @@ const INSTRUMENT = `(() => {
     })();
     return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+  // the tabs of a browser share one stream: the others hear its events on a BroadcastChannel
+  const Channel = window.BroadcastChannel;
+  if (Channel)
+    window.BroadcastChannel = class extends Channel {
+      constructor(name) {
+        super(name);
+        if (String(name).startsWith('portal-live-events:'))
+          this.addEventListener('message', (e) => {
+            if (e.data && e.data.type === 'change' && e.data.id) report('event', e.data.id);
+          });
+      }
+    };
   const seen = new WeakSet();
   const look = (el) => {
     const found = [...(el.matches('[role="alert"]') ? [el] : []), ...el.querySelectorAll('[role="alert"]')];
