@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { checkSchema, migrateToLatest, schemaState, SchemaError } from './db/migrate.ts';
+import { applyMigrations, checkSchema, SchemaError } from './db/migrate.ts';
 import { verifyKeys } from './lib/key-check.ts';
 import { loadKeys, type Keys } from './lib/keys.ts';
 
@@ -30,9 +30,7 @@ export async function openRuntime(
       ? await openDatabase({ kind: 'postgres', url: config.DATABASE_DIRECT_URL, max: 1 })
       : undefined;
   try {
-    const schema = migrate
-      ? migrateToLatest((direct ?? database).db).then(async (migrated) => ({ migrated, newer: (await schemaState(database.db)).newer }))
-      : checkSchema(database.db).then((newer) => ({ migrated: [], newer }));
+    const schema = migrate ? applyMigrations((direct ?? database).db) : checkSchema(database.db).then((newer) => ({ migrated: [], newer }));
     const { migrated, newer } = await schema
       .catch((err: unknown) => {
         if (err instanceof SchemaError) throw new ConfigError(err.message);

@@ -92,7 +92,7 @@ const MIGRATIONS: Migrations = {
 const CONTRACT_SUFFIX = '-contract';
 
 /** How long a migration waits for a table's lock before it gives up and tries again (a long read holds it meanwhile). */
-export const MIGRATION_LOCK_TIMEOUT_MS = 2000;
+const MIGRATION_LOCK_TIMEOUT_MS = 2000;
 
 type Migrations = Record<string, Migration>;
 
@@ -102,7 +102,7 @@ export function migrator(db: Kysely<any>, migrations: Migrations = MIGRATIONS) {
 }
 
 /** What the database's schema is to this release: migrations it has not run yet, and migrations of a newer release. */
-export async function schemaState(db: Kysely<any>, migrations: Migrations = MIGRATIONS): Promise<{ pending: string[]; newer: string[]; blocking: string[] }> {
+async function schemaState(db: Kysely<any>, migrations: Migrations = MIGRATIONS): Promise<{ pending: string[]; newer: string[]; blocking: string[] }> {
   const applied = new Set<string>();
   const table = await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(db);
   if (table.rows[0]?.found) {
@@ -128,27 +128,25 @@ function checkNotContracted(state: { blocking: string[] }) {
     );
 }
 
+type MigrateOptions = { migrations?: Migrations; lockTimeoutMs?: number; attempts?: number; pauseMs?: number };
+
 /**
  * Applies the pending migrations. Each waits at most MIGRATION_LOCK_TIMEOUT_MS for a table's lock, so that a change
  * queued behind a long read never holds every other statement on that table behind it; then it is tried again, up
  * to `attempts` times. Migrations of a newer release are left as they are (the expand steps this release runs
- * beside); a contracted schema is refused.
+ * beside, answered as `newer`); a contracted schema is refused.
  */
-export async function migrateToLatest(
+export async function applyMigrations(
   db: Kysely<any>,
-  {
-    migrations = MIGRATIONS,
-    lockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS,
-    attempts = 15,
-    pauseMs = 1000,
-  }: { migrations?: Migrations; lockTimeoutMs?: number; attempts?: number; pauseMs?: number } = {},
-): Promise<string[]> {
+  { migrations = MIGRATIONS, lockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS, attempts = 15, pauseMs = 1000 }: MigrateOptions = {},
+): Promise<{ migrated: string[]; newer: string[] }> {
   const state = await schemaState(db, migrations);
   checkNotContracted(state);
-  if (state.pending.length === 0) return [];
+  const { newer } = state;
+  if (state.pending.length === 0) return { migrated: [], newer };
   // a newer release's migrations are known to this run too (they are in the database already), so that the migrator
   // does not call them missing; they are not run again
-  const known: Migrations = { ...migrations, ...Object.fromEntries(state.newer.map((name) => [name, { up: async () => {} }])) };
+  const known: Migrations = { ...migrations, ...Object.fromEntries(newer.map((name) => [name, { up: async () => {} }])) };
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await db.connection().execute(async (conn) => {
       await sql.raw(`set lock_timeout = ${Math.round(lockTimeoutMs)}`).execute(conn);
@@ -158,7 +156,7 @@ export async function migrateToLatest(
         await sql`reset lock_timeout`.execute(conn);
       }
     });
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (!error) return { migrated: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), newer };
     // lock_not_available: a long statement held the table; what ran before it stays applied
     if ((error as { code?: unknown }).code !== '55P03' || attempt >= attempts) {
       throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
@@ -166,6 +164,9 @@ export async function migrateToLatest(
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }
+
+/** The migrations applied now (applyMigrations). */
+export const migrateToLatest = async (db: Kysely<any>, options: MigrateOptions = {}): Promise<string[]> => (await applyMigrations(db, options)).migrated;
 
 /**
  * What an instance that does not migrate checks at start: nothing of its own is pending, and no newer release has
