@@ -180,44 +180,46 @@ const OUTAGE = 'portal:outage';
  * The tabs of a browser share one stream: each open stream holds one of the six connections a browser keeps to a
  * server over HTTP/1.1, and with a stream per tab, six tabs would leave none for the calls. The tab holding a lock
  * (Web Locks) holds the stream and passes each event to the others on a `BroadcastChannel`; when it closes, another
- * tab takes the lock and reopens the stream from the last event id it heard. Undefined where the browser has
- * neither: each tab then holds its own.
+ * tab takes the lock and reopens the stream from the last event id it heard. This tab hears the events another tab's
+ * stream passes on, and holds the stream (`hold`) whenever it has the lock. False where the browser has neither: each
+ * tab then holds its own.
  */
-function sharedStream(name: string) {
+function shareStream(
+  name: string,
+  signal: AbortSignal,
+  hear: (event: StreamEvent) => void,
+  hold: (pass: (event: StreamEvent) => void, followed: boolean) => Promise<void>,
+): boolean {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  if (!locks || typeof BroadcastChannel === 'undefined') return undefined;
-  return {
-    /** Hears the events another tab's stream passes on, and holds the stream (`hold`) whenever this tab has the lock. */
-    run(signal: AbortSignal, hear: (event: StreamEvent) => void, hold: (pass: (event: StreamEvent) => void, followed: boolean) => Promise<void>) {
-      const channel = new BroadcastChannel(name);
-      // the holder's stream is the other tabs' link to the server too: when it finds the server away, they say
-      // "Reconnecting..." and probe it as if a call of theirs had failed
-      channel.onmessage = (e: MessageEvent<StreamEvent>) => (e.data.type === OUTAGE ? reportOutage() : hear(e.data));
-      signal.addEventListener('abort', () => channel.close(), { once: true });
-      // passed on first: hearing `ended` stops this tab's stream
-      const pass = (event: StreamEvent) => {
-        if (!signal.aborted) channel.postMessage(event);
-        hear(event);
-      };
-      const holding = (followed: boolean) => {
-        const unwatch = useConnection.subscribe((now, before) => {
-          if (now.status === 'reconnecting' && before.status === 'online' && !signal.aborted) channel.postMessage({ type: OUTAGE, data: '' });
-        });
-        return hold(pass, followed).finally(unwatch);
-      };
-      const waited = () => locks.request(name, { signal }, () => holding(true));
-      void locks
-        .request(name, { ifAvailable: true }, (lock) => (lock ? holding(false) : waited()))
-        // the tab left before it had the lock
-        .catch(() => undefined);
-    },
+  if (!locks || typeof BroadcastChannel === 'undefined') return false;
+  const channel = new BroadcastChannel(name);
+  // the holder's stream is the other tabs' link to the server too: when it finds the server away, they say
+  // "Reconnecting..." and probe it as if a call of theirs had failed
+  channel.onmessage = (e: MessageEvent<StreamEvent>) => (e.data.type === OUTAGE ? reportOutage() : hear(e.data));
+  signal.addEventListener('abort', () => channel.close(), { once: true });
+  // passed on first: hearing `ended` stops this tab's stream
+  const pass = (event: StreamEvent) => {
+    if (!signal.aborted) channel.postMessage(event);
+    hear(event);
   };
+  const holding = (followed: boolean) => {
+    const unwatch = useConnection.subscribe((now, before) => {
+      if (now.status === 'reconnecting' && before.status === 'online' && !signal.aborted) channel.postMessage({ type: OUTAGE, data: '' });
+    });
+    return hold(pass, followed).finally(unwatch);
+  };
+  const waited = () => locks.request(name, { signal }, () => holding(true));
+  void locks
+    .request(name, { ifAvailable: true }, (lock) => (lock ? holding(false) : waited()))
+    // the tab left before it had the lock
+    .catch(() => undefined);
+  return true;
 }
 
 /**
  * Keeps the signed-in frame's data live: holds the partner's event stream (GET events, with the session's token;
  * fetch, not EventSource, so the token goes in the header as on every call) and refetches what a change makes
- * stale. The tabs of a browser share one stream (`sharedStream`). It reconnects by itself (1 s, doubling to 30 s;
+ * stale. The tabs of a browser share one stream (`shareStream`). It reconnects by itself (1 s, doubling to 30 s;
  * sooner when the server asks with `retry:`, as one that shuts down does; through an outage the call waits for the
  * server), sending the last event id it saw (`Last-Event-ID`) so that the server, whichever instance answers, sends
  * what was missed. When the server cannot tell (`resync`), everything on screen is refetched. The stream also carries
@@ -262,9 +264,7 @@ export function useLiveEvents(enabled = true) {
       refetch.schedule(change.table);
     };
     const hold = (deliver: (event: StreamEvent) => void, followed: boolean) => holdStream(controller.signal, deliver, () => lastId, followed);
-    const shared = sharedStream(`portal-live-events:${userId ?? ''}`);
-    if (shared) shared.run(controller.signal, handle, hold);
-    else void hold(handle, false);
+    if (!shareStream(`portal-live-events:${userId ?? ''}`, controller.signal, handle, hold)) void hold(handle, false);
     return () => {
       controller.abort();
       refetch.cancel();
