@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserMissing, holdClocks, launch, watchCsp } from './support/browser.ts';
-import { signInAs } from './support/portal.ts';
+import { apiSignIn, signInAs } from './support/portal.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { DATABASES, serverDatabase } from '../apps/server/test/harness.ts';
 
@@ -10,6 +10,23 @@ const TOKEN_SECONDS = 10;
 const IDLE_WARNING_SECONDS = 20;
 const IDLE_LOGOUT_SECONDS = 5;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A payout of `email`'s partner to a Kenyan M-Pesa phone, made through the API as the partner's server would. */
+async function payOut(baseUrl: string, email: string) {
+  const api = await apiSignIn(baseUrl, email);
+  const { channels } = (await (await api.get('/api/v1/channels?country=KE&rampType=withdraw')).json()) as { channels: { id: string; channelType: string }[] };
+  const { networks } = (await (await api.get('/api/v1/networks?country=KE')).json()) as { networks: { id: string; code: string }[] };
+  const made = await api.post('/api/v1/partner/disbursement', {
+    country: 'KE',
+    channelId: channels.find((c) => c.channelType === 'momo')!.id,
+    networkId: networks.find((n) => n.code === 'MPESA')!.id,
+    accountNumber: '+254712345678',
+    recipient: { name: 'Amina Juma' },
+    amount: '1500',
+    sequenceId: crypto.randomUUID(),
+  });
+  expect(made.status, await made.clone().text()).toBe(201);
+}
 
 /** What the tabs of one person asked the server, and where they went, for the assertions at the end. */
 type Record_ = {
@@ -117,8 +134,10 @@ describe.skipIf(browserMissing).each(DATABASES)('a session outlives its access t
       console.log(
         `${kind}: renewals in ${((Date.now() - signedIn) / 1000).toFixed(1)} s: A ${renewals('A', signedIn)}, B ${renewals('B', signedIn)}, all ${record.refreshes.map((r) => r.status).join(' ')}`,
       );
-      // the live stream carried on across them: the demo's newest payments wait above the rows, and show when asked for
+      // the live stream carried on across them: a payout made now (besides the demo's, which may all have been Kora's
+      // or collections) waits above the rows, and shows when asked for
       const before = await firstRow();
+      await payOut(server.url, 'admin@acme.test');
       await a.getByTestId('show-new-rows').click({ timeout: 10_000 });
       await expect.poll(firstRow, { timeout: 5_000 }).not.toBe(before);
 
