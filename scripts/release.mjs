@@ -108,7 +108,7 @@ const dockerfile = (release) => `# The portal's container image, built from this
 #     partner-portal:${release.version}-${release.commit}
 #
 # The server migrates the database at start. DATA_DIR holds report files: share it between the instances.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 FROM \${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/var/lib/portal

@@ -60,7 +60,7 @@ export async function buildServer() {
       splitting: true,
       format: 'esm',
       platform: 'node',
-      target: 'node20.19',
+      target: 'node22.12',
       // classes and functions keep their names (errors and logs show them)
       keepNames: true,
       sourcemap: 'linked',

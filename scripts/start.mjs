@@ -7,6 +7,9 @@ import { ensureServerBuild, serverDist } from './server-build.mjs';
 import { ensureWebBuild } from './web-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  console.warn(`Node.js ${process.versions.node} is past its end of life and not supported: use Node.js 22 or 24 (see the README).`);
+}
 ensureWebBuild();
 try {
   await ensureServerBuild();
