@@ -12,6 +12,8 @@ let failed = 0;
 let skipped = 0;
 /** Integration and browser tests that ran on the PostgreSQL server (their names say "postgres"). */
 let onPostgres = 0;
+/** The failed tests' names and the first lines of their messages, repeated under the summary: a log is often read from its end. */
+const failures = [];
 
 function record(name, ok, started, report) {
   let counts = '';
@@ -21,7 +23,22 @@ function record(name, ok, started, report) {
     failed += j.numFailedTests;
     skipped += j.numPendingTests + (j.numTodoTests ?? 0);
     counts = `${j.numPassedTests} passed, ${j.numFailedTests} failed, ${j.numPendingTests} skipped`;
-    for (const file of j.testResults) onPostgres += file.assertionResults.filter((t) => t.status === 'passed' && /\bpostgres\b/i.test(t.fullName)).length;
+    for (const file of j.testResults) {
+      onPostgres += file.assertionResults.filter((t) => t.status === 'passed' && /\bpostgres\b/i.test(t.fullName)).length;
+      const where = path.relative(root, file.name);
+      for (const t of file.assertionResults.filter((a) => a.status === 'failed')) {
+        const message = (t.failureMessages ?? []).join('\n').split('\n').slice(0, 6).join('\n    ');
+        failures.push(`${where} › ${t.fullName}\n    ${message}`);
+      }
+      // a file that failed before any of its tests ran (an import error, a failed beforeAll)
+      if (file.status === 'failed' && file.assertionResults.every((a) => a.status !== 'failed'))
+        failures.push(
+          `${where}\n    ${String(file.message ?? '')
+            .split('\n')
+            .slice(0, 6)
+            .join('\n    ')}`,
+        );
+    }
   } else if (!ok) {
     failed += 1;
   }
@@ -68,26 +85,40 @@ const vitest = (project, { parallel = false } = {}) => {
   return ['npx', parallel ? [...args, `--maxWorkers=${workers}`] : args, report];
 };
 
-const databases = process.env.TEST_DATABASE_URL ? 'embedded PGlite and PostgreSQL' : 'embedded PGlite only (set TEST_DATABASE_URL for PostgreSQL)';
-await checks([
-  ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
-  ['typecheck: server', 'npx', ['tsc', '-p', 'apps/server']],
-  ['typecheck: web', 'npx', ['tsc', '-p', 'apps/web']],
-  ['typecheck: e2e', 'npx', ['tsc', '-p', 'e2e']],
-  ['typecheck: bench', 'npx', ['tsc', '-p', 'bench']],
-  ['typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract']],
-  ['format: Prettier', 'npm', ['run', '--silent', 'format:check']],
-  ['unused files, exports and dependencies: knip', 'npx', ['knip', '--no-progress']],
-  ['import cycles: none, type imports included', process.execPath, ['scripts/check-cycles.mjs']],
-  ['dependencies: each workspace declares what it imports', process.execPath, ['scripts/check-deps.mjs']],
-]);
-step('unit: contract', ...vitest('contract'));
-step('unit: web', ...vitest('web', { parallel: true }));
-step(`integration: server on ${databases}`, ...vitest('server', { parallel: true }));
-step('e2e: Chromium', ...vitest('e2e', { parallel: true }));
+// `--only=unit,integration`: the steps whose names start with one of these words (CI's second Node.js line runs the
+// tests, not the checks, which do not depend on the runtime)
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const wanted = (name) => !only || only.some((word) => name.startsWith(word));
 
-console.log('\n━━ Summary ━━');
+const databases = process.env.TEST_DATABASE_URL ? 'embedded PGlite and PostgreSQL' : 'embedded PGlite only (set TEST_DATABASE_URL for PostgreSQL)';
+await checks(
+  [
+    ['lint', 'npx', ['eslint', '.', '--max-warnings=0']],
+    ['typecheck: server', 'npx', ['tsc', '-p', 'apps/server']],
+    ['typecheck: web', 'npx', ['tsc', '-p', 'apps/web']],
+    ['typecheck: e2e', 'npx', ['tsc', '-p', 'e2e']],
+    ['typecheck: bench', 'npx', ['tsc', '-p', 'bench']],
+    ['typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract']],
+    ['format: Prettier', 'npm', ['run', '--silent', 'format:check']],
+    ['unused files, exports and dependencies: knip', 'npx', ['knip', '--no-progress']],
+    ['import cycles: none, type imports included', process.execPath, ['scripts/check-cycles.mjs']],
+    ['dependencies: each workspace declares what it imports', process.execPath, ['scripts/check-deps.mjs']],
+  ].filter(([name]) => wanted(name)),
+);
+const steps = [
+  ['unit: contract', ...vitest('contract')],
+  ['unit: web', ...vitest('web', { parallel: true })],
+  [`integration: server on ${databases}`, ...vitest('server', { parallel: true })],
+  ['e2e: Chromium', ...vitest('e2e', { parallel: true })],
+];
+for (const [name, ...rest] of steps) if (wanted(name)) step(name, ...rest);
+
+console.log(`\n━━ Summary (Node.js ${process.versions.node}) ━━`);
 for (const r of results) console.log(`${r.ok ? '✔' : '✘'} ${r.name.padEnd(60)} ${r.seconds.padStart(6)} s  ${r.counts}`);
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `✘ ${f}`).join('\n')}`);
 console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 // the row-lock and concurrency tests catch some mistakes only on a real PostgreSQL server: say plainly whether it ran
 console.log(
