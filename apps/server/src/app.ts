@@ -152,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerFairShare(app, { perPartner: deps.config.FAIR_SHARE_PER_PARTNER, waitSeconds: deps.config.FAIR_SHARE_WAIT_SECONDS });
   registerLanguage(app);
   await registerSecurityHeaders(app, { production: deps.config.NODE_ENV === 'production' });
-  registerMetrics(app, { token: deps.config.METRICS_TOKEN, ledger: services.ledger });
+  registerMetrics(app, { token: deps.config.METRICS_TOKEN, ledger: services.ledger, monitoring: services.monitoring });
   await app.register(fastifyCookie, { secret: cookieSecret(deps.keys.jwtSecret) });
   await registerRateLimit(app);
   registerAuth(app, services.sessionReads);

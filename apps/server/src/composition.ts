@@ -7,9 +7,11 @@ import { invalidateEverywhere, type CacheBus } from './lib/cache-bus.ts';
 import type { FileStorage } from './lib/file-storage.ts';
 import type { Keys } from './lib/keys.ts';
 import type { LiveBus, LivePublisher } from './lib/live-bus.ts';
+import { undeliveredMails } from './lib/mail-outbox.repository.ts';
 import type { Mailer } from './lib/mailer.ts';
 import type { MailQueue } from './lib/mail-relay.ts';
 import { startCleanupJob } from './jobs/cleanup.ts';
+import { oldestDueJobs } from './jobs/job-queue.repository.ts';
 import { startReconcileJob } from './jobs/reconcile.ts';
 import { ALLOWED_IPS_CACHE, API_KEY_CACHE, createAllowedIpsService, createApiKeysService, type ApiKeyCallReads } from './modules/api-keys/index.ts';
 import { createPasswordResetService, createSessionsService, createSignInService, type SessionReads } from './modules/auth/index.ts';
@@ -49,6 +51,7 @@ import { createPasskeysRepository } from './modules/passkeys/passkeys.repository
 import { createSecurityRepository } from './modules/security/security.repository.ts';
 import { createTeamRepository } from './modules/team/team.repository.ts';
 import { findPartner, findPartnerByAbbreviation } from './modules/partners/partners.repository.ts';
+import { endpointHealth } from './modules/webhooks/webhooks.repository.ts';
 
 /**
  * The composition root: every service is built here, once, from what the process runs on, and handed to the routes
@@ -248,6 +251,12 @@ export function composeServices(deps: RuntimeDeps) {
     coverage: createCoverageService({ db }),
     notifications: createNotificationsService({ db, now }),
     notifier,
+    /** what /metrics reads at each scrape besides the ledger (plugins/metrics.ts), one statement a metric family */
+    monitoring: {
+      oldestDueJobs: () => oldestDueJobs(db),
+      webhookEndpoints: () => endpointHealth(db),
+      mailOutbox: () => undeliveredMails(db),
+    },
     payments: createPaymentService({
       db,
       now,

@@ -87,3 +87,23 @@ export async function markMailRetry(db: Executor, id: string, error: string, nex
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * The outbox's undelivered mails, in one statement: those not delivered yet and not given up (queued, or being sent),
+ * the age in seconds of the oldest of them from when it was written (0 when none), and those given up (failed: a
+ * mail the relay tried MAIL_MAX_ATTEMPTS times, or one sent at once whose send failed; kept until someone removes them).
+ */
+export async function undeliveredMails(db: Executor): Promise<{ pending: number; oldestPendingSeconds: number; failed: number }> {
+  const row = await sql<{ pending: number; oldest_pending_seconds: number | string | null; failed: number }>`
+    select count(*) filter (where status in ('queued', 'sending'))::int as pending,
+           extract(epoch from now() - min(created_at) filter (where status in ('queued', 'sending')))::float8 as oldest_pending_seconds,
+           count(*) filter (where status = 'failed')::int as failed
+      from mail_outbox
+     where status in ('queued', 'sending', 'failed')`.execute(db);
+  const r = row.rows[0];
+  return {
+    pending: Number(r?.pending ?? 0),
+    oldestPendingSeconds: Math.max(0, Number(r?.oldest_pending_seconds ?? 0)),
+    failed: Number(r?.failed ?? 0),
+  };
+}

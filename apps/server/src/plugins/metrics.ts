@@ -29,13 +29,56 @@ function routeLabel(request: FastifyRequest): string {
 }
 
 /**
+ * What a scrape reads of the database besides the ledger, one statement a metric family (the composition root builds
+ * it from the repositories).
+ */
+export type MonitoringReads = {
+  /** per queue, the age in seconds of its oldest job due and not picked up yet (0 for a queue with none) */
+  oldestDueJobs(): Promise<{ queue: string; seconds: number }[]>;
+  /** enabled webhook endpoints, and how many of them have their latest tried deliveries all failing */
+  webhookEndpoints(): Promise<{ enabled: number; failing: number }>;
+  /** the mail outbox: mails not delivered yet, the age in seconds of the oldest of them, and mails given up */
+  mailOutbox(): Promise<{ pending: number; oldestPendingSeconds: number; failed: number }>;
+};
+
+/** A gauge with no sample at all (a labelless gauge's reset leaves a 0): what a scrape shows of a read that failed. */
+function clear(gauge: Gauge) {
+  gauge.reset();
+  gauge.remove({});
+}
+
+/**
+ * One read shared by the gauges of a scrape that each show a part of it: the first gauge's collect starts it, the
+ * others of the same scrape take the same answer; the next scrape reads again. A read that fails logs a warning and
+ * leaves the gauges out (no sample, never the previous one).
+ */
+function sharedRead<T>(app: FastifyInstance, what: string, read: () => Promise<T>) {
+  let reading: Promise<T> | undefined;
+  return (set: (gauge: Gauge, value: T) => void) =>
+    async function collect(this: Gauge) {
+      try {
+        const value = await (reading ??= read().finally(() => (reading = undefined)));
+        this.reset();
+        set(this, value);
+      } catch (err) {
+        clear(this);
+        app.log.warn({ err }, `metrics: ${what} could not be read`);
+      }
+    };
+}
+
+/**
  * Prometheus metrics at /metrics (text format): requests and their latency by method, route pattern and status;
- * the job queue's depth per queue, sampled at each scrape; the database connections; the latest ledger
- * reconciliation's findings and time; the process metrics.
+ * the job queue's depth per queue and the age of its oldest due job, sampled at each scrape; the database
+ * connections; failing webhook endpoints; the mail outbox; the latest ledger reconciliation's findings and time;
+ * the process metrics.
  * Outside /api/v1 and not behind the sign-in (a scraper has no user); with METRICS_TOKEN set, a scrape must send
  * `Authorization: Bearer <token>`.
  */
-export function registerMetrics(app: FastifyInstance, options: { token?: string | undefined; ledger: Pick<Ledger, 'lastReconciliation'> }) {
+export function registerMetrics(
+  app: FastifyInstance,
+  options: { token?: string | undefined; ledger: Pick<Ledger, 'lastReconciliation'>; monitoring: MonitoringReads },
+) {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({
@@ -140,6 +183,60 @@ export function registerMetrics(app: FastifyInstance, options: { token?: string 
   perQueue('portal_job_queue_active', 'Jobs being worked on in each queue, sampled at each scrape', async (boss, queue) => {
     const waiting = await boss.getQueueSize(queue);
     return (await boss.getQueueSize(queue, { before: 'completed' })) - waiting;
+  });
+  // how long the oldest due job of each queue has waited for a worker (JobQueueOldestJobTooOld): one statement for
+  // every queue, on pg-boss's own job table
+  new Gauge({
+    name: 'portal_job_queue_oldest_seconds',
+    help: 'Age in seconds of the oldest job in each queue that is due and not yet picked up (created or due for a retry, start time come), from its start time; 0 when none',
+    labelNames: ['queue'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!app.boss) return;
+      try {
+        for (const { queue, seconds } of await options.monitoring.oldestDueJobs()) this.set({ queue }, seconds);
+      } catch (err) {
+        app.log.warn({ err }, "metrics: the age of the queues' oldest jobs could not be read");
+      }
+    },
+  });
+
+  // webhook endpoints whose deliveries keep failing (WebhookEndpointsFailing), across partners: counts only, never a
+  // partner or an address. Both gauges of a scrape share one read.
+  const endpoints = sharedRead(app, 'the webhook endpoints', () => options.monitoring.webhookEndpoints());
+  new Gauge({
+    name: 'portal_webhook_endpoints_failing',
+    help: 'Enabled webhook endpoints whose latest 3 tried automatic deliveries (fewer if it has had fewer) all failed at their last attempt: given up, or waiting for a retry',
+    registers: [registry],
+    collect: endpoints((gauge, e) => gauge.set(e.failing)),
+  });
+  new Gauge({
+    name: 'portal_webhook_endpoints_enabled',
+    help: 'Enabled webhook endpoints, of every partner',
+    registers: [registry],
+    collect: endpoints((gauge, e) => gauge.set(e.enabled)),
+  });
+
+  // the mail outbox (MailOutboxStuck, MailDeliveryFailing): the three gauges of a scrape share one read
+  const outbox = sharedRead(app, 'the mail outbox', () => options.monitoring.mailOutbox());
+  new Gauge({
+    name: 'portal_mail_outbox_pending',
+    help: 'Mails in the outbox not delivered yet and not given up (queued, or being sent)',
+    registers: [registry],
+    collect: outbox((gauge, m) => gauge.set(m.pending)),
+  });
+  new Gauge({
+    name: 'portal_mail_outbox_oldest_pending_seconds',
+    help: 'Age in seconds of the oldest mail in the outbox not delivered yet and not given up, from when it was written; 0 when none',
+    registers: [registry],
+    collect: outbox((gauge, m) => gauge.set(m.oldestPendingSeconds)),
+  });
+  new Gauge({
+    name: 'portal_mail_outbox_failed',
+    help: 'Mails in the outbox given up on (failed), kept until someone removes them',
+    registers: [registry],
+    collect: outbox((gauge, m) => gauge.set(m.failed)),
   });
 
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {

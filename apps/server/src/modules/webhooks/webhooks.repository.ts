@@ -323,3 +323,30 @@ export async function requeueStuckDeliveries(db: Executor, before: Date): Promis
     .executeTakeFirst();
   return Number(result.numUpdatedRows ?? 0);
 }
+
+// ---- monitoring
+
+/** How many of an endpoint's latest tried deliveries must all have failed for it to count as failing. */
+const FAILING_ENDPOINT_DELIVERIES = 3;
+
+/**
+ * Enabled endpoints across partners, and how many of them are failing: their latest FAILING_ENDPOINT_DELIVERIES
+ * automatic deliveries that have been tried (all of them when fewer) all failed at their last attempt, given up
+ * (failed) or waiting for a retry (pending after a failed attempt). Deliveries not tried yet and manual ones (a
+ * resend, a test event) do not count; an endpoint with no tried delivery is not failing. One statement: per enabled
+ * endpoint, its latest deliveries along webhook_deliveries_endpoint_idx.
+ */
+export async function endpointHealth(db: Executor): Promise<{ enabled: number; failing: number }> {
+  const row = await sql<{ enabled: number; failing: number }>`
+    select count(*)::int as enabled, count(*) filter (where latest.tried > 0 and latest.failed = latest.tried)::int as failing
+      from webhook_endpoints e
+     cross join lateral (
+       select count(*) as tried, count(*) filter (where d.status = 'failed' or (d.status = 'pending' and d.retry_step > 0)) as failed
+         from (select status, retry_step from webhook_deliveries
+                where partner_id = e.partner_id and endpoint_id = e.id and not manual and attempt_count > 0
+                order by created_at desc, id desc
+                limit ${FAILING_ENDPOINT_DELIVERIES}) d
+     ) latest
+     where e.active`.execute(db);
+  return { enabled: Number(row.rows[0]?.enabled ?? 0), failing: Number(row.rows[0]?.failing ?? 0) };
+}
