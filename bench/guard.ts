@@ -22,55 +22,19 @@ import { generateDemoAddress } from '../apps/server/src/lib/deposit-addresses.ts
 import { httpClient } from '../apps/server/test/http-client.ts';
 import { startServerProcess, type ServerProcess } from '../apps/server/test/server-process.ts';
 import { pct, searchQueries, withAdminClient, withdrawalLoop } from './support.ts';
+import { SERVER_PATHS, addWorktree, git, removeWorktree } from '../scripts/worktree.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const ROWS = Number(process.env.PERF_ROWS ?? 20_000);
 const ROUNDS = Number(process.env.PERF_ROUNDS ?? 3);
 const serverUrl = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-/** What the server's code is made of: a base with none of these changed has nothing to compare. */
-const SERVER_PATHS = ['apps/server', 'packages/contract', 'package-lock.json'];
 const SLOWER = 1.15;
 const SLACK_MS = 0.5;
-
-const git = (...args: string[]) => {
-  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.trim()}`);
-  return r.stdout.trim();
-};
 
 function baseCommit(): string | undefined {
   if (process.env.PERF_BASE) return git('rev-parse', '--verify', `${process.env.PERF_BASE}^{commit}`);
   const headTime = Number(git('log', '-1', '--format=%ct', 'HEAD'));
   return git('rev-list', '-1', `--before=${headTime - 3 * 3600}`, 'HEAD') || undefined;
-}
-
-/** What a lockfile installs: each package's place and version (not its flags: a dependency moved to dev installs the same). */
-function installed(dir: string): string {
-  const lock = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; link?: boolean }> };
-  return JSON.stringify(Object.entries(lock.packages).map(([where, p]) => [where, p.version ?? '', p.link ?? false]));
-}
-
-/** A worktree of `rev` in a temporary folder, sharing this checkout's installed packages when its lockfile is the same. */
-function worktree(rev: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-guard-'));
-  git('worktree', 'add', '--detach', '--force', dir, rev);
-  if (installed(dir) !== installed(root)) {
-    const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error(`npm ci in the worktree of ${rev} failed`);
-    return dir;
-  }
-  // every package a link to this checkout's, but the workspaces' own: those are the worktree's (relative links)
-  const modules = path.join(dir, 'node_modules');
-  fs.mkdirSync(modules);
-  for (const entry of fs.readdirSync(path.join(root, 'node_modules'))) {
-    if (entry === '@portal') continue;
-    fs.symlinkSync(path.join(root, 'node_modules', entry), path.join(modules, entry));
-  }
-  fs.mkdirSync(path.join(modules, '@portal'));
-  for (const ws of fs.readdirSync(path.join(root, 'node_modules', '@portal'))) {
-    fs.symlinkSync(fs.readlinkSync(path.join(root, 'node_modules', '@portal', ws)), path.join(modules, '@portal', ws));
-  }
-  return dir;
 }
 
 type Figures = Record<string, number>;
@@ -226,11 +190,11 @@ const build = (label: string, rev: string, dir: string): Build => ({
 let failed = false;
 const builds: Build[] = [];
 try {
-  const baseDir = worktree(base);
+  const baseDir = addWorktree(base, 'portal-guard-');
   made.push(baseDir);
   let thisDir = root;
   if (process.env.PERF_HEAD) {
-    thisDir = worktree(thisRev);
+    thisDir = addWorktree(thisRev, 'portal-guard-');
     made.push(thisDir);
   }
   builds.push(build('base', base, baseDir), build('this', thisRev, thisDir));
@@ -268,6 +232,6 @@ try {
     await admin((c) => c.query(`drop database if exists ${b.database} with (force)`));
     fs.rmSync(b.dataDir, { recursive: true, force: true });
   }
-  for (const dir of made) git('worktree', 'remove', '--force', dir);
+  for (const dir of made) removeWorktree(dir);
 }
 process.exit(failed ? 1 : 0);
