@@ -136,6 +136,13 @@ listen postgres-replicas
   default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
 ${dbServers}
 
+# HAProxy's own metrics for Prometheus (its built-in exporter), on the loopback only
+frontend prometheus
+  bind ${HOST}:${ports.haproxyMetrics}
+  no log
+  http-request use-service prometheus-exporter if { path /metrics }
+  http-request return status 404 content-type text/plain string 'GET /metrics'
+
 listen stats
   bind ${HOST}:${ports.stats}
   stats enable
@@ -149,7 +156,7 @@ listen stats
 export async function ensureHaproxy(state) {
   if (alive(state.pids.haproxy, MARK.haproxy)) return false;
   const part = 'HAProxy';
-  for (const port of [state.ports.balancer, state.ports.stats, state.ports.dbPrimary, state.ports.dbReplica]) {
+  for (const port of [state.ports.balancer, state.ports.stats, state.ports.dbPrimary, state.ports.dbReplica, state.ports.haproxyMetrics]) {
     if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
   }
   writeHaproxyConfig(state);

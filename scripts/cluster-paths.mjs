@@ -37,6 +37,13 @@ export const FILES = {
   backups: file('backups'),
   drill: file('drill'),
   former: file('former'),
+  prometheus: file('prometheus'),
+  prometheusConfig: file('prometheus', 'prometheus.yml'),
+  /** the alerting rules as Prometheus loads them (deploy/alerts/portal.rules.yml; CLUSTER_ALERT_FOR shortens each for:) */
+  prometheusRules: file('prometheus', 'portal.rules.yml'),
+  /** METRICS_TOKEN, which Prometheus sends to the instances (mode 600) */
+  prometheusToken: file('prometheus', 'metrics-token'),
+  prometheusData: file('prometheus', 'data'),
 };
 export const logFile = (name) => path.join(FILES.logs, `${name}.log`);
 /** a node's PostgreSQL data directory */
@@ -47,12 +54,13 @@ export const nodeDir = (node) => file(node);
  * statistics page, PgBouncer, the mail sink, and HAProxy's two database addresses (the leader; a replica). Then the
  * etcd members (client, peer), and a block of ten per database node: PostgreSQL, Patroni's REST API, and the TCP
  * proxy's routes to the node (clients, replication, REST API) and from its Patroni to each etcd member, so that a
- * test can cut a node off its clients, or off everything (a partition).
+ * test can cut a node off its clients, or off everything (a partition), and its PostgreSQL exporter. Prometheus and
+ * HAProxy's exporter come after the etcd members.
  */
 export function portsFor(base) {
   const node = (i) => {
     const b = base + 20 + 10 * i;
-    return { port: b, api: b + 1, service: b + 2, replication: b + 3, apiRoute: b + 4, etcdRoutes: MEMBERS.map((_, k) => b + 5 + k) };
+    return { port: b, api: b + 1, service: b + 2, replication: b + 3, apiRoute: b + 4, etcdRoutes: MEMBERS.map((_, k) => b + 5 + k), exporter: b + 8 };
   };
   return {
     balancer: base,
@@ -64,6 +72,8 @@ export function portsFor(base) {
     dbPrimary: base + 8,
     dbReplica: base + 9,
     etcd: Object.fromEntries(MEMBERS.map((m, k) => [m, { client: base + 10 + 2 * k, peer: base + 11 + 2 * k }])),
+    prometheus: base + 16,
+    haproxyMetrics: base + 17,
     nodes: Object.fromEntries(NODES.map((n, i) => [n, node(i)])),
     drill: base + 50,
   };
@@ -76,4 +86,7 @@ export const MARK = {
   mail: `scripts/cluster-mail.mjs`,
   haproxy: FILES.haproxyCfg,
   pooler: FILES.poolerIni,
+  prometheus: FILES.prometheusConfig,
+  /** a PostgreSQL exporter: its web configuration file, one per node */
+  exporter: (node) => path.join(FILES.prometheus, `exporter-${node}.web.yml`),
 };

@@ -123,9 +123,14 @@ const TOOLS = [
   ['etcd', 'etcd-server'],
   ['etcdctl', 'etcd-client'],
   ['pgbackrest', 'pgbackrest'],
+  ['prometheus', 'prometheus'],
+  ['prometheus-postgres-exporter', 'prometheus-postgres-exporter'],
 ];
 
-/** Installs what the cluster runs (HAProxy, PgBouncer, Patroni, etcd, pgBackRest, PostgreSQL) with apt-get when missing, as .ci/run does. */
+/**
+ * Installs what the cluster runs (HAProxy, PgBouncer, Patroni, etcd, pgBackRest, Prometheus and the PostgreSQL
+ * exporter, PostgreSQL) with apt-get when missing, as .ci/run does; not root, it names what is missing and stops.
+ */
 export function ensureTools(say) {
   const missing = TOOLS.filter(([program]) => !which(program)).map(([, pkg]) => pkg);
   if (!pgBinDir()) missing.push('postgresql');

@@ -8,6 +8,7 @@
 //   portal_app       the instances: reads and writes rows, nothing else (no DDL, not an owner, not a superuser),
 //                    with bounds on a statement, a lock wait and an idle transaction
 //   pgbouncer_auth   PgBouncer's lookup of a client's SCRAM secret (one function; never a superuser's)
+//   portal_monitor   the PostgreSQL exporters: the statistics views and settings (pg_monitor), no table's rows
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { FILES } from './cluster-paths.mjs';
@@ -19,6 +20,8 @@ export const ROLES = {
   migrator: 'portal_migrator',
   app: 'portal_app',
   poolerAuth: 'pgbouncer_auth',
+  /** the PostgreSQL exporters (pg_monitor: statistics and settings, no rows) */
+  monitor: 'portal_monitor',
   /** PgBouncer's admin console (SHOW, PAUSE, RELOAD): a user of PgBouncer's own, not of the database */
   poolerAdmin: 'pgbouncer_admin',
   /** HAProxy's statistics page */
@@ -69,6 +72,8 @@ export function rolesSql() {
     login('migrator'),
     login('app'),
     login('poolerAuth'),
+    login('monitor'),
+    `grant pg_monitor to ${ROLES.monitor};`,
     ...Object.entries(APP_ROLE_SETTINGS).map(([name, value]) => `alter role ${ROLES.app} set ${name} = ${literal(value)};`),
   ].join('\n');
 }

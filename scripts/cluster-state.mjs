@@ -7,11 +7,19 @@ import { ClusterError, alive, cmdlineOf, pidRunning, sleep } from './cluster-pro
 
 /** The cluster's state: ports, pids, the variables passed to the instances, the release they run. */
 export function readState() {
+  let state;
   try {
-    return JSON.parse(fs.readFileSync(FILES.state, 'utf8'));
+    state = JSON.parse(fs.readFileSync(FILES.state, 'utf8'));
   } catch {
     return undefined;
   }
+  // ports of parts added since the cluster was made (Prometheus, the exporters) are taken from its block
+  if (state?.ports && Number.isFinite(state.base)) {
+    const fresh = portsFor(state.base);
+    const nodes = Object.fromEntries(Object.entries(fresh.nodes).map(([n, p]) => [n, { ...p, ...state.ports.nodes?.[n] }]));
+    state.ports = { ...fresh, ...state.ports, nodes };
+  }
+  return state;
 }
 
 export function writeState(state) {

@@ -14,7 +14,16 @@ export type NodeName = 'db1' | 'db2' | 'db3';
 /** a node by name or by what it is now */
 export type NodeRef = NodeName | 'primary' | 'replica' | 'sync' | 'async';
 
-export type NodePorts = { port: number; api: number; service: number; replication: number; apiRoute: number; etcdRoutes: number[] };
+export type NodePorts = {
+  port: number;
+  api: number;
+  service: number;
+  replication: number;
+  apiRoute: number;
+  etcdRoutes: number[];
+  /** its PostgreSQL exporter (GET /metrics) */
+  exporter: number;
+};
 
 export type Ports = {
   balancer: number;
@@ -27,6 +36,10 @@ export type Ports = {
   dbPrimary: number;
   dbReplica: number;
   etcd: Record<string, { client: number; peer: number }>;
+  /** Prometheus (its web page and API) */
+  prometheus: number;
+  /** HAProxy's built-in Prometheus exporter (GET /metrics) */
+  haproxyMetrics: number;
   nodes: Record<NodeName, NodePorts>;
   drill: number;
 };
@@ -39,6 +52,8 @@ export type ClusterState = {
   env: Record<string, string>;
   release?: string;
   startedAt?: string;
+  /** CLUSTER_ALERT_FOR: every for: of the rules Prometheus loads, when set */
+  alertFor?: string;
 };
 
 export type BalancerServer = { status: string; retries: number; redispatches: number; requests: number };
@@ -75,6 +90,15 @@ export type ClusterStatus = {
   proxy: { pid: number | null; alive: boolean };
   haproxy: { pid: number | null; alive: boolean; stats: string; leader: string; replicas: string };
   mail: { smtp: string; web: string; pid: number | null; alive: boolean };
+  /** Prometheus on deploy/alerts/portal.rules.yml (GET /api/v1/alerts), and the exporters it scrapes besides the instances and Patroni */
+  prometheus: {
+    url: string;
+    pid: number | null;
+    alive: boolean;
+    /** every for: of the rules it loaded (CLUSTER_ALERT_FOR), or null: the rules' own */
+    alertFor: string | null;
+    exporters: { haproxy: string; postgres: { node: NodeName; url: string; pid: number | null; alive: boolean }[] };
+  };
   /** the instances' database addresses, as the app's role (rows only) */
   env: { DATABASE_URL: string; DATABASE_DIRECT_URL: string; DATABASE_READ_URL: string };
   /** Patroni's leader changes, oldest first */

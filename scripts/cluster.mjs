@@ -2,14 +2,15 @@
 // (automatic failover, synchronous replication, pg_rewind of a former primary) with its leader lock in a three-member
 // etcd, pgBackRest (WAL archive, backups, point-in-time restore), HAProxy in front of the database nodes (the leader,
 // a replica: Patroni's REST API says which) and of three portal instances, PgBouncer (transaction pooling) in front of
-// the leader, a mail sink, and a TCP proxy on every path to a database node so that a test can cut one off or
-// partition it. Every process is detached (it outlives this script), its state kept under .cluster/ (CLUSTER_DIR).
+// the leader, a mail sink, Prometheus on the deployment's alerting rules with its exporters, and a TCP proxy on every
+// path to a database node so that a test can cut one off or partition it. Every process is detached (it outlives this script), its state kept under .cluster/ (CLUSTER_DIR).
 // docs/deployment.md explains it; `npm run cluster -- help` lists the commands.
 //
 // The same functions are exported for tests: import { start, stop, status, killPrimary, ... } from 'scripts/cluster.mjs'.
 // This file starts, stops, reports and breaks the whole; each part has a file of its own: cluster-db.mjs (etcd,
 // Patroni, PostgreSQL, pgBackRest), cluster-haproxy.mjs, cluster-pooler.mjs, cluster-instances.mjs, cluster-state.mjs
-// (the state file, the keys, the command lock), cluster-roles.mjs, cluster-paths.mjs, cluster-process.mjs.
+// (the state file, the keys, the command lock), cluster-monitoring.mjs (Prometheus, the PostgreSQL exporters),
+// cluster-roles.mjs, cluster-paths.mjs, cluster-process.mjs.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -42,6 +43,7 @@ import {
 import { FILES, INSTANCES, MARK, MEMBERS, NODES, STATE_DIR, logFile, nodeDir, portsFor } from './cluster-paths.mjs';
 import { balancerView, ensureHaproxy, haproxyCommand, haproxyStats, waitBalancer } from './cluster-haproxy.mjs';
 import { ensurePooler, poolerPid, stopPooler } from './cluster-pooler.mjs';
+import { ensureExporters, ensurePrometheus, exporterAlive, prometheusAlive, prometheusUrl, stopMonitoring } from './cluster-monitoring.mjs';
 import { ROLES, databaseSql, roleUrl, rolesSql, secrets } from './cluster-roles.mjs';
 import {
   ClusterError,
@@ -165,7 +167,9 @@ async function allAlive(state) {
     alive(state.pids.proxy, MARK.proxy) &&
     Boolean(poolerPid()) &&
     Array.from({ length: INSTANCES }, (_, i) => instanceAlive(state, i + 1)).every(Boolean) &&
-    alive(state.pids.haproxy, MARK.haproxy)
+    alive(state.pids.haproxy, MARK.haproxy) &&
+    NODES.every((n) => exporterAlive(state, n)) &&
+    prometheusAlive(state)
   );
 }
 
@@ -185,8 +189,16 @@ async function checkPorts(state) {
     if (!instanceAlive(state, i + 1)) wanted.push([`instance-${i + 1}`, port]);
   });
   if (!alive(state.pids.haproxy, MARK.haproxy)) {
-    wanted.push(['HAProxy', ports.balancer], ['HAProxy statistics', ports.stats], ['HAProxy leader', ports.dbPrimary], ['HAProxy replicas', ports.dbReplica]);
+    wanted.push(
+      ['HAProxy', ports.balancer],
+      ['HAProxy statistics', ports.stats],
+      ['HAProxy leader', ports.dbPrimary],
+      ['HAProxy replicas', ports.dbReplica],
+      ['HAProxy metrics', ports.haproxyMetrics],
+    );
   }
+  for (const node of NODES) if (!exporterAlive(state, node)) wanted.push([`PostgreSQL exporter ${node}`, ports.nodes[node].exporter]);
+  if (!prometheusAlive(state)) wanted.push(['Prometheus', ports.prometheus]);
   const busy = [];
   for (const [part, port] of wanted) if (!(await portFree(port))) busy.push(`port ${port} (${part}) is in use by ${portOwner(port)}`);
   if (busy.length) {
@@ -241,12 +253,13 @@ function summary(state, lead) {
   return [
     `Portal: ${url(state)}`,
     `  instances   ${ports.instances.map((port, i) => `instance-${i + 1} :${port}`).join(', ')}  (logs: ${path.relative(root, FILES.logs)}/instance-N.log)`,
-    `  HAProxy     statistics http://${HOST}:${ports.stats}/; the leader :${ports.dbPrimary}, a replica :${ports.dbReplica}`,
+    `  HAProxy     statistics http://${HOST}:${ports.stats}/; the leader :${ports.dbPrimary}, a replica :${ports.dbReplica}; metrics :${ports.haproxyMetrics}`,
     `  PgBouncer   ${HOST}:${ports.pooler} (transaction pooling) -> the leader`,
     `  databases   ${NODES.map((n) => `${n} :${ports.nodes[n].port}${n === lead ? ' (leader)' : ''}`).join(', ')}; Patroni REST ${NODES.map((n) => `:${ports.nodes[n].api}`).join(', ')}`,
     `  etcd        ${MEMBERS.map((m) => `${m} :${ports.etcd[m].client}`).join(', ')}`,
     `  backups     ${path.relative(root, FILES.backups)}/ (pgBackRest, WAL archived)`,
     `  mail        inbox http://${HOST}:${ports.mailWeb}/ (SMTP :${ports.smtp})`,
+    `  Prometheus  ${prometheusUrl(state)}/alerts${state.alertFor ? ` (every for: ${state.alertFor})` : ''}; PostgreSQL exporters ${NODES.map((n) => `:${ports.nodes[n].exporter}`).join(', ')}`,
     `Demo accounts: see README.md (password Portal-demo-2026!). Stop: npm run cluster -- stop`,
   ].join('\n');
 }
@@ -288,6 +301,12 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
         running: () => instanceAlive(state, n),
         stop: () => terminate(state.pids[`instance-${n}`], MARK.instance(n)),
       })),
+      ...NODES.map((n) => ({
+        part: `PostgreSQL exporter ${n}`,
+        running: () => exporterAlive(state, n),
+        stop: () => terminate(state.pids[`exporter-${n}`], MARK.exporter(n)),
+      })),
+      { part: 'Prometheus', running: () => prometheusAlive(state), stop: () => terminate(state.pids.prometheus, MARK.prometheus) },
     ];
     const before = new Set(parts.filter((p) => p.running()).map((p) => p.part));
     let lead;
@@ -318,6 +337,11 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
         instanceNumbers.map((n) => `instance-${n}`),
       );
       await waitFor('HAProxy', 'GET /readyz = 200 through the balancer', () => ready(state.ports.balancer), { log: logFile('haproxy'), ms: 15_000 });
+      // the monitoring last, once every part it scrapes is up: an alert it shows is a fault, not the start
+      await ensureExporters(state);
+      writeState(state);
+      await ensurePrometheus(state);
+      writeState(state);
     } catch (err) {
       const begun = parts.filter((p) => !before.has(p.part) && p.running());
       if (begun.length) {
@@ -340,7 +364,18 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
 
 /** Processes of this cluster that are still running whatever state.json says: their command line names STATE_DIR. */
 function leftovers() {
-  const programs = new Set(['node', 'haproxy', 'pgbouncer', 'postgres', 'etcd', 'patroni', 'python3', 'pgbackrest']);
+  const programs = new Set([
+    'node',
+    'haproxy',
+    'pgbouncer',
+    'postgres',
+    'etcd',
+    'patroni',
+    'python3',
+    'pgbackrest',
+    'prometheus',
+    'prometheus-postgres-exporter',
+  ]);
   return fs
     .readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))
@@ -354,14 +389,14 @@ function leftovers() {
 }
 
 /**
- * Stops every part: HAProxy, the instances (SIGTERM, they finish their requests), PgBouncer, the database nodes
+ * Stops every part: Prometheus and the exporters, HAProxy, the instances (SIGTERM, they finish their requests), PgBouncer, the database nodes
  * (the replicas first, so that stopping the leader moves nothing), etcd, the proxy, the mail sink.
  */
 export function stop({ purge = false } = {}) {
   return locked(async () => {
     const began = performance.now();
     const state = readState() ?? newState(Number(process.env.CLUSTER_PORT || 8090));
-    const stopped = [];
+    const stopped = await stopMonitoring(state);
     if (await terminate(state.pids.haproxy, MARK.haproxy)) stopped.push('HAProxy');
     const instances = await Promise.all(
       Array.from({ length: INSTANCES }, (_, i) => i + 1).map(async (n) =>
@@ -465,6 +500,21 @@ export async function status() {
       pid: state.pids.mail ?? null,
       alive: mailAlive(state),
     },
+    prometheus: {
+      url: prometheusUrl(state),
+      pid: state.pids.prometheus ?? null,
+      alive: prometheusAlive(state),
+      alertFor: state.alertFor ?? null,
+      exporters: {
+        haproxy: `http://${HOST}:${ports.haproxyMetrics}/metrics`,
+        postgres: NODES.map((n) => ({
+          node: n,
+          url: `http://${HOST}:${ports.nodes[n].exporter}/metrics`,
+          pid: state.pids[`exporter-${n}`] ?? null,
+          alive: exporterAlive(state, n),
+        })),
+      },
+    },
     env: databaseUrls(state),
     history: await leaderHistory(state),
   };
@@ -505,6 +555,8 @@ function printStatus(s) {
     `  PgBouncer  ${s.pooler.host}:${s.pooler.port} -> ${s.pooler.target} (HAProxy: the leader)  ${yes(s.pooler.alive)}${s.pooler.alive ? ` pid ${s.pooler.pid}` : ''}`,
     `  TCP proxy  ${yes(s.proxy.alive)}`,
     `  mail       ${s.mail.web} (SMTP ${s.mail.smtp})  ${yes(s.mail.alive)}`,
+    `  Prometheus ${s.prometheus.url}/alerts  ${yes(s.prometheus.alive)}${s.prometheus.alertFor ? ` (every for: ${s.prometheus.alertFor})` : ''}; ` +
+      `PostgreSQL exporters ${s.prometheus.exporters.postgres.map((e) => `${e.node} ${yes(e.alive)}`).join(', ')}; HAProxy ${s.prometheus.exporters.haproxy}`,
     ...(s.history.length
       ? [`  leaders: ${s.history.map((h) => `timeline ${h.timeline + 1} from ${h.at ?? '?'}${h.leader ? ` (${h.leader})` : ''}`).join('; ')}`]
       : []),
@@ -1007,7 +1059,8 @@ const USAGE = `Usage: npm run cluster -- [command]
                              restore to TIME (default: now) on a fresh node, check ledger = balances
 
 Environment: CLUSTER_PORT (first port of the block, default 8090), CLUSTER_DIR (default .cluster), CLUSTER_DB_ROUTES=direct
-(the benchmark: the balancer reaches the nodes' own ports, not through the TCP proxy that cuts and partitions use).
+(the benchmark: the balancer reaches the nodes' own ports, not through the TCP proxy that cuts and partitions use),
+CLUSTER_ALERT_FOR=10s (Prometheus loads the alerting rules with every for: set to that; the cluster test's 5s).
 Variables of the server (LOG_LEVEL, LOGIN_RATE_LIMIT, ...) set when starting are passed to the instances.`;
 
 async function main(argv) {

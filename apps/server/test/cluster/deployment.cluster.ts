@@ -21,7 +21,9 @@ import { queryOnce } from './query.ts';
  * another: an instance killed, PgBouncer restarted, the leader's clients cut for 10 s, a replica stopped, the leader's
  * postmaster killed (twice: once with the WAL sender to the synchronous replica held first, and that node then lost
  * and started again), a partition of the leader, a planned switchover; then a restore to a point in time. Meanwhile
- * every node is asked every 200 ms whether it takes writes. After it all the money is checked: no acknowledged
+ * every node is asked every 200 ms whether it takes writes, and the cluster's Prometheus evaluates the deployment's
+ * alerting rules (deploy/alerts/portal.rules.yml, every `for:` shortened to 5 s): none fires while all is well, and
+ * those a fault must raise fire during it. After it all the money is checked: no acknowledged
  * withdrawal or payment lost or booked twice, every one in a final state, every live event delivered to every stream.
  * The figures are printed; the test asserts the goals of the deployment issues. CLUSTER_BUSY=1 runs it with the
  * machine's cores kept busy by other processes.
@@ -33,6 +35,10 @@ type ClusterModule = typeof Cluster;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const KORA = DEMO_PARTNERS.kora.id;
 const ACME = DEMO_PARTNERS.acme.id;
+
+/** an alert of Prometheus as the test names it: 'PostgresDown db3', 'InstanceOutOfRotation instance-2', 'ReplicaMissing' */
+const alertName = (labels: Record<string, string>) =>
+  [labels.alertname, labels.server ?? (labels.job === 'postgres' || labels.job === 'patroni' ? labels.instance : undefined)].filter(Boolean).join(' ');
 
 /** a request of the load: when it was sent and answered, and how */
 type Sample = { sent: number; at: number; kind: string; status: number; code?: string; retryAfter?: string | null };
@@ -111,6 +117,7 @@ describe('the cluster under load and faults', () => {
   let ackedByRestorePoint: string[] = [];
   /** the node whose host was lost, kept down until the restore drill is done */
   let lostHost: Awaited<ReturnType<typeof cluster.killNodeCommand>>['node'] | undefined;
+  let lostHostAt = 0;
   const burners: ChildProcess[] = [];
   const askReport = async () => {
     const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
@@ -120,6 +127,31 @@ describe('the cluster under load and faults', () => {
   };
   const current = async () => (await cluster.status()) as ClusterStatus;
   const leaderNow = async () => (await current()).nodes.find((n) => n.leader);
+  /** Prometheus's alerts in a state now (GET /api/v1/alerts), by name */
+  const alertsNow = async (wanted: 'firing' | 'pending' = 'firing') => {
+    const res = await fetch(`${state.prometheus.url}/api/v1/alerts`);
+    const body = (await res.json()) as { data: { alerts: { labels: Record<string, string>; state: string }[] } };
+    return body.data.alerts
+      .filter((a) => a.state === wanted)
+      .map((a) => alertName(a.labels))
+      .sort();
+  };
+  /** The alerts that were firing at any evaluation since `from` (Prometheus's ALERTS series), by name */
+  const firedSince = async (from: number) => {
+    const query = `max_over_time(ALERTS{alertstate="firing"}[${Math.ceil((Date.now() - from) / 1000) + 1}s])`;
+    const res = await fetch(`${state.prometheus.url}/api/v1/query?query=${encodeURIComponent(query)}`);
+    const body = (await res.json()) as { data: { result: { metric: Record<string, string> }[] } };
+    return [...new Set(body.data.result.map((r) => alertName(r.metric)))].sort();
+  };
+  /** Waits until every alert named is firing (or `ms` has passed); the seconds from `from` */
+  const firingAfter = async (names: string[], from: number, ms: number) => {
+    while (Date.now() - from < ms) {
+      const now = await alertsNow();
+      if (names.every((n) => now.includes(n))) return (Date.now() - from) / 1000;
+      await sleep(500);
+    }
+    return Infinity;
+  };
 
   beforeAll(async () => {
     if (!process.env.CLUSTER_DIR) {
@@ -128,6 +160,9 @@ describe('the cluster under load and faults', () => {
       fs.chmodSync(process.env.CLUSTER_DIR, 0o755);
     }
     process.env.CLUSTER_PORT ??= '18090';
+    // Prometheus loads the deployment's alerting rules with every for: shortened to 5 s, so that an alert a fault
+    // raises fires while the fault lasts
+    process.env.CLUSTER_ALERT_FOR ??= '5s';
     // short steps so that payments and withdrawals reach their end while the test watches
     Object.assign(process.env, {
       PAYMENT_STEP_SECONDS: '1',
@@ -229,6 +264,20 @@ describe('the cluster under load and faults', () => {
     const held = await cluster.backups();
     expect(held.backups.filter((b) => b.type === 'full').length).toBeGreaterThanOrEqual(1);
     expect(held.archive.length).toBeGreaterThanOrEqual(1);
+    // Prometheus scrapes every instance, each node's exporter and Patroni, and HAProxy (its first scrapes within 5 s)
+    expect(state.prometheus.alive).toBe(true);
+    expect(state.prometheus.alertFor).toBe(process.env.CLUSTER_ALERT_FOR);
+    const targets = async () => {
+      const res = await fetch(`${state.prometheus.url}/api/v1/targets`);
+      const body = (await res.json()) as { data: { activeTargets: { labels: Record<string, string>; health: string }[] } };
+      return body.data.activeTargets.map((t) => `${t.labels.job}/${t.labels.instance} ${t.health}`).sort();
+    };
+    const expected = [
+      'haproxy/haproxy',
+      ...state.instances.map((i) => `portal/${i.name}`),
+      ...state.nodes.flatMap((n) => [`patroni/${n.name}`, `postgres/${n.name}`]),
+    ];
+    await expect.poll(targets, { timeout: 20_000, interval: 500 }).toEqual(expected.map((t) => `${t} up`).sort());
   });
 
   it('runs the release as production does: plain node on its built server, installed without development packages', () => {
@@ -475,6 +524,10 @@ describe('the cluster under load and faults', () => {
     expect(failures(steady)).toEqual([]);
     expect(steady.filter((s) => s.kind === 'withdrawal' && s.status === 201).length).toBeGreaterThan(3);
     expect(steady.filter((s) => s.kind === 'disbursement' && s.status === 201).length).toBeGreaterThan(3);
+    // all is well: no alert fires (the rules have been evaluated every second since the cluster came up)
+    const [firing, pending] = [await alertsNow('firing'), await alertsNow('pending')];
+    figures.push(`alerts under the steady load: firing ${firing.join(', ') || 'none'}; pending ${pending.join(', ') || 'none'}`);
+    expect(firing).toEqual([]);
   }, 60_000);
 
   it('kill -9 of one instance: only requests in flight on it fail, and its streams resume elsewhere', async () => {
@@ -488,7 +541,9 @@ describe('the cluster under load and faults', () => {
     await cluster.startInstance(2);
     const back = Date.now();
     while (Date.now() - back < 60_000 && !(await current()).instances[1]!.balancer?.status.startsWith('UP')) await sleep(500);
-    figures.push(`  instance-2 started again and UP at HAProxy in ${((Date.now() - back) / 1000).toFixed(1)} s`);
+    figures.push(
+      `  instance-2 started again and UP at HAProxy in ${((Date.now() - back) / 1000).toFixed(1)} s; alerts fired: ${(await firedSince(from)).join(', ') || 'none'}`,
+    );
   }, 120_000);
 
   it('PgBouncer restarted: the load comes back within 5 s', async () => {
@@ -534,12 +589,18 @@ describe('the cluster under load and faults', () => {
     expect(api.headers.get('retry-after')).toBeTruthy();
     // Patroni and replication were not cut: the same node leads
     expect((await leaderNow())?.name).toBe(before);
+    figures.push(`  alerts fired during the cut: ${(await firedSince(from)).join(', ') || 'none'}`);
   }, 90_000);
 
   it('the synchronous replica lost (kill -9 of its Patroni and PostgreSQL): writes go on, the other replica becomes synchronous; started again, it streams', async () => {
+    // all is well before: no node down, both replicas streaming
+    expect((await alertsNow()).filter((a) => /^(PostgresDown|ReplicaMissing|NoReplicaStreaming)/.test(a))).toEqual([]);
     const from = Date.now();
     const lost = await cluster.killNodeCommand('sync');
     await sleep(8000);
+    // the node down (its exporter cannot connect) and one replica missing at the leader: both alerts fire (for: 5 s)
+    const alerted = await firingAfter([`PostgresDown ${lost.node}`, 'ReplicaMissing'], from, 30_000);
+    const firing = await alertsNow();
     const window = within(from + 1000, Date.now());
     const writes = within(from, Date.now(), 'withdrawal').filter((x) => x.status === 201);
     const longest = Math.max(...writes.map((x) => x.at - x.sent));
@@ -552,6 +613,10 @@ describe('the cluster under load and faults', () => {
     expect(failures(window)).toEqual([]);
     expect(writes.length).toBeGreaterThan(5);
     expect(sync && sync.name !== lost.node).toBe(true);
+    figures.push(`  alerts firing ${alerted.toFixed(1)} s after the loss: ${firing.join(', ')}`);
+    expect(firing).toContain(`PostgresDown ${lost.node}`);
+    expect(firing).toContain('ReplicaMissing');
+    expect(firing).not.toContain('NoReplicaStreaming');
     await cluster.startNode(lost.node);
     expect(await rejoinedAfter(lost.node, Date.now(), 60_000)).toBeLessThan(60);
   }, 150_000);
@@ -571,6 +636,7 @@ describe('the cluster under load and faults', () => {
     figures.push(
       `kill -9 of ${killed.node}'s postmaster: ${now?.name} leads; writes back ${rto.toFixed(1)} s after the kill; ${killed.node} rejoined as a replica after ${rejoin.toFixed(1)} s; failures ${describeFailures(within(from, Date.now()))}`,
     );
+    figures.push(`  alerts fired: ${(await firedSince(from)).join(', ') || 'none'}`);
     expect(now?.name).toBeDefined();
     expect(now?.name).not.toBe(killed.node);
     expect(rto).toBeLessThanOrEqual(15);
@@ -604,6 +670,9 @@ describe('the cluster under load and faults', () => {
     // a whole cluster first: the node named synchronous a moment ago (the last test's rejoin) has caught up
     await cluster.settle();
     await sleep(5000);
+    // ... and Prometheus sees it whole (an alert of the last failover ends at the next scrape after the node is back)
+    const whole = async () => (await alertsNow()).filter((a) => /^(PostgresDown|ReplicaMissing|NoReplicaStreaming|NoPrimary)/.test(a));
+    await expect.poll(whole, { timeout: 15_000, interval: 500 }).toEqual([]);
     // the restore drill below restores to a moment here, after two failovers, in WAL the leader completes but never
     // archives (its archiver held): with the old leader's host gone, only the new leader's push of the earlier
     // timeline (Patroni's on_role_change) puts those segments in the archive
@@ -619,6 +688,7 @@ describe('the cluster under load and faults', () => {
     const lost = await cluster.killNodeCommand('primary');
     archiver.kill();
     lostHost = lost.node;
+    lostHostAt = lost.at;
     const from = lost.at;
     // the host stays lost until the restore drill below (started again, Patroni there would archive what it holds)
     const rto = await writesBackAfter(from);
@@ -687,6 +757,17 @@ describe('the cluster under load and faults', () => {
 
   it('the lost host started again: the old leader rejoins as a replica within 60 s', async () => {
     expect(lostHost).toBeDefined();
+    // while it was lost: no leader until its lock expired (NoPrimary fired then); since then, the node down and one
+    // replica missing at the new leader, which the other replica streams from
+    const fired = await firedSince(lostHostAt);
+    await expect.poll(() => alertsNow(), { timeout: 20_000, interval: 500 }).toEqual(expect.arrayContaining([`PostgresDown ${lostHost}`, 'ReplicaMissing']));
+    const firing = await alertsNow();
+    figures.push(
+      `alerts while ${lostHost}'s host was lost (${((Date.now() - lostHostAt) / 1000).toFixed(0)} s): fired ${fired.join(', ')}; firing now ${firing.join(', ')}`,
+    );
+    expect(fired).toContain('NoPrimary');
+    expect(firing).not.toContain('NoPrimary');
+    expect(firing).not.toContain('NoReplicaStreaming');
     const started = Date.now();
     await cluster.startNode(lostHost!);
     const rejoin = (Date.now() - started) / 1000;
@@ -802,6 +883,21 @@ describe('the cluster under load and faults', () => {
     expect(slow, 'calls answered after more than 10 s').toEqual([]);
     expect(writers.twoAt, 'moments when two nodes took writes').toEqual([]);
     expect(writers.most).toBe(1);
+    // ... nor did Prometheus see two nodes out of recovery (MultiplePrimaries' PostgreSQL half). Its Patroni half does
+    // fire, on the partition of the leader: Patroni 3.0.2 reports patroni_primary 1 on a leader that demoted itself
+    // (its PostgreSQL stopped) until the partition heals, while the new leader reports 1 too
+    const most = async (query: string) => {
+      const range = `${Math.ceil((Date.now() - startedAt) / 1000) + 1}s`;
+      const res = await fetch(`${state.prometheus.url}/api/v1/query?query=${encodeURIComponent(`max_over_time((${query})[${range}:1s])`)}`);
+      const body = (await res.json()) as { data: { result: { value: [number, string] }[] } };
+      return Number(body.data.result[0]?.value[1] ?? NaN);
+    };
+    const [outOfRecovery, patroniLeaders] = [await most('count(pg_settings_in_hot_standby == 0)'), await most('sum(patroni_primary)')];
+    const fired = await firedSince(startedAt);
+    figures.push(
+      `alerts that fired during the run: ${fired.join(', ') || 'none'}; at most ${outOfRecovery} node out of recovery and ${patroniLeaders} Patroni reporting itself primary at once`,
+    );
+    expect(outOfRecovery).toBe(1);
 
     // every withdrawal and payment answered 201 is there, before anything is sent again
     const acked = [...withdrawals].filter(([, w]) => w.status === 201).map(([id]) => id);

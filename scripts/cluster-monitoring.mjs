@@ -1,0 +1,137 @@
+// Prometheus and the exporters it scrapes: one PostgreSQL exporter per database node (Debian's
+// prometheus-postgres-exporter, as the monitoring role), Patroni's /metrics on each node, HAProxy's built-in exporter
+// (cluster-haproxy.mjs) and every instance's /metrics (with METRICS_TOKEN); the alerting rules of
+// deploy/alerts/portal.rules.yml. Used by scripts/cluster.mjs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { FILES, MARK, NODES, logFile } from './cluster-paths.mjs';
+import { ROLES, secrets } from './cluster-roles.mjs';
+import { ClusterError, HOST, alive, portFree, portOwner, root, spawnDetached, terminate, waitFor, which } from './cluster-process.mjs';
+import { keys } from './cluster-state.mjs';
+
+const RULES = path.join(root, 'deploy', 'alerts', 'portal.rules.yml');
+
+export const prometheusAlive = (state) => alive(state.pids.prometheus, MARK.prometheus);
+export const exporterAlive = (state, node) => alive(state.pids[`exporter-${node}`], MARK.exporter(node));
+export const prometheusUrl = (state) => `http://${HOST}:${state.ports.prometheus}`;
+
+/**
+ * The rules Prometheus loads: deploy/alerts/portal.rules.yml as it is, or with every `for:` set to CLUSTER_ALERT_FOR
+ * (the cluster test: 5s, so that an alert fires within a fault it makes). The value is kept in state.json, so that a
+ * later start keeps it; CLUSTER_ALERT_FOR= (empty) goes back to the rules' own durations.
+ */
+function writeRules(state) {
+  const wanted = process.env.CLUSTER_ALERT_FOR ?? state.alertFor ?? '';
+  if (wanted && !/^\d+(ms|s|m)$/.test(wanted)) throw new ClusterError('Prometheus', `CLUSTER_ALERT_FOR is a duration such as 10s (not ${wanted})`);
+  state.alertFor = wanted || undefined;
+  const text = fs.readFileSync(RULES, 'utf8');
+  const rules = wanted
+    ? `# deploy/alerts/portal.rules.yml with every for: set to ${wanted} (CLUSTER_ALERT_FOR)\n${text.replace(/^(\s+for:\s*)\S+/gm, `$1${wanted}`)}`
+    : text;
+  fs.writeFileSync(FILES.prometheusRules, rules);
+}
+
+/** Prometheus's configuration: each target named by its part (instance-1, db1, haproxy), every 2 s (HAProxy 1 s, the instances 5 s). */
+function writePrometheusConfig(state) {
+  const { ports } = state;
+  const targets = (list) => list.map(([instance, port]) => ({ targets: [`${HOST}:${port}`], labels: { instance } }));
+  const job = (name, list, extra = {}) => ({ job_name: name, ...extra, static_configs: targets(list) });
+  const config = {
+    global: { scrape_interval: '2s', scrape_timeout: '2s', evaluation_interval: '1s' },
+    rule_files: [FILES.prometheusRules],
+    scrape_configs: [
+      // the instances' /metrics asks for METRICS_TOKEN; each scrape reads the job queue, so less often
+      job(
+        'portal',
+        ports.instances.map((port, i) => [`instance-${i + 1}`, port]),
+        { scrape_interval: '5s', scrape_timeout: '4s', authorization: { type: 'Bearer', credentials_file: FILES.prometheusToken } },
+      ),
+      job(
+        'postgres',
+        NODES.map((n) => [n, ports.nodes[n].exporter]),
+      ),
+      job(
+        'patroni',
+        NODES.map((n) => [n, ports.nodes[n].api]),
+      ),
+      // HAProxy's view of the instances, every second: an instance out of rotation is seen at once
+      job('haproxy', [['haproxy', ports.haproxyMetrics]], { scrape_interval: '1s', scrape_timeout: '1s' }),
+    ],
+  };
+  // JSON is YAML
+  fs.writeFileSync(FILES.prometheusConfig, `${JSON.stringify(config, null, 2)}\n`);
+  fs.writeFileSync(FILES.prometheusToken, keys().METRICS_TOKEN, { mode: 0o600 });
+}
+
+/**
+ * One exporter per database node, on the node's own port (as it runs beside its node on a host of its own: a cut or a
+ * partition of the node does not reach it), as the monitoring role (pg_monitor). Started once the roles exist.
+ */
+export async function ensureExporters(state) {
+  const program = which('prometheus-postgres-exporter');
+  const started = [];
+  for (const node of NODES) {
+    if (exporterAlive(state, node)) continue;
+    const part = `PostgreSQL exporter (${node})`;
+    const port = state.ports.nodes[node].exporter;
+    if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
+    fs.mkdirSync(FILES.prometheus, { recursive: true });
+    // its web configuration: plain HTTP on the loopback (it also names the state directory on its command line)
+    fs.writeFileSync(MARK.exporter(node), '# plain HTTP on the loopback: no TLS, no authentication\n');
+    const dsn = `postgresql://${ROLES.monitor}:${encodeURIComponent(secrets().monitor)}@${HOST}:${state.ports.nodes[node].port}/postgres?sslmode=disable`;
+    const child = spawnDetached(program, [`--web.listen-address=${HOST}:${port}`, `--web.config.file=${MARK.exporter(node)}`, '--log.level=warn'], {
+      log: logFile(`exporter-${node}`),
+      env: { PATH: process.env.PATH, DATA_SOURCE_NAME: dsn },
+    });
+    state.pids[`exporter-${node}`] = child.pid;
+    started.push([node, child.pid, port]);
+  }
+  for (const [node, pid, port] of started) {
+    await waitFor(
+      `PostgreSQL exporter (${node})`,
+      'GET /metrics answering',
+      async () => (await fetch(`http://${HOST}:${port}/metrics`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined))?.ok === true,
+      { log: logFile(`exporter-${node}`), gone: () => !alive(pid, MARK.exporter(node)), ms: 15_000 },
+    );
+  }
+  return started.length > 0;
+}
+
+/** Prometheus, with its data under the state directory; ready when GET /-/ready answers 200. */
+export async function ensurePrometheus(state) {
+  if (prometheusAlive(state)) return false;
+  const part = 'Prometheus';
+  const port = state.ports.prometheus;
+  if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
+  fs.mkdirSync(FILES.prometheusData, { recursive: true });
+  writeRules(state);
+  writePrometheusConfig(state);
+  const child = spawnDetached(
+    which('prometheus'),
+    [
+      `--config.file=${FILES.prometheusConfig}`,
+      `--storage.tsdb.path=${FILES.prometheusData}`,
+      '--storage.tsdb.retention.time=2d',
+      `--web.listen-address=${HOST}:${port}`,
+      '--log.level=warn',
+    ],
+    { log: logFile('prometheus') },
+  );
+  state.pids.prometheus = child.pid;
+  await waitFor(
+    part,
+    'GET /-/ready = 200',
+    async () => (await fetch(`${prometheusUrl(state)}/-/ready`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined))?.status === 200,
+    { log: logFile('prometheus'), gone: () => !prometheusAlive(state), ms: 30_000 },
+  );
+  return true;
+}
+
+/** Stops Prometheus and the exporters; the names of those that ran. */
+export async function stopMonitoring(state) {
+  const stopped = [];
+  if (await terminate(state.pids.prometheus, MARK.prometheus)) stopped.push('Prometheus');
+  const exporters = await Promise.all(NODES.map(async (n) => ((await terminate(state.pids[`exporter-${n}`], MARK.exporter(n))) ? n : undefined)));
+  if (exporters.some(Boolean)) stopped.push(`PostgreSQL exporters (${exporters.filter(Boolean).join(', ')})`);
+  return stopped;
+}
