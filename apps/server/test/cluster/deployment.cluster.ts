@@ -883,21 +883,26 @@ describe('the cluster under load and faults', () => {
     expect(slow, 'calls answered after more than 10 s').toEqual([]);
     expect(writers.twoAt, 'moments when two nodes took writes').toEqual([]);
     expect(writers.most).toBe(1);
-    // ... nor did Prometheus see two nodes out of recovery (MultiplePrimaries' PostgreSQL half). Its Patroni half does
-    // fire, on the partition of the leader: Patroni 3.0.2 reports patroni_primary 1 on a leader that demoted itself
-    // (its PostgreSQL stopped) until the partition heals, while the new leader reports 1 too
+    // ... nor did Prometheus see two nodes out of recovery, or two Patroni leaders running PostgreSQL: MultiplePrimaries
+    // never fired. Patroni 3.0.2 reports patroni_primary 1 on a leader that demoted itself when partitioned (its
+    // PostgreSQL stopped) until the partition heals, beside the new leader's 1: the rule counts a leader only while its
+    // PostgreSQL runs, and the raw count is printed
     const most = async (query: string) => {
       const range = `${Math.ceil((Date.now() - startedAt) / 1000) + 1}s`;
       const res = await fetch(`${state.prometheus.url}/api/v1/query?query=${encodeURIComponent(`max_over_time((${query})[${range}:1s])`)}`);
       const body = (await res.json()) as { data: { result: { value: [number, string] }[] } };
       return Number(body.data.result[0]?.value[1] ?? NaN);
     };
-    const [outOfRecovery, patroniLeaders] = [await most('count(pg_settings_in_hot_standby == 0)'), await most('sum(patroni_primary)')];
+    const outOfRecovery = await most('count(pg_settings_in_hot_standby == 0)');
+    const runningLeaders = await most('sum(patroni_primary and on (instance) patroni_postgres_running == 1)');
+    const patroniLeaders = await most('sum(patroni_primary)');
     const fired = await firedSince(startedAt);
     figures.push(
-      `alerts that fired during the run: ${fired.join(', ') || 'none'}; at most ${outOfRecovery} node out of recovery and ${patroniLeaders} Patroni reporting itself primary at once`,
+      `alerts that fired during the run: ${fired.join(', ') || 'none'}; at most ${outOfRecovery} node out of recovery, ${runningLeaders} Patroni leader running PostgreSQL and ${patroniLeaders} Patroni reporting itself primary at once`,
     );
     expect(outOfRecovery).toBe(1);
+    expect(runningLeaders).toBe(1);
+    expect(fired.filter((a) => a.startsWith('MultiplePrimaries'))).toEqual([]);
 
     // every withdrawal and payment answered 201 is there, before anything is sent again
     const acked = [...withdrawals].filter(([, w]) => w.status === 201).map(([id]) => id);
