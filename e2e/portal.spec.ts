@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { browserMissing } from './support/browser.ts';
+import { signedInPage } from './support/portal.ts';
 import { serverAndBrowser } from './support/server.ts';
 
 describe.skipIf(browserMissing)('the portal in Chromium', () => {
@@ -16,6 +17,33 @@ describe.skipIf(browserMissing)('the portal in Chromium', () => {
     expect(res?.status()).toBe(200);
     expect(await page.title()).toBe('Partner Dashboard');
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("loads itself again when a screen's code is not found, as during a rolling deploy to a release whose files have other names", async () => {
+    const page = await signedInPage(env, 'admin@acme.test');
+    await page.waitForURL('**/transactions');
+    await page.getByTestId('transaction-row').first().waitFor();
+    // the instance that answers for the next screen's code runs another release: not found, once
+    const notFound: string[] = [];
+    const requested: string[] = [];
+    await page.route('**/assets/*.js', async (route) => {
+      const file = new URL(route.request().url()).pathname;
+      requested.push(file);
+      if (notFound.length === 0) {
+        notFound.push(file);
+        return route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not Found' });
+      }
+      return route.continue();
+    });
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.waitForURL('**/settings');
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    expect(notFound, `scripts asked for: ${requested.join(', ')}`).toHaveLength(1);
+    // loaded again once, on the screen it was going to
+    expect(loads).toBe(1);
     await page.close();
   });
 

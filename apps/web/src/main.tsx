@@ -1,4 +1,5 @@
 import './lib/csp.ts';
+import { reloadOnStaleChunks } from './lib/stale-chunks.ts';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
@@ -14,6 +15,9 @@ import { forgetPartner } from './lib/partner/remembered.ts';
 import { useBanners } from './features/banners/low-balance.ts';
 import { useReviewBanners } from './features/wallets/review-banners.ts';
 import './index.css';
+
+// a screen's code missing during a rolling deploy (another release's files): the tab loads itself again
+reloadOnStaleChunks();
 
 // the language this browser last chose, else its own: French loads its catalogues (one chunk) while the rest starts
 const language = setLanguage(initialLanguage());
