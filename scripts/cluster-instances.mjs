@@ -97,7 +97,13 @@ export function instanceEnv(state, n) {
  */
 export async function ensureRelease(state, say) {
   const rebuilt = [ensureWebBuild(), await ensureServerBuild()].some(Boolean);
-  if (!rebuilt && state.release && fs.existsSync(path.join(state.release, '.installed'))) return;
+  // the checkout's release as made last (after a deploy of another release, the instances go back to it)
+  const built = state.built ?? state.release;
+  if (!rebuilt && built && fs.existsSync(path.join(built, '.installed'))) {
+    state.release = built;
+    writeState(state);
+    return;
+  }
   const part = 'release';
   const made = await makeRelease({ out: FILES.releases, log: () => undefined });
   const dir = path.join(FILES.releases, made.folder);
@@ -112,6 +118,7 @@ export async function ensureRelease(state, say) {
   // older ones go
   const keep = new Set([made.folder, state.release && path.basename(state.release)]);
   state.release = dir;
+  state.built = dir;
   writeState(state);
   for (const entry of fs.readdirSync(FILES.releases)) {
     if (!keep.has(entry.replace(/\.tgz(\.sha256)?$/, ''))) fs.rmSync(path.join(FILES.releases, entry), { recursive: true, force: true });
@@ -168,4 +175,24 @@ export async function waitInstance(state, n) {
     log: logFile(`instance-${n}`),
     gone: () => !instanceAlive(state, n),
   });
+}
+
+/**
+ * A release made elsewhere (`npm run release`'s tarball: the previous one, to roll back to), installed beside the
+ * checkout's with production dependencies only, as ensureRelease installs that one; the instances started next run it.
+ */
+export function installGivenRelease(state, tarball, say) {
+  const dir = path.join(FILES.releases, path.basename(tarball).replace(/\.tgz$/, ''));
+  if (!fs.existsSync(path.join(dir, '.installed'))) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      installRelease(path.resolve(tarball), FILES.releases);
+    } catch (err) {
+      throw new ClusterError('release', err instanceof Error ? err.message : String(err));
+    }
+    fs.writeFileSync(path.join(dir, '.installed'), `${path.basename(tarball)}\n`);
+  }
+  state.release = dir;
+  writeState(state);
+  say(`Release ${path.basename(dir)} installed (production dependencies only).`);
 }

@@ -50,7 +50,10 @@ export type ClusterState = {
   ports: Ports;
   pids: Record<string, number | undefined>;
   env: Record<string, string>;
+  /** the folder of the release the instances run (or start on next) */
   release?: string;
+  /** the folder of this checkout's release as made last (a deploy without another release goes back to it) */
+  built?: string;
   startedAt?: string;
   /** CLUSTER_ALERT_FOR: every for: of the rules Prometheus loads, when set */
   alertFor?: string;
@@ -137,8 +140,11 @@ export declare function operatorAccess(): {
   poolerAdminUrl: string;
   stats: { url: string; user: string; password: string };
 };
-/** rolling deploy: each instance in turn drained at the balancer, stopped with SIGTERM, started on the release, given requests again */
-export declare function deploy(): Promise<{ release: string; seconds: number }>;
+/**
+ * rolling deploy: each instance in turn drained at the balancer, stopped with SIGTERM, started on the release (this
+ * checkout's, or `release`: another release's tarball, the previous one to roll back to), given requests again
+ */
+export declare function deploy(options?: { release?: string }): Promise<{ release: string; seconds: number }>;
 /** a key rotation: stages 1 and 2 (new keys accepted, then signing), or with `finish` stage 3 (rekey, new keys alone) */
 export declare function rotateKeys(options?: { finish?: boolean; now?: boolean }): Promise<{ stage: 2 | 3; finishAfter: number | null }>;
 export declare function killPrimary(): Promise<{ node: NodeName; pid: number; at: number }>;

@@ -64,7 +64,17 @@ import {
 } from './cluster-process.mjs';
 
 import { readState, writeState, STATE_VERSION, newState, keys, writeKeys, locked, mailAlive, instanceAlive } from './cluster-state.mjs';
-import { databaseUrls, passThrough, instanceEnv, ensureRelease, releasePhase, ready, launchInstance, waitInstance } from './cluster-instances.mjs';
+import {
+  databaseUrls,
+  passThrough,
+  instanceEnv,
+  ensureRelease,
+  installGivenRelease,
+  releasePhase,
+  ready,
+  launchInstance,
+  waitInstance,
+} from './cluster-instances.mjs';
 
 export { ClusterError, STATE_DIR, balancerView, portsFor };
 
@@ -644,16 +654,18 @@ export function startInstance(n) {
 }
 
 /**
- * A rolling deploy, as an operator runs one: the release made again when this checkout's sources changed, then one
- * instance after another: HAProxy stops giving it new requests (drain), it is stopped with SIGTERM (it finishes the
- * requests it has; its live streams end and the portal resumes them on another instance), started on the release,
- * and given requests again once ready. Two instances serve all along.
+ * A rolling deploy, as an operator runs one: the release made again when this checkout's sources changed (or
+ * `release`, another release's tarball: the previous one, to roll back to), then one instance after another: HAProxy
+ * stops giving it new requests (drain), it is stopped with SIGTERM (it finishes the requests it has; its live streams
+ * end and the portal resumes them on another instance), started on the release, and given requests again once ready.
+ * Two instances serve all along.
  */
-export function deploy() {
+export function deploy({ release } = {}) {
   return locked(async () => {
     const state = stateOrFail();
     const began = performance.now();
-    await ensureRelease(state, say);
+    if (release) installGivenRelease(state, release, say);
+    else await ensureRelease(state, say);
     state.env = { ...state.env, ...passThrough() };
     // the release's migrations first, as the migrator (each is one the running release still works with)
     releasePhase(state, ['migrate'], 'migrations');
@@ -1030,7 +1042,8 @@ const USAGE = `Usage: npm run cluster -- [command]
   clean                      the same as stop --purge
   kill-instance N            kill -9 portal instance N (1-${INSTANCES})
   start-instance N           start portal instance N again
-  deploy                     rolling deploy: each instance in turn drained, stopped, started on the release
+  deploy [--release FILE]    rolling deploy: each instance in turn drained, stopped, started on the release (this
+                             checkout's, or FILE: another release's tarball, e.g. the previous one to roll back to)
   rotate-keys [--finish [--now]]
                              new JWT_SECRET and ENCRYPTION_KEY, rolled out accepted, then signing with the old ones
                              accepted; --finish (once the old access tokens expired; --now at once) seals the stored
@@ -1091,7 +1104,7 @@ async function main(argv) {
       await startInstance(args[0]);
       break;
     case 'deploy':
-      await deploy();
+      await deploy({ release: option('--release') });
       break;
     case 'rotate-keys':
       await rotateKeys({ finish: flag('--finish'), now: flag('--now') });

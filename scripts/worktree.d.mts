@@ -9,3 +9,5 @@ export function removeWorktree(dir: string): void;
 export const SERVER_PATHS: string[];
 /** PREVIOUS_RELEASE, else the newest commit before HEAD that changed the server's code. */
 export function previousRelease(): string | undefined;
+/** The release artifact of `rev`, made by that commit's own `npm run release` in a worktree, written to `out`; its tarball's path. */
+export function makeReleaseOf(rev: string, out: string): Promise<string>;

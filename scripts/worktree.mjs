@@ -1,6 +1,6 @@
 // Another commit of this repository, checked out beside it to run: the performance guard's base build, the previous
 // release that the release tests run on this release's schema.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,13 +34,19 @@ export function addWorktree(rev, prefix = 'portal-worktree-') {
   // every package a link to this checkout's, but the workspaces' own: those are the worktree's (relative links)
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(modules);
+  // (not the tools' own folders, .vite-temp and the like: a build in the worktree writes its own)
   for (const entry of fs.readdirSync(path.join(root, 'node_modules'))) {
-    if (entry === '@portal') continue;
+    if (entry === '@portal' || (entry.startsWith('.') && entry !== '.bin')) continue;
     fs.symlinkSync(path.join(root, 'node_modules', entry), path.join(modules, entry));
   }
   fs.mkdirSync(path.join(modules, '@portal'));
   for (const ws of fs.readdirSync(path.join(root, 'node_modules', '@portal'))) {
-    fs.symlinkSync(fs.readlinkSync(path.join(root, 'node_modules', '@portal', ws)), path.join(modules, '@portal', ws));
+    const target = fs.readlinkSync(path.join(root, 'node_modules', '@portal', ws));
+    fs.symlinkSync(target, path.join(modules, '@portal', ws));
+    // a workspace's own versions of a package (npm nests them there when the hoisted one is another)
+    const nested = path.resolve(root, 'node_modules/@portal', target, 'node_modules');
+    const into = path.resolve(modules, '@portal', target, 'node_modules');
+    if (fs.existsSync(nested) && !fs.existsSync(into)) fs.symlinkSync(nested, into);
   }
   return dir;
 }
@@ -62,4 +68,25 @@ export function previousRelease() {
   const parent = spawnSync('git', ['rev-parse', '--verify', '--quiet', 'HEAD~1'], { cwd: root, encoding: 'utf8' });
   if (parent.status !== 0) return undefined;
   return git('log', '-1', '--format=%H', 'HEAD~1', '--', ...SERVER_PATHS) || undefined;
+}
+
+/**
+ * The release artifact of `rev` (npm run release, by that commit's own script, in a worktree of it) written to `out`;
+ * answers the tarball's path. Asynchronous: a test starts it and goes on (the portal's build takes a minute).
+ */
+export async function makeReleaseOf(rev, out) {
+  const dir = addWorktree(rev, 'portal-release-of-');
+  try {
+    const child = spawn(process.execPath, ['scripts/release.mjs', '--out', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    if (code !== 0) throw new Error(`npm run release of ${rev} failed (${code}):\n${output}`);
+  } finally {
+    removeWorktree(dir);
+  }
+  const tarball = fs.readdirSync(out).find((f) => f.endsWith('.tgz'));
+  if (!tarball) throw new Error(`npm run release of ${rev} wrote no tarball to ${out}`);
+  return path.join(out, tarball);
 }

@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type * as Cluster from '../../../../scripts/cluster.d.mts';
 import { DEMO_PARTNERS, DEMO_USERS } from '../../src/db/seed/demo.ts';
 import { generateDemoAddress } from '../../src/lib/deposit-addresses.ts';
@@ -13,6 +13,7 @@ import { keyId } from '../../src/lib/keys.ts';
 import { httpClient, type HttpClient, type HttpReply } from '../http-client.ts';
 import { readEvents } from '../sse.ts';
 import { queryOnce } from './query.ts';
+import { makeReleaseOf, previousRelease } from '../../../../scripts/worktree.mjs';
 
 /**
  * The deployment proved under load (`npm run test:cluster`): the whole topology of `npm run cluster` (three PostgreSQL
@@ -98,6 +99,9 @@ function heldStream(base: string, token: string, firstOn?: string) {
 describe('the cluster under load and faults', () => {
   let cluster: ClusterModule;
   let state: ClusterStatus;
+  /** the release before this one (PREVIOUS_RELEASE, else the newest earlier commit that changed the server) */
+  const previous = previousRelease();
+  let previousTarball: Promise<string> | undefined;
   const samples: Sample[] = [];
   const figures: string[] = [];
   const withdrawals = new Map<string, { body: Record<string, string>; status: number; sent: number; at: number }>();
@@ -171,6 +175,11 @@ describe('the cluster under load and faults', () => {
       LOGIN_RATE_LIMIT: '100000',
       LOG_LEVEL: 'warn',
     });
+    // the previous release's artifact, made while the cluster starts (for the rollback below)
+    if (previous) {
+      previousTarball = makeReleaseOf(previous, fs.mkdtempSync(path.join(os.tmpdir(), 'portal-previous-release-')));
+      previousTarball.catch(() => undefined);
+    }
     // the cluster script of `npm run cluster` (imported after the variables above are set: it reads them on load)
     cluster = await import('../../../../scripts/cluster.mjs');
     const began = performance.now();
@@ -183,6 +192,11 @@ describe('the cluster under load and faults', () => {
       figures.push(`busy machine: ${burners.length} processes spinning beside the cluster`);
     }
   }, 600_000);
+
+  // when each step began, to name the step a slow call was sent in
+  const steps: { name: string; at: number }[] = [];
+  beforeEach((ctx) => void steps.push({ name: ctx.task.name, at: Date.now() }));
+  const stepAt = (at: number) => steps.findLast((s) => s.at <= at)?.name.slice(0, 60) ?? 'before the first step';
 
   afterAll(async () => {
     for (const b of burners) b.kill('SIGKILL');
@@ -556,6 +570,32 @@ describe('the cluster under load and faults', () => {
     expect(seconds).toBeLessThan(10);
   }, 60_000);
 
+  it.skipIf(!previous)(
+    'a rolling deploy back to the previous release and forward again, under load: no request fails',
+    async () => {
+      const tarball = await previousTarball!;
+      /** the release folder each instance runs, from its command line */
+      const releases = async () =>
+        (await current()).instances.map((i) => path.basename(path.resolve(fs.readFileSync(`/proc/${i.pid}/cmdline`, 'utf8').split('\0')[1]!, '../../../..')));
+      const from = Date.now();
+      const back = await cluster.deploy({ release: tarball });
+      const onPrevious = await releases();
+      const forward = await cluster.deploy();
+      const onThis = await releases();
+      const window = within(from, Date.now());
+      figures.push(
+        `rolled back to ${back.release} in ${back.seconds.toFixed(1)} s and forward to ${forward.release} in ${forward.seconds.toFixed(1)} s, ` +
+          `one instance at a time: ${window.length} requests, failures ${describeFailures(window)}`,
+      );
+      expect(back.release).toContain(previous!.slice(0, 12));
+      expect(onPrevious).toEqual(onPrevious.map(() => back.release));
+      expect(onThis).toEqual(onThis.map(() => forward.release));
+      expect(forward.release).not.toBe(back.release);
+      expect(failures(window).map((f) => `${f.kind} ${f.status || 'no reply'}`)).toEqual([]);
+    },
+    300_000,
+  );
+
   it("the leader's clients cut for 10 s: 503 with Retry-After during it, served again within 5 s after, and no failover", async () => {
     await askReport();
     const before = (await leaderNow())!.name;
@@ -877,7 +917,9 @@ describe('the cluster under load and faults', () => {
     for (const i of instances.filter((x) => !x.alive)) console.log(`── the end of ${i.name}'s log ──\n${tail(i.log)}`);
     expect(instances.map((i) => i.alive)).toEqual([true, true, true]);
     // no call waited more than 10 s for its answer, through every fault (the instances answer 503 at 8 s)
-    const slow = total.filter((s) => s.at - s.sent > 10_000).map((s) => `${s.kind} ${s.status || 'no reply'} after ${s.at - s.sent} ms`);
+    const slow = total
+      .filter((s) => s.at - s.sent > 10_000)
+      .map((s) => `${s.kind} ${s.status || 'no reply'} after ${s.at - s.sent} ms, sent during "${stepAt(s.sent)}"`);
     const longest = Math.max(...total.map((s) => s.at - s.sent));
     figures.push(`the longest wait for an answer: ${longest} ms`);
     expect(slow, 'calls answered after more than 10 s').toEqual([]);
