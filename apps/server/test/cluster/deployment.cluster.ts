@@ -175,7 +175,7 @@ describe('the cluster under load and faults', () => {
       LOGIN_RATE_LIMIT: '100000',
       LOG_LEVEL: 'warn',
     });
-    // the previous release's artifact, made while the cluster starts (for the rollback below)
+    // the previous release's artifact, made while the cluster starts (for the rollback below; awaited before the steps)
     if (previous) {
       previousTarball = makeReleaseOf(previous, fs.mkdtempSync(path.join(os.tmpdir(), 'portal-previous-release-')));
       previousTarball.catch(() => undefined);
@@ -186,6 +186,8 @@ describe('the cluster under load and faults', () => {
     await cluster.start();
     figures.push(`cluster started in ${((performance.now() - began) / 1000).toFixed(1)} s`);
     state = await current();
+    // the previous release built before the first step: its build's CPU would slow the steps the test times
+    if (previousTarball) figures.push(`the previous release's artifact: ${path.basename(await previousTarball)}`);
     if (process.env.CLUSTER_BUSY === '1') {
       // a busy machine: as many processes spinning as there are cores, for the whole test
       for (let i = 0; i < os.availableParallelism(); i++) burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
