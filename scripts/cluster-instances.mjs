@@ -179,20 +179,17 @@ export async function waitInstance(state, n) {
 
 /**
  * A release made elsewhere (`npm run release`'s tarball: the previous one, to roll back to), installed beside the
- * checkout's with production dependencies only, as ensureRelease installs that one; the instances started next run it.
+ * checkout's with production dependencies only, as ensureRelease installs that one (once: it is kept); its folder.
  */
-export function installGivenRelease(state, tarball, say) {
+export function installGivenRelease(tarball) {
   const dir = path.join(FILES.releases, path.basename(tarball).replace(/\.tgz$/, ''));
-  if (!fs.existsSync(path.join(dir, '.installed'))) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    try {
-      installRelease(path.resolve(tarball), FILES.releases);
-    } catch (err) {
-      throw new ClusterError('release', err instanceof Error ? err.message : String(err));
-    }
-    fs.writeFileSync(path.join(dir, '.installed'), `${path.basename(tarball)}\n`);
+  if (fs.existsSync(path.join(dir, '.installed'))) return dir;
+  fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    installRelease(path.resolve(tarball), FILES.releases);
+  } catch (err) {
+    throw new ClusterError('release', err instanceof Error ? err.message : String(err));
   }
-  state.release = dir;
-  writeState(state);
-  say(`Release ${path.basename(dir)} installed (production dependencies only).`);
+  fs.writeFileSync(path.join(dir, '.installed'), `${path.basename(tarball)}\n`);
+  return dir;
 }

@@ -664,8 +664,11 @@ export function deploy({ release } = {}) {
   return locked(async () => {
     const state = stateOrFail();
     const began = performance.now();
-    if (release) installGivenRelease(state, release, say);
-    else await ensureRelease(state, say);
+    if (release) {
+      state.release = installGivenRelease(release);
+      writeState(state);
+      say(`Release ${path.basename(state.release)} installed (production dependencies only).`);
+    } else await ensureRelease(state, say);
     state.env = { ...state.env, ...passThrough() };
     // the release's migrations first, as the migrator (each is one the running release still works with)
     releasePhase(state, ['migrate'], 'migrations');
@@ -673,6 +676,17 @@ export function deploy({ release } = {}) {
     const seconds = (performance.now() - began) / 1000;
     say(`Deployed ${path.basename(state.release)} to ${state.ports.instances.length} instances, one at a time, in ${seconds.toFixed(1)} s.`);
     return { release: path.basename(state.release), seconds };
+  });
+}
+
+/**
+ * Installs another release's tarball beside this checkout's without deploying it, so that a later `deploy --release`
+ * only rolls the instances (the install takes seconds of CPU); answers its folder.
+ */
+export function prepareRelease(tarball) {
+  return locked(async () => {
+    stateOrFail();
+    return installGivenRelease(tarball);
   });
 }
 

@@ -186,8 +186,9 @@ describe('the cluster under load and faults', () => {
     await cluster.start();
     figures.push(`cluster started in ${((performance.now() - began) / 1000).toFixed(1)} s`);
     state = await current();
-    // the previous release built before the first step: its build's CPU would slow the steps the test times
-    if (previousTarball) figures.push(`the previous release's artifact: ${path.basename(await previousTarball)}`);
+    // the previous release built and installed before the first step: its build's CPU would slow the steps the test
+    // times, and its install (npm ci, run synchronously) would hold this process, which measures the load's answers
+    if (previousTarball) figures.push(`the previous release, installed beside this one: ${path.basename(await cluster.prepareRelease(await previousTarball))}`);
     if (process.env.CLUSTER_BUSY === '1') {
       // a busy machine: as many processes spinning as there are cores, for the whole test
       for (let i = 0; i < os.availableParallelism(); i++) burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
