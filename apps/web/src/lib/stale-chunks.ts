@@ -26,11 +26,11 @@ export function reloadOnStaleChunks(
   now: () => number = Date.now,
 ) {
   win.addEventListener('vite:preloadError', (event) => {
-    const payload = (event as Event & { payload?: unknown }).payload;
-    void probe(fileOf(payload) ?? '/healthz').then(
+    const file = fileOf((event as Event & { payload?: unknown }).payload);
+    void probe(file ?? '/healthz').then(
       (res) => {
         // the file is gone (another release); without a file named, the server is there and the code still failed
-        const stale = fileOf(payload) ? res.status === 404 : res.status === 200;
+        const stale = file ? res.status === 404 : res.status === 200;
         if (!stale) return;
         try {
           if (now() - Number(win.sessionStorage.getItem(RELOADED_AT) ?? 0) < STALE_CHUNK_RELOAD_MS) return;
