@@ -98,7 +98,7 @@ try {
   line('npm run release (the portal built only if it changed)', seconds(performance.now() - at));
   const tarball = fs.readdirSync(path.join(work, 'out')).find((f) => f.endsWith('.tgz'))!;
   at = performance.now();
-  const folder = installRelease(path.join(work, 'out', tarball), path.join(work, 'install'));
+  const folder = await installRelease(path.join(work, 'out', tarball), path.join(work, 'install'));
   line(`unpacked and npm ci --omit=dev (npm's cache warm): ${tarball}`, seconds(performance.now() - at));
 
   const url = new URL(benchServerUrl);

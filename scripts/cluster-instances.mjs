@@ -1,6 +1,6 @@
 // The portal instances: their environment, the release they run, starting one and waiting until it is ready.
 // Used by scripts/cluster.mjs.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FILES, MARK, logFile } from './cluster-paths.mjs';
@@ -109,7 +109,7 @@ export async function ensureRelease(state, say) {
   const dir = path.join(FILES.releases, made.folder);
   fs.rmSync(dir, { recursive: true, force: true });
   try {
-    installRelease(made.file, FILES.releases);
+    await installRelease(made.file, FILES.releases);
   } catch (err) {
     throw new ClusterError(part, err instanceof Error ? err.message : String(err));
   }
@@ -131,17 +131,22 @@ export async function ensureRelease(state, say) {
  * logged in setup.log: migrations before any instance runs the release, and the demo seed once (so that three do not
  * seed at the same time).
  */
-export function releasePhase(state, commands, part) {
+export async function releasePhase(state, commands, part) {
   for (const command of commands) {
     const out = fs.openSync(logFile('setup'), 'a');
     fs.writeSync(out, `\n---- ${new Date().toISOString()} cli ${command}\n`);
-    const result = spawnSync(process.execPath, [path.join(state.release, 'apps/server/dist/cli.js'), command], {
+    // not spawnSync: the process that runs the cluster (a test under load) keeps answering its sockets meanwhile
+    const child = spawn(process.execPath, [path.join(state.release, 'apps/server/dist/cli.js'), command], {
       cwd: state.release,
       env: instanceEnv(state, 0),
       stdio: ['ignore', out, out],
     });
+    const status = await new Promise((resolve) => {
+      child.on('error', () => resolve(null));
+      child.on('close', (code) => resolve(code));
+    });
     fs.closeSync(out);
-    if (result.status !== 0) throw new ClusterError(part, `the CLI's ${command} failed (exit ${result.status})`, logFile('setup'));
+    if (status !== 0) throw new ClusterError(part, `the CLI's ${command} failed (exit ${status})`, logFile('setup'));
   }
 }
 
@@ -181,12 +186,12 @@ export async function waitInstance(state, n) {
  * A release made elsewhere (`npm run release`'s tarball: the previous one, to roll back to), installed beside the
  * checkout's with production dependencies only, as ensureRelease installs that one (once: it is kept); its folder.
  */
-export function installGivenRelease(tarball) {
+export async function installGivenRelease(tarball) {
   const dir = path.join(FILES.releases, path.basename(tarball).replace(/\.tgz$/, ''));
   if (fs.existsSync(path.join(dir, '.installed'))) return dir;
   fs.rmSync(dir, { recursive: true, force: true });
   try {
-    installRelease(path.resolve(tarball), FILES.releases);
+    await installRelease(path.resolve(tarball), FILES.releases);
   } catch (err) {
     throw new ClusterError('release', err instanceof Error ? err.message : String(err));
   }

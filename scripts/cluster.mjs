@@ -332,7 +332,7 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
       const missing = instanceNumbers.filter((n) => !instanceAlive(state, n));
       if (missing.length) {
         say('Migrating and seeding the demo data...');
-        releasePhase(state, ['migrate', 'seed'], 'migrations and demo seed');
+        await releasePhase(state, ['migrate', 'seed'], 'migrations and demo seed');
         say(`Starting ${missing.map((n) => `instance-${n}`).join(', ')}...`);
         // the first one alone (it makes the job queues' tables on a new database), then the others together
         const [first, ...rest] = missing;
@@ -665,13 +665,13 @@ export function deploy({ release } = {}) {
     const state = stateOrFail();
     const began = performance.now();
     if (release) {
-      state.release = installGivenRelease(release);
+      state.release = await installGivenRelease(release);
       writeState(state);
       say(`Release ${path.basename(state.release)} installed (production dependencies only).`);
     } else await ensureRelease(state, say);
     state.env = { ...state.env, ...passThrough() };
     // the release's migrations first, as the migrator (each is one the running release still works with)
-    releasePhase(state, ['migrate'], 'migrations');
+    await releasePhase(state, ['migrate'], 'migrations');
     await rollInstances(state);
     const seconds = (performance.now() - began) / 1000;
     say(`Deployed ${path.basename(state.release)} to ${state.ports.instances.length} instances, one at a time, in ${seconds.toFixed(1)} s.`);
@@ -755,7 +755,7 @@ export function rotateKeys({ finish = false, now = false } = {}) {
           : 'the rotation stopped halfway: --finish --now keeps the keys that sign now and drops the accepted ones',
       );
     say('Stage 3 of 3: the stored secrets sealed again with the new key (cli rekey), then the new keys alone.');
-    releasePhase(state, ['rekey'], 'rekey');
+    await releasePhase(state, ['rekey'], 'rekey');
     writeKeys(settled);
     await rollInstances(state);
     delete state.rotation;

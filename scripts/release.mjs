@@ -11,7 +11,7 @@
 // On the host: tar -xzf portal-....tgz && cd portal-... && npm ci --omit=dev && NODE_ENV=production ... npm start
 // (docs/deployment.md). The lockfile is the repository's own, cut down to what the server needs at run time, so the
 // host installs exactly the versions the tests ran with.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -195,25 +195,38 @@ export async function makeRelease({ out = path.join(root, 'release'), log = cons
   }
 }
 
+/** A command run without holding the caller's event loop (its timers, its sockets); its exit and output. */
+function runAsync(command, argv, { cwd, env, timeout }) {
+  return new Promise((resolve) => {
+    const child = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (err) => resolve({ status: null, signal: err.message, output }));
+    child.on('close', (status, signal) => resolve({ status, signal, output }));
+  });
+}
+
 /**
  * Unpacks a release tarball into `into` and installs its production dependencies only (`npm ci --omit=dev`, from
  * npm's cache where it has them), as a production host does. npm's variables of the command that runs this one (its
- * package, its workspace) stay out of the install; its cache and registry settings go in. Returns the release's folder.
+ * package, its workspace) stay out of the install; its cache and registry settings go in. Answers the release's
+ * folder. Asynchronous: the caller's connections stay served while npm works (a process blocked for the install's
+ * seconds finds its kept-alive sockets closed by their peers when it wakes).
  */
-export function installRelease(tarball, into) {
+export async function installRelease(tarball, into) {
   fs.mkdirSync(into, { recursive: true });
-  const untar = spawnSync('tar', ['-xzf', tarball, '-C', into], { encoding: 'utf8' });
-  if (untar.status !== 0) throw new Error(`tar could not unpack ${tarball}: ${untar.stderr}`);
+  const untar = await runAsync('tar', ['-xzf', tarball, '-C', into], {});
+  if (untar.status !== 0) throw new Error(`tar could not unpack ${tarball}: ${untar.output}`);
   const folder = path.join(into, path.basename(tarball, '.tgz'));
   const keep = new Set(['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig', 'npm_config_globalconfig']);
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())));
-  const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+  const install = await runAsync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: folder,
     env,
-    encoding: 'utf8',
     timeout: 180_000,
   });
-  if (install.status !== 0) throw new Error(`npm ci --omit=dev failed in ${folder} (${install.status ?? install.signal}):\n${install.stdout}${install.stderr}`);
+  if (install.status !== 0) throw new Error(`npm ci --omit=dev failed in ${folder} (${install.status ?? install.signal}):\n${install.output}`);
   return folder;
 }
 

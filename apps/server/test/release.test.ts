@@ -73,7 +73,7 @@ describe(`the release (npm run release), installed with production dependencies 
     run('npm', ['run', '--silent', 'release', '--', '--out', out], repoRoot);
     tarball = fs.readdirSync(out).find((f) => f.endsWith('.tgz'))!;
     // the versions of the lockfile, from npm's cache where it has them
-    folder = installRelease(path.join(out, tarball), installDir);
+    folder = await installRelease(path.join(out, tarball), installDir);
     if (kind === 'postgres') {
       const scratch = await serverDatabase();
       drop = scratch.drop;
