@@ -1,12 +1,13 @@
 // Prometheus and the exporters it scrapes: one PostgreSQL exporter per database node (Debian's
 // prometheus-postgres-exporter, as the monitoring role), Patroni's /metrics on each node, HAProxy's built-in exporter
-// (cluster-haproxy.mjs) and every instance's /metrics (with METRICS_TOKEN); the alerting rules of
-// deploy/alerts/portal.rules.yml. Used by scripts/cluster.mjs.
+// (cluster-haproxy.mjs), every instance's /metrics (with METRICS_TOKEN), and the host's node_exporter (its disks, and
+// the text files deploy/textfile-metrics.sh writes from PgBouncer's pools and pgBackRest's backups); the alerting rules
+// of deploy/alerts/portal.rules.yml. Used by scripts/cluster.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { FILES, MARK, NODES, logFile } from './cluster-paths.mjs';
 import { ROLES, secrets } from './cluster-roles.mjs';
-import { ClusterError, HOST, alive, portFree, portOwner, root, spawnDetached, terminate, waitFor, which } from './cluster-process.mjs';
+import { ClusterError, HOST, alive, mkdirFor, portFree, portOwner, root, spawnDetached, terminate, waitFor, which } from './cluster-process.mjs';
 import { keys } from './cluster-state.mjs';
 
 const RULES = path.join(root, 'deploy', 'alerts', 'portal.rules.yml');
@@ -14,6 +15,10 @@ const RULES = path.join(root, 'deploy', 'alerts', 'portal.rules.yml');
 export const prometheusAlive = (state) => alive(state.pids.prometheus, MARK.prometheus);
 export const exporterAlive = (state, node) => alive(state.pids[`exporter-${node}`], MARK.exporter(node));
 export const prometheusUrl = (state) => `http://${HOST}:${state.ports.prometheus}`;
+export const nodeExporterAlive = (state) => alive(state.pids.nodeExporter, MARK.nodeExporter);
+export const textfileWriterAlive = (state) => alive(state.pids.textfileWriter, MARK.textfileWriter);
+/** how often the text files are written (a production host: a systemd timer every 15 s) */
+const TEXTFILE_EVERY_SECONDS = 5;
 
 /**
  * The rules Prometheus loads: deploy/alerts/portal.rules.yml as it is, or with every `for:` set to CLUSTER_ALERT_FOR
@@ -56,6 +61,8 @@ function writePrometheusConfig(state) {
       ),
       // HAProxy's view of the instances, every second: an instance out of rotation is seen at once
       job('haproxy', [['haproxy', ports.haproxyMetrics]], { scrape_interval: '1s', scrape_timeout: '1s' }),
+      // the host: its file systems, and PgBouncer's pools and pgBackRest's backups from the text files
+      job('node', [['host', ports.nodeExporter]], { scrape_interval: '5s', scrape_timeout: '4s' }),
     ],
   };
   // JSON is YAML
@@ -97,6 +104,59 @@ export async function ensureExporters(state) {
   return started.length > 0;
 }
 
+/**
+ * The host's node_exporter (Debian's prometheus-node-exporter, its default collectors) with the textfile collector on
+ * FILES.textfile, and deploy/textfile-metrics.sh writing PgBouncer's pools (as the pooler's stats user) and pgBackRest's
+ * backups there every few seconds, as the postgres user (the repository is its own). Started once the pooler and the
+ * first backup exist.
+ */
+export async function ensureNodeExporter(state) {
+  const started = [];
+  mkdirFor(FILES.textfile, { postgres: true });
+  if (!textfileWriterAlive(state)) {
+    fs.copyFileSync(path.join(root, 'deploy', 'textfile-metrics.sh'), FILES.textfileWriter);
+    fs.chmodSync(FILES.textfileWriter, 0o755);
+    const stats = `postgresql://${ROLES.poolerAdmin}:${encodeURIComponent(secrets().poolerAdmin)}@${HOST}:${state.ports.pooler}/pgbouncer?sslmode=disable`;
+    const child = spawnDetached('sh', [FILES.textfileWriter, '--dir', FILES.textfile, '--every', String(TEXTFILE_EVERY_SECONDS)], {
+      log: logFile('textfile-metrics'),
+      env: { PATH: process.env.PATH, PGBOUNCER_URL: stats, PGBACKREST_CONFIG: FILES.backrestConf },
+      cwd: '/',
+      postgres: true,
+    });
+    state.pids.textfileWriter = child.pid;
+    started.push('textfile writer');
+    const written = (name) => fs.existsSync(path.join(FILES.textfile, name));
+    await waitFor(
+      'text files of PgBouncer and pgBackRest',
+      'pgbouncer.prom and pgbackrest.prom written',
+      () => written('pgbouncer.prom') && written('pgbackrest.prom'),
+      {
+        log: logFile('textfile-metrics'),
+        gone: () => !textfileWriterAlive(state),
+        ms: 30_000,
+      },
+    );
+  }
+  if (!nodeExporterAlive(state)) {
+    const part = 'node exporter';
+    const port = state.ports.nodeExporter;
+    if (!(await portFree(port))) throw new ClusterError(part, `port ${port} is in use by ${portOwner(port)}`);
+    const child = spawnDetached(which('prometheus-node-exporter'), [`--web.listen-address=${HOST}:${port}`, MARK.nodeExporter, '--log.level=warn'], {
+      log: logFile('node-exporter'),
+      env: { PATH: process.env.PATH },
+    });
+    state.pids.nodeExporter = child.pid;
+    started.push(part);
+    await waitFor(
+      part,
+      'GET /metrics answering',
+      async () => (await fetch(`http://${HOST}:${port}/metrics`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined))?.ok === true,
+      { log: logFile('node-exporter'), gone: () => !nodeExporterAlive(state), ms: 15_000 },
+    );
+  }
+  return started.length > 0;
+}
+
 /** Prometheus, with its data under the state directory; ready when GET /-/ready answers 200. */
 export async function ensurePrometheus(state) {
   if (prometheusAlive(state)) return false;
@@ -127,11 +187,13 @@ export async function ensurePrometheus(state) {
   return true;
 }
 
-/** Stops Prometheus and the exporters; the names of those that ran. */
+/** Stops Prometheus, the exporters and the textfile writer; the names of those that ran. */
 export async function stopMonitoring(state) {
   const stopped = [];
   if (await terminate(state.pids.prometheus, MARK.prometheus)) stopped.push('Prometheus');
   const exporters = await Promise.all(NODES.map(async (n) => ((await terminate(state.pids[`exporter-${n}`], MARK.exporter(n))) ? n : undefined)));
   if (exporters.some(Boolean)) stopped.push(`PostgreSQL exporters (${exporters.filter(Boolean).join(', ')})`);
+  if (await terminate(state.pids.nodeExporter, MARK.nodeExporter)) stopped.push('node exporter');
+  if (await terminate(state.pids.textfileWriter, MARK.textfileWriter)) stopped.push('textfile writer');
   return stopped;
 }

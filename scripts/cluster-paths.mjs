@@ -44,6 +44,10 @@ export const FILES = {
   /** METRICS_TOKEN, which Prometheus sends to the instances (mode 600) */
   prometheusToken: file('prometheus', 'metrics-token'),
   prometheusData: file('prometheus', 'data'),
+  /** node_exporter's textfile directory: pgbouncer.prom and pgbackrest.prom (deploy/textfile-metrics.sh writes them) */
+  textfile: file('prometheus', 'textfile'),
+  /** deploy/textfile-metrics.sh, copied where the postgres user that runs it can read it */
+  textfileWriter: file('prometheus', 'textfile-metrics.sh'),
 };
 export const logFile = (name) => path.join(FILES.logs, `${name}.log`);
 /** a node's PostgreSQL data directory */
@@ -55,7 +59,7 @@ export const nodeDir = (node) => file(node);
  * etcd members (client, peer), and a block of ten per database node: PostgreSQL, Patroni's REST API, and the TCP
  * proxy's routes to the node (clients, replication, REST API) and from its Patroni to each etcd member, so that a
  * test can cut a node off its clients, or off everything (a partition), and its PostgreSQL exporter. Prometheus and
- * HAProxy's exporter come after the etcd members.
+ * HAProxy's exporter and the host's node_exporter come after the etcd members.
  */
 export function portsFor(base) {
   const node = (i) => {
@@ -74,6 +78,7 @@ export function portsFor(base) {
     etcd: Object.fromEntries(MEMBERS.map((m, k) => [m, { client: base + 10 + 2 * k, peer: base + 11 + 2 * k }])),
     prometheus: base + 16,
     haproxyMetrics: base + 17,
+    nodeExporter: base + 18,
     nodes: Object.fromEntries(NODES.map((n, i) => [n, node(i)])),
     drill: base + 50,
   };
@@ -89,4 +94,6 @@ export const MARK = {
   prometheus: FILES.prometheusConfig,
   /** a PostgreSQL exporter: its web configuration file, one per node */
   exporter: (node) => path.join(FILES.prometheus, `exporter-${node}.web.yml`),
+  nodeExporter: `--collector.textfile.directory=${FILES.textfile}`,
+  textfileWriter: FILES.textfileWriter,
 };

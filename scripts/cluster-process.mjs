@@ -125,11 +125,14 @@ const TOOLS = [
   ['pgbackrest', 'pgbackrest'],
   ['prometheus', 'prometheus'],
   ['prometheus-postgres-exporter', 'prometheus-postgres-exporter'],
+  ['prometheus-node-exporter', 'prometheus-node-exporter'],
+  // deploy/textfile-metrics.sh reads pgbackrest info's JSON with it
+  ['jq', 'jq'],
 ];
 
 /**
- * Installs what the cluster runs (HAProxy, PgBouncer, Patroni, etcd, pgBackRest, Prometheus and the PostgreSQL
- * exporter, PostgreSQL) with apt-get when missing, as .ci/run does; not root, it names what is missing and stops.
+ * Installs what the cluster runs (HAProxy, PgBouncer, Patroni, etcd, pgBackRest, Prometheus, the PostgreSQL and node
+ * exporters, jq, PostgreSQL) with apt-get when missing, as .ci/run does; not root, it names what is missing and stops.
  */
 export function ensureTools(say) {
   const missing = TOOLS.filter(([program]) => !which(program)).map(([, pkg]) => pkg);

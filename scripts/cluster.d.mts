@@ -40,6 +40,7 @@ export type Ports = {
   prometheus: number;
   /** HAProxy's built-in Prometheus exporter (GET /metrics) */
   haproxyMetrics: number;
+  nodeExporter: number;
   nodes: Record<NodeName, NodePorts>;
   drill: number;
 };
@@ -100,7 +101,14 @@ export type ClusterStatus = {
     alive: boolean;
     /** every for: of the rules it loaded (CLUSTER_ALERT_FOR), or null: the rules' own */
     alertFor: string | null;
-    exporters: { haproxy: string; postgres: { node: NodeName; url: string; pid: number | null; alive: boolean }[] };
+    exporters: {
+      haproxy: string;
+      /** the host's node_exporter, with the text files of PgBouncer's pools and pgBackRest's backups */
+      node: { url: string; pid: number | null; alive: boolean };
+      /** deploy/textfile-metrics.sh, writing them every 5 s */
+      textfiles: { dir: string; pid: number | null; alive: boolean };
+      postgres: { node: NodeName; url: string; pid: number | null; alive: boolean }[];
+    };
   };
   /** the instances' database addresses, as the app's role (rows only) */
   env: { DATABASE_URL: string; DATABASE_DIRECT_URL: string; DATABASE_READ_URL: string };

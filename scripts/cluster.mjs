@@ -43,7 +43,17 @@ import {
 import { FILES, INSTANCES, MARK, MEMBERS, NODES, STATE_DIR, logFile, nodeDir, portsFor } from './cluster-paths.mjs';
 import { balancerView, ensureHaproxy, haproxyCommand, haproxyStats, waitBalancer } from './cluster-haproxy.mjs';
 import { ensurePooler, poolerPid, stopPooler } from './cluster-pooler.mjs';
-import { ensureExporters, ensurePrometheus, exporterAlive, prometheusAlive, prometheusUrl, stopMonitoring } from './cluster-monitoring.mjs';
+import {
+  ensureExporters,
+  ensureNodeExporter,
+  ensurePrometheus,
+  exporterAlive,
+  nodeExporterAlive,
+  prometheusAlive,
+  prometheusUrl,
+  stopMonitoring,
+  textfileWriterAlive,
+} from './cluster-monitoring.mjs';
 import { ROLES, databaseSql, roleUrl, rolesSql, secrets } from './cluster-roles.mjs';
 import {
   ClusterError,
@@ -179,6 +189,8 @@ async function allAlive(state) {
     Array.from({ length: INSTANCES }, (_, i) => instanceAlive(state, i + 1)).every(Boolean) &&
     alive(state.pids.haproxy, MARK.haproxy) &&
     NODES.every((n) => exporterAlive(state, n)) &&
+    nodeExporterAlive(state) &&
+    textfileWriterAlive(state) &&
     prometheusAlive(state)
   );
 }
@@ -208,6 +220,7 @@ async function checkPorts(state) {
     );
   }
   for (const node of NODES) if (!exporterAlive(state, node)) wanted.push([`PostgreSQL exporter ${node}`, ports.nodes[node].exporter]);
+  if (!nodeExporterAlive(state)) wanted.push(['node exporter', ports.nodeExporter]);
   if (!prometheusAlive(state)) wanted.push(['Prometheus', ports.prometheus]);
   const busy = [];
   for (const [part, port] of wanted) if (!(await portFree(port))) busy.push(`port ${port} (${part}) is in use by ${portOwner(port)}`);
@@ -316,6 +329,8 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
         running: () => exporterAlive(state, n),
         stop: () => terminate(state.pids[`exporter-${n}`], MARK.exporter(n)),
       })),
+      { part: 'node exporter', running: () => nodeExporterAlive(state), stop: () => terminate(state.pids.nodeExporter, MARK.nodeExporter) },
+      { part: 'textfile writer', running: () => textfileWriterAlive(state), stop: () => terminate(state.pids.textfileWriter, MARK.textfileWriter) },
       { part: 'Prometheus', running: () => prometheusAlive(state), stop: () => terminate(state.pids.prometheus, MARK.prometheus) },
     ];
     const before = new Set(parts.filter((p) => p.running()).map((p) => p.part));
@@ -349,6 +364,8 @@ export function start({ base = Number(process.env.CLUSTER_PORT || 8090) } = {}) 
       await waitFor('HAProxy', 'GET /readyz = 200 through the balancer', () => ready(state.ports.balancer), { log: logFile('haproxy'), ms: 15_000 });
       // the monitoring last, once every part it scrapes is up: an alert it shows is a fault, not the start
       await ensureExporters(state);
+      writeState(state);
+      await ensureNodeExporter(state);
       writeState(state);
       await ensurePrometheus(state);
       writeState(state);
@@ -385,6 +402,9 @@ function leftovers() {
     'pgbackrest',
     'prometheus',
     'prometheus-postgres-exporter',
+    'prometheus-node-exporter',
+    // the textfile writer (deploy/textfile-metrics.sh)
+    'sh',
   ]);
   return fs
     .readdirSync('/proc')
@@ -517,6 +537,8 @@ export async function status() {
       alertFor: state.alertFor ?? null,
       exporters: {
         haproxy: `http://${HOST}:${ports.haproxyMetrics}/metrics`,
+        node: { url: `http://${HOST}:${ports.nodeExporter}/metrics`, pid: state.pids.nodeExporter ?? null, alive: nodeExporterAlive(state) },
+        textfiles: { dir: FILES.textfile, pid: state.pids.textfileWriter ?? null, alive: textfileWriterAlive(state) },
         postgres: NODES.map((n) => ({
           node: n,
           url: `http://${HOST}:${ports.nodes[n].exporter}/metrics`,
@@ -566,7 +588,8 @@ function printStatus(s) {
     `  TCP proxy  ${yes(s.proxy.alive)}`,
     `  mail       ${s.mail.web} (SMTP ${s.mail.smtp})  ${yes(s.mail.alive)}`,
     `  Prometheus ${s.prometheus.url}/alerts  ${yes(s.prometheus.alive)}${s.prometheus.alertFor ? ` (every for: ${s.prometheus.alertFor})` : ''}; ` +
-      `PostgreSQL exporters ${s.prometheus.exporters.postgres.map((e) => `${e.node} ${yes(e.alive)}`).join(', ')}; HAProxy ${s.prometheus.exporters.haproxy}`,
+      `PostgreSQL exporters ${s.prometheus.exporters.postgres.map((e) => `${e.node} ${yes(e.alive)}`).join(', ')}; HAProxy ${s.prometheus.exporters.haproxy}; ` +
+      `node ${s.prometheus.exporters.node.url} ${yes(s.prometheus.exporters.node.alive)}, its text files ${yes(s.prometheus.exporters.textfiles.alive)}`,
     ...(s.history.length
       ? [`  leaders: ${s.history.map((h) => `timeline ${h.timeline + 1} from ${h.at ?? '?'}${h.leader ? ` (${h.leader})` : ''}`).join('; ')}`]
       : []),
