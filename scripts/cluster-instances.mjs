@@ -104,16 +104,8 @@ export async function ensureRelease(state, say) {
     writeState(state);
     return;
   }
-  const part = 'release';
   const made = await makeRelease({ out: FILES.releases, log: () => undefined });
-  const dir = path.join(FILES.releases, made.folder);
-  fs.rmSync(dir, { recursive: true, force: true });
-  try {
-    await installRelease(made.file, FILES.releases);
-  } catch (err) {
-    throw new ClusterError(part, err instanceof Error ? err.message : String(err));
-  }
-  fs.writeFileSync(path.join(dir, '.installed'), `${made.sha256}\n`);
+  const dir = await installAfresh(made.file, made.sha256);
   // this release and the one before it stay (instances not yet started again run that one), with their tarballs;
   // older ones go
   const keep = new Set([made.folder, state.release && path.basename(state.release)]);
@@ -187,14 +179,26 @@ export async function waitInstance(state, n) {
  * checkout's with production dependencies only, as ensureRelease installs that one (once: it is kept); its folder.
  */
 export async function installGivenRelease(tarball) {
-  const dir = path.join(FILES.releases, path.basename(tarball).replace(/\.tgz$/, ''));
+  const dir = releaseFolder(tarball);
   if (fs.existsSync(path.join(dir, '.installed'))) return dir;
+  return installAfresh(tarball, path.basename(tarball));
+}
+
+/** The folder a release's tarball unpacks to under FILES.releases. */
+const releaseFolder = (tarball) => path.join(FILES.releases, path.basename(tarball, '.tgz'));
+
+/**
+ * A release's tarball unpacked under FILES.releases over whatever its folder held, its production dependencies
+ * installed, and `.installed` written (holding `mark`) once that succeeded; its folder.
+ */
+async function installAfresh(tarball, mark) {
+  const dir = releaseFolder(tarball);
   fs.rmSync(dir, { recursive: true, force: true });
   try {
     await installRelease(path.resolve(tarball), FILES.releases);
   } catch (err) {
     throw new ClusterError('release', err instanceof Error ? err.message : String(err));
   }
-  fs.writeFileSync(path.join(dir, '.installed'), `${path.basename(tarball)}\n`);
+  fs.writeFileSync(path.join(dir, '.installed'), `${mark}\n`);
   return dir;
 }

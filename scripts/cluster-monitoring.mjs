@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FILES, MARK, NODES, logFile } from './cluster-paths.mjs';
-import { ROLES, secrets } from './cluster-roles.mjs';
+import { ROLES, roleUrl, secrets } from './cluster-roles.mjs';
 import { ClusterError, HOST, alive, mkdirFor, portFree, portOwner, root, spawnDetached, terminate, waitFor, which } from './cluster-process.mjs';
 import { keys } from './cluster-state.mjs';
 
@@ -116,7 +116,7 @@ export async function ensureNodeExporter(state) {
   if (!textfileWriterAlive(state)) {
     fs.copyFileSync(path.join(root, 'deploy', 'textfile-metrics.sh'), FILES.textfileWriter);
     fs.chmodSync(FILES.textfileWriter, 0o755);
-    const stats = `postgresql://${ROLES.poolerAdmin}:${encodeURIComponent(secrets().poolerAdmin)}@${HOST}:${state.ports.pooler}/pgbouncer?sslmode=disable`;
+    const stats = roleUrl('poolerAdmin', state.ports.pooler, 'pgbouncer');
     const child = spawnDetached('sh', [FILES.textfileWriter, '--dir', FILES.textfile, '--every', String(TEXTFILE_EVERY_SECONDS)], {
       log: logFile('textfile-metrics'),
       env: { PATH: process.env.PATH, PGBOUNCER_URL: stats, PGBACKREST_CONFIG: FILES.backrestConf },

@@ -148,12 +148,12 @@ export declare function operatorAccess(): {
   poolerAdminUrl: string;
   stats: { url: string; user: string; password: string };
 };
+/** Installs another release's tarball beside this checkout's, without deploying it; its folder. */
+export declare function prepareRelease(tarball: string): Promise<string>;
 /**
  * rolling deploy: each instance in turn drained at the balancer, stopped with SIGTERM, started on the release (this
  * checkout's, or `release`: another release's tarball, the previous one to roll back to), given requests again
  */
-/** Installs another release's tarball beside this checkout's, without deploying it; its folder. */
-export declare function prepareRelease(tarball: string): Promise<string>;
 export declare function deploy(options?: { release?: string }): Promise<{ release: string; seconds: number }>;
 /** a key rotation: stages 1 and 2 (new keys accepted, then signing), or with `finish` stage 3 (rekey, new keys alone) */
 export declare function rotateKeys(options?: { finish?: boolean; now?: boolean }): Promise<{ stage: 2 | 3; finishAfter: number | null }>;

@@ -799,7 +799,7 @@ export function operatorAccess() {
     superuser: { user: ROLES.superuser, password: s.superuser },
     app: { user: ROLES.app, password: s.app },
     superuserUrl: roleUrl('superuser', ports.dbPrimary),
-    poolerAdminUrl: `postgres://${ROLES.poolerAdmin}:${s.poolerAdmin}@${HOST}:${ports.pooler}/pgbouncer`,
+    poolerAdminUrl: roleUrl('poolerAdmin', ports.pooler, 'pgbouncer'),
     stats: { url: `http://${HOST}:${ports.stats}/`, user: ROLES.stats, password: s.stats },
   };
 }

@@ -196,7 +196,7 @@ export async function makeRelease({ out = path.join(root, 'release'), log = cons
 }
 
 /** A command run without holding the caller's event loop (its timers, its sockets); its exit and output. */
-function runAsync(command, argv, { cwd, env, timeout }) {
+export function runAsync(command, argv, { cwd, env, timeout } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout });
     let output = '';

@@ -1,9 +1,10 @@
 // Another commit of this repository, checked out beside it to run: the performance guard's base build, the previous
 // release that the release tests run on this release's schema.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runAsync } from './release.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -77,12 +78,8 @@ export function previousRelease() {
 export async function makeReleaseOf(rev, out) {
   const dir = addWorktree(rev, 'portal-release-of-');
   try {
-    const child = spawn(process.execPath, ['scripts/release.mjs', '--out', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    if (code !== 0) throw new Error(`npm run release of ${rev} failed (${code}):\n${output}`);
+    const made = await runAsync(process.execPath, ['scripts/release.mjs', '--out', out], { cwd: dir });
+    if (made.status !== 0) throw new Error(`npm run release of ${rev} failed (${made.status ?? made.signal}):\n${made.output}`);
   } finally {
     removeWorktree(dir);
   }

@@ -147,6 +147,11 @@ describe('the cluster under load and faults', () => {
     const body = (await res.json()) as { data: { result: { metric: Record<string, string> }[] } };
     return [...new Set(body.data.result.map((r) => alertName(r.metric)))].sort();
   };
+  /** What an instance's process runs, from its command line: the program, its script, and the release folder that holds the script */
+  const running = (pid: number | null) => {
+    const [node, script = ''] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return { node, script, release: path.resolve(script, '../../../..') };
+  };
   /** An instant query's samples (GET /api/v1/query): each series' labels and value */
   const promQuery = async (query: string) => {
     const res = await fetch(`${state.prometheus.url}/api/v1/query?query=${encodeURIComponent(query)}`);
@@ -331,10 +336,9 @@ describe('the cluster under load and faults', () => {
 
   it('runs the release as production does: plain node on its built server, installed without development packages', () => {
     for (const instance of state.instances) {
-      const [node, script] = fs.readFileSync(`/proc/${instance.pid}/cmdline`, 'utf8').split('\0');
+      const { node, script, release } = running(instance.pid);
       expect(node, instance.name).toBe(process.execPath);
       expect(script, instance.name).toMatch(/\/releases\/portal-[^/]+\/apps\/server\/dist\/server\.js$/);
-      const release = script!.slice(0, -'/apps/server/dist/server.js'.length);
       expect(fs.existsSync(path.join(release, 'node_modules/fastify')), instance.name).toBe(true);
       for (const tool of ['tsx', 'esbuild', 'typescript', 'vite', 'vitest']) expect(fs.existsSync(path.join(release, 'node_modules', tool)), tool).toBe(false);
     }
@@ -613,8 +617,7 @@ describe('the cluster under load and faults', () => {
     async () => {
       const tarball = await previousTarball!;
       /** the release folder each instance runs, from its command line */
-      const releases = async () =>
-        (await current()).instances.map((i) => path.basename(path.resolve(fs.readFileSync(`/proc/${i.pid}/cmdline`, 'utf8').split('\0')[1]!, '../../../..')));
+      const releases = async () => (await current()).instances.map((i) => path.basename(running(i.pid).release));
       const from = Date.now();
       const back = await cluster.deploy({ release: tarball });
       const onPrevious = await releases();
