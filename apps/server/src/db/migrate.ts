@@ -39,6 +39,7 @@ import * as userLanguage from './migrations/0037-user-language.ts';
 import * as notificationTexts from './migrations/0038-notification-texts.ts';
 import * as keptBalances from './migrations/0039-kept-balances.ts';
 import * as reconciliationRuns from './migrations/0040-reconciliation-runs.ts';
+import * as transactionAnalytics from './migrations/0041-transaction-analytics.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Migrations = {
@@ -80,6 +81,7 @@ const MIGRATIONS: Migrations = {
   '0038-notification-texts': notificationTexts,
   '0039-kept-balances': keptBalances,
   '0040-reconciliation-runs': reconciliationRuns,
+  '0041-transaction-analytics': transactionAnalytics,
 };
 
 /**

@@ -353,6 +353,10 @@ export type CollectionsTable = {
   account_number: string;
   account_type: string;
   counterparty_name: string;
+  /** the payment network (mobile-money operator or bank) it went through; none on rows older than migration 0041 */
+  operator: string | null;
+  completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  failure_reason: string | null;
 };
 
 export type SettlementsTable = {

@@ -12,6 +12,7 @@ import {
 import { countryByLocale } from '@portal/contract/countries';
 import { FINAL_STATUSES } from '@portal/contract/status-groups';
 import { demoAddressOf } from '../../lib/deposit-addresses.ts';
+import { MARKETS } from '../reference/markets.ts';
 import type { DB } from '../schema.ts';
 
 /**
@@ -67,7 +68,23 @@ export const DEMO_NAMES = [
   'Amina Juma',
 ];
 
-const arr = (values: readonly (string | number)[]) => sql.raw(`array[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v}'`)).join(',')}]`);
+/** Why a payment or collection failed, weighted as operators report them. */
+const FAILURE_REASONS = [
+  'The receiving network refused the payment',
+  'The receiving network refused the payment',
+  'The recipient account was not found',
+  'The recipient account was not found',
+  'The operator did not answer in time',
+  'The account limit was exceeded',
+];
+/** A country's active operators reached by a channel type (its mobile-money wallets or its banks), the first four. */
+const operatorsOf = (country: string, via: 'momo' | 'bank') =>
+  (MARKETS.find((m) => m.country === country)?.networks ?? []).filter((n) => n.via.includes(via) && !n.inactive).map((n) => n.name).slice(0, 4);
+/** How long a country's channel takes to settle, in seconds (the reference data's). */
+const settlesOf = (country: string, type: 'momo' | 'bank') => MARKETS.find((m) => m.country === country)?.channels.find((c) => c.type === type)?.settles ?? 600;
+
+const arr = (values: readonly (string | number)[]) =>
+  sql.raw(`array[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`)).join(',')}]`);
 
 export type GenerateOptions = {
   partnerId: string;
@@ -129,22 +146,40 @@ export async function generateTransactions(db: Kysely<DB>, o: GenerateOptions): 
   const recent = sql`(g.drawn in (${sql.join(UNDER_WAY_STATUSES)}) and ${h('u')} % 10 = 0)`;
   const createdOrRecent = sql`case when ${recent} then date_trunc('minute', now()) - make_interval(mins => ${h('t')} % ${sql.lit(UNDER_WAY_HOURS * 60)}) else ${created} end`;
   const finalUnlessRecent = sql`case when g.drawn in (${sql.join(UNDER_WAY_STATUSES)}) and not ${recent} then 'complete' else g.drawn end`;
+  // the operator of the row's country and channel; a completion some time after creation, around the channel's
+  // settlement time (a quarter of it to four times it); a reason for a failure
+  const isMobile = sql`${h('m')} % 3 = 2`;
+  const operatorCase = (via: 'momo' | 'bank') =>
+    sql.join(
+      COUNTRIES.map((c, i) => {
+        const names = operatorsOf(c, via);
+        return names.length ? sql`when ${sql.lit(i + 1)} then ${pick(names, 'o')}` : sql`when ${sql.lit(i + 1)} then null`;
+      }),
+      sql` `,
+    );
+  const operator = sql`case when ${isMobile} then (case ${country} ${operatorCase('momo')} end) else (case ${country} ${operatorCase('bank')} end) end`;
+  const settles = sql`case when ${isMobile} then (${arr(COUNTRIES.map((c) => settlesOf(c, 'momo')))})[${country}] else (${arr(COUNTRIES.map((c) => settlesOf(c, 'bank')))})[${country}] end`;
+  const completion = sql`make_interval(secs => ${settles} * (25 + ${h('d')} % 375) / 100.0)`;
 
   for (const table of o.tables) {
     if (table === 'collections' || table === 'payments') {
       await sql`
         insert into ${sql.table(table)} (partner_id, id, created_at, status, country, currency, amount, converted_amount, rate, payment_method,
-          request_source, fiat_wallet, sequence_id, session_id, account_number, account_type, counterparty_name)
-        select ${p}, ${id(table)}, ${createdOrRecent}, ${finalUnlessRecent},
-          (${arr(COUNTRIES)})[${country}], (${arr(CURRENCIES)})[${country}],
-          round(${usd} * (${arr(USD_RATES)})[${country}], 2), round(${usd}, 2), (${arr(USD_RATES)})[${country}],
-          ${pick(PAYMENT_METHODS, 'm')}, ${pick(SOURCES, 'r')}, ${wallet},
-          'SEQ-' || lpad((${h('q')} % 100000000)::text, 8, '0'), md5(g.i::text || ${table}),
-          case when ${h('m')} % 3 = 2 then (${arr(DIALLING)})[${country}] || lpad((${h('n')} % 1000000000)::text, 9, '0')
-            else lpad((${h('n')} % 1000000000)::text, 10, '0') end,
-          case when ${h('m')} % 3 = 2 then 'phone' else 'bank' end,
-          ${pick(DEMO_NAMES, 'p')}
-        from ${drawnSeries}
+          request_source, fiat_wallet, sequence_id, session_id, account_number, account_type, counterparty_name, operator, completed_at, failure_reason)
+        select partner_id, id, created_at, status, country, currency, amount, converted_amount, rate, payment_method,
+          request_source, fiat_wallet, sequence_id, session_id, account_number, account_type, counterparty_name, operator,
+          case when status = 'complete' then least(created_at + completion, now()) end,
+          case when status in ('failed', 'denied', 'expired') then reason end
+        from (select ${p}::uuid as partner_id, ${id(table)} as id, ${createdOrRecent} as created_at, ${finalUnlessRecent} as status,
+          (${arr(COUNTRIES)})[${country}] as country, (${arr(CURRENCIES)})[${country}] as currency,
+          round(${usd} * (${arr(USD_RATES)})[${country}], 2) as amount, round(${usd}, 2) as converted_amount, (${arr(USD_RATES)})[${country}] as rate,
+          ${pick(PAYMENT_METHODS, 'm')} as payment_method, ${pick(SOURCES, 'r')} as request_source, ${wallet} as fiat_wallet,
+          'SEQ-' || lpad((${h('q')} % 100000000)::text, 8, '0') as sequence_id, md5(g.i::text || ${table}) as session_id,
+          case when ${isMobile} then (${arr(DIALLING)})[${country}] || lpad((${h('n')} % 1000000000)::text, 9, '0')
+            else lpad((${h('n')} % 1000000000)::text, 10, '0') end as account_number,
+          case when ${isMobile} then 'phone' else 'bank' end as account_type,
+          ${pick(DEMO_NAMES, 'p')} as counterparty_name, ${operator} as operator, ${completion} as completion, ${pick(FAILURE_REASONS, 'f')} as reason
+        from ${drawnSeries}) r
         on conflict do nothing`.execute(db);
     } else if (table === 'settlements') {
       // withdrawals (payout) and top-ups move the USD account: they belong to the USD wallet, in USD. Each is on one

@@ -127,6 +127,7 @@ export async function insertMirrors(trx: Transaction<DB>, o: OrderRow, fiatWalle
       session_id: null,
       account_type: o.account_type ?? '',
       counterparty_name: o.counterparty_name,
+      operator: o.network_name,
     })
     .execute();
   await trx
@@ -149,7 +150,12 @@ export async function moveOrder(trx: Transaction<DB>, partnerId: string, id: str
     .returningAll()
     .executeTakeFirst();
   if (!row) return undefined;
-  await trx.updateTable(mirrorTable(row.kind)).set({ status: to }).where('partner_id', '=', partnerId).where('id', '=', id).execute();
+  await trx
+    .updateTable(mirrorTable(row.kind))
+    .set({ status: to, ...(to === 'complete' ? { completed_at: at } : {}), ...(failureReason ? { failure_reason: failureReason } : {}) })
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .execute();
   await trx.updateTable('initiated_payments').set({ status: to }).where('partner_id', '=', partnerId).where('id', '=', id).execute();
   await insertTimelineEntry(trx, partnerId, id, to, at);
   return row;
