@@ -46,6 +46,7 @@ import { passkeyRoutes } from './modules/passkeys/index.ts';
 import { invitationRoutes, teamRoutes } from './modules/team/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
 import { transactionRoutes } from './modules/transactions/index.ts';
+import { analyticsRoutes } from './modules/analytics/index.ts';
 import { walletRoutes } from './modules/wallets/index.ts';
 import { webhookRoutes } from './modules/webhooks/index.ts';
 import type { App, DeclaredRoute } from './types/app.ts';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
       await api.register(partnerRoutes, services.partners);
       await api.register(startRoutes, { service: services.start });
       await api.register(transactionRoutes, { service: services.transactions });
+      await api.register(analyticsRoutes, { service: services.analytics });
       await api.register(reportRoutes, { service: services.reports });
       await api.register(otpRoutes, { service: services.otp });
       await api.register(apiKeyRoutes, services.apiKeys);

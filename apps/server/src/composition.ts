@@ -38,6 +38,7 @@ import { createSecurityService } from './modules/security/index.ts';
 import { createPasskeysService } from './modules/passkeys/index.ts';
 import { createInvitationService, createTeamService } from './modules/team/index.ts';
 import { createTransactionsService } from './modules/transactions/index.ts';
+import { createAnalyticsService } from './modules/analytics/index.ts';
 import { blocklistScreener, createWalletDirectory, createWalletService, enqueueScreening, startWalletScreeningWorker } from './modules/wallets/index.ts';
 import { createWebhooksService, startWebhookDelivery } from './modules/webhooks/index.ts';
 // the ports the services are handed (their repositories) are built here, and only here: no module's face offers them
@@ -201,6 +202,7 @@ export function composeServices(deps: RuntimeDeps) {
       }),
     },
     transactions: createTransactionsService({ db, read: database.reader, key: keys.jwtSecret, now, partners: partnerAccess }),
+    analytics: createAnalyticsService({ read: database.reader, ledger }),
     reports: createReportsService({ db, boss: boss ?? undefined, storage, partners: partnerAccess, now, activeLimit: config.REPORT_ACTIVE_LIMIT }),
     webhooks: createWebhooksService({
       db,

@@ -3,6 +3,7 @@ import { DecimalString } from './domain.ts';
 import { TimeZoneName } from './time-zone.ts';
 import { CalendarDate } from './validation.ts';
 import { FiatWalletChoice, REVERSED_RANGE_MESSAGE } from './transactions.ts';
+import { STATUS_GROUPS } from './status-groups.ts';
 
 /**
  * The Overview (GET partner/analytics): how the partner's business moved over a period of calendar days in the
@@ -43,8 +44,16 @@ export const bucketOf = (days: number): AnalyticsBucket => (days <= 1 ? 'hour' :
 export const ANALYTICS_KINDS = ['collections', 'payments', 'settlements'] as const;
 export type AnalyticsKind = (typeof ANALYTICS_KINDS)[number];
 
-/** How a row ended, in the status groups of status-groups.ts: succeeded, failed (failed or refunded, cancelled or expired), or still open. */
-export const OUTCOMES = ['succeeded', 'failed', 'open'] as const;
+const groupStatuses = (...keys: string[]): readonly string[] => STATUS_GROUPS.filter((g) => keys.includes(g.key)).flatMap((g) => g.statuses);
+/**
+ * How a row ended, by the status groups of status-groups.ts: succeeded, or failed (failed, refunded, cancelled or
+ * expired); any other status is still under way. The success rate is succeeded of those that ended; a figure opens
+ * its table with these statuses as the status filter.
+ */
+export const OUTCOME_STATUSES = {
+  succeeded: groupStatuses('succeeded'),
+  failed: groupStatuses('failed', 'refunded', 'cancelled'),
+} as const;
 
 const Volume = z.object({ count: z.number().int(), amount: DecimalString });
 export type Volume = z.infer<typeof Volume>;
@@ -78,8 +87,8 @@ export const AnalyticsReply = z.object({
     /** the payment method: bank_transfer or mobile_money */
     byChannel: Breakdown,
     byOperator: Breakdown,
-    /** the failed ones' reasons, the most frequent first */
-    failureReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+    /** the failed ones' reasons, the most frequent first; one without a recorded reason is told by its status */
+    failureReasons: z.array(z.object({ reason: z.string().nullable(), status: z.string().nullable(), count: z.number().int() })),
   }),
   /** the wallet's ledger balance at the end of each step, and what is reserved now */
   balance: z.object({

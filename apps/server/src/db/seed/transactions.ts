@@ -79,7 +79,10 @@ const FAILURE_REASONS = [
 ];
 /** A country's active operators reached by a channel type (its mobile-money wallets or its banks), the first four. */
 const operatorsOf = (country: string, via: 'momo' | 'bank') =>
-  (MARKETS.find((m) => m.country === country)?.networks ?? []).filter((n) => n.via.includes(via) && !n.inactive).map((n) => n.name).slice(0, 4);
+  (MARKETS.find((m) => m.country === country)?.networks ?? [])
+    .filter((n) => n.via.includes(via) && !n.inactive)
+    .map((n) => n.name)
+    .slice(0, 4);
 /** How long a country's channel takes to settle, in seconds (the reference data's). */
 const settlesOf = (country: string, type: 'momo' | 'bank') => MARKETS.find((m) => m.country === country)?.channels.find((c) => c.type === type)?.settles ?? 600;
 

@@ -272,3 +272,32 @@ export async function lockLowBalance(trx: Transaction<DB>, partnerId: string, cu
 export async function setLowBalanceState(trx: Transaction<DB>, partnerId: string, currency: string, state: string, at: Date) {
   await trx.updateTable('low_balance_alerts').set({ state, changed_at: at }).where('partner_id', '=', partnerId).where('currency', '=', currency).execute();
 }
+
+/**
+ * An account at several instants: its kept balance and reservations now, and the sum of its entries in each step of
+ * `ends` (ascending): step k (from 1) holds the entries booked at or after the k-th end and before the next one, the
+ * last step those from the last end on. Reads the entries since the first end only.
+ */
+export async function accountHistory(db: Executor, partnerId: string, currency: string, ends: Date[]) {
+  const account = await db
+    .selectFrom('currency_accounts')
+    .select(['balance', 'pending_withdrawals', 'pending_disbursements'])
+    .where('partner_id', '=', partnerId)
+    .where('currency', '=', currency)
+    .executeTakeFirst();
+  const first = ends[0];
+  const steps = first
+    ? await sql<{ step: number; sum: string }>`
+      select width_bucket(created_at, ${ends.map((e) => e.toISOString())}::timestamptz[]) as step, sum(amount)::text as sum
+      from ledger_entries
+      where partner_id = ${partnerId} and currency = ${currency} and created_at >= ${first}
+      group by 1`.execute(db)
+    : { rows: [] };
+  const sums = new Map(steps.rows.map((r) => [Number(r.step), r.sum]));
+  return {
+    balance: account ? String(account.balance) : '0',
+    pendingWithdrawals: account ? String(account.pending_withdrawals) : '0',
+    pendingDisbursements: account ? String(account.pending_disbursements) : '0',
+    sums,
+  };
+}

@@ -1,10 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
-import { toUnits } from '@portal/contract/decimal';
+import { fromUnits, toUnits } from '@portal/contract/decimal';
 import { LOW_BALANCE_APPROACHING_PERCENT } from '@portal/contract/notifications';
 import type { DB } from '../../db/schema.ts';
 import {
   accountBalance,
   accountBalances,
+  accountHistory,
   countAccounts,
   insertLedgerEntry,
   lastReconciliation,
@@ -75,6 +76,28 @@ export function createLedger(db: Kysely<DB>) {
         pending: await pendingTotals(trx, partnerId),
         recent: await recentLedgerEntries(trx, partnerId, currency, recent),
       })),
+
+    /**
+     * The account's balance at each of `ends` (ascending instants; one in the future reads as now), with the balance
+     * and reservations now, in one snapshot: the kept balance less the entries booked at or after each end, so it
+     * reads the entries since the first end, not the account's history.
+     */
+    history: (partnerId: string, currency: string, ends: Date[]) =>
+      snapshot(async (trx) => {
+        const h = await accountHistory(trx, partnerId, currency, ends);
+        const at = ends.map(() => 0n);
+        let after = 0n;
+        for (let k = ends.length; k >= 1; k--) {
+          after += toUnits(h.sums.get(k) ?? '0');
+          at[k - 1] = after;
+        }
+        const balance = toUnits(h.balance);
+        return {
+          current: h.balance,
+          pending: { withdrawals: h.pendingWithdrawals, disbursements: h.pendingDisbursements },
+          points: ends.map((end, k) => ({ at: end, balance: fromUnits(balance - at[k]!) })),
+        };
+      }),
 
     /**
      * The statement of [from, to) in one snapshot: the opening balance, how many entries, and (when there are at most
