@@ -202,6 +202,19 @@ describe.each(DATABASES)('the Overview on %s', (kind) => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it("the first screen after sign-in is each user's own choice: the transactions until they choose the Overview, audited", async () => {
+    const calls = signedInCalls(s['treasury@acme.test']!);
+    expect((await calls.get('/api/v1/user/preferences')).json<{ startScreen: string }>().startScreen).toBe('transactions');
+    const set = await calls.put('/api/v1/user/preferences', { startScreen: 'overview' });
+    expect(set.statusCode).toBe(200);
+    expect((await calls.get('/api/v1/user/preferences')).json<{ startScreen: string }>().startScreen).toBe('overview');
+    // another user's choice is theirs
+    expect((await signedInCalls(s['viewer@acme.test']!).get('/api/v1/user/preferences')).json<{ startScreen: string }>().startScreen).toBe('transactions');
+    expect((await calls.put('/api/v1/user/preferences', { startScreen: 'balance' })).statusCode).toBe(400);
+    const { rows } = await t.database.executeSql(`select details from audit_events where action = 'user.start_screen_changed' and partner_id = $1`, [ACME]);
+    expect(rows).toEqual([{ details: { from: 'transactions', to: 'overview' } }]);
+  });
+
   it.each([
     ['a period that ends before it starts', { from: today, to: addDays(today, -1) }, REVERSED_RANGE_MESSAGE],
     ['a period of more than 366 days', { from: addDays(today, -366), to: today }, ANALYTICS_RANGE_MESSAGE],

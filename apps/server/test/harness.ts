@@ -307,6 +307,7 @@ export type Session = Awaited<ReturnType<typeof signIn>>;
 export const signedInCalls = (session: Session) => ({
   get: (url: string) => session.browser.get(url, { token: session.accessToken }),
   post: (url: string, body: unknown) => session.browser.post(url, body, { token: session.accessToken }),
+  put: (url: string, body: unknown) => session.browser.put(url, body, { token: session.accessToken }),
 });
 
 type SignedInOptions = SetupOptions & { beforeSignIn?: (t: TestContext) => Promise<unknown> };

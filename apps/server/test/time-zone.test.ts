@@ -65,11 +65,11 @@ describe.each(DATABASES)('time zones on %s', (kind) => {
   describe('the user preference', () => {
     it('is UTC (null) until set, and every role sets its own, audited', async () => {
       for (const email of ['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test']) {
-        expect(await preferences(email)).toEqual({ timeZone: null, language: null });
+        expect(await preferences(email)).toEqual({ timeZone: null, language: null, startScreen: 'transactions' });
         const res = await setZone(email, 'Africa/Nairobi');
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ timeZone: 'Africa/Nairobi', language: null });
-        expect(await preferences(email)).toEqual({ timeZone: 'Africa/Nairobi', language: null });
+        expect(res.json()).toEqual({ timeZone: 'Africa/Nairobi', language: null, startScreen: 'transactions' });
+        expect(await preferences(email)).toEqual({ timeZone: 'Africa/Nairobi', language: null, startScreen: 'transactions' });
       }
       // setting the same zone again changes and audits nothing
       await setZone('viewer@acme.test', 'Africa/Nairobi');
@@ -77,8 +77,8 @@ describe.each(DATABASES)('time zones on %s', (kind) => {
       expect(rows.map((r) => r.actor).sort()).toEqual(['admin@acme.test', 'treasury@acme.test', 'viewer@acme.test']);
       expect(rows[0]!.details).toEqual({ from: 'UTC', to: 'Africa/Nairobi' });
       // back to UTC: stored as null
-      expect((await setZone('treasury@acme.test', null)).json()).toEqual({ timeZone: null, language: null });
-      expect((await setZone('viewer@acme.test', 'UTC')).json()).toEqual({ timeZone: null, language: null });
+      expect((await setZone('treasury@acme.test', null)).json()).toEqual({ timeZone: null, language: null, startScreen: 'transactions' });
+      expect((await setZone('viewer@acme.test', 'UTC')).json()).toEqual({ timeZone: null, language: null, startScreen: 'transactions' });
       expect(await zoneOf('viewer@acme.test')).toBeNull();
       expect(await zoneOf('admin@acme.test')).toBe('Africa/Nairobi');
     });
@@ -96,7 +96,7 @@ describe.each(DATABASES)('time zones on %s', (kind) => {
 
     it("is one user's own: another partner's user neither reads nor changes it", async () => {
       await setZone('admin@kora.test', 'America/New_York');
-      expect(await preferences('admin@kora.test')).toEqual({ timeZone: 'America/New_York', language: null });
+      expect(await preferences('admin@kora.test')).toEqual({ timeZone: 'America/New_York', language: null, startScreen: 'transactions' });
       expect(await zoneOf('admin@acme.test')).toBe('Africa/Nairobi');
       expect((await audits(KORA)).map((r) => r.actor)).toEqual(['admin@kora.test']);
       // the body names no user: an extra field is refused rather than read

@@ -63,7 +63,10 @@ export const SECURITY_KIND_ACTIONS: Record<SecurityKind, { prefixes: readonly st
   wallets: { prefixes: ['settlement_wallet.', 'deposit_address.', 'fiat_wallet.'], actions: [] },
   withdrawals: { prefixes: ['settlement.'], actions: [] },
   countries: { prefixes: ['partner_rate.'], actions: [] },
-  settings: { prefixes: ['partner.'], actions: ['user.time_zone_changed', 'user.language_changed', 'user.notification_preferences_changed'] },
+  settings: {
+    prefixes: ['partner.'],
+    actions: ['user.time_zone_changed', 'user.language_changed', 'user.start_screen_changed', 'user.notification_preferences_changed'],
+  },
   reports: { prefixes: ['report.'], actions: [] },
 };
 
@@ -246,6 +249,7 @@ const ENGLISH = {
   'user.deleted': (f: Facts) => `Removed ${f.email ?? 'a member'} from the team`,
   'user.time_zone_changed': (f: Facts) => joined('Changed the time zone', f.to, (z) => ` to ${z}`),
   'user.language_changed': (f: Facts) => `Changed the language${f.language ? ` to ${LANGUAGE_NAMES[f.language]}` : ' to the browser’s'}`,
+  'user.start_screen_changed': (f: Facts) => `Changed the first screen after sign-in${f.to === 'overview' ? ' to the Overview' : ' to Transactions'}`,
   'user.notification_preferences_changed': () => 'Changed the e-mail notifications',
   'api_key.created': (f: Facts) => `Created the API key${quotedEn(f.name)}`,
   'api_key.deleted': () => 'Deleted an API key',
@@ -326,6 +330,7 @@ const FRENCH: Record<SecurityAction, (f: Facts) => string> = {
   'user.deleted': (f) => `Retrait de ${f.email ?? 'un membre'} de l’équipe`,
   'user.time_zone_changed': (f) => joined('Fuseau horaire changé', f.to, (z) => `\u00a0: ${z}`),
   'user.language_changed': (f) => `Langue changée${f.language ? `\u00a0: ${LANGUAGE_NAMES[f.language]}` : ' pour celle du navigateur'}`,
+  'user.start_screen_changed': (f) => `Premier écran après la connexion\u00a0: ${f.to === 'overview' ? 'la vue d’ensemble' : 'les transactions'}`,
   'user.notification_preferences_changed': () => 'Modification des notifications par e-mail',
   'api_key.created': (f) => `Création de la clé API${quotedFr(f.name)}`,
   'api_key.deleted': () => 'Suppression d’une clé API',

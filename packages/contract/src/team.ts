@@ -102,10 +102,16 @@ export const TEAM_MESSAGES = {
  * language decides on screen, and the language of the request that sends an e-mail decides there). Every role may
  * change its own; a change sends only what changes.
  */
-export const UserPreferences = z.object({ timeZone: z.string().nullable(), language: Language.nullable() });
+/** The screen the portal opens on after sign-in: the transaction tables (the spec's default) or the Overview. */
+export const START_SCREENS = ['transactions', 'overview'] as const;
+export const StartScreen = z.enum(START_SCREENS);
+export type StartScreen = z.infer<typeof StartScreen>;
+export const UserPreferences = z.object({ timeZone: z.string().nullable(), language: Language.nullable(), startScreen: StartScreen });
 export type UserPreferences = z.infer<typeof UserPreferences>;
 export const UpdateUserPreferencesRequest = z
-  .object({ timeZone: TimeZoneName.nullable().optional(), language: Language.nullable().optional() })
+  .object({ timeZone: TimeZoneName.nullable().optional(), language: Language.nullable().optional(), startScreen: StartScreen.optional() })
   .strict()
-  .refine((r) => r.timeZone !== undefined || r.language !== undefined, { message: 'Send a time zone or a language' });
+  .refine((r) => r.timeZone !== undefined || r.language !== undefined || r.startScreen !== undefined, {
+    message: 'Send a time zone, a language or a first screen',
+  });
 export type UpdateUserPreferencesRequest = z.infer<typeof UpdateUserPreferencesRequest>;

@@ -43,6 +43,8 @@ export type UsersTable = {
   time_zone: ColumnType<string | null, string | null | undefined, string | null>;
   /** the language the user reads the portal and its e-mails in; null: not chosen, the browser's (0037) */
   language: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the screen the portal opens on after sign-in; null is the transactions (0042) */
+  start_screen: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

@@ -18,7 +18,7 @@ function remembered(userId: string | undefined): UserPreferences | undefined {
   try {
     const stored = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as ({ userId?: string } & Partial<UserPreferences>) | null;
     return stored && stored.userId === userId && stored.timeZone !== undefined && stored.language !== undefined
-      ? { timeZone: stored.timeZone, language: stored.language }
+      ? { timeZone: stored.timeZone, language: stored.language, startScreen: stored.startScreen ?? 'transactions' }
       : undefined;
   } catch {
     return undefined;
@@ -26,7 +26,7 @@ function remembered(userId: string | undefined): UserPreferences | undefined {
 }
 function remember(userId: string | undefined, prefs: UserPreferences): UserPreferences {
   try {
-    sessionStorage.setItem(STORE, JSON.stringify({ userId, timeZone: prefs.timeZone, language: prefs.language }));
+    sessionStorage.setItem(STORE, JSON.stringify({ userId, timeZone: prefs.timeZone, language: prefs.language, startScreen: prefs.startScreen }));
   } catch {
     // storage full or refused: the preference is read from the server each time
   }

@@ -18,7 +18,7 @@ export const apiError = (status: number, code: string, message: string): Reply =
 const BUILT_IN: Record<string, Reply | undefined> = {
   'POST security/csrf': { body: { csrf: 'csrf-test' } },
   'GET /readyz': { body: { status: 'ok' } },
-  'GET user/preferences': { body: { timeZone: null } },
+  'GET user/preferences': { body: { timeZone: null, language: null, startScreen: 'transactions' } },
   // the frame's bell and Settings' e-mail choices: nothing yet, unless a test says otherwise
   'GET notifications': { body: { items: [], unread: 0 } },
   'GET user/notification-preferences': { body: { email: [] } },

@@ -184,9 +184,15 @@ export function createTeamRepository(db: Kysely<DB>) {
     },
 
     preferences: (partnerId: string, userId: string) =>
-      db.selectFrom('users').select(['time_zone', 'language']).where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst(),
+      db.selectFrom('users').select(['time_zone', 'language', 'start_screen']).where('partner_id', '=', partnerId).where('id', '=', userId).executeTakeFirst(),
 
-    setPreferences: (trx: Transaction<DB>, partnerId: string, userId: string, prefs: { time_zone?: string | null; language?: string | null }, now: Date) =>
+    setPreferences: (
+      trx: Transaction<DB>,
+      partnerId: string,
+      userId: string,
+      prefs: { time_zone?: string | null; language?: string | null; start_screen?: string | null },
+      now: Date,
+    ) =>
       user(trx, partnerId, userId)
         .set({ ...prefs, updated_at: now })
         .returning('id')

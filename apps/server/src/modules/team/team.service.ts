@@ -1,5 +1,6 @@
 import { Language } from '@portal/contract/i18n';
 import {
+  StartScreen,
   TEAM_MESSAGES,
   type InviteUserRequest,
   type UpdateUserPreferencesRequest,
@@ -99,34 +100,46 @@ export function createTeamService(deps: TeamDeps) {
     async preferences(auth: Auth): Promise<UserPreferences> {
       const row = await repo.preferences(auth.partnerId, auth.userId);
       if (!row) throw notFound(TEAM_MESSAGES.notFound);
-      return { timeZone: row.time_zone, language: Language.safeParse(row.language).data ?? null };
+      return {
+        timeZone: row.time_zone,
+        language: Language.safeParse(row.language).data ?? null,
+        startScreen: StartScreen.safeParse(row.start_screen).data ?? 'transactions',
+      };
     },
 
     /**
-     * Sets the caller's time zone (null: back to UTC) and/or language (null: the browser's); each change is
-     * audited, and nothing is written when nothing changes.
+     * Sets the caller's time zone (null: back to UTC), language (null: the browser's) and/or first screen; each change
+     * is audited, and nothing is written when nothing changes.
      */
     async setPreferences(auth: Auth, input: UpdateUserPreferencesRequest, ctx: Ctx): Promise<UserPreferences> {
       const before = await this.preferences(auth);
       const after: UserPreferences = {
         timeZone: input.timeZone === undefined ? before.timeZone : input.timeZone === 'UTC' ? null : input.timeZone,
         language: input.language === undefined ? before.language : input.language,
+        startScreen: input.startScreen ?? before.startScreen,
       };
       const zoneChanged = after.timeZone !== before.timeZone;
       const languageChanged = after.language !== before.language;
-      if (!zoneChanged && !languageChanged) return before;
+      const startChanged = after.startScreen !== before.startScreen;
+      if (!zoneChanged && !languageChanged && !startChanged) return before;
       await repo.transaction(async (trx) => {
         await repo.setPreferences(
           trx,
           auth.partnerId,
           auth.userId,
-          { ...(zoneChanged && { time_zone: after.timeZone }), ...(languageChanged && { language: after.language }) },
+          {
+            ...(zoneChanged && { time_zone: after.timeZone }),
+            ...(languageChanged && { language: after.language }),
+            ...(startChanged && { start_screen: after.startScreen === 'transactions' ? null : after.startScreen }),
+          },
           now(),
         );
         const audit = { partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email, target: auth.userId, ip: ctx.ip };
         if (zoneChanged)
           await auditChange(trx, { ...audit, action: 'user.time_zone_changed', details: { from: before.timeZone ?? 'UTC', to: after.timeZone ?? 'UTC' } });
         if (languageChanged) await auditChange(trx, { ...audit, action: 'user.language_changed', details: { from: before.language, to: after.language } });
+        if (startChanged)
+          await auditChange(trx, { ...audit, action: 'user.start_screen_changed', details: { from: before.startScreen, to: after.startScreen } });
       });
       return after;
     },
