@@ -174,7 +174,19 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     // the tables of the portal show it as it is
     const mirror = await t.database.db.selectFrom('initiated_payments').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow();
     expect(mirror.status).toBe('complete');
-    expect((await t.database.db.selectFrom('payments').select('status').where('id', '=', payment.id).executeTakeFirstOrThrow()).status).toBe('complete');
+    // with what the Overview reads: the operator, and the completion at the time of the last step
+    const row = await t.database.db
+      .selectFrom('payments')
+      .select(['status', 'operator', 'completed_at', 'failure_reason'])
+      .where('id', '=', payment.id)
+      .executeTakeFirstOrThrow();
+    const completed = await t.database.db
+      .selectFrom('payment_order_events')
+      .select('at')
+      .where('order_id', '=', payment.id)
+      .where('status', '=', 'complete')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'complete', operator: 'M-Pesa', completed_at: completed.at, failure_reason: null });
   });
 
   it('a test amount that fails gives the whole reservation back; one that is refunded returns the amount but not the fee', async () => {
@@ -185,6 +197,8 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
     expect(await balance(DEMO_PARTNERS.kora.id)).toBe(before);
     const read = (await get(KORA, `/disbursements/${failed.id}`)).json<{ payment: Payment }>().payment;
     expect(read.failureReason).toMatch(/refused/);
+    const row = await t.database.db.selectFrom('payments').select(['failure_reason', 'completed_at']).where('id', '=', failed.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ failure_reason: read.failureReason, completed_at: null });
     // Fees lists the fee taken when the payment was made and, as a row of its own, the fee given back, each at the
     // moment and for the amount of its ledger entry
     const feeRows = await t.database.db
