@@ -1,5 +1,5 @@
 // Lighthouse (mobile, simulated throttling, cold cache) on the sign-in page and on the signed-in screens people open
-// first (/transactions, /balance and /settings as Acme's admin, /trades as Kora's), against the built portal served by
+// first (/transactions, /overview, /balance and /settings as Acme's admin, /trades as Kora's), against the built portal served by
 // the real server. Prints scores and the key metrics, median of LH_RUNS runs (default 5); asserts nothing (budgets:
 // docs/performance.md). LH_PAGES=/login,/trades picks pages; LH_SAVE=<dir> keeps the reports and traces. Needs Debian's Chromium
 // (CHROME_PATH, default /usr/bin/chromium).
@@ -31,6 +31,7 @@ const CHROME_FLAGS = [
 const PAGES: { pathname: string; user?: string }[] = [
   { pathname: '/login' },
   { pathname: '/transactions', user: 'admin@acme.test' },
+  { pathname: '/overview', user: 'admin@acme.test' },
   { pathname: '/trades', user: 'admin@kora.test' },
   { pathname: '/balance', user: 'admin@acme.test' },
   { pathname: '/settings', user: 'admin@acme.test' },

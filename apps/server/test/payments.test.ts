@@ -4,6 +4,7 @@ import { addDecimal, compareDecimal, normalise, subtractDecimal } from '@portal/
 import { SANDBOX_PATHS, sandboxOutcome, type Payment, type PaymentQuote } from '@portal/contract/payments';
 import { runPaymentStep, startPaymentWorker } from '../src/modules/payments/payment-processing.ts';
 import { paymentWorkerDeps, startTestPaymentWorker } from './payment-support.ts';
+import { rollupDifferences } from './analytics-support.ts';
 import { ledgerSummary } from '../src/modules/ledger/ledger.repository.ts';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { PARTNER_CACHE } from '../src/modules/partners/index.ts';
@@ -440,6 +441,8 @@ describe.each(DATABASES)('collections and disbursements on %s', (kind) => {
       const path = SANDBOX_PATHS[sandboxOutcome(p.amount)];
       expect((await eventTypes(p.id)).length).toBe(path.length);
     }
+    // the Overview's rollups, moved by each of those changes in parallel, are what the rows add up to
+    expect(await rollupDifferences(t.database)).toEqual({ analytics_hours: 0, analytics_days: 0, analytics_durations: 0 });
   });
 
   it("the demo's live generator makes payments for the demo partners that the processor finishes", async () => {

@@ -10,6 +10,7 @@ import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
 import { DATABASES, type TestContext } from './harness.ts';
 import { ACME_TRAVEL_RULE, withdrawalBody, withdrawalSetup, type TestPayer, type walletActors } from './wallet-support.ts';
 import { pdfText } from './pdf-text.ts';
+import { rollupDifferences } from './analytics-support.ts';
 
 const ADMIN = 'admin@acme.test';
 const TREASURY = 'treasury@acme.test';
@@ -281,6 +282,8 @@ describe.each(DATABASES)('withdrawals on %s', (kind) => {
         { timeout: 60_000, interval: 500 },
       )
       .toBe(created);
+    // the Overview's rollups, moved by each of those withdrawals and their completions in parallel, add up to the rows
+    expect(await rollupDifferences(t.database)).toEqual({ analytics_hours: 0, analytics_days: 0, analytics_durations: 0 });
   }, 120_000);
 
   it('books the last of the balance once: 40 different withdrawals at the same moment for a balance that covers 3', async () => {

@@ -41,6 +41,7 @@ import * as keptBalances from './migrations/0039-kept-balances.ts';
 import * as reconciliationRuns from './migrations/0040-reconciliation-runs.ts';
 import * as transactionAnalytics from './migrations/0041-transaction-analytics.ts';
 import * as startScreen from './migrations/0042-start-screen.ts';
+import * as analyticsRollups from './migrations/0043-analytics-rollups.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Migrations = {
@@ -84,6 +85,7 @@ const MIGRATIONS: Migrations = {
   '0040-reconciliation-runs': reconciliationRuns,
   '0041-transaction-analytics': transactionAnalytics,
   '0042-start-screen': startScreen,
+  '0043-analytics-rollups': analyticsRollups,
 };
 
 /**

@@ -4,12 +4,8 @@ import { sql, type Kysely } from 'kysely';
  * What the Overview reads of a collection or payment besides the table's columns: the operator it went through (the
  * order's payment network), when it completed and why it failed. Rows mirrored from an order take them from the
  * order and its timeline; older rows have none (the Overview counts them, without an operator or a completion time).
- *
- * One covering index per table answers the Overview's period scan with an index-only scan: the rows of a partner in
- * [from, to) with every column it groups and sums. Building it holds writes to the table for as long as the build
- * takes (about a minute per 10,000,000 rows on two cores); there is no other lock.
+ * The columns are added without a default: no table rewrite.
  */
-const COLUMNS = 'status, fiat_wallet, country, payment_method, operator, amount, converted_amount, completed_at, failure_reason';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [table, kind] of [
@@ -23,7 +19,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       update ${table} t set operator = o.network_name, failure_reason = o.failure_reason,
         completed_at = (select e.at from payment_order_events e where e.partner_id = o.partner_id and e.order_id = o.id and e.status = 'complete')
       from payment_orders o where o.partner_id = t.partner_id and o.id = t.id and o.kind = '${kind}';
-      create index ${table}_analytics_idx on ${table} (partner_id, created_at) include (${COLUMNS});
     `,
       )
       .execute(db);

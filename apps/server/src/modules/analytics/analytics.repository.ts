@@ -3,89 +3,120 @@ import { DEFAULT_FIAT_WALLET } from '@portal/contract/fiat-wallets';
 import type { DB } from '../../db/schema.ts';
 
 /**
- * The Overview's SQL: the partner's collections, payments and settlements of a period, grouped in the database. Each
- * scan of collections and payments is an index-only scan of their analytics index (migration 0041); every query starts
- * with the caller's partner.
+ * The Overview's SQL. Whole UTC hours and days are read from the rollups the database keeps with every change
+ * (migration 0043: analytics_hours, analytics_days, analytics_durations); the pieces of a period that do not fill a
+ * whole hour or day are read from the rows, grouped the same way, so that the two add up. Every query starts with the
+ * caller's partner.
  */
 
-/** The rows of one period: the partner, [from, to), the wallet ('all' or a currency), and the statuses of each outcome. */
-export type Scope = { partnerId: string; from: Date; to: Date; wallet: string; succeeded: readonly string[]; failed: readonly string[] };
+/** Whose rows, of which wallet ('all' or a currency), and the statuses of each outcome. */
+export type Scope = { partnerId: string; wallet: string; succeeded: readonly string[]; failed: readonly string[] };
+/** Half-open intervals [from, to) of time. */
+export type Ranges = readonly (readonly [Date, Date])[];
 
-/** A local wallet's rows are summed in its currency; all wallets and the USD one in the rows' USD amounts. */
+/** A local wallet's figures are in its currency; all wallets' and the USD one's in USD. */
 const isLocal = (wallet: string) => wallet !== 'all' && wallet !== DEFAULT_FIAT_WALLET.currency;
-
 /** As the search reads a wallet: a row without one belongs to the default USD wallet. */
-const walletIs = (wallet: string) => (wallet === 'all' ? sql`true` : sql`coalesce(fiat_wallet, ${DEFAULT_FIAT_WALLET.currency}) = ${wallet}`);
+const rowWallet = (wallet: string) => (wallet === 'all' ? sql`true` : sql`coalesce(fiat_wallet, ${DEFAULT_FIAT_WALLET.currency}) = ${wallet}`);
+const cellWallet = (wallet: string) => (wallet === 'all' ? sql`true` : sql`wallet = ${wallet}`);
+const cellAmount = (wallet: string) => (isLocal(wallet) ? sql`amount` : sql`amount_usd`);
+const instants = (ds: readonly Date[]) => sql`${ds.map((d) => d.toISOString())}::timestamptz[]`;
+const within = (ranges: Ranges) =>
+  ranges.length
+    ? sql`(${sql.join(
+        ranges.map(([a, b]) => sql`(created_at >= ${a.toISOString()} and created_at < ${b.toISOString()})`),
+        sql` or `,
+      )})`
+    : sql`false`;
+const outcomeOf = (s: Scope) => sql`case when status in (${sql.join(s.succeeded)}) then 's' when status in (${sql.join(s.failed)}) then 'f' else 'o' end`;
 
-const instant = (d: Date) => d.toISOString();
-
-/** Collections and payments of the scope with a kind column, their amount in the wallet's currency as `amt`. */
-function corridorRows(s: Scope, columns: RawBuilder<unknown>): RawBuilder<unknown> {
-  const amt = isLocal(s.wallet) ? sql`amount` : sql`converted_amount`;
-  const one = (table: 'collections' | 'payments') =>
-    sql`select ${sql.lit(table)} as kind, ${amt} as amt, ${columns} from ${sql.table(table)}
-      where partner_id = ${s.partnerId} and created_at >= ${instant(s.from)} and created_at < ${instant(s.to)} and ${walletIs(s.wallet)}`;
-  return sql`(${one('collections')} union all ${one('payments')})`;
+/** The rows of `table` in `ranges` with the columns named, their amount in the wallet's currency as `amt` and their outcome as `o`. */
+function rowsOf(s: Scope, ranges: Ranges, table: 'collections' | 'payments' | 'settlements', columns: RawBuilder<unknown>) {
+  const amt =
+    table === 'settlements'
+      ? isLocal(s.wallet)
+        ? sql`coalesce(fiat_amount, 0)`
+        : sql`fiat_amount_usd`
+      : isLocal(s.wallet)
+        ? sql`amount`
+        : sql`converted_amount`;
+  return sql`select ${sql.lit(table)} as kind, ${amt} as amt, ${outcomeOf(s)} as o, ${columns} from ${sql.table(table)}
+    where partner_id = ${s.partnerId} and ${within(ranges)} and ${rowWallet(s.wallet)}`;
 }
+const corridorRows = (s: Scope, ranges: Ranges, columns: RawBuilder<unknown>) =>
+  sql`(${rowsOf(s, ranges, 'collections', columns)} union all ${rowsOf(s, ranges, 'payments', columns)})`;
 
-const outcome = (s: Scope) => sql`case when status in (${sql.join(s.succeeded)}) then 's' when status in (${sql.join(s.failed)}) then 'f' else 'o' end`;
+/** Per kind, step of `bounds` (step k from 1 holds [bounds[k-1], bounds[k])) and outcome: how many, and their amount. */
+export type StepRow = { kind: string; step: number; o: string; n: number; amount: string };
 
-export type StepRow = { kind: string; step: number; succeeded: number; failed: number; amount: string };
-
-/**
- * Per kind and step of `bounds` (ascending instants; step k from 1 holds [bounds[k-1], bounds[k])): how many
- * succeeded and their amount, how many failed. The scope runs from the first bound to the last.
- */
-export async function stepTotals(db: Kysely<DB>, s: Scope, bounds: Date[]): Promise<StepRow[]> {
-  const settlementAmt = isLocal(s.wallet) ? sql`coalesce(fiat_amount, 0)` : sql`fiat_amount_usd`;
-  const settlements = sql`select 'settlements' as kind, ${settlementAmt} as amt, created_at, status from settlements
-    where partner_id = ${s.partnerId} and created_at >= ${instant(s.from)} and created_at < ${instant(s.to)} and ${walletIs(s.wallet)}`;
+/** The steps' figures of the whole hours from..to (UTC hours, both whole), but those of `skipped`. */
+export async function hourSteps(db: Kysely<DB>, s: Scope, from: Date, to: Date, skipped: readonly Date[], bounds: readonly Date[]): Promise<StepRow[]> {
   const r = await sql<StepRow>`
-    select kind, width_bucket(created_at, ${bounds.map(instant)}::timestamptz[])::int as step,
-      (count(*) filter (where o = 's'))::int as succeeded,
-      (count(*) filter (where o = 'f'))::int as failed,
-      coalesce(sum(amt) filter (where o = 's'), 0)::text as amount
-    from (select kind, amt, created_at, ${outcome(s)} as o from (${corridorRows(s, sql`created_at, status`)} union all ${settlements}) u) r
-    group by 1, 2`.execute(db);
+    select kind, width_bucket(hour, ${instants(bounds)})::int as step, outcome as o, sum(n)::int as n, sum(${cellAmount(s.wallet)})::text as amount
+    from analytics_hours
+    where partner_id = ${s.partnerId} and hour >= ${from.toISOString()} and hour < ${to.toISOString()} and ${cellWallet(s.wallet)}
+      and not (hour = any(${instants(skipped)}))
+    group by 1, 2, 3`.execute(db);
   return r.rows;
 }
 
-export type BreakdownRow = {
-  country: string | null;
-  payment_method: string | null;
-  operator: string | null;
-  failure_reason: string | null;
-  status: string | null;
-  by: 'country' | 'channel' | 'operator' | 'reason';
-  o: 's' | 'f' | 'o';
-  n: number;
-  amount: string;
-};
-
-/** Collections and payments of the scope by outcome, grouped by country, by channel, by operator, and the failed by reason and status. */
-export async function breakdowns(db: Kysely<DB>, s: Scope): Promise<BreakdownRow[]> {
-  const r = await sql<BreakdownRow>`
-    select country, payment_method, operator, failure_reason, status, o,
-      case when grouping(country) = 0 then 'country' when grouping(payment_method) = 0 then 'channel'
-        when grouping(operator) = 0 then 'operator' else 'reason' end as by,
-      count(*)::int as n, coalesce(sum(amt) filter (where o = 's'), 0)::text as amount
-    from (select ${outcome(s)} as o, * from ${corridorRows(s, sql`country, payment_method, operator, failure_reason, status`)} u) r
-    group by grouping sets ((country, o), (payment_method, o), (operator, o), (failure_reason, status, o))`.execute(db);
-  // the reason set is read for the failed only
-  return r.rows.filter((row) => row.by !== 'reason' || row.o === 'f');
+/** The same figures from the rows in `ranges`. */
+export async function rowSteps(db: Kysely<DB>, s: Scope, ranges: Ranges, bounds: readonly Date[]): Promise<StepRow[]> {
+  if (!ranges.length) return [];
+  const columns = sql`created_at, status`;
+  const r = await sql<StepRow>`
+    select kind, width_bucket(created_at, ${instants(bounds)})::int as step, o, count(*)::int as n, sum(amt)::text as amount
+    from (${corridorRows(s, ranges, columns)} union all ${rowsOf(s, ranges, 'settlements', columns)}) r
+    group by 1, 2, 3`.execute(db);
+  return r.rows;
 }
 
-export type CompletionRow = { kind: 'collections' | 'payments'; country: string; payment_method: string; n: number; p50: number; p95: number };
+/** Collections and payments by dimension (country, channel, operator; reason for the failed) and outcome. */
+export type PartRow = { dim: 'country' | 'channel' | 'operator' | 'reason'; key: string; o: string; n: number; amount: string };
 
-/** Of the scope's completed collections and payments: how many, and the median and 95th percentile of creation to completion (seconds), per kind and corridor. */
-export async function completionTimes(db: Kysely<DB>, s: Scope): Promise<CompletionRow[]> {
-  const r = await sql<CompletionRow>`
-    select kind, country, payment_method, count(*)::int as n,
-      percentile_cont(0.5) within group (order by seconds)::float8 as p50,
-      percentile_cont(0.95) within group (order by seconds)::float8 as p95
-    from (select kind, country, payment_method, extract(epoch from completed_at - created_at) as seconds
-      from ${corridorRows(s, sql`country, payment_method, created_at, completed_at`)} u where completed_at is not null) r
-    group by 1, 2, 3
-    order by 4 desc, 1, 2, 3`.execute(db);
-  return r.rows.map((row) => ({ ...row, p50: Number(row.p50), p95: Number(row.p95) }));
+/** The parts of the whole UTC days from..to (dates, `to` excluded). */
+export async function dayParts(db: Kysely<DB>, s: Scope, from: string, to: string): Promise<PartRow[]> {
+  const r = await sql<PartRow>`
+    select dim, key, outcome as o, sum(n)::int as n, sum(${cellAmount(s.wallet)})::text as amount
+    from analytics_days
+    where partner_id = ${s.partnerId} and day >= ${from}::date and day < ${to}::date and ${cellWallet(s.wallet)}
+    group by 1, 2, 3`.execute(db);
+  return r.rows;
+}
+
+/** The same parts from the rows in `ranges`. */
+export async function rowParts(db: Kysely<DB>, s: Scope, ranges: Ranges): Promise<PartRow[]> {
+  if (!ranges.length) return [];
+  const r = await sql<PartRow>`
+    select dim, key, o, count(*)::int as n, sum(amt)::text as amount from (
+      select 'country' as dim, country as key, o, amt from ${corridorRows(s, ranges, sql`country`)} a
+      union all select 'channel', payment_method, o, amt from ${corridorRows(s, ranges, sql`payment_method`)} b
+      union all select 'operator', coalesce(operator, ''), o, amt from ${corridorRows(s, ranges, sql`operator`)} c
+      union all select 'reason', coalesce(failure_reason, 'status:' || status), o, amt from ${corridorRows(s, ranges, sql`failure_reason, status`)} d where o = 'f'
+    ) r
+    group by 1, 2, 3`.execute(db);
+  return r.rows;
+}
+
+/** Completed collections and payments per kind and corridor, in buckets of creation to completion (2^(b/4) to 2^((b+1)/4) seconds). */
+export type DurationRow = { kind: 'collections' | 'payments'; country: string; channel: string; bucket: number; n: number };
+
+export async function dayDurations(db: Kysely<DB>, s: Scope, from: string, to: string): Promise<DurationRow[]> {
+  const r = await sql<DurationRow>`
+    select kind, country, channel, bucket::int as bucket, sum(n)::int as n
+    from analytics_durations
+    where partner_id = ${s.partnerId} and day >= ${from}::date and day < ${to}::date and ${cellWallet(s.wallet)}
+    group by 1, 2, 3, 4`.execute(db);
+  return r.rows;
+}
+
+export async function rowDurations(db: Kysely<DB>, s: Scope, ranges: Ranges): Promise<DurationRow[]> {
+  if (!ranges.length) return [];
+  const r = await sql<DurationRow>`
+    select kind, country, payment_method as channel,
+      floor(4 * log(2, greatest(extract(epoch from completed_at - created_at), 1)))::int as bucket, count(*)::int as n
+    from ${corridorRows(s, ranges, sql`country, payment_method, created_at, completed_at`)} r
+    where completed_at is not null
+    group by 1, 2, 3, 4`.execute(db);
+  return r.rows;
 }
