@@ -77,7 +77,7 @@ describe.each(DATABASES)('releases and the schema on %s', (kind) => {
     );
     expect(refused).toBeInstanceOf(ConfigError);
     expect((refused as Error).message).toMatch(
-      /^The database needs migrations this release brings \(0001-core, 0002-auth, .*0040-reconciliation-runs\): run `cli migrate` as the role that owns the schema first/,
+      /^The database needs migrations this release brings \(0001-core, 0002-auth, .*0043-analytics-rollups\): run `cli migrate` as the role that owns the schema first/,
     );
   });
 });

@@ -27,8 +27,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['collections', 'payments']) {
-    await sql
-      .raw(`drop index ${table}_analytics_idx; alter table ${table} drop column operator, drop column completed_at, drop column failure_reason`)
-      .execute(db);
+    await sql.raw(`alter table ${table} drop column operator, drop column completed_at, drop column failure_reason`).execute(db);
   }
 }
