@@ -1,7 +1,8 @@
 // The Overview's figures (GET partner/analytics) at scale, on PostgreSQL: the search benchmark's data (1,000,000
 // payments and 1,000,000 collections for Acme over 18 months, 10,000,000 rows in all; generated first when missing, by
 // that benchmark's generate mode). Prints, for each period the Overview offers and for longer custom ones, the p50 and
-// p95 of the service's queries and of the request over HTTP (budget p95 <= 150 ms), the plan of the 30-day scan, and
+// p95 of the service's queries and of the request over HTTP (budget p95 <= 150 ms), the rollups' sizes, the plan of
+// the 30 days' breakdowns, and
 // whether the figures equal the tables' (the search's exact totals below 10,000 and the export's rows) for periods
 // small enough to be read whole. Exits 1 when they differ; asserts nothing else.
 import { spawnSync } from 'node:child_process';
@@ -38,7 +39,10 @@ const acmeRows = async () => {
 if (!database || (await acmeRows().catch(() => 0)) < ROWS) {
   await database?.close();
   console.log('── analytics: loading the search benchmark data (its generate mode) ──');
-  const gen = spawnSync(process.execPath, ['--import', 'tsx', 'bench/search.bench.ts'], { stdio: 'inherit', env: { ...process.env, BENCH_SEARCH_MODE: 'generate' } });
+  const gen = spawnSync(process.execPath, ['--import', 'tsx', 'bench/search.bench.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_SEARCH_MODE: 'generate' },
+  });
   if (gen.status !== 0) process.exit(gen.status ?? 1);
   database = await openDatabase({ kind: 'postgres', url, max: 8 });
 }
@@ -50,10 +54,22 @@ await sql`vacuum analyze payments`.execute(db);
 const total = await database!.executeSql('select (select count(*) from collections)::bigint + (select count(*) from payments)::bigint as n');
 console.log('── analytics: the Overview on PostgreSQL ──');
 line('machine: cores, model, load average (1 min) at start', `${os.cpus().length}, ${os.cpus()[0]?.model ?? '?'}, ${os.loadavg()[0]!.toFixed(2)}`);
-line('rows: payments + collections (all partners); for Acme in each', `${Number((total.rows[0] as { n: string }).n).toLocaleString('en-US')}; ${(await acmeRows()).toLocaleString('en-US')}`);
-const size = await database!.executeSql(`select pg_size_pretty(pg_relation_size('collections_analytics_idx')) as s`);
-line('size of collections_analytics_idx (migration 0041)', (size.rows[0] as { s: string }).s);
-
+line(
+  'rows: payments + collections (all partners); for Acme in each',
+  `${Number((total.rows[0] as { n: string }).n).toLocaleString('en-US')}; ${(await acmeRows()).toLocaleString('en-US')}`,
+);
+for (const relation of ['analytics_hours', 'analytics_days', 'analytics_durations', 'collections_period_idx']) {
+  const r = await database!.executeSql(`select pg_size_pretty(pg_total_relation_size('${relation}')) as size`);
+  line(`size of ${relation} (migration 0043)`, (r.rows[0] as { size: string }).size);
+}
+for (const table of ['analytics_hours', 'analytics_days', 'analytics_durations']) {
+  const r = await database!.executeSql(
+    `select (select count(*) from ${table} where partner_id = $1)::int as acme, (select count(*) from ${table})::bigint as rows`,
+    [ACME],
+  );
+  const { acme, rows } = r.rows[0] as { acme: number; rows: string };
+  line(`rows of ${table}: all, Acme's`, `${Number(rows).toLocaleString('en-US')}, ${acme.toLocaleString('en-US')}`);
+}
 const ledger = createLedger(db);
 const service = createAnalyticsService({ read: () => Promise.resolve(db), ledger });
 const today = dayInZone(Date.now(), 'UTC');
@@ -91,8 +107,16 @@ for (const [label, period] of PERIODS) {
 }
 
 console.log(`── over HTTP (session, validation, serialisation), ${RUNS} calls each ──`);
-const keys = { jwtSecret: keyRing(crypto.createHash('sha256').update('bench').digest()), encryptionKey: keyRing(crypto.createHash('sha256').update('bench-enc').digest()) };
-const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: '/tmp/portal-bench-http' }), database: database!, keys, boss: null });
+const keys = {
+  jwtSecret: keyRing(crypto.createHash('sha256').update('bench').digest()),
+  encryptionKey: keyRing(crypto.createHash('sha256').update('bench-enc').digest()),
+};
+const app = await buildApp({
+  config: loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: '/tmp/portal-bench-http' }),
+  database: database!,
+  keys,
+  boss: null,
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
 const token = await adminToken(db, keys.jwtSecret, ACME, DEMO_USERS[0]!);
@@ -109,12 +133,11 @@ for (const [label, period] of PERIODS) {
 }
 await app.close();
 
-console.log('── the plan of the 30-day scan of collections ──');
-const from = new Date(`${addDays(today, -29)}T00:00:00Z`).toISOString();
+console.log("── the plan of the 30 days' breakdowns (analytics_days) ──");
 const plan = await database!.executeSql(
-  `explain (analyze, buffers) select status, country, payment_method, operator, count(*), sum(converted_amount) from collections
-   where partner_id = $1 and created_at >= $2 group by 1, 2, 3, 4`,
-  [ACME, from],
+  `explain (analyze, buffers) select dim, key, outcome, sum(n), sum(amount_usd) from analytics_days
+   where partner_id = $1 and day >= $2::date and day < $3::date group by 1, 2, 3`,
+  [ACME, addDays(today, -29), today],
 );
 for (const r of plan.rows as { 'QUERY PLAN': string }[]) console.log(`  ${r['QUERY PLAN']}`);
 
