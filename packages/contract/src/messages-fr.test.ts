@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AnalyticsQuery } from './analytics.ts';
 import { API_KEY_PERMISSIONS, CreateApiKeyRequest, IpAddressText, UpdateApiKeyRequest } from './api-keys.ts';
 import { ConfirmPasswordResetRequest, Email, LoginRequest, PASSWORD_RULES, passwordProblem } from './auth.ts';
 import { CoverageQuery } from './coverage.ts';
@@ -183,6 +184,9 @@ const CHECK_MESSAGES: string[] = [
   ...refusals(safeText(), 'half \ud800'),
   ...refusals(DecimalString, '1,000'),
   ...refusals(CoverageQuery, { country: 'KEN' }),
+  // the Overview's period: reversed, then longer than a year
+  ...refusals(AnalyticsQuery, { from: '2026-03-02', to: '2026-03-01' }),
+  ...refusals(AnalyticsQuery, { from: '2025-01-01', to: '2026-03-01' }),
   ...refusals(RateChangeRequest.shape.rates, [
     { partnerRateId: '00000000-0000-4000-8000-000000000001', platformRateId: '00000000-0000-4000-8000-000000000002', status: 'pending_enable' },
     { partnerRateId: '00000000-0000-4000-8000-000000000001', platformRateId: '00000000-0000-4000-8000-000000000002', status: 'pending_enable' },

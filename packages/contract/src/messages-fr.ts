@@ -473,7 +473,7 @@ const TEAM: Entries = {
   'The invitation to {{email}} was withdrawn: its link no longer works': 'L’invitation de {{email}} a été retirée : son lien ne fonctionne plus',
   'Unknown user': 'Utilisateur inconnu',
   'Enter a name': 'Saisissez un nom',
-  'Send a time zone or a language': 'Envoyez un fuseau horaire ou une langue',
+  'Send a time zone, a language or a first screen': 'Envoyez un fuseau horaire, une langue ou un premier écran',
   'Only an admin can do this.': 'Seul un administrateur peut effectuer cette action.',
   'Too many attempts from your network. Wait a minute and try again.': 'Trop de tentatives depuis votre réseau. Patientez une minute, puis réessayez.',
   'Too many e-mails sent from your network. Wait a minute and try again.': 'Trop d’e-mails envoyés depuis votre réseau. Patientez une minute, puis réessayez.',
@@ -527,6 +527,8 @@ const OTHERS: Entries = {
   'Operator (payments provider)': 'Opérateur (prestataire de paiement)',
   'Choose an amount range such as 1000-5000': 'Choisissez une plage de montants, par exemple 1000-5000',
   'The end date must be on or after the start date.': 'La date de fin doit être identique ou postérieure à la date de début.',
+  // the Overview (analytics.ts)
+  'Choose a period of at most 366 days.': 'Choisissez une période d’au plus 366 jours.',
   'Enter a trade ID as the table shows it, or its first characters, like TRD-5F41110478.':
     'Saisissez un ID d’opération tel que le tableau l’affiche, ou ses premiers caractères, par exemple TRD-5F41110478.',
   'Enter an ID as the table shows it, or its first characters: digits, letters a to f and hyphens, like 3f2a9c1e.':
@@ -681,7 +683,7 @@ const SENTENCES = [
   'Choose at least one currency',
   'Unknown user',
   'Enter a name',
-  'Send a time zone or a language',
+  'Send a time zone, a language or a first screen',
   'Choose a time zone such as Africa/Nairobi or UTC.',
   'Choose an amount range such as 1000-5000',
   'Enter a valid URL starting with https:// or http://',

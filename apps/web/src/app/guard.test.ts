@@ -39,6 +39,7 @@ const PARTIAL: RouteName[] = ['resetPassword', 'twoFactor'];
 /** What an Acme admin opens (null) or where it is sent instead, route by route. */
 const ACME_ADMIN: Partial<Record<RouteName, string | null>> = {
   about: null,
+  overview: null,
   transactions: null,
   balance: null,
   fiatWallet: null,
@@ -61,6 +62,7 @@ const ACME_ADMIN: Partial<Record<RouteName, string | null>> = {
 /** The same for a Kora admin (a whitelisted commercial partner, with payments and wallets). */
 const KORA_ADMIN: Partial<Record<RouteName, string | null>> = {
   about: '/trades',
+  overview: '/trades',
   transactions: '/trades',
   balance: null,
   fiatWallet: null,
@@ -139,6 +141,12 @@ describe('navigation guard', () => {
     expect(homePath(ACME)).toBe('/transactions');
     expect(homePath(kind(false, true, true))).toBe('/trades');
     expect(homePath(kind(false, true, false))).toBe('/trades');
+  });
+
+  it("sends a B2B partner's user home to the first screen they chose; others have trades alone", () => {
+    expect(homePath(ACME, 'overview')).toBe('/overview');
+    expect(homePath(ACME, 'transactions')).toBe('/transactions');
+    expect(homePath(kind(false, true, true), 'overview')).toBe('/trades');
   });
 });
 

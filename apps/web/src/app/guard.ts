@@ -1,6 +1,7 @@
 import { can } from '@portal/contract/permissions';
 import type { FeatureFlags, Role } from '@portal/contract/domain';
 import type { Partner } from '@portal/contract/partner';
+import type { StartScreen } from '@portal/contract/team';
 import type { RouteMeta } from './routes.ts';
 
 export type GuardInput = {
@@ -59,5 +60,9 @@ export function guardRefusal(route: RouteMeta, s: GuardInput): GuardRefusal | nu
 /** Where the guard sends the user instead of the route, or null when the route may open. */
 export const guard = (route: RouteMeta, s: GuardInput): string | null => guardRefusal(route, s)?.redirect ?? null;
 
-/** Where home sends a verified user (portal-core §2, §9). */
-export const homePath = (partner: GuardInput['partner']) => (partner?.isB2B ? '/transactions' : '/trades');
+/**
+ * Where home sends a verified user (portal-core §2, §9): a B2B partner's user to the first screen they chose (the
+ * transactions unless they chose the Overview), others to their trades.
+ */
+export const homePath = (partner: GuardInput['partner'], startScreen: StartScreen = 'transactions') =>
+  partner?.isB2B ? (startScreen === 'overview' ? '/overview' : '/transactions') : '/trades';

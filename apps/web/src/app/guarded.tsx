@@ -4,6 +4,7 @@ import { toast } from '../components/ui/toast-store.ts';
 import { LoadingBlock } from '../components/ui/spinner.tsx';
 import { useFramePartner, useProfile } from '../lib/partner/profile.ts';
 import { useSession } from '../lib/session/session-store.ts';
+import { usePreferences } from '../lib/time-zone.tsx';
 import { guard, guardRefusal, homePath, type GuardRule } from './guard.ts';
 import type { RouteMeta } from './routes.ts';
 import { commonMessages } from '../lib/common-messages.ts';
@@ -54,11 +55,17 @@ function RefusedRedirect({ to, rule }: { to: string; rule: Exclude<GuardRule, 'a
 }
 
 /**
- * Home: B2B partners to /transactions, others to /trades (the partner this browser last showed may decide it before
- * the server's arrives: the screen's own guard decides on the server's).
+ * Home, where a sign-in lands: B2B partners to the first screen the user chose (/transactions unless it is the
+ * Overview), others to /trades. The partner this browser last showed may decide it before the server's arrives (the
+ * screen's own guard decides on the server's); a B2B partner's user waits for their preferences as the server has
+ * them (they come with the start data, as the partner does), not this tab's copy of another moment: preferences that
+ * cannot be read send to the transactions.
  */
 export function HomeRedirect() {
   const frame = useFramePartner();
+  const { query: preferences } = usePreferences();
   if (!frame.data) return null;
-  return <Navigate to={homePath(frame.data.partner)} replace />;
+  const partner = frame.data.partner;
+  if (partner.isB2B && !preferences.isError && (preferences.isPending || preferences.isPlaceholderData)) return null;
+  return <Navigate to={homePath(partner, preferences.isError ? undefined : preferences.data?.startScreen)} replace />;
 }

@@ -32,6 +32,8 @@ export const ROUTES = {
   acceptInvitation: { path: '/accept-invitation', access: 'public', area: 'shared' },
   twoFactor: { path: '/two-factor-authentication', access: 'partial', area: 'shared' },
   requestedPasswordReset: { path: '/requested-password-reset', access: 'public', area: 'shared' },
+  // the figures of the partner's tables (payments, collections, settlements): B2B partners, every role (all read the tables)
+  overview: { path: '/overview', access: 'protected', area: 'b2b' },
   transactions: { path: '/transactions', access: 'protected', area: 'b2b' },
   balance: { path: '/balance', access: 'protected', area: 'shared' },
   fiatWallet: { path: '/balance/fiat-wallet/:currency', access: 'protected', area: 'shared' },

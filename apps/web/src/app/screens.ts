@@ -25,6 +25,7 @@ export const PUBLIC_SCREENS: Screen[] = [
 /** The signed-in screens, inside the frame (APP_LAYOUT). */
 export const APP_SCREENS: Screen[] = [
   { meta: ROUTES.about, module: 'features/about/routes/about.tsx', name: 'AboutScreen' },
+  { meta: ROUTES.overview, module: 'features/overview/routes/overview.tsx', name: 'OverviewScreen' },
   { meta: ROUTES.transactions, module: 'features/transactions/routes/transactions.tsx', name: 'TransactionsScreen' },
   { meta: ROUTES.balance, module: 'features/balance/routes/balance.tsx', name: 'BalanceScreen' },
   { meta: ROUTES.fiatWallet, module: 'features/transactions/routes/fiat-wallet.tsx', name: 'FiatWalletScreen' },

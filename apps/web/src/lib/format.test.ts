@@ -6,8 +6,12 @@ import {
   formatCurrency,
   formatDate,
   formatDay,
+  formatDayMonth,
   formatDayRange,
+  formatHour,
   formatMoney,
+  formatMonth,
+  formatPercent,
   formatNumber,
   formatRate,
   setDisplayTimeZone,
@@ -17,6 +21,7 @@ import {
   titleCase,
   transactionTypeLabel,
 } from './format.ts';
+import { setLanguage } from './i18n.ts';
 
 /** One test a case: `write` given the case's arguments writes the case's text. */
 function itWrites<A extends unknown[]>(title: string, write: (...args: A) => string, cases: [args: A, written: string][]) {
@@ -211,5 +216,31 @@ describe('one time zone for every time shown', () => {
     expect(formatDate('2026-12-01T12:00:00Z')).toBe('Dec 1, 2026, 07:00 EST');
     setDisplayTimeZone('Not/AZone');
     expect(formatDate('2026-11-15T22:30:00Z')).toBe('Nov 15, 2026, 22:30 UTC');
+  });
+});
+
+describe("the Overview's steps and shares", () => {
+  afterEach(async () => {
+    setDisplayTimeZone(null);
+    await setLanguage('en');
+  });
+
+  it('writes a day, a month and an hour of the zone in force, short or in full, in the language in force', async () => {
+    expect(formatDayMonth('2026-11-16')).toBe('Nov 16');
+    expect(formatMonth('2026-11-16')).toBe('Nov 2026');
+    expect(formatMonth('2026-11', { long: true })).toBe('November 2026');
+    setDisplayTimeZone('Asia/Kathmandu');
+    expect(formatHour('2026-11-15T22:15:00Z')).toBe('04:00');
+    await setLanguage('fr');
+    expect(formatDayMonth('2026-11-16')).toBe('16 nov.');
+    expect(formatMonth('2026-11', { long: true })).toBe('novembre 2026');
+  });
+
+  it('writes a share as a percentage: a point in English, a comma and a narrow no-break space in French', async () => {
+    expect(formatPercent(0.92149)).toBe('92.1%');
+    expect(formatPercent(1)).toBe('100.0%');
+    expect(formatPercent(0.5, 0)).toBe('50%');
+    await setLanguage('fr');
+    expect(formatPercent(0.92149)).toBe('92,1\u202f%');
   });
 });

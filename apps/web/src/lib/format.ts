@@ -189,6 +189,41 @@ export function formatDayRange(startDay: string, endDay: string): string {
   return startDay === endDay ? days.format(start) : days.formatRange(start, end).replace(/\s*–\s*/, ' – ');
 }
 
+/** The day and month of a calendar day (YYYY-MM-DD), short: "Nov 16" ("16 nov."). */
+export function formatDayMonth(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? day : intlDate('UTC', { month: 'short', day: 'numeric' }).format(d);
+}
+
+/** The month of a calendar day (YYYY-MM-DD or YYYY-MM): "Nov 2026" ("nov. 2026"), or in full "November 2026" ("novembre 2026"). */
+export function formatMonth(day: string, { long = false } = {}): string {
+  const d = new Date(`${day.slice(0, 7)}-01T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? day : intlDate('UTC', { month: long ? 'long' : 'short', year: 'numeric' }).format(d);
+}
+
+/** The hour of an instant in the zone in force: "14:00". */
+export function formatHour(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return intlDate(displayZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+}
+
+/** A fraction as a percentage with `decimals` places: "92.4%" in English, "92,4 %" in French (a narrow no-break space). */
+export function formatPercent(fraction: number, decimals = 1): string {
+  const text = fmt((fraction * 100).toFixed(decimals), decimals, decimals);
+  return currentLanguage() === 'fr' ? `${text}\u202f%` : `${text}%`;
+}
+
+/** One date formatter per language, zone and set of options (making one costs far more than using it). */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function intlDate(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const language = currentLanguage();
+  const key = `${language} ${timeZone} ${JSON.stringify(options)}`;
+  let f = dateFormats.get(key);
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(LOCALES[language], { timeZone, ...options })));
+  return f;
+}
+
 /**
  * An amount as a table shows it: fiat and stablecoins with 2 decimals, other crypto (BTC) with up to 8; the
  * currency always written. The details drawer shows the full value with formatCrypto.

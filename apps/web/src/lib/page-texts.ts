@@ -2,7 +2,7 @@ import en from '../locales/en/page-texts.json';
 import { frameMessages } from './frame-messages.ts';
 import { defineMessages, translator } from './i18n.ts';
 
-/** The headers of the transaction screens (transactions, trades, payments). */
+/** The headers of the transaction screens (transactions, trades, payments) and of the Overview. */
 export const pageTextsMessages = defineMessages('page-texts', en);
 
 type Header = { readonly title: string; readonly description: string };
@@ -19,7 +19,7 @@ const header = (title: () => string, description: () => string): Header => ({
     return description();
   },
 });
-const transactionScreen = (name: 'transactions' | 'trades' | 'payments') =>
+const transactionScreen = (name: 'transactions' | 'trades' | 'payments' | 'overview') =>
   header(
     () => translator(pageTextsMessages)(`${name}.title`),
     () => translator(pageTextsMessages)(`${name}.description`),
@@ -35,6 +35,7 @@ const frameScreen = (name: 'balance' | 'settings') =>
  * skeleton of each before its data arrives (app/layout/page-skeleton.tsx), in the same place.
  */
 export const PAGE_TEXTS = {
+  overview: transactionScreen('overview'),
   transactions: transactionScreen('transactions'),
   trades: transactionScreen('trades'),
   payments: transactionScreen('payments'),

@@ -1,3 +1,4 @@
+import type { AnalyticsReply } from '@portal/contract/analytics';
 import type { BalanceOverview, LedgerMovement } from '@portal/contract/balance';
 import { ALL_FEATURE_FLAGS, type Role } from '@portal/contract/domain';
 import type { FiatWallet } from '@portal/contract/fiat-wallets';
@@ -229,6 +230,70 @@ export function settlementWallet(overrides: Partial<SettlementWallet> = {}): Set
     reason: null,
     reviewedByName: null,
     canReview: false,
+    ...overrides,
+  };
+}
+
+/**
+ * The Overview's figures (GET partner/analytics) of three days of November 2026 in USD: volumes against the period
+ * before, success by step, country, channel and operator, a failure without a reason, the balance and two corridors'
+ * completion times. Overrides replace whole fields.
+ */
+export function analyticsReply(overrides: Partial<AnalyticsReply> = {}): AnalyticsReply {
+  const volume = (count: number, amount: string) => ({ count, amount });
+  return {
+    period: { from: '2026-11-01', to: '2026-11-03', previousFrom: '2026-10-29', previousTo: '2026-10-31', timeZone: 'UTC' },
+    bucket: 'day',
+    currency: 'USD',
+    totals: {
+      collections: { current: volume(1234, '98765.43'), previous: volume(1000, '80000.00') },
+      payments: { current: volume(56, '4500.00'), previous: volume(60, '5000.00') },
+      settlements: { current: volume(3, '1500.00'), previous: volume(0, '0.00') },
+    },
+    series: ['2026-11-01', '2026-11-02', '2026-11-03'].map((day, i) => ({
+      start: `${day}T00:00:00.000Z`,
+      day,
+      volumes: {
+        collections: volume(400 + i, `${30000 + i}.10`),
+        payments: volume(18 + i, `${1500 + i}.00`),
+        settlements: volume(1, '500.00'),
+      },
+      success: i === 2 ? { succeeded: 0, finished: 0 } : { succeeded: 90, finished: 100 },
+    })),
+    success: {
+      succeeded: 1290,
+      finished: 1400,
+      byCountry: [
+        { key: 'NG', count: 900, amount: '70000.00', succeeded: 820, finished: 880 },
+        { key: 'KE', count: 500, amount: '33265.43', succeeded: 470, finished: 520 },
+      ],
+      byChannel: [
+        { key: 'mobile_money', count: 800, amount: '60000.00', succeeded: 760, finished: 790 },
+        { key: 'bank_transfer', count: 600, amount: '43265.43', succeeded: 530, finished: 610 },
+      ],
+      byOperator: [
+        { key: 'M-Pesa', count: 500, amount: '33265.43', succeeded: 470, finished: 520 },
+        { key: '', count: 10, amount: '0.00', succeeded: 0, finished: 5 },
+      ],
+      failureReasons: [
+        { reason: 'The recipient account was not found', status: null, count: 70 },
+        { reason: null, status: 'expired', count: 40 },
+      ],
+    },
+    balance: {
+      currency: 'USD',
+      points: [
+        { at: '2026-11-02T00:00:00.000Z', balance: '24000.00' },
+        { at: '2026-11-03T00:00:00.000Z', balance: '24500.00' },
+        { at: '2026-11-04T00:00:00.000Z', balance: '25000.00' },
+      ],
+      current: '25000.00',
+      pending: { withdrawals: '1200.50', disbursements: '300.00' },
+    },
+    completion: [
+      { kind: 'collections', country: 'NG', channel: 'mobile_money', count: 300, p50Seconds: 240, p95Seconds: 7800 },
+      { kind: 'payments', country: 'KE', channel: 'bank_transfer', count: 20, p50Seconds: 45, p95Seconds: 97_200 },
+    ],
     ...overrides,
   };
 }

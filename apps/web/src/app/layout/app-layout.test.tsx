@@ -2,8 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { useEffect, useLayoutEffect } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildInfo } from '../../lib/build-info.ts';
+import { forgetLanguage } from '../../lib/i18n.ts';
 import { mockApi } from '../../testing/api-mock.ts';
 import { accounts, profile, signIn } from '../../testing/factories.ts';
 import { renderScreen } from '../../testing/render.tsx';
@@ -12,9 +13,16 @@ import { inFrench } from '../../testing/french.ts';
 
 describe('the signed-in frame in French', () => {
   inFrench('admin');
+  // the saved language is kept for the next visit: the next tests start with none
+  afterEach(() => forgetLanguage());
 
   it('names the navigation, its groups, the partner card, the user and the way out in French', async () => {
-    mockApi({ 'GET partner/profile': { body: profile() }, 'GET partner/accounts': { body: accounts() } });
+    // the user's saved language is French (none saved would put the browser's, English here, in force)
+    mockApi({
+      'GET partner/profile': { body: profile() },
+      'GET partner/accounts': { body: accounts() },
+      'GET user/preferences': { body: { timeZone: null, language: 'fr', startScreen: 'transactions' } },
+    });
     renderScreen(<AppLayout />, { path: '/transactions' });
 
     const nav = await screen.findByRole('navigation', { name: 'Menu principal' });
@@ -23,6 +31,7 @@ describe('the signed-in frame in French', () => {
       .getAllByRole('link')
       .map((a) => a.textContent);
     expect(links).toEqual([
+      'Vue d’ensemble',
       'Transactions',
       'Pays activés',
       'Couverture',
@@ -107,6 +116,7 @@ describe('the side navigation icons', () => {
       .getAllByRole('link')
       .map((a) => `${a.textContent}: ${a.querySelector('svg[aria-hidden="true"]')?.getAttribute('data-icon') ?? 'none'}`);
     expect(drawn).toEqual([
+      'Overview: overview',
       'Transactions: transactions',
       'Enabled Countries: countries',
       'Coverage: coverage',

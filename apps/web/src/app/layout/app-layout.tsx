@@ -1,6 +1,7 @@
 import {
   ArrowLeftRight,
   CandlestickChart,
+  ChartLine,
   Download,
   Globe,
   KeyRound,
@@ -50,6 +51,7 @@ const TopUpDialog = lazy(async () => ({ default: (await import('../../features/b
 
 /** What each of the navigation's icons is drawn with. */
 const NAV_ICONS: Record<NavIcon, LucideIcon> = {
+  overview: ChartLine,
   transactions: ArrowLeftRight,
   countries: Globe,
   coverage: Radar,

@@ -12,22 +12,22 @@ const labels = (groups: ReturnType<typeof navGroups>) => groups.map((g) => `${t(
 describe('side navigation', () => {
   it('B2B with every flag, admin', () => {
     expect(labels(navGroups(B2B, ALL_FEATURE_FLAGS, 'admin'))).toEqual([
-      'Your business: Transactions, Enabled Countries, Coverage, Balance',
+      'Your business: Overview, Transactions, Enabled Countries, Coverage, Balance',
       'Developers tools: API Keys, Webhooks',
       'Your account: Wallet Management, Request Data Download, Settings',
     ]);
   });
-  it('B2B with every flag, treasury and view: no API keys, no wallet management', () => {
+  it('B2B with every flag, treasury and view: the Overview as for admins (every role reads the tables), no API keys, no wallet management', () => {
     for (const role of ['treasury', 'view'] as const) {
       expect(labels(navGroups(B2B, ALL_FEATURE_FLAGS, role))).toEqual([
-        'Your business: Transactions, Enabled Countries, Coverage, Balance',
+        'Your business: Overview, Transactions, Enabled Countries, Coverage, Balance',
         'Developers tools: Webhooks',
         'Your account: Request Data Download, Settings',
       ]);
     }
   });
   it('B2B with every flag off (Lean Pay): no developer tools group', () => {
-    expect(labels(navGroups(B2B, NO_FEATURE_FLAGS, 'admin'))).toEqual(['Your business: Transactions, Balance', 'Your account: Settings']);
+    expect(labels(navGroups(B2B, NO_FEATURE_FLAGS, 'admin'))).toEqual(['Your business: Overview, Transactions, Balance', 'Your account: Settings']);
   });
   it('commercial, whitelisted, payments view and wallet management on (Kora Trade)', () => {
     const kora = { isB2B: false, isCommercial: true, isWhitelistedCommercial: true };

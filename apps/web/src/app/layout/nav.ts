@@ -9,7 +9,7 @@ import type { frameMessages } from '../../lib/frame-messages.ts';
 type FrameKey = MessageKey<typeof frameMessages.en>;
 /** The spec's sidebar icons (transaction-data §2), by what they stand for; the layout draws each. */
 export type NavIcon =
-  'transactions' | 'countries' | 'coverage' | 'balance' | 'keys' | 'webhooks' | 'wallet' | 'dataDownload' | 'settings' | 'trades' | 'payments';
+  'overview' | 'transactions' | 'countries' | 'coverage' | 'balance' | 'keys' | 'webhooks' | 'wallet' | 'dataDownload' | 'settings' | 'trades' | 'payments';
 export type NavItem = { label: FrameKey; to: string; icon: NavIcon };
 export type NavGroup = { title: FrameKey; items: NavItem[] };
 type Partner = Pick<PartnerRecord, 'isB2B' | 'isCommercial' | 'isWhitelistedCommercial'>;
@@ -36,6 +36,8 @@ export function navGroups(partner: Partner, flags: FeatureFlags, role: Role): Na
     {
       title: 'nav.group.business',
       items: [
+        // every role reads the tables, so every role reads their figures
+        { label: 'nav.overview', to: '/overview', icon: 'overview' },
         { label: 'nav.transactions', to: '/transactions', icon: 'transactions' },
         ...when(flags.enabledCountriesEnabled, { label: 'nav.countries', to: '/countries', icon: 'countries' }),
         ...when(flags.channelsCoverageEnabled, { label: 'nav.coverage', to: '/coverage', icon: 'coverage' }),

@@ -4,14 +4,16 @@ import { PageHeader } from '../../components/ui/page-header.tsx';
 import { CardSkeletons, CardsSkeleton, SkeletonBar } from '../../components/ui/skeleton.tsx';
 import { PAGE_TEXTS } from '../../lib/page-texts.ts';
 import { SettingsSkeleton } from '../../features/settings/components/settings-skeleton.tsx';
+import { OverviewSkeleton } from '../../features/overview/components/overview-skeleton.tsx';
 import { ROUTES } from '../routes.ts';
 import { commonMessages } from '../../lib/common-messages.ts';
 import { useT } from '../../lib/i18n.ts';
 
-type Shape = 'tabs-table' | 'table' | 'cards' | 'sections' | 'settings';
+type Shape = 'tabs-table' | 'table' | 'cards' | 'sections' | 'settings' | 'overview';
 
 /** The screens drawn ahead of their data: their header as it will be, and the shape of what comes under it. */
 const SKELETONS: { path: string; text?: { title: string; description: string }; shape: Shape }[] = [
+  { path: ROUTES.overview.path, text: PAGE_TEXTS.overview, shape: 'overview' },
   { path: ROUTES.transactions.path, text: PAGE_TEXTS.transactions, shape: 'tabs-table' },
   { path: ROUTES.trades.path, text: PAGE_TEXTS.trades, shape: 'table' },
   { path: ROUTES.initiatePayment.path, shape: 'sections' },
@@ -63,6 +65,8 @@ function Body({ shape }: { shape: Shape }) {
       return <CardsSkeleton />;
     case 'settings':
       return <SettingsSkeleton />;
+    case 'overview':
+      return <OverviewSkeleton />;
     case 'sections':
       return <CardSkeletons count={3} className="space-y-6" bars={['h-5 w-48', 'h-4 w-full max-w-md', 'h-10 w-full max-w-sm']} />;
   }

@@ -16,6 +16,7 @@ import {
 import { TRADE_AMOUNT_RANGES } from '@portal/contract/transactions';
 import { translator, type Translate } from '../../lib/i18n.ts';
 import { localCountryName } from '../../lib/country-names.ts';
+import { TRANSACTION_TABS } from '../../lib/transaction-links.ts';
 import { transactionsMessages, type TransactionsKey } from './messages.ts';
 
 /** A row of any table, as the server sends it (the row schemas of the contract). */
@@ -140,7 +141,7 @@ const movementColumns = (w: boolean, t: T) => [id(t), date(t), country(t), ...(w
 const movementFilters = (t: T) => [cat('status', t('filter.status'), TRANSACTION_STATUSES), cat('country', t('filter.country'), COUNTRIES)];
 
 const payments: TabDef<'payments'> = {
-  index: 1,
+  index: TRANSACTION_TABS.payments,
   key: 'payments',
   label: 'tab.payments',
   columns: (w, t = texts()) => movementColumns(w, t),
@@ -148,7 +149,7 @@ const payments: TabDef<'payments'> = {
   fetchError: 'fetchError.payments',
 };
 const collections: TabDef<'collections'> = {
-  index: 2,
+  index: TRANSACTION_TABS.collections,
   key: 'collections',
   label: 'tab.collections',
   columns: (w, t = texts()) => [...movementColumns(w, t), { header: t('column.requestSource'), cell: (r) => requestSourceLabel(r.requestSource) }],
@@ -156,7 +157,7 @@ const collections: TabDef<'collections'> = {
   fetchError: 'fetchError.collections',
 };
 const settlements: TabDef<'settlements'> = {
-  index: 3,
+  index: TRANSACTION_TABS.settlements,
   key: 'settlements',
   label: 'tab.settlements',
   columns: (w, t = texts()) => [
@@ -171,7 +172,7 @@ const settlements: TabDef<'settlements'> = {
   fetchError: 'fetchError.settlements',
 };
 const fees: TabDef<'fees'> = {
-  index: 4,
+  index: TRANSACTION_TABS.fees,
   key: 'fees',
   label: 'tab.fees',
   columns: (w, t = texts()) => [
@@ -194,7 +195,7 @@ const fees: TabDef<'fees'> = {
  * type's options filling from the loaded rows as the Fees tab's do.
  */
 const all: TabDef<'all'> = {
-  index: 5,
+  index: TRANSACTION_TABS.all,
   key: 'all',
   label: 'tab.all',
   // eight columns would not fit a laptop's screen: the type carries the payment method on a second line, and the

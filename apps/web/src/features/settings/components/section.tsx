@@ -22,9 +22,10 @@ export const SETTINGS_SECTIONS = {
   notifications: () => sectionTexts('notifications'),
   timeZone: () => sectionTexts('timeZone'),
   language: () => sectionTexts('language'),
+  startScreen: () => sectionTexts('startScreen'),
 } satisfies Record<string, () => SectionTexts>;
 
-function sectionTexts(section: 'payout' | 'notifications' | 'timeZone' | 'language'): SectionTexts {
+function sectionTexts(section: 'payout' | 'notifications' | 'timeZone' | 'language' | 'startScreen'): SectionTexts {
   const t = translator(settingsMessages);
   return { title: t(`sections.${section}.title`), description: t(`sections.${section}.description`) };
 }

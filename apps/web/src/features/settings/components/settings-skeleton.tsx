@@ -35,6 +35,12 @@ export function SettingsSkeleton() {
           <SkeletonBar className="h-9 w-24" />
         </div>
       </Section>
+      <Section {...SETTINGS_SECTIONS.startScreen()}>
+        <div className="flex flex-wrap gap-2">
+          <SkeletonBar className="h-9 w-32" />
+          <SkeletonBar className="h-9 w-28" />
+        </div>
+      </Section>
       <Card className="p-6">
         <SkeletonBar className="h-10 w-full max-w-sm" />
       </Card>

@@ -26,10 +26,10 @@ describe("Settings' time zone", () => {
       const api = mockApi({
         'GET partner/profile': { body: profile() },
         'GET partner/payout-config': { body: payoutConfig({ type: 'MANUAL' }, null) },
-        'GET user/preferences': () => ({ body: { timeZone: zone, language: null } }),
+        'GET user/preferences': () => ({ body: { timeZone: zone, language: null, startScreen: 'transactions' } }),
         'PUT user/preferences': (call: ApiCall) => {
           zone = (call.body as { timeZone: string | null }).timeZone;
-          return { body: { timeZone: zone, language: null } };
+          return { body: { timeZone: zone, language: null, startScreen: 'transactions' } };
         },
       });
       const { user } = renderScreen(<SettingsScreen />, { path: '/settings' });

@@ -4,6 +4,7 @@ import { statusList } from '@portal/contract/status-groups';
 import { MAX_RESULT_WINDOW, REVERSED_RANGE_MESSAGE, parseIdSearch, type FilterKey, type SearchAnchor, type SearchQuery } from '@portal/contract/transactions';
 import { PAGE_SIZE, useLocateId, useTransactionPage } from '../api/search.ts';
 import { displayTimeZone, formatCount } from '../../../lib/format.ts';
+import { TRANSACTION_URL_KEYS } from '../../../lib/transaction-links.ts';
 import { localizeMessage, translator } from '../../../lib/i18n.ts';
 import { cleanRows } from '../export.ts';
 import { transactionsMessages } from '../messages.ts';
@@ -13,11 +14,10 @@ export type TableDef = Omit<TabDef, 'index'>;
 export type DateRange = { startDate: string; endDate: string };
 
 /**
- * The search parameters of the address that hold a table's state, so that a reload keeps it and a link shares it:
- * `page` (from 1), `id`, `from` and `to` (YYYY-MM-DD), `wallet`, and each filter by its key (`status=failed`).
- * The screen's own `tab` stays as it is.
+ * The search parameters of the address that hold a table's state (lib/transaction-links.ts, whose links carry them
+ * too). The screen's own `tab` stays as it is.
  */
-export const URL_KEYS = { page: 'page', id: 'id', from: 'from', to: 'to', wallet: 'wallet' } as const;
+export const URL_KEYS = TRANSACTION_URL_KEYS;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const LAST_PAGE = Math.floor((MAX_RESULT_WINDOW - 1) / PAGE_SIZE) + 1;
 

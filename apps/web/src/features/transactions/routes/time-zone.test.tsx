@@ -29,10 +29,10 @@ describe('the time zone of the tables, filters and exports', () => {
     const api = mockApi({
       ...base,
       'POST transactions/search': { body: searchReply(ROWS, 1) },
-      'GET user/preferences': () => ({ body: { timeZone: zone, language: null } }),
+      'GET user/preferences': () => ({ body: { timeZone: zone, language: null, startScreen: 'transactions' } }),
       'PUT user/preferences': (call: ApiCall) => {
         zone = (call.body as { timeZone: string | null }).timeZone;
-        return { body: { timeZone: zone, language: null } };
+        return { body: { timeZone: zone, language: null, startScreen: 'transactions' } };
       },
     });
     const files: Blob[] = [];
