@@ -86,6 +86,7 @@ type Run = {
   totalKB: number;
   jsKB: number;
   url: string;
+  benchmarkIndex: number;
   failing: string[];
 };
 
@@ -122,6 +123,8 @@ async function audit(page: Page, url: string, keepStorage: boolean): Promise<Run
     totalKB: num('total-byte-weight') / 1024,
     jsKB: requests.filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize ?? 0), 0) / 1024,
     url: lhr.finalDisplayedUrl,
+    // the host's speed as Lighthouse measures it (its simulated throttling scales with it): higher is faster
+    benchmarkIndex: lhr.environment.benchmarkIndex,
     failing: a11y.auditRefs.filter((ref) => lhr.audits[ref.id]?.score === 0).map((ref) => ref.id),
   };
 }
@@ -140,6 +143,7 @@ function report(name: string, runs: Run[]) {
   line(`${name}: FCP / LCP / Speed Index`, `${(m('fcp') / 1000).toFixed(2)} s / ${(m('lcp') / 1000).toFixed(2)} s / ${(m('si') / 1000).toFixed(2)} s`);
   line(`${name}: TBT / CLS`, `${Math.round(m('tbt'))} ms / ${m('cls').toFixed(3)}`);
   line(`${name}: transferred (all / JavaScript)`, `${m('totalKB').toFixed(0)} KB / ${m('jsKB').toFixed(0)} KB`);
+  line(`${name}: the host's benchmark index (median)`, m('benchmarkIndex').toFixed(0));
   const urls = new Set(runs.map((r) => r.url));
   if (urls.size !== 1 || ![...urls][0]!.endsWith(name)) line(`${name}: WARNING the page audited was`, [...urls].join(', '));
 }
