@@ -4,7 +4,7 @@ import { addDecimal, normalise } from '@portal/contract/decimal';
 import { REVERSED_RANGE_MESSAGE } from '@portal/contract/transactions';
 import { dayInZone } from '@portal/contract/time-zone';
 import { DEMO_PARTNERS } from '../src/db/seed/demo.ts';
-import { addDays } from '../src/modules/analytics/analytics.service.ts';
+import { addDays } from '@portal/contract/analytics';
 import { rollupDifferences } from './analytics-support.ts';
 import { DATABASES, setupSignedIn, signedInCalls, type Session, type TestContext } from './harness.ts';
 

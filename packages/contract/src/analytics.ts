@@ -36,6 +36,9 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
+/** The calendar day `n` days after `day` (before, for a negative n). */
+export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
 /** The step of the Overview's charts: hours for one day, days up to a quarter, months beyond. */
 export type AnalyticsBucket = 'hour' | 'day' | 'month';
 export const bucketOf = (days: number): AnalyticsBucket => (days <= 1 ? 'hour' : days <= 92 ? 'day' : 'month');

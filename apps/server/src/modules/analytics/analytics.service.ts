@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   ANALYTICS_KINDS,
+  addDays,
   OUTCOME_STATUSES,
   bucketOf,
   daysBetween,
@@ -19,8 +20,6 @@ import { dayDurations, dayParts, hourSteps, rowDurations, rowParts, rowSteps, ty
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** The calendar day `n` days after `day` (before, for a negative n). */
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 /** The first day of the month after the one `day` is in. */
 const nextMonth = (day: string) => {
   const d = new Date(`${day.slice(0, 7)}-01T00:00:00Z`);

@@ -1,6 +1,6 @@
 import { OUTCOME_STATUSES, type AnalyticsKind, type AnalyticsReply } from '@portal/contract/analytics';
 import { transactionsLink } from '../../lib/transaction-links.ts';
-import { addDays } from './period.ts';
+import { addDays } from '@portal/contract/analytics';
 
 /**
  * Where each figure of the Overview leads: the table it was counted from, with the filters that give the same rows

@@ -1,4 +1,5 @@
 import { dayInZone } from '@portal/contract/time-zone';
+import { addDays } from '@portal/contract/analytics';
 
 /**
  * The Overview's controls as the address holds them (a reload keeps them, a link shares them): `period` (last 30 days
@@ -18,9 +19,6 @@ export type Controls = { period: Period; month: string; from: string; to: string
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MONTH = /^\d{4}-\d{2}$/;
-
-/** The calendar day `n` days after `day` (before, for a negative n). */
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The last day of a month (YYYY-MM). */
 export function monthEnd(month: string): string {

@@ -6,7 +6,7 @@ import { setDisplayTimeZone } from '../../../lib/format.ts';
 import { mockApi, type ApiCall } from '../../../testing/api-mock.ts';
 import { analyticsReply, fiatWallets, profile, signIn } from '../../../testing/factories.ts';
 import { renderScreen } from '../../../testing/render.tsx';
-import { addDays } from '../period.ts';
+import { addDays } from '@portal/contract/analytics';
 import { OverviewScreen } from './overview.tsx';
 
 const SUCCEEDED = OUTCOME_STATUSES.succeeded.join(',');
