@@ -59,7 +59,9 @@ describe.skipIf(browserMissing)('accessible names in Chromium', () => {
         await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
         await page.waitForTimeout(400);
         const violations = await axeWithNames(page);
-        if (violations.length) found[s.path] = violations;
+        // where the page was when axe read it (once, on a loaded machine, the payments table was read at /payments/initiate)
+        const at = await page.evaluate(() => `${location.pathname}${location.search} "${document.querySelector('h1')?.textContent ?? ''}"`);
+        if (violations.length) found[s.path] = [`at ${at}`, ...violations];
       }
       expect(found).toEqual({});
       await page.close();

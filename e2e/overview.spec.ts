@@ -198,23 +198,34 @@ describe.skipIf(browserMissing)('the Overview in Chromium', () => {
       const page = await signedInPage(env, 'viewer@acme.test', { viewport: { width, height } });
       await page.goto(`${env.server.url}/overview`);
       await overviewLoaded(page);
-      // every layout shift from the page's start, with what moved
-      await page.addInitScript(() => {
-        const w = window as unknown as { shifts: string[] };
+      // every layout shift from the page's start, with what moved. A shift from a layout at another width than the
+      // test's viewport is the browser's, not the portal's (once, on a loaded machine, the reloaded page's whole frame
+      // moved at once from a 140 px wide layout to the 1440 px one): it is set apart and printed, never counted.
+      await page.addInitScript((width) => {
+        const w = window as unknown as { shifts: string[]; otherWidth: string[] };
         w.shifts = [];
+        w.otherWidth = [];
         type Shift = { value: number; sources?: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
         const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
         const name = (n: Node | null | undefined) =>
           n instanceof Element
             ? `${n.tagName.toLowerCase()}${n.getAttribute('data-testid') ? `#${n.getAttribute('data-testid')}` : ''} "${(n.textContent ?? '').trim().slice(0, 24)}"`
             : '?';
+        // when the viewport last had another width than the page's (the frame that lays out the new width may be
+        // stamped a little before its resize event), and the width seen last
+        let narrowUntil = window.innerWidth === width ? -1 : performance.now();
+        let seenWidth = window.innerWidth;
+        window.addEventListener('resize', () => {
+          if (seenWidth !== width) narrowUntil = performance.now();
+          seenWidth = window.innerWidth;
+        });
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as unknown as Shift[])
-            w.shifts.push(
-              `${e.value.toFixed(4)}: ${(e.sources ?? []).map((s) => `${name(s.node)} ${box(s.previousRect)} -> ${box(s.currentRect)}`).join('; ')}`,
-            );
+          for (const e of list.getEntries() as unknown as (Shift & { startTime: number })[]) {
+            const text = `${e.value.toFixed(4)}: ${(e.sources ?? []).map((s) => `${name(s.node)} ${box(s.previousRect)} -> ${box(s.currentRect)}`).join('; ')}`;
+            (e.startTime <= narrowUntil + 50 || seenWidth !== width ? w.otherWidth : w.shifts).push(text);
+          }
         }).observe({ type: 'layout-shift', buffered: true });
-      });
+      }, width);
       const start = await hold(page, 'partner/start');
       const figures = await hold(page, 'partner/analytics');
       await page.reload();
@@ -239,7 +250,13 @@ describe.skipIf(browserMissing)('the Overview in Chromium', () => {
       await figures.release();
       await overviewLoaded(page);
       expect((await landmarks()).slice(0, before.length)).toEqual(before);
-      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)).toEqual([]);
+      const { shifts, otherWidth, innerWidth } = await page.evaluate(() => {
+        const w = window as unknown as { shifts: string[]; otherWidth: string[] };
+        return { shifts: w.shifts, otherWidth: w.otherWidth, innerWidth: window.innerWidth };
+      });
+      expect(innerWidth).toBe(width);
+      if (otherWidth.length) console.log(`Overview at ${width} px: shifts laid out at another width, set apart: ${otherWidth.join(' | ')}`);
+      expect(shifts).toEqual([]);
       await page.close();
     },
     120_000,
