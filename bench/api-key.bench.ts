@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { createApiKeysRepository } from '../apps/server/src/modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
-import { createPartnerAccess } from '../apps/server/src/modules/partners/index.ts';
+import { createPartnerAccess, createTestPartners } from '../apps/server/src/modules/partners/index.ts';
 import { adminToken, embeddedApp, helloWorld, rps } from './support.ts';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
@@ -31,6 +31,7 @@ const partnerId = DEMO_PARTNERS.acme.id;
 const service = createApiKeysService({
   repo: createApiKeysRepository(database.db),
   partners: createPartnerAccess(database.db),
+  testPartners: createTestPartners(database.db),
   encryptionKey: keys.encryptionKey,
   now: Date.now,
   invalidateKey: () => Promise.resolve(),

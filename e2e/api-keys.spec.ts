@@ -53,7 +53,7 @@ describe.skipIf(browserMissing)('API keys and allowed IP addresses in the portal
     const secret = (await dialog.getByTestId('secret-key').textContent())!;
     const apiKey = (await dialog.getByTestId('key-id').textContent())!;
     expect(secret).toMatch(/^sk_/);
-    expect(apiKey).toMatch(/^ak_[0-9a-f]{32}$/);
+    expect(apiKey).toMatch(/^ak_live_[0-9a-f]{32}$/);
     await shots(page, 'api-keys-secret');
     await dialog.getByRole('button', { name: 'Copy secret key' }).click();
     await dialog.getByRole('button', { name: 'Copy secret key' }).getByText('Copied').waitFor();

@@ -156,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerMetrics(app, { token: deps.config.METRICS_TOKEN, ledger: services.ledger, monitoring: services.monitoring });
   await app.register(fastifyCookie, { secret: cookieSecret(deps.keys.jwtSecret) });
   await registerRateLimit(app);
-  registerAuth(app, services.sessionReads);
+  registerAuth(app, services.sessionReads, services.testPartners);
   registerApiKeyAuth(app, services.apiKeyCalls);
   await registerCsrf(app);
   registerIdempotency(app);

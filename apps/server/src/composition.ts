@@ -23,6 +23,7 @@ import {
   createOperatorService,
   createDepositAddressService,
   createPartnerAccess,
+  createTestPartners,
   createPartnerCache,
   createPartnerService,
   createPartnerSettingsService,
@@ -119,6 +120,7 @@ export function composeServices(deps: RuntimeDeps) {
   };
 
   const partnerAccess = createPartnerAccess(db);
+  const testPartners = createTestPartners(db);
   // the partner's money: every module that reads a balance or books an entry is handed this port
   const ledger = createLedger(db);
   // the partner's settlement wallets, as withdrawals read them
@@ -179,12 +181,15 @@ export function composeServices(deps: RuntimeDeps) {
       addresses: createDepositAddressService({ db, config, now }),
     },
     partnerAccess,
+    /** each account's test partner (the portal's test view, API keys made for test) */
+    testPartners,
     /** what a partner-API call's authentication reads of its key and the partner's allowed addresses */
     apiKeyCalls: { keys: apiKeysRepo, allowedIps: allowedIpsRepo } satisfies ApiKeyCallReads as ApiKeyCallReads,
     apiKeys: {
       keys: createApiKeysService({
         repo: apiKeysRepo,
         partners: partnerAccess,
+        testPartners,
         encryptionKey: keys.encryptionKey,
         now,
         invalidateKey: (apiKey) => cacheBus.invalidate(API_KEY_CACHE, apiKey),
@@ -226,7 +231,12 @@ export function composeServices(deps: RuntimeDeps) {
     }),
     ledger,
     walletDirectory,
-    balance: createBalanceService({ ledger, partners: partnerAccess, now }),
+    balance: createBalanceService({
+      ledger,
+      partners: partnerAccess,
+      now,
+      testFunds: { testPartnerOf: (partnerId) => testPartners.testPartnerOf(partnerId), transaction: (work) => db.transaction().execute(work) },
+    }),
     withdrawals: createWithdrawalService({
       db,
       now,

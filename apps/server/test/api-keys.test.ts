@@ -49,8 +49,8 @@ describe.each(DATABASES)('API keys and allowed IP addresses, managed in the port
       lastUsedAt: null,
       previousSecretExpiresAt: null,
     });
-    expect(created.apiKey).toMatch(/^ak_[0-9a-f]{32}$/);
-    expect(created.secretKey).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(created.apiKey).toMatch(/^ak_live_[0-9a-f]{32}$/);
+    expect(created.secretKey).toMatch(/^sk_live_[A-Za-z0-9_-]{43}$/);
     expect(created.publicKey).toMatch(/^pk_/);
     expect(created.secretHint).toBe(created.secretKey.slice(-4));
 

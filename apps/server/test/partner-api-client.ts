@@ -47,11 +47,24 @@ export function signedCall(app: App, key: KeyPair, method: 'GET' | 'POST' | 'PUT
 }
 
 /** Creates a key through the portal's call, as an admin would; answers the key with its secret. */
-export async function createKey(as: { browser: Browser; accessToken: string }, body: { name?: string; permissions: string[]; expiry?: string | null }) {
+export async function createKey(
+  as: { browser: Browser; accessToken: string },
+  body: { name?: string; permissions: string[]; expiry?: string | null; mode?: 'live' | 'test' },
+) {
   const res = await as.browser.post('/api/v1/partner/apikey', { name: 'Test key', ...body }, { token: as.accessToken });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{
-    apiKey: KeyPair & { name: string; status: string; permissions: string[]; expiry: string | null; expired: boolean; secretHint: string; publicKey: string };
+    apiKey: KeyPair & {
+      partnerId: string;
+      mode: string;
+      name: string;
+      status: string;
+      permissions: string[];
+      expiry: string | null;
+      expired: boolean;
+      secretHint: string;
+      publicKey: string;
+    };
   }>().apiKey;
 }
 

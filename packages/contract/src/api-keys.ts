@@ -38,8 +38,23 @@ export const SIGNATURE_WINDOW_SECONDS = 300;
 /** How long the first reply to an Idempotency-Key is kept and replayed. */
 export const IDEMPOTENCY_HOURS = 24;
 
-/** The key id sent in X-Api-Key (not secret), the secret that signs, and the public key for the widget. */
-export const API_KEY_ID_PATTERN = /^ak_[0-9a-f]{32}$/;
+/**
+ * The mode a key is made for (Stripe's test mode): a live key reaches the partner's real data; a test key reaches only
+ * its test data (balances, transactions, deposit addresses), processed by the sandbox, and can never move real money.
+ */
+export const API_KEY_MODES = ['live', 'test'] as const;
+export const ApiKeyMode = z.enum(API_KEY_MODES);
+export type ApiKeyMode = z.infer<typeof ApiKeyMode>;
+export const API_KEY_MODE_LABELS: Record<ApiKeyMode, string> = { live: 'Live', test: 'Test' };
+
+/**
+ * The key id sent in X-Api-Key (not secret), the secret that signs, and the public key for the widget. Each names
+ * its mode after its kind (ak_live_..., sk_test_..., pk_test_...); keys made before modes (ak_ and 32 hex digits) are
+ * live.
+ */
+export const API_KEY_ID_PATTERN = /^ak_(?:(?:live|test)_)?[0-9a-f]{32}$/;
+/** The mode a key id names. */
+export const modeOfKeyId = (apiKey: string): ApiKeyMode => (apiKey.startsWith('ak_test_') ? 'test' : 'live');
 
 /**
  * The text a request signature is the HMAC-SHA256 of, with the key's secret as the HMAC key: the timestamp (unix
@@ -50,7 +65,7 @@ export const signingText = (parts: { timestamp: string; method: string; path: st
   `${parts.timestamp}${parts.method.toUpperCase()}${parts.path}${parts.bodySha256}`;
 
 export const API_KEY_MESSAGES = {
-  unknownKey: 'Unknown API key. Check the X-Api-Key header: it is the key id shown in the portal (ak_...).',
+  unknownKey: 'Unknown API key. Check the X-Api-Key header: it is the key id shown in the portal (ak_live_... or ak_test_...).',
   missingHeaders: 'An API-key call needs the X-Api-Key, X-Api-Timestamp and X-Api-Signature headers.',
   bothSchemes: 'Send either an API key or a bearer token, not both.',
   notAccepted: 'This endpoint does not accept API keys: it is for the portal only.',
@@ -84,6 +99,8 @@ export const RATE_LIMIT_HEADERS = { limit: 'x-ratelimit-limit', remaining: 'x-ra
 /** A key as the portal lists it: never its secret. */
 export const ApiKey = z.object({
   partnerId: z.string().uuid(),
+  /** live or test: which of the partner's data the key reaches */
+  mode: ApiKeyMode,
   /** the key id, sent in X-Api-Key */
   apiKey: z.string(),
   name: z.string(),
@@ -128,6 +145,8 @@ export const CreateApiKeyRequest = z
       .refine((ps) => new Set(ps).size === ps.length, 'Each permission once'),
     /** when the key stops working (ISO 8601 with a time zone); absent or null: never */
     expiry: z.iso.datetime({ offset: true }).nullable().optional(),
+    /** the data the key reaches: live (the default) or the partner's test data */
+    mode: ApiKeyMode.default('live'),
   })
   .strict();
 export type CreateApiKeyRequest = z.input<typeof CreateApiKeyRequest>;

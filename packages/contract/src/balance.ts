@@ -18,6 +18,7 @@ export const LEDGER_KIND_LABELS: Record<string, string> = {
   collection_fee: 'Collection fee',
   collection_refund: 'Collection refunded',
   topup: 'Top-up received',
+  test_funds: 'Test funds added',
 };
 export const ledgerKindLabel = (kind: string) => LEDGER_KIND_LABELS[kind] ?? kind;
 

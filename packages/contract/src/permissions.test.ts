@@ -10,9 +10,9 @@ describe('the permission table (portal-core §6)', () => {
     expect(allowed('admin')).toEqual([...ACTIONS].sort());
   });
 
-  it('lets treasury open and manage wallets, move money and read, and nothing of the team, settings, keys, webhooks or countries', () => {
+  it('lets treasury open and manage wallets, move money (test money too) and read, and nothing of the team, settings, keys, webhooks or countries', () => {
     expect(allowed('treasury')).toEqual(
-      ['assignDepositAddresses', 'initiatePayments', 'manageFiatWallets', 'manageWallets', 'openWallets', 'readPayments', 'withdraw'].sort(),
+      ['addTestFunds', 'assignDepositAddresses', 'initiatePayments', 'manageFiatWallets', 'manageWallets', 'openWallets', 'readPayments', 'withdraw'].sort(),
     );
   });
 

@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   initiatePayments: ['admin', 'treasury'],
   /** give a customer a deposit address */
   assignDepositAddresses: ['admin', 'treasury'],
+  /** add test money to the test side's balance (test mode) */
+  addTestFunds: ['admin', 'treasury'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

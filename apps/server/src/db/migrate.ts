@@ -42,6 +42,7 @@ import * as reconciliationRuns from './migrations/0040-reconciliation-runs.ts';
 import * as transactionAnalytics from './migrations/0041-transaction-analytics.ts';
 import * as startScreen from './migrations/0042-start-screen.ts';
 import * as analyticsRollups from './migrations/0043-analytics-rollups.ts';
+import * as testMode from './migrations/0044-test-mode.ts';
 
 /** Migrations are imported statically, so that the set is fixed at build time and identical on every database. */
 const MIGRATIONS: Migrations = {
@@ -86,6 +87,7 @@ const MIGRATIONS: Migrations = {
   '0041-transaction-analytics': transactionAnalytics,
   '0042-start-screen': startScreen,
   '0043-analytics-rollups': analyticsRollups,
+  '0044-test-mode': testMode,
 };
 
 /**

@@ -22,6 +22,8 @@ export type PartnersTable = {
   low_balance_limit: Numeric | null;
   payout_type: Generated<string>;
   payout_frequency: string | null;
+  /** set on a test partner: the partner whose test side it is (0044); null on every live partner */
+  live_partner_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 };

@@ -31,7 +31,10 @@ const EMPTY_SHA256 = crypto.createHash('sha256').digest('hex');
 
 type CachedKey = {
   id: string;
+  /** the partner whose data the key reaches: for a test key, the test partner (migration 0044) */
   partnerId: string;
+  /** the account the key belongs to, its live partner: whose allowed addresses it obeys, whose screens hear of its use */
+  accountId: string;
   apiKey: string;
   name: string;
   status: string;
@@ -97,6 +100,7 @@ export function registerApiKeyAuth(app: App, reads: ApiKeyCallReads) {
     return {
       id: row.id,
       partnerId: row.partner_id,
+      accountId: row.live_partner_id ?? row.partner_id,
       apiKey: row.api_key,
       name: row.name,
       status: row.status,
@@ -107,6 +111,7 @@ export function registerApiKeyAuth(app: App, reads: ApiKeyCallReads) {
       caller: Object.freeze({
         kind: 'apiKey' as const,
         partnerId: row.partner_id,
+        mode: row.live_partner_id === null ? ('live' as const) : ('test' as const),
         keyId: row.id,
         apiKey: row.api_key,
         name: row.name,
@@ -200,7 +205,7 @@ export function registerApiKeyAuth(app: App, reads: ApiKeyCallReads) {
   const touchKey = (key: CachedKey) => {
     const now = new Date(app.clock());
     return keysRepo.touchLastUsed(key.partnerId, key.id, now, (trx) =>
-      app.liveBus.publish(trx, { partnerId: key.partnerId, table: 'api-keys', kind: 'used', id: key.apiKey, status: key.status, at: now.toISOString() }),
+      app.liveBus.publish(trx, { partnerId: key.accountId, table: 'api-keys', kind: 'used', id: key.apiKey, status: key.status, at: now.toISOString() }),
     );
   };
 
@@ -232,7 +237,7 @@ export function registerApiKeyAuth(app: App, reads: ApiKeyCallReads) {
       const call = request.apiKeyCall;
       if (!call) return done();
       const cachedKey = keys.peek(call.apiKey);
-      const cachedList = cachedKey?.value ? allowed.peek(cachedKey.value.partnerId) : undefined;
+      const cachedList = cachedKey?.value ? allowed.peek(cachedKey.value.accountId) : undefined;
       if (cachedKey && (!cachedKey.value || cachedList)) {
         const { problem, touch } = verify(request, call, cachedKey.value, cachedList?.value ?? null, permission);
         if (problem) return done(problem);
@@ -247,7 +252,7 @@ export function registerApiKeyAuth(app: App, reads: ApiKeyCallReads) {
       }
       void (async () => {
         const key = await keys.get(call.apiKey, () => loadKey(call.apiKey));
-        const list = key ? await allowed.get(key.partnerId, () => loadAllowed(key.partnerId)) : null;
+        const list = key ? await allowed.get(key.accountId, () => loadAllowed(key.accountId)) : null;
         const { problem, touch } = verify(request, call, key, list, permission);
         if (problem) throw problem;
         const refused = limited(reply, await limiter.check(key!.id, app.clock()));

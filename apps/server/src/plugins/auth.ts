@@ -9,6 +9,8 @@ import { forbidden, unauthorized } from '../lib/errors.ts';
 import { verifyAccessToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { sessionEnd, sessionEnded, type SessionReads } from '../modules/auth/index.ts';
+import type { TestPartners } from '../modules/partners/index.ts';
+import { PORTAL_MODE_HEADER } from '@portal/contract/test-mode';
 import type { App } from '../types/app.ts';
 
 /** The Fastify side of access: who calls, read from the request (the rules themselves are in lib/access.ts). */
@@ -18,7 +20,10 @@ type CachedSession = { user_id: string; revoked_at: Date | null; ended_reason: s
 /** The user of a token's session as it is now, and whether (and why) the session ended. */
 type SessionRead = NonNullable<CachedUser> & { revoked_at: Date | null; ended_reason: string | null };
 
-export function registerAuth(app: App, reads: SessionReads) {
+/** How long an account's test partner id is kept in memory (it never changes once made). */
+const TEST_PARTNER_CACHE_MS = 10 * 60_000;
+
+export function registerAuth(app: App, reads: SessionReads, testPartners: TestPartners) {
   app.decorateRequest('auth', undefined);
   // the session reads the composition root built (the auth module's port)
   const repo = reads;
@@ -26,6 +31,7 @@ export function registerAuth(app: App, reads: SessionReads) {
   const sessions = new TtlCache<CachedSession>(AUTH_CACHE_MS);
   // a token whose signature was checked is not checked again for a few seconds (never past its expiry)
   const verified = new TtlCache<AccessClaims>(AUTH_CACHE_MS);
+  const testSides = new TtlCache<string>(TEST_PARTNER_CACHE_MS);
   app.cacheBus.attach('user', users);
   app.cacheBus.attach('session', sessions);
   /** Undefined when the token names no session of its user (or the user is gone). */
@@ -56,7 +62,13 @@ export function registerAuth(app: App, reads: SessionReads) {
     if (!user) throw unauthorized(AUTH_MESSAGES.invalidToken, 'InvalidToken');
     const ended = sessionEnd(user);
     if (ended) throw await sessionEnded(ended, user.partner_id, repo.partnerName);
-    request.auth = { userId: user.id, partnerId: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sessionId: claims.sid };
+    const auth: Auth = { userId: user.id, partnerId: user.partner_id, role: user.role as Role, email: user.email, name: user.name, sessionId: claims.sid };
+    // the portal's test view: a route that serves the partner's data serves its test side (made on first need)
+    if (request.headers[PORTAL_MODE_HEADER] === 'test' && request.routeOptions.config.testData) {
+      auth.accountId = user.partner_id;
+      auth.partnerId = await testSides.get(user.partner_id, () => testPartners.testPartnerOf(user.partner_id));
+    }
+    request.auth = auth;
   });
 }
 

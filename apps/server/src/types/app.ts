@@ -57,6 +57,11 @@ declare module 'fastify' {
     /** the route is part of the partner API: API keys with this permission may call it (besides signed-in users) */
     apiKey?: ApiKeyPermission;
     /**
+     * the route serves the partner's data, live or test: in the portal's test view (X-Portal-Mode: test) a signed-in
+     * user's call reaches the account's test partner instead (plugins/auth.ts); elsewhere the header is ignored
+     */
+    testData?: true;
+    /**
      * a POST that changes nothing (a search sent as a POST for its body): it needs no request-forgery token, so that a
      * screen's first page is asked for beside the start data that brings the token (plugins/csrf.ts)
      */

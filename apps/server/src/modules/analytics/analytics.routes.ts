@@ -12,7 +12,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ service: AnalyticsService 
   app.get(
     '/partner/analytics',
     {
-      config: { apiKey: 'api_read', fairShare: true },
+      config: { apiKey: 'api_read', fairShare: true, testData: true },
       schema: {
         operationId: 'partnerAnalytics',
         summary:

@@ -169,6 +169,11 @@ const RATE_LIMITED = {
 
 type Security = Record<string, string[]>[];
 const BEARER: Security = [{ bearerAuth: [] }];
+/** What every operation that serves the partner's data says of its mode (issue 47). */
+export const TEST_MODE_DOC =
+  'Mode: live or test. A key made for test (ak_test_...), or the portal with `X-Portal-Mode: test`, reaches only the ' +
+  "account's test data (sandbox-processed, never real money); a live key, or the portal otherwise, only its live data.";
+
 const BEARER_OR_KEY: Security = [{ bearerAuth: [] }, { apiKeyId: [], apiKeyTimestamp: [], apiKeySignature: [] }];
 
 /**
@@ -181,8 +186,10 @@ export const docsTransform: SwaggerTransform<FastifySchema & { hide?: boolean }>
   if (!input.url.startsWith(`${API_PREFIX}/`)) return out;
   // a route may have no schema at all (tests add some)
   const schema = { ...(out.schema ?? {}) } as FastifySchema & { tags?: string[]; security?: unknown; description?: string; headers?: unknown };
-  const permission = (input.route.config as { apiKey?: string } | undefined)?.apiKey;
+  const config = input.route.config as { apiKey?: string; testData?: boolean } | undefined;
+  const permission = config?.apiKey;
   const methods = [input.route.method].flat();
+  if (config?.testData) schema.description = `${schema.description ? `${schema.description}\n\n` : ''}${TEST_MODE_DOC}`;
   if (permission) {
     schema.security = BEARER_OR_KEY;
     schema.response = { ...(schema.response as Record<string, unknown> | undefined), 429: RATE_LIMITED };

@@ -26,16 +26,22 @@ async function countUnderPartnerLock(trx: Transaction<DB>, table: 'api_keys' | '
   return countPartnerRows(trx, table, partnerId);
 }
 
+/**
+ * The partner's own id and its test partner's (migration 0044): the keys of both modes are the account's, managed
+ * together by its admins. `partnerId` is always the live partner's: the session's.
+ */
+const accountPartners = (partnerId: string) => sql<string>`(select id from partners where id = ${partnerId} or live_partner_id = ${partnerId})`;
+
 export function createApiKeysRepository(db: Kysely<DB>) {
   return {
     transaction: <T>(work: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(work),
 
-    /** A partner's keys, the most recently changed first (portal-core §3). */
+    /** A partner's keys of both modes, the most recently changed first (portal-core §3). */
     list: (partnerId: string) =>
-      db.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId).orderBy('updated_at', 'desc').orderBy('id', 'desc').execute(),
+      db.selectFrom('api_keys').selectAll().where('partner_id', 'in', accountPartners(partnerId)).orderBy('updated_at', 'desc').orderBy('id', 'desc').execute(),
 
     find: (ex: Executor, partnerId: string, apiKey: string) =>
-      ex.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId).where('api_key', '=', apiKey).executeTakeFirst(),
+      ex.selectFrom('api_keys').selectAll().where('partner_id', 'in', accountPartners(partnerId)).where('api_key', '=', apiKey).executeTakeFirst(),
 
     /** Locks the partner's row for a change that counts its keys (so that parallel creations cannot pass the limit). */
     countForUpdate: (trx: Transaction<DB>, partnerId: string) => countUnderPartnerLock(trx, 'api_keys', partnerId),
@@ -64,7 +70,7 @@ export function createApiKeysRepository(db: Kysely<DB>) {
       trx
         .updateTable('api_keys')
         .set({ status, updated_at: now })
-        .where('partner_id', '=', partnerId)
+        .where('partner_id', 'in', accountPartners(partnerId))
         .where('api_key', '=', apiKey)
         .returningAll()
         .executeTakeFirst(),
@@ -80,13 +86,13 @@ export function createApiKeysRepository(db: Kysely<DB>) {
           secret_hint: next.secretHint,
           updated_at: next.now,
         }))
-        .where('partner_id', '=', partnerId)
+        .where('partner_id', 'in', accountPartners(partnerId))
         .where('api_key', '=', apiKey)
         .returningAll()
         .executeTakeFirst(),
 
     remove: (trx: Transaction<DB>, partnerId: string, apiKey: string) =>
-      trx.deleteFrom('api_keys').where('partner_id', '=', partnerId).where('api_key', '=', apiKey).returningAll().executeTakeFirst(),
+      trx.deleteFrom('api_keys').where('partner_id', 'in', accountPartners(partnerId)).where('api_key', '=', apiKey).returningAll().executeTakeFirst(),
 
     /**
      * What a signed call needs to know of its key, read by the key id alone (the partner is not known yet): the key
@@ -97,7 +103,7 @@ export function createApiKeysRepository(db: Kysely<DB>) {
         .selectFrom('api_keys')
         .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
         .selectAll('api_keys')
-        .select(['partners.product_types', 'partners.feature_flags'])
+        .select(['partners.product_types', 'partners.feature_flags', 'partners.live_partner_id'])
         .where('api_keys.api_key', '=', apiKey)
         .executeTakeFirst(),
 

@@ -3,7 +3,9 @@ import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
 import {
   MAX_API_KEYS,
+  modeOfKeyId,
   type ApiKey,
+  type ApiKeyMode,
   type ApiKeyPermission,
   type ApiKeyStatus,
   type ApiKeyWithSecret,
@@ -17,7 +19,7 @@ import { encrypt, type KeyRing } from '../../lib/keys.ts';
 import type { LivePublisher } from '../../lib/live-bus.ts';
 import { requireCan, type Auth } from '../../lib/access.ts';
 import { rolesFor } from '@portal/contract/permissions';
-import type { PartnerAccess } from '../partners/index.ts';
+import type { PartnerAccess, TestPartners } from '../partners/index.ts';
 import type { Notifier } from '../notifications/index.ts';
 import type { AllowedIpsRepository, ApiKeyRow, ApiKeysRepository } from './api-keys.repository.ts';
 
@@ -25,6 +27,8 @@ export type ApiKeysDeps = {
   repo: ApiKeysRepository;
   /** the caller's partner, read fresh (the partners module's port) */
   partners: Pick<PartnerAccess, 'find'>;
+  /** the partner's test side, for a key made for test (the partners module's port) */
+  testPartners: TestPartners;
   encryptionKey: KeyRing;
   now: () => number;
   /** drops a key from every instance's cache of decrypted keys (after the change is committed) */
@@ -35,8 +39,10 @@ export type ApiKeysDeps = {
   notifier: Pick<Notifier, 'notify'>;
 };
 
-const toApiKey = (r: ApiKeyRow, now: number): ApiKey => ({
-  partnerId: r.partner_id,
+/** A key as its account lists it: `partnerId` is the account's (the live partner's), for a test key too. */
+const toApiKey = (r: ApiKeyRow, partnerId: string, now: number): ApiKey => ({
+  partnerId,
+  mode: modeOfKeyId(r.api_key),
   apiKey: r.api_key,
   name: r.name,
   status: r.status as ApiKeyStatus,
@@ -51,10 +57,13 @@ const toApiKey = (r: ApiKeyRow, now: number): ApiKey => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
-/** A fresh secret: 32 random bytes. The key id and the public key are random too (none is derived from another). */
-const newSecret = () => `sk_${crypto.randomBytes(32).toString('base64url')}`;
-const newKeyId = () => `ak_${crypto.randomBytes(16).toString('hex')}`;
-const newPublicKey = () => `pk_${crypto.randomBytes(24).toString('base64url')}`;
+/**
+ * A fresh secret: 32 random bytes. The key id and the public key are random too (none is derived from another). Each
+ * names the key's mode, as Stripe's do, so that a test key is told from a live one wherever it is pasted.
+ */
+const newSecret = (mode: ApiKeyMode) => `sk_${mode}_${crypto.randomBytes(32).toString('base64url')}`;
+const newKeyId = (mode: ApiKeyMode) => `ak_${mode}_${crypto.randomBytes(16).toString('hex')}`;
+const newPublicKey = (mode: ApiKeyMode) => `pk_${mode}_${crypto.randomBytes(24).toString('base64url')}`;
 const hintOf = (secret: string) => secret.slice(-4);
 
 /**
@@ -129,23 +138,29 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     async list(auth: Auth): Promise<{ apiKeys: ApiKey[] }> {
       await requireManager(auth);
       const now = deps.now();
-      return { apiKeys: (await repo.list(auth.partnerId)).map((r) => toApiKey(r, now)) };
+      return { apiKeys: (await repo.list(auth.partnerId)).map((r) => toApiKey(r, auth.partnerId, now)) };
     },
 
-    async create(auth: Auth, input: { name: string; permissions: ApiKeyPermission[]; expiry?: string | null | undefined }): Promise<ApiKeyWithSecret> {
+    /** A key for live data, or for the partner's test data (its test partner's, made on first need); at most MAX_API_KEYS of each. */
+    async create(
+      auth: Auth,
+      input: { name: string; permissions: ApiKeyPermission[]; expiry?: string | null | undefined; mode?: ApiKeyMode | undefined },
+    ): Promise<ApiKeyWithSecret> {
       await requireManager(auth);
       const now = deps.now();
+      const mode = input.mode ?? 'live';
       const expiresAt = input.expiry ? new Date(input.expiry) : null;
       if (expiresAt && expiresAt.getTime() <= now) throw badRequest(API_KEY_MESSAGES.expiryPast, 'ValidationFailed');
-      const secretKey = newSecret();
+      const owner = mode === 'test' ? await deps.testPartners.testPartnerOf(auth.partnerId) : auth.partnerId;
+      const secretKey = newSecret(mode);
       const row = await repo.transaction(async (trx) => {
-        if ((await repo.countForUpdate(trx, auth.partnerId)) >= MAX_API_KEYS) {
+        if ((await repo.countForUpdate(trx, owner)) >= MAX_API_KEYS) {
           throw conflict(API_KEY_MESSAGES.tooManyKeys);
         }
         const inserted = await repo.insert(trx, {
-          partnerId: auth.partnerId,
-          apiKey: newKeyId(),
-          publicKey: newPublicKey(),
+          partnerId: owner,
+          apiKey: newKeyId(mode),
+          publicKey: newPublicKey(mode),
           name: input.name,
           permissions: input.permissions,
           secretEnc: encrypt(deps.encryptionKey, secretKey),
@@ -160,12 +175,12 @@ export function createApiKeysService(deps: ApiKeysDeps) {
           actor: auth.email,
           action: 'api_key.created',
           target: inserted.api_key,
-          details: { name: inserted.name, permissions: input.permissions, expiry: expiresAt?.toISOString() ?? null },
+          details: { name: inserted.name, mode, permissions: input.permissions, expiry: expiresAt?.toISOString() ?? null },
         });
         await announce(trx, auth, 'created', { apiKey: inserted.api_key, name: inserted.name }, inserted.status);
         return inserted;
       });
-      return { ...toApiKey(row, now), secretKey };
+      return { ...toApiKey(row, auth.partnerId, now), secretKey };
     },
 
     /** PUT partner/apikey: active or disabled ('Active' / 'Inactive'); a disabled key is refused at once. */
@@ -174,7 +189,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
       const row = await change(auth, apiKey, status === 'active' ? 'api_key.enabled' : 'api_key.disabled', (trx) =>
         repo.setStatus(trx, auth.partnerId, apiKey, status, new Date(now)),
       );
-      return toApiKey(row, now);
+      return toApiKey(row, auth.partnerId, now);
     },
 
     /**
@@ -184,7 +199,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
     async roll(auth: Auth, apiKey: string, input: RollApiKeyRequest): Promise<ApiKeyWithSecret> {
       const now = deps.now();
       const minutes = input.previousSecretMinutes ?? 0;
-      const secretKey = newSecret();
+      const secretKey = newSecret(modeOfKeyId(apiKey));
       const previousUntil = new Date(now + minutes * 60_000);
       const row = await change(
         auth,
@@ -199,7 +214,7 @@ export function createApiKeysService(deps: ApiKeysDeps) {
           }),
         { previousSecretExpiresAt: minutes > 0 ? previousUntil.toISOString() : null },
       );
-      return { ...toApiKey(row, now), secretKey };
+      return { ...toApiKey(row, auth.partnerId, now), secretKey };
     },
 
     async remove(auth: Auth, apiKey: string): Promise<{ message: string }> {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BalanceOverview, StatementQuery } from '@portal/contract/balance';
+import { TestFundsRequest, TestFundsResponse } from '@portal/contract/test-mode';
 import { asAttachment } from '../../lib/attachment.ts';
 import { authOf } from '../../plugins/auth.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
@@ -10,9 +11,23 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> =
   app.addHook('onRequest', app.authenticate);
   documentRoutes(app, { tag: 'balance', errors: [400, 401, 403, 404, 409] });
 
+  app.post(
+    '/partner/test-funds',
+    {
+      schema: {
+        operationId: 'addTestFunds',
+        summary: "Test mode: adds test money to the account's test balance (admin, treasury); the same reference twice adds it once",
+        body: TestFundsRequest,
+        response: { 200: TestFundsResponse },
+      },
+    },
+    async (request) => service.addTestFunds(authOf(request), request.body),
+  );
+
   app.get(
     '/partner/balance',
     {
+      config: { testData: true },
       schema: {
         operationId: 'balanceOverview',
         summary: 'The USD balance: available, reserved and under way (withdrawals, disbursements), and the last ledger movements',
@@ -25,7 +40,7 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> =
   app.get(
     '/partner/balance/statement.csv',
     {
-      config: { fairShare: true },
+      config: { fairShare: true, testData: true },
       schema: {
         operationId: 'balanceStatementCsv',
         summary: 'The USD statement of whole UTC days as CSV: opening balance, entries with their running balance, closing balance',
@@ -41,7 +56,7 @@ export const balanceRoutes: FastifyPluginAsyncZod<{ service: BalanceService }> =
   app.get(
     '/partner/balance/statement.pdf',
     {
-      config: { fairShare: true, deadline: false },
+      config: { fairShare: true, deadline: false, testData: true },
       schema: {
         operationId: 'balanceStatementPdf',
         summary: 'The same USD statement as an A4 PDF: the partner, the period, a summary, the entries with their running balance, totals',

@@ -14,7 +14,10 @@ import { CSV_BOM, csvLine } from '@portal/contract/csv';
 import { dayRangeInZone } from '@portal/contract/time-zone';
 import { concurrencyGate } from '../../lib/concurrency-gate.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
-import type { Auth } from '../../lib/access.ts';
+import { accountOf, requireCan, type Auth } from '../../lib/access.ts';
+import type { TestFundsResponse } from '@portal/contract/test-mode';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import type { Ledger } from './ledger.service.ts';
 import { renderStatementPdf, type StatementData } from './statement-pdf.ts';
 
@@ -23,9 +26,13 @@ const STATEMENT_PDF_AT_ONCE = { perKey: 1, total: 2 };
 
 /** The Balance screen and the statement are of the USD balance (the default fiat wallet, id 1). */
 const CURRENCY = 'USD';
+/** The ledger kind of test money (test mode): only ever booked on a test partner. */
+const TEST_FUNDS_KIND = 'test_funds';
 
 export type BalanceDeps = {
-  ledger: Pick<Ledger, 'overview' | 'statement'>;
+  ledger: Pick<Ledger, 'overview' | 'statement' | 'open' | 'bookOnce' | 'balance'>;
+  /** the account's test side, and a transaction to book its test money in (test mode) */
+  testFunds: { testPartnerOf(livePartnerId: string): Promise<string>; transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> };
   /** the partner's name, for the statement's heading (the partners module's port) */
   partners: { find: (partnerId: string) => Promise<{ name: string } | undefined> };
   now: () => number;
@@ -71,6 +78,29 @@ export function createBalanceService(deps: BalanceDeps) {
   const pdfGate = concurrencyGate(STATEMENT_PDF_AT_ONCE);
 
   return {
+    /**
+     * POST partner/test-funds: test money on the account's test side (admin, treasury), from either view: a ledger
+     * entry of its own kind, so that the test side's books add up as the live side's do. Never the live side: the
+     * partner is the account's test partner, whatever the call's. A reference already booked adds nothing (a retry).
+     */
+    async addTestFunds(auth: Auth, input: { amount: string; reference: string }): Promise<TestFundsResponse> {
+      requireCan(auth, 'addTestFunds');
+      const partnerId = await deps.testFunds.testPartnerOf(accountOf(auth));
+      const amount = money(input.amount);
+      return deps.testFunds.transaction(async (trx) => {
+        await ledger.open(trx, partnerId, CURRENCY);
+        const added = await ledger.bookOnce(trx, {
+          partnerId,
+          currency: CURRENCY,
+          amount,
+          kind: TEST_FUNDS_KIND,
+          reference: input.reference,
+          at: new Date(deps.now()),
+        });
+        return { currency: CURRENCY, amount, added, balance: money(await ledger.balance(partnerId, CURRENCY, trx)) };
+      });
+    },
+
     /**
      * The Balance screen: the USD balance (the ledger's sum, reservations already taken off), what is reserved and
      * still under way, and the last movements, in one snapshot.

@@ -47,6 +47,20 @@ export async function insertLedgerEntry(
     .execute();
 }
 
+/** Books the entry unless one of its kind and reference is booked already; whether it was booked now. */
+export async function insertLedgerEntryOnce(
+  trx: Transaction<DB>,
+  entry: { partnerId: string; currency: string; amount: string; kind: string; reference: string; at: Date },
+): Promise<boolean> {
+  const row = await trx
+    .insertInto('ledger_entries')
+    .values({ partner_id: entry.partnerId, currency: entry.currency, amount: entry.amount, kind: entry.kind, reference: entry.reference, created_at: entry.at })
+    .onConflict((oc) => oc.columns(['partner_id', 'kind', 'reference']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * For tests and the benchmarks: an account's sum of entries read from the entries themselves, how many there are and
  * how many distinct (kind, reference) pairs, and its withdrawal debits and reversals, in one snapshot.

@@ -8,6 +8,7 @@ import {
   accountHistory,
   countAccounts,
   insertLedgerEntry,
+  insertLedgerEntryOnce,
   lastReconciliation,
   lockAccount,
   lockLowBalance,
@@ -65,6 +66,9 @@ export function createLedger(db: Kysely<DB>) {
 
     /** Books an entry in the caller's transaction (after `lock` when it spends). */
     book: (trx: Transaction<DB>, entry: LedgerEntry) => insertLedgerEntry(trx, entry),
+
+    /** Books the entry unless its kind and reference are booked already (a retried request); whether it was booked now. */
+    bookOnce: (trx: Transaction<DB>, entry: LedgerEntry) => insertLedgerEntryOnce(trx, entry),
 
     /** Opens an account in a currency when the partner has none (a fiat wallet set up). */
     open: (trx: Transaction<DB>, partnerId: string, currency: string) => openAccount(trx, partnerId, currency),

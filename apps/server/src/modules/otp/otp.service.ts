@@ -19,7 +19,7 @@ import { mailLanguage } from '../../lib/language.ts';
 import { MAIL_TEXTS, type MailTexts } from '../../lib/mail-texts/index.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { safeEqual, sha256 } from '../../lib/tokens.ts';
-import type { Auth } from '../../lib/access.ts';
+import { accountOf, type Auth } from '../../lib/access.ts';
 import type { OtpRepository } from './otp.repository.ts';
 
 /** A change's target as the change will see it (canonical), the part of it the code is bound to. */
@@ -45,7 +45,8 @@ export function purposeKey(action: OtpAction, target: BoundTarget): string {
 }
 
 const invalidOtp = () => badRequest(OTP_MESSAGES.invalid, 'InvalidOtp');
-const who = (auth: Auth) => ({ partnerId: auth.partnerId, userId: auth.userId });
+/** The user's code: the account's, also in the portal's test view (where `partnerId` is the test partner). */
+const who = (auth: Auth) => ({ partnerId: accountOf(auth), userId: auth.userId });
 
 /**
  * E-mailed six-digit codes: one live code per user, 10 minutes, five tries (a try is spent before the code is

@@ -92,12 +92,14 @@ export type DepositAddressProvider = {
 /**
  * The sources in order: the operator's keys, then the imported pool, then (with DEMO on only) made-up demo
  * addresses. Outside the demo, a network with neither key nor pool gets no address: none is ever invented.
+ * `testData`: made-up addresses only, for a partner's test data (migration 0044), never a key's or the pool's.
  */
 export function createDepositAddressProvider(
   config: Pick<Config, 'demo' | 'DEPOSIT_XPUB_EVM' | 'DEPOSIT_XPUB_TRON' | 'DEPOSIT_XPUB_BTC'>,
+  options: { testData?: boolean } = {},
 ): DepositAddressProvider {
-  const keys = configuredKeys(config);
-  const sources = [xpubSource(keys), poolSource(), ...(config.demo ? [demoSource()] : [])];
+  const keys = options.testData ? [] : configuredKeys(config);
+  const sources = options.testData ? [demoSource()] : [xpubSource(keys), poolSource(), ...(config.demo ? [demoSource()] : [])];
   return {
     async available(db) {
       const out = new Set<Network>();

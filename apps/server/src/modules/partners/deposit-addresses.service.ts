@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.repository.ts';
 import { tagProblem, validateAddress } from '../../lib/deposit-addresses.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { actorOf, hasAccess, requireAccess, type AccessRule, type Caller } from '../../lib/access.ts';
+import { actorOf, hasAccess, isTestCaller, requireAccess, type AccessRule, type Caller } from '../../lib/access.ts';
 import { createDepositAddressProvider, type DepositAddressProvider } from './deposit-address-sources.ts';
 import {
   deleteDemoAddress,
@@ -59,10 +59,14 @@ export function createDepositAddressService(deps: {
   provider?: DepositAddressProvider;
 }) {
   const { db } = deps;
-  const provider = deps.provider ?? createDepositAddressProvider(deps.config);
-  const includeDemo = deps.config.demo;
+  const liveProvider = deps.provider ?? createDepositAddressProvider(deps.config);
+  // test data (a test key's) gets made-up addresses, marked as such, whatever the deployment: never one that can receive real funds
+  const testProvider = createDepositAddressProvider(deps.config, { testData: true });
+  const showDemo = (caller: Caller) => deps.config.demo || isTestCaller(caller);
 
-  async function assignTo(partnerId: string, currencyNetwork: CurrencyNetworkId, actor: { actorUserId: string | null; actor: string }) {
+  async function assignTo(partnerId: string, currencyNetwork: CurrencyNetworkId, actor: { actorUserId: string | null; actor: string }, test = false) {
+    const provider = test ? testProvider : liveProvider;
+    const includeDemo = deps.config.demo || test;
     const existing = await findAddress(db, partnerId, currencyNetwork, { includeDemo });
     if (existing) return { address: toAddress(existing), created: false };
     const { coin, network } = splitCurrencyNetwork(currencyNetwork);
@@ -110,10 +114,10 @@ export function createDepositAddressService(deps: {
   return {
     /** The caller's addresses, and the currency networks for which it may get one now (admin, treasury, or a key with api_write). Reads only. */
     async list(auth: Caller) {
-      const rows = await listAddresses(db, auth.partnerId, { includeDemo });
+      const rows = await listAddresses(db, auth.partnerId, { includeDemo: showDemo(auth) });
       let assignable: CurrencyNetworkId[] = [];
       if (hasAccess(auth, ASSIGN)) {
-        const available = await provider.available(db);
+        const available = await (isTestCaller(auth) ? testProvider : liveProvider).available(db);
         const have = new Set(rows.map((r) => r.currency_network));
         assignable = CURRENCY_NETWORK_IDS.filter((id) => !have.has(id) && available.has(splitCurrencyNetwork(id).network));
       }
@@ -122,7 +126,7 @@ export function createDepositAddressService(deps: {
 
     /** The caller's address for a currency network, or 404 'Address not found'. Reads only. */
     async get(auth: Caller, currencyNetwork: CurrencyNetworkId) {
-      const row = await findAddress(db, auth.partnerId, currencyNetwork, { includeDemo });
+      const row = await findAddress(db, auth.partnerId, currencyNetwork, { includeDemo: showDemo(auth) });
       if (!row) throw notFound(ADDRESS_NOT_FOUND);
       return toAddress(row);
     },
@@ -132,7 +136,7 @@ export function createDepositAddressService(deps: {
       requireAccess(auth, ASSIGN);
       const currencyNetwork = currencyNetworkFor(input.currency, input.network);
       if (!currencyNetwork) throw badRequest(PARTNER_MESSAGES.notOffered(input.currency, input.network), 'ValidationFailed');
-      return assignTo(auth.partnerId, currencyNetwork, actorOf(auth));
+      return assignTo(auth.partnerId, currencyNetwork, actorOf(auth), isTestCaller(auth));
     },
 
     /** The operator's `assign-address`. */
@@ -170,7 +174,7 @@ export function createDepositAddressService(deps: {
       });
     },
 
-    provider,
+    provider: liveProvider,
   };
 }
 

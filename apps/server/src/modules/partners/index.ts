@@ -9,3 +9,4 @@ export { createPartnerService, createOperatorService } from './partners.service.
 export { createPartnerSettingsService } from './partner-settings.service.ts';
 export { ImportRefused, createDepositAddressService } from './deposit-addresses.service.ts';
 export { configuredKeys } from './deposit-address-sources.ts';
+export { createTestPartners, type TestPartners } from './test-partners.ts';

@@ -30,7 +30,7 @@ export const partnerRoutes: FastifyPluginAsyncZod<{ partners: PartnerService; se
   app.get(
     '/partner/accounts',
     {
-      config: { apiKey: 'api_read' },
+      config: { apiKey: 'api_read', testData: true },
       schema: {
         operationId: 'partnerAccounts',
         summary: 'Currency accounts with their available balance (from the ledger)',
@@ -81,7 +81,7 @@ export const partnerRoutes: FastifyPluginAsyncZod<{ partners: PartnerService; se
   app.get(
     '/partner/addresses',
     {
-      config: { apiKey: 'api_read' },
+      config: { apiKey: 'api_read', testData: true },
       schema: {
         operationId: 'depositAddresses',
         summary: 'Deposit addresses per coin and network, and the currency networks the caller may get one for (reads only)',
@@ -94,7 +94,7 @@ export const partnerRoutes: FastifyPluginAsyncZod<{ partners: PartnerService; se
   app.post(
     '/partner/addresses',
     {
-      config: { apiKey: 'api_write' },
+      config: { apiKey: 'api_write', testData: true },
       schema: {
         operationId: 'assignDepositAddress',
         summary: "Get the partner's deposit address for a coin on a network (admin, treasury): 201 when assigned now, 200 when it had one",
@@ -111,7 +111,7 @@ export const partnerRoutes: FastifyPluginAsyncZod<{ partners: PartnerService; se
   app.get(
     '/partner/address',
     {
-      config: { apiKey: 'api_read' },
+      config: { apiKey: 'api_read', testData: true },
       schema: {
         operationId: 'depositAddress',
         summary: 'The deposit address for a currency network (default usdt-trc20); 404 when the partner has none',

@@ -33,6 +33,7 @@ export function demoAmount(min: string, max: string, roll = crypto.randomInt(100
 /** The generator's caller: a partner-API caller with both permissions, recorded as 'api key demo-generator'. */
 const callerFor = (partnerId: string): ApiKeyAuth => ({
   kind: 'apiKey',
+  mode: 'live',
   partnerId,
   keyId: 'demo',
   apiKey: 'demo-generator',

@@ -15,9 +15,9 @@ import { createdOrReplayed } from '../../plugins/idempotency.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { PaymentService } from './payments.service.ts';
 
-const write = { apiKey: 'api_write' } as const;
+const write = { apiKey: 'api_write', testData: true } as const;
 const moving = { ...write, fairShare: true } as const;
-const read = { apiKey: 'api_read' } as const;
+const read = { apiKey: 'api_read', testData: true } as const;
 
 /** Collections and disbursements (portal-core §7), from the portal and the partner API. */
 export const paymentRoutes: FastifyPluginAsyncZod<{ service: PaymentService }> = async (app, { service }) => {

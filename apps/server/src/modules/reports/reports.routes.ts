@@ -16,6 +16,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> = 
   app.post(
     '/report-jobs/create',
     {
+      config: { testData: true },
       schema: {
         operationId: 'createReportJob',
         summary: 'Request a report file (built in the background; 429 TooManyActiveReports while the partner has its limit queued or being built)',
@@ -29,6 +30,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> = 
   app.post(
     '/report-jobs',
     {
+      config: { testData: true },
       schema: {
         operationId: 'listReportJobs',
         summary: 'Report jobs, newest first',
@@ -41,13 +43,13 @@ export const reportRoutes: FastifyPluginAsyncZod<{ service: ReportsService }> = 
 
   app.get(
     '/report-jobs/:jobId',
-    { schema: { operationId: 'getReportJob', summary: 'One report job', params: Params, response: { 200: ReportJobResponse } } },
+    { config: { testData: true }, schema: { operationId: 'getReportJob', summary: 'One report job', params: Params, response: { 200: ReportJobResponse } } },
     async (request) => ({ job: await service.get(authOf(request).partnerId, request.params.jobId) }),
   );
 
   app.get(
     '/report-jobs/:jobId/download',
-    { schema: { operationId: 'downloadReport', summary: 'The CSV file of a complete report', params: Params } },
+    { config: { testData: true }, schema: { operationId: 'downloadReport', summary: 'The CSV file of a complete report', params: Params } },
     async (request, reply) => {
       const { stream, filename } = await service.download(authOf(request).partnerId, request.params.jobId);
       return asAttachment(reply, 'text/csv; charset=utf-8', filename).send(stream);

@@ -17,6 +17,7 @@ export const startRoutes: FastifyPluginAsyncZod<{ service: StartService }> = asy
   app.get(
     '/partner/start',
     {
+      config: { testData: true },
       schema: {
         operationId: 'start',
         summary:

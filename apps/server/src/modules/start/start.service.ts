@@ -6,7 +6,7 @@ import type { PartnerRatesResponse } from '@portal/contract/rates';
 import type { StartResponse } from '@portal/contract/start';
 import type { UserPreferences } from '@portal/contract/team';
 import type { WalletsResponse } from '@portal/contract/wallets';
-import type { Auth } from '../../lib/access.ts';
+import { liveSideOf, type Auth } from '../../lib/access.ts';
 import { AppError } from '../../lib/errors.ts';
 
 /** The reads the start data is made of: each module's own, with its own rules (narrow ports, wired in composition.ts). */
@@ -40,11 +40,14 @@ async function unlessRefused<T>(read: Promise<T>): Promise<T | null> {
 export function createStartService(reads: StartReads) {
   return {
     /** language: the request's; the bell is in the user's saved one where there is one, which the portal turns to */
-    async start(auth: Auth, language: Language): Promise<Omit<StartResponse, 'csrf'>> {
+    async start(caller: Auth, language: Language): Promise<Omit<StartResponse, 'csrf'>> {
+      // in the portal's test view the balances are the test side's, as their own call answers them there; the rest is
+      // the account's in both modes
+      const auth = liveSideOf(caller);
       const preferencesRead = unlessRefused(reads.preferences(auth));
       const [profile, accounts, rates, wallets, fiatWallets, preferences, notifications] = await Promise.all([
         reads.profile(auth),
-        unlessRefused(reads.accounts(auth)),
+        unlessRefused(reads.accounts(caller)),
         unlessRefused(reads.rates(auth)),
         unlessRefused(reads.wallets(auth)),
         unlessRefused(reads.fiatWallets(auth)),

@@ -14,7 +14,7 @@ import { callerOf } from '../../plugins/auth.ts';
 import { documentRoutes } from '../../plugins/route-docs.ts';
 import type { TransactionsService } from './transactions.service.ts';
 
-const partnerApi = { apiKey: 'api_read' } as const;
+const partnerApi = { apiKey: 'api_read', testData: true } as const;
 /** reads sent as POSTs (for their bodies): no request-forgery token needed, so a first page goes beside the start data */
 const postedRead = { ...partnerApi, readOnly: true, fairShare: true } as const;
 

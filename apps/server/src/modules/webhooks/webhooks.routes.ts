@@ -30,13 +30,14 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
 
   app.get(
     '/partner/webhook',
-    { schema: { operationId: 'listWebhooks', summary: 'Webhook endpoints, newest first', response: { 200: WebhooksResponse } } },
+    { config: { testData: true }, schema: { operationId: 'listWebhooks', summary: 'Webhook endpoints, newest first', response: { 200: WebhooksResponse } } },
     async (request) => service.list(authOf(request)),
   );
 
   app.post(
     '/partner/webhook',
     {
+      config: { testData: true },
       schema: {
         operationId: 'createWebhook',
         summary: 'Add a webhook endpoint (admin, e-mailed code): its signing secret is in this reply only',
@@ -50,6 +51,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
   app.put(
     '/partner/webhook',
     {
+      config: { testData: true },
       schema: {
         operationId: 'updateWebhook',
         summary: 'Change a webhook endpoint: URL, events, description, active (admin, e-mailed code)',
@@ -63,6 +65,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
   app.delete(
     '/partner/webhook/:id',
     {
+      config: { testData: true },
       schema: {
         operationId: 'deleteWebhook',
         summary: 'Delete a webhook endpoint and its delivery history (admin, e-mailed code)',
@@ -77,6 +80,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
   app.post(
     '/partner/webhook/:id/roll-secret',
     {
+      config: { testData: true },
       schema: {
         operationId: 'rollWebhookSecret',
         summary:
@@ -92,6 +96,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
   app.post(
     '/partner/webhook/:id/test',
     {
+      config: { testData: true },
       schema: {
         operationId: 'sendTestWebhook',
         summary: 'Send a WEBHOOK.TEST event to one endpoint now (admin); the delivery appears in the activity',
@@ -105,6 +110,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
   app.get(
     '/partner/activity',
     {
+      config: { testData: true },
       schema: {
         operationId: 'webhookActivity',
         summary: 'Webhook deliveries newest first, each with its attempts (type=webhook)',
@@ -118,6 +124,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<{ service: WebhooksService }> 
   app.post(
     '/partner/activity/:id/resend',
     {
+      config: { testData: true },
       schema: {
         operationId: 'resendWebhookDelivery',
         summary: 'Send a delivery that succeeded or failed again, once, with the same webhook-id (admin)',

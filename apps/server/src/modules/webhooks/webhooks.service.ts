@@ -25,7 +25,7 @@ import { auditChange } from '../../lib/audit.repository.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { encrypt, type KeyRing } from '../../lib/keys.ts';
 import { RefusedTargetError, checkPublicHost, hostOf } from '../../lib/ssrf.ts';
-import { requireCan, type Auth } from '../../lib/access.ts';
+import { accountOf, requireCan, type Auth } from '../../lib/access.ts';
 import { rolesFor } from '@portal/contract/permissions';
 import type { OtpService } from '../otp/index.ts';
 import type { PartnerAccess } from '../partners/index.ts';
@@ -153,14 +153,15 @@ export function createWebhooksService(deps: WebhooksDeps) {
     const hit = await deps.rateLimits.hit(`webhook-manual:${auth.partnerId}`, 60_000, now());
     if (hit.hits > MANUAL_SENDS_PER_MINUTE) throw new AppError(429, 'TooManyRequests', WEBHOOK_MESSAGES.tooManySends);
   }
-  const actor = (auth: Auth) => ({ partnerId: auth.partnerId, actorUserId: auth.userId, actor: auth.email });
+  // the audit trail and the admins told are the account's, for a change of a test endpoint too (the portal's test view)
+  const actor = (auth: Auth) => ({ partnerId: accountOf(auth), actorUserId: auth.userId, actor: auth.email });
   /** The change, for the partner's event stream (in the change's transaction): an endpoint's, or a delivery's. */
   const announce = (trx: Transaction<DB>, partnerId: string, kind: string, id: string, status: string) =>
     deps.live.publish(trx, { partnerId, table: 'webhooks', kind, id, status, at: now().toISOString() });
   /** Tells the partner's admins of a change of an endpoint (the one who made it too). */
   const tellAdmins = (trx: Transaction<DB>, auth: Auth, notice: (texts: MailTexts, actor: Person) => Notice) =>
     deps.notifier.notify(trx, {
-      partnerId: auth.partnerId,
+      partnerId: accountOf(auth),
       topic: 'developers',
       to: { roles: rolesFor('manageWebhooks') },
       notice: (t) => notice(t, { name: auth.name, email: auth.email }),

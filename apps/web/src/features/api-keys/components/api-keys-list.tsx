@@ -11,12 +11,15 @@ import { useT } from '../../../lib/i18n.ts';
 import { useApiKeys } from '../api/list-api-keys.ts';
 import { useUpdateApiKeyStatus } from '../api/update-api-key-status.ts';
 import { apiKeysMessages } from '../messages.ts';
-import { KeyStatusBadge, PermissionChips } from './badges.tsx';
+import { KeyModeBadge, KeyStatusBadge, PermissionChips } from './badges.tsx';
 
 type Actions = { onRoll: (key: ApiKey) => void; onDelete: (key: ApiKey) => void; onCreate: () => void };
 
-/** The key id as the table shows it: its prefix (the whole id is in the title and in the dialogs). */
-const keyPrefix = (apiKey: string) => `${apiKey.slice(0, 11)}…`;
+/**
+ * The key id as the table shows it: its kind and mode (ak_live_, ak_test_, or ak_ for a key made before modes) and
+ * 8 hex digits of it (the whole id is in the title and in the dialogs).
+ */
+const keyPrefix = (apiKey: string) => `${apiKey.slice(0, (/^ak_(?:live_|test_)?/.exec(apiKey)?.[0].length ?? 3) + 8)}…`;
 
 function Expiry({ k }: { k: ApiKey }) {
   const t = useT(apiKeysMessages);
@@ -122,7 +125,12 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
           <tbody>
             {list.map((k) => (
               <tr key={k.apiKey} data-testid="api-key-row">
-                <Td className="max-w-52 whitespace-normal font-medium">{k.name}</Td>
+                <Td className="max-w-52 whitespace-normal">
+                  <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                    <span className="font-medium">{k.name}</span>
+                    <KeyModeBadge mode={k.mode} />
+                  </span>
+                </Td>
                 <Td>
                   <code className="font-mono text-xs" title={k.apiKey}>
                     {keyPrefix(k.apiKey)}
@@ -154,7 +162,10 @@ export function ApiKeysList({ onRoll, onDelete, onCreate }: Actions) {
           <li key={k.apiKey} className="space-y-3 px-5 py-4" data-testid="api-key-card">
             <div className="flex items-start justify-between gap-3">
               <div className="min-w-0">
-                <p className="break-words font-medium">{k.name}</p>
+                <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  <span className="min-w-0 break-words font-medium">{k.name}</span>
+                  <KeyModeBadge mode={k.mode} />
+                </p>
                 <code className="font-mono text-xs text-muted">{keyPrefix(k.apiKey)}</code>
               </div>
               <KeyStatusBadge status={k.status} />

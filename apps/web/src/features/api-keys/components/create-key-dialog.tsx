@@ -1,5 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { API_KEY_PERMISSIONS, CreateApiKeyRequest, type ApiKeyPermission, type ApiKeyWithSecret } from '@portal/contract/api-keys';
+import {
+  API_KEY_MODES,
+  API_KEY_PERMISSIONS,
+  CreateApiKeyRequest,
+  type ApiKeyMode,
+  type ApiKeyPermission,
+  type ApiKeyWithSecret,
+} from '@portal/contract/api-keys';
 import { ErrorAlert } from '../../../components/ui/alert.tsx';
 import { cn } from '../../../components/ui/cn.ts';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -11,7 +18,7 @@ import { apiKeysMessages } from '../messages.ts';
 import { DialogButtons } from './dialog-buttons.tsx';
 import { SecretReveal } from './secret-reveal.tsx';
 
-/** Create a key (name, permissions, expiry), then show its secret once. */
+/** Create a key (mode, name, permissions, expiry), then show its secret once, saying which mode the key is for. */
 export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const t = useT(apiKeysMessages);
   const [created, setCreated] = useState<ApiKeyWithSecret>();
@@ -24,7 +31,9 @@ export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenC
       open={open}
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       title={created ? t('createDialog.savedTitle') : t('create')}
-      description={created ? t('createDialog.active', { name: created.name }) : t('createDialog.description')}
+      description={
+        created ? t(created.mode === 'test' ? 'createDialog.activeTest' : 'createDialog.activeLive', { name: created.name }) : t('createDialog.description')
+      }
       width={540}
     >
       {created ? <SecretReveal apiKey={created} onDone={close} /> : <CreateKeyForm onCreated={setCreated} onCancel={close} />}
@@ -35,6 +44,7 @@ export function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenC
 function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSecret) => void; onCancel: () => void }) {
   const t = useT(apiKeysMessages);
   const create = useCreateApiKey();
+  const [mode, setMode] = useState<ApiKeyMode>('live');
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<ApiKeyPermission[]>(['api_read']);
   const [expiry, setExpiry] = useState<ExpiryChoice>('never');
@@ -47,7 +57,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const at = expiryFrom(expiry, date);
-    const parsed = CreateApiKeyRequest.safeParse({ name, permissions, expiry: at ?? null });
+    const parsed = CreateApiKeyRequest.safeParse({ mode, name, permissions, expiry: at ?? null });
     const next: typeof errors = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -63,6 +73,35 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
+      {/* asked first: live keys reach real money, test keys only the sandbox */}
+      <fieldset>
+        <legend className="text-sm font-medium">{t('createDialog.mode')}</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          {API_KEY_MODES.map((m) => (
+            <label
+              key={m}
+              className={cn(
+                'flex cursor-pointer items-start gap-3 rounded-lg border px-3 py-2.5',
+                mode === m ? 'border-brand-700 bg-brand-50' : 'border-line bg-white',
+              )}
+            >
+              <input
+                type="radio"
+                name="mode"
+                value={m}
+                className="mt-0.5 size-4 accent-brand-700"
+                checked={mode === m}
+                onChange={() => setMode(m)}
+                autoFocus={m === 'live'}
+              />
+              <span>
+                <span className="block text-sm font-medium">{t(`mode.${m}`)}</span>
+                <span className="block text-xs text-muted">{t(`modeHelp.${m}`)}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <TextField
         label={t('createDialog.name')}
         placeholder={t('createDialog.namePlaceholder')}
@@ -71,7 +110,6 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: ApiKeyWithSec
         onChange={(e) => setName(e.target.value)}
         error={errors.name}
         hint={t('createDialog.nameHint')}
-        autoFocus
       />
       <fieldset>
         <legend className="text-sm font-medium">{t('createDialog.permissions')}</legend>

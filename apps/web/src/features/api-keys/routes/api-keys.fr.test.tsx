@@ -9,7 +9,8 @@ import { inFrench } from '../../../testing/french.ts';
 
 const key: ApiKey = {
   partnerId: PARTNER_ID,
-  apiKey: 'ak_0123456789abcdef0123456789abcdef',
+  mode: 'live',
+  apiKey: 'ak_live_0123456789abcdef0123456789abcdef',
   name: 'Serveur de décaissements',
   status: 'disabled',
   permissions: ['api_read', 'api_write'],
@@ -35,6 +36,8 @@ describe('API keys screen in French', () => {
     const { user } = renderScreen(<ApiKeysScreen />, { path: '/api-keys' });
     const [row] = await screen.findAllByTestId('api-key-row');
     expect(screen.getByRole('heading', { name: 'Clés API', level: 1 })).toBeTruthy();
+    expect(within(row!).getByText('Production')).toBeTruthy();
+    expect(within(row!).queryByText('Live')).toBeNull();
     expect(within(row!).getByText('Lecture API')).toBeTruthy();
     expect(within(row!).getByText('Écriture API')).toBeTruthy();
     expect(within(row!).getByText('Inactive')).toBeTruthy();
@@ -53,5 +56,28 @@ describe('API keys screen in French', () => {
       expect(within(dialog).getByRole('radio', { name: choice })).toBeTruthy();
     }
     expect(within(dialog).getByRole('button', { name: 'Annuler' })).toBeTruthy();
+  });
+
+  it('asks for the mode in French and says the new key is a test key', async () => {
+    const api = mockApi({
+      'GET partner/profile': { body: profile({}, { whitelistedIpsEnabled: false }) },
+      'GET partner/apikey': { body: { apiKeys: [] } },
+      'POST partner/apikey': { status: 201, body: { apiKey: { ...key, mode: 'test', name: 'Bac à sable', status: 'active', secretKey: 'sk_secret' } } },
+    });
+    const { user } = renderScreen(<ApiKeysScreen />, { path: '/api-keys' });
+    await user.click((await screen.findAllByRole('button', { name: 'Créer une clé API' }))[0]!);
+    const dialog = await screen.findByRole('dialog');
+    const group = within(dialog).getByRole('group', { name: 'Mode' });
+    expect(group.textContent).toBe(
+      'ModeProductionAccède à vos soldes et transactions réels.' +
+        'TestN’accède qu’aux données de test\u00a0: des paiements du bac à sable qui ne déplacent jamais d’argent réel.',
+    );
+    expect(dialog.textContent).not.toMatch(/Live|Reaches/);
+    await user.click(within(group).getByRole('radio', { name: /^Test/ }));
+    await user.type(within(dialog).getByLabelText('Nom'), 'Bac à sable');
+    await user.click(within(dialog).getByRole('button', { name: 'Créer la clé' }));
+    await within(dialog).findByTestId('secret-key');
+    expect((api.to('POST partner/apikey')[0]!.body as { mode: string }).mode).toBe('test');
+    expect(dialog.textContent).toContain('La clé de test «\u00a0Bac à sable\u00a0» est active.');
   });
 });

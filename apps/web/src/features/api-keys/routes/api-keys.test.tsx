@@ -11,6 +11,7 @@ import { ApiKeysScreen } from './api-keys.tsx';
 function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
   return {
     partnerId: PARTNER_ID,
+    mode: 'live',
     apiKey: 'ak_0123456789abcdef0123456789abcdef',
     name: 'Payouts server',
     status: 'active',
@@ -129,7 +130,11 @@ describe('API keys screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
     const secret = await within(dialog).findByTestId('secret-key');
     expect(secret.textContent).toBe(SECRET);
-    expect(api.to('POST partner/apikey').map((c) => c.body)).toEqual([{ name: 'Payouts server', permissions: ['api_read', 'api_write'], expiry: null }]);
+    // Live unless another mode is chosen, and sent as such
+    expect(api.to('POST partner/apikey').map((c) => c.body)).toEqual([
+      { mode: 'live', name: 'Payouts server', permissions: ['api_read', 'api_write'], expiry: null },
+    ]);
+    expect(dialog.textContent).toContain('Live key "Payouts server" is active.');
 
     await user.click(within(dialog).getByRole('button', { name: 'Copy secret key' }));
     // user-event's clipboard stands in for the browser's
@@ -158,6 +163,74 @@ describe('API keys screen', () => {
     const days = (new Date(sent.expiry).getTime() - before) / 86_400_000;
     expect(days).toBeGreaterThan(89.99);
     expect(days).toBeLessThan(90.01);
+  });
+
+  it('asks the mode first, Live chosen, each with its meaning; a test key is sent and shown as one', async () => {
+    const api = keysServer([], {
+      'POST partner/apikey': (call) => {
+        const body = call.body as { name: string; mode: 'live' | 'test' };
+        return {
+          status: 201,
+          body: { apiKey: withSecret(apiKey({ name: body.name, mode: body.mode, apiKey: `ak_${body.mode}_0123456789abcdef0123456789abcdef` })) },
+        };
+      },
+    });
+    const { user } = renderKeys();
+    await user.click((await screen.findAllByRole('button', { name: 'Create API key' }))[0]!);
+    const dialog = await screen.findByRole('dialog');
+    const group = within(dialog).getByRole('group', { name: 'Mode' });
+    const [live, test] = within(group).getAllByRole<HTMLInputElement>('radio');
+    expect(within(dialog).getAllByRole('radio')[0]).toBe(live); // before the other questions
+    expect(live!.labels![0]!.textContent).toBe('LiveReaches your real balances and transactions.');
+    expect(test!.labels![0]!.textContent).toBe('TestReaches only test data: sandbox payments that never move real money.');
+    expect(live!.checked).toBe(true);
+    expect(test!.checked).toBe(false);
+    // the keyboard chooses: focus starts on the chosen mode, an arrow key moves the choice
+    expect(document.activeElement).toBe(live);
+    await user.keyboard('{ArrowDown}');
+    expect(test!.checked).toBe(true);
+    expect(live!.checked).toBe(false);
+
+    await user.type(within(dialog).getByLabelText('Name'), 'Sandbox');
+    await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
+    await within(dialog).findByTestId('secret-key');
+    expect(api.to('POST partner/apikey').map((c) => c.body)).toEqual([{ mode: 'test', name: 'Sandbox', permissions: ['api_read'], expiry: null }]);
+    expect(dialog.textContent).toContain('Test key "Sandbox" is active.');
+    expect(within(dialog).getByTestId('key-id').textContent).toBe('ak_test_0123456789abcdef0123456789abcdef');
+  });
+
+  it('sends Test when it is clicked', async () => {
+    const api = keysServer([], { 'POST partner/apikey': { status: 201, body: { apiKey: withSecret(apiKey({ mode: 'test' })) } } });
+    const { user } = renderKeys();
+    await user.click((await screen.findAllByRole('button', { name: 'Create API key' }))[0]!);
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('radio', { name: /^Test/ }));
+    await user.type(within(dialog).getByLabelText('Name'), 'Sandbox');
+    await user.click(within(dialog).getByRole('button', { name: 'Create key' }));
+    await within(dialog).findByTestId('secret-key');
+    expect(api.to('POST partner/apikey').map((c) => (c.body as { mode: string }).mode)).toEqual(['test']);
+  });
+
+  it('shows each key’s mode beside its name, in the table and on the cards: Test in amber, Live in grey', async () => {
+    keysServer([
+      apiKey({ apiKey: 'ak_live_0123456789abcdef0123456789abcdef', name: 'Payouts server' }),
+      apiKey({ apiKey: 'ak_test_ffffffffffffffffffffffffffffffff', name: 'Sandbox', mode: 'test' }),
+    ]);
+    renderKeys();
+    await screen.findAllByTestId('api-key-row');
+    for (const [live, test] of [rows(), screen.getAllByTestId('api-key-card')]) {
+      const liveBadge = within(live!).getByText('Live', { exact: true });
+      const testBadge = within(test!).getByText('Test', { exact: true });
+      expect(liveBadge.parentElement!.textContent).toBe('Payouts serverLive');
+      expect(testBadge.parentElement!.textContent).toBe('SandboxTest');
+      expect(testBadge.className).toContain('text-warning');
+      expect(liveBadge.className).not.toContain('text-warning');
+      expect(within(live!).queryByText('Test', { exact: true })).toBeNull();
+      expect(within(test!).queryByText('Live', { exact: true })).toBeNull();
+      // the prefix keeps the mode and 8 hex digits
+      expect(live!.textContent).toContain('ak_live_01234567…');
+      expect(test!.textContent).toContain('ak_test_ffffffff…');
+    }
   });
 
   it('disables and enables a key, and shows a refusal', async () => {
