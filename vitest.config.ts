@@ -46,6 +46,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'client', include: ['packages/client/src/**/*.test.ts'], environment: 'node' } },
       'apps/web/vite.config.ts',
       {
         test: {

@@ -7,7 +7,7 @@ import ts from 'typescript';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** The projects read: these, or the directories given as arguments (a test checks the check on a probe). */
-const PROJECTS = process.argv.length > 2 ? process.argv.slice(2) : ['packages/contract', 'apps/server', 'apps/web', 'e2e', 'bench'];
+const PROJECTS = process.argv.length > 2 ? process.argv.slice(2) : ['packages/contract', 'packages/client', 'apps/server', 'apps/web', 'e2e', 'bench'];
 /** Where an imported file counts: the repository, and any project given from outside it. */
 const roots = [root, ...PROJECTS.map((project) => path.resolve(root, project))];
 

@@ -10,6 +10,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const WORKSPACES = [
   { dir: '.', files: ['bench', 'scripts', 'eslint.config.js', 'vitest.config.ts'] },
   { dir: 'packages/contract', files: ['src'] },
+  { dir: 'packages/client', files: ['src', 'examples'] },
   { dir: 'apps/server', files: ['src', 'test'] },
   { dir: 'apps/web', files: ['src', 'public', 'vite.config.ts'] },
   { dir: 'e2e', files: ['.'] },

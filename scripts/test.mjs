@@ -102,6 +102,7 @@ await checks(
     ['typecheck: e2e', 'npx', ['tsc', '-p', 'e2e']],
     ['typecheck: bench', 'npx', ['tsc', '-p', 'bench']],
     ['typecheck: contract', 'npx', ['tsc', '-p', 'packages/contract']],
+    ['typecheck: client', 'npx', ['tsc', '-p', 'packages/client']],
     ['format: Prettier', 'npm', ['run', '--silent', 'format:check']],
     ['unused files, exports and dependencies: knip', 'npx', ['knip', '--no-progress']],
     ['import cycles: none, type imports included', process.execPath, ['scripts/check-cycles.mjs']],
@@ -110,6 +111,7 @@ await checks(
 );
 const steps = [
   ['unit: contract', ...vitest('contract')],
+  ['unit: client', ...vitest('client')],
   ['unit: web', ...vitest('web', { parallel: true })],
   [`integration: server on ${databases}`, ...vitest('server', { parallel: true })],
   ['e2e: Chromium', ...vitest('e2e', { parallel: true })],

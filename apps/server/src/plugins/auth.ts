@@ -9,7 +9,6 @@ import { forbidden, unauthorized } from '../lib/errors.ts';
 import { verifyAccessToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { sessionEnd, sessionEnded, type SessionReads } from '../modules/auth/index.ts';
-import type { TestPartners } from '../modules/partners/index.ts';
 import { PORTAL_MODE_HEADER } from '@portal/contract/test-mode';
 import type { App } from '../types/app.ts';
 
@@ -23,7 +22,10 @@ type SessionRead = NonNullable<CachedUser> & { revoked_at: Date | null; ended_re
 /** How long an account's test partner id is kept in memory (it never changes once made). */
 const TEST_PARTNER_CACHE_MS = 10 * 60_000;
 
-export function registerAuth(app: App, reads: SessionReads, testPartners: TestPartners) {
+/** The account's test partner, made on first need (the partners module's, handed in by the composition root). */
+type TestSides = { testPartnerOf(livePartnerId: string): Promise<string> };
+
+export function registerAuth(app: App, reads: SessionReads, testPartners: TestSides) {
   app.decorateRequest('auth', undefined);
   // the session reads the composition root built (the auth module's port)
   const repo = reads;
