@@ -120,9 +120,9 @@ export function composeServices(deps: RuntimeDeps) {
   };
 
   const partnerAccess = createPartnerAccess(db);
-  const testPartners = createTestPartners(db);
   // the partner's money: every module that reads a balance or books an entry is handed this port
   const ledger = createLedger(db);
+  const testPartners = createTestPartners(db, ledger);
   // the partner's settlement wallets, as withdrawals read them
   const walletDirectory = createWalletDirectory(db);
   // tells the people a change concerns, in the change's transaction (every module that changes something tells through it)

@@ -76,8 +76,12 @@ describe.each(DATABASES)('releases and the schema on %s', (kind) => {
       (err: unknown) => err,
     );
     expect(refused).toBeInstanceOf(ConfigError);
+    // every migration of the release, the first and the last named
+    const last = Object.keys(RELEASE_MIGRATIONS).at(-1)!;
     expect((refused as Error).message).toMatch(
-      /^The database needs migrations this release brings \(0001-core, 0002-auth, .*0043-analytics-rollups\): run `cli migrate` as the role that owns the schema first/,
+      new RegExp(
+        `^The database needs migrations this release brings \\(0001-core, 0002-auth, .*${last}\\): run \`cli migrate\` as the role that owns the schema first`,
+      ),
     );
   });
 });

@@ -79,7 +79,34 @@ describe.each(DATABASES)('test mode: keys made for live or test data on %s', (ki
     expect(await t.database.db.selectFrom('partners').select('id').where('live_partner_id', '=', ACME).execute()).toHaveLength(1);
   });
 
-  it('keeps the test side named, of the kind and with the flags of its live partner as they change', async () => {
+  it('makes the test side with its live partner’s accounts, wallets and countries, and keeps it named, of its kind and flags as they change', async () => {
+    // made with the live partner's currency accounts (the test funds' aside, at zero), local wallets and countries
+    const setUp = async (partnerId: string) => ({
+      currencies: (
+        await t.database.db.selectFrom('currency_accounts').select('currency').where('partner_id', '=', partnerId).orderBy('currency').execute()
+      ).map((r) => r.currency),
+      wallets: (
+        await t.database.db
+          .selectFrom('fiat_wallets')
+          .select(['currency', 'country', 'payment_enabled', 'collection_enabled'])
+          .where('partner_id', '=', partnerId)
+          .orderBy('currency')
+          .execute()
+      ).map((w) => JSON.stringify(w)),
+      countries: (
+        await t.database.db
+          .selectFrom('partner_rates')
+          .select('platform_rate_id')
+          .where('partner_id', '=', partnerId)
+          .where('status', '=', 'enabled')
+          .orderBy('platform_rate_id')
+          .execute()
+      ).map((r) => r.platform_rate_id),
+    });
+    const [liveSetUp, testSetUp] = [await setUp(ACME), await setUp(twin)];
+    expect(liveSetUp.wallets.length).toBeGreaterThan(0);
+    expect(liveSetUp.countries.length).toBeGreaterThan(0);
+    expect(testSetUp).toEqual(liveSetUp);
     const read = () => t.database.db.selectFrom('partners').select(['name', 'abbreviation', 'feature_flags']).where('id', '=', twin).executeTakeFirstOrThrow();
     expect(await read()).toMatchObject({ name: DEMO_PARTNERS.acme.name, abbreviation: `${DEMO_PARTNERS.acme.abbreviation}.test` });
     const live = await t.database.db.selectFrom('partners').select('feature_flags').where('id', '=', ACME).executeTakeFirstOrThrow();

@@ -12,6 +12,8 @@ import { beginStart, forgetStart } from './lib/start.ts';
 import { nextTask } from './lib/next-task.ts';
 import { LanguageScope, initialLanguage, onLanguageChange, setLanguage } from './lib/i18n.ts';
 import { forgetPartner } from './lib/partner/remembered.ts';
+import { forgetTestMode } from './lib/test-mode.ts';
+import { followTestMode } from './lib/test-mode-reset.ts';
 import { useBanners } from './features/banners/low-balance.ts';
 import { useReviewBanners } from './features/wallets/review-banners.ts';
 import './index.css';
@@ -33,6 +35,9 @@ onLogout(() => queryClient.clear());
 onLanguageChange(() => void queryClient.invalidateQueries());
 onLogout(forgetStart);
 onLogout(forgetPartner);
+onLogout(forgetTestMode);
+// the test view switched on or off (here or in another tab): what was read of the other side is asked for again
+followTestMode(queryClient);
 onLogout(() => useBanners.getState().reset());
 onLogout(() => useReviewBanners.getState().reset());
 // a reload while signed in: ask for the start data (the partner, which the guard waits for, balances, banners, the

@@ -81,7 +81,14 @@ describe('API key requests', () => {
     expect(CreateApiKeyRequest.safeParse({ name: 'Payouts server', permissions: [] }).success).toBe(false);
     expect(CreateApiKeyRequest.safeParse({ name: 'Payouts server', permissions: ['api_read', 'api_read'] }).success).toBe(false);
     expect(CreateApiKeyRequest.safeParse({ name: 'Payouts server', permissions: ['root'] }).success).toBe(false);
-    expect(CreateApiKeyRequest.parse({ name: ' Payouts server ', permissions: ['api_read'] })).toEqual({ name: 'Payouts server', permissions: ['api_read'] });
+    expect(CreateApiKeyRequest.parse({ name: ' Payouts server ', permissions: ['api_read'] })).toEqual({
+      name: 'Payouts server',
+      permissions: ['api_read'],
+      // a key is for live data unless made for test
+      mode: 'live',
+    });
+    expect(CreateApiKeyRequest.parse({ name: 'k', permissions: ['api_read'], mode: 'test' }).mode).toBe('test');
+    expect(CreateApiKeyRequest.safeParse({ name: 'k', permissions: ['api_read'], mode: 'sandbox' }).success).toBe(false);
     expect(CreateApiKeyRequest.safeParse({ name: 'k', permissions: ['api_read'], expiry: '2030-01-01' }).success).toBe(false);
     expect(CreateApiKeyRequest.safeParse({ name: 'k', permissions: ['api_read'], expiry: '2030-01-01T00:00:00Z' }).success).toBe(true);
   });

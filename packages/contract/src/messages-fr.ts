@@ -111,8 +111,8 @@ const CODES_AND_PASSKEYS: Entries = {
 // ── API keys, allowed IP addresses and the partner API (api-keys.ts, ip-address.ts) ──
 
 const API_KEYS: Entries = {
-  'Unknown API key. Check the X-Api-Key header: it is the key id shown in the portal (ak_...).':
-    'Clé API inconnue. Vérifiez l’en-tête X-Api-Key : il s’agit de l’identifiant de clé affiché dans le portail (ak_...).',
+  'Unknown API key. Check the X-Api-Key header: it is the key id shown in the portal (ak_live_... or ak_test_...).':
+    'Clé API inconnue. Vérifiez l’en-tête X-Api-Key : il s’agit de l’identifiant de clé affiché dans le portail (ak_live_... ou ak_test_...).',
   'An API-key call needs the X-Api-Key, X-Api-Timestamp and X-Api-Signature headers.':
     'Un appel par clé API requiert les en-têtes X-Api-Key, X-Api-Timestamp et X-Api-Signature.',
   'Send either an API key or a bearer token, not both.': 'Envoyez soit une clé API, soit un jeton Bearer, mais pas les deux.',
@@ -207,6 +207,9 @@ const MONEY: Entries = {
   'could not process settlement: {{reason}}': 'impossible de traiter le règlement : {{reason}}',
   "Couldn't fetch travel rule config": 'Impossible de récupérer la configuration de la Travel Rule',
   'Enter an amount in USD with at most 2 decimals': 'Saisissez un montant en USD avec au plus 2 décimales',
+  // test funds (test-mode.ts)
+  'Enter an amount such as 1000 or 1000.50': 'Saisissez un montant tel que 1000 ou 1000.50',
+  'Enter at most 100000': 'Saisissez au plus 100000',
   'Withdrawals in {{coin}} are not offered: choose a stablecoin wallet':
     'Les retraits en {{coin}} ne sont pas proposés : choisissez un portefeuille de stablecoin',
   'Withdrawals are made from the USD balance: leave fiatWallet empty or send USD':
@@ -677,6 +680,8 @@ const SENTENCES = [
   'Enter a bank account number of 6 to 20 digits',
   'Enter the app account id (3 to 64 letters, digits, . _ - @)',
   'Enter an amount in USD with at most 2 decimals',
+  'Enter an amount such as 1000 or 1000.50',
+  'Enter at most 100000',
   'Enter a valid wallet address',
   'Enter the full name of the entity or beneficiary',
   'Enter the business registration number',

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, CHANGE_NOT_CONFIRMED_MESSAGE, api, setAuthHooks } from './api-client.ts';
+import { ApiError, CHANGE_NOT_CONFIRMED_MESSAGE, api, apiDownload, apiStream, setAuthHooks } from './api-client.ts';
 import { resetConnection, tryNow, useConnection } from './connection.ts';
+import { setTestMode } from './test-mode.ts';
 
 type Call = { url: string; init: RequestInit };
 
@@ -53,6 +54,30 @@ describe('api client', () => {
     expect(headers(calls[0]!)['accept-language']).toBe('en');
     // past the browser's cache, where a second call of the same URL would wait for the first one's answer
     expect(calls[0]!.init.cache).toBe('no-store');
+  });
+
+  it('asks for the test side (x-portal-mode: test) on every call while the test view is on, and only then', async () => {
+    setAuthHooks({ token: () => 'tok', refresh: async () => true, onSessionLost: () => {} });
+    document.body.innerHTML = '<input type="hidden" id="_csrf" name="_csrf" value="c">';
+    replies.push(reply(200, {}));
+    await api.get('partner/balance');
+    setTestMode(true);
+    replies.push(reply(200, {}), reply(200, {}), reply(200, {}), new Response('x'));
+    await api.get('partner/balance');
+    await api.post('partner/accounts', {});
+    await apiStream('partner/events', new AbortController().signal);
+    await apiDownload('partner/balance/statement.csv');
+    setTestMode(false);
+    replies.push(reply(200, {}));
+    await api.get('partner/balance');
+    expect(calls.map((c) => `${c.init.method} ${c.url} ${headers(c)['x-portal-mode'] ?? 'live'}`)).toEqual([
+      'GET /api/v1/partner/balance live',
+      'GET /api/v1/partner/balance test',
+      'POST /api/v1/partner/accounts test',
+      'GET /api/v1/partner/events test',
+      'GET /api/v1/partner/balance/statement.csv test',
+      'GET /api/v1/partner/balance live',
+    ]);
   });
 
   it('fetches the request-forgery token once, keeps it in the hidden _csrf input and sends it', async () => {

@@ -5,6 +5,7 @@ import { reportOnline, reportOutage, untilOnline } from './connection.ts';
 import { deviceId } from './device-id.ts';
 import { commonMessages } from './common-messages.ts';
 import { translator } from './i18n.ts';
+import { testModeHeaders } from './test-mode.ts';
 
 /** A failed call: the server's code and message, or NetworkError when no reply came. */
 export class ApiError extends Error {
@@ -168,6 +169,8 @@ async function send(method: string, path: string, options: RequestOptions<unknow
     accept: 'application/json',
     'accept-language': document.documentElement.lang || 'en',
     'x-device-id': deviceId(),
+    // the test view asks for the test side of the partner's data (the routes of other data do not read it)
+    ...testModeHeaders(),
     ...options.headers,
   };
   if (options.body !== undefined) headers['content-type'] = 'application/json';

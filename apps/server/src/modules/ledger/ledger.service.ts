@@ -62,7 +62,7 @@ export function createLedger(db: Kysely<DB>) {
     balance: (partnerId: string, currency: string, within: Executor = db) => accountBalance(within, partnerId, currency),
 
     /** Each of the partner's accounts with its available amount, by currency. */
-    balances: (partnerId: string) => accountBalances(db, partnerId),
+    balances: (partnerId: string, within: Executor = db) => accountBalances(within, partnerId),
 
     /** Books an entry in the caller's transaction (after `lock` when it spends). */
     book: (trx: Transaction<DB>, entry: LedgerEntry) => insertLedgerEntry(trx, entry),

@@ -45,6 +45,8 @@ import { NotificationBell } from '../../features/notifications/components/notifi
 import { frameMessages } from '../../lib/frame-messages.ts';
 import { useT } from '../../lib/i18n.ts';
 import { useAfterStart } from '../../lib/after-start.ts';
+import { setTestMode, useTestMode } from '../../lib/test-mode.ts';
+import { TestModeBanner, TestModeSwitch } from './test-mode.tsx';
 
 /** The top-up dialog, loaded when first opened (from the low-balance banner): the frame does not carry it. */
 const TopUpDialog = lazy(async () => ({ default: (await import('../../features/balance/components/top-up-dialog.tsx')).TopUpDialog }));
@@ -97,6 +99,12 @@ export function AppLayout() {
   // About is linked for whoever the guard lets open it (B2B partners)
   const showAbout =
     !!partner && !!user && guard(ROUTES.about, { isLoggedIn: true, verified: true, role: user.role, partner, featureFlags: frame.data?.featureFlags }) === null;
+  // the test view (the partner's test side), for B2B partners: a partner the server says is not one leaves it
+  const testMode = useTestMode((s) => s.on);
+  const serverB2B = profile.data?.partner.isB2B;
+  useEffect(() => {
+    if (testMode && serverB2B === false) setTestMode(false);
+  }, [testMode, serverB2B]);
 
   return (
     <Frame
@@ -165,6 +173,7 @@ export function AppLayout() {
       footer={
         user && (
           <div className={cn('border-t border-white/10 px-5 py-3 text-xs text-brand-100/80', open ? 'block' : 'hidden md:block')}>
+            {partner?.isB2B && <TestModeSwitch />}
             <p className="truncate font-medium text-white">{user.name}</p>
             <p className="truncate">
               {user.email} · {t(`role.${user.role}`)}
@@ -195,6 +204,7 @@ export function AppLayout() {
         </>
       }
     >
+      {testMode && <TestModeBanner />}
       {(!ready || !screenMounted) && !profile.isError && <PageSkeleton pathname={pathname} />}
       {!ready && profile.isError && (
         <div className="mx-auto max-w-md p-8">
@@ -210,7 +220,8 @@ export function AppLayout() {
           <BannerArea onTopUp={(reason) => setTopUp({ reason })} />
           <WalletReviewBanners />
           <TimeZoneScope>
-            <Outlet />
+            {/* a switch of view draws the screen anew: nothing it held (rows pinned on screen, the last good page) is the other side's */}
+            <Outlet key={testMode ? 'test' : 'live'} />
           </TimeZoneScope>
         </div>
       )}

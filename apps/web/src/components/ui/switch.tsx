@@ -8,6 +8,13 @@ export type SwitchProps = {
   disabled?: boolean;
   busy?: boolean;
   id?: string;
+  /** `dark`: on a dark ground (the side bar), amber when on */
+  tone?: 'default' | 'dark';
+};
+
+const TONES = {
+  default: 'data-[state=checked]:bg-brand-700 data-[state=unchecked]:bg-slate-300',
+  dark: 'data-[state=checked]:bg-amber-400 data-[state=unchecked]:bg-white/30',
 };
 
 /**
@@ -15,7 +22,7 @@ export type SwitchProps = {
  * Radix's: that one measures itself in a layout effect and sets state from it, which forces a layout and an extra
  * render in the commit of every screen that shows switches.
  */
-export function Switch({ checked, onCheckedChange, label, disabled, busy, id }: SwitchProps) {
+export function Switch({ checked, onCheckedChange, label, disabled, busy, id, tone = 'default' }: SwitchProps) {
   const state = checked ? 'checked' : 'unchecked';
   return (
     <button
@@ -30,7 +37,7 @@ export function Switch({ checked, onCheckedChange, label, disabled, busy, id }: 
       onClick={() => onCheckedChange?.(!checked)}
       className={cn(
         'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
-        'data-[state=checked]:bg-brand-700 data-[state=unchecked]:bg-slate-300',
+        TONES[tone],
         'disabled:cursor-not-allowed disabled:opacity-50',
         busy && 'animate-pulse',
       )}

@@ -5,6 +5,7 @@ import { accounts, profile, signIn } from '../../testing/factories.ts';
 import { renderScreen } from '../../testing/render.tsx';
 import { BannerArea } from './banner-area.tsx';
 import { useBanners } from './low-balance.ts';
+import { setTestMode } from '../../lib/test-mode.ts';
 
 const B2B = { productTypes: ['B2B'], isB2B: true, isCommercial: false, isWhitelistedCommercial: false } as const;
 const WHITELISTED = { productTypes: ['COMMERCIAL'], isB2B: false, isCommercial: true, isWhitelistedCommercial: true } as const;
@@ -46,6 +47,14 @@ describe('low-balance banner', () => {
 
   it('is not shown to a commercial partner that is not whitelisted, which has no balance screen', async () => {
     const { queryClient } = setup(NOT_WHITELISTED, '0.00');
+    await vi.waitFor(() => expect(queryClient.getQueryData(['partner', 'accounts'])).toBeTruthy());
+    await vi.waitFor(() => expect(queryClient.getQueryData(['partner', 'profile'])).toBeTruthy());
+    expect(screen.queryByTestId('low-balance-banner')).toBeNull();
+  });
+
+  it('is not shown in the test view, whose balance is test money', async () => {
+    setTestMode(true);
+    const { queryClient } = setup(B2B, '0.00');
     await vi.waitFor(() => expect(queryClient.getQueryData(['partner', 'accounts'])).toBeTruthy());
     await vi.waitFor(() => expect(queryClient.getQueryData(['partner', 'profile'])).toBeTruthy());
     expect(screen.queryByTestId('low-balance-banner')).toBeNull();

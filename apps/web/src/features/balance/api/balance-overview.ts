@@ -16,9 +16,9 @@ export function useBalanceOverview() {
   });
 }
 
-/** Where a movement's transaction is shown: its table, searched by its id. */
+/** Where a movement's transaction is shown: its table, searched by its id (an opening balance and test funds have none). */
 export function movementLink(kind: string, reference: string): string | undefined {
-  if (kind === 'opening_balance') return undefined;
+  if (kind === 'opening_balance' || kind === 'test_funds') return undefined;
   // withdrawals and top-ups are both rows of the settlements table
   const tab = kind.startsWith('settlement') || kind === 'topup' ? 3 : kind.startsWith('collection') ? 2 : 1;
   return `/transactions?tab=${tab}&id=${encodeURIComponent(reference)}`;

@@ -1,7 +1,7 @@
 import { can } from '@portal/contract/permissions';
-import { ArrowDownToLine, ArrowUpFromLine, ChevronRight, Landmark, Wallet } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, ChevronRight, FlaskConical, Landmark, Wallet } from 'lucide-react';
 import { roleLabel } from '../../../lib/labels.ts';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -15,11 +15,15 @@ import { useT } from '../../../lib/i18n.ts';
 import { useProfile } from '../../../lib/partner/profile.ts';
 import { useAccounts, usdAvailable } from '../../../lib/partner/accounts.ts';
 import { useSession } from '../../../lib/session/session-store.ts';
+import { useTestMode } from '../../../lib/test-mode.ts';
 import { TopUpDialog } from '../components/top-up-dialog.tsx';
 import { WithdrawDialog } from '../components/withdraw-dialog.tsx';
 import { PendingCard, RecentMovements } from '../components/balance-details.tsx';
 import { useBalanceOverview } from '../api/balance-overview.ts';
 import { balanceMessages } from '../messages.ts';
+
+/** The test view's top-up, loaded when first opened: the screen does not carry it. */
+const TestFundsDialog = lazy(async () => ({ default: (await import('../components/test-funds-dialog.tsx')).TestFundsDialog }));
 
 export function BalanceScreen() {
   const t = useT(balanceMessages);
@@ -27,7 +31,12 @@ export function BalanceScreen() {
   const profile = useProfile();
   const [topUp, setTopUp] = useState(false);
   const [withdraw, setWithdraw] = useState(false);
+  const [testFunds, setTestFunds] = useState(false);
   const role = useSession((s) => s.user?.role);
+  // the test view: test money for the test side's balance, for those who may move money. A withdrawal has no test
+  // side (the server makes it from the live balance whatever the view): it is not offered there
+  const testMode = useTestMode((s) => s.on);
+  const addsTestFunds = testMode && can(role, 'addTestFunds');
   // moving money is for admin and treasury users (the server refuses the others)
   const movesMoney = can(role, 'withdraw');
   // a role taken away while the withdrawal is open (the live stream's access event) closes it, and says why
@@ -55,7 +64,7 @@ export function BalanceScreen() {
         {...PAGE_TEXTS.balance}
         actions={
           <>
-            {movesMoney && (
+            {movesMoney && !testMode && (
               <Button variant="secondary" onClick={() => setWithdraw(true)} disabled={accounts.isPending}>
                 <ArrowUpFromLine className="size-4" aria-hidden="true" />
                 {t('withdraw')}
@@ -85,6 +94,12 @@ export function BalanceScreen() {
             )}
           </p>
           <p className="mt-1 text-xs text-muted">{t('usdAccount')}</p>
+          {addsTestFunds && (
+            <Button variant="secondary" size="sm" className="mt-4" onClick={() => setTestFunds(true)}>
+              <FlaskConical className="size-4" aria-hidden="true" />
+              {t('testFunds.open')}
+            </Button>
+          )}
         </Card>
         <PendingCard />
       </div>
@@ -127,6 +142,11 @@ export function BalanceScreen() {
           </span>
           <ChevronRight className="size-5 text-muted" aria-hidden="true" />
         </Link>
+      )}
+      {testFunds && addsTestFunds && (
+        <Suspense fallback={null}>
+          <TestFundsDialog open={testFunds} onOpenChange={setTestFunds} />
+        </Suspense>
       )}
       {topUp && <TopUpDialog open={topUp} onOpenChange={setTopUp} b2b={profile.data?.partner.isB2B ?? false} />}
     </div>
