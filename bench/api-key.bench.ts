@@ -5,6 +5,7 @@ import { DEMO_PARTNERS, DEMO_USERS } from '../apps/server/src/db/seed/demo.ts';
 import { createApiKeysRepository } from '../apps/server/src/modules/api-keys/api-keys.repository.ts';
 import { createApiKeysService } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { createPartnerAccess, createTestPartners } from '../apps/server/src/modules/partners/index.ts';
+import { createLedger } from '../apps/server/src/modules/ledger/index.ts';
 import { adminToken, embeddedApp, helloWorld, rps } from './support.ts';
 
 const line = (name: string, value: string) => console.log(`${name.padEnd(62)} ${value}`);
@@ -31,7 +32,7 @@ const partnerId = DEMO_PARTNERS.acme.id;
 const service = createApiKeysService({
   repo: createApiKeysRepository(database.db),
   partners: createPartnerAccess(database.db),
-  testPartners: createTestPartners(database.db),
+  testPartners: createTestPartners(database.db, createLedger(database.db)),
   encryptionKey: keys.encryptionKey,
   now: Date.now,
   invalidateKey: () => Promise.resolve(),
