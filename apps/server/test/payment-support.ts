@@ -2,20 +2,25 @@ import crypto from 'node:crypto';
 import { startPaymentWorker, type PaymentWorkerDeps } from '../src/modules/payments/payment-processing.ts';
 import type { TestContext } from './harness.ts';
 
+/** The id of the demo's channel of a country, a direction (deposit: collections, withdraw: payouts) and a type. */
+export async function channelOf(t: Pick<TestContext, 'database'>, country: string, ramp: 'deposit' | 'withdraw', type: string) {
+  return (
+    await t.database.db
+      .selectFrom('channels')
+      .select('id')
+      .where('country', '=', country)
+      .where('ramp_type', '=', ramp)
+      .where('channel_type', '=', type)
+      .executeTakeFirstOrThrow()
+  ).id;
+}
+
 /**
  * A disbursement body to an M-Pesa number in Kenya (the demo's channel and network there), for an amount: its last
  * digit decides how the simulated payment ends. Each body has a new sequenceId.
  */
 export async function kenyaMomo(t: Pick<TestContext, 'database'>) {
-  const channelId = (
-    await t.database.db
-      .selectFrom('channels')
-      .select('id')
-      .where('country', '=', 'KE')
-      .where('ramp_type', '=', 'withdraw')
-      .where('channel_type', '=', 'momo')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const channelId = await channelOf(t, 'KE', 'withdraw', 'momo');
   const networkId = (
     await t.database.db.selectFrom('payment_networks').select('id').where('country', '=', 'KE').where('code', '=', 'MPESA').executeTakeFirstOrThrow()
   ).id;

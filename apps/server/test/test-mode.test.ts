@@ -8,7 +8,7 @@ import { PARTNER_CACHE } from '../src/modules/partners/index.ts';
 import { DATABASES, setup, signIn, startTestWebhookDelivery, type Session, type TestContext } from './harness.ts';
 import { webhookReceiver, type Receiver } from './webhook-receiver.ts';
 import { createKey, signedCall, type KeyPair } from './partner-api-client.ts';
-import { kenyaMomo, startTestPaymentWorker } from './payment-support.ts';
+import { channelOf, kenyaMomo, startTestPaymentWorker } from './payment-support.ts';
 
 const ACME = DEMO_PARTNERS.acme.id;
 const ADMIN = 'admin@acme.test';
@@ -135,15 +135,7 @@ describe.each(DATABASES)('test mode: keys made for live or test data on %s', (ki
         .map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId })),
     );
     const momo = await kenyaMomo(t);
-    const momoIn = (
-      await t.database.db
-        .selectFrom('channels')
-        .select('id')
-        .where('country', '=', 'KE')
-        .where('ramp_type', '=', 'deposit')
-        .where('channel_type', '=', 'momo')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const momoIn = await channelOf(t, 'KE', 'deposit', 'momo');
     const made: Record<Mode, { disbursement?: Payment; collection?: Payment }> = { live: {}, test: {} };
 
     const walks: Record<string, Walk> = {
