@@ -63,6 +63,11 @@ for (let round = 0; round < ROUNDS; round++) {
   bearer.push(lastBearer.rps);
 }
 const accounts = await rps(`${base}/api/v1/partner/accounts`, signedHeaders(key, '/api/v1/partner/accounts'));
+// test mode: a key made for test reaches the account's test partner; the portal's test view looks it up per call
+const testKey = await service.create(auth, { name: 'Benchmark (test)', permissions: ['api_read'], mode: 'test' });
+const testAccounts = await rps(`${base}/api/v1/partner/accounts`, signedHeaders(testKey, '/api/v1/partner/accounts'));
+const liveView = await rps(`${base}/api/v1/partner/accounts`, { authorization: `Bearer ${token}` });
+const testView = await rps(`${base}/api/v1/partner/accounts`, { authorization: `Bearer ${token}`, 'x-portal-mode': 'test' });
 
 const ratios = bare.map((b, i) => signed[i]! / b);
 const bearerRatios = bare.map((b, i) => bearer[i]! / b);
@@ -82,6 +87,12 @@ line(
 );
 line('  ratio to hello-world, median', `${(median(bearerRatios) * 100).toFixed(0)}%`);
 line('GET partner/accounts signed (balances summed in the database)', `${Math.round(accounts.rps)} req/s, p50 ${accounts.p50} ms, errors ${accounts.errors}`);
+line('GET partner/accounts signed with a test key', `${Math.round(testAccounts.rps)} req/s, p50 ${testAccounts.p50} ms, errors ${testAccounts.errors}`);
+line('GET partner/accounts, bearer token, live view', `${Math.round(liveView.rps)} req/s, p50 ${liveView.p50} ms, errors ${liveView.errors}`);
+line(
+  'GET partner/accounts, bearer token, test view (x-portal-mode: test)',
+  `${Math.round(testView.rps)} req/s, p50 ${testView.p50} ms, errors ${testView.errors}`,
+);
 
 await portal.close();
 await hello.server.close();
