@@ -19,10 +19,7 @@ type CachedSession = { user_id: string; revoked_at: Date | null; ended_reason: s
 /** The user of a token's session as it is now, and whether (and why) the session ended. */
 type SessionRead = NonNullable<CachedUser> & { revoked_at: Date | null; ended_reason: string | null };
 
-/** How long an account's test partner id is kept in memory (it never changes once made). */
-const TEST_PARTNER_CACHE_MS = 10 * 60_000;
-
-/** The account's test partner, made on first need (the partners module's, handed in by the composition root). */
+/** The account's test partner, made on first need and kept in memory (the partners module's, handed in by the composition root). */
 type TestSides = { testPartnerOf(livePartnerId: string): Promise<string> };
 
 export function registerAuth(app: App, reads: SessionReads, testPartners: TestSides) {
@@ -33,7 +30,6 @@ export function registerAuth(app: App, reads: SessionReads, testPartners: TestSi
   const sessions = new TtlCache<CachedSession>(AUTH_CACHE_MS);
   // a token whose signature was checked is not checked again for a few seconds (never past its expiry)
   const verified = new TtlCache<AccessClaims>(AUTH_CACHE_MS);
-  const testSides = new TtlCache<string>(TEST_PARTNER_CACHE_MS);
   app.cacheBus.attach('user', users);
   app.cacheBus.attach('session', sessions);
   /** Undefined when the token names no session of its user (or the user is gone). */
@@ -68,7 +64,7 @@ export function registerAuth(app: App, reads: SessionReads, testPartners: TestSi
     // the portal's test view: a route that serves the partner's data serves its test side (made on first need)
     if (request.headers[PORTAL_MODE_HEADER] === 'test' && request.routeOptions.config.testData) {
       auth.accountId = user.partner_id;
-      auth.partnerId = await testSides.get(user.partner_id, () => testPartners.testPartnerOf(user.partner_id));
+      auth.partnerId = await testPartners.testPartnerOf(user.partner_id);
     }
     request.auth = auth;
   });

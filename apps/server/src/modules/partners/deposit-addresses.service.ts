@@ -60,13 +60,14 @@ export function createDepositAddressService(deps: {
 }) {
   const { db } = deps;
   const liveProvider = deps.provider ?? createDepositAddressProvider(deps.config);
-  // test data (a test key's) gets made-up addresses, marked as such, whatever the deployment: never one that can receive real funds
+  // test data (a test key's, the portal's test view) gets made-up addresses, marked as such, whatever the deployment:
+  // never one that can receive real funds
   const testProvider = createDepositAddressProvider(deps.config, { testData: true });
-  const showDemo = (caller: Caller) => deps.config.demo || isTestCaller(caller);
+  /** Where a side's addresses come from, and whether its made-up ones are shown. */
+  const sideOf = (test: boolean) => ({ provider: test ? testProvider : liveProvider, includeDemo: deps.config.demo || test });
 
   async function assignTo(partnerId: string, currencyNetwork: CurrencyNetworkId, actor: { actorUserId: string | null; actor: string }, test = false) {
-    const provider = test ? testProvider : liveProvider;
-    const includeDemo = deps.config.demo || test;
+    const { provider, includeDemo } = sideOf(test);
     const existing = await findAddress(db, partnerId, currencyNetwork, { includeDemo });
     if (existing) return { address: toAddress(existing), created: false };
     const { coin, network } = splitCurrencyNetwork(currencyNetwork);
@@ -114,10 +115,11 @@ export function createDepositAddressService(deps: {
   return {
     /** The caller's addresses, and the currency networks for which it may get one now (admin, treasury, or a key with api_write). Reads only. */
     async list(auth: Caller) {
-      const rows = await listAddresses(db, auth.partnerId, { includeDemo: showDemo(auth) });
+      const { provider, includeDemo } = sideOf(isTestCaller(auth));
+      const rows = await listAddresses(db, auth.partnerId, { includeDemo });
       let assignable: CurrencyNetworkId[] = [];
       if (hasAccess(auth, ASSIGN)) {
-        const available = await (isTestCaller(auth) ? testProvider : liveProvider).available(db);
+        const available = await provider.available(db);
         const have = new Set(rows.map((r) => r.currency_network));
         assignable = CURRENCY_NETWORK_IDS.filter((id) => !have.has(id) && available.has(splitCurrencyNetwork(id).network));
       }
@@ -126,7 +128,7 @@ export function createDepositAddressService(deps: {
 
     /** The caller's address for a currency network, or 404 'Address not found'. Reads only. */
     async get(auth: Caller, currencyNetwork: CurrencyNetworkId) {
-      const row = await findAddress(db, auth.partnerId, currencyNetwork, { includeDemo: showDemo(auth) });
+      const row = await findAddress(db, auth.partnerId, currencyNetwork, { includeDemo: sideOf(isTestCaller(auth)).includeDemo });
       if (!row) throw notFound(ADDRESS_NOT_FOUND);
       return toAddress(row);
     },

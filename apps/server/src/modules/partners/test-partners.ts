@@ -25,22 +25,31 @@ export type TestSideAccounts = {
 };
 
 export function createTestPartners(db: Kysely<DB>, accounts: TestSideAccounts): TestPartners {
+  // a test partner's id never changes once made: each account's is read once per process (one entry per account)
+  const known = new Map<string, string>();
+
+  async function findOrMake(livePartnerId: string): Promise<string> {
+    const found = await findTestPartner(db, livePartnerId);
+    if (found) return found.id;
+    return db.transaction().execute(async (trx) => {
+      const live = await lockPartner(trx, livePartnerId);
+      if (!live) throw notFound(PARTNER_MESSAGES.noSuchPartner);
+      if (live.live_partner_id !== null) return live.id;
+      const made = await findTestPartner(trx, livePartnerId);
+      if (made) return made.id;
+      const id = crypto.randomUUID();
+      await insertTestPartner(trx, live, id);
+      for (const { currency } of await accounts.balances(live.id, trx)) await accounts.open(trx, id, currency);
+      await copyLiveSetUp(trx, live.id, id);
+      return id;
+    });
+  }
+
   return {
     async testPartnerOf(livePartnerId) {
-      const found = await findTestPartner(db, livePartnerId);
-      if (found) return found.id;
-      return db.transaction().execute(async (trx) => {
-        const live = await lockPartner(trx, livePartnerId);
-        if (!live) throw notFound(PARTNER_MESSAGES.noSuchPartner);
-        if (live.live_partner_id !== null) return live.id;
-        const made = await findTestPartner(trx, livePartnerId);
-        if (made) return made.id;
-        const id = crypto.randomUUID();
-        await insertTestPartner(trx, live, id);
-        for (const { currency } of await accounts.balances(live.id, trx)) await accounts.open(trx, id, currency);
-        await copyLiveSetUp(trx, live.id, id);
-        return id;
-      });
+      const id = known.get(livePartnerId) ?? (await findOrMake(livePartnerId));
+      known.set(livePartnerId, id);
+      return id;
     },
   };
 }
