@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { PORTAL_MODE_HEADER } from '@portal/contract/test-mode';
+import { localStore } from './local-store.ts';
 
 /**
  * Where this browser keeps whether "Viewing test data" is on (localStorage: a reload, and a new tab, show the same
@@ -8,17 +9,9 @@ import { PORTAL_MODE_HEADER } from '@portal/contract/test-mode';
 export const TEST_MODE_KEY = 'portal.testMode';
 const ON = 'on';
 
-function storage(): Storage | undefined {
-  try {
-    return typeof localStorage === 'undefined' ? undefined : localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 function stored(): boolean {
   try {
-    return storage()?.getItem(TEST_MODE_KEY) === ON;
+    return localStore()?.getItem(TEST_MODE_KEY) === ON;
   } catch {
     return false;
   }
@@ -34,8 +27,8 @@ export const useTestMode = create<{ on: boolean }>()(() => ({ on: stored() }));
 /** Turns the test view on or off, here and for the next load in this browser. */
 export function setTestMode(on: boolean) {
   try {
-    if (on) storage()?.setItem(TEST_MODE_KEY, ON);
-    else storage()?.removeItem(TEST_MODE_KEY);
+    if (on) localStore()?.setItem(TEST_MODE_KEY, ON);
+    else localStore()?.removeItem(TEST_MODE_KEY);
   } catch {
     // storage full or refused: this page still shows the side chosen; the next load shows the live side
   }

@@ -1,5 +1,6 @@
 import type { PartnerProfile } from '@portal/contract/partner';
 import { buildInfo } from '../build-info.ts';
+import { localStore } from '../local-store.ts';
 
 /** Where this browser keeps the last partner it showed (localStorage: a reload and a new tab draw the frame at once). */
 const KEY = 'portal.frame';
@@ -14,18 +15,10 @@ const BUILD = `${buildInfo.commit}@${buildInfo.builtAt}`;
 /** What the frame draws before the partner arrives: the partner's name, id, kind and flags (no balances, no people). */
 export type RememberedPartner = { partner: PartnerProfile['partner']; featureFlags: PartnerProfile['featureFlags'] };
 
-function storage(): Storage | undefined {
-  try {
-    return typeof localStorage === 'undefined' ? undefined : localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Keeps the partner just read for this user, for the next first paint in this browser. */
 export function rememberPartner(userId: string, profile: PartnerProfile) {
   try {
-    storage()?.setItem(KEY, JSON.stringify({ build: BUILD, userId, partner: profile.partner, featureFlags: profile.featureFlags }));
+    localStore()?.setItem(KEY, JSON.stringify({ build: BUILD, userId, partner: profile.partner, featureFlags: profile.featureFlags }));
   } catch {
     // storage full or refused: the next first paint waits for the partner, as without it
   }
@@ -38,7 +31,7 @@ export function rememberPartner(userId: string, profile: PartnerProfile) {
 export function rememberedPartner(userId: string | undefined): RememberedPartner | undefined {
   if (!userId) return undefined;
   try {
-    const raw = JSON.parse(storage()?.getItem(KEY) ?? 'null') as Partial<RememberedPartner & { build: string; userId: string }> | null;
+    const raw = JSON.parse(localStore()?.getItem(KEY) ?? 'null') as Partial<RememberedPartner & { build: string; userId: string }> | null;
     if (!raw || typeof raw !== 'object' || raw.build !== BUILD || raw.userId !== userId) return undefined;
     const { partner, featureFlags } = raw;
     if (!partner || typeof partner !== 'object' || !featureFlags || typeof featureFlags !== 'object') return undefined;
@@ -51,7 +44,7 @@ export function rememberedPartner(userId: string | undefined): RememberedPartner
 /** Logout forgets it (portal-core §9: logout resets partner state, feature flags and product types). */
 export function forgetPartner() {
   try {
-    storage()?.removeItem(KEY);
+    localStore()?.removeItem(KEY);
   } catch {
     // nothing kept
   }

@@ -1,3 +1,5 @@
+import { localStore } from '../local-store.ts';
+
 /**
  * One session per browser: the tabs and windows of a browser share it. They tell each other of a sign-in and a
  * sign-out (a `BroadcastChannel`, or where there is none the `storage` event of a local-storage key), and keep in
@@ -15,14 +17,6 @@ const ACTIVITY_KEY = 'portal-last-activity';
 const listeners = new Set<(message: TabMessage) => void>();
 let channel: BroadcastChannel | undefined;
 let installed = false;
-
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
 
 const deliver = (message: TabMessage) => listeners.forEach((fn) => fn(message));
 
@@ -48,7 +42,7 @@ function install() {
 export function tellOtherTabs(message: TabMessage) {
   install();
   if (channel) return channel.postMessage(message);
-  const store = storage();
+  const store = localStore();
   try {
     // a value that differs each time, so that the same message twice is two events
     store?.setItem(MESSAGE_KEY, JSON.stringify({ ...message, at: Date.now(), nonce: Math.random() }));
@@ -67,13 +61,13 @@ export function listenToOtherTabs(listener: (message: TabMessage) => void): () =
 
 /** Whether this browser holds a session (a tab signed in and none signed out since). */
 export function browserSignedIn(): boolean {
-  return storage()?.getItem(SIGNED_IN_KEY) === '1';
+  return localStore()?.getItem(SIGNED_IN_KEY) === '1';
 }
 
 export function setBrowserSignedIn(on: boolean) {
   try {
-    if (on) storage()?.setItem(SIGNED_IN_KEY, '1');
-    else storage()?.removeItem(SIGNED_IN_KEY);
+    if (on) localStore()?.setItem(SIGNED_IN_KEY, '1');
+    else localStore()?.removeItem(SIGNED_IN_KEY);
   } catch {
     // without storage, each tab signs in on its own
   }
@@ -83,7 +77,7 @@ let localActivity = 0;
 
 /** When the person last did something in any tab of this browser (ms since the epoch; this tab's when unknown). */
 export function lastActivity(): number {
-  const shared = Number(storage()?.getItem(ACTIVITY_KEY) ?? 0);
+  const shared = Number(localStore()?.getItem(ACTIVITY_KEY) ?? 0);
   return Math.max(localActivity, Number.isFinite(shared) ? shared : 0);
 }
 
@@ -92,7 +86,7 @@ export function recordActivity(at = Date.now(), force = false) {
   if (!force && at - localActivity < 1000 && at >= localActivity) return;
   localActivity = at;
   try {
-    storage()?.setItem(ACTIVITY_KEY, String(at));
+    localStore()?.setItem(ACTIVITY_KEY, String(at));
   } catch {
     // this tab's own count still holds
   }
